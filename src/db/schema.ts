@@ -1,0 +1,386 @@
+/**
+ * The single source of every D1 table. Migrations in `migrations/` are generated from this
+ * file by drizzle-kit (`npm run db:generate`); never edit a generated migration by hand.
+ *
+ * Conventions:
+ * - ids are random UUIDs (text), except high-volume fingerprint rows (integer rowid);
+ * - times are integer milliseconds since the epoch (`mode: 'timestamp_ms'`);
+ * - structured values that are always read whole (tasks, rubric criteria, commit lists) are
+ *   JSON text; anything the product filters or joins on is a real column with an index;
+ * - every row that is "about a person" reaches that person through a foreign key, so the
+ *   erasure cascade can find it (see docs/data-model.md).
+ */
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+const id = () =>
+  text('id')
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const ROLES = ['candidate', 'employer', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: id(),
+    /** Stored lower-cased; unique. */
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
+    /** Shown on the leaderboard instead of `name` when set. */
+    publicAlias: text('public_alias'),
+    /** PBKDF2-SHA256 derived key, base64. */
+    passwordHash: text('password_hash').notNull(),
+    /** Per-user random salt, base64. */
+    passwordSalt: text('password_salt').notNull(),
+    passwordIterations: integer('password_iterations').notNull(),
+    disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the cookie token, hex. The token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    lastSeenAt: integer('last_seen_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_unique').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export const API_KEY_SCOPES = ['playbooks:generate', 'integrity:check', 'rubrics:generate'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** The first characters of the key (e.g. `vpk_live_AbC1`), safe to show in listings. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the full key, hex. */
+    keyHash: text('key_hash').notNull(),
+    scopes: text('scopes', { mode: 'json' }).$type<ApiKeyScope[]>().notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [uniqueIndex('api_keys_key_hash_unique').on(t.keyHash)],
+);
+
+export const BRIEF_STATES = ['draft', 'published', 'closed'] as const;
+export type BriefState = (typeof BRIEF_STATES)[number];
+
+export const briefs = sqliteTable(
+  'briefs',
+  {
+    id: id(),
+    employerId: text('employer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    domain: text('domain').notNull(),
+    description: text('description').notNull(),
+    deliverables: text('deliverables', { mode: 'json' }).$type<string[]>().notNull(),
+    successCriteria: text('success_criteria', { mode: 'json' }).$type<string[]>().notNull(),
+    durationDays: integer('duration_days').notNull(),
+    state: text('state', { enum: BRIEF_STATES }).notNull().default('draft'),
+    /** Which engine generated the playbook (`workers-ai` or `local`). */
+    playbookEngine: text('playbook_engine'),
+    createdAt: createdAt(),
+    publishedAt: integer('published_at', { mode: 'timestamp_ms' }),
+    closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('briefs_employer_idx').on(t.employerId),
+    index('briefs_state_domain_idx').on(t.state, t.domain),
+  ],
+);
+
+export type RubricLevel = { score: number; descriptor: string };
+export type RubricCriterion = {
+  id: string;
+  name: string;
+  description: string;
+  weight: number;
+  levels: RubricLevel[];
+  source: string;
+};
+
+export const rubrics = sqliteTable(
+  'rubrics',
+  {
+    id: id(),
+    briefId: text('brief_id')
+      .notNull()
+      .references(() => briefs.id, { onDelete: 'cascade' }),
+    criteria: text('criteria', { mode: 'json' }).$type<RubricCriterion[]>().notNull(),
+    /** Minimum weighted score (1–5 scale) for an AI `pass`. */
+    passThreshold: integer('pass_threshold').notNull(),
+    engine: text('engine').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('rubrics_brief_unique').on(t.briefId)],
+);
+
+export const milestones = sqliteTable(
+  'milestones',
+  {
+    id: id(),
+    briefId: text('brief_id')
+      .notNull()
+      .references(() => briefs.id, { onDelete: 'cascade' }),
+    /** 1-based order within the playbook. */
+    position: integer('position').notNull(),
+    day: integer('day').notNull(),
+    title: text('title').notNull(),
+    tasks: text('tasks', { mode: 'json' }).$type<string[]>().notNull(),
+    tutorialLinks: text('tutorial_links', { mode: 'json' }).$type<string[]>().notNull(),
+    /** Rating the final milestone `pass` issues the certificate. */
+    isFinal: integer('is_final', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [uniqueIndex('milestones_brief_position_unique').on(t.briefId, t.position)],
+);
+
+export const SUBMISSION_STATES = ['submitted', 'evaluating', 'evaluated', 'rated'] as const;
+export type SubmissionState = (typeof SUBMISSION_STATES)[number];
+export type SubmittedFile = { path: string; content: string };
+export type SubmittedCommit = {
+  sha: string;
+  authorEmail: string;
+  authoredAt: string;
+  message: string;
+  additions: number;
+  deletions: number;
+};
+
+export const submissions = sqliteTable(
+  'submissions',
+  {
+    id: id(),
+    candidateId: text('candidate_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    briefId: text('brief_id')
+      .notNull()
+      .references(() => briefs.id, { onDelete: 'cascade' }),
+    milestoneId: text('milestone_id')
+      .notNull()
+      .references(() => milestones.id, { onDelete: 'cascade' }),
+    text: text('text'),
+    files: text('files', { mode: 'json' }).$type<SubmittedFile[]>(),
+    /** Stored as given, never fetched by the service. */
+    repositoryUrl: text('repository_url'),
+    commits: text('commits', { mode: 'json' }).$type<SubmittedCommit[]>(),
+    state: text('state', { enum: SUBMISSION_STATES }).notNull().default('submitted'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('submissions_candidate_created_idx').on(t.candidateId, t.createdAt),
+    index('submissions_brief_created_idx').on(t.briefId, t.createdAt),
+    index('submissions_milestone_idx').on(t.milestoneId),
+  ],
+);
+
+export const EVALUATION_STATES = ['pending', 'completed', 'failed'] as const;
+export const VERDICTS = ['pass', 'fail'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export type CriterionScore = { criterionId: string; score: number; explanation: string };
+
+export const evaluations = sqliteTable(
+  'evaluations',
+  {
+    id: id(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: EVALUATION_STATES }).notNull().default('pending'),
+    /** False when the candidate had not consented to AI evaluation: employer rating only. */
+    aiEvaluated: integer('ai_evaluated', { mode: 'boolean' }).notNull(),
+    criterionScores: text('criterion_scores', { mode: 'json' }).$type<CriterionScore[]>(),
+    overallScore: integer('overall_score'),
+    verdict: text('verdict', { enum: VERDICTS }),
+    engine: text('engine'),
+    integrity: text('integrity', { mode: 'json' }).$type<Record<string, unknown>>(),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [uniqueIndex('evaluations_submission_unique').on(t.submissionId)],
+);
+
+export const employerRatings = sqliteTable(
+  'employer_ratings',
+  {
+    id: id(),
+    /** One rating per evaluation: the unique index is what makes a second rating a 409. */
+    evaluationId: text('evaluation_id')
+      .notNull()
+      .references(() => evaluations.id, { onDelete: 'cascade' }),
+    employerId: text('employer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    briefId: text('brief_id')
+      .notNull()
+      .references(() => briefs.id, { onDelete: 'cascade' }),
+    /** Copied from the brief so the per-domain agreement breakdown needs no join. */
+    domain: text('domain').notNull(),
+    score: integer('score').notNull(),
+    verdict: text('verdict', { enum: VERDICTS }).notNull(),
+    comment: text('comment'),
+    /**
+     * The AI verdict at rating time: the other half of the agreement pair. Null when the
+     * submission was not AI-evaluated (no consent), and then the rating is not a pair.
+     */
+    aiVerdict: text('ai_verdict', { enum: VERDICTS }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('employer_ratings_evaluation_unique').on(t.evaluationId),
+    // The 90-day agreement window scans ratings by time, globally, per employer and per domain.
+    index('employer_ratings_created_idx').on(t.createdAt),
+    index('employer_ratings_employer_created_idx').on(t.employerId, t.createdAt),
+    index('employer_ratings_domain_created_idx').on(t.domain, t.createdAt),
+  ],
+);
+
+export const CERTIFICATE_STATES = ['active', 'revoked'] as const;
+
+export const certificates = sqliteTable(
+  'certificates',
+  {
+    id: id(),
+    /** `VP-XXXX-XXXX-XXXX`, Crockford base32 with a check character. */
+    certificateNo: text('certificate_no').notNull(),
+    holderId: text('holder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    briefId: text('brief_id')
+      .notNull()
+      .references(() => briefs.id, { onDelete: 'cascade' }),
+    employerId: text('employer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    submissionId: text('submission_id').references(() => submissions.id, { onDelete: 'set null' }),
+    domain: text('domain').notNull(),
+    status: text('status', { enum: CERTIFICATE_STATES }).notNull().default('active'),
+    /** The signed Open Badges 3.0 credential, VC-JWT compact form. */
+    credentialJwt: text('credential_jwt').notNull(),
+    issuedAt: integer('issued_at', { mode: 'timestamp_ms' }).notNull(),
+    revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    revokedReason: text('revoked_reason'),
+    revokedBy: text('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('certificates_number_unique').on(t.certificateNo),
+    index('certificates_holder_idx').on(t.holderId),
+    index('certificates_domain_status_idx').on(t.domain, t.status),
+  ],
+);
+
+export const fingerprints = sqliteTable(
+  'fingerprints',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Winnowing fingerprint (a k-gram hash). Looked up by value, so it is indexed. */
+    hash: integer('hash').notNull(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    /** Offset of the k-gram in the normalised text, for matched-span evidence. */
+    position: integer('position').notNull(),
+  },
+  (t) => [index('fingerprints_hash_idx').on(t.hash), index('fingerprints_submission_idx').on(t.submissionId)],
+);
+
+export const CONSENT_PURPOSES = ['ai_evaluation', 'leaderboard', 'public_verification'] as const;
+export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
+
+/** Append-only: rows are never updated; the latest row per (user, purpose) is the state. */
+export const consentEvents = sqliteTable(
+  'consent_events',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: CONSENT_PURPOSES }).notNull(),
+    action: text('action', { enum: ['grant', 'revoke'] }).notNull(),
+    noticeVersion: text('notice_version').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('consent_events_user_purpose_created_idx').on(t.userId, t.purpose, t.createdAt)],
+);
+
+export const DSR_KINDS = ['access', 'correction', 'erasure', 'grievance', 'nomination'] as const;
+export const DSR_STATES = ['received', 'in_progress', 'completed', 'rejected'] as const;
+
+export const dsrRequests = sqliteTable(
+  'dsr_requests',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: DSR_KINDS }).notNull(),
+    state: text('state', { enum: DSR_STATES }).notNull().default('received'),
+    /** Kind-specific details: grievance subject/description, nominee, corrected fields. */
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    dueAt: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('dsr_requests_user_created_idx').on(t.userId, t.createdAt)],
+);
+
+/**
+ * What remains after an erasure: proof that it happened, with no personal data (no user
+ * id, email or name). `requestId` is the id returned to the person by `DELETE /api/dsr/erasure`.
+ */
+export const erasureReceipts = sqliteTable('erasure_receipts', {
+  requestId: text('request_id').primaryKey(),
+  state: text('state', { enum: ['in_progress', 'completed'] }).notNull(),
+  /** Rows deleted per table, filled in as the cascade progresses (lets a retry resume). */
+  deletedCounts: text('deleted_counts', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+  requestedAt: integer('requested_at', { mode: 'timestamp_ms' }).notNull(),
+  completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+});
+
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: id(),
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_actor_created_idx').on(t.actorId, t.createdAt),
+    index('audit_log_target_idx').on(t.targetType, t.targetId),
+  ],
+);

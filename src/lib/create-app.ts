@@ -1,0 +1,88 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
+import { bodyLimits } from '../middleware/body-limits';
+import { securityHeaders } from '../middleware/security-headers';
+import { ProblemError, type ProblemType, problemBody, problemResponse } from './problem';
+import type { AppBindings, AppOpenAPI } from './types';
+import { validationHook } from './validation';
+
+/** A feature router. It inherits the zod hook, so every route's validation errors look alike. */
+export function createRouter(): AppOpenAPI {
+  return new OpenAPIHono<AppBindings>({ strict: false, defaultHook: validationHook });
+}
+
+const HTTP_EXCEPTION_TYPES: Partial<Record<number, ProblemType>> = {
+  400: 'malformed-json',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not-found',
+  405: 'method-not-allowed',
+  409: 'conflict',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'validation-failed',
+  429: 'quota-exceeded',
+};
+
+/** The root app: request id, security headers, body limits, problem+json for every error. */
+export function createApp(): AppOpenAPI {
+  const app = createRouter();
+
+  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(securityHeaders());
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        problemResponse(
+          problemBody('method-not-allowed', `${c.req.method} is not allowed on ${c.req.path}.`, {
+            instance: c.req.path,
+            requestId: c.get('requestId'),
+          }),
+          { Allow: methods.join(', ') },
+        ),
+    }),
+  );
+  app.use('/api/*', bodyLimits());
+
+  app.notFound((c) =>
+    problemResponse(
+      problemBody('not-found', `No route for ${c.req.method} ${c.req.path}.`, {
+        instance: c.req.path,
+        requestId: c.get('requestId'),
+      }),
+    ),
+  );
+
+  app.onError((err, c) => {
+    const extra = { instance: c.req.path, requestId: c.get('requestId') };
+    if (err instanceof ProblemError) {
+      return problemResponse(
+        problemBody(err.type, err.message, { ...extra, errors: err.errors }),
+        err.headers,
+      );
+    }
+    if (err instanceof HTTPException) {
+      const type = HTTP_EXCEPTION_TYPES[err.status];
+      if (type) {
+        const detail = type === 'malformed-json' ? 'The request body is not valid JSON.' : err.message;
+        return problemResponse(problemBody(type, detail || type, extra));
+      }
+    }
+    // Log the cause for operators; the caller gets no internals, only the request id.
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        requestId: extra.requestId,
+        path: c.req.path,
+        error: String(err),
+        stack: err instanceof Error ? err.stack : undefined,
+      }),
+    );
+    return problemResponse(problemBody('internal-error', 'An unexpected error occurred.', extra));
+  });
+
+  return app;
+}

@@ -1,0 +1,165 @@
+/**
+ * RFC 9457 problem details: the one error shape of this API. Every non-2xx response is
+ * `application/problem+json` built here, and every operation documents its errors with
+ * `errorResponses(...)` so the OpenAPI document lists them against one `ProblemDetails` schema.
+ */
+import { z } from '@hono/zod-openapi';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** The catalogue of problem types. `type` URIs are relative to the API base and documented at `/problems/{slug}`. */
+export const PROBLEM_TYPES = {
+  'malformed-json': {
+    status: 400,
+    title: 'Malformed JSON',
+    description: 'The request body is not valid JSON.',
+  },
+  'invalid-parameters': {
+    status: 400,
+    title: 'Invalid parameters',
+    description: 'A path, query or header parameter is missing or out of range; `errors` points at each.',
+  },
+  unauthenticated: {
+    status: 401,
+    title: 'Authentication required',
+    description: 'No valid session cookie or API key was presented.',
+  },
+  forbidden: {
+    status: 403,
+    title: 'Forbidden',
+    description: 'The caller is authenticated but not allowed to do this (role, scope or origin).',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    description: 'No such resource, or one the caller may not see (existence is not disclosed).',
+  },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'The path exists but not with this method; `Allow` lists the methods it has.',
+  },
+  conflict: { status: 409, title: 'Conflict', description: 'The request conflicts with the current state.' },
+  'payload-too-large': {
+    status: 413,
+    title: 'Payload too large',
+    description: 'The request body is over the limit for this route.',
+  },
+  'unsupported-media-type': {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'Request bodies must be `application/json`.',
+  },
+  'validation-failed': {
+    status: 422,
+    title: 'Validation failed',
+    description: 'The body is JSON but does not match the schema; `errors` points at each field.',
+  },
+  'quota-exceeded': {
+    status: 429,
+    title: 'Too many requests',
+    description: 'A rate limit was reached; `Retry-After` says when to try again.',
+  },
+  'internal-error': {
+    status: 500,
+    title: 'Internal error',
+    description: 'Something failed on our side. Quote the `requestId` when reporting it.',
+  },
+} as const satisfies Record<string, { status: ContentfulStatusCode; title: string; description: string }>;
+
+export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+export const problemTypeUri = (type: ProblemType) => `/problems/${type}`;
+
+export const FieldErrorSchema = z
+  .object({
+    pointer: z.string().openapi({
+      description: 'JSON Pointer (RFC 6901) fragment: `#/field` in the body, `#/query/name` for parameters.',
+      example: '#/successCriteria',
+    }),
+    detail: z.string().openapi({ example: 'Required' }),
+  })
+  .openapi('FieldError');
+
+export const ProblemDetailsSchema = z
+  .object({
+    type: z.string().openapi({ example: '/problems/validation-failed' }),
+    title: z.string().openapi({ example: 'Validation failed' }),
+    status: z.number().int().openapi({ example: 422 }),
+    detail: z.string().openapi({ example: 'The request body does not match the schema.' }),
+    instance: z.string().optional().openapi({ description: 'The request path.' }),
+    requestId: z.string().optional().openapi({ description: 'Correlates with server logs.' }),
+    errors: z.array(FieldErrorSchema).optional(),
+  })
+  .openapi('ProblemDetails', { description: 'RFC 9457 problem details.' });
+
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+export type ProblemBody = z.infer<typeof ProblemDetailsSchema>;
+
+/** Thrown anywhere in a request; the app's error handler turns it into the response. */
+export class ProblemError extends Error {
+  readonly type: ProblemType;
+  readonly status: ContentfulStatusCode;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    type: ProblemType,
+    detail?: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail ?? PROBLEM_TYPES[type].description);
+    this.type = type;
+    this.status = PROBLEM_TYPES[type].status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function problemBody(
+  type: ProblemType,
+  detail: string,
+  extra: { instance?: string; requestId?: string; errors?: FieldError[] } = {},
+): ProblemBody {
+  const { status, title } = PROBLEM_TYPES[type];
+  return { type: problemTypeUri(type), title, status, detail, ...extra };
+}
+
+export function problemResponse(body: ProblemBody, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON or invalid parameters',
+  401: 'Missing, unknown or expired credentials',
+  403: 'Not allowed for this caller',
+  404: 'Not found (or not visible to the caller)',
+  405: 'Method not allowed on this path',
+  409: 'Conflict with the current state',
+  413: 'Request body over the limit',
+  415: 'Request body is not JSON',
+  422: 'Body does not match the schema',
+  429: 'Rate limit exceeded',
+  500: 'Internal error (no internals disclosed)',
+};
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
+
+/** OpenAPI `responses` entries for the given error statuses, all with the ProblemDetails schema. */
+export function errorResponses<S extends ErrorStatus>(...statuses: S[]) {
+  const out = {} as Record<
+    S,
+    { description: string; content: Record<string, { schema: typeof ProblemDetailsSchema }> }
+  >;
+  for (const status of [...new Set([...statuses, 500 as S])]) {
+    out[status] = {
+      description: STATUS_DESCRIPTIONS[status] ?? 'Error',
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemDetailsSchema } },
+    };
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+import type { ZodError } from 'zod';
+import type { FieldError } from './problem';
+import { ProblemError } from './problem';
+
+const escapePointerToken = (token: PropertyKey) => String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** Zod issues → RFC 9457 `errors` with JSON-Pointer fragments (`#/a/0/b`, `#/query/limit`). */
+export function fieldErrors(error: ZodError, prefix: string[] = []): FieldError[] {
+  return error.issues.map((issue) => {
+    const tokens = [...prefix, ...issue.path.map(escapePointerToken)];
+    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+    return { pointer: `#/${tokens.join('/')}`, detail: missing ? 'Required' : issue.message };
+  });
+}
+
+/**
+ * The zod hook every router shares. A body that parses but fails the schema is a 422; an
+ * invalid path, query or header parameter is a 400 (`invalid-parameters`).
+ */
+export function validationHook(
+  result: { target: string } & ({ success: true } | { success: false; error: ZodError }),
+) {
+  if (result.success) return;
+  if (result.target === 'json' || result.target === 'form') {
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: fieldErrors(result.error),
+    });
+  }
+  const location = result.target === 'param' ? 'path' : result.target;
+  throw new ProblemError('invalid-parameters', `Invalid ${location} parameter.`, {
+    errors: fieldErrors(result.error, [location]),
+  });
+}

@@ -1,0 +1,17 @@
+import type { AppRouteHandler } from '../../lib/types';
+import { publicAgreement } from '../../services/agreement-rate';
+import type { getPublicAgreementRate } from './agreement.routes';
+
+/** Hot path: one KV read on a hit; the cached JSON string is sent as is. */
+export const publicAgreementRate: AppRouteHandler<typeof getPublicAgreementRate> = async (c) => {
+  const { json, etag } = await publicAgreement(c.env);
+  const headers = {
+    'Cache-Control': 'public, max-age=60, stale-while-revalidate=300',
+    ETag: etag,
+    // No personal data: any site may show it.
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  };
+  if (c.req.header('If-None-Match') === etag) return c.body(null, 304, headers);
+  return c.body(json, 200, { ...headers, 'Content-Type': 'application/json' });
+};

@@ -1,0 +1,62 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { errorResponses, PROBLEM_TYPES } from '../../lib/problem';
+
+const text = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: z.string() } },
+});
+
+export const getOpenApiYaml = createRoute({
+  method: 'get',
+  path: '/openapi.yaml',
+  tags: ['Meta'],
+  summary: 'This OpenAPI 3.0.3 document',
+  security: [],
+  responses: {
+    200: text('application/yaml', 'The OpenAPI document, served with this deployment as its server.'),
+    ...errorResponses(),
+  },
+});
+
+export const getDocs = createRoute({
+  method: 'get',
+  path: '/docs',
+  tags: ['Meta'],
+  summary: 'Interactive API reference',
+  security: [],
+  responses: { 200: text('text/html', 'Scalar API reference for /openapi.yaml.'), ...errorResponses() },
+});
+
+export const getChangelog = createRoute({
+  method: 'get',
+  path: '/changelog',
+  tags: ['Meta'],
+  summary: 'Changelog of the API',
+  description: 'CHANGELOG.md (Keep a Changelog); every API change is recorded here (seed §9.4).',
+  security: [],
+  responses: { 200: text('text/markdown', 'The changelog.'), ...errorResponses() },
+});
+
+export const ProblemTypeSchema = z
+  .object({ type: z.string(), status: z.number().int(), title: z.string(), description: z.string() })
+  .openapi('ProblemType');
+
+export const getProblemType = createRoute({
+  method: 'get',
+  path: '/problems/{type}',
+  tags: ['Meta'],
+  summary: 'Describe a problem type',
+  description: 'The `type` of every problem+json response resolves here.',
+  security: [],
+  request: {
+    params: z.object({
+      type: z
+        .enum(Object.keys(PROBLEM_TYPES) as [keyof typeof PROBLEM_TYPES])
+        .openapi({ param: { name: 'type', in: 'path' } }),
+    }),
+  },
+  responses: {
+    200: { description: 'The problem type.', content: { 'application/json': { schema: ProblemTypeSchema } } },
+    ...errorResponses(400),
+  },
+});

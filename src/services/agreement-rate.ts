@@ -1,0 +1,67 @@
+import { and, count, gte, isNotNull } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import { employerRatings } from '../db/schema';
+import {
+  AGREEMENT_WINDOW_DAYS,
+  type AgreementRate,
+  addPair,
+  agreementOverWindow,
+  demoAgreement,
+  EMPTY_COUNTS,
+  type PairCounts,
+} from '../domain/agreement';
+
+/** KV key of the public payload. Bump the suffix when the payload's shape changes. */
+export const PUBLIC_AGREEMENT_CACHE_KEY = 'agreement-rate:public:v1';
+/**
+ * Safety net only: the cache is rewritten after each rating and by the cron trigger every
+ * 15 minutes, so the TTL bounds staleness if both of those stop.
+ */
+const CACHE_TTL_SECONDS = 60 * 60;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The 2×2 (AI verdict × employer verdict) table of rating pairs created since `since`. */
+export async function countPairsSince(d1: D1Database, since: Date): Promise<PairCounts> {
+  const rows = await getDb(d1)
+    .select({ ai: employerRatings.aiVerdict, employer: employerRatings.verdict, n: count() })
+    .from(employerRatings)
+    .where(and(gte(employerRatings.createdAt, since), isNotNull(employerRatings.aiVerdict)))
+    .groupBy(employerRatings.aiVerdict, employerRatings.verdict);
+  return rows.reduce((acc, r) => (r.ai ? addPair(acc, r.ai, r.employer, r.n) : acc), EMPTY_COUNTS);
+}
+
+/** The public rate from D1; the demonstration payload when the window holds no pairs. */
+export async function computePublicAgreement(env: Pick<Env, 'DB'>, now = new Date()): Promise<AgreementRate> {
+  const since = new Date(now.getTime() - AGREEMENT_WINDOW_DAYS * DAY_MS);
+  const counts = await countPairsSince(env.DB, since);
+  const rate = agreementOverWindow(counts, { now });
+  return rate.total === 0 ? demoAgreement(now) : rate;
+}
+
+/** The serialised payload and its validator, stored together so a hit is one KV read. */
+export type CachedPayload = { json: string; etag: string };
+
+/** Recompute and store the public payload. Called after every rating and by the cron trigger. */
+export async function refreshPublicAgreement(
+  env: Pick<Env, 'DB' | 'CACHE'>,
+  now = new Date(),
+): Promise<CachedPayload> {
+  const rate = await computePublicAgreement(env, now);
+  const payload = { json: JSON.stringify(rate), etag: `W/"${now.getTime().toString(36)}-${rate.total}"` };
+  await env.CACHE.put(PUBLIC_AGREEMENT_CACHE_KEY, payload.json, {
+    expirationTtl: CACHE_TTL_SECONDS,
+    metadata: { etag: payload.etag },
+  });
+  return payload;
+}
+
+/**
+ * The public payload: one KV read on a hit (no D1 query, no re-serialisation), computed
+ * and stored on a miss.
+ */
+export async function publicAgreement(env: Pick<Env, 'DB' | 'CACHE'>): Promise<CachedPayload> {
+  const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_CACHE_KEY);
+  if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
+  return refreshPublicAgreement(env);
+}

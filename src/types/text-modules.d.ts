@@ -1,0 +1,5 @@
+// Markdown files are bundled as text (wrangler.toml [[rules]]).
+declare module '*.md' {
+  const content: string;
+  export default content;
+}

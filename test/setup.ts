@@ -1,0 +1,4 @@
+import { applyD1Migrations, env } from 'cloudflare:test';
+
+// Storage is isolated per test file; migrations are idempotent (tracked in d1_migrations).
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

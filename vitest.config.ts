@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: './wrangler.toml' },
+      // Workers AI is remote-only; tests use the local engine and fake AI bindings.
+      remoteBindings: false,
+      miniflare: {
+        bindings: {
+          ADMIN_EMAIL: 'admin@test.local',
+          ADMIN_PASSWORD: 'test-admin-password-123',
+          TEST_MIGRATIONS: migrations,
+          COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    setupFiles: ['./test/setup.ts'],
+  },
+});
