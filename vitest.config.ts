@@ -23,5 +23,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     setupFiles: ['./test/setup.ts'],
+    globalSetup: ['./test/global-setup.ts'],
   },
 });

@@ -31,33 +31,29 @@ async function seedRatingPairs(pairs: { ai: Verdict | null; employer: Verdict; a
     durationDays: 7,
     state: 'published',
   });
-  await db
-    .insert(milestones)
-    .values({
-      id: milestoneId,
-      briefId,
-      position: 1,
-      day: 7,
-      title: 'M',
-      tasks: [],
-      tutorialLinks: [],
-      isFinal: true,
-    });
+  await db.insert(milestones).values({
+    id: milestoneId,
+    briefId,
+    position: 1,
+    day: 7,
+    title: 'M',
+    tasks: [],
+    tutorialLinks: [],
+    isFinal: true,
+  });
   for (const pair of pairs) {
     const submissionId = crypto.randomUUID();
     const evaluationId = crypto.randomUUID();
     await db
       .insert(submissions)
       .values({ id: submissionId, candidateId, briefId, milestoneId, state: 'rated' });
-    await db
-      .insert(evaluations)
-      .values({
-        id: evaluationId,
-        submissionId,
-        state: 'completed',
-        aiEvaluated: pair.ai !== null,
-        verdict: pair.ai,
-      });
+    await db.insert(evaluations).values({
+      id: evaluationId,
+      submissionId,
+      state: 'completed',
+      aiEvaluated: pair.ai !== null,
+      verdict: pair.ai,
+    });
     await db.insert(employerRatings).values({
       evaluationId,
       employerId,

@@ -8,3 +8,10 @@ declare global {
     }
   }
 }
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by test/global-setup.ts: the independent validator's verdict on openapi.yaml. */
+    openapiValidation: { valid: boolean; version: string; errors: unknown };
+  }
+}

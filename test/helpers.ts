@@ -36,3 +36,55 @@ export async function expectProblem(res: Response, status: number, type: string)
   expect(typeof body.detail).toBe('string');
   return body;
 }
+
+export const ORIGIN = BASE;
+
+/** The `session` cookie value from a response's Set-Cookie, or null. */
+export function sessionCookieFrom(res: Response): string | null {
+  const match = /(?:^|,\s*)session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '');
+  return match?.[1] ? match[1] : null;
+}
+
+export type Account = { cookie: string; id: string; email: string; password: string };
+
+let counter = 0;
+
+/** Signs up a fresh account of the given role and returns its session. */
+export async function signup(
+  role: 'candidate' | 'employer' = 'candidate',
+  name = 'Test Person',
+): Promise<Account> {
+  counter += 1;
+  const email = `user${counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
+  const password = 'a-long-enough-password';
+  const res = await call('/api/auth/signup', jsonInit('POST', { email, password, name, role }));
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
+  const body = await res.json<{ user: { id: string } }>();
+  return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
+}
+
+/** Logs in as the first admin (the ADMIN_EMAIL / ADMIN_PASSWORD test bindings). */
+export async function loginAdmin(): Promise<Account> {
+  const email = 'admin@test.local';
+  const password = 'test-admin-password-123';
+  const res = await call('/api/auth/login', jsonInit('POST', { email, password }));
+  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${await res.text()}`);
+  const body = await res.json<{ user: { id: string } }>();
+  return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
+}
+
+/** Headers of a same-origin browser request made with the account's session. */
+export function as(account: Account, extra: Record<string, string> = {}): Record<string, string> {
+  return { cookie: account.cookie, origin: ORIGIN, ...extra };
+}
+
+/** Issues an API key through the admin API; returns the secret and its id. */
+export async function issueKey(
+  admin: Account,
+  scopes: string[],
+  name = 'test key',
+): Promise<{ key: string; id: string }> {
+  const res = await call('/api/admin/api-keys', jsonInit('POST', { name, scopes }, as(admin)));
+  if (res.status !== 201) throw new Error(`key issue failed: ${res.status} ${await res.text()}`);
+  return res.json<{ key: string; id: string }>();
+}

@@ -20,6 +20,9 @@ const STORAGE_KEY = 'hits';
  */
 export class RateLimiter extends DurableObject<Env> {
   private hits: number[] = [];
+  private windowMs = 60_000;
+  /** When the pending cleanup alarm fires (null: none armed by this instance). */
+  private alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -31,6 +34,7 @@ export class RateLimiter extends DurableObject<Env> {
   /** Count one request against `limit` per `windowSeconds`, at time `now` (ms; injectable for tests). */
   async hit(limit: number, windowSeconds: number, now: number = Date.now()): Promise<RateDecision> {
     const windowMs = windowSeconds * 1000;
+    this.windowMs = windowMs;
     const cutoff = now - windowMs;
     let drop = 0;
     while (drop < this.hits.length && (this.hits[drop] as number) <= cutoff) drop++;
@@ -47,17 +51,22 @@ export class RateLimiter extends DurableObject<Env> {
     // Unconfirmed write: the in-memory log is the truth for this instance; storage only
     // carries it across an eviction, so the response need not wait for the disk.
     this.ctx.storage.put(STORAGE_KEY, this.hits, { allowUnconfirmed: true });
-    const latest = this.hits[this.hits.length - 1] ?? now;
-    await this.ctx.storage.setAlarm(latest + windowMs + 1000);
+    // One cleanup alarm per window, not one write per request.
+    if (this.alarmAt === null) {
+      this.alarmAt = now + windowMs + 1000;
+      await this.ctx.storage.setAlarm(this.alarmAt);
+    }
 
     return { allowed, limit, remaining: Math.max(0, limit - this.hits.length), resetSeconds };
   }
 
-  /** The window has emptied: forget the key entirely. */
+  /** Forget the key once its window is empty; otherwise look again when the newest hit expires. */
   override async alarm(): Promise<void> {
-    const windowEnd = (this.hits[this.hits.length - 1] ?? 0) + 60_000;
-    if (Date.now() < windowEnd) {
-      await this.ctx.storage.setAlarm(windowEnd + 1000);
+    this.alarmAt = null;
+    const newest = this.hits[this.hits.length - 1];
+    if (newest !== undefined && Date.now() < newest + this.windowMs) {
+      this.alarmAt = newest + this.windowMs + 1000;
+      await this.ctx.storage.setAlarm(this.alarmAt);
       return;
     }
     this.hits = [];

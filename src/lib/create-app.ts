@@ -31,6 +31,11 @@ export function createApp(): AppOpenAPI {
   const app = createRouter();
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
+  // Problem responses are built outside the context, so set the id on whatever goes out.
+  app.use(async (c, next) => {
+    await next();
+    c.res.headers.set('X-Request-Id', c.get('requestId'));
+  });
   app.use(securityHeaders());
   app.use(
     methodNotAllowed({

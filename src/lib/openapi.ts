@@ -8,10 +8,10 @@ import type { AppOpenAPI } from './types';
  */
 export const CANONICAL_SERVER_URL = 'https://api.example.com';
 
-export const SECURITY = {
+export const SECURITY: Record<'session' | 'apiKey', Record<string, string[]>[]> = {
   session: [{ sessionCookie: [] }],
   apiKey: [{ serviceKey: [] }],
-} as const;
+};
 
 const DESCRIPTION = `Work-verification platform: AI pillars for partners (playbooks, integrity, rubrics),
 candidate submissions with AI evaluation and blind employer rating, signed certificates with public

@@ -149,15 +149,42 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
 
-/** OpenAPI `responses` entries for the given error statuses, all with the ProblemDetails schema. */
+type HeaderDoc = { description: string; schema: { type: 'string' | 'integer' } };
+
+/** The draft-ietf-httpapi-ratelimit-headers-11 pair, on every response of a rate-limited route. */
+export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
+  'RateLimit-Policy': {
+    description: 'The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window).',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free).',
+    schema: { type: 'string' },
+  },
+};
+
+const QUOTA_HEADERS: Record<string, HeaderDoc> = {
+  ...RATE_LIMIT_HEADERS,
+  'Retry-After': {
+    description: 'Seconds until a request will be accepted again.',
+    schema: { type: 'integer' },
+  },
+};
+
+type ErrorResponse = {
+  description: string;
+  headers?: Record<string, HeaderDoc>;
+  content: Record<string, { schema: typeof ProblemDetailsSchema }>;
+};
+
+/** OpenAPI `responses` entries for the given error statuses (and 500), all with the ProblemDetails schema. */
 export function errorResponses<S extends ErrorStatus>(...statuses: S[]) {
-  const out = {} as Record<
-    S,
-    { description: string; content: Record<string, { schema: typeof ProblemDetailsSchema }> }
-  >;
-  for (const status of [...new Set([...statuses, 500 as S])]) {
+  const out = {} as Record<S | 500, ErrorResponse>;
+  for (const status of [...new Set<S | 500>([...statuses, 500])]) {
     out[status] = {
       description: STATUS_DESCRIPTIONS[status] ?? 'Error',
+      ...(status === 429 ? { headers: QUOTA_HEADERS } : {}),
       content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemDetailsSchema } },
     };
   }

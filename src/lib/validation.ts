@@ -6,10 +6,13 @@ const escapePointerToken = (token: PropertyKey) => String(token).replaceAll('~',
 
 /** Zod issues → RFC 9457 `errors` with JSON-Pointer fragments (`#/a/0/b`, `#/query/limit`). */
 export function fieldErrors(error: ZodError, prefix: string[] = []): FieldError[] {
-  return error.issues.map((issue) => {
-    const tokens = [...prefix, ...issue.path.map(escapePointerToken)];
+  const pointer = (tokens: PropertyKey[]) => ['#', ...prefix, ...tokens.map(escapePointerToken)].join('/');
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ pointer: pointer([...issue.path, key]), detail: 'Unknown field' }));
+    }
     const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-    return { pointer: `#/${tokens.join('/')}`, detail: missing ? 'Required' : issue.message };
+    return [{ pointer: pointer(issue.path), detail: missing ? 'Required' : issue.message }];
   });
 }
 

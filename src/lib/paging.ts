@@ -1,0 +1,67 @@
+import { z } from '@hono/zod-openapi';
+import { ProblemError } from './problem';
+
+/** `limit` for every list: bounded, with a default. */
+export const limitParam = (defaultLimit: number, max = 100) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(defaultLimit)
+    .openapi({
+      param: { name: 'limit', in: 'query' },
+      description: `Page size, 1–${max} (default ${defaultLimit}).`,
+      example: defaultLimit,
+    });
+
+export const cursorParam = () =>
+  z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({
+      param: { name: 'cursor', in: 'query' },
+      description: 'Opaque cursor from the previous page’s `nextCursor`.',
+    });
+
+export type Position = { createdAt: Date; id: string };
+
+/** Cursors are opaque to clients: base64url of `<ms>.<id>`. */
+export function encodeCursor(p: Position): string {
+  return btoa(`${p.createdAt.getTime()}.${p.id}`)
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
+}
+
+export function decodeCursor(cursor: string | undefined): Position | undefined {
+  if (!cursor) return undefined;
+  try {
+    const text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'));
+    const dot = text.indexOf('.');
+    const ms = Number(text.slice(0, dot));
+    const id = text.slice(dot + 1);
+    if (dot > 0 && Number.isSafeInteger(ms) && id) return { createdAt: new Date(ms), id };
+  } catch {
+    // fall through
+  }
+  throw new ProblemError('invalid-parameters', 'The cursor is not one this API issued.', {
+    errors: [{ pointer: '#/query/cursor', detail: 'Invalid cursor' }],
+  });
+}
+
+/** Splits a `limit + 1` fetch into the page and the cursor of the next one. */
+export function toPage<T extends { createdAt: Date; id: string }>(rows: T[], limit: number) {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      items: z.array(item),
+      nextCursor: z.string().nullable().openapi({ description: 'Null on the last page.' }),
+    })
+    .openapi(name);

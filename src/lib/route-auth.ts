@@ -1,0 +1,27 @@
+/**
+ * Route-level auth, declared once per route so the OpenAPI `security`, the enforcing
+ * middleware and the documented refusals can never disagree.
+ */
+import type { ApiKeyScope, Role } from '../db/schema';
+import { requireApiKey, requireSession } from '../middleware/auth';
+import { SECURITY } from './openapi';
+import { errorResponses, RATE_LIMIT_HEADERS } from './problem';
+
+/** Cookie session, optionally restricted to roles. Documents 401, 403 and 429. */
+export const sessionAuth = (...roles: Role[]) => ({
+  security: [...SECURITY.session],
+  middleware: requireSession(...roles),
+});
+
+/** Partner API key, optionally with a scope. Documents 401, 403 and 429. */
+export const apiKeyAuth = (scope?: ApiKeyScope) => ({
+  security: [...SECURITY.apiKey],
+  middleware: requireApiKey(scope),
+});
+
+export const authErrors = () => errorResponses(401, 403, 429);
+
+/** A success response of a rate-limited route, with the rate-limit headers documented. */
+export function limitedResponse<T>(description: string, content: T) {
+  return { description, headers: RATE_LIMIT_HEADERS, content };
+}

@@ -1,0 +1,56 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { RateDecision } from '../durable/rate-limiter';
+import { ProblemError } from '../lib/problem';
+import type { AppBindings } from '../lib/types';
+
+/** The seed's three limits (§8), all per 60-second sliding window. */
+export const RATE_LIMITS = {
+  apikey: { limit: 600, windowSeconds: 60 },
+  user: { limit: 60, windowSeconds: 60 },
+  ip: { limit: 60, windowSeconds: 60 },
+} as const;
+
+export type LimitKind = keyof typeof RATE_LIMITS;
+
+/** `RateLimit-Policy` and `RateLimit` in draft-ietf-httpapi-ratelimit-headers-11 syntax. */
+export function rateLimitHeaders(kind: LimitKind, d: RateDecision): Record<string, string> {
+  const { windowSeconds } = RATE_LIMITS[kind];
+  return {
+    'RateLimit-Policy': `"${kind}";q=${d.limit};w=${windowSeconds}`,
+    RateLimit: `"${kind}";r=${d.remaining};t=${d.resetSeconds}`,
+  };
+}
+
+/** Asks the key's Durable Object (one object per `kind:id`) to count this request. */
+export async function consumeRateLimit(env: Env, kind: LimitKind, id: string): Promise<RateDecision> {
+  const { limit, windowSeconds } = RATE_LIMITS[kind];
+  return env.RATE_LIMITER.getByName(`${kind}:${id}`).hit(limit, windowSeconds);
+}
+
+/**
+ * Counts the request and refuses it with a `quota-exceeded` problem when over the limit.
+ * The headers go on every response of a limited route, errors included.
+ */
+export async function enforceRateLimit(
+  c: Context<AppBindings>,
+  kind: LimitKind,
+  id: string,
+  next: () => Promise<void>,
+): Promise<void> {
+  const decision = await consumeRateLimit(c.env, kind, id);
+  const headers = rateLimitHeaders(kind, decision);
+  if (!decision.allowed) {
+    throw new ProblemError(
+      'quota-exceeded',
+      `Rate limit of ${decision.limit} requests per ${RATE_LIMITS[kind].windowSeconds} seconds reached for this ${kind === 'apikey' ? 'API key' : kind === 'user' ? 'user' : 'IP address'}.`,
+      { headers: { ...headers, 'Retry-After': String(decision.resetSeconds) } },
+    );
+  }
+  await next();
+  for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+}
+
+/** Per client IP (`CF-Connecting-IP`), for public routes such as the leaderboard. */
+export function ipRateLimit(): MiddlewareHandler<AppBindings> {
+  return (c, next) => enforceRateLimit(c, 'ip', c.req.header('CF-Connecting-IP') ?? 'unknown', next);
+}

@@ -1,0 +1,46 @@
+import { getDb } from '../../db/client';
+import { ProblemError } from '../../lib/problem';
+import type { AppRouteHandler } from '../../lib/types';
+import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
+import {
+  authenticate,
+  bootstrapAdmin,
+  EmailTakenError,
+  registerAccount,
+  toProfile,
+} from '../../services/accounts';
+import { endSession, startSession } from '../../services/sessions';
+import type * as routes from './auth.routes';
+
+export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
+  const db = getDb(c.env.DB);
+  try {
+    const user = await registerAccount(db, c.req.valid('json'), [c.env.ADMIN_EMAIL]);
+    const session = await startSession(db, user.id);
+    setSessionCookie(c, session.token, session.expiresAt);
+    return c.json({ user: toProfile(user), expiresAt: session.expiresAt.toISOString() }, 201);
+  } catch (err) {
+    if (err instanceof EmailTakenError)
+      throw new ProblemError('conflict', 'An account with this email already exists.');
+    throw err;
+  }
+};
+
+export const login: AppRouteHandler<typeof routes.login> = async (c) => {
+  const { email, password } = c.req.valid('json');
+  const db = getDb(c.env.DB);
+  const user =
+    (await bootstrapAdmin(db, c.env, email, password)) ?? (await authenticate(db, email, password));
+  if (!user) throw new ProblemError('unauthenticated', 'Email or password is incorrect.');
+  const session = await startSession(db, user.id);
+  setSessionCookie(c, session.token, session.expiresAt);
+  return c.json({ user: toProfile(user), expiresAt: session.expiresAt.toISOString() }, 200);
+};
+
+export const logout: AppRouteHandler<typeof routes.logout> = async (c) => {
+  const user = c.get('user');
+  if (user) await endSession(getDb(c.env.DB), user.sessionId);
+  c.set('user', undefined);
+  clearSessionCookie(c);
+  return c.body(null, 204);
+};

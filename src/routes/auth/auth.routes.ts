@@ -1,0 +1,61 @@
+import { createRoute } from '@hono/zod-openapi';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
+import { authErrors, sessionAuth } from '../../lib/route-auth';
+import { LoginSchema, SessionResponseSchema, SignupSchema } from './auth.schemas';
+
+const setCookieHeader = {
+  'Set-Cookie': {
+    description: '`session=<token>; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=604800`',
+    schema: { type: 'string' as const },
+  },
+};
+
+export const signup = createRoute({
+  method: 'post',
+  path: '/api/auth/signup',
+  tags: ['Auth'],
+  summary: 'Create a candidate or employer account and start a session',
+  security: [],
+  request: { body: { required: true, content: { 'application/json': { schema: SignupSchema } } } },
+  responses: {
+    201: {
+      description: 'Account created; the session cookie is set.',
+      headers: setCookieHeader,
+      content: { 'application/json': { schema: SessionResponseSchema } },
+    },
+    ...errorResponses(400, 409, 413, 415, 422),
+  },
+});
+
+export const login = createRoute({
+  method: 'post',
+  path: '/api/auth/login',
+  tags: ['Auth'],
+  summary: 'Log in and start a session',
+  description:
+    'An unknown email and a wrong password get the same 401, in the same time. A login with exactly the ' +
+    '`ADMIN_EMAIL`/`ADMIN_PASSWORD` secrets creates or re-enables the admin account.',
+  security: [],
+  request: { body: { required: true, content: { 'application/json': { schema: LoginSchema } } } },
+  responses: {
+    200: {
+      description: 'Logged in; the session cookie is set.',
+      headers: setCookieHeader,
+      content: { 'application/json': { schema: SessionResponseSchema } },
+    },
+    ...errorResponses(400, 401, 413, 415, 422),
+  },
+});
+
+export const logout = createRoute({
+  method: 'post',
+  path: '/api/auth/logout',
+  tags: ['Auth'],
+  summary: 'End the current session',
+  description: 'The session is deleted at once: the token is refused from the next request on.',
+  ...sessionAuth(),
+  responses: {
+    204: { description: 'Logged out; the cookie is cleared.', headers: RATE_LIMIT_HEADERS },
+    ...authErrors(),
+  },
+});

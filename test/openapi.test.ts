@@ -1,0 +1,123 @@
+import { env } from 'cloudflare:test';
+import { describe, expect, inject, it } from 'vitest';
+import { parse } from 'yaml';
+import { app } from '../src/app';
+import { CANONICAL_SERVER_URL, openApiYaml } from '../src/lib/openapi';
+import { call } from './helpers';
+
+type Operation = {
+  security?: Record<string, string[]>[];
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }
+  >;
+};
+type Doc = {
+  openapi: string;
+  info: { title: string; version: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
+
+const generated = openApiYaml(app, CANONICAL_SERVER_URL);
+const doc = parse(generated) as Doc;
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, op]) => ({ path, method, op })),
+);
+
+describe('openapi.yaml', () => {
+  it('matches what the code generates (run `npm run openapi` after changing a route)', () => {
+    expect(env.COMMITTED_OPENAPI).toBe(generated);
+  });
+
+  it('is a valid OpenAPI 3.0.3 document according to an independent validator', () => {
+    // Validated in Node by test/global-setup.ts (@seriousme/openapi-schema-validator).
+    const result = inject('openapiValidation');
+    expect(result.errors).toBeNull();
+    expect(result).toMatchObject({ valid: true, version: '3.0' });
+  });
+
+  it('is titled Core API v1.0.0 with one configured server and both security schemes', () => {
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.info).toMatchObject({ title: 'Core API', version: 'v1.0.0' });
+    expect(doc.servers).toEqual([{ url: CANONICAL_SERVER_URL, description: 'Production' }]);
+    expect(doc.components.securitySchemes).toMatchObject({
+      sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+      serviceKey: { type: 'apiKey', in: 'header', name: 'X-Service-Key' },
+    });
+  });
+
+  it('documents every error of every operation with the ProblemDetails schema', () => {
+    for (const { path, method, op } of operations) {
+      expect(op.responses['500'], `${method} ${path}`).toBeDefined();
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400) continue;
+        expect(
+          response.content?.['application/problem+json']?.schema.$ref,
+          `${method} ${path} ${status}`,
+        ).toBe('#/components/schemas/ProblemDetails');
+      }
+    }
+  });
+
+  it('puts a security scheme, 401/403/429 and the rate-limit headers on every protected operation', () => {
+    const isPublic = (op: Operation) => !op.security || op.security.length === 0;
+    const protectedOps = operations.filter(({ op }) => !isPublic(op));
+    expect(protectedOps.length).toBeGreaterThan(0);
+    for (const { path, method, op } of protectedOps) {
+      const label = `${method} ${path}`;
+      const scheme =
+        path.startsWith('/api/v1/') || path === '/api/rubrics/generate' ? 'serviceKey' : 'sessionCookie';
+      expect(op.security, label).toEqual([{ [scheme]: [] }]);
+      for (const status of ['401', '403', '429'])
+        expect(op.responses[status], `${label} ${status}`).toBeDefined();
+      expect(Object.keys(op.responses['429']!.headers ?? {})).toEqual([
+        'RateLimit-Policy',
+        'RateLimit',
+        'Retry-After',
+      ]);
+      const success = Object.entries(op.responses).find(([s]) => Number(s) < 300)!;
+      expect(Object.keys(success[1].headers ?? {}), label).toEqual(
+        expect.arrayContaining(['RateLimit-Policy', 'RateLimit']),
+      );
+    }
+  });
+
+  it('is served at /openapi.yaml with the deployment’s own server URL', async () => {
+    const res = await call('/openapi.yaml');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/yaml');
+    const served = parse(await res.text()) as Doc;
+    expect(served.servers[0]?.url).toBe(env.PUBLIC_BASE_URL);
+    expect(Object.keys(served.paths)).toEqual(Object.keys(doc.paths));
+  });
+
+  it('lists every route the app serves, and nothing else', () => {
+    const served = new Set(
+      app.routes
+        .filter((r) => r.method !== 'ALL')
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replaceAll(/:(\w+)/g, '{$1}')}`),
+    );
+    const documented = new Set(operations.map(({ path, method }) => `${method} ${path}`));
+    expect([...served].sort()).toEqual([...documented].sort());
+  });
+});
+
+describe('docs and changelog', () => {
+  it('serves the interactive reference at /docs', async () => {
+    const res = await call('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('/openapi.yaml');
+  });
+
+  it('serves CHANGELOG.md at /changelog', async () => {
+    const res = await call('/changelog');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/markdown');
+    const text = await res.text();
+    expect(text).toContain('# Changelog');
+    expect(text).toContain('Keep a Changelog');
+  });
+});

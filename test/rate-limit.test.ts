@@ -1,0 +1,106 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import type { RateLimiter } from '../src/durable/rate-limiter';
+import { as, call, expectProblem, issueKey, loginAdmin, signup } from './helpers';
+
+const statuses = (responses: Response[]) => {
+  const counts: Record<number, number> = {};
+  for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return counts;
+};
+
+describe('per-API-key limit: 600/min', () => {
+  it('lets exactly 600 of 650 parallel calls with one key through; a second key is counted separately', async () => {
+    const admin = await loginAdmin();
+    const one = await issueKey(admin, ['integrity:check']);
+    const two = await issueKey(admin, ['integrity:check']);
+    const burst = await Promise.all(
+      Array.from({ length: 650 }, () => call('/api/v1/keys/self', { headers: { 'X-Service-Key': one.key } })),
+    );
+    expect(statuses(burst)).toEqual({ 200: 600, 429: 50 });
+
+    const refused = burst.find((r) => r.status === 429)!;
+    const problem = await expectProblem(refused, 429, 'quota-exceeded');
+    expect(problem.detail).toContain('600');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"apikey";q=600;w=60');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"apikey";r=0;t=\d+$/);
+
+    const other = await call('/api/v1/keys/self', { headers: { 'X-Service-Key': two.key } });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit')).toMatch(/^"apikey";r=599;t=0$/);
+  });
+});
+
+describe('per-user limit: 60/min on session routes', () => {
+  it('lets exactly 60 of 80 parallel calls from one user through; another user is unaffected', async () => {
+    const [ana, ben] = [await signup('candidate'), await signup('candidate')];
+    const burst = await Promise.all(Array.from({ length: 80 }, () => call('/api/me', { headers: as(ana) })));
+    expect(statuses(burst)).toEqual({ 200: 60, 429: 20 });
+    const ok = burst.find((r) => r.status === 200)!;
+    expect(ok.headers.get('ratelimit-policy')).toBe('"user";q=60;w=60');
+    expect(ok.headers.get('ratelimit')).toMatch(/^"user";r=\d+;t=\d+$/);
+    await expectProblem(burst.find((r) => r.status === 429)!, 429, 'quota-exceeded');
+
+    const other = await call('/api/me', { headers: as(ben) });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit')).toBe('"user";r=59;t=0');
+  });
+});
+
+describe('the RateLimiter Durable Object', () => {
+  const stub = (name: string) => env.RATE_LIMITER.getByName(name);
+
+  it('slides: a slot frees exactly when the oldest hit leaves the 60-second window', async () => {
+    const limiter = stub('test:slide');
+    const t0 = Date.now() - 10 * 60_000;
+    await runInDurableObject(limiter, async (instance: RateLimiter) => {
+      expect((await instance.hit(3, 60, t0)).allowed).toBe(true);
+      expect((await instance.hit(3, 60, t0 + 20_000)).allowed).toBe(true);
+      expect((await instance.hit(3, 60, t0 + 40_000)).allowed).toBe(true);
+      const full = await instance.hit(3, 60, t0 + 50_000);
+      expect(full).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 10 });
+      // 60 s after the first hit it has left the window: exactly one slot is free again.
+      expect((await instance.hit(3, 60, t0 + 60_000)).allowed).toBe(true);
+      expect((await instance.hit(3, 60, t0 + 60_001)).allowed).toBe(false);
+      expect((await instance.hit(3, 60, t0 + 80_000)).allowed).toBe(true);
+    });
+  });
+
+  it('keeps its counts across an eviction (storage mirrors the log)', async () => {
+    const limiter = stub('test:persist');
+    const now = Date.now();
+    await runInDurableObject(limiter, async (instance: RateLimiter) => {
+      await instance.hit(2, 60, now);
+      await instance.hit(2, 60, now);
+    });
+    await runInDurableObject(limiter, async (_instance: RateLimiter, state) => {
+      expect(await state.storage.get<number[]>('hits')).toEqual([now, now]);
+    });
+  });
+
+  it('deletes its storage with an alarm once the window is empty, so idle keys cost nothing', async () => {
+    const limiter = stub('test:idle');
+    const longAgo = Date.now() - 5 * 60_000;
+    await runInDurableObject(limiter, async (instance: RateLimiter, state) => {
+      await instance.hit(5, 60, longAgo);
+      expect(await state.storage.get('hits')).toEqual([longAgo]);
+      await state.storage.setAlarm(Date.now() + 60_000); // hold the alarm so the test fires it
+    });
+    expect(await runDurableObjectAlarm(limiter)).toBe(true);
+    await runInDurableObject(limiter, async (_instance: RateLimiter, state) => {
+      expect(await state.storage.get('hits')).toBeUndefined();
+      expect(await state.storage.getAlarm()).toBeNull();
+    });
+  });
+
+  it('re-arms the alarm instead of forgetting hits still inside the window', async () => {
+    const limiter = stub('test:busy');
+    await runInDurableObject(limiter, (instance: RateLimiter) => instance.hit(5, 60, Date.now()));
+    await runDurableObjectAlarm(limiter);
+    await runInDurableObject(limiter, async (_instance: RateLimiter, state) => {
+      expect(await state.storage.get<number[]>('hits')).toHaveLength(1);
+      expect(await state.storage.getAlarm()).not.toBeNull();
+    });
+  });
+});
