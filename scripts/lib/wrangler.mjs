@@ -1,0 +1,74 @@
+// Runs the project's own wrangler (node_modules) with a Node that satisfies its >=22 check.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (the directory holding wrangler.toml). */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The local D1 binding, as named in wrangler.toml. */
+export const D1_BINDING = 'DB';
+
+const WRANGLER_BIN = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+
+/**
+ * The Node binary to run wrangler with. `npm run` puts the `node@22` devDependency first on
+ * PATH, so this is normally the current Node; when a script is started with an older global
+ * Node directly, fall back to the one in node_modules.
+ * @returns {string}
+ */
+function nodeForWrangler() {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
+  const local = join(ROOT, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  return existsSync(local) ? local : process.execPath;
+}
+
+/**
+ * Starts wrangler. Used directly by `scripts/dev.mjs` for the long-running `wrangler dev`.
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [options]
+ * @returns {import('node:child_process').ChildProcess}
+ */
+export function spawnWrangler(args, options = {}) {
+  if (!existsSync(WRANGLER_BIN)) {
+    throw new Error('wrangler is not installed: run `npm install` first.');
+  }
+  return spawn(nodeForWrangler(), [WRANGLER_BIN, ...args], { cwd: ROOT, stdio: 'inherit', ...options });
+}
+
+/**
+ * Runs a one-shot wrangler command non-interactively and resolves when it succeeds.
+ * stdin is closed and CI=true is set, so wrangler takes the default answer to any
+ * confirmation prompt (e.g. `d1 migrations apply`) instead of waiting for a keypress.
+ * @param {string[]} args
+ * @param {{ capture?: boolean }} [options] capture: collect stdout instead of printing it
+ * @returns {Promise<string>} the captured stdout ('' when not capturing)
+ */
+export function runWrangler(args, { capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawnWrangler(args, {
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+      env: { ...process.env, CI: 'true' },
+    });
+    let stdout = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(stdout);
+      else {
+        if (capture && stdout) process.stdout.write(stdout);
+        reject(new Error(`wrangler ${args.join(' ')} failed (${signal ?? `exit code ${code}`})`));
+      }
+    });
+  });
+}
+
+/** Applies the D1 migrations in migrations/ to the local database (idempotent). */
+export async function applyLocalMigrations() {
+  console.log('Applying D1 migrations to the local database…');
+  await runWrangler(['d1', 'migrations', 'apply', D1_BINDING, '--local']);
+}
