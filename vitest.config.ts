@@ -16,6 +16,7 @@ export default defineConfig({
           ADMIN_PASSWORD: 'test-admin-password-123',
           TEST_MIGRATIONS: migrations,
           COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
+          README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
         },
       },
     }),
@@ -24,5 +25,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     setupFiles: ['./test/setup.ts'],
     globalSetup: ['./test/global-setup.ts'],
+    // CI also writes a JSON report, from which .ci/run prints a plain 'N passed, N failed' line.
+    reporters: process.env.CI ? ['default', 'json'] : ['default'],
+    outputFile: { json: './test-results/vitest.json' },
   },
 });

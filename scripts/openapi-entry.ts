@@ -1,3 +1,3 @@
 // Bundled by scripts/openapi.mjs: the pieces needed to print the document in Node.
 export { app } from '../src/app';
-export { CANONICAL_SERVER_URL, openApiYaml } from '../src/lib/openapi';
+export { CANONICAL_SERVER_URL, endpointTable, openApiYaml, withEndpointTable } from '../src/lib/openapi';

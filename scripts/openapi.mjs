@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Writes openapi.yaml from the route definitions (`npm run openapi`).
+// Writes openapi.yaml and the README's endpoint table from the route definitions (`npm run openapi`).
 // The app is bundled for Node with esbuild (Markdown as text, as wrangler does) and asked
 // for its document; the vitest suite fails when the committed file differs from this output.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -20,8 +20,12 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const { app, openApiYaml, CANONICAL_SERVER_URL } = await import(pathToFileURL(outfile).href);
+const { app, openApiYaml, CANONICAL_SERVER_URL, endpointTable, withEndpointTable } = await import(
+  pathToFileURL(outfile).href
+);
+rmSync(outfile);
 const yaml = openApiYaml(app, CANONICAL_SERVER_URL);
 writeFileSync(join(root, 'openapi.yaml'), yaml);
-rmSync(outfile);
-console.log(`openapi.yaml written (${yaml.length} bytes)`);
+const readmePath = join(root, 'README.md');
+writeFileSync(readmePath, withEndpointTable(readFileSync(readmePath, 'utf8'), endpointTable(app)));
+console.log(`openapi.yaml written (${yaml.length} bytes); README.md endpoint table updated`);

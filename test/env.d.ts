@@ -5,6 +5,7 @@ declare global {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
       COMMITTED_OPENAPI: string;
+      README_MD: string;
     }
   }
 }

@@ -2,7 +2,13 @@ import { env } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { app } from '../src/app';
-import { CANONICAL_SERVER_URL, openApiYaml } from '../src/lib/openapi';
+import {
+  CANONICAL_SERVER_URL,
+  ENDPOINTS_END,
+  ENDPOINTS_START,
+  endpointTable,
+  openApiYaml,
+} from '../src/lib/openapi';
 import { call } from './helpers';
 
 type Operation = {
@@ -29,6 +35,18 @@ const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
 describe('openapi.yaml', () => {
   it('matches what the code generates (run `npm run openapi` after changing a route)', () => {
     expect(env.COMMITTED_OPENAPI).toBe(generated);
+  });
+
+  it('agrees with the README endpoint table (run `npm run openapi` to regenerate it)', () => {
+    const readme = env.README_MD;
+    const table = readme.slice(
+      readme.indexOf(ENDPOINTS_START),
+      readme.indexOf(ENDPOINTS_END) + ENDPOINTS_END.length,
+    );
+    expect(table).toBe(endpointTable(app));
+    expect(table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Method')).length).toBe(
+      operations.length,
+    );
   });
 
   it('is a valid OpenAPI 3.0.3 document according to an independent validator', () => {
@@ -75,6 +93,7 @@ describe('openapi.yaml', () => {
       expect(Object.keys(op.responses['429']!.headers ?? {})).toEqual([
         'RateLimit-Policy',
         'RateLimit',
+        'Server-Timing',
         'Retry-After',
       ]);
       const success = Object.entries(op.responses).find(([s]) => Number(s) < 300)!;

@@ -162,6 +162,10 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
       'What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free).',
     schema: { type: 'string' },
   },
+  'Server-Timing': {
+    description: "The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds).",
+    schema: { type: 'string' },
+  },
 };
 
 const QUOTA_HEADERS: Record<string, HeaderDoc> = {

@@ -10,12 +10,16 @@ import { errorResponses, RATE_LIMIT_HEADERS } from './problem';
 /** Cookie session, optionally restricted to roles. Documents 401, 403 and 429. */
 export const sessionAuth = (...roles: Role[]) => ({
   security: [...SECURITY.session],
+  /** Which roles may call the operation (all signed-in users when absent). */
+  ...(roles.length > 0 ? { 'x-roles': roles } : {}),
   middleware: requireSession(...roles),
 });
 
 /** Partner API key, optionally with a scope. Documents 401, 403 and 429. */
 export const apiKeyAuth = (scope?: ApiKeyScope) => ({
   security: [...SECURITY.apiKey],
+  /** The API-key scope the operation needs (any live key when absent). */
+  ...(scope ? { 'x-scope': scope } : {}),
   middleware: requireApiKey(scope),
 });
 
