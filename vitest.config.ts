@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { generateSigningKeySecret } from './scripts/lib/signing-key.mjs';
+
+// The test Worker's secrets. Set in process.env too, so wrangler's required-secrets check is satisfied.
+const secrets = {
+  ADMIN_EMAIL: 'admin@test.local',
+  ADMIN_PASSWORD: 'test-admin-password-123',
+  CERT_SIGNING_KEY: generateSigningKeySecret(),
+};
+Object.assign(process.env, secrets);
 
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
 
@@ -12,8 +21,7 @@ export default defineConfig({
       remoteBindings: false,
       miniflare: {
         bindings: {
-          ADMIN_EMAIL: 'admin@test.local',
-          ADMIN_PASSWORD: 'test-admin-password-123',
+          ...secrets,
           TEST_MIGRATIONS: migrations,
           COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
           README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),

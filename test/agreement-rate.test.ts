@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import { briefs, employerRatings, evaluations, milestones, submissions, users } from '../src/db/schema';
 import { runScheduled } from '../src/scheduled';
-import { PUBLIC_AGREEMENT_CACHE_KEY } from '../src/services/agreement-rate';
+import { PUBLIC_AGREEMENT_KEY as PUBLIC_AGREEMENT_CACHE_KEY } from '../src/services/cache-keys';
 import { call } from './helpers';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -54,7 +54,11 @@ export function wilsonInterval(successes: number, n: number, z = 1.9599639845400
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return { lower: Math.max(0, centre - half), upper: Math.min(1, centre + half) };
+  // At p = 0 or p = 1 the bound is exactly 0 or 1; snap it rather than report 0.9999999999999999.
+  return {
+    lower: successes === 0 ? 0 : Math.max(0, centre - half),
+    upper: successes === n ? 1 : Math.min(1, centre + half),
+  };
 }
 
 /**

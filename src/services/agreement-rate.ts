@@ -10,9 +10,8 @@ import {
   EMPTY_COUNTS,
   type PairCounts,
 } from '../domain/agreement';
+import { PUBLIC_AGREEMENT_KEY } from './cache-keys';
 
-/** KV key of the public payload. Bump the suffix when the payload's shape changes. */
-export const PUBLIC_AGREEMENT_CACHE_KEY = 'agreement-rate:public:v1';
 /**
  * Safety net only: the cache is rewritten after each rating and by the cron trigger every
  * 15 minutes, so the TTL bounds staleness if both of those stop.
@@ -49,7 +48,7 @@ export async function refreshPublicAgreement(
 ): Promise<CachedPayload> {
   const rate = await computePublicAgreement(env, now);
   const payload = { json: JSON.stringify(rate), etag: `W/"${now.getTime().toString(36)}-${rate.total}"` };
-  await env.CACHE.put(PUBLIC_AGREEMENT_CACHE_KEY, payload.json, {
+  await env.CACHE.put(PUBLIC_AGREEMENT_KEY, payload.json, {
     expirationTtl: CACHE_TTL_SECONDS,
     metadata: { etag: payload.etag },
   });
@@ -61,7 +60,7 @@ export async function refreshPublicAgreement(
  * and stored on a miss.
  */
 export async function publicAgreement(env: Pick<Env, 'DB' | 'CACHE'>): Promise<CachedPayload> {
-  const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_CACHE_KEY);
+  const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_KEY);
   if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
   return refreshPublicAgreement(env);
 }
