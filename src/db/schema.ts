@@ -314,6 +314,16 @@ export const fingerprints = sqliteTable(
   (t) => [index('fingerprints_hash_idx').on(t.hash), index('fingerprints_submission_idx').on(t.submissionId)],
 );
 
+/**
+ * How many stored submissions contain each fingerprint (document frequency). A check reads
+ * this first and skips very common fingerprints (boilerplate), so the rows it reads are
+ * bounded by the checked text, not by the size of the corpus.
+ */
+export const fingerprintFrequencies = sqliteTable('fingerprint_frequencies', {
+  hash: integer('hash').primaryKey(),
+  submissions: integer('submissions').notNull(),
+});
+
 export const CONSENT_PURPOSES = ['ai_evaluation', 'leaderboard', 'public_verification'] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import type { RubricCriterion as StoredCriterion } from '../../db/schema';
+import { BRIEF_FIXTURES, DESIGN_BRIEF, TODO_API_BRIEF } from './fixtures/briefs';
+import { apportionWeights, extractRubric, findRequirementSentences, keyPhrases } from './rubric-extraction';
+import type { Rubric, RubricCriterion } from './types';
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+function expectWellFormed(rubric: Rubric, text: string) {
+  expect(rubric.passThreshold).toBe(3);
+  expect(rubric.criteria.reduce((sum, c) => sum + c.weight, 0)).toBe(100);
+  expect(rubric.criteria.map((c) => c.id)).toEqual(rubric.criteria.map((_, i) => `c${i + 1}`));
+  expect(new Set(rubric.criteria.map((c) => c.name)).size).toBe(rubric.criteria.length);
+  for (const c of rubric.criteria) {
+    expect(Number.isInteger(c.weight) && c.weight > 0, c.name).toBe(true);
+    expect(text.includes(c.source), `source of ${c.name} is verbatim`).toBe(true);
+    expect(c.source).toBe(c.source.trim());
+    expect(c.levels.map((l) => l.score)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(c.levels.map((l) => l.descriptor)).size).toBe(5);
+    expect(c.name.length).toBeGreaterThan(2);
+    expect(c.description.length).toBeGreaterThan(c.name.length);
+    expect(c.description.length).toBeLessThanOrEqual(1000);
+    expect(c.source.length).toBeLessThanOrEqual(1000);
+    expect(c.name.length).toBeLessThanOrEqual(120);
+  }
+}
+
+describe('extractRubric on realistic briefs', () => {
+  for (const brief of BRIEF_FIXTURES) {
+    describe(brief.name, () => {
+      const rubric = extractRubric(brief.text, { domain: brief.domain });
+
+      it('is well formed: 3–8 criteria, weights sum to 100, verbatim sources, five levels', () => {
+        expect(rubric.criteria.length).toBeGreaterThanOrEqual(3);
+        expect(rubric.criteria.length).toBeLessThanOrEqual(8);
+        expectWellFormed(rubric, brief.text);
+      });
+
+      it('finds every ask a human reader would list', () => {
+        const missing = brief.expectedAsks.filter(
+          (ask) => !rubric.criteria.some((c) => c.source.includes(ask) || c.description.includes(ask)),
+        );
+        expect(missing).toEqual([]);
+      });
+
+      it('does not turn context or out-of-scope sentences into asks', () => {
+        for (const sentence of brief.notAsks ?? []) {
+          for (const c of rubric.criteria) {
+            expect(c.source).not.toBe(sentence);
+            expect(c.description).not.toContain(sentence.replace(/\.$/, ''));
+          }
+        }
+      });
+
+      it('is deterministic', () => {
+        expect(extractRubric(brief.text, { domain: brief.domain })).toEqual(rubric);
+      });
+    });
+  }
+
+  it('names criteria after what they are about', () => {
+    const names = extractRubric(TODO_API_BRIEF.text, { domain: TODO_API_BRIEF.domain }).criteria.map(
+      (c) => c.name,
+    );
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'Testing & verification',
+        'Security & privacy',
+        'Documentation',
+        'Performance',
+      ]),
+    );
+    const design = extractRubric(DESIGN_BRIEF.text, { domain: DESIGN_BRIEF.domain }).criteria.map(
+      (c) => c.name,
+    );
+    expect(design).toEqual(expect.arrayContaining(['User research & validation', 'Accessibility']));
+  });
+
+  it('writes level descriptors about the criterion, not boilerplate alone', () => {
+    const testing = extractRubric(TODO_API_BRIEF.text).criteria.find(
+      (c) => c.name === 'Testing & verification',
+    );
+    expect(testing?.levels[0]?.descriptor).toContain('unit tests');
+  });
+
+  it('weights "must" above "should" above "nice to have"', () => {
+    const text = [
+      'Security: passwords must be hashed and sessions must expire.',
+      'The README should explain the setup.',
+      'A Dockerfile would be nice to have.',
+    ].join('\n');
+    const weights = Object.fromEntries(extractRubric(text).criteria.map((c) => [c.name, c.weight]));
+    expect(weights['Security & privacy']).toBeGreaterThan(weights.Documentation ?? 0);
+    expect(weights.Documentation).toBeGreaterThan(weights['Deployment & operations'] ?? 0);
+  });
+});
+
+describe('requirement detection', () => {
+  it('reads strengths from cues and from the line that introduces a list', () => {
+    const found = findRequirementSentences(`You must:
+- write tests
+- document the API
+
+Nice to have:
+- a dark mode
+
+We expect clean code. Ideally, add CI. You do not need to build a frontend.
+This should take about two days. Questions? Email us at jobs@example.com.`);
+    expect(found).toEqual([
+      { text: 'write tests', strength: 'must' },
+      { text: 'document the API', strength: 'must' },
+      { text: 'a dark mode', strength: 'nice' },
+      { text: 'We expect clean code.', strength: 'should' },
+      { text: 'Ideally, add CI.', strength: 'nice' },
+    ]);
+  });
+
+  it('ignores lists under context headings', () => {
+    const found = findRequirementSentences(
+      'Background:\n- founded in 2019\n- 40 staff\n\nBuild a booking form.',
+    );
+    expect(found.map((r) => r.text)).toEqual(['Build a booking form.']);
+  });
+});
+
+describe('short and unusual briefs', () => {
+  it('falls back to the most informative sentences when few are requirements', () => {
+    const text =
+      'We are a bakery in Leeds. Our customers order sourdough by phone. The website is old and slow on mobile. Staff update the menu by email.';
+    const rubric = extractRubric(text);
+    expect(rubric.criteria.length).toBe(3);
+    expectWellFormed(rubric, text);
+  });
+
+  it('returns one criterion per sentence for one- and two-sentence briefs', () => {
+    expect(extractRubric('Build a todo app.').criteria).toHaveLength(1);
+    const two = extractRubric('Build a todo app. It should be fast.');
+    expect(two.criteria).toHaveLength(2);
+    expectWellFormed(two, 'Build a todo app. It should be fast.');
+  });
+
+  it('returns a single whole-text criterion when there is no sentence at all', () => {
+    const rubric = extractRubric('   ');
+    expect(rubric.criteria).toHaveLength(1);
+    expect(rubric.criteria[0]).toMatchObject({ id: 'c1', weight: 100, source: '' });
+  });
+
+  it('caps a long list of unrelated asks at eight criteria', () => {
+    const topics = [
+      'billing',
+      'search',
+      'exports',
+      'roles',
+      'audit trail',
+      'webhooks',
+      'themes',
+      'imports',
+      'sharing',
+    ];
+    const text = topics.map((t, i) => `- Must support ${t} for tenant group ${i}.`).join('\n');
+    const rubric = extractRubric(text);
+    expect(rubric.criteria.length).toBeLessThanOrEqual(8);
+    expectWellFormed(rubric, text);
+    for (const t of topics)
+      expect(
+        rubric.criteria.some((c) => c.description.includes(t)),
+        t,
+      ).toBe(true);
+  });
+
+  it('keeps a run-on sentence as a verbatim, bounded source', () => {
+    const runOn = `The service must ${'handle requests quickly and '.repeat(80)}log everything`;
+    const text = `${runOn}. Write tests. Document the API.`;
+    const rubric = extractRubric(text);
+    expectWellFormed(rubric, text);
+    expect(rubric.criteria.some((c) => runOn.startsWith(c.source) && c.source.length > 500)).toBe(true);
+  });
+
+  it('splits a single theme to reach three criteria', () => {
+    const text = '- Must write unit tests.\n- Must write integration tests.\n- Must reach 80% test coverage.';
+    const rubric = extractRubric(text);
+    expect(rubric.criteria).toHaveLength(3);
+    expectWellFormed(rubric, text);
+  });
+});
+
+describe('types', () => {
+  it('keeps RubricCriterion structurally identical to the stored one', () => {
+    const same: Same<RubricCriterion, StoredCriterion> = true;
+    expect(same).toBe(true);
+  });
+});
+
+describe('helpers', () => {
+  it('apportions integer weights that sum to exactly 100 with a floor of 5', () => {
+    for (const raw of [[1], [1, 1, 1], [3, 2, 1], [9, 1, 1, 1, 1, 1, 1, 1], [0, 0, 0], [100, 1, 1]]) {
+      const w = apportionWeights(raw);
+      expect(w.reduce((a, b) => a + b, 0)).toBe(100);
+      for (const x of w) expect(x).toBeGreaterThanOrEqual(5);
+    }
+    expect(apportionWeights([1, 1, 1])).toEqual([34, 33, 33]);
+  });
+
+  it('extracts noun-phrase-like key phrases', () => {
+    expect(keyPhrases('Write unit tests for every endpoint.')).toEqual(['unit tests', 'endpoint']);
+    expect(keyPhrases('List endpoints should respond in under 200 ms.')).toEqual([
+      'endpoints',
+      'respond',
+      '200 ms',
+    ]);
+  });
+});

@@ -1,0 +1,606 @@
+/**
+ * The theme lexicon: the recurring kinds of requirement in project briefs (testing,
+ * documentation, security, …), each with the words that signal it, a name and summary for
+ * a rubric criterion, and five level descriptors.
+ *
+ * Rubric extraction groups requirements by theme; evaluation re-detects a criterion's theme
+ * from its text (so it also works on rubrics that Workers AI wrote) to know which kind of
+ * evidence to look for in a submission.
+ */
+import { contentStems } from './text';
+import type { CatalogueDomain } from './tutorial-catalogue';
+
+export type ThemeKey =
+  | 'functionality'
+  | 'testing'
+  | 'documentation'
+  | 'performance'
+  | 'security'
+  | 'code-quality'
+  | 'accessibility'
+  | 'ux-design'
+  | 'user-research'
+  | 'data'
+  | 'modelling'
+  | 'deployment'
+  | 'communication';
+
+/** Five descriptors, scores 1..5; `{focus}` is replaced by what the criterion is about. */
+export type LevelTemplates = readonly [string, string, string, string, string];
+
+export type Theme = {
+  key: ThemeKey;
+  /** Criterion name when a whole group has this theme. */
+  name: string;
+  /** Prefix for the names of the parts when a theme's group is split. */
+  short: string;
+  /** First sentence of the criterion description. */
+  summary: string;
+  /** Words and phrases that signal the theme; a phrase counts once per word it has. */
+  keywords: readonly string[];
+  /** Domains where the theme is expected: breaks ties in its favour. */
+  domains: readonly CatalogueDomain[];
+  levels: LevelTemplates;
+};
+
+export const THEMES: readonly Theme[] = [
+  {
+    key: 'functionality',
+    name: 'Functionality & API design',
+    short: 'Functionality',
+    summary: 'The features and interfaces the brief asks for, working as specified.',
+    keywords: [
+      'endpoint',
+      'api',
+      'rest',
+      'restful',
+      'crud',
+      'route',
+      'request',
+      'response',
+      'http',
+      'status code',
+      'json',
+      'pagination',
+      'filter',
+      'sort',
+      'search',
+      'error handling',
+      'input validation',
+      'feature',
+      'functionality',
+      'functional',
+      'webhook',
+      'graphql',
+      'user story',
+      'offline',
+      'sync',
+      'notification',
+    ],
+    domains: ['web-development', 'backend', 'mobile'],
+    levels: [
+      'No working implementation of {focus}.',
+      'Part of {focus} exists, but key behaviour is missing or broken.',
+      'The main cases of {focus} work as the brief describes; errors and edge cases are handled unevenly.',
+      'Works as specified for {focus}, including errors and edge cases, with only minor gaps.',
+      'Complete, robust and consistent for {focus}, going beyond the brief where it helps users.',
+    ],
+  },
+  {
+    key: 'testing',
+    name: 'Testing & verification',
+    short: 'Testing',
+    summary: 'Automated tests that show the work behaves as required.',
+    keywords: [
+      'test',
+      'unit test',
+      'integration test',
+      'end-to-end test',
+      'e2e',
+      'coverage',
+      'assert',
+      'regression',
+      'qa',
+      'jest',
+      'vitest',
+      'pytest',
+      'test case',
+      'edge case',
+      'test suite',
+    ],
+    domains: ['web-development', 'backend', 'devops'],
+    levels: [
+      'No automated tests; nothing verifies {focus}.',
+      'A few tests exist, but they miss most of {focus} or do not run.',
+      'Tests run and cover the main paths of {focus}; edge cases and failures are largely untested.',
+      'Tests cover {focus}, including edge cases and error paths, with only minor gaps.',
+      'A thorough, reliable and easy-to-run test suite covers {focus}, edge cases and regressions.',
+    ],
+  },
+  {
+    key: 'documentation',
+    name: 'Documentation',
+    short: 'Documentation',
+    summary: 'Written material that lets others set up, use and understand the work.',
+    keywords: [
+      'documentation',
+      'readme',
+      'docs',
+      'docstring',
+      'comment',
+      'guide',
+      'setup instructions',
+      'instructions',
+      'openapi',
+      'swagger',
+      'changelog',
+      'api reference',
+      'architecture decision',
+      'reasoning',
+      'rationale',
+      'decision record',
+      'design decision',
+    ],
+    domains: ['backend', 'web-development', 'general'],
+    levels: [
+      'No documentation of {focus}.',
+      'Documentation of {focus} is sparse or out of date; a reader cannot get started from it alone.',
+      'Documentation covers {focus} well enough to set up and use the work, with gaps.',
+      'Clear, accurate documentation of {focus}, including setup, usage and key decisions.',
+      'Excellent documentation of {focus}: complete, accurate, with examples and the reasons for decisions.',
+    ],
+  },
+  {
+    key: 'performance',
+    name: 'Performance',
+    short: 'Performance',
+    summary: 'Speed, efficiency and behaviour under load.',
+    keywords: [
+      'performance',
+      'performant',
+      'fast',
+      'latency',
+      'speed',
+      'load time',
+      'load test',
+      'respond',
+      'millisecond',
+      'ms',
+      'throughput',
+      'scalable',
+      'scalability',
+      'cache',
+      'caching',
+      'efficient',
+      'memory',
+      'response time',
+      'p95',
+      'p99',
+      'benchmark',
+      'lighthouse',
+      'core web vitals',
+    ],
+    domains: ['web-development', 'backend', 'devops'],
+    levels: [
+      'Performance of {focus} is not considered or is clearly unacceptable.',
+      'Performance of {focus} is mentioned but not measured; obvious bottlenecks remain.',
+      'Basic measurements show {focus} meeting the stated targets.',
+      'Measurements show {focus} meeting the targets, with sensible optimisations explained.',
+      'Benchmarks show {focus} beating the targets, with profiling evidence and trade-offs explained.',
+    ],
+  },
+  {
+    key: 'security',
+    name: 'Security & privacy',
+    short: 'Security',
+    summary: "Protection of the system and of its users' data.",
+    keywords: [
+      'security',
+      'secure',
+      'authentication',
+      'authorisation',
+      'authorization',
+      'auth',
+      'login',
+      'password',
+      'token',
+      'jwt',
+      'oauth',
+      'encrypt',
+      'encryption',
+      'owasp',
+      'vulnerability',
+      'injection',
+      'xss',
+      'csrf',
+      'permission',
+      'privacy',
+      'gdpr',
+      'personal data',
+      'pii',
+      'sanitise',
+      'sanitize',
+      'secret',
+      'rate limit',
+      'threat model',
+    ],
+    domains: ['security', 'backend', 'web-development'],
+    levels: [
+      'Security of {focus} is not addressed; obvious vulnerabilities are present.',
+      'Some protection for {focus}, but common weaknesses (such as the OWASP Top 10) remain.',
+      'The basics of {focus} are secured with no obvious vulnerabilities, though hardening is incomplete.',
+      'Security of {focus} follows established guidance (e.g. OWASP), with only minor gaps.',
+      'Security of {focus} is thorough: threats are considered, defences are tested and documented.',
+    ],
+  },
+  {
+    key: 'code-quality',
+    name: 'Code quality & maintainability',
+    short: 'Code quality',
+    summary: 'Readable, maintainable and well-structured code.',
+    keywords: [
+      'clean code',
+      'readable',
+      'readability',
+      'maintainable',
+      'maintainability',
+      'lint',
+      'linter',
+      'linting',
+      'code style',
+      'typescript',
+      'type safety',
+      'typed',
+      'refactor',
+      'modular',
+      'code structure',
+      'structure',
+      'project structure',
+      'conventions',
+      'code quality',
+      'code review',
+      'idiomatic',
+      'separation of concerns',
+      'version control',
+      'git',
+      'commit',
+      'commits',
+    ],
+    domains: ['web-development', 'backend'],
+    levels: [
+      'The code is hard to read or run; {focus} is not addressed.',
+      'The code works in places but is inconsistent; {focus} is weak.',
+      'The code is readable and reasonably organised; {focus} meets the basics.',
+      'The code is clean, consistent and well structured; {focus} is handled well.',
+      'Exemplary code that is idiomatic and easy to change; {focus} is a strength.',
+    ],
+  },
+  {
+    key: 'accessibility',
+    name: 'Accessibility',
+    short: 'Accessibility',
+    summary: 'Usable by everyone, including people who rely on assistive technology.',
+    keywords: [
+      'accessibility',
+      'accessible',
+      'a11y',
+      'wcag',
+      'screen reader',
+      'talkback',
+      'voiceover',
+      'contrast',
+      'keyboard',
+      'focus order',
+      'alt text',
+      'aria',
+      'assistive',
+      'colour blind',
+      'color blind',
+      'touch target',
+      'font scaling',
+      'dynamic type',
+      'inclusive',
+      'disabilities',
+    ],
+    domains: ['mobile', 'design', 'web-development'],
+    levels: [
+      'Accessibility of {focus} is not considered.',
+      'Some accessibility work on {focus}, but major barriers remain (missing labels, poor contrast).',
+      'The main accessibility barriers in {focus} are addressed against WCAG, with several issues left.',
+      'Accessibility of {focus} meets WCAG AA in nearly all checks, verified with assistive technology.',
+      'Accessibility of {focus} is exemplary: WCAG AA met, tested with assistive technology and documented.',
+    ],
+  },
+  {
+    key: 'ux-design',
+    name: 'User experience & visual design',
+    short: 'Design',
+    summary: 'The design of the user experience and interface.',
+    keywords: [
+      'ux',
+      'ui',
+      'user experience',
+      'user interface',
+      'design',
+      'layout',
+      'visual',
+      'typography',
+      'wireframe',
+      'prototype',
+      'mockup',
+      'figma',
+      'design system',
+      'responsive',
+      'navigation',
+      'user flow',
+      'onboarding',
+      'interaction',
+      'brand',
+      'style guide',
+      'visual hierarchy',
+      'consistent',
+      'high-fidelity',
+      'low-fidelity',
+    ],
+    domains: ['design', 'web-development', 'mobile'],
+    levels: [
+      'No design work on {focus}.',
+      'A rough design of {focus}, with unclear flows or inconsistent visuals.',
+      'A usable design of {focus} that covers the main flows, with rough edges.',
+      'A clear, consistent design of {focus} covering main and edge flows, with its rationale.',
+      'A polished, consistent design of {focus}, validated with users and ready to hand over.',
+    ],
+  },
+  {
+    key: 'user-research',
+    name: 'User research & validation',
+    short: 'Research',
+    summary: 'Evidence from real users that informs the work.',
+    keywords: [
+      'user research',
+      'research',
+      'interview',
+      'persona',
+      'survey',
+      'usability test',
+      'usability testing',
+      'participants',
+      'user testing',
+      'insights',
+      'journey map',
+      'pain points',
+      'affinity',
+      'card sort',
+      'heuristic evaluation',
+      'diary study',
+    ],
+    domains: ['design'],
+    levels: [
+      'No research evidence for {focus}.',
+      'Research on {focus} is thin: few participants, or conclusions not backed by evidence.',
+      'Research on {focus} follows a sound method and yields usable findings, with gaps.',
+      'Well-run research on {focus}, with clear, evidenced findings that drive decisions.',
+      'Rigorous research on {focus}: sound method, rich evidence and insights that change the design.',
+    ],
+  },
+  {
+    key: 'data',
+    name: 'Data handling & preparation',
+    short: 'Data',
+    summary: 'How the data is collected, cleaned, stored and managed.',
+    keywords: [
+      'data',
+      'dataset',
+      'csv',
+      'database',
+      'schema',
+      'sql',
+      'database table',
+      'query',
+      'migration',
+      'data cleaning',
+      'clean the data',
+      'missing values',
+      'outliers',
+      'data pipeline',
+      'etl',
+      'ingest',
+      'data model',
+      'feature engineering',
+      'exploratory',
+      'eda',
+      'preprocessing',
+      'leakage',
+      'persist',
+      'storage',
+    ],
+    domains: ['data-science', 'backend'],
+    levels: [
+      'Data handling for {focus} is missing or incorrect.',
+      'Data for {focus} is loaded, but problems (missing values, errors, leakage) are not handled.',
+      'Data for {focus} is prepared correctly for the main cases; some issues are left unexplained.',
+      'Data for {focus} is clean, validated and documented, with issues handled deliberately.',
+      'Exemplary data work on {focus}: reproducible, validated, every transformation justified.',
+    ],
+  },
+  {
+    key: 'modelling',
+    name: 'Modelling & evaluation',
+    short: 'Modelling',
+    summary: 'How the model is built and how well it is evaluated.',
+    keywords: [
+      'model',
+      'train',
+      'training',
+      'predict',
+      'prediction',
+      'accuracy',
+      'precision',
+      'recall',
+      'auc',
+      'roc',
+      'f1',
+      'baseline',
+      'cross-validation',
+      'cross validation',
+      'feature importance',
+      'classifier',
+      'classification',
+      'regression model',
+      'hyperparameter',
+      'overfitting',
+      'calibration',
+      'shap',
+      'xgboost',
+      'scikit-learn',
+      'machine learning',
+    ],
+    domains: ['data-science'],
+    levels: [
+      'No model or evaluation for {focus}.',
+      'A model for {focus} exists but is not evaluated properly (no baseline, or the wrong metric).',
+      'A reasonable model for {focus}, evaluated against a baseline with appropriate metrics.',
+      'A well-tuned model for {focus}, validated (e.g. cross-validation) and clearly beating the baseline.',
+      'An excellent model for {focus}: robustly validated, interpreted, with its limits explained.',
+    ],
+  },
+  {
+    key: 'deployment',
+    name: 'Deployment & operations',
+    short: 'Deployment',
+    summary: 'Shipping the work and running it reliably.',
+    keywords: [
+      'deploy',
+      'deployment',
+      'deployed',
+      'docker',
+      'container',
+      'dockerfile',
+      'ci',
+      'cd',
+      'continuous integration',
+      'ci pipeline',
+      'github actions',
+      'kubernetes',
+      'hosted',
+      'hosting',
+      'cloud',
+      'production',
+      'release',
+      'environment',
+      'infrastructure',
+      'monitoring',
+      'logging',
+      'observability',
+      'uptime',
+      'rollback',
+      'terraform',
+      'health check',
+      'app store',
+      'play store',
+    ],
+    domains: ['devops', 'backend'],
+    levels: [
+      'No deployment or automation for {focus}.',
+      'Deployment of {focus} is manual, fragile or undocumented.',
+      'Deployment of {focus} works and can be repeated from written instructions.',
+      'Deployment of {focus} is automated (e.g. CI) and reliable, with configuration kept out of the code.',
+      'Deployment of {focus} is fully automated, monitored and recoverable (rollbacks, health checks).',
+    ],
+  },
+  {
+    key: 'communication',
+    name: 'Communication & reporting',
+    short: 'Communication',
+    summary: 'How the work and its findings are presented to their audience.',
+    keywords: [
+      'present',
+      'presentation',
+      'slides',
+      'deck',
+      'stakeholders',
+      'report',
+      'summary',
+      'summarise',
+      'summarize',
+      'explain',
+      'communicate',
+      'demo',
+      'video',
+      'walkthrough',
+      'non-technical',
+      'recommendations',
+      'audience',
+      'findings',
+      'executive summary',
+      'storytelling',
+    ],
+    domains: ['data-science', 'design'],
+    levels: [
+      'No communication of {focus}.',
+      'Communication of {focus} is unclear or misses key points for its audience.',
+      'Communication of {focus} is clear for the intended audience, with some gaps.',
+      'Communication of {focus} is clear, well structured and backed by evidence.',
+      'Communication of {focus} is compelling: concise, evidenced and leading to clear decisions.',
+    ],
+  },
+];
+
+/** Descriptors for requirements that match no theme; `{focus}` names what they ask for. */
+export const GENERIC_LEVELS: LevelTemplates = [
+  'Does not address {focus}.',
+  'Touches on {focus}, but the work is incomplete or largely unsupported.',
+  'Addresses {focus} as the brief asks, with noticeable gaps.',
+  'Fully addresses {focus}, with only minor gaps.',
+  'Addresses {focus} completely and convincingly, beyond what the brief asks.',
+];
+
+const THEME_STEMS: readonly { theme: Theme; phrases: string[][] }[] = THEMES.map((theme) => ({
+  theme,
+  phrases: theme.keywords.map((k) => contentStems(k)).filter((p) => p.length > 0),
+}));
+
+/** Every stem of a theme's keywords: what makes a phrase "about" the theme. */
+export function themeStems(theme: Theme): Set<string> {
+  return new Set(THEME_STEMS.find((t) => t.theme.key === theme.key)?.phrases.flat() ?? []);
+}
+
+export type ThemeMatch = { theme: Theme; score: number; matched: string[] };
+
+/**
+ * Scores every theme against a set of stems: each keyword phrase whose stems are all present
+ * scores its word count, so "usability test" (2) outweighs the bare "test" (1) of Testing.
+ * Themes expected in `domain` get half a point, enough to break ties only.
+ */
+export function themeMatches(stems: ReadonlySet<string>, domain?: CatalogueDomain): ThemeMatch[] {
+  const out: ThemeMatch[] = [];
+  for (const { theme, phrases } of THEME_STEMS) {
+    let score = 0;
+    const matched: string[] = [];
+    for (const phrase of phrases) {
+      if (phrase.every((s) => stems.has(s))) {
+        score += phrase.length;
+        matched.push(phrase.join(' '));
+      }
+    }
+    if (score === 0) continue;
+    if (domain && theme.domains.includes(domain)) score += 0.5;
+    out.push({ theme, score, matched });
+  }
+  // Stable: equal scores keep lexicon order.
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** The best theme for a set of stems, or null when no keyword matches. */
+export function classifyTheme(stems: ReadonlySet<string>, domain?: CatalogueDomain): Theme | null {
+  return themeMatches(stems, domain)[0]?.theme ?? null;
+}
+
+/** Fills a level template. A `{focus}` at the start of a descriptor is capitalised. */
+export function fillLevels(templates: LevelTemplates, focus: string): string[] {
+  return templates.map((t) =>
+    t.startsWith('{focus}')
+      ? `${focus.charAt(0).toUpperCase()}${focus.slice(1)}${t.slice('{focus}'.length)}`
+      : t.replaceAll('{focus}', focus),
+  );
+}

@@ -1,0 +1,65 @@
+import { z } from '@hono/zod-openapi';
+import {
+  EngineSchema,
+  FallbackReasonSchema,
+  MilestoneSchema,
+  RubricCriterionSchema,
+  RubricPreviewSchema,
+} from '../../services/pillars/schemas';
+
+const nonEmpty = (max: number) => z.string().trim().min(1).max(max);
+
+/** The seed's PlaybookBrief: all five fields required. */
+export const PlaybookBriefSchema = z
+  .object({
+    title: nonEmpty(200).openapi({ example: 'Build a REST API for a todo app' }),
+    deliverables: z
+      .array(nonEmpty(500))
+      .min(1)
+      .max(20)
+      .openapi({ example: ['A deployed REST API', 'An OpenAPI description', 'A test suite'] }),
+    successCriteria: z
+      .array(nonEmpty(500))
+      .min(1)
+      .max(20)
+      .openapi({ example: ['All endpoints return RFC 9457 errors', 'Tests cover every endpoint'] }),
+    durationDays: z.number().int().min(1).max(365).openapi({ example: 14 }),
+    domain: nonEmpty(100).openapi({ example: 'web-development' }),
+  })
+  .strict()
+  .openapi('PlaybookBrief');
+
+export const PlaybookSchema = z
+  .object({
+    milestones: z.array(MilestoneSchema),
+    rubric_preview: RubricPreviewSchema,
+    engine: EngineSchema,
+    fallbackReason: FallbackReasonSchema,
+  })
+  .openapi('Playbook', {
+    description:
+      "The seed's Playbook: milestones (each with an `id`) and a `rubric_preview`, plus the engine that produced it.",
+  });
+
+export const RubricRequestSchema = z
+  .object({
+    brief: nonEmpty(20_000).openapi({
+      description: 'The brief as unstructured text.',
+      example:
+        'We need a REST API for our todo app. It must expose CRUD endpoints for tasks. The API should return RFC 9457 errors. We expect a test suite covering every endpoint.',
+    }),
+    domain: nonEmpty(100).optional().openapi({ example: 'web-development' }),
+  })
+  .strict()
+  .openapi('RubricRequest');
+
+export const RubricResponseSchema = z
+  .object({
+    criteria: z.array(RubricCriterionSchema),
+    passThreshold: z.number().openapi({ description: 'Minimum weighted score (1–5) for a pass.' }),
+    engine: EngineSchema,
+    fallbackReason: FallbackReasonSchema,
+  })
+  .openapi('Rubric', {
+    description: 'Criteria with weights summing to 100, five levels each, and the quoted source sentence.',
+  });

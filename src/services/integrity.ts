@@ -1,0 +1,221 @@
+/**
+ * The integrity pillar against stored work: fingerprints of every platform submission live
+ * in D1 (`fingerprints`, indexed by hash, and `fingerprint_frequencies`, how many submissions
+ * hold each hash). A check reads frequencies first and fetches matches only for fingerprints
+ * held by at most MAX_SHARED_BY submissions, so the rows it reads grow with the checked text,
+ * not with the corpus; more common fingerprints are boilerplate and are ignored.
+ */
+
+import { sha256Hex } from '../domain/credentials';
+import { combineIntegrity, type IntegrityVerdict } from '../domain/integrity/score';
+import { type CommitRecord, vcsHistorySignal } from '../domain/integrity/vcs';
+import {
+  type FingerprintMatch,
+  fingerprintSubmission,
+  ignoreSetFor,
+  plagiarismSignal,
+  type SubmissionMaterial,
+} from '../domain/integrity/winnowing';
+import type { PillarEngine } from './pillars';
+
+/** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
+export const MAX_SHARED_BY = 20;
+/** D1 allows 100 bound parameters per statement. */
+const PARAMS_PER_STATEMENT = 100;
+
+const chunks = <T>(items: T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+/** Stores a submission's fingerprints and bumps their frequencies, atomically. */
+export async function storeFingerprints(
+  d1: D1Database,
+  submissionId: string,
+  material: SubmissionMaterial,
+): Promise<number> {
+  const prints = fingerprintSubmission(material);
+  if (prints.length === 0) return 0;
+  const rows = chunks(prints, Math.floor(PARAMS_PER_STATEMENT / 3)).map((chunk) =>
+    d1
+      .prepare(
+        `INSERT INTO fingerprints (hash, submission_id, position) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+      )
+      .bind(...chunk.flatMap((p) => [p.hash, submissionId, p.position])),
+  );
+  const distinct = [...new Set(prints.map((p) => p.hash))];
+  const frequencies = chunks(distinct, PARAMS_PER_STATEMENT).map((chunk) =>
+    d1
+      .prepare(
+        `INSERT INTO fingerprint_frequencies (hash, submissions) VALUES ${chunk.map(() => '(?, 1)').join(', ')}
+         ON CONFLICT (hash) DO UPDATE SET submissions = submissions + 1`,
+      )
+      .bind(...chunk),
+  );
+  await d1.batch([...rows, ...frequencies]);
+  return prints.length;
+}
+
+/** Removes submissions' fingerprints and lowers their frequencies (erasure, deletion). */
+export function deleteFingerprintStatements(d1: D1Database, submissionIds: string[]): D1PreparedStatement[] {
+  // Each id is bound twice in the first statement, so 50 ids keep it within D1's 100 parameters.
+  return chunks(submissionIds, PARAMS_PER_STATEMENT / 2).flatMap((ids) => {
+    const marks = ids.map(() => '?').join(', ');
+    const theirHashes = `SELECT hash FROM fingerprints WHERE submission_id IN (${marks})`;
+    return [
+      d1
+        .prepare(
+          `UPDATE fingerprint_frequencies SET submissions = submissions - (
+             SELECT count(DISTINCT f.submission_id) FROM fingerprints f
+             WHERE f.hash = fingerprint_frequencies.hash AND f.submission_id IN (${marks}))
+           WHERE hash IN (${theirHashes})`,
+        )
+        .bind(...ids, ...ids),
+      d1
+        .prepare(`DELETE FROM fingerprint_frequencies WHERE submissions <= 0 AND hash IN (${theirHashes})`)
+        .bind(...ids),
+      d1.prepare(`DELETE FROM fingerprints WHERE submission_id IN (${marks})`).bind(...ids),
+    ];
+  });
+}
+
+/** An opaque, stable reference to a stored submission: reveals no one, but shows two spans share a source. */
+async function sourceRef(submissionId: string): Promise<string> {
+  return `src_${(await sha256Hex(`fingerprint-source:${submissionId}`)).slice(0, 16)}`;
+}
+
+/**
+ * Matches for the given hashes among stored submissions, skipping hashes held by more than
+ * MAX_SHARED_BY submissions and submissions of `excludeCandidateId` (a candidate's own
+ * earlier work is not plagiarism).
+ */
+export async function findMatches(
+  d1: D1Database,
+  hashes: number[],
+  options: { excludeCandidateId?: string; excludeSubmissionId?: string } = {},
+): Promise<Map<number, FingerprintMatch[]>> {
+  const distinct = [...new Set(hashes)];
+  const matches = new Map<number, FingerprintMatch[]>();
+  if (distinct.length === 0) return matches;
+  const frequencyResults = await d1.batch<{ hash: number; submissions: number }>(
+    chunks(distinct, PARAMS_PER_STATEMENT).map((chunk) =>
+      d1
+        .prepare(
+          `SELECT hash, submissions FROM fingerprint_frequencies WHERE hash IN (${chunk.map(() => '?').join(', ')})`,
+        )
+        .bind(...chunk),
+    ),
+  );
+  const candidates = frequencyResults
+    .flatMap((r) => r.results)
+    .filter((r) => r.submissions <= MAX_SHARED_BY)
+    .map((r) => r.hash);
+  if (candidates.length === 0) return matches;
+  const rowResults = await d1.batch<{
+    hash: number;
+    submission_id: string;
+    position: number;
+    candidate_id: string;
+  }>(
+    chunks(candidates, PARAMS_PER_STATEMENT).map((chunk) =>
+      d1
+        .prepare(
+          `SELECT f.hash, f.submission_id, f.position, s.candidate_id FROM fingerprints f
+           JOIN submissions s ON s.id = f.submission_id
+           WHERE f.hash IN (${chunk.map(() => '?').join(', ')})`,
+        )
+        .bind(...chunk),
+    ),
+  );
+  const refs = new Map<string, string>();
+  for (const row of rowResults.flatMap((r) => r.results)) {
+    if (row.candidate_id === options.excludeCandidateId || row.submission_id === options.excludeSubmissionId)
+      continue;
+    let ref = refs.get(row.submission_id);
+    if (!ref) {
+      ref = await sourceRef(row.submission_id);
+      refs.set(row.submission_id, ref);
+    }
+    const list = matches.get(row.hash) ?? [];
+    list.push({ ref, position: row.position });
+    matches.set(row.hash, list);
+  }
+  return matches;
+}
+
+const NOT_ASSESSED: ReturnType<typeof vcsHistorySignal> = {
+  risk: 0,
+  evidence: {
+    findings: [
+      {
+        code: 'not_supplied',
+        detail: 'No commit list was supplied, so history was not assessed.',
+        weight: 0,
+      },
+    ],
+    commitCount: 0,
+  },
+};
+
+export type IntegrityInput = SubmissionMaterial & { commits?: CommitRecord[] };
+
+export type IntegrityContext = {
+  /** Brief text: fingerprints it contains are ignored (everyone quotes the brief). */
+  briefText?: string;
+  briefCreatedAt?: Date;
+  candidateEmail?: string;
+  excludeCandidateId?: string;
+  excludeSubmissionId?: string;
+};
+
+export type IntegrityReport = {
+  score: number;
+  verdict: IntegrityVerdict;
+  signals: {
+    plagiarism: ReturnType<typeof plagiarismSignal>;
+    aiContent: Awaited<ReturnType<PillarEngine['estimateAiText']>>['result'];
+    vcsHistory: ReturnType<typeof vcsHistorySignal>;
+  };
+  engine: 'workers-ai' | 'local';
+};
+
+/** All three signals and the combined score. The AI-content signal is soft: it never flags on its own. */
+export async function checkIntegrity(
+  d1: D1Database,
+  engine: PillarEngine,
+  input: IntegrityInput,
+  context: IntegrityContext = {},
+): Promise<IntegrityReport> {
+  const own = fingerprintSubmission(input);
+  const matches = await findMatches(
+    d1,
+    own.map((f) => f.hash),
+    {
+      ...(context.excludeCandidateId ? { excludeCandidateId: context.excludeCandidateId } : {}),
+      ...(context.excludeSubmissionId ? { excludeSubmissionId: context.excludeSubmissionId } : {}),
+    },
+  );
+  const plagiarism = plagiarismSignal(own, matches, {
+    ...(context.briefText ? { ignore: ignoreSetFor({ text: context.briefText }) } : {}),
+  });
+  const prose = [
+    input.text ?? '',
+    ...(input.files ?? []).filter((f) => /\.(md|txt|rst)$/i.test(f.path)).map((f) => f.content),
+  ]
+    .join('\n\n')
+    .trim();
+  const ai = await engine.estimateAiText(prose);
+  const workSize = (input.text?.length ?? 0) + (input.files ?? []).reduce((n, f) => n + f.content.length, 0);
+  // No commit list at all means "not assessed", not "no history" (which is a finding).
+  const vcsHistory =
+    input.commits === undefined
+      ? NOT_ASSESSED
+      : vcsHistorySignal(input.commits, {
+          workSize,
+          ...(context.candidateEmail ? { candidateEmail: context.candidateEmail } : {}),
+          ...(context.briefCreatedAt ? { briefCreatedAt: context.briefCreatedAt } : {}),
+        });
+  const { score, verdict } = combineIntegrity({ plagiarism, aiContent: ai.result, vcsHistory });
+  return { score, verdict, signals: { plagiarism, aiContent: ai.result, vcsHistory }, engine: ai.engine };
+}

@@ -1,0 +1,274 @@
+import { env } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '../src/db/client';
+import { briefs, milestones, submissions, users } from '../src/db/schema';
+import {
+  BRIEF_TEXT,
+  EDITED_COPY,
+  INDEPENDENT_ESSAY,
+  ORIGINAL_ESSAY,
+} from '../src/domain/integrity/fixtures/prose';
+import { ALL_TUTORIAL_URLS } from '../src/domain/pillars/tutorial-catalogue';
+import { storeFingerprints } from '../src/services/integrity';
+import { call, expectProblem, issueKey, jsonInit, loginAdmin } from './helpers';
+
+let keys: { playbooks: string; rubrics: string; integrity: string };
+
+beforeAll(async () => {
+  const admin = await loginAdmin();
+  keys = {
+    playbooks: (await issueKey(admin, ['playbooks:generate'])).key,
+    rubrics: (await issueKey(admin, ['rubrics:generate'])).key,
+    integrity: (await issueKey(admin, ['integrity:check'])).key,
+  };
+});
+
+const post = (path: string, key: string, body: unknown) =>
+  call(path, jsonInit('POST', body, { 'X-Service-Key': key }));
+
+const BRIEF = {
+  title: 'Build a REST API for a todo app',
+  deliverables: ['A deployed REST API', 'An OpenAPI description', 'A test suite'],
+  successCriteria: ['Every endpoint returns RFC 9457 errors', 'Tests cover every endpoint'],
+  durationDays: 14,
+  domain: 'web-development',
+};
+
+type Playbook = {
+  milestones: { id: string; day: number; title: string; tasks: string[]; tutorial_links: string[] }[];
+  rubric_preview: { criteria: { id: string; name: string; weight: number }[]; passThreshold: number };
+  engine: string;
+};
+
+describe('POST /api/v1/playbooks/generate', () => {
+  it('returns the seed’s Playbook: days within 1..durationDays, every deliverable in a task, catalogue links', async () => {
+    const res = await post('/api/v1/playbooks/generate', keys.playbooks, BRIEF);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-policy')).toBe('"apikey";q=600;w=60');
+    const playbook = await res.json<Playbook>();
+    expect(playbook.engine).toBe('local');
+    expect(playbook.milestones.length).toBeGreaterThan(0);
+    for (const m of playbook.milestones) {
+      expect(m.day).toBeGreaterThanOrEqual(1);
+      expect(m.day).toBeLessThanOrEqual(BRIEF.durationDays);
+      expect(m.id).toEqual(expect.any(String));
+      for (const url of m.tutorial_links) expect(ALL_TUTORIAL_URLS.has(url)).toBe(true);
+    }
+    const last = playbook.milestones.at(-1)!;
+    for (const d of BRIEF.deliverables) expect(last.tasks.join('\n')).toContain(d);
+    expect(playbook.rubric_preview.criteria.reduce((s, c) => s + c.weight, 0)).toBe(100);
+  });
+
+  it('works for a one-day brief', async () => {
+    const res = await post('/api/v1/playbooks/generate', keys.playbooks, { ...BRIEF, durationDays: 1 });
+    const playbook = await res.json<Playbook>();
+    expect(playbook.milestones.every((m) => m.day === 1)).toBe(true);
+  });
+
+  it.each([
+    ['title', { title: undefined }],
+    ['deliverables', { deliverables: undefined }],
+    ['successCriteria', { successCriteria: undefined }],
+    ['durationDays', { durationDays: undefined }],
+    ['domain', { domain: undefined }],
+  ])('refuses a brief without %s with a 422 pointing at it', async (field, patch) => {
+    const res = await post('/api/v1/playbooks/generate', keys.playbooks, { ...BRIEF, ...patch });
+    const problem = await expectProblem(res, 422, 'validation-failed');
+    expect(problem.errors).toContainEqual({ pointer: `#/${field}`, detail: 'Required' });
+  });
+
+  it.each([
+    ['#/title', { title: '   ' }],
+    ['#/deliverables/1', { deliverables: ['ok', ''] }],
+    ['#/durationDays', { durationDays: 0 }],
+    ['#/durationDays', { durationDays: 366 }],
+    ['#/durationDays', { durationDays: 2.5 }],
+    ['#/successCriteria', { successCriteria: Array.from({ length: 21 }, (_, i) => `criterion ${i}`) }],
+    ['#/successCriteria', { successCriteria: [] }],
+  ])('refuses %s out of bounds with a 422', async (pointer, patch) => {
+    const problem = await expectProblem(
+      await post('/api/v1/playbooks/generate', keys.playbooks, { ...BRIEF, ...patch }),
+      422,
+      'validation-failed',
+    );
+    expect(problem.errors?.map((e) => e.pointer)).toContain(pointer);
+  });
+
+  it('needs the playbooks:generate scope', async () => {
+    await expectProblem(await post('/api/v1/playbooks/generate', keys.rubrics, BRIEF), 403, 'forbidden');
+    await expectProblem(
+      await call('/api/v1/playbooks/generate', jsonInit('POST', BRIEF)),
+      401,
+      'unauthenticated',
+    );
+  });
+});
+
+describe('POST /api/rubrics/generate', () => {
+  const text =
+    'We are hiring for a data analyst role. Candidates must clean the provided sales dataset and document every assumption. ' +
+    'The analysis should include a monthly revenue trend chart. We expect a short written summary for executives. ' +
+    'The notebook must run from top to bottom without errors. Nice to have: a forecast for the next quarter.';
+
+  it('extracts weighted criteria that quote the brief', async () => {
+    const res = await post('/api/rubrics/generate', keys.rubrics, { brief: text, domain: 'data-science' });
+    expect(res.status).toBe(200);
+    const rubric = await res.json<{
+      criteria: { weight: number; source: string; levels: unknown[] }[];
+      passThreshold: number;
+      engine: string;
+    }>();
+    expect(rubric.engine).toBe('local');
+    expect(rubric.criteria.length).toBeGreaterThanOrEqual(3);
+    expect(rubric.criteria.length).toBeLessThanOrEqual(8);
+    expect(rubric.criteria.reduce((s, c) => s + c.weight, 0)).toBe(100);
+    for (const c of rubric.criteria) {
+      expect(text).toContain(c.source);
+      expect(c.levels).toHaveLength(5);
+    }
+  });
+
+  it('refuses an empty brief and unknown fields with 422, and needs the rubrics:generate scope', async () => {
+    await expectProblem(
+      await post('/api/rubrics/generate', keys.rubrics, { brief: '' }),
+      422,
+      'validation-failed',
+    );
+    await expectProblem(
+      await post('/api/rubrics/generate', keys.rubrics, { brief: text, extra: 1 }),
+      422,
+      'validation-failed',
+    );
+    await expectProblem(
+      await post('/api/rubrics/generate', keys.playbooks, { brief: text }),
+      403,
+      'forbidden',
+    );
+  });
+});
+
+describe('POST /api/v1/integrity/check', () => {
+  beforeAll(async () => {
+    // A stored platform submission: the corpus the check compares against.
+    const db = getDb(env.DB);
+    const account = { passwordHash: 'x', passwordSalt: 'x', passwordIterations: 100_000 };
+    await db.insert(users).values([
+      { id: 'emp-int', email: 'emp-int@e.test', name: 'E', role: 'employer', ...account },
+      { id: 'cand-int', email: 'cand-int@c.test', name: 'C', role: 'candidate', ...account },
+    ]);
+    await db.insert(briefs).values({
+      id: 'brief-int',
+      employerId: 'emp-int',
+      title: 'Bike share report',
+      domain: 'data-science',
+      description: BRIEF_TEXT,
+      deliverables: ['A report'],
+      successCriteria: ['Explains the cause'],
+      durationDays: 7,
+      state: 'published',
+    });
+    await db
+      .insert(milestones)
+      .values({
+        id: 'ms-int',
+        briefId: 'brief-int',
+        position: 1,
+        day: 7,
+        title: 'M',
+        tasks: ['t'],
+        tutorialLinks: [],
+        isFinal: true,
+      });
+    await db
+      .insert(submissions)
+      .values({
+        id: 'sub-int',
+        candidateId: 'cand-int',
+        briefId: 'brief-int',
+        milestoneId: 'ms-int',
+        text: ORIGINAL_ESSAY,
+      });
+    await storeFingerprints(env.DB, 'sub-int', { text: ORIGINAL_ESSAY });
+  });
+
+  type Report = {
+    score: number;
+    verdict: string;
+    engine: string;
+    signals: {
+      plagiarism: {
+        risk: number;
+        evidence: { overlapShare: number; matchedSpans: { start: number; end: number; sourceRef: string }[] };
+      };
+      aiContent: { risk: number; evidence: { soft: true } };
+      vcsHistory: { risk: number; evidence: { findings: { code: string }[] } };
+    };
+  };
+
+  it('catches a lightly edited copy of stored work, with spans and an opaque source', async () => {
+    const res = await post('/api/v1/integrity/check', keys.integrity, {
+      text: EDITED_COPY,
+      briefId: 'brief-int',
+    });
+    expect(res.status).toBe(200);
+    const report = await res.json<Report>();
+    expect(report.signals.plagiarism.risk).toBeGreaterThanOrEqual(0.6);
+    expect(report.verdict).toBe('flagged');
+    const span = report.signals.plagiarism.evidence.matchedSpans[0]!;
+    expect(span.sourceRef).toMatch(/^src_[0-9a-f]{16}$/);
+    expect(JSON.stringify(report)).not.toContain('sub-int');
+    expect(JSON.stringify(report)).not.toContain('cand-int');
+    expect(EDITED_COPY.slice(span.start, span.end).length).toBeGreaterThan(0);
+  });
+
+  it('does not flag an independent text on the same topic', async () => {
+    const report = await (
+      await post('/api/v1/integrity/check', keys.integrity, { text: INDEPENDENT_ESSAY, briefId: 'brief-int' })
+    ).json<Report>();
+    expect(report.signals.plagiarism.risk).toBeLessThanOrEqual(0.15);
+    expect(report.verdict).not.toBe('flagged');
+    expect(report.signals.aiContent.evidence.soft).toBe(true);
+    expect(report.signals.vcsHistory.evidence.findings.map((f) => f.code)).toEqual(['not_supplied']);
+  });
+
+  it('scores a steady history by the candidate above one bulk commit by someone else', async () => {
+    const steady = Array.from({ length: 6 }, (_, i) => ({
+      sha: `a${i}bcdef`,
+      authorEmail: 'me@example.com',
+      authoredAt: new Date(Date.UTC(2026, 10, 1 + i, 10)).toISOString(),
+      message: `step ${i}`,
+      additions: 40,
+      deletions: 5,
+    }));
+    const bulk = [
+      {
+        sha: 'ffff0000',
+        authorEmail: 'someone-else@example.com',
+        authoredAt: '2026-11-07T23:50:00Z',
+        message: 'everything',
+        additions: 2400,
+        deletions: 0,
+      },
+    ];
+    const text = INDEPENDENT_ESSAY;
+    const a = await (
+      await post('/api/v1/integrity/check', keys.integrity, { text, commits: steady })
+    ).json<Report>();
+    const b = await (
+      await post('/api/v1/integrity/check', keys.integrity, { text, commits: bulk })
+    ).json<Report>();
+    expect(b.signals.vcsHistory.risk).toBeGreaterThan(a.signals.vcsHistory.risk);
+    expect(b.score).toBeLessThan(a.score);
+    expect(b.signals.vcsHistory.evidence.findings.map((f) => f.code)).toContain('bulk_first_commit');
+  });
+
+  it('refuses an empty check (422), an unknown brief (404) and a wrong scope (403)', async () => {
+    await expectProblem(await post('/api/v1/integrity/check', keys.integrity, {}), 422, 'validation-failed');
+    await expectProblem(
+      await post('/api/v1/integrity/check', keys.integrity, { text: 'x', briefId: 'nope' }),
+      404,
+      'not-found',
+    );
+    await expectProblem(await post('/api/v1/integrity/check', keys.rubrics, { text: 'x' }), 403, 'forbidden');
+  });
+});
