@@ -1,0 +1,8 @@
+import { createRouter } from '../../lib/create-app';
+import * as handlers from './consent.handlers';
+import * as routes from './consent.routes';
+
+export const consentRouter = createRouter()
+  .openapi(routes.recordConsent, handlers.record)
+  .openapi(routes.listConsents, handlers.list)
+  .openapi(routes.getNotice, handlers.notice);

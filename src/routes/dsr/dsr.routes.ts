@@ -1,0 +1,194 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { cursorParam, limitParam } from '../../lib/paging';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
+import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
+import {
+  AdminDsrRequestPageSchema,
+  AdminDsrRequestSchema,
+  CorrectionResultSchema,
+  CorrectionSchema,
+  DsrIdParams,
+  DsrKindSchema,
+  DsrRequestPageSchema,
+  DsrRequestSchema,
+  DsrStateSchema,
+  ErasureIdParams,
+  ErasureReceiptSchema,
+  GrievanceSchema,
+  NominationSchema,
+  ResolutionSchema,
+} from './dsr.schemas';
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const TAGS = ['Data rights'];
+
+export const listMyRequests = createRoute({
+  method: 'get',
+  path: '/api/me/dsr-requests',
+  tags: TAGS,
+  summary: "The caller's data-rights requests",
+  description: 'Every right exercised (access, correction, erasure, grievance, nomination), newest first.',
+  ...sessionAuth(),
+  request: { query: z.object({ limit: limitParam(20), cursor: cursorParam() }) },
+  responses: {
+    200: limitedResponse('Newest first.', json(DsrRequestPageSchema)),
+    ...authErrors(),
+    ...errorResponses(400),
+  },
+});
+
+export const access = createRoute({
+  method: 'get',
+  path: '/api/dsr/access',
+  tags: TAGS,
+  summary: 'Export every record about the caller',
+  description:
+    'A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, ' +
+    '`submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, ' +
+    '`certificates.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable ' +
+    '`data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or ' +
+    "other people's data. Recorded as an `access` request.",
+  ...sessionAuth(),
+  responses: {
+    200: {
+      description: 'The archive.',
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        'Content-Disposition': {
+          description: '`attachment; filename="personal-data-<date>.zip"`',
+          schema: { type: 'string' as const },
+        },
+      },
+      content: { 'application/zip': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+    ...authErrors(),
+  },
+});
+
+export const correction = createRoute({
+  method: 'patch',
+  path: '/api/dsr/correction',
+  tags: TAGS,
+  summary: "Correct the caller's name or email",
+  description:
+    'Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values ' +
+    'before and after, and recorded as a completed `correction` request.',
+  ...sessionAuth(),
+  request: { body: { required: true, content: json(CorrectionSchema) } },
+  responses: {
+    200: limitedResponse('The corrected profile and the request record.', json(CorrectionResultSchema)),
+    ...authErrors(),
+    ...errorResponses(400, 409, 413, 415, 422),
+  },
+});
+
+export const erasure = createRoute({
+  method: 'delete',
+  path: '/api/dsr/erasure',
+  tags: TAGS,
+  summary: "Erase all of the caller's data",
+  description:
+    'Disables the account and ends all its sessions at once, then deletes every record about the caller ' +
+    'through a queue (certificates, submissions, evaluations, ratings, consents, requests, audit entries). ' +
+    "An employer's briefs, issued certificates and given ratings are kept for the candidates under an " +
+    'anonymous "Former employer". Only a receipt without personal data remains, at the `Location` given. ' +
+    'Backups (D1 Time Travel) age out within 30 days.',
+  ...sessionAuth(),
+  responses: {
+    202: {
+      description: 'Accepted; the cascade runs in the background. The session cookie is cleared.',
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        Location: { description: 'Where to follow the receipt.', schema: { type: 'string' as const } },
+      },
+      content: json(ErasureReceiptSchema),
+    },
+    ...authErrors(),
+  },
+});
+
+export const erasureStatus = createRoute({
+  method: 'get',
+  path: '/api/dsr/erasure/{requestId}',
+  tags: TAGS,
+  summary: 'Follow an erasure request',
+  description:
+    'The receipt of an erasure: state and per-table counts, no personal data. Needs no session (the ' +
+    "person's sessions end when they ask); the request id is a random UUID known only to them.",
+  security: [],
+  request: { params: ErasureIdParams },
+  responses: {
+    200: { description: 'The receipt.', content: json(ErasureReceiptSchema) },
+    ...errorResponses(400, 404),
+  },
+});
+
+export const grievance = createRoute({
+  method: 'post',
+  path: '/api/dsr/grievance',
+  tags: TAGS,
+  summary: 'File a grievance with the Data Protection Officer',
+  description: 'Answered within 90 days (`dueAt`, DPDP Rules 2025 r. 14).',
+  ...sessionAuth(),
+  request: { body: { required: true, content: json(GrievanceSchema) } },
+  responses: {
+    201: limitedResponse('The grievance, received.', json(DsrRequestSchema)),
+    ...authErrors(),
+    ...errorResponses(400, 413, 415, 422),
+  },
+});
+
+export const nomination = createRoute({
+  method: 'post',
+  path: '/api/dsr/nomination',
+  tags: TAGS,
+  summary: 'Nominate a representative',
+  description:
+    'The person who may exercise the caller’s rights if they die or become incapable (DPDP Act 2023 §14). ' +
+    'Received by the Data Protection Officer, who confirms it (`completed`) or refuses it (`rejected`).',
+  ...sessionAuth(),
+  request: { body: { required: true, content: json(NominationSchema) } },
+  responses: {
+    201: limitedResponse('The nomination, received.', json(DsrRequestSchema)),
+    ...authErrors(),
+    ...errorResponses(400, 413, 415, 422),
+  },
+});
+
+export const adminList = createRoute({
+  method: 'get',
+  path: '/api/admin/dsr-requests',
+  tags: TAGS,
+  summary: 'All data-rights requests (the DPO queue)',
+  ...sessionAuth('admin'),
+  request: {
+    query: z.object({
+      kind: DsrKindSchema.optional(),
+      state: DsrStateSchema.optional(),
+      limit: limitParam(50),
+      cursor: cursorParam(),
+    }),
+  },
+  responses: {
+    200: limitedResponse('Newest first.', json(AdminDsrRequestPageSchema)),
+    ...authErrors(),
+    ...errorResponses(400),
+  },
+});
+
+export const adminResolve = createRoute({
+  method: 'patch',
+  path: '/api/admin/dsr-requests/{id}',
+  tags: TAGS,
+  summary: 'Move a data-rights request on',
+  description:
+    'Legal moves: `received → in_progress | completed | rejected`, `in_progress → completed | rejected`. ' +
+    'Anything else, and any change to an erasure request (the cascade completes those), is a 409.',
+  ...sessionAuth('admin'),
+  request: { params: DsrIdParams, body: { required: true, content: json(ResolutionSchema) } },
+  responses: {
+    200: limitedResponse('The request, updated.', json(AdminDsrRequestSchema)),
+    ...authErrors(),
+    ...errorResponses(400, 404, 409, 413, 415, 422),
+  },
+});

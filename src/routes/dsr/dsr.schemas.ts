@@ -1,0 +1,112 @@
+import { z } from '@hono/zod-openapi';
+import { DSR_KINDS, DSR_STATES } from '../../db/schema';
+import { pageSchema } from '../../lib/paging';
+import { ProfileSchema } from '../auth/auth.schemas';
+
+export const DsrKindSchema = z.enum(DSR_KINDS).openapi('DsrKind');
+export const DsrStateSchema = z.enum(DSR_STATES).openapi('DsrState', {
+  description: '`received → in_progress → completed | rejected`.',
+});
+
+export const DsrRequestSchema = z
+  .object({
+    id: z.string(),
+    kind: DsrKindSchema,
+    state: DsrStateSchema,
+    details: z.record(z.string(), z.unknown()).nullable().openapi({
+      description: 'What was asked (grievance text, nominee, corrected fields) and any resolution.',
+    }),
+    dueAt: z.string().datetime().openapi({
+      description:
+        'When it must be answered: 90 days for grievances (DPDP Rules 2025 r. 14), 30 days otherwise.',
+    }),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime().nullable(),
+    completedAt: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({ description: 'When it was completed or rejected.' }),
+  })
+  .openapi('DsrRequest', { description: 'A data-subject request (DPDP Act 2023 §11–14).' });
+
+export const DsrRequestPageSchema = pageSchema(DsrRequestSchema, 'DsrRequestPage');
+
+export const AdminDsrRequestSchema = DsrRequestSchema.extend({
+  userId: z.string(),
+  overdue: z.boolean().openapi({ description: 'Still open after its due date.' }),
+}).openapi('AdminDsrRequest');
+
+export const AdminDsrRequestPageSchema = pageSchema(AdminDsrRequestSchema, 'AdminDsrRequestPage');
+
+export const CorrectionSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional().openapi({ example: 'Ravi Kumar' }),
+    email: z.email().max(254).optional().openapi({ example: 'ravi.kumar@example.com' }),
+  })
+  .strict()
+  .refine((b) => b.name !== undefined || b.email !== undefined, { message: 'Give name, email or both' })
+  .openapi('CorrectionRequest');
+
+export const CorrectionResultSchema = z
+  .object({ profile: ProfileSchema, request: DsrRequestSchema })
+  .openapi('CorrectionResult');
+
+export const GrievanceSchema = z
+  .object({
+    subject: z.string().trim().min(1).max(200).openapi({ example: 'My certificate shows the wrong brief' }),
+    description: z.string().trim().min(1).max(5000),
+  })
+  .strict()
+  .openapi('GrievanceRequest');
+
+export const NominationSchema = z
+  .object({
+    nomineeName: z.string().trim().min(1).max(100).openapi({ example: 'Anita Kumar' }),
+    nomineeEmail: z.email().max(254).openapi({ example: 'anita@example.com' }),
+    relationship: z.string().trim().min(1).max(100).openapi({ example: 'Sister' }),
+  })
+  .strict()
+  .openapi('NominationRequest');
+
+export const ErasureReceiptSchema = z
+  .object({
+    requestId: z.string(),
+    state: z.enum(['in_progress', 'completed']),
+    deletedCounts: z
+      .record(z.string(), z.number().int())
+      .openapi({ description: 'Rows deleted (or re-linked) per table so far.', example: { submissions: 3 } }),
+    requestedAt: z.string().datetime(),
+    completedAt: z.string().datetime().nullable(),
+  })
+  .openapi('ErasureReceipt', { description: 'What remains of an erasure: no personal data.' });
+
+export const ErasureIdParams = z.object({
+  requestId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'requestId', in: 'path' } }),
+});
+
+export const DsrIdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
+
+export const ResolutionSchema = z
+  .object({
+    state: z.enum(['in_progress', 'completed', 'rejected']),
+    resolution: z
+      .string()
+      .trim()
+      .min(1)
+      .max(5000)
+      .optional()
+      .openapi({ description: 'The answer given to the person; shown to them with the request.' }),
+  })
+  .strict()
+  .openapi('DsrResolution');

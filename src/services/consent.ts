@@ -1,0 +1,143 @@
+/**
+ * The consent ledger (DPDP Act 2023 §6). `consent_events` is append-only: a grant or a
+ * withdrawal is a new row, never an update, so the full history is the record of what the
+ * person agreed to, when, and under which notice.
+ *
+ * **The current state of a purpose is its latest event**, ordered by
+ * `created_at DESC, rowid DESC` and taking the first row. `created_at` is assigned by D1 itself
+ * (one clock, the database's), so it does not go backwards between inserts from different Worker
+ * instances; `rowid` breaks ties between events written in the same millisecond, because SQLite
+ * hands out rowids in insert order (max(rowid) + 1) for a table that is never updated. The index
+ * `(user_id, purpose, created_at)` carries the rowid implicitly, so this ordering is read straight
+ * from the index: one index probe per purpose, no sort.
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { getDb } from '../db/client';
+import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents } from '../db/schema';
+import { CURRENT_NOTICE_VERSION, noticeFor } from '../domain/consent-notices';
+import { ProblemError } from '../lib/problem';
+import { auditInsert } from './audit';
+import { forgetPublicViews } from './dsr/public-views';
+
+export type ConsentAction = 'grant' | 'revoke';
+export type ConsentState = 'granted' | 'revoked' | 'never';
+
+export type ConsentReceipt = {
+  id: string;
+  purpose: ConsentPurpose;
+  action: ConsentAction;
+  noticeVersion: string;
+  createdAt: Date;
+};
+export type Receipt = ConsentReceipt;
+
+export type PurposeState = { state: ConsentState; since: Date | null; noticeVersion: string | null };
+
+/** Newest first, ties in the same millisecond broken by insert order (see the module comment). */
+const LATEST_FIRST = [desc(consentEvents.createdAt), desc(sql`${consentEvents}.rowid`)] as const;
+
+const receiptColumns = {
+  id: consentEvents.id,
+  purpose: consentEvents.purpose,
+  action: consentEvents.action,
+  noticeVersion: consentEvents.noticeVersion,
+  createdAt: consentEvents.createdAt,
+};
+
+function latestEvent(db: Database, userId: string, purpose: ConsentPurpose) {
+  return db
+    .select(receiptColumns)
+    .from(consentEvents)
+    .where(and(eq(consentEvents.userId, userId), eq(consentEvents.purpose, purpose)))
+    .orderBy(...LATEST_FIRST)
+    .limit(1);
+}
+
+const toState = (latest: ConsentReceipt | undefined): PurposeState =>
+  latest
+    ? {
+        state: latest.action === 'grant' ? 'granted' : 'revoked',
+        since: latest.createdAt,
+        noticeVersion: latest.noticeVersion,
+      }
+    : { state: 'never', since: null, noticeVersion: null };
+
+/** Whether the person's latest event for `purpose` is a grant. No event means no consent. */
+export async function hasConsent(db: Database, userId: string, purpose: ConsentPurpose): Promise<boolean> {
+  const [latest] = await latestEvent(db, userId, purpose);
+  return latest?.action === 'grant';
+}
+
+/** The current state of every purpose: one batched round trip, one index probe per purpose. */
+export async function consentStates(
+  db: Database,
+  userId: string,
+): Promise<Record<ConsentPurpose, PurposeState>> {
+  const [first, ...rest] = CONSENT_PURPOSES.map((p) => latestEvent(db, userId, p));
+  const results = await db.batch([first!, ...rest]);
+  return Object.fromEntries(
+    CONSENT_PURPOSES.map((purpose, i) => [purpose, toState(results[i]?.[0])]),
+  ) as Record<ConsentPurpose, PurposeState>;
+}
+
+/** Every consent event of the person, newest first. */
+export async function consentHistory(db: Database, userId: string): Promise<ConsentReceipt[]> {
+  return db
+    .select(receiptColumns)
+    .from(consentEvents)
+    .where(eq(consentEvents.userId, userId))
+    .orderBy(...LATEST_FIRST);
+}
+
+/**
+ * Appends a grant or withdrawal (with its audit entry, in one transaction) and makes it take
+ * effect at once: the cached leaderboards and the verification entries of the person's
+ * certificates are dropped, so the next public read is rebuilt from the ledger.
+ *
+ * A grant must cite the current notice; a withdrawal may cite any published one. An unknown or
+ * superseded version is a `validation-failed` problem pointing at `#/noticeVersion`.
+ */
+export async function recordConsent(
+  env: Pick<Env, 'DB' | 'CACHE'>,
+  userId: string,
+  input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string },
+): Promise<Receipt> {
+  const notice = noticeFor(input.noticeVersion);
+  const superseded = input.action === 'grant' && input.noticeVersion !== CURRENT_NOTICE_VERSION;
+  if (!notice || superseded) {
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [
+        {
+          pointer: '#/noticeVersion',
+          detail: notice
+            ? `Notice ${input.noticeVersion} is superseded; grants must cite ${CURRENT_NOTICE_VERSION}`
+            : `Unknown notice version (current: ${CURRENT_NOTICE_VERSION})`,
+        },
+      ],
+    });
+  }
+  const db = getDb(env.DB);
+  const id = crypto.randomUUID();
+  const [inserted] = await db.batch([
+    db
+      .insert(consentEvents)
+      .values({
+        id,
+        userId,
+        purpose: input.purpose,
+        action: input.action,
+        noticeVersion: input.noticeVersion,
+      })
+      .returning(receiptColumns),
+    auditInsert(db, {
+      actorId: userId,
+      action: `consent.${input.action}`,
+      targetType: 'consent_event',
+      targetId: id,
+      details: { purpose: input.purpose, noticeVersion: input.noticeVersion },
+    }),
+  ]);
+  await forgetPublicViews(env, userId);
+  return inserted[0] as ConsentReceipt;
+}

@@ -1,0 +1,598 @@
+/**
+ * The right of access (DPDP Act 2023 §11): one ZIP of every record about the person, as JSON
+ * (exact, machine-readable) plus PDFs (a readable summary and one document per certificate).
+ *
+ * **Memory is bounded.** The archive is streamed with fflate's streaming `Zip`: files are
+ * written one after another, each JSON array is filled page by page from D1 (keyset pages of
+ * at most `PAGE` rows, fewer for submissions, whose files can be large), each page is
+ * compressed and handed to the response as soon as it is read, and PDFs are built one at a
+ * time. At any moment the Worker holds one page of rows, the compressor's window and one PDF,
+ * whatever the size of the person's history. The response is pulled by the client, so a slow
+ * download does not make the Worker read ahead. The price: the export is not a point-in-time
+ * snapshot (a record written during the download may or may not be in it), and a D1 failure
+ * mid-stream truncates the download; the `access` request then stays `in_progress` in the
+ * person's request list, visibly unfinished, and the error is logged.
+ *
+ * Nothing secret or about other people is exported: no password hash or salt, no session
+ * token hash, no API key, no other candidate's work, and for ratings an employer gave only the
+ * rating itself, not the candidate it was about.
+ */
+import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { strToU8, Zip, ZipDeflate } from 'fflate';
+import { type Database, getDb } from '../../db/client';
+import {
+  auditLog,
+  briefs,
+  type ConsentPurpose,
+  certificates,
+  dsrRequests,
+  employerRatings,
+  evaluations,
+  sessions,
+  submissions,
+  users,
+} from '../../db/schema';
+import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
+import type { SessionUser } from '../../lib/types';
+import { auditInsert } from '../audit';
+import { consentHistory, consentStates } from '../consent';
+import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from './pdf';
+import { completeRequest, requestInsert } from './requests';
+
+/** Bumped when a file's shape changes; recorded in `manifest.json`. */
+export const EXPORT_FORMAT_VERSION = 1;
+const PAGE = 100;
+const SUBMISSION_PAGE = 10;
+/** The summary PDF lists this many certificates; certificates.json has them all. */
+const SUMMARY_CERTIFICATE_LINES = 50;
+
+type Cursor = { at: Date; id: string };
+
+/** Rows strictly after the cursor in (time, id) order. */
+const after = (time: SQLiteColumn, id: SQLiteColumn, c: Cursor | undefined): SQL | undefined =>
+  c ? or(gt(time, c.at), and(eq(time, c.at), gt(id, c.id))) : undefined;
+
+/** Reads a table in keyset pages until a short page. */
+async function* pages<T extends { id: string }>(
+  fetchPage: (cursor: Cursor | undefined) => Promise<T[]>,
+  at: (row: T) => Date,
+  size: number,
+): AsyncGenerator<T[]> {
+  let cursor: Cursor | undefined;
+  for (;;) {
+    const rows = await fetchPage(cursor);
+    if (rows.length > 0) yield rows;
+    const last = rows[rows.length - 1];
+    if (rows.length < size || !last) return;
+    cursor = { at: at(last), id: last.id };
+  }
+}
+
+/** What each person-related table contributes, read page by page. */
+function sources(db: Database, userId: string) {
+  const employer = alias(users, 'employer');
+  const ownSubmission = (s: SQL | undefined) => and(eq(submissions.candidateId, userId), s);
+  const certificatePage = (c: Cursor | undefined) =>
+    db
+      .select({
+        id: certificates.id,
+        certificateNo: certificates.certificateNo,
+        status: certificates.status,
+        briefId: certificates.briefId,
+        briefTitle: briefs.title,
+        domain: certificates.domain,
+        employerName: employer.name,
+        submissionId: certificates.submissionId,
+        issuedAt: certificates.issuedAt,
+        revokedAt: certificates.revokedAt,
+        revokedReason: certificates.revokedReason,
+        credentialJwt: certificates.credentialJwt,
+      })
+      .from(certificates)
+      .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+      .innerJoin(employer, eq(employer.id, certificates.employerId))
+      .where(and(eq(certificates.holderId, userId), after(certificates.issuedAt, certificates.id, c)))
+      .orderBy(asc(certificates.issuedAt), asc(certificates.id))
+      .limit(PAGE);
+
+  return {
+    certificates: () => pages(certificatePage, (r) => r.issuedAt, PAGE),
+    sessions: () =>
+      pages(
+        (c) =>
+          db
+            .select({
+              id: sessions.id,
+              createdAt: sessions.createdAt,
+              expiresAt: sessions.expiresAt,
+              lastSeenAt: sessions.lastSeenAt,
+            })
+            .from(sessions)
+            .where(and(eq(sessions.userId, userId), after(sessions.createdAt, sessions.id, c)))
+            .orderBy(asc(sessions.createdAt), asc(sessions.id))
+            .limit(PAGE),
+        (r) => r.createdAt,
+        PAGE,
+      ),
+    submissions: () =>
+      pages(
+        (c) =>
+          db
+            .select({
+              id: submissions.id,
+              briefId: submissions.briefId,
+              milestoneId: submissions.milestoneId,
+              state: submissions.state,
+              text: submissions.text,
+              files: submissions.files,
+              repositoryUrl: submissions.repositoryUrl,
+              commits: submissions.commits,
+              createdAt: submissions.createdAt,
+              updatedAt: submissions.updatedAt,
+            })
+            .from(submissions)
+            .where(ownSubmission(after(submissions.createdAt, submissions.id, c)))
+            .orderBy(asc(submissions.createdAt), asc(submissions.id))
+            .limit(SUBMISSION_PAGE),
+        (r) => r.createdAt,
+        SUBMISSION_PAGE,
+      ),
+    evaluations: () =>
+      pages(
+        (c) =>
+          db
+            .select({
+              id: evaluations.id,
+              submissionId: evaluations.submissionId,
+              state: evaluations.state,
+              aiEvaluated: evaluations.aiEvaluated,
+              criterionScores: evaluations.criterionScores,
+              overallScore: evaluations.overallScore,
+              verdict: evaluations.verdict,
+              engine: evaluations.engine,
+              integrity: evaluations.integrity,
+              failureReason: evaluations.failureReason,
+              createdAt: evaluations.createdAt,
+              completedAt: evaluations.completedAt,
+            })
+            .from(evaluations)
+            .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
+            .where(ownSubmission(after(evaluations.createdAt, evaluations.id, c)))
+            .orderBy(asc(evaluations.createdAt), asc(evaluations.id))
+            .limit(PAGE),
+        (r) => r.createdAt,
+        PAGE,
+      ),
+    // Ratings of the person's work; which employer account gave them is not theirs to see.
+    ratingsReceived: () =>
+      pages(
+        (c) =>
+          db
+            .select({
+              id: employerRatings.id,
+              evaluationId: employerRatings.evaluationId,
+              submissionId: evaluations.submissionId,
+              briefId: employerRatings.briefId,
+              domain: employerRatings.domain,
+              score: employerRatings.score,
+              verdict: employerRatings.verdict,
+              comment: employerRatings.comment,
+              aiVerdict: employerRatings.aiVerdict,
+              createdAt: employerRatings.createdAt,
+            })
+            .from(employerRatings)
+            .innerJoin(evaluations, eq(evaluations.id, employerRatings.evaluationId))
+            .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
+            .where(ownSubmission(after(employerRatings.createdAt, employerRatings.id, c)))
+            .orderBy(asc(employerRatings.createdAt), asc(employerRatings.id))
+            .limit(PAGE),
+        (r) => r.createdAt,
+        PAGE,
+      ),
+    // Ratings the person gave as an employer: the rating only, nothing about the candidate.
+    ratingsGiven: () =>
+      pages(
+        (c) =>
+          db
+            .select({
+              id: employerRatings.id,
+              evaluationId: employerRatings.evaluationId,
+              briefId: employerRatings.briefId,
+              domain: employerRatings.domain,
+              score: employerRatings.score,
+              verdict: employerRatings.verdict,
+              comment: employerRatings.comment,
+              aiVerdict: employerRatings.aiVerdict,
+              createdAt: employerRatings.createdAt,
+            })
+            .from(employerRatings)
+            .where(
+              and(
+                eq(employerRatings.employerId, userId),
+                after(employerRatings.createdAt, employerRatings.id, c),
+              ),
+            )
+            .orderBy(asc(employerRatings.createdAt), asc(employerRatings.id))
+            .limit(PAGE),
+        (r) => r.createdAt,
+        PAGE,
+      ),
+    briefs: () =>
+      pages(
+        (c) =>
+          db
+            .select({
+              id: briefs.id,
+              title: briefs.title,
+              domain: briefs.domain,
+              description: briefs.description,
+              deliverables: briefs.deliverables,
+              successCriteria: briefs.successCriteria,
+              durationDays: briefs.durationDays,
+              state: briefs.state,
+              createdAt: briefs.createdAt,
+              publishedAt: briefs.publishedAt,
+              closedAt: briefs.closedAt,
+            })
+            .from(briefs)
+            .where(and(eq(briefs.employerId, userId), after(briefs.createdAt, briefs.id, c)))
+            .orderBy(asc(briefs.createdAt), asc(briefs.id))
+            .limit(PAGE),
+        (r) => r.createdAt,
+        PAGE,
+      ),
+    dsrRequests: () =>
+      pages(
+        (c) =>
+          db
+            .select({
+              id: dsrRequests.id,
+              kind: dsrRequests.kind,
+              state: dsrRequests.state,
+              details: dsrRequests.details,
+              dueAt: dsrRequests.dueAt,
+              createdAt: dsrRequests.createdAt,
+              updatedAt: dsrRequests.updatedAt,
+              completedAt: dsrRequests.completedAt,
+            })
+            .from(dsrRequests)
+            .where(and(eq(dsrRequests.userId, userId), after(dsrRequests.createdAt, dsrRequests.id, c)))
+            .orderBy(asc(dsrRequests.createdAt), asc(dsrRequests.id))
+            .limit(PAGE),
+        (r) => r.createdAt,
+        PAGE,
+      ),
+    // Entries by the person, about their account, or about their requests (an administrator's
+    // resolution). Who else acted is not theirs to see: only whether it was them.
+    auditLog: () =>
+      pages(
+        async (c) => {
+          const rows = await db
+            .select({
+              id: auditLog.id,
+              actorId: auditLog.actorId,
+              action: auditLog.action,
+              targetType: auditLog.targetType,
+              targetId: auditLog.targetId,
+              details: auditLog.details,
+              createdAt: auditLog.createdAt,
+            })
+            .from(auditLog)
+            .where(
+              and(
+                or(
+                  eq(auditLog.actorId, userId),
+                  eq(auditLog.targetId, userId),
+                  and(
+                    eq(auditLog.targetType, 'dsr_request'),
+                    inArray(
+                      auditLog.targetId,
+                      db
+                        .select({ id: dsrRequests.id })
+                        .from(dsrRequests)
+                        .where(eq(dsrRequests.userId, userId)),
+                    ),
+                  ),
+                ),
+                after(auditLog.createdAt, auditLog.id, c),
+              ),
+            )
+            .orderBy(asc(auditLog.createdAt), asc(auditLog.id))
+            .limit(PAGE);
+          return rows.map(({ actorId, ...entry }) => ({ ...entry, byYou: actorId === userId }));
+        },
+        (r) => r.createdAt,
+        PAGE,
+      ),
+  };
+}
+
+/** fflate's streaming ZIP, drained by the caller after each push. */
+class ZipStream {
+  private pending: Uint8Array[] = [];
+  private readonly zip = new Zip((err, chunk) => {
+    if (err) throw err;
+    this.pending.push(chunk);
+  });
+
+  constructor(private readonly mtime: Date) {}
+
+  open(name: string): ZipDeflate {
+    const file = new ZipDeflate(name, { level: 6 });
+    file.mtime = this.mtime;
+    this.zip.add(file);
+    return file;
+  }
+
+  end(): void {
+    this.zip.end();
+  }
+
+  /** The archive bytes produced since the last call, as one chunk (null when none). */
+  drain(): Uint8Array | null {
+    if (this.pending.length === 0) return null;
+    const parts = this.pending;
+    this.pending = [];
+    if (parts.length === 1) return parts[0]!;
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let offset = 0;
+    for (const p of parts) {
+      out.set(p, offset);
+      offset += p.length;
+    }
+    return out;
+  }
+}
+
+type ManifestFile = { name: string; description: string; records?: number; bytes: number };
+
+const FILES = {
+  'profile.json': 'Your account: name, email, role, public alias, dates.',
+  'consents.json': 'The current state of each consent purpose and every grant and withdrawal, newest first.',
+  'sessions.json': 'Your sign-in sessions (never the session secret).',
+  'submissions.json': 'The work you submitted, with its files and commit history.',
+  'evaluations.json': 'The AI evaluations of your submissions.',
+  'ratings-received.json': 'The employer ratings of your submissions.',
+  'ratings-given.json': 'The ratings you gave as an employer (the rating only, not the candidate).',
+  'briefs.json': 'The briefs you published as an employer.',
+  'certificates.json': 'Your certificates, with the signed credential of each.',
+  'dsr-requests.json': 'Every data-rights request you made, this one included.',
+  'audit-log.json': 'Audit entries of actions by you or about your account and requests.',
+  'data-summary.pdf': 'A readable summary of this export.',
+  'manifest.json': 'This list of files, with counts.',
+} as const;
+
+type FileName = keyof typeof FILES;
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString().slice(0, 10) : 'never');
+
+export type AccessExport = { requestId: string; filename: string; body: ReadableStream<Uint8Array> };
+
+/**
+ * Records the `access` request (in progress, with its audit entry) and returns the archive as
+ * a stream. The request is marked completed once the last byte has been produced.
+ */
+export async function startAccessExport(
+  env: Pick<Env, 'DB' | 'PUBLIC_BASE_URL'>,
+  user: SessionUser,
+  now = new Date(),
+): Promise<AccessExport> {
+  const db = getDb(env.DB);
+  const requestId = crypto.randomUUID();
+  await db.batch([
+    requestInsert(db, { id: requestId, userId: user.id, kind: 'access', state: 'in_progress' }, now),
+    auditInsert(db, {
+      actorId: user.id,
+      action: 'dsr.access',
+      targetType: 'dsr_request',
+      targetId: requestId,
+    }),
+  ]);
+  const chunks = archive(db, env.PUBLIC_BASE_URL, user, requestId, now);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } catch (err) {
+          console.error(
+            JSON.stringify({ level: 'error', msg: 'access export failed', requestId, error: String(err) }),
+          );
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { requestId, filename: `personal-data-${now.toISOString().slice(0, 10)}.zip`, body };
+}
+
+async function* archive(
+  db: Database,
+  baseUrl: string,
+  user: SessionUser,
+  requestId: string,
+  now: Date,
+): AsyncGenerator<Uint8Array> {
+  const zip = new ZipStream(now);
+  const manifest: ManifestFile[] = [];
+  const counts: Partial<Record<FileName, number>> = {};
+  const src = sources(db, user.id);
+
+  function* whole(name: FileName | `certificates/${string}.pdf`, data: Uint8Array, description: string) {
+    const file = zip.open(name);
+    file.push(data, true);
+    manifest.push({ name, description, bytes: data.length });
+    const out = zip.drain();
+    if (out) yield out;
+  }
+
+  async function* array(name: FileName, rows: AsyncIterable<unknown[]>) {
+    const file = zip.open(name);
+    let records = 0;
+    let bytes = 0;
+    const push = (text: string, final = false) => {
+      const data = strToU8(text);
+      bytes += data.length;
+      file.push(data, final);
+    };
+    push('[');
+    for await (const page of rows) {
+      push(page.map((r) => `${records++ === 0 ? '' : ','}\n  ${JSON.stringify(r)}`).join(''));
+      const out = zip.drain();
+      if (out) yield out;
+    }
+    push(records === 0 ? ']\n' : '\n]\n', true);
+    counts[name] = records;
+    manifest.push({ name, description: FILES[name], records, bytes });
+    const out = zip.drain();
+    if (out) yield out;
+  }
+
+  const [profile] = await db.select().from(users).where(eq(users.id, user.id)).limit(1);
+  if (!profile) throw new Error('the account of an export vanished');
+  const { passwordHash: _h, passwordSalt: _s, passwordIterations: _i, ...publicProfile } = profile;
+  yield* whole('profile.json', json(publicProfile), FILES['profile.json']);
+
+  const [states, history] = await Promise.all([consentStates(db, user.id), consentHistory(db, user.id)]);
+  yield* whole(
+    'consents.json',
+    json({ currentNoticeVersion: CURRENT_NOTICE_VERSION, states, history }),
+    FILES['consents.json'],
+  );
+
+  yield* array(
+    'sessions.json',
+    mapPages(src.sessions(), (s) => ({ ...s, current: s.id === user.sessionId })),
+  );
+  yield* array('submissions.json', src.submissions());
+  yield* array('evaluations.json', src.evaluations());
+  yield* array('ratings-received.json', src.ratingsReceived());
+  yield* array('ratings-given.json', src.ratingsGiven());
+  yield* array('briefs.json', src.briefs());
+  yield* array('certificates.json', src.certificates());
+
+  // A second pass for the PDFs: a ZIP entry must be finished before the next one starts.
+  const certificateLines: SummaryBlock[] = [];
+  for await (const page of src.certificates()) {
+    for (const cert of page) {
+      if (certificateLines.length < SUMMARY_CERTIFICATE_LINES)
+        certificateLines.push({
+          kind: 'pair',
+          label: cert.certificateNo,
+          value: `${cert.briefTitle} (${cert.domain}), ${cert.status}, issued ${iso(cert.issuedAt)}`,
+        });
+      const pdf = await renderCertificatePdf(
+        {
+          ...cert,
+          holderName: profile.name,
+          verifyUrl: `${baseUrl.replace(/\/$/, '')}/api/verify/${cert.certificateNo}`,
+        },
+        now,
+      );
+      yield* whole(`certificates/${cert.certificateNo}.pdf`, pdf, `Certificate ${cert.certificateNo}.`);
+    }
+  }
+
+  yield* array('dsr-requests.json', src.dsrRequests());
+  yield* array('audit-log.json', src.auditLog());
+
+  const summary = await renderSummaryPdf(
+    'Your personal data at Verification Platform',
+    summaryBlocks(profile, states, counts, certificateLines, now),
+    now,
+  );
+  yield* whole('data-summary.pdf', summary, FILES['data-summary.pdf']);
+
+  const files = [...manifest, { name: 'manifest.json', description: FILES['manifest.json'] }];
+  yield* whole(
+    'manifest.json',
+    json({ formatVersion: EXPORT_FORMAT_VERSION, generatedAt: now.toISOString(), requestId, counts, files }),
+    FILES['manifest.json'],
+  );
+  zip.end();
+  const tail = zip.drain();
+  if (tail) yield tail;
+  await completeRequest(db, requestId);
+}
+
+const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
+
+async function* mapPages<T, U>(source: AsyncIterable<T[]>, f: (row: T) => U): AsyncGenerator<U[]> {
+  for await (const page of source) yield page.map(f);
+}
+
+const PURPOSE_TITLES: Record<ConsentPurpose, string> = {
+  ai_evaluation: 'AI evaluation of your submissions',
+  leaderboard: 'Public leaderboard',
+  public_verification: 'Your name on certificate verification',
+};
+
+function summaryBlocks(
+  profile: typeof users.$inferSelect,
+  states: Awaited<ReturnType<typeof consentStates>>,
+  counts: Partial<Record<FileName, number>>,
+  certificateLines: SummaryBlock[],
+  now: Date,
+): SummaryBlock[] {
+  const n = (name: FileName) => String(counts[name] ?? 0);
+  const certificateTotal = counts['certificates.json'] ?? 0;
+  return [
+    { kind: 'title', text: 'Your personal data at Verification Platform' },
+    { kind: 'muted', text: `Prepared on ${now.toISOString()} in answer to your access request.` },
+    { kind: 'heading', text: 'You' },
+    { kind: 'pair', label: 'Name', value: profile.name },
+    { kind: 'pair', label: 'Email', value: profile.email },
+    { kind: 'pair', label: 'Role', value: profile.role },
+    { kind: 'pair', label: 'Public alias', value: profile.publicAlias ?? 'none (your name is used)' },
+    { kind: 'pair', label: 'Account created', value: iso(profile.createdAt) },
+    { kind: 'heading', text: 'What we hold about you' },
+    { kind: 'pair', label: 'Submissions', value: n('submissions.json') },
+    { kind: 'pair', label: 'AI evaluations of your submissions', value: n('evaluations.json') },
+    { kind: 'pair', label: 'Employer ratings of your submissions', value: n('ratings-received.json') },
+    { kind: 'pair', label: 'Ratings you gave as an employer', value: n('ratings-given.json') },
+    { kind: 'pair', label: 'Briefs you published', value: n('briefs.json') },
+    { kind: 'pair', label: 'Certificates', value: n('certificates.json') },
+    { kind: 'pair', label: 'Active sign-in sessions', value: n('sessions.json') },
+    { kind: 'pair', label: 'Data-rights requests', value: n('dsr-requests.json') },
+    { kind: 'pair', label: 'Audit entries', value: n('audit-log.json') },
+    { kind: 'muted', text: 'Each of these is in full in the JSON file of the same name in this archive.' },
+    { kind: 'heading', text: 'Your consents' },
+    ...(Object.entries(states) as [ConsentPurpose, (typeof states)[ConsentPurpose]][]).map(
+      ([purpose, s]): SummaryBlock => ({
+        kind: 'pair',
+        label: PURPOSE_TITLES[purpose],
+        value:
+          s.state === 'never'
+            ? 'never given'
+            : `${s.state} since ${iso(s.since)} (notice ${s.noticeVersion ?? 'unknown'})`,
+      }),
+    ),
+    { kind: 'heading', text: 'Your certificates' },
+    ...(certificateLines.length > 0 ? certificateLines : [{ kind: 'text', text: 'None.' } as const]),
+    ...(certificateTotal > certificateLines.length
+      ? [
+          {
+            kind: 'muted',
+            text: `and ${certificateTotal - certificateLines.length} more in certificates.json.`,
+          } as const,
+        ]
+      : []),
+    { kind: 'heading', text: 'Your rights' },
+    {
+      kind: 'text',
+      text:
+        'Correct your name or email with PATCH /api/dsr/correction. Withdraw any consent with POST /api/consent. ' +
+        'Have all your data erased with DELETE /api/dsr/erasure. Nominate someone to act for you with ' +
+        'POST /api/dsr/nomination. Complain to our Data Protection Officer with POST /api/dsr/grievance: we ' +
+        'answer within 90 days, and you may then turn to the Data Protection Board of India.',
+    },
+  ];
+}

@@ -1,0 +1,71 @@
+import { and, eq, ne } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { users } from '../../db/schema';
+import { ProblemError } from '../../lib/problem';
+import { normaliseEmail, type Profile, toProfile } from '../accounts';
+import { auditInsert } from '../audit';
+import { forgetPublicViews } from './public-views';
+import { type DsrRequestView, requestInsert, toRequestView } from './requests';
+
+export type Correction = { name?: string | undefined; email?: string | undefined };
+
+const emailTaken = () => new ProblemError('conflict', 'An account with this email already exists.');
+
+/**
+ * The right to correction (DPDP Act 2023 §12): name and email, the two facts the person gave
+ * us. The change, a completed `correction` request and an audit entry holding the values
+ * before and after are written in one transaction. A changed name is visible at once on
+ * public views (leaderboards, verification), so those caches are dropped.
+ */
+export async function correctPersonalData(
+  env: Pick<Env, 'DB' | 'CACHE' | 'ADMIN_EMAIL'>,
+  userId: string,
+  input: Correction,
+): Promise<{ profile: Profile; request: DsrRequestView }> {
+  const db = getDb(env.DB);
+  const [current] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!current) throw new ProblemError('unauthenticated', 'The account no longer exists.');
+
+  const next = {
+    name: input.name === undefined ? current.name : input.name.trim(),
+    email: input.email === undefined ? current.email : normaliseEmail(input.email),
+  };
+  const fields = (['name', 'email'] as const).filter((f) => next[f] !== current[f]);
+
+  if (fields.includes('email')) {
+    const reserved = env.ADMIN_EMAIL && normaliseEmail(env.ADMIN_EMAIL) === next.email;
+    const [other] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, next.email), ne(users.id, userId)))
+      .limit(1);
+    if (reserved || other) throw emailTaken();
+  }
+
+  const now = new Date();
+  const before = Object.fromEntries(fields.map((f) => [f, current[f]]));
+  const after = Object.fromEntries(fields.map((f) => [f, next[f]]));
+  try {
+    const [updated, request] = await db.batch([
+      db
+        .update(users)
+        .set({ ...next, updatedAt: now })
+        .where(eq(users.id, userId))
+        .returning(),
+      requestInsert(db, { userId, kind: 'correction', state: 'completed', details: { fields } }, now),
+      auditInsert(db, {
+        actorId: userId,
+        action: 'dsr.correction',
+        targetType: 'user',
+        targetId: userId,
+        details: { before, after },
+      }),
+    ]);
+    if (fields.length > 0) await forgetPublicViews(env, userId);
+    return { profile: toProfile(updated[0]!), request: toRequestView(request[0]!) };
+  } catch (err) {
+    // Two accounts racing for one address: the unique index decides.
+    if (String(err).includes('UNIQUE')) throw emailTaken();
+    throw err;
+  }
+}

@@ -1,0 +1,475 @@
+/**
+ * The right to erasure (DPDP Act 2023 §12(3)): `DELETE /api/dsr/erasure` records the request
+ * and queues it; the `ERASURE_QUEUE` consumer runs `runErasureCascade`, which deletes every row
+ * about the person in every table and leaves only the `erasure_receipts` row (request id,
+ * state, counts, times: no personal data).
+ *
+ * **Resumable and idempotent.** The cascade is a fixed list of steps, run in dependency order
+ * (children before parents, so no foreign-key cascade ever fires on someone else's rows). Each
+ * step deletes (or re-links) in chunks, and every chunk is one D1 batch, i.e. one transaction,
+ * of two statements: the change, and an update adding SQLite's `changes()` (the rows that
+ * change touched) to the step's entry in `erasure_receipts.deleted_counts`. So the counts are
+ * exact whatever fails and wherever: a chunk is counted if and only if it happened. A retried or
+ * redelivered message starts again at the last step that has an entry (earlier ones are done;
+ * that one may be part-done and its predicate simply finds what is left), and a message whose
+ * receipt is `completed` is acknowledged without doing anything. Two deliveries running at once
+ * are safe for the same reason: each row is deleted, and counted, by exactly one chunk.
+ *
+ * **Employers.** Briefs, the certificates an employer issued and the ratings they gave are the
+ * other people's records too (a candidate's certificate cascades from its brief). They are
+ * re-linked to a per-request tombstone account holding no personal data ("Former employer",
+ * `erased-<requestId>@invalid`, unusable credentials, disabled), so candidates keep verifiable
+ * certificates. Briefs nobody worked on are deleted instead; kept briefs are closed. See
+ * docs/data-rights.md.
+ */
+import { and, eq, exists, inArray, isNull, notExists, or, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { type Database, getDb } from '../../db/client';
+import {
+  apiKeys,
+  auditLog,
+  briefs,
+  certificates,
+  consentEvents,
+  dsrRequests,
+  employerRatings,
+  erasureReceipts,
+  evaluations,
+  fingerprints,
+  milestones,
+  rubrics,
+  sessions,
+  submissions,
+  users,
+} from '../../db/schema';
+import { randomToken } from '../../domain/credentials';
+import type { ErasureMessage } from '../../queue/consumer';
+import { refreshPublicAgreement } from '../agreement-rate';
+import { auditInsert } from '../audit';
+import { purgeLeaderboards } from '../cache-keys';
+import { deleteFingerprintStatements } from '../integrity';
+import { endAllSessions } from '../sessions';
+import { forgetVerifications } from './public-views';
+import { requestInsert } from './requests';
+
+/** Rows per chunk: each chunk is one transaction, short enough never to hold D1 for long. */
+const CHUNK = 500;
+/** Certificates go by explicit id lists (their numbers are needed for KV), within D1's 100 bound parameters. */
+const CERTIFICATE_CHUNK = 50;
+/** Submissions whose fingerprints go per chunk (their statement binds each id twice: 100 parameters). */
+const FINGERPRINT_SUBMISSION_CHUNK = 50;
+
+export type ErasureReceiptView = {
+  requestId: string;
+  state: 'in_progress' | 'completed';
+  deletedCounts: Record<string, number>;
+  requestedAt: string;
+  completedAt: string | null;
+};
+
+type ReceiptRow = typeof erasureReceipts.$inferSelect;
+
+export const toReceiptView = (r: ReceiptRow): ErasureReceiptView => ({
+  requestId: r.requestId,
+  state: r.state,
+  deletedCounts: r.deletedCounts,
+  requestedAt: r.requestedAt.toISOString(),
+  completedAt: r.completedAt?.toISOString() ?? null,
+});
+
+export async function erasureReceipt(db: Database, requestId: string): Promise<ErasureReceiptView | null> {
+  const [row] = await db
+    .select()
+    .from(erasureReceipts)
+    .where(eq(erasureReceipts.requestId, requestId))
+    .limit(1);
+  return row ? toReceiptView(row) : null;
+}
+
+/**
+ * Records the request (receipt, `erasure` request, audit entry) and queues the cascade, then
+ * disables the account and ends all its sessions at once, so nothing new about the person can
+ * be written while the cascade runs. If the queue refuses the message the records are undone
+ * and the account stays usable, so the person can simply ask again.
+ */
+export async function requestErasure(
+  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  userId: string,
+  now = new Date(),
+): Promise<ErasureReceiptView> {
+  const db = getDb(env.DB);
+  const requestId = crypto.randomUUID();
+  const [[receipt]] = await db.batch([
+    db
+      .insert(erasureReceipts)
+      .values({ requestId, state: 'in_progress', deletedCounts: {}, requestedAt: now })
+      .returning(),
+    requestInsert(db, { id: requestId, userId, kind: 'erasure', state: 'in_progress' }, now),
+    auditInsert(db, {
+      actorId: userId,
+      action: 'dsr.erasure',
+      targetType: 'dsr_request',
+      targetId: requestId,
+    }),
+  ]);
+  try {
+    await env.ERASURE_QUEUE.send({ type: 'erasure', requestId, userId } satisfies ErasureMessage);
+  } catch (err) {
+    await db.batch([
+      db.delete(erasureReceipts).where(eq(erasureReceipts.requestId, requestId)),
+      db.delete(dsrRequests).where(eq(dsrRequests.id, requestId)),
+      db.delete(auditLog).where(and(eq(auditLog.targetId, requestId), eq(auditLog.action, 'dsr.erasure'))),
+    ]);
+    throw err;
+  }
+  await db.update(users).set({ disabledAt: now, updatedAt: now }).where(eq(users.id, userId));
+  await endAllSessions(db, userId);
+  return toReceiptView(receipt!);
+}
+
+type Person = { userId: string; email: string | null; requestId: string };
+
+type StepContext = {
+  db: Database;
+  env: Pick<Env, 'DB' | 'CACHE'>;
+  person: Person;
+  /** The tombstone employer, created on first use. */
+  tombstone: () => Promise<string>;
+  /**
+   * Runs one chunk: `change` and the update adding the rows it touched to the step's count, in
+   * one batch. With no change, only records that the step ran. Returns the rows touched.
+   * `change` is a Drizzle statement, or raw D1 statements whose last one is counted.
+   */
+  chunk: (key: string, change: BatchStatement | D1PreparedStatement[] | null) => Promise<number>;
+};
+
+type BatchStatement = Parameters<Database['batch']>[0][number];
+
+/**
+ * One step of the cascade. Statements are built and handed to `chunk`, never returned from an
+ * async function: Drizzle builders are thenables, so returning one from a promise would run it
+ * outside the batch.
+ */
+type Step = { key: string; run: (ctx: StepContext) => Promise<unknown> };
+
+type Where = (p: Person, db: Database) => SQL | undefined;
+
+/** Deletes the rows of `table` matching `where`, `CHUNK` at a time, until none is left. */
+const deleting = (key: string, table: SQLiteTable, id: SQLiteColumn, where: Where): Step => ({
+  key,
+  run: async ({ db, person, chunk }) => {
+    const next = () =>
+      db
+        .delete(table)
+        .where(inArray(id, db.select({ id }).from(table).where(where(person, db)).limit(CHUNK)));
+    while ((await chunk(key, next())) >= CHUNK) {
+      // another chunk
+    }
+  },
+});
+
+/** Re-links every matching row in one statement (one row write each, no cascade). */
+const relinking = (key: string, build: (ctx: StepContext) => BatchStatement): Step => ({
+  key,
+  run: (ctx) => ctx.chunk(key, build(ctx)),
+});
+
+/** Moves the person's rows in `table` (where `column` is them) to the tombstone employer. */
+const reassigning = (
+  key: string,
+  table: SQLiteTable,
+  column: SQLiteColumn,
+  build: (db: Database, person: Person, to: string) => BatchStatement,
+): Step => ({
+  key,
+  run: async (ctx) => {
+    const owned = await any(ctx.db, table, eq(column, ctx.person.userId));
+    await ctx.chunk(key, owned ? build(ctx.db, ctx.person, await ctx.tombstone()) : null);
+  },
+});
+
+/**
+ * Changes certificates in id-listed chunks: their verification entries are dropped from KV
+ * before each chunk (so a retry after a crash still knows their numbers) and again after (in
+ * case a verification read re-cached one in between).
+ */
+const certificateChunks = (
+  key: string,
+  where: (p: Person) => SQL,
+  build: (db: Database, ids: string[], to: string | null) => BatchStatement,
+  toTombstone = false,
+): Step => ({
+  key,
+  run: async (ctx) => {
+    for (;;) {
+      const rows = await ctx.db
+        .select({ id: certificates.id, no: certificates.certificateNo })
+        .from(certificates)
+        .where(where(ctx.person))
+        .limit(CERTIFICATE_CHUNK);
+      if (rows.length === 0) return ctx.chunk(key, null);
+      const to = toTombstone ? await ctx.tombstone() : null;
+      const numbers = rows.map((r) => r.no);
+      await forgetVerifications(ctx.env.CACHE, numbers);
+      await ctx.chunk(
+        key,
+        build(
+          ctx.db,
+          rows.map((r) => r.id),
+          to,
+        ),
+      );
+      await forgetVerifications(ctx.env.CACHE, numbers);
+      if (rows.length < CERTIFICATE_CHUNK) return;
+    }
+  },
+});
+
+const ownSubmissions = (p: Person, db: Database) =>
+  db.select({ id: submissions.id }).from(submissions).where(eq(submissions.candidateId, p.userId));
+
+const ownEvaluations = (p: Person, db: Database) =>
+  db
+    .select({ id: evaluations.id })
+    .from(evaluations)
+    .where(inArray(evaluations.submissionId, ownSubmissions(p, db)));
+
+/** The person's briefs that nobody else's record depends on: deleted rather than kept. */
+const unusedBriefs = (p: Person, db: Database) =>
+  db
+    .select({ id: briefs.id })
+    .from(briefs)
+    .where(
+      and(
+        eq(briefs.employerId, p.userId),
+        notExists(db.select({ one: sql`1` }).from(submissions).where(eq(submissions.briefId, briefs.id))),
+        notExists(db.select({ one: sql`1` }).from(certificates).where(eq(certificates.briefId, briefs.id))),
+      ),
+    );
+
+/** Audit entries by or about the person, or about any record of theirs. */
+const aboutThePerson: Where = (p, db) =>
+  or(
+    eq(auditLog.actorId, p.userId),
+    eq(auditLog.targetId, p.userId),
+    inArray(
+      auditLog.targetId,
+      db.select({ id: dsrRequests.id }).from(dsrRequests).where(eq(dsrRequests.userId, p.userId)),
+    ),
+    inArray(
+      auditLog.targetId,
+      db.select({ id: consentEvents.id }).from(consentEvents).where(eq(consentEvents.userId, p.userId)),
+    ),
+    inArray(auditLog.targetId, ownSubmissions(p, db)),
+    inArray(auditLog.targetId, ownEvaluations(p, db)),
+    inArray(
+      auditLog.targetId,
+      db.select({ id: certificates.id }).from(certificates).where(eq(certificates.holderId, p.userId)),
+    ),
+    inArray(
+      auditLog.targetId,
+      db
+        .select({ no: certificates.certificateNo })
+        .from(certificates)
+        .where(eq(certificates.holderId, p.userId)),
+    ),
+    // Entries written elsewhere that name the person only in their details.
+    sql`instr(${auditLog.details}, ${p.userId}) > 0`,
+    p.email ? sql`instr(${auditLog.details}, ${p.email}) > 0` : undefined,
+  );
+
+/**
+ * The cascade, in dependency order. The `key` of each step is its entry in
+ * `deleted_counts`: a table name for deletions, `<table>_<verb>` for re-linked rows.
+ */
+export const ERASURE_STEPS: readonly Step[] = [
+  // Audit entries first, while the records they may point at still exist.
+  deleting('audit_log', auditLog, auditLog.id, aboutThePerson),
+  // Through the integrity service, which also lowers the fingerprints' document frequencies.
+  {
+    key: 'fingerprints',
+    run: async ({ db, env, person, chunk }) => {
+      for (;;) {
+        const batch = await db
+          .select({ id: submissions.id })
+          .from(submissions)
+          .where(
+            and(
+              eq(submissions.candidateId, person.userId),
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(fingerprints)
+                  .where(eq(fingerprints.submissionId, submissions.id)),
+              ),
+            ),
+          )
+          .limit(FINGERPRINT_SUBMISSION_CHUNK);
+        if (batch.length === 0) return chunk('fingerprints', null);
+        await chunk(
+          'fingerprints',
+          deleteFingerprintStatements(
+            env.DB,
+            batch.map((r) => r.id),
+          ),
+        );
+        if (batch.length < FINGERPRINT_SUBMISSION_CHUNK) return;
+      }
+    },
+  },
+  deleting('employer_ratings', employerRatings, employerRatings.id, (p, db) =>
+    inArray(employerRatings.evaluationId, ownEvaluations(p, db)),
+  ),
+  deleting('evaluations', evaluations, evaluations.id, (p, db) =>
+    inArray(evaluations.submissionId, ownSubmissions(p, db)),
+  ),
+  certificateChunks(
+    'certificates',
+    (p) => eq(certificates.holderId, p.userId),
+    (db, ids) => db.delete(certificates).where(inArray(certificates.id, ids)),
+  ),
+  deleting('submissions', submissions, submissions.id, (p) => eq(submissions.candidateId, p.userId)),
+  deleting('consent_events', consentEvents, consentEvents.id, (p) => eq(consentEvents.userId, p.userId)),
+  deleting('dsr_requests', dsrRequests, dsrRequests.id, (p) => eq(dsrRequests.userId, p.userId)),
+  deleting('sessions', sessions, sessions.id, (p) => eq(sessions.userId, p.userId)),
+  // API keys belong to the platform, not to the administrator who issued them.
+  relinking('api_keys_unlinked', ({ db, person }) =>
+    db.update(apiKeys).set({ createdBy: null }).where(eq(apiKeys.createdBy, person.userId)),
+  ),
+  relinking('certificates_revoker_unlinked', ({ db, person }) =>
+    db.update(certificates).set({ revokedBy: null }).where(eq(certificates.revokedBy, person.userId)),
+  ),
+  // As an employer: what other people's records depend on moves to the tombstone.
+  reassigning('employer_ratings_reassigned', employerRatings, employerRatings.employerId, (db, p, to) =>
+    db.update(employerRatings).set({ employerId: to }).where(eq(employerRatings.employerId, p.userId)),
+  ),
+  certificateChunks(
+    'certificates_reassigned',
+    (p) => eq(certificates.employerId, p.userId),
+    (db, ids, to) => db.update(certificates).set({ employerId: to! }).where(inArray(certificates.id, ids)),
+    true,
+  ),
+  deleting('rubrics', rubrics, rubrics.id, (p, db) => inArray(rubrics.briefId, unusedBriefs(p, db))),
+  deleting('milestones', milestones, milestones.id, (p, db) =>
+    inArray(milestones.briefId, unusedBriefs(p, db)),
+  ),
+  deleting('briefs', briefs, briefs.id, (p, db) => inArray(briefs.id, unusedBriefs(p, db))),
+  // Kept briefs are closed: nobody should start work for an employer who is gone.
+  reassigning('briefs_reassigned', briefs, briefs.employerId, (db, p, to) =>
+    db
+      .update(briefs)
+      .set({ employerId: to, state: 'closed', closedAt: sql`coalesce(${briefs.closedAt}, ${Date.now()})` })
+      .where(eq(briefs.employerId, p.userId)),
+  ),
+  deleting('users', users, users.id, (p) => eq(users.id, p.userId)),
+];
+
+async function any(db: Database, table: SQLiteTable, where: SQL): Promise<boolean> {
+  const [row] = await db.select({ one: sql<number>`1` }).from(table).where(where).limit(1);
+  return row !== undefined;
+}
+
+export const tombstoneEmail = (requestId: string) => `erased-${requestId}@invalid`;
+
+/** The stand-in employer for one erased employer: no personal data, no way to sign in. */
+async function ensureTombstone(db: Database, requestId: string): Promise<string> {
+  const email = tombstoneEmail(requestId);
+  await db
+    .insert(users)
+    .values({
+      email,
+      name: 'Former employer',
+      role: 'employer',
+      passwordHash: randomToken(32),
+      passwordSalt: randomToken(16),
+      passwordIterations: 1,
+      disabledAt: new Date(),
+    })
+    .onConflictDoNothing({ target: users.email });
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  return row!.id;
+}
+
+/**
+ * Adds `delta` to the step's count. With `changes()` as the delta, and run right after the
+ * change in the same batch, that is the number of rows the change touched (SQLite's
+ * `changes()` is the row count of the most recently completed INSERT, UPDATE or DELETE).
+ */
+function addToCount(db: Database, requestId: string, key: string, delta: SQL) {
+  const path = `$.${key}`;
+  const current = sql`coalesce(json_extract(${erasureReceipts.deletedCounts}, ${path}), 0)`;
+  return db
+    .update(erasureReceipts)
+    .set({ deletedCounts: sql`json_set(${erasureReceipts.deletedCounts}, ${path}, ${current} + ${delta})` })
+    .where(eq(erasureReceipts.requestId, requestId));
+}
+
+/**
+ * Runs (or resumes) the cascade of one erasure request. Throws on any failure, leaving the
+ * receipt `in_progress` with the counts of every chunk that committed; the consumer then asks
+ * the queue to retry the message with backoff.
+ */
+export async function runErasureCascade(
+  message: Pick<ErasureMessage, 'requestId' | 'userId'>,
+  env: Pick<Env, 'DB' | 'CACHE'>,
+  now = new Date(),
+): Promise<ErasureReceiptView> {
+  const db = getDb(env.DB);
+  const { requestId, userId } = message;
+  // A message without a receipt is still the person's request: the route undoes its records
+  // when the send reports failure, but a send that timed out may have been enqueued anyway.
+  await db
+    .insert(erasureReceipts)
+    .values({ requestId, state: 'in_progress', deletedCounts: {}, requestedAt: now })
+    .onConflictDoNothing();
+  const [receipt] = await db.select().from(erasureReceipts).where(eq(erasureReceipts.requestId, requestId));
+  if (!receipt) throw new Error('erasure receipt missing after insert');
+  if (receipt.state === 'completed') return toReceiptView(receipt);
+
+  const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  let tombstoneId: string | undefined;
+  const ctx: StepContext = {
+    db,
+    env,
+    person: { userId, email: account?.email ?? null, requestId },
+    tombstone: async () => {
+      tombstoneId ??= await ensureTombstone(db, requestId);
+      return tombstoneId;
+    },
+    chunk: async (key, change) => {
+      if (!change) {
+        await addToCount(db, requestId, key, sql`0`);
+        return 0;
+      }
+      const count = addToCount(db, requestId, key, sql`changes()`);
+      if (Array.isArray(change)) {
+        const { sql: text, params } = count.toSQL();
+        const results = await env.DB.batch([...change, env.DB.prepare(text).bind(...params)]);
+        return touched(results[results.length - 2]);
+      }
+      const [result] = await db.batch([change, count]);
+      return touched(result);
+    },
+  };
+
+  // Resume at the last step with an entry: the ones before it are complete.
+  const started = Object.keys(receipt.deletedCounts);
+  const resumeAt = Math.max(0, ...ERASURE_STEPS.map((s, i) => (started.includes(s.key) ? i : -1)));
+  for (const s of ERASURE_STEPS.slice(resumeAt)) await s.run(ctx);
+
+  // Rows are gone; now the caches that were built from them.
+  await purgeLeaderboards(env.CACHE);
+  await refreshPublicAgreement(env, now);
+  await db
+    .update(erasureReceipts)
+    .set({ state: 'completed', completedAt: now })
+    .where(and(eq(erasureReceipts.requestId, requestId), isNull(erasureReceipts.completedAt)));
+  return (await erasureReceipt(db, requestId))!;
+}
+
+/** Rows a batched statement touched: its `changes` (or the rows a `returning` gave back). */
+function touched(result: unknown): number {
+  if (Array.isArray(result)) return result.length;
+  const meta = (result as { meta?: { changes?: number } } | undefined)?.meta;
+  return meta?.changes ?? 0;
+}

@@ -1,0 +1,32 @@
+import { eq } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { certificates } from '../../db/schema';
+import { purgeLeaderboards, verificationKey } from '../cache-keys';
+
+/** Drops the cached verification payloads of these certificates. */
+export async function forgetVerifications(
+  cache: KVNamespace,
+  certificateNos: readonly string[],
+): Promise<void> {
+  await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
+}
+
+/**
+ * Drops every cached public view that may show the person: the leaderboards (name, alias,
+ * scores) and the verification entries of the certificates they hold (name, while
+ * `public_verification` consent is active). Called after a consent change or a correction, so
+ * the next public read is rebuilt from D1 and reflects it at once.
+ */
+export async function forgetPublicViews(env: Pick<Env, 'DB' | 'CACHE'>, userId: string): Promise<void> {
+  const held = await getDb(env.DB)
+    .select({ no: certificates.certificateNo })
+    .from(certificates)
+    .where(eq(certificates.holderId, userId));
+  await Promise.all([
+    purgeLeaderboards(env.CACHE),
+    forgetVerifications(
+      env.CACHE,
+      held.map((c) => c.no),
+    ),
+  ]);
+}

@@ -1,0 +1,204 @@
+/**
+ * Data-subject requests (DPDP Act 2023 §11–14): every right exercised is a tracked record
+ * `received → in_progress → completed | rejected` with a due date.
+ */
+import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type DSR_KINDS, type DSR_STATES, dsrRequests } from '../../db/schema';
+import type { Position } from '../../lib/paging';
+import { ProblemError } from '../../lib/problem';
+import { auditInsert, recordAudit } from '../audit';
+
+export type DsrKind = (typeof DSR_KINDS)[number];
+export type DsrState = (typeof DSR_STATES)[number];
+type DsrRow = typeof dsrRequests.$inferSelect;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Days until a request of each kind is due. Grievances: 90 days, the outer bound of the DPDP
+ * Rules 2025 (r. 14(3)). The Rules set no separate period for the other rights; we commit to
+ * 30 days (the one-month norm of comparable laws), well inside the grievance bound, so that a
+ * request that slips is still answered before a grievance about it would fall due. Access and
+ * correction complete on the spot; erasure completes when the queue cascade finishes.
+ */
+export const DSR_DUE_DAYS: Record<DsrKind, number> = {
+  access: 30,
+  correction: 30,
+  erasure: 30,
+  grievance: 90,
+  nomination: 30,
+};
+
+export const dueDate = (kind: DsrKind, from: Date) => new Date(from.getTime() + DSR_DUE_DAYS[kind] * DAY_MS);
+
+/** Which states an administrator may move a request to from each state. */
+const TRANSITIONS: Record<DsrState, readonly DsrState[]> = {
+  received: ['in_progress', 'completed', 'rejected'],
+  in_progress: ['completed', 'rejected'],
+  completed: [],
+  rejected: [],
+};
+
+export const canTransition = (from: DsrState, to: DsrState) => TRANSITIONS[from].includes(to);
+
+const isClosed = (state: DsrState) => state === 'completed' || state === 'rejected';
+
+export type DsrRequestView = {
+  id: string;
+  kind: DsrKind;
+  state: DsrState;
+  details: Record<string, unknown> | null;
+  dueAt: string;
+  createdAt: string;
+  updatedAt: string | null;
+  completedAt: string | null;
+};
+
+export type AdminDsrRequestView = DsrRequestView & { userId: string; overdue: boolean };
+
+export const toRequestView = (r: DsrRow): DsrRequestView => ({
+  id: r.id,
+  kind: r.kind,
+  state: r.state,
+  details: r.details ?? null,
+  dueAt: r.dueAt.toISOString(),
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt?.toISOString() ?? null,
+  completedAt: r.completedAt?.toISOString() ?? null,
+});
+
+export const toAdminRequestView = (r: DsrRow, now = new Date()): AdminDsrRequestView => ({
+  ...toRequestView(r),
+  userId: r.userId,
+  overdue: !isClosed(r.state) && r.dueAt.getTime() < now.getTime(),
+});
+
+export type NewRequest = {
+  id?: string;
+  userId: string;
+  kind: DsrKind;
+  state?: DsrState;
+  details?: Record<string, unknown> | null;
+};
+
+/** The insert of a new request, unexecuted, for a `db.batch([...])` with the change it records. */
+export function requestInsert(db: Database, input: NewRequest, now = new Date()) {
+  const state = input.state ?? 'received';
+  return db
+    .insert(dsrRequests)
+    .values({
+      id: input.id ?? crypto.randomUUID(),
+      userId: input.userId,
+      kind: input.kind,
+      state,
+      details: input.details ?? null,
+      dueAt: dueDate(input.kind, now),
+      createdAt: now,
+      completedAt: isClosed(state) ? now : null,
+      updatedAt: state === 'received' ? null : now,
+    })
+    .returning();
+}
+
+/** Files a request the person makes (grievance, nomination), with its audit entry. */
+export async function fileRequest(db: Database, input: NewRequest): Promise<DsrRequestView> {
+  const id = input.id ?? crypto.randomUUID();
+  const [inserted] = await db.batch([
+    requestInsert(db, { ...input, id }),
+    auditInsert(db, {
+      actorId: input.userId,
+      action: `dsr.${input.kind}`,
+      targetType: 'dsr_request',
+      targetId: id,
+    }),
+  ]);
+  return toRequestView(inserted[0] as DsrRow);
+}
+
+/** Marks a request the service fulfils itself (access) as completed. */
+export async function completeRequest(db: Database, id: string, now = new Date()): Promise<void> {
+  await db
+    .update(dsrRequests)
+    .set({ state: 'completed', updatedAt: now, completedAt: now })
+    .where(eq(dsrRequests.id, id));
+}
+
+const after = (cursor: Position | undefined): SQL | undefined =>
+  cursor
+    ? or(
+        lt(dsrRequests.createdAt, cursor.createdAt),
+        and(eq(dsrRequests.createdAt, cursor.createdAt), lt(dsrRequests.id, cursor.id)),
+      )
+    : undefined;
+
+/** The person's own requests, newest first; fetches `limit + 1` for `toPage`. */
+export async function listUserRequests(db: Database, userId: string, limit: number, cursor?: Position) {
+  return db
+    .select()
+    .from(dsrRequests)
+    .where(and(eq(dsrRequests.userId, userId), after(cursor)))
+    .orderBy(desc(dsrRequests.createdAt), desc(dsrRequests.id))
+    .limit(limit + 1);
+}
+
+/** Every request (the Data Protection Officer's queue), newest first, optionally by kind and state. */
+export async function listRequests(
+  db: Database,
+  filter: { kind?: DsrKind | undefined; state?: DsrState | undefined },
+  limit: number,
+  cursor?: Position,
+) {
+  return db
+    .select()
+    .from(dsrRequests)
+    .where(
+      and(
+        filter.kind ? eq(dsrRequests.kind, filter.kind) : undefined,
+        filter.state ? eq(dsrRequests.state, filter.state) : undefined,
+        after(cursor),
+      ),
+    )
+    .orderBy(desc(dsrRequests.createdAt), desc(dsrRequests.id))
+    .limit(limit + 1);
+}
+
+/**
+ * An administrator moves a request on. Only the transitions in `TRANSITIONS` are legal, and
+ * erasure requests are moved only by the cascade; anything else is a 409. The update is
+ * conditional on the state read, so two administrators acting at once cannot both succeed.
+ * The resolution text is kept on the request (the person sees it); the audit entry holds only
+ * the transition, never the text.
+ */
+export async function resolveRequest(
+  db: Database,
+  adminId: string,
+  id: string,
+  input: { state: DsrState; resolution?: string | undefined },
+  now = new Date(),
+): Promise<AdminDsrRequestView> {
+  const [current] = await db.select().from(dsrRequests).where(eq(dsrRequests.id, id)).limit(1);
+  if (!current) throw new ProblemError('not-found', 'No data-subject request with this id.');
+  if (current.kind === 'erasure')
+    throw new ProblemError('conflict', 'Erasure requests are completed by the erasure cascade, not by hand.');
+  if (!canTransition(current.state, input.state))
+    throw new ProblemError('conflict', `A ${current.state} request cannot move to ${input.state}.`);
+  const details =
+    input.resolution === undefined
+      ? current.details
+      : { ...(current.details ?? {}), resolution: input.resolution };
+  const [row] = await db
+    .update(dsrRequests)
+    .set({ state: input.state, details, updatedAt: now, completedAt: isClosed(input.state) ? now : null })
+    .where(and(eq(dsrRequests.id, id), eq(dsrRequests.state, current.state)))
+    .returning();
+  if (!row) throw new ProblemError('conflict', 'The request changed meanwhile; read it again.');
+  await recordAudit(db, {
+    actorId: adminId,
+    action: 'dsr.resolve',
+    targetType: 'dsr_request',
+    targetId: id,
+    details: { kind: current.kind, from: current.state, to: input.state },
+  });
+  return toAdminRequestView(row, now);
+}

@@ -1,0 +1,279 @@
+import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
+import { describe, expect, it } from 'vitest';
+import { auditLog, consentEvents } from '../src/db/schema';
+import { db, seedBrief, seedCertifiedWork } from './dsr-fixtures';
+import { type Account, as, call, expectProblem, jsonInit, signup } from './helpers';
+
+// zip.js, independent of the fflate that wrote the archive, reads it inside workerd.
+configure({ useWebWorkers: false });
+
+type Archive = Map<string, Uint8Array>;
+
+async function unzip(bytes: Uint8Array): Promise<Archive> {
+  const reader = new ZipReader(new BlobReader(new Blob([bytes])));
+  const files: Archive = new Map();
+  for (const entry of await reader.getEntries()) {
+    if (entry.directory) continue;
+    files.set(entry.filename, await entry.getData(new Uint8ArrayWriter()));
+  }
+  await reader.close();
+  return files;
+}
+
+const latin1 = (b: Uint8Array) => new TextDecoder('latin1').decode(b);
+const parse = <T>(files: Archive, name: string): T =>
+  JSON.parse(new TextDecoder().decode(files.get(name)!)) as T;
+
+async function inflate(data: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([new Uint8Array(data)]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/**
+ * The text a PDF draws: every Flate content stream inflated, then the operands of its `Tj`
+ * operators (hex strings of WinAnsi codes, as pdf-lib writes them, or literal strings).
+ */
+async function pdfText(pdf: Uint8Array): Promise<string> {
+  const raw = latin1(pdf);
+  const out: string[] = [];
+  for (const m of raw.matchAll(/<<([\s\S]*?)>>\s*stream\r?\n/g)) {
+    const start = m.index! + m[0].length;
+    const length = /\/Length (\d+)/.exec(m[1]!);
+    let body: Uint8Array = pdf.slice(
+      start,
+      length ? start + Number(length[1]) : raw.indexOf('endstream', start),
+    );
+    if (/\/FlateDecode/.test(m[1]!)) body = await inflate(body);
+    const content = latin1(body);
+    for (const t of content.matchAll(/<([0-9A-Fa-f\s]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj/g)) {
+      if (t[1] !== undefined) {
+        const hex = t[1].replace(/\s/g, '');
+        out.push(String.fromCharCode(...(hex.match(/../g) ?? []).map((h) => Number.parseInt(h, 16))));
+      } else out.push(t[2]!.replace(/\\(.)/g, '$1'));
+    }
+  }
+  return out.join('\n');
+}
+
+async function exportOf(account: Account): Promise<{ res: Response; files: Archive }> {
+  const res = await call('/api/dsr/access', { headers: as(account) });
+  const files = res.status === 200 ? await unzip(new Uint8Array(await res.arrayBuffer())) : new Map();
+  return { res, files };
+}
+
+const JSON_FILES = [
+  'profile.json',
+  'consents.json',
+  'sessions.json',
+  'submissions.json',
+  'evaluations.json',
+  'ratings-received.json',
+  'ratings-given.json',
+  'briefs.json',
+  'certificates.json',
+  'dsr-requests.json',
+  'audit-log.json',
+  'manifest.json',
+];
+
+const SECRETS = /password|token_hash|tokenhash|key_hash|keyhash|salt/i;
+
+describe('GET /api/dsr/access', () => {
+  it("exports every kind of record about the caller as JSON and PDFs, and nothing secret or anyone else's", async () => {
+    const employer = await signup('employer', 'Acme Hiring');
+    const person = await signup('candidate', 'Priya Sharma');
+    const other = await signup('candidate', 'Other Candidate');
+    const brief = await seedBrief(employer.id);
+    const first = await seedCertifiedWork(person, { ...brief, employerId: employer.id });
+    const second = await seedCertifiedWork(person, { ...brief, employerId: employer.id });
+    const theirs = await seedCertifiedWork(other, { ...brief, employerId: employer.id });
+    await call(
+      '/api/consent',
+      jsonInit('POST', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' }, as(person)),
+    );
+    await call(
+      '/api/dsr/grievance',
+      jsonInit('POST', { subject: 'Hello', description: 'A question.' }, as(person)),
+    );
+
+    const { res, files } = await exportOf(person);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="personal-data-\d{4}-\d{2}-\d{2}\.zip"$/,
+    );
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('RateLimit-Policy')).toBe('"user";q=60;w=60');
+
+    const certificatePdfs = [
+      `certificates/${first.certificateNo}.pdf`,
+      `certificates/${second.certificateNo}.pdf`,
+    ];
+    expect([...files.keys()].sort()).toEqual([...JSON_FILES, 'data-summary.pdf', ...certificatePdfs].sort());
+
+    const manifest = parse<{
+      formatVersion: number;
+      generatedAt: string;
+      counts: Record<string, number>;
+      files: { name: string; records?: number; bytes?: number }[];
+    }>(files, 'manifest.json');
+    expect(manifest.formatVersion).toBe(1);
+    expect(manifest.files.map((f) => f.name).sort()).toEqual([...files.keys()].sort());
+    expect(manifest.counts).toMatchObject({
+      'submissions.json': 2,
+      'evaluations.json': 2,
+      'ratings-received.json': 2,
+      'ratings-given.json': 0,
+      'certificates.json': 2,
+      'briefs.json': 0,
+    });
+
+    const profile = parse<Record<string, unknown>>(files, 'profile.json');
+    expect(profile).toMatchObject({
+      id: person.id,
+      email: person.email,
+      name: 'Priya Sharma',
+      role: 'candidate',
+    });
+    const consents = parse<{ states: Record<string, { state: string }>; history: unknown[] }>(
+      files,
+      'consents.json',
+    );
+    expect(consents.states.leaderboard?.state).toBe('granted');
+    expect(consents.history).toHaveLength(1);
+    const sessions = parse<{ current: boolean }[]>(files, 'sessions.json');
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const submissions = parse<{ id: string; text: string }[]>(files, 'submissions.json');
+    expect(submissions.map((s) => s.id).sort()).toEqual([first.submissionId, second.submissionId].sort());
+    const certificates = parse<{ certificateNo: string; credentialJwt: string; employerName: string }[]>(
+      files,
+      'certificates.json',
+    );
+    expect(certificates.map((c) => c.certificateNo).sort()).toEqual(
+      [first.certificateNo, second.certificateNo].sort(),
+    );
+    expect(certificates[0]).toMatchObject({ credentialJwt: expect.any(String), employerName: 'Acme Hiring' });
+    const received = parse<Record<string, unknown>[]>(files, 'ratings-received.json');
+    expect(received[0]).toMatchObject({ score: 4, verdict: 'pass', comment: 'Good work' });
+    expect(received[0]).not.toHaveProperty('employerId');
+    const requests = parse<{ kind: string; state: string }[]>(files, 'dsr-requests.json');
+    expect(requests.map((r) => r.kind).sort()).toEqual(['access', 'grievance']);
+    const audit = parse<{ action: string; byYou: boolean }[]>(files, 'audit-log.json');
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['consent.grant', 'dsr.grievance', 'dsr.access']),
+    );
+    expect(audit[0]).not.toHaveProperty('actorId');
+
+    for (const [name, bytes] of files) {
+      const text = latin1(bytes);
+      const readable = name.endsWith('.pdf') ? `${text}\n${await pdfText(bytes)}` : text;
+      expect(readable, name).not.toMatch(SECRETS);
+      for (const foreign of [
+        other.id,
+        other.email,
+        'Other Candidate',
+        theirs.submissionId,
+        theirs.certificateNo,
+      ])
+        expect(readable, `${name} holds another person's data`).not.toContain(foreign);
+    }
+
+    for (const name of ['data-summary.pdf', ...certificatePdfs]) {
+      const pdf = files.get(name)!;
+      expect(latin1(pdf.slice(0, 5)), name).toBe('%PDF-');
+      expect(await pdfText(pdf), name).toContain('Priya Sharma');
+    }
+    const summary = await pdfText(files.get('data-summary.pdf')!);
+    expect(summary).toContain(person.email);
+    expect(summary).toContain(first.certificateNo);
+    const certificate = await pdfText(files.get(certificatePdfs[0]!)!);
+    expect(certificate).toContain(first.certificateNo);
+    expect(certificate).toContain('Build a status page (web)');
+
+    // The request is recorded, and complete once the archive has been read.
+    const listed = await (await call('/api/me/dsr-requests', { headers: as(person) })).json<{
+      items: { kind: string; state: string; completedAt: string | null }[];
+    }>();
+    expect(listed.items.find((r) => r.kind === 'access')).toMatchObject({
+      state: 'completed',
+      completedAt: expect.any(String),
+    });
+  });
+
+  it("gives an employer the ratings they gave, without the candidate's data, and their briefs", async () => {
+    const employer = await signup('employer', 'Kiran Rao');
+    const candidate = await signup('candidate', 'Rated Candidate');
+    const brief = await seedBrief(employer.id, 'data');
+    const work = await seedCertifiedWork(candidate, { ...brief, employerId: employer.id, domain: 'data' });
+
+    const { res, files } = await exportOf(employer);
+    expect(res.status).toBe(200);
+    const given = parse<Record<string, unknown>[]>(files, 'ratings-given.json');
+    expect(given).toHaveLength(1);
+    expect(given[0]).toMatchObject({
+      evaluationId: work.evaluationId,
+      score: 4,
+      verdict: 'pass',
+      domain: 'data',
+    });
+    expect(parse<{ id: string }[]>(files, 'briefs.json').map((b) => b.id)).toEqual([brief.briefId]);
+    expect(parse<unknown[]>(files, 'submissions.json')).toEqual([]);
+    expect([...files.keys()].filter((n) => n.startsWith('certificates/'))).toEqual([]);
+    for (const [name, bytes] of files) {
+      const text = latin1(bytes);
+      for (const foreign of [
+        candidate.id,
+        candidate.email,
+        'Rated Candidate',
+        work.submissionId,
+        'My status page',
+      ])
+        expect(text, name).not.toContain(foreign);
+    }
+    expect(await pdfText(files.get('data-summary.pdf')!)).toContain('Kiran Rao');
+  });
+
+  it('draws a name outside Windows-1252 without failing, and keeps it exact in the JSON', async () => {
+    const person = await signup('candidate', 'प्रिया Sharma');
+    const { res, files } = await exportOf(person);
+    expect(res.status).toBe(200);
+    expect(parse<{ name: string }>(files, 'profile.json').name).toBe('प्रिया Sharma');
+    expect(await pdfText(files.get('data-summary.pdf')!)).toContain('Sharma');
+  });
+
+  it('needs a session', async () => {
+    await expectProblem(await call('/api/dsr/access'), 401, 'unauthenticated');
+  });
+
+  it('streams page by page: a history longer than one page is complete', async () => {
+    const person = await signup('candidate');
+    const events = Array.from({ length: 230 }, (_, i) => ({
+      userId: person.id,
+      purpose: 'leaderboard' as const,
+      action: i % 2 === 0 ? ('grant' as const) : ('revoke' as const),
+      noticeVersion: 'v1',
+    }));
+    for (let i = 0; i < events.length; i += 20)
+      await db()
+        .insert(consentEvents)
+        .values(events.slice(i, i + 20));
+    for (let i = 0; i < 3; i += 1)
+      await call('/api/dsr/grievance', jsonInit('POST', { subject: `s${i}`, description: 'd' }, as(person)));
+    const auditRows = Array.from({ length: 150 }, () => ({
+      actorId: person.id,
+      action: 'test.bulk',
+      targetType: 'user',
+      targetId: person.id,
+    }));
+    for (let i = 0; i < auditRows.length; i += 20)
+      await db()
+        .insert(auditLog)
+        .values(auditRows.slice(i, i + 20));
+
+    const { files } = await exportOf(person);
+    expect(parse<{ history: unknown[] }>(files, 'consents.json').history).toHaveLength(230);
+    const audit = parse<{ id: string }[]>(files, 'audit-log.json');
+    expect(audit.length).toBe(150 + 3 + 1);
+    expect(new Set(audit.map((a) => a.id)).size).toBe(audit.length);
+  });
+});
