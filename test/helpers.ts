@@ -88,3 +88,45 @@ export async function issueKey(
   if (res.status !== 201) throw new Error(`key issue failed: ${res.status} ${await res.text()}`);
   return res.json<{ key: string; id: string }>();
 }
+
+/** Polls `check` until it returns a value (not undefined) or the time runs out. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Grants (or revokes) a consent purpose through the API. */
+export async function consent(
+  account: Account,
+  purpose: string,
+  action: 'grant' | 'revoke' = 'grant',
+): Promise<void> {
+  const res = await call(
+    '/api/consent',
+    jsonInit('POST', { purpose, action, noticeVersion: 'v1' }, as(account)),
+  );
+  if (res.status !== 201) throw new Error(`consent failed: ${res.status} ${await res.text()}`);
+}
+
+export const DEMO_BRIEF = {
+  title: 'Build a REST API for a todo app',
+  domain: 'web-development',
+  description:
+    'We need a small REST API for our todo app. It must expose endpoints to create, list, update and delete tasks. ' +
+    'Errors should follow RFC 9457 problem details. We expect automated tests for every endpoint. ' +
+    'The service must be documented with an OpenAPI description.',
+  deliverables: ['A REST API with CRUD endpoints for tasks', 'An OpenAPI description', 'A test suite'],
+  successCriteria: ['Every endpoint is covered by tests', 'Errors use problem details'],
+  durationDays: 14,
+};
+
+export const GOOD_WORK =
+  'I built the REST API for the todo app with create, list, update and delete endpoints for tasks. ' +
+  'Every error is returned as RFC 9457 problem details with a type, title and status. ' +
+  'The test suite covers every endpoint, including validation failures and missing tasks. ' +
+  'An OpenAPI description documents each endpoint, its parameters and responses, and the README explains how to run it.';

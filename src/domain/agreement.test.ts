@@ -74,8 +74,12 @@ describe('agreementOverWindow', () => {
   });
 
   it('is inadequate below the threshold and adequate at it', () => {
-    expect(agreementOverWindow({ passPass: 29, passFail: 0, failPass: 0, failFail: 0 }).sampleAdequate).toBe(false);
-    expect(agreementOverWindow({ passPass: 30, passFail: 0, failPass: 0, failFail: 0 }).sampleAdequate).toBe(true);
+    expect(agreementOverWindow({ passPass: 29, passFail: 0, failPass: 0, failFail: 0 }).sampleAdequate).toBe(
+      false,
+    );
+    expect(agreementOverWindow({ passPass: 30, passFail: 0, failPass: 0, failFail: 0 }).sampleAdequate).toBe(
+      true,
+    );
   });
 
   it('marks the demonstration payload and keeps it internally consistent', () => {

@@ -52,10 +52,17 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
 }
 
 /** Splits a `limit + 1` fetch into the page and the cursor of the next one. */
-export function toPage<T extends { createdAt: Date; id: string }>(rows: T[], limit: number) {
+export function toPage<T>(
+  rows: T[],
+  limit: number,
+  position: (row: T) => Position = (row) => row as Position,
+) {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return {
+    items,
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(position(last)) : null,
+  };
 }
 
 export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>

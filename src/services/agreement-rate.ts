@@ -1,4 +1,4 @@
-import { and, count, gte, isNotNull } from 'drizzle-orm';
+import { and, count, eq, gte, isNotNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { employerRatings } from '../db/schema';
 import {
@@ -63,4 +63,49 @@ export async function publicAgreement(env: Pick<Env, 'DB' | 'CACHE'>): Promise<C
   const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_KEY);
   if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
   return refreshPublicAgreement(env);
+}
+
+export type ScopedAgreement = {
+  scope: 'platform' | 'employer';
+  overall: AgreementRate;
+  byDomain: (AgreementRate & { domain: string })[];
+};
+
+/**
+ * `GET /api/metrics/agreement-rate`: the same statistics over a chosen window, for the whole
+ * platform (admin) or one employer's briefs, with a per-domain breakdown. Never a demo payload.
+ */
+export async function scopedAgreement(
+  d1: D1Database,
+  options: { windowDays: number; employerId?: string; now?: Date },
+): Promise<ScopedAgreement> {
+  const now = options.now ?? new Date();
+  const since = new Date(now.getTime() - options.windowDays * DAY_MS);
+  const filters = [gte(employerRatings.createdAt, since), isNotNull(employerRatings.aiVerdict)];
+  if (options.employerId) filters.push(eq(employerRatings.employerId, options.employerId));
+  const rows = await getDb(d1)
+    .select({
+      domain: employerRatings.domain,
+      ai: employerRatings.aiVerdict,
+      employer: employerRatings.verdict,
+      n: count(),
+    })
+    .from(employerRatings)
+    .where(and(...filters))
+    .groupBy(employerRatings.domain, employerRatings.aiVerdict, employerRatings.verdict);
+  let overall = EMPTY_COUNTS;
+  const perDomain = new Map<string, PairCounts>();
+  for (const r of rows) {
+    if (!r.ai) continue;
+    overall = addPair(overall, r.ai, r.employer, r.n);
+    perDomain.set(r.domain, addPair(perDomain.get(r.domain) ?? EMPTY_COUNTS, r.ai, r.employer, r.n));
+  }
+  const stats = (counts: PairCounts) => agreementOverWindow(counts, { windowDays: options.windowDays, now });
+  return {
+    scope: options.employerId ? 'employer' : 'platform',
+    overall: stats(overall),
+    byDomain: [...perDomain.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([domain, counts]) => ({ domain, ...stats(counts) })),
+  };
 }

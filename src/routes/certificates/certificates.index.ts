@@ -1,0 +1,9 @@
+import { createRouter } from '../../lib/create-app';
+import * as handlers from './certificates.handlers';
+import * as routes from './certificates.routes';
+
+export const certificatesRouter = createRouter()
+  .openapi(routes.verifyCertificate, handlers.verify)
+  .openapi(routes.getJwks, handlers.jwks)
+  .openapi(routes.myCertificates, handlers.mine)
+  .openapi(routes.revokeCertificate, handlers.revoke);

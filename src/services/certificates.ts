@@ -1,0 +1,222 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Database } from '../db/client';
+import { briefs, certificates, users } from '../db/schema';
+import { generateCertificateNumber } from '../domain/certificates/certificate-number';
+import {
+  importSigningKey,
+  type Jwks,
+  jwksFrom,
+  parsePreviousKeys,
+  type SigningKey,
+  signCredential,
+} from '../domain/certificates/credential';
+import { verificationKey } from './cache-keys';
+import { hasConsent } from './consent';
+
+/** The name credentials are issued under. */
+export const ISSUER_NAME = 'Verification Platform';
+
+let cachedKey: { secret: string; key: Promise<SigningKey> } | undefined;
+
+/** The signing key from the `CERT_SIGNING_KEY` secret, imported once per isolate. */
+export function signingKey(env: Pick<Env, 'CERT_SIGNING_KEY'>): Promise<SigningKey> {
+  if (cachedKey?.secret !== env.CERT_SIGNING_KEY) {
+    cachedKey = { secret: env.CERT_SIGNING_KEY, key: importSigningKey(env.CERT_SIGNING_KEY) };
+  }
+  return cachedKey.key;
+}
+
+/** The current public key plus retired ones (`CERT_PREVIOUS_PUBLIC_KEYS`), for `/.well-known/jwks.json`. */
+export async function publishedKeys(
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS'>,
+): Promise<Jwks> {
+  const current = await signingKey(env);
+  return jwksFrom([current.publicJwk, ...parsePreviousKeys(env.CERT_PREVIOUS_PUBLIC_KEYS)]);
+}
+
+type CertificateRow = typeof certificates.$inferSelect;
+
+/**
+ * Issues and signs a certificate. Numbers are random (55 bits), so a clash is rare; the
+ * unique index decides and a clash draws again.
+ */
+export async function issueCertificate(
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
+  db: Database,
+  input: {
+    holderId: string;
+    briefId: string;
+    briefTitle: string;
+    employerId: string;
+    employerName: string;
+    submissionId: string;
+    domain: string;
+    issuedAt?: Date;
+  },
+): Promise<CertificateRow> {
+  const key = await signingKey(env);
+  const issuedAt = input.issuedAt ?? new Date();
+  for (let attempt = 0; ; attempt++) {
+    const id = crypto.randomUUID();
+    const certificateNo = generateCertificateNumber();
+    const credentialJwt = await signCredential(
+      {
+        certificateId: id,
+        certificateNo,
+        issuerUrl: env.PUBLIC_BASE_URL,
+        issuerName: ISSUER_NAME,
+        briefTitle: input.briefTitle,
+        domain: input.domain,
+        employerName: input.employerName,
+        issuedAt,
+      },
+      key,
+    );
+    try {
+      const [row] = await db
+        .insert(certificates)
+        .values({
+          id,
+          certificateNo,
+          holderId: input.holderId,
+          briefId: input.briefId,
+          employerId: input.employerId,
+          submissionId: input.submissionId,
+          domain: input.domain,
+          credentialJwt,
+          issuedAt,
+        })
+        .returning();
+      return row as CertificateRow;
+    } catch (err) {
+      if (attempt < 4 && String(err).includes('UNIQUE') && String(err).includes('certificate_no')) continue;
+      throw err;
+    }
+  }
+}
+
+export type VerificationPayload = {
+  certificateNo: string;
+  status: 'active' | 'revoked';
+  brief: { id: string; title: string };
+  domain: string;
+  employer: { name: string };
+  issuedAt: string;
+  revokedAt: string | null;
+  holder: { name: string } | null;
+  credential: { format: 'vc-jwt'; jwt: string };
+  jwksUrl: string;
+};
+
+const employer = alias(users, 'employer');
+
+/** What `GET /api/verify/{no}` shows, from D1. Null when no such certificate. */
+export async function buildVerification(
+  env: Pick<Env, 'PUBLIC_BASE_URL'>,
+  db: Database,
+  certificateNo: string,
+): Promise<VerificationPayload | null> {
+  const [row] = await db
+    .select({
+      certificateNo: certificates.certificateNo,
+      status: certificates.status,
+      domain: certificates.domain,
+      issuedAt: certificates.issuedAt,
+      revokedAt: certificates.revokedAt,
+      credentialJwt: certificates.credentialJwt,
+      holderId: certificates.holderId,
+      holderName: users.name,
+      briefId: briefs.id,
+      briefTitle: briefs.title,
+      employerName: employer.name,
+    })
+    .from(certificates)
+    .innerJoin(users, eq(users.id, certificates.holderId))
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .innerJoin(employer, eq(employer.id, certificates.employerId))
+    .where(eq(certificates.certificateNo, certificateNo))
+    .limit(1);
+  if (!row) return null;
+  const showName = await hasConsent(db, row.holderId, 'public_verification');
+  return {
+    certificateNo: row.certificateNo,
+    status: row.status,
+    brief: { id: row.briefId, title: row.briefTitle },
+    domain: row.domain,
+    employer: { name: row.employerName },
+    issuedAt: row.issuedAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    holder: showName ? { name: row.holderName } : null,
+    credential: { format: 'vc-jwt', jwt: row.credentialJwt },
+    jwksUrl: `${env.PUBLIC_BASE_URL}/.well-known/jwks.json`,
+  };
+}
+
+/** Cached verification: `{json, etag}` from one KV read on a hit; null for an unknown number. */
+export async function verification(
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE' | 'DB'>,
+  certificateNo: string,
+  readDb: () => Database,
+): Promise<{ json: string; etag: string } | null> {
+  const key = verificationKey(certificateNo);
+  const hit = await env.CACHE.getWithMetadata<{ etag: string }>(key);
+  if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
+  const payload = await buildVerification(env, readDb(), certificateNo);
+  if (!payload) return null;
+  const json = JSON.stringify(payload);
+  const etag = `W/"${Date.now().toString(36)}"`;
+  await env.CACHE.put(key, json, { metadata: { etag } });
+  return { json, etag };
+}
+
+export async function invalidateVerification(cache: KVNamespace, certificateNos: string[]): Promise<void> {
+  await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
+}
+
+export async function certificatesOf(db: Database, holderId: string) {
+  return db
+    .select({
+      certificateNo: certificates.certificateNo,
+      status: certificates.status,
+      domain: certificates.domain,
+      issuedAt: certificates.issuedAt,
+      revokedAt: certificates.revokedAt,
+      credentialJwt: certificates.credentialJwt,
+      briefId: certificates.briefId,
+      briefTitle: briefs.title,
+    })
+    .from(certificates)
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .where(eq(certificates.holderId, holderId))
+    .orderBy(desc(certificates.issuedAt));
+}
+
+export class RevocationRefused extends Error {}
+
+/**
+ * Revokes a certificate. Admins may revoke any; an employer only the ones issued on their
+ * briefs (for anyone else the certificate "does not exist": null). Revoking twice is a conflict.
+ */
+export async function revokeCertificate(
+  db: Database,
+  certificateNo: string,
+  actor: { id: string; role: string },
+  reason: string,
+  now = new Date(),
+): Promise<CertificateRow | null> {
+  const [row] = await db
+    .select()
+    .from(certificates)
+    .where(eq(certificates.certificateNo, certificateNo))
+    .limit(1);
+  if (!row || (actor.role !== 'admin' && row.employerId !== actor.id)) return null;
+  if (row.status === 'revoked') throw new RevocationRefused('This certificate is already revoked.');
+  const [updated] = await db
+    .update(certificates)
+    .set({ status: 'revoked', revokedAt: now, revokedReason: reason, revokedBy: actor.id })
+    .where(and(eq(certificates.id, row.id), eq(certificates.status, 'active')))
+    .returning();
+  if (!updated) throw new RevocationRefused('This certificate is already revoked.');
+  return updated;
+}

@@ -1,0 +1,94 @@
+import { leaderboardKey } from './cache-keys';
+
+/** Entries kept per domain; `limit` slices this list. */
+export const LEADERBOARD_SIZE = 100;
+/** Safety net; the entry is deleted whenever a rating, revocation, consent change or erasure could change it. */
+const CACHE_TTL_SECONDS = 60 * 60;
+/** Cache key for the all-domains board. */
+export const ALL_DOMAINS = '*';
+
+export type LeaderboardEntry = {
+  rank: number;
+  alias: string;
+  certificates: number;
+  averageEmployerScore: number | null;
+};
+
+export type Leaderboard = { domain: string | null; generatedAt: string; entries: LeaderboardEntry[] };
+
+/**
+ * Candidates whose latest `leaderboard` consent event is a grant, with at least one active
+ * certificate (in the domain, when given), ranked by certificates, then average employer
+ * score, then name. Ties share a rank (1, 2, 2, 4). The latest consent event is found by
+ * time with the rowid as a tiebreak, so two events in the same millisecond resolve to the
+ * last one written.
+ */
+export async function computeLeaderboard(
+  d1: D1Database,
+  domain: string | null,
+  now = new Date(),
+): Promise<Leaderboard> {
+  const domainFilter = domain === null ? '' : 'AND c.domain = ?1';
+  const ratingFilter = domain === null ? '' : 'AND r.domain = ?1';
+  const sql = `
+    WITH consenting AS (
+      SELECT ce.user_id FROM consent_events ce
+      WHERE ce.purpose = 'leaderboard'
+        AND ce.rowid = (
+          SELECT c2.rowid FROM consent_events c2
+          WHERE c2.user_id = ce.user_id AND c2.purpose = 'leaderboard'
+          ORDER BY c2.created_at DESC, c2.rowid DESC LIMIT 1)
+        AND ce.action = 'grant'
+    ),
+    certified AS (
+      SELECT c.holder_id AS user_id, count(*) AS certificates
+      FROM certificates c JOIN consenting ON consenting.user_id = c.holder_id
+      WHERE c.status = 'active' ${domainFilter}
+      GROUP BY c.holder_id
+    )
+    SELECT u.id, coalesce(u.public_alias, u.name) AS alias, certified.certificates AS certificates,
+      (SELECT avg(r.score) FROM employer_ratings r
+        JOIN evaluations e ON e.id = r.evaluation_id
+        JOIN submissions s ON s.id = e.submission_id
+        WHERE s.candidate_id = u.id ${ratingFilter}) AS average_score
+    FROM certified JOIN users u ON u.id = certified.user_id
+    WHERE u.disabled_at IS NULL
+    ORDER BY certificates DESC, average_score DESC, alias ASC, u.id ASC
+    LIMIT ${LEADERBOARD_SIZE}`;
+  const statement = d1.prepare(sql);
+  const { results } = await (domain === null ? statement : statement.bind(domain)).all<{
+    alias: string;
+    certificates: number;
+    average_score: number | null;
+  }>();
+  const entries: LeaderboardEntry[] = [];
+  results.forEach((row, i) => {
+    const averageEmployerScore =
+      row.average_score === null ? null : Math.round(row.average_score * 100) / 100;
+    const previous = entries[i - 1];
+    const tied =
+      previous &&
+      previous.certificates === row.certificates &&
+      previous.averageEmployerScore === averageEmployerScore;
+    entries.push({
+      rank: tied ? previous.rank : i + 1,
+      alias: row.alias,
+      certificates: row.certificates,
+      averageEmployerScore,
+    });
+  });
+  return { domain, generatedAt: now.toISOString(), entries };
+}
+
+/** The cached board for a domain (its top 100) as JSON; computed and stored on a miss. */
+export async function cachedLeaderboard(
+  env: Pick<Env, 'DB' | 'CACHE'>,
+  domain: string | null,
+): Promise<Leaderboard> {
+  const key = leaderboardKey(domain ?? ALL_DOMAINS);
+  const hit = await env.CACHE.get<Leaderboard>(key, 'json');
+  if (hit) return hit;
+  const board = await computeLeaderboard(env.DB, domain);
+  await env.CACHE.put(key, JSON.stringify(board), { expirationTtl: CACHE_TTL_SECONDS });
+  return board;
+}

@@ -1,0 +1,216 @@
+import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type BriefState, briefs, milestones, rubrics, users } from '../../db/schema';
+import type { Rubric } from '../../domain/pillars/types';
+import type { Position } from '../../lib/paging';
+import { recordAudit } from '../audit';
+import type { PillarEngine } from '../pillars';
+
+export type BriefInput = {
+  title: string;
+  domain: string;
+  description: string;
+  deliverables: string[];
+  successCriteria: string[];
+  durationDays: number;
+  publish: boolean;
+};
+
+/**
+ * The text the rubric is extracted from: the description as written, then the deliverables
+ * and success criteria as requirement lines, so each becomes something a criterion can quote.
+ */
+export function briefRequirementText(
+  b: Pick<BriefInput, 'description' | 'deliverables' | 'successCriteria'>,
+): string {
+  return [
+    b.description.trim(),
+    ...b.deliverables.map((d) => `- You must deliver ${d.trim()}.`),
+    ...b.successCriteria.map((c) => `- The work must meet this criterion: ${c.trim()}.`),
+  ].join('\n');
+}
+
+const preview = (rubric: Rubric) => ({
+  criteria: rubric.criteria.map(({ id, name, weight }) => ({ id, name, weight })),
+  passThreshold: rubric.passThreshold,
+});
+
+/** Creates a brief with its rubric (pillar 4) and playbook (pillar 1), in one batch. */
+export async function createBrief(db: Database, engine: PillarEngine, employerId: string, input: BriefInput) {
+  const rubric = await engine.extractRubric(briefRequirementText(input), input.domain);
+  const playbook = await engine.generatePlaybook({
+    title: input.title,
+    deliverables: input.deliverables,
+    successCriteria: input.successCriteria,
+    durationDays: input.durationDays,
+    domain: input.domain,
+  });
+  const now = new Date();
+  const briefId = crypto.randomUUID();
+  const steps = playbook.result.milestones;
+  await db.batch([
+    db.insert(briefs).values({
+      id: briefId,
+      employerId,
+      title: input.title,
+      domain: input.domain,
+      description: input.description,
+      deliverables: input.deliverables,
+      successCriteria: input.successCriteria,
+      durationDays: input.durationDays,
+      state: input.publish ? 'published' : 'draft',
+      playbookEngine: playbook.engine,
+      createdAt: now,
+      publishedAt: input.publish ? now : null,
+    }),
+    db.insert(rubrics).values({
+      briefId,
+      criteria: rubric.result.criteria,
+      passThreshold: rubric.result.passThreshold,
+      engine: rubric.engine,
+    }),
+    db.insert(milestones).values(
+      steps.map((m, i) => ({
+        briefId,
+        position: i + 1,
+        day: m.day,
+        title: m.title,
+        tasks: m.tasks,
+        tutorialLinks: m.tutorial_links,
+        isFinal: i === steps.length - 1,
+      })),
+    ),
+  ]);
+  await recordAudit(db, {
+    actorId: employerId,
+    action: 'brief.created',
+    targetType: 'brief',
+    targetId: briefId,
+  });
+  return (await loadBrief(db, briefId))!;
+}
+
+export type BriefView = Awaited<ReturnType<typeof loadBrief>>;
+
+/** A brief with its employer's name, rubric and playbook. */
+export async function loadBrief(db: Database, briefId: string) {
+  const [row] = await db
+    .select({ brief: briefs, employerName: users.name })
+    .from(briefs)
+    .innerJoin(users, eq(users.id, briefs.employerId))
+    .where(eq(briefs.id, briefId))
+    .limit(1);
+  if (!row) return null;
+  const [rubric] = await db.select().from(rubrics).where(eq(rubrics.briefId, briefId)).limit(1);
+  const steps = await db
+    .select()
+    .from(milestones)
+    .where(eq(milestones.briefId, briefId))
+    .orderBy(asc(milestones.position));
+  const r: Rubric = { criteria: rubric?.criteria ?? [], passThreshold: rubric?.passThreshold ?? 3 };
+  return {
+    ...row.brief,
+    employerName: row.employerName,
+    rubric: { ...r, engine: rubric?.engine ?? 'local' },
+    milestones: steps,
+    rubricPreview: preview(r),
+  };
+}
+
+export function briefToJson(b: NonNullable<BriefView>) {
+  return {
+    id: b.id,
+    title: b.title,
+    domain: b.domain,
+    description: b.description,
+    deliverables: b.deliverables,
+    successCriteria: b.successCriteria,
+    durationDays: b.durationDays,
+    state: b.state,
+    employer: { name: b.employerName },
+    createdAt: b.createdAt.toISOString(),
+    publishedAt: b.publishedAt?.toISOString() ?? null,
+    closedAt: b.closedAt?.toISOString() ?? null,
+    rubric: b.rubric,
+    playbook: {
+      milestones: b.milestones.map((m) => ({
+        id: m.id,
+        day: m.day,
+        title: m.title,
+        tasks: m.tasks,
+        tutorial_links: m.tutorialLinks,
+        final: m.isFinal,
+      })),
+      rubric_preview: b.rubricPreview,
+      engine: b.playbookEngine ?? 'local',
+    },
+  };
+}
+
+/** Briefs newest first: public listings (published/closed) or one employer's own (any state). */
+export async function listBriefs(
+  db: Database,
+  filter: { states: BriefState[]; domain?: string; employerId?: string },
+  limit: number,
+  after?: Position,
+) {
+  const conditions = [inArray(briefs.state, filter.states)];
+  if (filter.domain) conditions.push(eq(briefs.domain, filter.domain));
+  if (filter.employerId) conditions.push(eq(briefs.employerId, filter.employerId));
+  if (after) {
+    conditions.push(
+      or(
+        lt(briefs.createdAt, after.createdAt),
+        and(eq(briefs.createdAt, after.createdAt), lt(briefs.id, after.id)),
+      )!,
+    );
+  }
+  return db
+    .select({
+      id: briefs.id,
+      title: briefs.title,
+      domain: briefs.domain,
+      state: briefs.state,
+      durationDays: briefs.durationDays,
+      createdAt: briefs.createdAt,
+      employerName: users.name,
+    })
+    .from(briefs)
+    .innerJoin(users, eq(users.id, briefs.employerId))
+    .where(and(...conditions))
+    .orderBy(desc(briefs.createdAt), desc(briefs.id))
+    .limit(limit + 1);
+}
+
+const TRANSITIONS: Record<BriefState, BriefState[]> = {
+  draft: ['published'],
+  published: ['closed'],
+  closed: [],
+};
+
+export class IllegalTransition extends Error {}
+
+/** draft → published → closed; anything else is refused. Null when the brief is not the employer's. */
+export async function changeBriefState(db: Database, employerId: string, briefId: string, to: BriefState) {
+  const [brief] = await db
+    .select()
+    .from(briefs)
+    .where(and(eq(briefs.id, briefId), eq(briefs.employerId, employerId)))
+    .limit(1);
+  if (!brief) return null;
+  if (!TRANSITIONS[brief.state].includes(to)) {
+    throw new IllegalTransition(`A ${brief.state} brief cannot become ${to}.`);
+  }
+  const now = new Date();
+  await db
+    .update(briefs)
+    .set(to === 'published' ? { state: to, publishedAt: now } : { state: to, closedAt: now })
+    .where(and(eq(briefs.id, briefId), eq(briefs.state, brief.state)));
+  await recordAudit(db, {
+    actorId: employerId,
+    action: `brief.${to}`,
+    targetType: 'brief',
+    targetId: briefId,
+  });
+  return loadBrief(db, briefId);
+}

@@ -1,0 +1,150 @@
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { describe, expect, it } from 'vitest';
+import {
+  type Account,
+  as,
+  call,
+  consent,
+  DEMO_BRIEF,
+  eventually,
+  GOOD_WORK,
+  jsonInit,
+  signup,
+} from './helpers';
+
+type Brief = { id: string; playbook: { milestones: { id: string; final: boolean; day: number }[] } };
+type Submission = {
+  id: string;
+  state: string;
+  evaluation: { id: string; state: string; ai: { verdict: string } | null } | null;
+};
+
+async function submitAndWait(candidate: Account, milestoneId: string): Promise<Submission> {
+  const res = await call(
+    '/api/submissions',
+    jsonInit('POST', { milestoneId, text: GOOD_WORK }, as(candidate)),
+  );
+  expect(res.status).toBe(201);
+  const created = await res.json<{ id: string; aiEvaluation: boolean }>();
+  expect(created.aiEvaluation).toBe(true);
+  return eventually(async () => {
+    const s = await (
+      await call(`/api/submissions/${created.id}`, { headers: as(candidate) })
+    ).json<Submission>();
+    return s.state === 'evaluated' ? s : undefined;
+  });
+}
+
+describe('the whole journey', () => {
+  it('brief → submissions → AI evaluations → blind ratings → certificate → verify → leaderboard → agreement', async () => {
+    const employer = await signup('employer', 'Acme Hiring');
+    const candidate = await signup('candidate', 'Ravi Kumar');
+    for (const purpose of ['ai_evaluation', 'leaderboard', 'public_verification'])
+      await consent(candidate, purpose);
+
+    // The employer publishes a brief; the pillars give it a rubric and a playbook.
+    const briefRes = await call('/api/briefs', jsonInit('POST', DEMO_BRIEF, as(employer)));
+    expect(briefRes.status).toBe(201);
+    const brief = await briefRes.json<Brief>();
+    const steps = brief.playbook.milestones;
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.at(-1)!.final).toBe(true);
+    expect((await call(`/api/briefs/${brief.id}`)).status).toBe(200); // public once published
+
+    // The candidate submits every milestone; each is AI-evaluated after the response.
+    const submissions: Submission[] = [];
+    for (const step of steps) submissions.push(await submitAndWait(candidate, step.id));
+    for (const s of submissions)
+      expect(s.evaluation).toMatchObject({ state: 'completed', ai: { verdict: expect.any(String) } });
+
+    // The employer sees the work but not the AI verdict until rating it.
+    const listed = await (
+      await call(`/api/briefs/${brief.id}/submissions?limit=100`, { headers: as(employer) })
+    ).json<{
+      items: { evaluationId: string; evaluation: { hiddenUntilRated: boolean; ai: unknown } }[];
+    }>();
+    expect(listed.items).toHaveLength(steps.length);
+    for (const item of listed.items)
+      expect(item.evaluation).toMatchObject({ hiddenUntilRated: true, ai: null });
+
+    // Blind ratings; the final pass issues the certificate.
+    let certificateNo = '';
+    for (const [i, s] of submissions.entries()) {
+      const res = await call(
+        `/api/evaluations/${s.evaluation!.id}/employer-rating`,
+        jsonInit('POST', { score: 4, verdict: 'pass', comment: 'Solid work' }, as(employer)),
+      );
+      expect(res.status).toBe(201);
+      const rated = await res.json<{
+        evaluation: { hiddenUntilRated: boolean; ai: { verdict: string } };
+        certificate: { certificateNo: string } | null;
+      }>();
+      expect(rated.evaluation.hiddenUntilRated).toBe(false);
+      expect(rated.evaluation.ai.verdict).toBe(s.evaluation!.ai!.verdict);
+      if (i < submissions.length - 1) expect(rated.certificate).toBeNull();
+      else certificateNo = rated.certificate!.certificateNo;
+    }
+    expect(certificateNo).toMatch(/^VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    const mine = await (await call('/api/me/certificates', { headers: as(candidate) })).json<{
+      items: { certificateNo: string }[];
+    }>();
+    expect(mine.items.map((c) => c.certificateNo)).toEqual([certificateNo]);
+
+    // Public verification, with the signature checked by an independent JOSE library.
+    const verify = await call(`/api/verify/${certificateNo}`);
+    expect(verify.status).toBe(200);
+    const verification = await verify.json<{
+      status: string;
+      holder: { name: string } | null;
+      brief: { title: string };
+      employer: { name: string };
+      credential: { jwt: string };
+    }>();
+    expect(verification).toMatchObject({
+      status: 'active',
+      holder: { name: 'Ravi Kumar' },
+      brief: { title: DEMO_BRIEF.title },
+      employer: { name: 'Acme Hiring' },
+    });
+    const jwks = await (await call('/.well-known/jwks.json')).json<{
+      keys: Parameters<typeof createLocalJWKSet>[0]['keys'];
+    }>();
+    const { payload, protectedHeader } = await jwtVerify(
+      verification.credential.jwt,
+      createLocalJWKSet({ keys: jwks.keys }),
+      {
+        algorithms: ['EdDSA'],
+      },
+    );
+    expect(protectedHeader.alg).toBe('EdDSA');
+    expect(payload.type).toEqual(expect.arrayContaining(['VerifiableCredential', 'OpenBadgeCredential']));
+    expect(JSON.stringify(payload)).not.toContain('Ravi');
+
+    // The leaderboard shows the consenting candidate in the brief's domain.
+    const board = await (await call(`/api/leaderboard?domain=${DEMO_BRIEF.domain}`)).json<{
+      entries: { rank: number; alias: string; certificates: number; averageEmployerScore: number }[];
+    }>();
+    expect(board.entries).toContainEqual({
+      rank: 1,
+      alias: 'Ravi Kumar',
+      certificates: 1,
+      averageEmployerScore: 4,
+    });
+
+    // The agreement rate now counts the new pairs (refreshed after each rating).
+    const rate = await eventually(async () => {
+      const r = await (await call('/api/public/agreement-rate')).json<{ demo: boolean; total: number }>();
+      return r.demo === false && r.total === steps.length ? r : undefined;
+    });
+    expect(rate.total).toBe(steps.length);
+    const scoped = await (await call('/api/metrics/agreement-rate', { headers: as(employer) })).json<{
+      scope: string;
+      overall: { total: number };
+      byDomain: { domain: string; total: number }[];
+    }>();
+    expect(scoped).toMatchObject({ scope: 'employer', overall: { total: steps.length } });
+    expect(scoped.byDomain).toEqual([
+      expect.objectContaining({ domain: DEMO_BRIEF.domain, total: steps.length }),
+    ]);
+  });
+});
