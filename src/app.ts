@@ -3,8 +3,17 @@ import { registerSecuritySchemes } from './lib/openapi';
 import { agreementRouter } from './routes/agreement/agreement.index';
 import { apiKeysRouter } from './routes/api-keys/api-keys.index';
 import { authRouter } from './routes/auth/auth.index';
+import { briefsRouter } from './routes/briefs/briefs.index';
+import { certificatesRouter } from './routes/certificates/certificates.index';
+import { consentRouter } from './routes/consent/consent.index';
+import { dsrRouter } from './routes/dsr/dsr.index';
+import { evaluationsRouter } from './routes/evaluations/evaluations.index';
+import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
 import { metaRouter } from './routes/meta/meta.index';
+import { metricsRouter } from './routes/metrics/metrics.index';
+import { pillarsRouter } from './routes/pillars/pillars.index';
+import { submissionsRouter } from './routes/submissions/submissions.index';
 
 /** The whole HTTP API. Feature routers are mounted at the root; each declares full paths. */
 export function buildApp() {
@@ -13,7 +22,16 @@ export function buildApp() {
   app.route('/', authRouter);
   app.route('/', meRouter);
   app.route('/', apiKeysRouter);
+  app.route('/', pillarsRouter);
+  app.route('/', briefsRouter);
+  app.route('/', submissionsRouter);
+  app.route('/', evaluationsRouter);
+  app.route('/', certificatesRouter);
+  app.route('/', leaderboardRouter);
   app.route('/', agreementRouter);
+  app.route('/', consentRouter);
+  app.route('/', dsrRouter);
+  app.route('/', metricsRouter);
   app.route('/', metaRouter(app));
   return app;
 }
