@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { and, eq, lt, or, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { ProblemError } from './problem';
 
 /** `limit` for every list: bounded, with a default. */
@@ -72,3 +74,11 @@ export const pageSchema = <T extends z.ZodType>(item: T, name: string) =>
       nextCursor: z.string().nullable().openapi({ description: 'Null on the last page.' }),
     })
     .openapi(name);
+
+/** Rows after `after` in newest-first (createdAt, id) order: the keyset condition of every cursor. */
+export function olderThan(columns: { createdAt: SQLiteColumn; id: SQLiteColumn }, after: Position): SQL {
+  return or(
+    lt(columns.createdAt, after.createdAt),
+    and(eq(columns.createdAt, after.createdAt), lt(columns.id, after.id)),
+  ) as SQL;
+}

@@ -1,7 +1,8 @@
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type ApiKeyScope, apiKeys } from '../db/schema';
 import { randomToken, sha256Hex } from '../domain/credentials';
+import { olderThan, type Position } from '../lib/paging';
 import type { ApiKeyPrincipal } from '../lib/types';
 
 /** Every key starts with this, so leaked keys are easy to recognise (and to scan for). */
@@ -52,21 +53,13 @@ export async function issueApiKey(
   return { key, view: toApiKeyView(row as KeyRow) };
 }
 
-export async function listApiKeys(db: Database, limit: number, after?: { createdAt: Date; id: string }) {
-  const rows = await db
+export async function listApiKeys(db: Database, limit: number, after?: Position) {
+  return db
     .select()
     .from(apiKeys)
-    .where(
-      after
-        ? or(
-            lt(apiKeys.createdAt, after.createdAt),
-            and(eq(apiKeys.createdAt, after.createdAt), lt(apiKeys.id, after.id)),
-          )
-        : undefined,
-    )
+    .where(after ? olderThan(apiKeys, after) : undefined)
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(limit + 1);
-  return rows;
 }
 
 /** Revokes at once (the next request with the key is refused). Null when no such key. */

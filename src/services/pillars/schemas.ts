@@ -63,11 +63,9 @@ export const MilestoneSchema = z
 
 export const RubricPreviewSchema = z
   .object({
-    criteria: z
-      .array(z.object({ id: z.string(), name: z.string(), weight: z.number().int() }))
-      .openapi({
-        description: 'The criteria the work will be judged on, with their weights (summing to 100).',
-      }),
+    criteria: z.array(z.object({ id: z.string(), name: z.string(), weight: z.number().int() })).openapi({
+      description: 'The criteria the work will be judged on, with their weights (summing to 100).',
+    }),
     passThreshold: z.number().openapi({ description: 'Minimum weighted score (1–5) for a pass.' }),
   })
   .openapi('RubricPreview', {

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type BriefState, briefs, milestones, rubrics, users } from '../../db/schema';
 import type { Rubric } from '../../domain/pillars/types';
-import type { Position } from '../../lib/paging';
+import { olderThan, type Position } from '../../lib/paging';
 import { recordAudit } from '../audit';
 import type { PillarEngine } from '../pillars';
 
@@ -158,12 +158,7 @@ export async function listBriefs(
   if (filter.domain) conditions.push(eq(briefs.domain, filter.domain));
   if (filter.employerId) conditions.push(eq(briefs.employerId, filter.employerId));
   if (after) {
-    conditions.push(
-      or(
-        lt(briefs.createdAt, after.createdAt),
-        and(eq(briefs.createdAt, after.createdAt), lt(briefs.id, after.id)),
-      )!,
-    );
+    conditions.push(olderThan(briefs, after));
   }
   return db
     .select({

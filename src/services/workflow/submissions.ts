@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import {
   briefs,
@@ -12,7 +12,7 @@ import {
   submissions,
   users,
 } from '../../db/schema';
-import type { Position } from '../../lib/paging';
+import { olderThan, type Position } from '../../lib/paging';
 
 /** Paging position of a joined submission row. */
 export const submissionPosition = (row: { submission: { createdAt: Date; id: string } }): Position =>
@@ -203,12 +203,7 @@ export async function listOwnSubmissions(
   if (filter.briefId) conditions.push(eq(submissions.briefId, filter.briefId));
   if (filter.state) conditions.push(eq(submissions.state, filter.state));
   if (after) {
-    conditions.push(
-      or(
-        lt(submissions.createdAt, after.createdAt),
-        and(eq(submissions.createdAt, after.createdAt), lt(submissions.id, after.id)),
-      )!,
-    );
+    conditions.push(olderThan(submissions, after));
   }
   return db
     .select(submissionColumns)
@@ -295,12 +290,7 @@ export function submissionView(row: SubmissionRow) {
 export async function submissionsForBrief(db: Database, briefId: string, limit: number, after?: Position) {
   const conditions = [eq(submissions.briefId, briefId)];
   if (after) {
-    conditions.push(
-      or(
-        lt(submissions.createdAt, after.createdAt),
-        and(eq(submissions.createdAt, after.createdAt), lt(submissions.id, after.id)),
-      )!,
-    );
+    conditions.push(olderThan(submissions, after));
   }
   return db
     .select({ ...submissionColumns, candidateName: users.name })
