@@ -167,27 +167,23 @@ describe('POST /api/v1/integrity/check', () => {
       durationDays: 7,
       state: 'published',
     });
-    await db
-      .insert(milestones)
-      .values({
-        id: 'ms-int',
-        briefId: 'brief-int',
-        position: 1,
-        day: 7,
-        title: 'M',
-        tasks: ['t'],
-        tutorialLinks: [],
-        isFinal: true,
-      });
-    await db
-      .insert(submissions)
-      .values({
-        id: 'sub-int',
-        candidateId: 'cand-int',
-        briefId: 'brief-int',
-        milestoneId: 'ms-int',
-        text: ORIGINAL_ESSAY,
-      });
+    await db.insert(milestones).values({
+      id: 'ms-int',
+      briefId: 'brief-int',
+      position: 1,
+      day: 7,
+      title: 'M',
+      tasks: ['t'],
+      tutorialLinks: [],
+      isFinal: true,
+    });
+    await db.insert(submissions).values({
+      id: 'sub-int',
+      candidateId: 'cand-int',
+      briefId: 'brief-int',
+      milestoneId: 'ms-int',
+      text: ORIGINAL_ESSAY,
+    });
     await storeFingerprints(env.DB, 'sub-int', { text: ORIGINAL_ESSAY });
   });
 

@@ -29,7 +29,7 @@ describe('per-API-key limit: 600/min', () => {
     const other = await call('/api/v1/keys/self', { headers: { 'X-Service-Key': two.key } });
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit')).toMatch(/^"apikey";r=599;t=0$/);
-  });
+  }, 60_000); // 650 requests: generous on a loaded 2-core machine
 });
 
 describe('per-user limit: 60/min on session routes', () => {
@@ -45,7 +45,7 @@ describe('per-user limit: 60/min on session routes', () => {
     const other = await call('/api/me', { headers: as(ben) });
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit')).toBe('"user";r=59;t=0');
-  });
+  }, 30_000);
 });
 
 describe('the RateLimiter Durable Object', () => {

@@ -405,5 +405,5 @@ describe('GET /api/leaderboard', () => {
     expect(
       (await call('/api/leaderboard', { headers: { 'CF-Connecting-IP': '198.51.100.100' } })).status,
     ).toBe(200);
-  });
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { errorResponses } from '../../lib/problem';
 import { apiKeyAuth, authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
@@ -10,8 +11,6 @@ import {
   KeyIdParams,
   KeySelfSchema,
 } from './api-keys.schemas';
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 export const createApiKey = createRoute({
   method: 'post',

@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
 import { cursorParam, limitParam, pageSchema } from '../../lib/paging';
 import { errorResponses } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
 import { BriefSchema, BriefSubmissionSchema, BriefSummarySchema } from '../workflow.schemas';
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 export const CreateBriefSchema = z

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
 import { errorResponses } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
 import {
@@ -9,8 +10,6 @@ import {
   RevokeSchema,
   VerificationSchema,
 } from './certificates.schemas';
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 export const verifyCertificate = createRoute({
   method: 'get',

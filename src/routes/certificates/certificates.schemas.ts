@@ -24,12 +24,10 @@ export const VerificationSchema = z
       .object({ name: z.string() })
       .nullable()
       .openapi({ description: "The holder's name, only while they consent to public verification." }),
-    credential: z
-      .object({ format: z.literal('vc-jwt'), jwt: z.string() })
-      .openapi({
-        description:
-          'The signed Open Badges 3.0 AchievementCredential (VC-JWT, EdDSA); verify it against `jwksUrl`.',
-      }),
+    credential: z.object({ format: z.literal('vc-jwt'), jwt: z.string() }).openapi({
+      description:
+        'The signed Open Badges 3.0 AchievementCredential (VC-JWT, EdDSA); verify it against `jwksUrl`.',
+    }),
     jwksUrl: z.string().url(),
   })
   .openapi('CertificateVerification');

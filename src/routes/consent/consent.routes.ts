@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
 import { errorResponses } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
 import {
@@ -8,8 +9,6 @@ import {
   ConsentsSchema,
   NoticeVersionParams,
 } from './consent.schemas';
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 export const recordConsent = createRoute({
   method: 'post',

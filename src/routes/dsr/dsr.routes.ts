@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
@@ -19,7 +20,6 @@ import {
   ResolutionSchema,
 } from './dsr.schemas';
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const TAGS = ['Data rights'];
 
 export const listMyRequests = createRoute({

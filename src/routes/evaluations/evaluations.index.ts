@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
+import { json } from '../../lib/content';
 import { createRouter } from '../../lib/create-app';
 import { errorResponses, ProblemError } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
@@ -9,7 +10,6 @@ import { evaluationForEmployer, RatingRefused, rateEvaluation } from '../../serv
 import { evaluationView, ratingView } from '../../services/workflow/submissions';
 import { EvaluationSchema, RatingSchema } from '../workflow.schemas';
 
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 const IdParams = z.object({
   id: z
     .string()

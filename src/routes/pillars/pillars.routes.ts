@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
 import { errorResponses } from '../../lib/problem';
 import { apiKeyAuth, authErrors, limitedResponse } from '../../lib/route-auth';
 import { IntegrityRequestSchema, IntegrityResultSchema } from './integrity.schemas';
@@ -8,8 +9,6 @@ import {
   RubricRequestSchema,
   RubricResponseSchema,
 } from './pillars.schemas';
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 export const generatePlaybook = createRoute({
   method: 'post',

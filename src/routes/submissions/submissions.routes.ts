@@ -1,12 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { SUBMISSION_STATES } from '../../db/schema';
+import { json } from '../../lib/content';
 import { cursorParam, limitParam, pageSchema } from '../../lib/paging';
 import { errorResponses } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
 import { CommitSchema, SubmittedFileSchema } from '../pillars/integrity.schemas';
 import { SubmissionSchema } from '../workflow.schemas';
-
-const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
 export const CreateSubmissionSchema = z
   .object({
