@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
@@ -84,6 +85,18 @@ describe('the whole journey', () => {
       if (i < submissions.length - 1) expect(rated.certificate).toBeNull();
       else certificateNo = rated.certificate!.certificateNo;
     }
+    // Every state change is in the audit log.
+    const evaluationIds = submissions.map((s) => s.evaluation!.id);
+    const audited = await env.DB.prepare(
+      `SELECT action FROM audit_log WHERE target_id IN (${evaluationIds.map(() => '?').join(',')}) OR action IN ('brief.created', 'certificate.issued')`,
+    )
+      .bind(...evaluationIds)
+      .all<{ action: string }>();
+    const actions = audited.results.map((r) => r.action);
+    expect(actions.filter((a) => a === 'evaluation.completed')).toHaveLength(steps.length);
+    expect(actions.filter((a) => a === 'evaluation.rated')).toHaveLength(steps.length);
+    expect(actions).toEqual(expect.arrayContaining(['brief.created', 'certificate.issued']));
+
     expect(certificateNo).toMatch(/^VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     const mine = await (await call('/api/me/certificates', { headers: as(candidate) })).json<{
       items: { certificateNo: string }[];

@@ -173,6 +173,19 @@ export async function evaluateSubmission(
     .update(submissions)
     .set({ state: 'evaluated', updatedAt: new Date() })
     .where(eq(submissions.id, submissionId));
+  const [done] = await db
+    .select({ id: evaluations.id, state: evaluations.state })
+    .from(evaluations)
+    .where(eq(evaluations.submissionId, submissionId))
+    .limit(1);
+  if (done) {
+    await recordAudit(db, {
+      actorId: null,
+      action: `evaluation.${done.state}`,
+      targetType: 'evaluation',
+      targetId: done.id,
+    });
+  }
 }
 
 const submissionColumns = {
