@@ -12,6 +12,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { CommitRecord } from '../domain/integrity/vcs';
+import type { RubricCriterion } from '../domain/pillars/types';
 
 const id = () =>
   text('id')
@@ -117,15 +119,8 @@ export const briefs = sqliteTable(
   ],
 );
 
-export type RubricLevel = { score: number; descriptor: string };
-export type RubricCriterion = {
-  id: string;
-  name: string;
-  description: string;
-  weight: number;
-  levels: RubricLevel[];
-  source: string;
-};
+// Column shapes come from the domain that produces them.
+export type { RubricCriterion, RubricLevel } from '../domain/pillars/types';
 
 export const rubrics = sqliteTable(
   'rubrics',
@@ -165,14 +160,7 @@ export const milestones = sqliteTable(
 export const SUBMISSION_STATES = ['submitted', 'evaluating', 'evaluated', 'rated'] as const;
 export type SubmissionState = (typeof SUBMISSION_STATES)[number];
 export type SubmittedFile = { path: string; content: string };
-export type SubmittedCommit = {
-  sha: string;
-  authorEmail: string;
-  authoredAt: string;
-  message: string;
-  additions: number;
-  deletions: number;
-};
+export type SubmittedCommit = CommitRecord;
 
 export const submissions = sqliteTable(
   'submissions',
