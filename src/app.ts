@@ -12,6 +12,7 @@ import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
 import { metaRouter } from './routes/meta/meta.index';
 import { metricsRouter } from './routes/metrics/metrics.index';
+import { pagesRouter } from './routes/pages/pages.index';
 import { pillarsRouter } from './routes/pillars/pillars.index';
 import { submissionsRouter } from './routes/submissions/submissions.index';
 
@@ -32,6 +33,7 @@ export function buildApp() {
   app.route('/', consentRouter);
   app.route('/', dsrRouter);
   app.route('/', metricsRouter);
+  app.route('/', pagesRouter);
   app.route('/', metaRouter(app));
   return app;
 }

@@ -18,8 +18,14 @@ candidate submissions with AI evaluation and blind employer rating, signed certi
 verification, a public leaderboard and AI/employer agreement rate, and data-subject rights under
 India's DPDP Act 2023.
 
-Every error is RFC 9457 \`application/problem+json\`. Paths under \`/api/v1/\` are frozen: breaking
-changes ship under \`/api/v2/\` and \`/api/v1/\` stays for 12 months. Changes are listed at \`/changelog\`.`;
+Every error is RFC 9457 \`application/problem+json\` (the HTML pages below answer a browser's
+\`Accept: text/html\` with the same error as a page). Paths under \`/api/v1/\` are frozen: breaking
+changes ship under \`/api/v2/\` and \`/api/v1/\` stays for 12 months. Changes are listed at \`/changelog\`.
+
+Pages for people: [certificate verification](/verify/VP-7K3M-Q9TD-2XWV) at \`/verify/{certificateNo}\`
+(the signature is checked in the browser) and the [embeddable leaderboard](/embed/leaderboard) at
+\`/embed/leaderboard\`, which partners add with one line:
+\`<script src="{base_url}/embed/leaderboard.js" data-domain="web-development" async></script>\`.`;
 
 export function registerSecuritySchemes(app: AppOpenAPI) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {

@@ -1,0 +1,68 @@
+import { getReadReplicaDb } from '../../db/client';
+import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
+import { ProblemError } from '../../lib/problem';
+import type { AppRouteHandler } from '../../lib/types';
+import type { VerificationPayload } from '../../services/certificates';
+import * as certs from '../../services/certificates';
+import { cachedLeaderboard } from '../../services/leaderboard';
+import { embedCsp, LOADER_SCRIPT, verifyCsp } from './pages.assets';
+import type * as routes from './pages.routes';
+import { embedPage, verifyPage } from './pages.templates';
+
+const HTML = 'text/html; charset=utf-8';
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+/** Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). */
+export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
+  const { domain, limit, theme } = c.req.valid('query');
+  const board = await cachedLeaderboard(c.env, domain ?? null);
+  const headers = {
+    ETag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-html"`,
+    'Cache-Control': 'public, max-age=30',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    // On the 304 too: a cache refreshes the stored headers from it, and the default policy
+    // (frame-ancestors 'none') would then stop the cached page from being framed.
+    'Content-Security-Policy': await embedCsp(),
+  };
+  if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers);
+  const page = embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme);
+  return c.body(page, 200, { ...headers, 'Content-Type': HTML });
+};
+
+export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
+  c.body(LOADER_SCRIPT, 200, {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Cache-Control': 'public, max-age=3600',
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  });
+
+/** Same checks and the same cached payload as `GET /api/verify/{certificateNo}`. */
+export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
+  const parsed = parseCertificateNumber(c.req.valid('param').certificateNo);
+  if (!parsed.ok) {
+    const typo = parsed.reason === 'checksum';
+    throw new ProblemError(
+      'invalid-parameters',
+      typo
+        ? 'This certificate number has a typo: its check character does not match.'
+        : 'Certificate numbers look like VP-XXXX-XXXX-XXXX.',
+      {
+        errors: [
+          { pointer: '#/path/certificateNo', detail: typo ? 'Check character mismatch' : 'Invalid format' },
+        ],
+      },
+    );
+  }
+  const found = await certs.verification(c.env, parsed.normalised, () => getReadReplicaDb(c.env.DB));
+  if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
+  const headers = {
+    ETag: found.etag.replace(/"$/, '-html"'),
+    'Cache-Control': 'public, max-age=60',
+    'Content-Security-Policy': await verifyCsp(),
+  };
+  if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers);
+  const payload = JSON.parse(found.json) as VerificationPayload;
+  const shareUrl = `${c.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/verify/${payload.certificateNo}`;
+  return c.body(verifyPage(payload, shareUrl, JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
+};

@@ -1,0 +1,9 @@
+import { createRouter } from '../../lib/create-app';
+import * as handlers from './pages.handlers';
+import * as routes from './pages.routes';
+
+/** Human-facing pages: the embeddable leaderboard (and its loader script) and certificate verification. */
+export const pagesRouter = createRouter()
+  .openapi(routes.embedLeaderboard, handlers.embed)
+  .openapi(routes.embedLoader, handlers.loader)
+  .openapi(routes.verifyPage, handlers.verify);

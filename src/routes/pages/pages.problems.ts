@@ -1,0 +1,43 @@
+import type { MiddlewareHandler } from 'hono';
+import { PROBLEM_CONTENT_TYPE, type ProblemBody } from '../../lib/problem';
+import type { AppBindings } from '../../lib/types';
+import { embedCsp, verifyCsp } from './pages.assets';
+import { embedErrorPage, verifyErrorPage } from './pages.templates';
+
+/** A browser navigating (or loading an iframe) lists `text/html`; API clients do not. */
+export function wantsHtml(accept: string | undefined): boolean {
+  return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept ?? '');
+}
+
+/**
+ * Errors of the HTML routes. Every error is built as problem+json by the app's one error
+ * handler, as everywhere in the API; this middleware, placed first on the route, renders it as
+ * a page instead when the request accepts `text/html`, keeping the status and headers
+ * (`Retry-After`, `RateLimit`…). Other clients get the problem+json unchanged. Either way the
+ * response varies on `Accept`.
+ */
+export function htmlProblems(kind: 'embed' | 'verify'): MiddlewareHandler<AppBindings> {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    if (res.status < 400 || !res.headers.get('content-type')?.startsWith(PROBLEM_CONTENT_TYPE)) return;
+    const headers = new Headers(res.headers);
+    headers.append('Vary', 'Accept');
+    let body: BodyInit | null = res.body;
+    if (wantsHtml(c.req.header('Accept'))) {
+      const problem = (await res.json()) as ProblemBody;
+      if (kind === 'embed') {
+        body = embedErrorPage(problem, c.req.query('theme') === 'dark' ? 'dark' : 'light');
+        headers.set('Content-Security-Policy', await embedCsp());
+        headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+      } else {
+        body = verifyErrorPage(problem, (c.req.param('certificateNo') ?? '').slice(0, 100));
+        headers.set('Content-Security-Policy', await verifyCsp());
+      }
+      headers.set('Content-Type', 'text/html; charset=utf-8');
+    }
+    // Replace rather than merge: Hono's setter would copy the old headers over the new ones.
+    c.res = undefined;
+    c.res = new Response(body, { status: res.status, headers });
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * The HTML of the human-facing pages. Every value from the database or the request goes
+ * through the `html` template, which escapes it; styles and scripts are the constants in
+ * pages.assets.ts, allowed by hash in each page's CSP.
+ */
+
+import { type Html, html, raw } from '../../domain/pages/html';
+import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
+import type { ProblemBody } from '../../lib/problem';
+import type { VerificationPayload } from '../../services/certificates';
+import type { Leaderboard } from '../../services/leaderboard';
+import { EMBED_CSS, EMBED_SCRIPT, VERIFY_CSS, VERIFY_SCRIPT } from './pages.assets';
+
+export type Theme = 'light' | 'dark';
+
+const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+const date = (iso: string) => html`<time datetime="${iso}">${DATE.format(new Date(iso))}</time>`;
+const dateTime = (iso: string) => html`<time datetime="${iso}">${DATE_TIME.format(new Date(iso))} UTC</time>`;
+
+function embedDocument(theme: Theme, title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en" class="${theme}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${raw(EMBED_CSS)}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+<script>${raw(EMBED_SCRIPT)}</script>
+</body>
+</html>
+`.value;
+}
+
+const scoreText = (score: number | null) => (score === null ? '–' : score.toFixed(1));
+
+/** `GET /embed/leaderboard`: a table of the consenting candidates of a domain. */
+export function embedPage(board: Leaderboard, theme: Theme): string {
+  const scope = board.domain ?? 'all domains';
+  const rows =
+    board.entries.length === 0
+      ? html`<tr><td class="empty" colspan="4">No candidates to show yet.</td></tr>`
+      : board.entries.map(
+          (e) => html`<tr>
+<td><span class="rank">${e.rank}</span></td>
+<td class="alias">${e.alias}</td>
+<td class="num">${e.certificates}</td>
+<td class="num">${scoreText(e.averageEmployerScore)}</td>
+</tr>
+`,
+        );
+  return embedDocument(
+    theme,
+    `Leaderboard: ${scope}`,
+    html`<table>
+<caption>Leaderboard: ${scope}</caption>
+<thead><tr><th scope="col">Rank</th><th scope="col">Candidate</th><th scope="col" class="num">Certificates</th><th scope="col" class="num">Avg. employer score</th></tr></thead>
+<tbody>
+${rows}</tbody>
+</table>
+<p class="note">Only candidates who chose to appear are listed. Certificates are verified by Verification Platform; scores are employers' ratings out of 5. Updated ${dateTime(board.generatedAt)}.</p>`,
+  );
+}
+
+/** An error inside the embed (bad parameters, rate limit): framable, in the requested theme. */
+export function embedErrorPage(problem: ProblemBody, theme: Theme): string {
+  return embedDocument(
+    theme,
+    problem.title,
+    html`<h1>${problem.title}</h1>
+<p>${problem.detail}</p>
+${problem.errors?.length ? html`<ul>${problem.errors.map((e) => html`<li><code>${e.pointer}</code>: ${e.detail}</li>`)}</ul>` : ''}`,
+  );
+}
+
+function verifyDocument(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title} · Verification Platform</title>
+<style>${raw(VERIFY_CSS)}</style>
+</head>
+<body>
+<header>Verification Platform · Certificate verification</header>
+<main>
+${body}
+</main>
+<footer>Certificates are signed Open Badges 3.0 credentials. <a href="/docs">API reference</a></footer>
+<script>${raw(VERIFY_SCRIPT)}</script>
+</body>
+</html>
+`.value;
+}
+
+/** The share block: a QR code (inline SVG, drawn here) and the link with a copy button. */
+function share(url: string): Html {
+  const code = encodeQr(url);
+  const side = code ? code.size + 8 : 0;
+  const qr = code
+    ? html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" width="148" height="148" role="img" aria-label="QR code of the link to this page" shape-rendering="crispEdges"><rect width="${side}" height="${side}" fill="#fff"/><path fill="#000" d="${qrSvgPath(code)}"/></svg>`
+    : '';
+  return html`<h2>Share</h2>
+<div class="share">
+${qr}
+<div class="link">
+<label for="share-url">Link to this page</label>
+<div class="row"><input id="share-url" type="url" readonly value="${url}"><button type="button" id="copy-link" hidden>Copy link</button></div>
+<p id="copy-status" class="muted" role="status"></p>
+</div>
+</div>`;
+}
+
+/** `GET /verify/{certificateNo}` for a certificate that exists (active or revoked). */
+export function verifyPage(v: VerificationPayload, shareUrl: string, jwksPath: string): string {
+  const valid = v.status === 'active';
+  const status = valid
+    ? html`<div class="status valid"><span class="icon" aria-hidden="true">✓</span><div><strong>Valid certificate</strong><p>Issued on ${date(v.issuedAt)} and not revoked.</p></div></div>`
+    : html`<div class="status revoked"><span class="icon" aria-hidden="true">✗</span><div><strong>Revoked certificate</strong><p>Revoked on ${v.revokedAt ? date(v.revokedAt) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
+  const holder = v.holder
+    ? html`<dd id="holder">${v.holder.name}</dd>`
+    : html`<dd id="holder" class="muted">Not shown: the holder has not agreed to show their name publicly.</dd>`;
+  return verifyDocument(
+    `Certificate ${v.certificateNo} (${valid ? 'valid' : 'revoked'})`,
+    html`<h1>Certificate ${v.certificateNo}</h1>
+${status}
+<dl>
+<dt>Holder</dt>${holder}
+<dt>Brief</dt><dd>${v.brief.title}</dd>
+<dt>Domain</dt><dd>${v.domain}</dd>
+<dt>Employer</dt><dd>${v.employer.name}</dd>
+<dt>Issued</dt><dd>${dateTime(v.issuedAt)}</dd>
+${v.revokedAt ? html`<dt>Revoked</dt><dd>${dateTime(v.revokedAt)}</dd>` : ''}
+</dl>
+<h2>Signature</h2>
+<p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-number="${v.certificateNo}" data-title="${v.brief.title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">Checking the signature in your browser…</p>
+<details>
+<summary>The signed credential</summary>
+<p>An Open Badges 3.0 credential, signed with Ed25519 (VC-JWT). Your browser checks it against the public keys at <a href="${jwksPath}">${jwksPath}</a>, so you do not have to take this page's word for it. The signature cannot show a revocation; the status above comes from the issuer.</p>
+<code class="jwt" id="credential-jwt">${v.credential.jwt}</code>
+</details>
+${share(shareUrl)}
+<p class="muted">Machine-readable: <a href="/api/verify/${v.certificateNo}">/api/verify/${v.certificateNo}</a></p>`,
+  );
+}
+
+const LOOKUP = html`<form id="lookup" hidden>
+<label for="lookup-number">Check another number</label>
+<div class="row"><input id="lookup-number" name="number" autocomplete="off" spellcheck="false" placeholder="VP-XXXX-XXXX-XXXX"><button type="submit">Verify</button></div>
+</form>`;
+
+/**
+ * The verification page's errors: a mistyped number (400), an unknown one (404), or anything
+ * else (429, 500) with the problem's own words.
+ */
+export function verifyErrorPage(problem: ProblemBody, input: string): string {
+  const typo = problem.errors?.some((e) => e.detail === 'Check character mismatch');
+  if (problem.status === 400) {
+    return verifyDocument(
+      'Mistyped certificate number',
+      html`<h1>${typo ? 'This certificate number has a typo' : 'This is not a certificate number'}</h1>
+<div class="status problem"><span class="icon" aria-hidden="true">✗</span><div><strong>Nothing was looked up</strong><p>${typo ? 'The last character of a certificate number is a check character, and it does not match the rest. Check each character against the original.' : 'Certificate numbers look like VP-7K3M-Q9TD-2XWV: VP and twelve letters or digits in groups of four.'}</p></div></div>
+<dl><dt>You entered</dt><dd><code>${input}</code></dd></dl>
+${LOOKUP}`,
+    );
+  }
+  if (problem.status === 404) {
+    return verifyDocument(
+      'Certificate not found',
+      html`<h1>No certificate has this number</h1>
+<div class="status unknown"><span class="icon" aria-hidden="true">?</span><div><strong>Unknown certificate</strong><p>The number is well formed, but no certificate was issued with it. It may have been copied wrongly, or the certificate was deleted at its holder's request.</p></div></div>
+<dl><dt>Number</dt><dd><code>${input}</code></dd></dl>
+${LOOKUP}`,
+    );
+  }
+  return verifyDocument(
+    problem.title,
+    html`<h1>${problem.title}</h1>
+<div class="status problem"><span class="icon" aria-hidden="true">!</span><div><strong>${problem.title}</strong><p>${problem.detail}</p></div></div>
+${problem.requestId ? html`<p class="muted">Request id: <code>${problem.requestId}</code></p>` : ''}`,
+  );
+}

@@ -1,0 +1,367 @@
+// End-to-end tests of the human-facing pages in Debian's Chromium, driven by playwright-core.
+// Run by scripts/e2e.mjs (`npm run test:e2e`), which starts the Worker and the partner site,
+// seeds data through the API and passes the URLs and fixtures in the environment.
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.E2E_BASE_URL ?? '';
+const PARTNER = process.env.E2E_PARTNER_URL ?? '';
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? '';
+/** @type {import('./seed.mjs').Fixtures} */
+const F = JSON.parse(process.env.E2E_FIXTURES ?? 'null');
+if (!BASE || !PARTNER || !F) throw new Error('run the end-to-end tests with `npm run test:e2e`');
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // launch() gives every run a fresh temporary profile (user data dir).
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/**
+ * A fresh context and page that records every script error: uncaught exceptions and console
+ * errors (CSP violations are console errors too). `allow` lists console messages expected by a test.
+ * @param {{ colorScheme?: 'light' | 'dark'; permissions?: string[] }} [options]
+ */
+async function openPage(options = {}) {
+  const context = await browser.newContext({
+    viewport: { width: 960, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+    permissions: options.permissions ?? [],
+  });
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) errors.push(`response: ${res.status()} ${res.url()}`);
+  });
+  return {
+    page,
+    context,
+    errors,
+    /** Fails on any error except those matching `allow`, then closes the context. */
+    async done(/** @type {RegExp[]} */ allow = []) {
+      await context.close();
+      const unexpected = errors.filter((e) => !allow.some((re) => re.test(e)));
+      assert.deepEqual(unexpected, [], 'no script errors');
+    },
+  };
+}
+
+/**
+ * Runs axe-core in a page or frame (its source evaluated there, which the page's CSP does not
+ * govern) and fails on serious or critical violations.
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} target
+ * @param {string} label
+ */
+async function expectAccessible(target, label) {
+  await target.evaluate(AXE_SOURCE);
+  /** @type {{ id: string; impact: string; help: string; nodes: { target: string[] }[] }[]} */
+  const violations = await target.evaluate(async () => {
+    // Callbacks like this one run in the browser; this file is type-checked with Node's types
+    // and no DOM library, hence `globalThis` as `any` for the page's window.
+    /** @type {any} */
+    const window = globalThis;
+    const result = await window.axe.run(window.document, { iframes: false, resultTypes: ['violations'] });
+    return result.violations.map((/** @type {any} */ v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((/** @type {any} */ n) => ({ target: n.target })),
+    }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(serious, [], `${label}: axe-core found serious or critical violations`);
+}
+
+/** The frame of an iframe element, once its table (or error) has rendered. */
+async function frameOf(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ selector) {
+  const element = await page.waitForSelector(selector);
+  const frame = await element.contentFrame();
+  assert.ok(frame, `${selector} has a frame`);
+  await frame.waitForSelector('main');
+  return { element, frame };
+}
+
+const aliases = (/** @type {import('playwright-core').Frame} */ frame) =>
+  frame.locator('td.alias').allTextContents();
+
+/** Waits for the in-browser signature check and returns its state and text. */
+async function signature(/** @type {import('playwright-core').Page} */ page) {
+  await page.waitForSelector('#signature:not([data-state="pending"])', { timeout: 10_000 });
+  const el = page.locator('#signature');
+  return { state: await el.getAttribute('data-state'), text: (await el.textContent()) ?? '' };
+}
+
+/**
+ * The errors a deliberate 4xx page load causes: the response itself, and Chromium's console
+ * line about it.
+ * @param {string} statuses e.g. '400|404'
+ * @param {string} path the start of the path that answers with it
+ */
+const expectedStatus = (statuses, path) => [
+  new RegExp(`^response: (${statuses}) ${BASE.replaceAll('.', '\\.')}${path}`),
+  new RegExp(`^console: Failed to load resource: the server responded with a status of (${statuses})`),
+];
+
+describe('embeddable leaderboard', () => {
+  it('the one-line snippet on a third-party site shows the consenting candidates and not the others, in both themes', async () => {
+    const t = await openPage();
+    const res = await t.page.goto(`${PARTNER}/`);
+    assert.equal(res?.status(), 200);
+    for (const theme of ['light', 'dark']) {
+      const { element, frame } = await frameOf(t.page, `#${theme} iframe`);
+      assert.equal(new URL(frame.url()).origin, BASE, 'the iframe is the Worker’s page');
+      assert.notEqual(new URL(t.page.url()).origin, BASE, 'on another origin');
+      assert.equal(await element.getAttribute('title'), `Top ${F.domain} candidates (${theme})`);
+      assert.equal(await element.getAttribute('sandbox'), 'allow-scripts');
+      assert.deepEqual(await aliases(frame), F.listed);
+      const text = (await frame.locator('main').textContent()) ?? '';
+      for (const name of F.unlisted) assert.ok(!text.includes(name), `${name} is not listed`);
+      assert.equal(await frame.locator('caption').textContent(), `Leaderboard: ${F.domain}`);
+      assert.deepEqual(await frame.locator('td .rank').allTextContents(), ['1', '2', '3']);
+      assert.equal(
+        await frame.evaluate(() => /** @type {any} */ (globalThis).document.documentElement.className),
+        theme,
+      );
+      // The loader sized the iframe to the content the embed reported.
+      await t.page.waitForFunction((/** @type {any} */ el) => el.style.height !== '22rem', element);
+      const [frameHeight, contentHeight] = await Promise.all([
+        element.evaluate((el) => el.getBoundingClientRect().height),
+        frame.evaluate(
+          () => /** @type {any} */ (globalThis).document.documentElement.getBoundingClientRect().height,
+        ),
+      ]);
+      assert.ok(
+        Math.abs(frameHeight - contentHeight) <= 1,
+        `iframe ${frameHeight}px fits ${contentHeight}px`,
+      );
+      await expectAccessible(frame, `embed (${theme})`);
+      await element.screenshot({ path: join(SCREENSHOTS, `embed-leaderboard-${theme}.png`) });
+    }
+    await expectAccessible(t.page, 'partner page with the embeds');
+    await t.done();
+  });
+
+  it('a hand-written iframe works too, and markup in an alias is shown as text', async () => {
+    const t = await openPage();
+    /** @type {string[]} */
+    const dialogs = [];
+    t.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await t.page.goto(
+      `${PARTNER}/frame?src=${encodeURIComponent(`/embed/leaderboard?domain=${F.xssDomain}`)}`,
+    );
+    const { frame } = await frameOf(t.page, 'iframe');
+    assert.deepEqual(await aliases(frame), [F.xssAlias]);
+    assert.equal(await frame.locator('img').count(), 0);
+    assert.deepEqual(dialogs, []);
+    await t.done();
+  });
+
+  it('answers bad parameters with a framable 400 page', async () => {
+    const t = await openPage();
+    await t.page.goto(
+      `${PARTNER}/frame?src=${encodeURIComponent('/embed/leaderboard?limit=500&theme=dark')}`,
+    );
+    const { frame } = await frameOf(t.page, 'iframe');
+    assert.equal(await frame.locator('h1').textContent(), 'Invalid parameters');
+    assert.match((await frame.locator('main').textContent()) ?? '', /#\/query\/limit/);
+    await expectAccessible(frame, 'embed error');
+    await t.done(expectedStatus('400', '/embed/leaderboard?'));
+  });
+
+  it('other pages of the Worker refuse to be framed by another site', async () => {
+    const t = await openPage();
+    await t.page.goto(`${PARTNER}/frame?src=${encodeURIComponent(`/verify/${F.valid.certificateNo}`)}`);
+    const element = await t.page.waitForSelector('iframe');
+    await t.page.waitForTimeout(500);
+    const frame = await element.contentFrame();
+    const text = frame
+      ? await frame
+          .evaluate(() => /** @type {any} */ (globalThis).document.body?.innerText ?? '')
+          .catch(() => '')
+      : '';
+    assert.ok(!text.includes(F.valid.certificateNo), `the verification page did not render: ${frame?.url()}`);
+    assert.ok(
+      t.errors.some((e) => /frame-ancestors 'none'/.test(e)),
+      `Chromium refused the frame: ${t.errors.join(' | ')}`,
+    );
+    await t.done([/frame-ancestors 'none'/]);
+  });
+});
+
+describe('verification page', () => {
+  it('shows a valid certificate, verifies its signature in the browser, and can be shared', async () => {
+    const t = await openPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+    /** @type {string[]} */
+    const requests = [];
+    t.page.on('request', (r) => requests.push(r.url()));
+    const res = await t.page.goto(`${BASE}/verify/${F.valid.certificateNo}`);
+    assert.equal(res?.status(), 200);
+    assert.equal(await t.page.locator('h1').textContent(), `Certificate ${F.valid.certificateNo}`);
+    assert.match((await t.page.locator('.status').textContent()) ?? '', /Valid certificate/);
+    assert.equal(await t.page.locator('#holder').textContent(), F.valid.holder);
+    const details = (await t.page.locator('dl').textContent()) ?? '';
+    assert.ok(details.includes(F.valid.title) && details.includes(F.employerName));
+    const sig = await signature(t.page);
+    assert.equal(sig.state, 'verified', sig.text);
+    assert.match(sig.text, /Signature verified in your browser/);
+    // The browser fetched the keys itself, and nothing outside the Worker was requested.
+    assert.ok(requests.includes(`${BASE}/.well-known/jwks.json`));
+    assert.deepEqual(
+      requests.filter((u) => new URL(u).origin !== BASE),
+      [],
+    );
+    // Share: a QR code and a link that copies.
+    assert.equal(await t.page.locator('svg[role="img"]').count(), 1);
+    await t.page.click('#copy-link');
+    await t.page.waitForSelector('#copy-status:has-text("Link copied.")');
+    const copied = await t.page.evaluate(() =>
+      /** @type {any} */ (globalThis).navigator.clipboard.readText(),
+    );
+    assert.equal(copied, `${BASE}/verify/${F.valid.certificateNo}`);
+    await t.page.locator('#copy-status').evaluate((el) => {
+      el.textContent = '';
+    });
+    await expectAccessible(t.page, 'valid certificate');
+    await t.page.screenshot({ path: join(SCREENSHOTS, 'verify-valid.png'), fullPage: true });
+    await t.done();
+  });
+
+  it('shows a revoked certificate as revoked, with a still-valid signature', async () => {
+    const t = await openPage();
+    const res = await t.page.goto(`${BASE}/verify/${F.revoked.certificateNo}`);
+    assert.equal(res?.status(), 200);
+    assert.match((await t.page.locator('.status').textContent()) ?? '', /Revoked certificate/);
+    assert.equal(await t.page.locator('#holder').textContent(), F.revoked.holder);
+    const sig = await signature(t.page);
+    assert.equal(sig.state, 'verified', sig.text);
+    assert.match(sig.text, /the issuer has since revoked this certificate/);
+    await expectAccessible(t.page, 'revoked certificate');
+    await t.page.screenshot({ path: join(SCREENSHOTS, 'verify-revoked.png'), fullPage: true });
+    await t.done();
+  });
+
+  it('hides the holder’s name without public_verification consent', async () => {
+    const t = await openPage({ colorScheme: 'dark' });
+    await t.page.goto(`${BASE}/verify/${F.anonymous.certificateNo}`);
+    assert.match((await t.page.locator('#holder').textContent()) ?? '', /Not shown/);
+    assert.ok(!((await t.page.content()) ?? '').includes(F.anonymous.holder));
+    assert.equal((await signature(t.page)).state, 'verified');
+    await expectAccessible(t.page, 'certificate without a name (dark)');
+    await t.done();
+  });
+
+  it('shows an unknown number as a 404 page and a mistyped one as a 400 page, with a working look-up', async () => {
+    const t = await openPage();
+    const unknown = await t.page.goto(`${BASE}/verify/VP-7K3M-Q9TD-2XWV`);
+    assert.equal(unknown?.status(), 404);
+    assert.equal(await t.page.locator('h1').textContent(), 'No certificate has this number');
+    await expectAccessible(t.page, 'unknown certificate');
+
+    const chars = F.valid.certificateNo.split('');
+    chars[5] = chars[5] === 'A' ? 'B' : 'A';
+    const typo = await t.page.goto(`${BASE}/verify/${chars.join('')}`);
+    assert.equal(typo?.status(), 400);
+    assert.equal(await t.page.locator('h1').textContent(), 'This certificate number has a typo');
+    await expectAccessible(t.page, 'mistyped certificate');
+
+    const junk = await t.page.goto(`${BASE}/verify/hello`);
+    assert.equal(junk?.status(), 400);
+    assert.equal(await t.page.locator('h1').textContent(), 'This is not a certificate number');
+
+    // The look-up form (shown by the page's script) takes people to the right page.
+    await t.page.fill('#lookup-number', F.valid.certificateNo.toLowerCase());
+    const [found] = await Promise.all([t.page.waitForNavigation(), t.page.click('#lookup button')]);
+    assert.equal(found?.status(), 200);
+    assert.equal((await signature(t.page)).state, 'verified');
+    await t.done(expectedStatus('400|404', '/verify/'));
+  });
+
+  it('fails the signature check for a tampered credential', async () => {
+    const t = await openPage();
+    const url = `${BASE}/verify/${F.valid.certificateNo}`;
+    await t.page.route(url, async (route) => {
+      const response = await route.fetch();
+      const html = await response.text();
+      const jwt = /id="credential-jwt">([^<]+)</.exec(html)?.[1] ?? '';
+      const [header, payload, sig] = jwt.split('.');
+      const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'));
+      claims.validFrom = '2020-01-01T00:00:00Z'; // an earlier date, in a still well-formed credential
+      const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${sig}`;
+      await route.fulfill({ response, body: html.replace(jwt, forged) });
+    });
+    await t.page.goto(url);
+    const sig = await signature(t.page);
+    assert.equal(sig.state, 'failed', sig.text);
+    assert.match(sig.text, /signature does not match the published key/);
+    await t.done();
+  });
+
+  it('fails the signature check against a substituted key', async () => {
+    const t = await openPage();
+    const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    await t.page.route(`${BASE}/.well-known/jwks.json`, async (route) => {
+      const response = await route.fetch();
+      const jwks = await response.json();
+      for (const key of jwks.keys) key.x = other.x;
+      await route.fulfill({ response, json: jwks });
+    });
+    await t.page.goto(`${BASE}/verify/${F.valid.certificateNo}`);
+    const sig = await signature(t.page);
+    assert.equal(sig.state, 'failed', sig.text);
+    assert.match(sig.text, /signature does not match/);
+    await t.done();
+  });
+
+  it('fails when the page carries another certificate’s genuine credential', async () => {
+    const t = await openPage();
+    const other = /** @type {{ credential: { jwt: string } }} */ (
+      await (await fetch(`${BASE}/api/verify/${F.second.certificateNo}`)).json()
+    );
+    const url = `${BASE}/verify/${F.valid.certificateNo}`;
+    await t.page.route(url, async (route) => {
+      const response = await route.fetch();
+      const html = await response.text();
+      const body = html.replace(/(id="credential-jwt">)[^<]+</, `$1${other.credential.jwt}<`);
+      await route.fulfill({ response, body });
+    });
+    await t.page.goto(url);
+    const sig = await signature(t.page);
+    assert.equal(sig.state, 'failed', sig.text);
+    assert.match(sig.text, /signature is valid, but the signed credential does not match this page/);
+    await t.done();
+  });
+});

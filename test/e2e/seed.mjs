@@ -1,0 +1,178 @@
+// Seeds the end-to-end Worker through its public API only, as real users would: an employer
+// publishes briefs, candidates consent, submit, get evaluated and rated, and certificates are
+// issued (and one revoked) by the workflow itself.
+
+const BRIEF = {
+  domain: 'web-development',
+  description:
+    'We need a small REST API for our todo app. It must expose endpoints to create, list, update and delete tasks. ' +
+    'Errors should follow RFC 9457 problem details. We expect automated tests for every endpoint. ' +
+    'The service must be documented with an OpenAPI description.',
+  deliverables: ['A REST API with CRUD endpoints for tasks', 'An OpenAPI description', 'A test suite'],
+  successCriteria: ['Every endpoint is covered by tests', 'Errors use problem details'],
+  durationDays: 1,
+};
+
+const WORK =
+  'I built the REST API for the todo app with create, list, update and delete endpoints for tasks. ' +
+  'Every error is returned as RFC 9457 problem details with a type, title and status. ' +
+  'The test suite covers every endpoint, including validation failures and missing tasks. ' +
+  'An OpenAPI description documents each endpoint, its parameters and responses, and the README explains how to run it.';
+
+export const DOMAIN = 'web-development';
+export const XSS_DOMAIN = 'markup-check';
+export const XSS_ALIAS = '<img src=x onerror=alert(1)>';
+
+/**
+ * @typedef {{
+ *   domain: string;
+ *   xssDomain: string;
+ *   xssAlias: string;
+ *   employerName: string;
+ *   valid: { certificateNo: string; holder: string; title: string };
+ *   second: { certificateNo: string };
+ *   revoked: { certificateNo: string; holder: string };
+ *   anonymous: { certificateNo: string; holder: string };
+ *   listed: string[];
+ *   unlisted: string[];
+ * }} Fixtures
+ */
+
+/**
+ * @param {string} base the Worker's URL (also its PUBLIC_BASE_URL, so it is the allowed Origin)
+ * @returns {Promise<Fixtures>}
+ */
+export async function seed(base) {
+  /**
+   * @param {string} path
+   * @param {{ method?: string; body?: unknown; cookie?: string; expect?: number }} [o]
+   */
+  async function api(path, { method = 'GET', body, cookie, expect = 200 } = {}) {
+    /** @type {Record<string, string>} */
+    const headers = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (cookie) Object.assign(headers, { cookie, origin: base });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return { json: text ? JSON.parse(text) : null, res };
+  }
+
+  let n = 0;
+  /** @param {'candidate' | 'employer'} role @param {string} name */
+  async function signup(role, name) {
+    n += 1;
+    const email = `e2e-${n}-${Date.now().toString(36)}@example.test`;
+    const { res } = await api('/api/auth/signup', {
+      method: 'POST',
+      body: { email, password: 'an-e2e-password-123', name, role },
+      expect: 201,
+    });
+    const session = res.headers.getSetCookie().find((c) => c.startsWith('session='));
+    if (!session) throw new Error('signup set no session cookie');
+    return session.split(';')[0] ?? '';
+  }
+
+  /** @param {string} cookie @param {string[]} purposes */
+  async function consent(cookie, purposes) {
+    for (const purpose of purposes) {
+      await api('/api/consent', {
+        method: 'POST',
+        cookie,
+        body: { purpose, action: 'grant', noticeVersion: 'v1' },
+        expect: 201,
+      });
+    }
+  }
+
+  /** @param {string} employer @param {Record<string, unknown>} fields @returns {Promise<string>} the final milestone id */
+  async function brief(employer, fields) {
+    const { json } = await api('/api/briefs', {
+      method: 'POST',
+      cookie: employer,
+      body: { ...BRIEF, ...fields },
+      expect: 201,
+    });
+    return json.playbook.milestones.at(-1).id;
+  }
+
+  /**
+   * Submits the final milestone, waits for the evaluation and rates it a pass.
+   * @param {string} candidate @param {string} employer @param {string} milestoneId @param {number} score
+   * @returns {Promise<string>} the certificate number
+   */
+  async function certify(candidate, employer, milestoneId, score) {
+    const { json: created } = await api('/api/submissions', {
+      method: 'POST',
+      cookie: candidate,
+      body: { milestoneId, text: WORK },
+      expect: 201,
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { json } = await api(`/api/submissions/${created.id}`, { cookie: candidate });
+      if (json.state === 'evaluated') break;
+      if (Date.now() > deadline) throw new Error(`submission ${created.id} stuck in ${json.state}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const { json: rated } = await api(`/api/evaluations/${created.evaluationId}/employer-rating`, {
+      method: 'POST',
+      cookie: employer,
+      body: { score, verdict: 'pass' },
+      expect: 201,
+    });
+    if (!rated.certificate) throw new Error('a final pass issued no certificate');
+    return rated.certificate.certificateNo;
+  }
+
+  const employerName = 'Acme Tools Pvt Ltd';
+  const employer = await signup('employer', employerName);
+  const todo = await brief(employer, { title: 'Build a REST API for a todo app' });
+  const catalogue = await brief(employer, { title: 'Document and test a product catalogue API' });
+  const markup = await brief(employer, { title: 'Markup check', domain: XSS_DOMAIN });
+
+  const all = ['ai_evaluation', 'leaderboard', 'public_verification'];
+  const asha = await signup('candidate', 'Asha Rao');
+  await consent(asha, all);
+  await api('/api/me', { method: 'PATCH', cookie: asha, body: { publicAlias: 'asha.codes' } });
+  const bilal = await signup('candidate', 'Bilal Khan');
+  await consent(bilal, all);
+  const chen = await signup('candidate', 'Chen Wei');
+  await consent(chen, ['ai_evaluation', 'leaderboard']); // listed, but no name on verification
+  const dana = await signup('candidate', 'Dana Unlisted');
+  await consent(dana, ['ai_evaluation', 'public_verification']); // never on the leaderboard
+  const eve = await signup('candidate', 'Eve Markup');
+  await consent(eve, ['leaderboard']);
+  await api('/api/me', { method: 'PATCH', cookie: eve, body: { publicAlias: XSS_ALIAS } });
+
+  const valid = await certify(asha, employer, todo, 5);
+  const second = await certify(asha, employer, catalogue, 4);
+  await certify(bilal, employer, todo, 4);
+  const revoked = await certify(bilal, employer, catalogue, 3);
+  const anonymous = await certify(chen, employer, todo, 3);
+  await certify(dana, employer, todo, 5);
+  await certify(eve, employer, markup, 4);
+  await api(`/api/certificates/${revoked}/revoke`, {
+    method: 'POST',
+    cookie: employer,
+    body: { reason: 'Submitted work was not the candidate’s own' },
+  });
+
+  return {
+    domain: DOMAIN,
+    xssDomain: XSS_DOMAIN,
+    xssAlias: XSS_ALIAS,
+    employerName,
+    valid: { certificateNo: valid, holder: 'Asha Rao', title: 'Build a REST API for a todo app' },
+    second: { certificateNo: second },
+    revoked: { certificateNo: revoked, holder: 'Bilal Khan' },
+    anonymous: { certificateNo: anonymous, holder: 'Chen Wei' },
+    // Ranked: two certificates; then one each, by average employer score (3.5, then 3).
+    listed: ['asha.codes', 'Bilal Khan', 'Chen Wei'],
+    unlisted: ['Dana Unlisted', 'Asha Rao'],
+  };
+}
