@@ -25,13 +25,16 @@ export default defineConfig({
           TEST_MIGRATIONS: migrations,
           COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
           README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
+          // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
+          FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
+          FUZZ_SEED: process.env.FUZZ_SEED ?? '',
         },
       },
     }),
   ],
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    setupFiles: ['./test/setup.ts'],
+    setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
     globalSetup: ['./test/global-setup.ts'],
     // CI also writes a JSON report, from which .ci/run prints a plain 'N passed, N failed' line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],

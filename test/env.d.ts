@@ -6,13 +6,32 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       COMMITTED_OPENAPI: string;
       README_MD: string;
+      /** test/fuzz.test.ts: runs per operation (`FUZZ_RUNS`), and a seed to replay (`FUZZ_SEED`). */
+      FUZZ_RUNS: string;
+      FUZZ_SEED: string;
     }
   }
 }
+
+/** One difference found by the contract check (scripts/lib/contract.mjs). */
+type ContractFinding = { code: string; entity: string; action: string; location: string; source: string };
+type ContractDiff = {
+  ok: boolean;
+  breaking: ContractFinding[];
+  nonBreaking: ContractFinding[];
+  unclassified: ContractFinding[];
+  error?: string;
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Set by test/global-setup.ts: the independent validator's verdict on openapi.yaml. */
     openapiValidation: { valid: boolean; version: string; errors: unknown };
+    /** Set by test/global-setup.ts: the v1 contract check and its fixtures (scripts/lib/contract.mjs). */
+    contract: {
+      snapshotIsCurrent: boolean;
+      current: ContractDiff;
+      fixtures: (ContractDiff & { name: string; description: string; expect: 'breaking' | 'compatible' })[];
+    };
   }
 }

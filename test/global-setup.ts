@@ -1,20 +1,29 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { TestProject } from 'vitest/node';
 import { parse } from 'yaml';
+import { type ContractVerdicts, contractVerdicts } from '../scripts/lib/contract.mjs';
+import { loadApp } from '../scripts/lib/openapi-app.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     openapiValidation: { valid: boolean; version: string; errors: unknown };
+    contract: ContractVerdicts;
   }
 }
-// (The same declaration is in test/env.d.ts for the workerd side.)
+// (The same declarations are in test/env.d.ts for the workerd side.)
+
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * Runs in Node before the workerd tests: validates the committed openapi.yaml with an
- * independent validator (it reads its JSON Schemas from disk, which workerd cannot), and
- * hands the verdict to test/openapi.test.ts. That file also checks the committed document
- * equals the generated one, so together they validate what the code produces.
+ * Runs in Node before the workerd tests, for work workerd cannot do:
+ * - validates the committed openapi.yaml with an independent validator (it reads its JSON
+ *   Schemas from disk) and hands the verdict to test/openapi.test.ts, which also checks the
+ *   committed document equals the generated one;
+ * - diffs the generated document's `/api/v1/*` part against the frozen snapshot with
+ *   Atlassian's openapi-diff, and every deliberately broken or additive copy in
+ *   contract/fixtures/ too, for test/contract.test.ts.
  */
 export default async function setup(project: TestProject) {
   const validator = new Validator();
@@ -25,4 +34,8 @@ export default async function setup(project: TestProject) {
     version: validator.version,
     errors: result.errors ?? null,
   });
+
+  const { app, openApiDocument, CANONICAL_SERVER_URL } = await loadApp();
+  const generated = JSON.parse(JSON.stringify(openApiDocument(app, CANONICAL_SERVER_URL)));
+  project.provide('contract', await contractVerdicts(root, generated));
 }

@@ -1,11 +1,19 @@
 import { SELF } from 'cloudflare:test';
 import { expect } from 'vitest';
+import { assertDocumentedResponse } from './response-validation';
 
 export const BASE = 'http://localhost:8787';
 
-/** A request through the Worker's real entry point (the whole middleware stack). */
-export function call(path: string, init: RequestInit = {}): Promise<Response> {
-  return SELF.fetch(new URL(path, BASE), init);
+/**
+ * A request through the Worker's real entry point (the whole middleware stack). The response
+ * is checked against the generated OpenAPI document (test/response-validation.ts): an
+ * undocumented status, content type or body shape throws here, failing the calling test.
+ */
+export async function call(path: string, init: RequestInit = {}): Promise<Response> {
+  const url = new URL(path, BASE);
+  const res = await SELF.fetch(url, init);
+  await assertDocumentedResponse(init.method ?? 'GET', url.href, res);
+  return res;
 }
 
 export function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
@@ -130,3 +138,52 @@ export const GOOD_WORK =
   'Every error is returned as RFC 9457 problem details with a type, title and status. ' +
   'The test suite covers every endpoint, including validation failures and missing tasks. ' +
   'An OpenAPI description documents each endpoint, its parameters and responses, and the README explains how to run it.';
+
+export type BriefView = {
+  id: string;
+  state: string;
+  playbook: { milestones: { id: string; final: boolean; tutorial_links: string[] }[] };
+};
+
+/** Creates a brief as the employer (published unless `publish: false`). */
+export async function createBrief(
+  employer: Account,
+  overrides: Record<string, unknown> = {},
+): Promise<BriefView> {
+  const res = await call('/api/briefs', jsonInit('POST', { ...DEMO_BRIEF, ...overrides }, as(employer)));
+  if (res.status !== 201) throw new Error(`brief creation failed: ${res.status} ${await res.text()}`);
+  return res.json<BriefView>();
+}
+
+/** Submits work for a milestone and waits until it is evaluated (or goes straight to rating). */
+export async function submitWork(
+  candidate: Account,
+  milestoneId: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; evaluationId: string }> {
+  const res = await call(
+    '/api/submissions',
+    jsonInit('POST', { milestoneId, text: GOOD_WORK, ...extra }, as(candidate)),
+  );
+  if (res.status !== 201) throw new Error(`submission failed: ${res.status} ${await res.text()}`);
+  const { id, evaluationId } = await res.json<{ id: string; evaluationId: string }>();
+  await eventually(async () => {
+    const s = await (await call(`/api/submissions/${id}`, { headers: as(candidate) })).json<{
+      state: string;
+    }>();
+    return s.state === 'evaluated' ? true : undefined;
+  });
+  return { id, evaluationId };
+}
+
+/** The employer's rating of an evaluation. */
+export const rateEvaluation = (
+  employer: Account,
+  evaluationId: string,
+  verdict: 'pass' | 'fail' = 'pass',
+  score = 4,
+) =>
+  call(
+    `/api/evaluations/${evaluationId}/employer-rating`,
+    jsonInit('POST', { score, verdict }, as(employer)),
+  );

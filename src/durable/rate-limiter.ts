@@ -60,6 +60,12 @@ export class RateLimiter extends DurableObject<Env> {
     return { allowed, limit, remaining: Math.max(0, limit - this.hits.length), resetSeconds };
   }
 
+  /** Forgets every counted request: a successful login clears its earlier attempts. */
+  async reset(): Promise<void> {
+    this.hits = [];
+    await this.ctx.storage.delete(STORAGE_KEY);
+  }
+
   /** Forget the key once its window is empty; otherwise look again when the newest hit expires. */
   override async alarm(): Promise<void> {
     this.alarmAt = null;

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { sha256Hex } from '../domain/credentials';
 import type { RateDecision } from '../durable/rate-limiter';
 import { ProblemError } from '../lib/problem';
 import type { AppBindings } from '../lib/types';
@@ -56,4 +57,39 @@ export async function enforceRateLimit(
 /** Per client IP (`CF-Connecting-IP`), for public routes such as the leaderboard. */
 export function ipRateLimit(): MiddlewareHandler<AppBindings> {
   return (c, next) => enforceRateLimit(c, 'ip', c.req.header('CF-Connecting-IP') ?? 'unknown', next);
+}
+
+/** Login attempts allowed per email address and client IP in a 15-minute sliding window. */
+export const LOGIN_ATTEMPTS = { limit: 10, windowSeconds: 15 * 60 } as const;
+
+/**
+ * Brute-force slowing for `POST /api/auth/login`. One RateLimiter object per email address
+ * (hashed: no personal data names a Durable Object) and client IP counts the attempts since
+ * the last successful login: `begin` counts one and refuses (429) once 10 fall within 15
+ * minutes, before any password is checked, so a locked-out guesser costs no PBKDF2 work;
+ * `succeeded` clears the count. Counting attempts rather than failures keeps the limit exact
+ * under a parallel burst, as the object answers one `hit` at a time.
+ */
+export async function loginAttempts(env: Env, email: string, ip: string | undefined) {
+  const { limit, windowSeconds } = LOGIN_ATTEMPTS;
+  const key = `login:${await sha256Hex(email.trim().toLowerCase())}:${ip ?? 'unknown'}`;
+  const limiter = env.RATE_LIMITER.getByName(key);
+  return {
+    async begin(): Promise<void> {
+      const decision = await limiter.hit(limit, windowSeconds);
+      if (decision.allowed) return;
+      throw new ProblemError(
+        'quota-exceeded',
+        `Too many login attempts for this account from this address: ${limit} in ${windowSeconds / 60} minutes.`,
+        {
+          headers: {
+            'RateLimit-Policy': `"login";q=${limit};w=${windowSeconds}`,
+            RateLimit: `"login";r=0;t=${decision.resetSeconds}`,
+            'Retry-After': String(decision.resetSeconds),
+          },
+        },
+      );
+    },
+    succeeded: () => limiter.reset(),
+  };
 }

@@ -455,6 +455,9 @@ const MAX_LISTED = 8;
 /** Bounds that keep a rubric readable (and inside the API's documented limits). */
 const MAX_DESCRIPTION = 1000;
 const MAX_SOURCE = 1000;
+/** A level descriptor names the criterion's focus; a "phrase" from a brief without punctuation can be the whole brief. */
+const MAX_FOCUS = 200;
+const MAX_DESCRIPTOR = 500;
 
 /**
  * A source quote of at most `MAX_SOURCE` characters. A longer "sentence" (a brief without
@@ -535,7 +538,7 @@ export function extractRubric(text: string, options?: { domain?: string }): Rubr
   const drafts = groups.map((group, i) => {
     const phrases = phrasesOf(group);
     const focus = focusPhrases(phrases);
-    const focusText = joinList(focus) || 'what the brief asks';
+    const focusText = truncateWords(joinList(focus) || 'what the brief asks', MAX_FOCUS);
     const source = rankRequirements(group.core)[0] as Requirement;
     return {
       first: groupFirst(group),
@@ -546,7 +549,7 @@ export function extractRubric(text: string, options?: { domain?: string }): Rubr
         weight: weights[i] ?? 0,
         levels: fillLevels(group.theme?.levels ?? GENERIC_LEVELS, focusText).map((descriptor, level) => ({
           score: level + 1,
-          descriptor,
+          descriptor: truncateWords(descriptor, MAX_DESCRIPTOR),
         })),
         source: quoteSource(source.sentence.text),
       } satisfies RubricCriterion,

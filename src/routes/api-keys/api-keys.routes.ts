@@ -52,7 +52,7 @@ export const revokeApiKey = createRoute({
   responses: {
     200: limitedResponse('The revoked key.', json(ApiKeySchema)),
     ...authErrors(),
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 404, 413),
   },
 });
 

@@ -1,6 +1,7 @@
 import { getDb } from '../../db/client';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
+import { loginAttempts } from '../../middleware/rate-limit';
 import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
 import {
   authenticate,
@@ -29,9 +30,12 @@ export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
 export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   const { email, password } = c.req.valid('json');
   const db = getDb(c.env.DB);
+  const attempts = await loginAttempts(c.env, email, c.req.header('CF-Connecting-IP'));
+  await attempts.begin();
   const user =
     (await bootstrapAdmin(db, c.env, email, password)) ?? (await authenticate(db, email, password));
   if (!user) throw new ProblemError('unauthenticated', 'Email or password is incorrect.');
+  await attempts.succeeded();
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
   return c.json({ user: toProfile(user), expiresAt: session.expiresAt.toISOString() }, 200);

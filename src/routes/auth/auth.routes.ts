@@ -34,7 +34,10 @@ export const login = createRoute({
   summary: 'Log in and start a session',
   description:
     'An unknown email and a wrong password get the same 401, in the same time. A login with exactly the ' +
-    '`ADMIN_EMAIL`/`ADMIN_PASSWORD` secrets creates or re-enables the admin account.',
+    '`ADMIN_EMAIL`/`ADMIN_PASSWORD` secrets creates or re-enables the admin account. Brute force is slowed: ' +
+    'after 10 attempts without success for one email address from one IP address within 15 minutes, further ' +
+    'attempts get 429 (`Retry-After`) without the password being checked, until the oldest is 15 minutes old; ' +
+    'a successful login clears the count.',
   security: [],
   request: { body: { required: true, content: { 'application/json': { schema: LoginSchema } } } },
   responses: {
@@ -43,7 +46,7 @@ export const login = createRoute({
       headers: setCookieHeader,
       content: { 'application/json': { schema: SessionResponseSchema } },
     },
-    ...errorResponses(400, 401, 413, 415, 422),
+    ...errorResponses(400, 401, 413, 415, 422, 429),
   },
 });
 
@@ -57,5 +60,7 @@ export const logout = createRoute({
   responses: {
     204: { description: 'Logged out; the cookie is cleared.', headers: RATE_LIMIT_HEADERS },
     ...authErrors(),
+    // Takes no body; one over the limit is refused like on any other route.
+    ...errorResponses(413),
   },
 });

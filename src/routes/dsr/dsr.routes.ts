@@ -104,6 +104,8 @@ export const erasure = createRoute({
       content: json(ErasureReceiptSchema),
     },
     ...authErrors(),
+    // Takes no body; one over the limit is refused like on any other route.
+    ...errorResponses(413),
   },
 });
 

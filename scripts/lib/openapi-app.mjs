@@ -1,0 +1,39 @@
+// The app, bundled for Node with esbuild (Markdown as text, as wrangler does), so Node-side
+// tools can ask it for its OpenAPI document: `npm run openapi`, `npm run contract:update` and
+// the contract check in test/global-setup.ts.
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * @returns {Promise<{
+ *   app: import('../../src/lib/types').AppOpenAPI,
+ *   openApiDocument: typeof import('../../src/lib/openapi').openApiDocument,
+ *   openApiYaml: typeof import('../../src/lib/openapi').openApiYaml,
+ *   endpointTable: typeof import('../../src/lib/openapi').endpointTable,
+ *   withEndpointTable: typeof import('../../src/lib/openapi').withEndpointTable,
+ *   CANONICAL_SERVER_URL: string,
+ * }>}
+ */
+export async function loadApp() {
+  // One file per caller, so `npm run openapi` and a test run can bundle at the same time.
+  const outfile = join(root, 'node_modules', `.cache-openapi-app-${process.pid}-${Date.now()}.mjs`);
+  await build({
+    entryPoints: [join(root, 'scripts', 'openapi-entry.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    loader: { '.md': 'text' },
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  try {
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
+}
