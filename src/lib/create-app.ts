@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { bodyLimits } from '../middleware/body-limits';
+import { d1Stats } from '../middleware/d1-stats';
 import { securityHeaders } from '../middleware/security-headers';
 import { ProblemError, type ProblemType, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
@@ -30,6 +31,7 @@ const HTTP_EXCEPTION_TYPES: Partial<Record<number, ProblemType>> = {
 export function createApp(): AppOpenAPI {
   const app = createRouter();
 
+  app.use(d1Stats()); // bench only: inert unless the D1_STATS var is `on` (npm run bench)
   app.use(requestId({ headerName: 'X-Request-Id' }));
   // Problem responses are built outside the context, so set the id on whatever goes out.
   app.use(async (c, next) => {

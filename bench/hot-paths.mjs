@@ -1,0 +1,385 @@
+// The public hot paths on a cache hit, side by side with a hello-world Hono Worker.
+//
+// Method: both Workers run under `wrangler dev --local` in this run. Caches are filled first
+// (every certificate number used, every leaderboard domain, the agreement rate) and each target
+// gets a short untimed warm-up. Then autocannon loads one target at a time with the same
+// connections and duration, alternating with the hello-world (H, verify, H, agreement, H,
+// leaderboard, H, floor, H, floor, H, repeated for each round), so drift on a shared machine
+// hits both sides; a path's ratio is its throughput over the mean of the two hello-world runs
+// around it. The two floors are routes of the hello-world Worker itself (bench/hello): one KV
+// read, and one KV read plus one call to the service's RateLimiter Durable Object — what the
+// local runtime's bindings cost with no service code. Each run also records the CPU time the
+// Worker's processes spent per request (Linux /proc), which moves far less than throughput when
+// the machine is shared.
+//
+// The leaderboard is limited to 60 requests/min per `CF-Connecting-IP`. The load sends a
+// rotating `CF-Connecting-IP` from a pool of 200 addresses (round robin), so the limiter runs
+// on every request (one Durable Object per address) but never refuses: each address gets
+// 1/200 of the requests, and no 60-second window holds more than two 5-second runs, so an
+// address stays under 60/min up to ~1,200 requests/s. Any non-2xx fails the run. One more run
+// sends a never-seen address with every request (every request creates its limiter object):
+// the cost of a page embedded for many first-time visitors, reported but not a target.
+//
+// D1 rows read come from the service's own `X-D1-Rows-Read` header (D1's `meta.rows_read`,
+// summed per request; see src/middleware/d1-stats.ts), on the misses that fill the caches and
+// on a sample of hits.
+import { hottest, profileWhile } from './lib/inspector.mjs';
+import { load, pool } from './lib/load.mjs';
+import { printTable } from './lib/stats.mjs';
+
+const IP_POOL = 200;
+const ip = (/** @type {number} */ i) => `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+
+/**
+ * @param {string} url
+ * @param {Record<string, string>} [headers]
+ */
+async function get(url, headers = {}) {
+  const started = performance.now();
+  const res = await fetch(url, { headers: { ...headers, 'X-D1-Stats': '1' } });
+  await res.arrayBuffer();
+  return {
+    status: res.status,
+    ms: performance.now() - started,
+    rowsRead: Number(res.headers.get('x-d1-rows-read') ?? Number.NaN),
+    queries: Number(res.headers.get('x-d1-queries') ?? Number.NaN),
+    unmetered: Number(res.headers.get('x-d1-unmetered') ?? 0),
+  };
+}
+
+/** @param {number[]} v */
+const mean = (v) => v.reduce((a, b) => a + b, 0) / v.length;
+/** @param {number[]} v */
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? /** @type {number} */ (s[m]) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+
+/** @typedef {'verify' | 'agreement' | 'leaderboard'} HotPath */
+const PATHS = /** @type {const} */ (['verify', 'agreement', 'leaderboard']);
+/** @typedef {HotPath | 'floorKv' | 'floorKvLimiter'} Measured */
+const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorKvLimiter']);
+
+/**
+ * @param {{
+ *   hello: import('./lib/server.mjs').RunningWorker;
+ *   service: import('./lib/server.mjs').RunningWorker;
+ *   certificates: string[];
+ *   domains: string[];
+ *   connections: number;
+ *   seconds: number;
+ *   rounds: number;
+ *   profile?: { inspectorPort: number };
+ * }} opts `profile`: also take a CPU profile of the service's isolate under each path's load
+ */
+export async function benchHotPaths(opts) {
+  const o = { ...opts, hello: opts.hello.url, service: opts.service.url };
+  const workerOf = (/** @type {string} */ base) => (base === o.hello ? opts.hello : opts.service);
+  // --- Fill the caches (misses), recording what a miss reads from D1.
+  /** @param {{ status: number; ms: number; rowsRead: number; queries: number; unmetered: number }[]} rs */
+  const missStats = (rs) => ({
+    requests: rs.length,
+    msMean: mean(rs.map((r) => r.ms)),
+    msMax: Math.max(...rs.map((r) => r.ms)),
+    rowsReadMean: mean(rs.map((r) => r.rowsRead)),
+    rowsReadMax: Math.max(...rs.map((r) => r.rowsRead)),
+    queriesMean: mean(rs.map((r) => r.queries)),
+    unmetered: rs.reduce((n, r) => n + r.unmetered, 0),
+  });
+  const misses = {
+    verify: await pool(o.certificates.length, 8, (i) => get(`${o.service}/api/verify/${o.certificates[i]}`)),
+    agreement: [await get(`${o.service}/api/public/agreement-rate`)],
+    leaderboard: await pool(o.domains.length + 1, 4, (i) =>
+      get(`${o.service}/api/leaderboard${i < o.domains.length ? `?domain=${o.domains[i]}` : ''}`, {
+        'CF-Connecting-IP': ip(i),
+      }),
+    ),
+  };
+  for (const name of PATHS) {
+    const bad = misses[name].find((r) => r.status !== 200);
+    if (bad) throw new Error(`${name}: cache fill answered ${bad.status}`);
+  }
+  // One limiter object per pooled address exists before the timed runs (the floor Worker's too).
+  await pool(IP_POOL, 8, (i) =>
+    get(`${o.service}/api/leaderboard?domain=${o.domains[i % o.domains.length]}`, {
+      'CF-Connecting-IP': ip(i),
+    }),
+  );
+  await pool(IP_POOL, 8, (i) => get(`${o.hello}/kv-limiter`, { 'CF-Connecting-IP': ip(i) }));
+  let floorIpTurn = 0;
+  let ipTurn = IP_POOL; // the round robin continues where the warm-up stopped
+  let freshTurn = 0;
+  const fresh = () => {
+    const n = freshTurn++;
+    return `10.${Math.floor(n / 62_500) % 250}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+  };
+
+  // --- Targets: each request's path (and headers) from a rotating source.
+  let certTurn = 0;
+  let domainTurn = 0;
+  const board = () => `/api/leaderboard?domain=${o.domains[domainTurn++ % o.domains.length]}`;
+  const targets = {
+    hello: { base: o.hello, next: () => ({ path: '/' }) },
+    verify: {
+      base: o.service,
+      next: () => ({ path: `/api/verify/${o.certificates[certTurn++ % o.certificates.length]}` }),
+    },
+    agreement: { base: o.service, next: () => ({ path: '/api/public/agreement-rate' }) },
+    leaderboard: {
+      base: o.service,
+      next: () => ({ path: board(), headers: { 'CF-Connecting-IP': ip(ipTurn++ % IP_POOL) } }),
+    },
+    leaderboardFresh: {
+      base: o.service,
+      next: () => ({ path: board(), headers: { 'CF-Connecting-IP': fresh() } }),
+    },
+    floorKv: { base: o.hello, next: () => ({ path: '/kv' }) },
+    floorKvLimiter: {
+      base: o.hello,
+      next: () => ({ path: '/kv-limiter', headers: { 'CF-Connecting-IP': ip(floorIpTurn++ % IP_POOL) } }),
+    },
+  };
+  /** @param {keyof typeof targets} name @param {number} seconds */
+  const run = async (name, seconds) => {
+    const worker = workerOf(targets[name].base);
+    const cpuBefore = worker.cpuSeconds();
+    const r = await load({ ...targets[name], connections: o.connections, seconds });
+    const cpuAfter = worker.cpuSeconds();
+    if (r.non2xx > 0 || r.errors > 0) {
+      throw new Error(`${name}: ${r.non2xx} non-2xx and ${r.errors} failed requests under load`);
+    }
+    // CPU the Worker's processes (wrangler, its dev proxy, workerd) spent per request.
+    const cpuMs =
+      cpuBefore === null || cpuAfter === null ? Number.NaN : ((cpuAfter - cpuBefore) * 1000) / r.requests;
+    return { ...r, cpuMs };
+  };
+
+  // --- Untimed warm-up of every target (JIT, connection pools, KV and limiter objects).
+  for (const name of /** @type {const} */ (['hello', ...MEASURED])) await run(name, 2);
+
+  /** @type {Record<'hello' | Measured | 'leaderboardFresh', (import('./lib/load.mjs').LoadResult & { cpuMs: number })[]>} */
+  const runs = {
+    hello: [],
+    verify: [],
+    agreement: [],
+    leaderboard: [],
+    floorKv: [],
+    floorKvLimiter: [],
+    leaderboardFresh: [],
+  };
+  /** @type {Record<Measured | 'leaderboardFresh', number[]>} */
+  const ratios = {
+    verify: [],
+    agreement: [],
+    leaderboard: [],
+    floorKv: [],
+    floorKvLimiter: [],
+    leaderboardFresh: [],
+  };
+  let before = await run('hello', o.seconds);
+  runs.hello.push(before);
+  /** @param {Measured | 'leaderboardFresh'} name */
+  const measure = async (name) => {
+    const r = await run(name, o.seconds);
+    const after = await run('hello', o.seconds);
+    runs[name].push(r);
+    runs.hello.push(after);
+    ratios[name].push(r.rps / ((before.rps + after.rps) / 2));
+    before = after;
+  };
+  for (let round = 0; round < o.rounds; round++) for (const name of MEASURED) await measure(name);
+  await measure('leaderboardFresh');
+
+  // --- Optional: where the Worker's own CPU time goes under each load (self time, top entries).
+  /** @type {Record<string, { name: string; ms: number; share: number }[]>} */
+  const profiles = {};
+  if (o.profile) {
+    for (const name of PATHS) {
+      const inspectorPort = o.profile.inspectorPort;
+      const { profile } = await profileWhile(inspectorPort, () => run(name, o.seconds));
+      profiles[name] = hottest(profile, 15);
+      console.log(`\nCPU profile of the service isolate under ${name} (self time)`);
+      printTable(
+        ['share', 'ms', 'function'],
+        (profiles[name] ?? []).map((h) => [`${(h.share * 100).toFixed(1)} %`, h.ms.toFixed(0), h.name]),
+      );
+    }
+  }
+
+  // --- D1 rows read on cache hits: a sequential sample per path.
+  const SAMPLE = 100;
+  const hits = {
+    verify: await pool(SAMPLE, 1, (i) =>
+      get(`${o.service}/api/verify/${o.certificates[i % o.certificates.length]}`),
+    ),
+    agreement: await pool(SAMPLE, 1, () => get(`${o.service}/api/public/agreement-rate`)),
+    leaderboard: await pool(SAMPLE, 1, () =>
+      get(`${o.service}${board()}`, { 'CF-Connecting-IP': ip(ipTurn++ % IP_POOL) }),
+    ),
+  };
+  /** @param {{ rowsRead: number; queries: number; unmetered: number }[]} rs */
+  const hitStats = (rs) => ({
+    requests: rs.length,
+    rowsReadMax: Math.max(...rs.map((r) => r.rowsRead)),
+    queriesMax: Math.max(...rs.map((r) => r.queries)),
+    unmetered: rs.reduce((n, r) => n + r.unmetered, 0),
+  });
+
+  /** @param {(import('./lib/load.mjs').LoadResult & { cpuMs: number })[]} rs */
+  const summary = (rs) => ({
+    rps: median(rs.map((r) => r.rps)),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    cpuMsPerRequest: median(rs.map((r) => r.cpuMs)),
+    requests: rs.reduce((n, r) => n + r.requests, 0),
+    runs: rs.map((r) => Math.round(r.rps)),
+  });
+  /** @param {Measured | 'leaderboardFresh'} name */
+  const pathResult = (name) => ({
+    ...summary(runs[name]),
+    ratio: median(ratios[name]),
+    ratios: ratios[name].map((r) => Math.round(r * 1000) / 1000),
+  });
+  const result = {
+    connections: o.connections,
+    secondsPerRun: o.seconds,
+    rounds: o.rounds,
+    hello: summary(runs.hello),
+    paths: {
+      verify: { ...pathResult('verify'), d1Hit: hitStats(hits.verify), d1Miss: missStats(misses.verify) },
+      agreement: {
+        ...pathResult('agreement'),
+        d1Hit: hitStats(hits.agreement),
+        d1Miss: missStats(misses.agreement),
+      },
+      leaderboard: {
+        ...pathResult('leaderboard'),
+        d1Hit: hitStats(hits.leaderboard),
+        d1Miss: missStats(misses.leaderboard),
+        ipPool: IP_POOL,
+        // Round robin over the pool: no address got more than this in the whole section.
+        maxRequestsPerAddress: Math.ceil(ipTurn / IP_POOL),
+      },
+    },
+    leaderboardFreshAddresses: { ...pathResult('leaderboardFresh'), addresses: freshTurn },
+    runtimeFloor: { kvRead: pathResult('floorKv'), kvReadAndLimiter: pathResult('floorKvLimiter') },
+    ...(o.profile ? { profiles } : {}),
+  };
+
+  const label = {
+    verify: 'GET /api/verify/{certificateNo}',
+    agreement: 'GET /api/public/agreement-rate',
+    leaderboard: `GET /api/leaderboard?domain=… (${IP_POOL} rotating IPs)`,
+  };
+  /** @param {{ rps: number; p50: number; p99: number; cpuMsPerRequest: number }} p */
+  const cells = (p) => [
+    p.rps.toFixed(0),
+    `${p.p50} ms`,
+    `${p.p99} ms`,
+    Number.isNaN(p.cpuMsPerRequest) ? 'n/a' : `${p.cpuMsPerRequest.toFixed(2)} ms`,
+  ];
+  console.log(
+    `\nHot paths on a cache hit (${o.connections} connections, ${o.seconds} s per run, ${o.rounds} rounds ` +
+      'alternating with the hello-world; medians)',
+  );
+  printTable(
+    [
+      'path',
+      'req/s',
+      'p50',
+      'p99',
+      'CPU/req',
+      'ratio',
+      'ratio per round',
+      'D1 rows: hit (max)',
+      'miss: D1 rows, time (mean)',
+    ],
+    [
+      ['hello-world GET / (bench/hello)', ...cells(result.hello), '1', '', '', ''],
+      ...PATHS.map((name) => {
+        const p = result.paths[name];
+        return [
+          label[name],
+          ...cells(p),
+          p.ratio.toFixed(2),
+          p.ratios.map((r) => r.toFixed(2)).join(' '),
+          String(p.d1Hit.rowsReadMax),
+          `${Math.round(p.d1Miss.rowsReadMean)} rows, ${p.d1Miss.msMean.toFixed(0)} ms`,
+        ];
+      }),
+      [
+        'floor: hello + 1 KV read (bench/hello /kv)',
+        ...cells(result.runtimeFloor.kvRead),
+        result.runtimeFloor.kvRead.ratio.toFixed(2),
+        result.runtimeFloor.kvRead.ratios.map((r) => r.toFixed(2)).join(' '),
+        '',
+        '',
+      ],
+      [
+        'floor: hello + KV read + limiter DO (/kv-limiter)',
+        ...cells(result.runtimeFloor.kvReadAndLimiter),
+        result.runtimeFloor.kvReadAndLimiter.ratio.toFixed(2),
+        result.runtimeFloor.kvReadAndLimiter.ratios.map((r) => r.toFixed(2)).join(' '),
+        '',
+        '',
+      ],
+      [
+        'GET /api/leaderboard, a new IP per request',
+        ...cells(result.leaderboardFreshAddresses),
+        result.leaderboardFreshAddresses.ratio.toFixed(2),
+        '(not a target)',
+        '',
+        '',
+      ],
+    ],
+  );
+  return result;
+}
+
+/**
+ * One real certificate end to end: the seeded number passes the check character, the service
+ * verifies it, shows the holder's name only with `public_verification` consent, and the signed
+ * credential verifies against the service's published JWKS.
+ * @param {string} service
+ * @param {{ no: string; named: boolean }[]} certificates
+ * @param {import('./lib/bundle.mjs').Domain} domain
+ */
+export async function checkVerification(service, certificates, domain) {
+  const jwks = /** @type {{ keys: unknown[] }} */ (
+    await (await fetch(`${service}/.well-known/jwks.json`)).json()
+  );
+  /** @type {{ no: string; named: boolean; holder: boolean; status: string; signature: string }[]} */
+  const checked = [];
+  for (const named of [true, false]) {
+    const cert = certificates.find((c) => c.named === named);
+    if (!cert) continue;
+    if (!domain.parseCertificateNumber(cert.no).ok) throw new Error(`${cert.no} fails its check character`);
+    const res = await fetch(`${service}/api/verify/${cert.no}`);
+    if (res.status !== 200) throw new Error(`verify ${cert.no}: ${res.status}`);
+    const body =
+      /** @type {{ status: string; holder: { name: string } | null; credential: { jwt: string } }} */ (
+        await res.json()
+      );
+    const verdict = await domain.verifyCredential(body.credential.jwt, jwks);
+    if (!verdict.valid) throw new Error(`credential of ${cert.no} does not verify: ${verdict.reason}`);
+    if (body.status !== 'active' || (body.holder !== null) !== named) {
+      throw new Error(
+        `verify ${cert.no}: status ${body.status}, holder ${JSON.stringify(body.holder)} (consent ${named})`,
+      );
+    }
+    checked.push({
+      no: cert.no,
+      named,
+      holder: body.holder !== null,
+      status: body.status,
+      signature: 'valid',
+    });
+  }
+  const typo = `${certificates[0]?.no.slice(0, -1)}${certificates[0]?.no.endsWith('0') ? '1' : '0'}`;
+  const typoRes = await fetch(`${service}/api/verify/${typo}`);
+  await typoRes.arrayBuffer();
+  const typoStatus = typoRes.status;
+  if (typoStatus !== 400) throw new Error(`a mistyped number answered ${typoStatus}, not 400`);
+  return { checked, typoStatus };
+}

@@ -1,0 +1,74 @@
+// The service's own TypeScript, bundled for Node with esbuild (as scripts/openapi.mjs does), so
+// the benchmark seeds data with the real algorithms: certificate numbers with their check
+// character, signed credentials, winnowing fingerprints, the consent notice version, and the
+// DSR export itself (run in Node to measure its memory).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { ROOT } from '../../scripts/lib/wrangler.mjs';
+
+const ENTRY = `
+export { generateCertificateNumber, parseCertificateNumber } from './src/domain/certificates/certificate-number';
+export { importSigningKey, signCredential, verifyCredential } from './src/domain/certificates/credential';
+export { fingerprintSubmission } from './src/domain/integrity/winnowing';
+export { CURRENT_NOTICE_VERSION } from './src/domain/consent-notices';
+export { startAccessExport } from './src/services/dsr/access-export';
+export { runErasureCascade } from './src/services/dsr/erasure';
+`;
+
+/**
+ * @typedef {{
+ *   generateCertificateNumber: (random?: (n: number) => Uint8Array) => string;
+ *   parseCertificateNumber: (input: string) => { ok: boolean; normalised?: string };
+ *   importSigningKey: (secret: string) => Promise<unknown>;
+ *   signCredential: (input: {
+ *     certificateId: string; certificateNo: string; issuerUrl: string; issuerName: string;
+ *     briefTitle: string; domain: string; employerName: string; issuedAt: Date;
+ *   }, key: unknown) => Promise<string>;
+ *   verifyCredential: (jwt: string, jwks: { keys: unknown[] }) => Promise<{ valid: boolean; reason?: string }>;
+ *   fingerprintSubmission: (material: { text?: string }) => { hash: number; position: number }[];
+ *   CURRENT_NOTICE_VERSION: string;
+ *   startAccessExport: (
+ *     env: { DB: unknown; PUBLIC_BASE_URL: string },
+ *     user: { id: string; email: string; name: string; role: string; sessionId: string },
+ *   ) => Promise<{ filename: string; body: ReadableStream<Uint8Array> }>;
+ *   runErasureCascade: (
+ *     message: { requestId: string; userId: string },
+ *     env: { DB: unknown; CACHE: unknown },
+ *   ) => Promise<{ state: string; deletedCounts: Record<string, number> }>;
+ * }} Domain
+ */
+
+/** @type {Promise<{ domain: Domain; path: string }> | undefined} */
+let loaded;
+
+/**
+ * Bundles once per process; the bundle file stays until the process exits (worker threads
+ * import it too).
+ * @returns {Promise<{ domain: Domain; path: string }>}
+ */
+export function loadBundle() {
+  loaded ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-domain-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const outfile = join(dir, 'domain.mjs');
+    await build({
+      stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: 'bench-domain.ts' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      outfile,
+      logLevel: 'warning',
+    });
+    return { domain: /** @type {Domain} */ (await import(pathToFileURL(outfile).href)), path: outfile };
+  })();
+  return loaded;
+}
+
+/** @returns {Promise<Domain>} */
+export async function loadDomain() {
+  return (await loadBundle()).domain;
+}

@@ -1,0 +1,73 @@
+// Load generation with autocannon (pure JS, in this process).
+/// <reference path="./autocannon.d.ts" />
+import autocannon from 'autocannon';
+
+/**
+ * @typedef {{
+ *   rps: number;
+ *   p50: number;
+ *   p99: number;
+ *   requests: number;
+ *   non2xx: number;
+ *   errors: number;
+ *   seconds: number;
+ * }} LoadResult
+ */
+
+/**
+ * Loads `base` with `connections` keep-alive connections for `seconds`. Every request goes
+ * through `next()` for its path and headers, for every target alike (a fixed path included),
+ * so the client spends the same work per request whatever is measured.
+ * @param {{ base: string; connections: number; seconds: number; next: () => { path: string; headers?: Record<string, string> } }} o
+ * @returns {Promise<LoadResult>}
+ */
+export async function load({ base, connections, seconds, next }) {
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    timeout: 30,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (/** @type {Record<string, unknown>} */ req) => {
+          const { path, headers } = next();
+          return { ...req, path, headers: { .../** @type {object} */ (req.headers ?? {}), ...headers } };
+        },
+      },
+    ],
+  });
+  const total = result.requests.total;
+  return {
+    rps: total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    seconds: result.duration,
+  };
+}
+
+/**
+ * `n` requests through a small pool of concurrent fetches (warm-up, cache fill).
+ * @template T
+ * @param {number} n
+ * @param {number} concurrency
+ * @param {(i: number) => Promise<T>} task
+ * @returns {Promise<T[]>}
+ */
+export async function pool(n, concurrency, task) {
+  /** @type {T[]} */
+  const out = new Array(n);
+  let i = 0;
+  const worker = async () => {
+    while (i < n) {
+      const mine = i++;
+      out[mine] = await task(mine);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, concurrency) }, worker));
+  return out;
+}
