@@ -250,6 +250,7 @@ export const employerRatings = sqliteTable(
     index('employer_ratings_created_idx').on(t.createdAt),
     index('employer_ratings_employer_created_idx').on(t.employerId, t.createdAt),
     index('employer_ratings_domain_created_idx').on(t.domain, t.createdAt),
+    index('employer_ratings_brief_idx').on(t.briefId),
   ],
 );
 
@@ -283,6 +284,12 @@ export const certificates = sqliteTable(
   (t) => [
     uniqueIndex('certificates_number_unique').on(t.certificateNo),
     index('certificates_holder_idx').on(t.holderId),
+    // Foreign keys that deletions (erasure, brief removal) look up: without these every deleted
+    // submission or user scans the whole table for its ON DELETE action.
+    index('certificates_submission_idx').on(t.submissionId),
+    index('certificates_employer_idx').on(t.employerId),
+    index('certificates_brief_idx').on(t.briefId),
+    index('certificates_revoked_by_idx').on(t.revokedBy),
     index('certificates_domain_status_idx').on(t.domain, t.status),
   ],
 );

@@ -14,6 +14,9 @@ import {
 import { verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
 
+/** How long a cached verification may live without being invalidated. */
+const VERIFICATION_TTL_SECONDS = 60 * 60;
+
 /** The name credentials are issued under. */
 export const ISSUER_NAME = 'Verification Platform';
 
@@ -166,7 +169,9 @@ export async function verification(
   if (!payload) return null;
   const json = JSON.stringify(payload);
   const etag = `W/"${Date.now().toString(36)}"`;
-  await env.CACHE.put(key, json, { metadata: { etag } });
+  // Invalidation (revocation, consent, erasure) deletes the entry at once; the TTL bounds how long
+  // a miss answered by a lagging read replica (e.g. just before a revocation) can be served.
+  await env.CACHE.put(key, json, { metadata: { etag }, expirationTtl: VERIFICATION_TTL_SECONDS });
   return { json, etag };
 }
 
