@@ -21,6 +21,21 @@ export const LeaderboardSchema = z
   })
   .openapi('Leaderboard');
 
+/** `domain` and `limit`, shared with the embeddable HTML leaderboard. */
+export const LeaderboardQuerySchema = z.object({
+  domain: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({
+      param: { name: 'domain', in: 'query' },
+      description: 'Only this domain (e.g. `web-development`); all domains when absent.',
+    }),
+  limit: limitParam(10),
+});
+
 export const getLeaderboard = createRoute({
   method: 'get',
   path: '/api/leaderboard',
@@ -32,19 +47,7 @@ export const getLeaderboard = createRoute({
   security: [],
   middleware: ipRateLimit(),
   request: {
-    query: z.object({
-      domain: z
-        .string()
-        .trim()
-        .min(1)
-        .max(100)
-        .optional()
-        .openapi({
-          param: { name: 'domain', in: 'query' },
-          description: 'Only this domain (e.g. `web-development`); all domains when absent.',
-        }),
-      limit: limitParam(10),
-    }),
+    query: LeaderboardQuerySchema,
   },
   responses: {
     200: {

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { limitParam } from '../../lib/paging';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { ipRateLimit } from '../../middleware/rate-limit';
 import { CertificateNoParams } from '../certificates/certificates.schemas';
+import { LeaderboardQuerySchema } from '../leaderboard/leaderboard.routes';
 import { htmlProblems } from './pages.problems';
 
 type Header = { description: string; schema: { type: 'string' } };
@@ -61,20 +61,7 @@ export const embedLeaderboard = createRoute({
   security: [],
   middleware: [htmlProblems('embed'), ipRateLimit()] as const,
   request: {
-    query: z.object({
-      domain: z
-        .string()
-        .trim()
-        .min(1)
-        .max(100)
-        .optional()
-        .openapi({
-          param: { name: 'domain', in: 'query' },
-          description: 'Only this domain (e.g. `web-development`); all domains when absent.',
-        }),
-      limit: limitParam(10),
-      theme: ThemeParam,
-    }),
+    query: LeaderboardQuerySchema.extend({ theme: ThemeParam }),
   },
   responses: {
     200: {
