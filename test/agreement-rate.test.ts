@@ -3,7 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import { briefs, employerRatings, evaluations, milestones, submissions, users } from '../src/db/schema';
 import { runScheduled } from '../src/scheduled';
-import { PUBLIC_AGREEMENT_KEY as PUBLIC_AGREEMENT_CACHE_KEY } from '../src/services/cache-keys';
+import {
+  PUBLIC_AGREEMENT_KEY as PUBLIC_AGREEMENT_CACHE_KEY,
+  payloadMemory,
+} from '../src/services/cache-keys';
 import { call } from './helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -69,7 +72,9 @@ async function seedRatingPairs(pairs: { ai: Verdict | null; employer: Verdict; a
 
 describe('GET /api/public/agreement-rate', () => {
   beforeEach(async () => {
+    // A cold cache: neither KV nor this isolate's memory holds the payload.
     await env.CACHE.delete(PUBLIC_AGREEMENT_CACHE_KEY);
+    payloadMemory.clear();
     await env.DB.exec('DELETE FROM employer_ratings');
   });
 

@@ -10,7 +10,7 @@ import {
   EMPTY_COUNTS,
   type PairCounts,
 } from '../domain/agreement';
-import { PUBLIC_AGREEMENT_KEY } from './cache-keys';
+import { type CachedPayload, PUBLIC_AGREEMENT_KEY, payloadMemory } from './cache-keys';
 
 /**
  * Safety net only: the cache is rewritten after each rating and by the cron trigger every
@@ -38,9 +38,6 @@ export async function computePublicAgreement(env: Pick<Env, 'DB'>, now = new Dat
   return rate.total === 0 ? demoAgreement(now) : rate;
 }
 
-/** The serialised payload and its validator, stored together so a hit is one KV read. */
-export type CachedPayload = { json: string; etag: string };
-
 /** Recompute and store the public payload. Called after every rating and by the cron trigger. */
 export async function refreshPublicAgreement(
   env: Pick<Env, 'DB' | 'CACHE'>,
@@ -52,17 +49,21 @@ export async function refreshPublicAgreement(
     expirationTtl: CACHE_TTL_SECONDS,
     metadata: { etag: payload.etag },
   });
+  payloadMemory.set(PUBLIC_AGREEMENT_KEY, payload);
   return payload;
 }
 
 /**
- * The public payload: one KV read on a hit (no D1 query, no re-serialisation), computed
- * and stored on a miss.
+ * The public payload: from the isolate's memory, else one KV read (no D1 query, no
+ * re-serialisation), else computed and stored.
  */
 export async function publicAgreement(env: Pick<Env, 'DB' | 'CACHE'>): Promise<CachedPayload> {
-  const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_KEY);
-  if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
-  return refreshPublicAgreement(env);
+  const payload = await payloadMemory.get(PUBLIC_AGREEMENT_KEY, async () => {
+    const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_KEY);
+    if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
+    return refreshPublicAgreement(env);
+  });
+  return payload as CachedPayload;
 }
 
 export type ScopedAgreement = {

@@ -2,7 +2,13 @@
  * Every KV key the service writes, in one place, so that whoever changes data knows what to
  * invalidate (ratings, consent changes, revocations, erasure). Bump a version suffix when a
  * cached payload's shape changes.
+ *
+ * The hot public payloads also live for a few seconds in the isolate's memory
+ * (`src/lib/isolate-cache.ts`); the functions here forget both copies, so changing data goes
+ * through them and never deletes the KV keys alone.
  */
+import { IsolateCache } from '../lib/isolate-cache';
+import type { Leaderboard } from './leaderboard';
 
 /** The public agreement rate (one entry). */
 export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';
@@ -14,12 +20,35 @@ export const verificationKey = (certificateNo: string) => `verify:v1:${certifica
 export const LEADERBOARD_PREFIX = 'leaderboard:v1:';
 export const leaderboardKey = (domain: string) => `${LEADERBOARD_PREFIX}${domain}`;
 
+/** A serialised payload and its validator, stored together so a hit is one read. */
+export type CachedPayload = { json: string; etag: string };
+
+/** How long another isolate may keep serving a payload this isolate has invalidated. */
+export const ISOLATE_CACHE_TTL_MS = 5_000;
+
+/** Verification payloads and the public agreement rate, by KV key (≈1.5 KB each, ≤ 3 MB). */
+export const payloadMemory = new IsolateCache<CachedPayload>(ISOLATE_CACHE_TTL_MS, 2_000);
+/** Leaderboards (top 100 of a domain, ≈8 KB each), by KV key. */
+export const leaderboardMemory = new IsolateCache<Leaderboard>(ISOLATE_CACHE_TTL_MS, 200);
+
+/** Drops the cached verification payloads of these certificates. */
+export async function forgetVerifications(
+  cache: KVNamespace,
+  certificateNos: readonly string[],
+): Promise<void> {
+  for (const no of certificateNos) payloadMemory.delete(verificationKey(no));
+  await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
+}
+
 /** Drops every cached leaderboard (a consent change or erasure can touch any domain). */
 export async function purgeLeaderboards(cache: KVNamespace): Promise<void> {
+  leaderboardMemory.deletePrefix(LEADERBOARD_PREFIX);
   let cursor: string | undefined;
   do {
     const page = await cache.list({ prefix: LEADERBOARD_PREFIX, ...(cursor ? { cursor } : {}) });
     await Promise.all(page.keys.map((k) => cache.delete(k.name)));
     cursor = page.list_complete ? undefined : page.cursor;
   } while (cursor);
+  // A board computed from D1 before the purge may have been stored meanwhile; drop it here too.
+  leaderboardMemory.deletePrefix(LEADERBOARD_PREFIX);
 }

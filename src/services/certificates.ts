@@ -11,7 +11,7 @@ import {
   type SigningKey,
   signCredential,
 } from '../domain/certificates/credential';
-import { verificationKey } from './cache-keys';
+import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
 
 /** How long a cached verification may live without being invalidated. */
@@ -156,13 +156,25 @@ export async function buildVerification(
   };
 }
 
-/** Cached verification: `{json, etag}` from one KV read on a hit; null for an unknown number. */
-export async function verification(
+/**
+ * Cached verification: `{json, etag}` from the isolate's memory or one KV read on a hit,
+ * built from D1 on a miss; null for an unknown number.
+ */
+export function verification(
   env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE' | 'DB'>,
   certificateNo: string,
   readDb: () => Database,
-): Promise<{ json: string; etag: string } | null> {
+): Promise<CachedPayload | null> {
   const key = verificationKey(certificateNo);
+  return payloadMemory.get(key, () => loadVerification(env, key, certificateNo, readDb));
+}
+
+async function loadVerification(
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE' | 'DB'>,
+  key: string,
+  certificateNo: string,
+  readDb: () => Database,
+): Promise<CachedPayload | null> {
   const hit = await env.CACHE.getWithMetadata<{ etag: string }>(key);
   if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
   const payload = await buildVerification(env, readDb(), certificateNo);
@@ -173,10 +185,6 @@ export async function verification(
   // a miss answered by a lagging read replica (e.g. just before a revocation) can be served.
   await env.CACHE.put(key, json, { metadata: { etag }, expirationTtl: VERIFICATION_TTL_SECONDS });
   return { json, etag };
-}
-
-export async function invalidateVerification(cache: KVNamespace, certificateNos: string[]): Promise<void> {
-  await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
 }
 
 export async function certificatesOf(db: Database, holderId: string) {

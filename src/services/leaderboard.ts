@@ -1,4 +1,4 @@
-import { leaderboardKey } from './cache-keys';
+import { leaderboardKey, leaderboardMemory } from './cache-keys';
 
 /** Entries kept per domain; `limit` slices this list. */
 export const LEADERBOARD_SIZE = 100;
@@ -88,15 +88,21 @@ export async function computeLeaderboard(
   return { domain, generatedAt: now.toISOString(), entries };
 }
 
-/** The cached board for a domain (its top 100) as JSON; computed and stored on a miss. */
+/**
+ * The cached board for a domain (its top 100): from the isolate's memory, else KV, else
+ * computed from D1 and stored.
+ */
 export async function cachedLeaderboard(
   env: Pick<Env, 'DB' | 'CACHE'>,
   domain: string | null,
 ): Promise<Leaderboard> {
   const key = leaderboardKey(domain ?? ALL_DOMAINS);
-  const hit = await env.CACHE.get<Leaderboard>(key, 'json');
-  if (hit) return hit;
-  const board = await computeLeaderboard(env.DB, domain);
-  await env.CACHE.put(key, JSON.stringify(board), { expirationTtl: CACHE_TTL_SECONDS });
-  return board;
+  const board = await leaderboardMemory.get(key, async () => {
+    const hit = await env.CACHE.get<Leaderboard>(key, 'json');
+    if (hit) return hit;
+    const computed = await computeLeaderboard(env.DB, domain);
+    await env.CACHE.put(key, JSON.stringify(computed), { expirationTtl: CACHE_TTL_SECONDS });
+    return computed;
+  });
+  return board as Leaderboard;
 }

@@ -3,7 +3,7 @@ import { parseCertificateNumber } from '../../domain/certificates/certificate-nu
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { recordAudit } from '../../services/audit';
-import { purgeLeaderboards } from '../../services/cache-keys';
+import { forgetVerifications, purgeLeaderboards } from '../../services/cache-keys';
 import * as certs from '../../services/certificates';
 import type * as routes from './certificates.routes';
 
@@ -82,7 +82,7 @@ export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c
   }
   if (!row) throw new ProblemError('not-found', 'No certificate has this number.');
   await Promise.all([
-    certs.invalidateVerification(c.env.CACHE, [row.certificateNo]),
+    forgetVerifications(c.env.CACHE, [row.certificateNo]),
     purgeLeaderboards(c.env.CACHE),
     recordAudit(db, {
       actorId: user.id,

@@ -46,10 +46,9 @@ import { randomToken } from '../../domain/credentials';
 import type { ErasureMessage } from '../../queue/consumer';
 import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';
-import { purgeLeaderboards } from '../cache-keys';
+import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
 import { deleteFingerprintStatements } from '../integrity';
 import { endAllSessions } from '../sessions';
-import { forgetVerifications } from './public-views';
 import { requestInsert } from './requests';
 
 /** Rows per chunk: each chunk is one transaction, short enough never to hold D1 for long. */

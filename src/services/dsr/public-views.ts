@@ -1,15 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '../../db/client';
 import { certificates } from '../../db/schema';
-import { purgeLeaderboards, verificationKey } from '../cache-keys';
-
-/** Drops the cached verification payloads of these certificates. */
-export async function forgetVerifications(
-  cache: KVNamespace,
-  certificateNos: readonly string[],
-): Promise<void> {
-  await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
-}
+import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
 
 /**
  * Drops every cached public view that may show the person: the leaderboards (name, alias,

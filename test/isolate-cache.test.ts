@@ -1,0 +1,113 @@
+import { env } from 'cloudflare:workers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { IsolateCache } from '../src/lib/isolate-cache';
+import {
+  ISOLATE_CACHE_TTL_MS,
+  leaderboardKey,
+  leaderboardMemory,
+  PUBLIC_AGREEMENT_KEY,
+  payloadMemory,
+  purgeLeaderboards,
+} from '../src/services/cache-keys';
+import { call } from './helpers';
+
+describe('IsolateCache', () => {
+  it('serves a fresh entry without loading again, and loads again once it expires', async () => {
+    const cache = new IsolateCache<string>(1000, 10);
+    let loads = 0;
+    const load = async () => `value ${++loads}`;
+    expect(await cache.get('k', load, 0)).toBe('value 1');
+    expect(await cache.get('k', load, 999)).toBe('value 1');
+    expect(await cache.get('k', load, 1000)).toBe('value 2');
+    expect(loads).toBe(2);
+  });
+
+  it('shares one load between concurrent misses', async () => {
+    const cache = new IsolateCache<string>(1000, 10);
+    let loads = 0;
+    let release!: (v: string) => void;
+    const load = () => {
+      loads++;
+      return new Promise<string>((resolve) => {
+        release = resolve;
+      });
+    };
+    const waiting = [cache.get('k', load, 0), cache.get('k', load, 1), cache.get('k', load, 2)];
+    release('shared');
+    expect(await Promise.all(waiting)).toEqual(['shared', 'shared', 'shared']);
+    expect(loads).toBe(1);
+  });
+
+  it('keeps neither a null nor a failed load', async () => {
+    const cache = new IsolateCache<string>(1000, 10);
+    expect(await cache.get('missing', async () => null, 0)).toBeNull();
+    expect(await cache.get('missing', async () => 'found', 1)).toBe('found');
+    await expect(cache.get('broken', () => Promise.reject(new Error('KV down')), 0)).rejects.toThrow(
+      'KV down',
+    );
+    expect(await cache.get('broken', async () => 'recovered', 1)).toBe('recovered');
+  });
+
+  it('forgets a key, a prefix, and an in-flight load that was forgotten meanwhile', async () => {
+    const cache = new IsolateCache<string>(1000, 10);
+    await cache.get('board:web', async () => 'web', 0);
+    await cache.get('board:data', async () => 'data', 0);
+    await cache.get('other', async () => 'other', 0);
+    cache.deletePrefix('board:');
+    expect(await cache.get('board:web', async () => 'web 2', 1)).toBe('web 2');
+    expect(await cache.get('other', async () => 'other 2', 1)).toBe('other');
+
+    let release!: (v: string) => void;
+    const stale = cache.get('k', () => new Promise<string>((r) => (release = r)), 2);
+    cache.delete('k');
+    release('computed before the change');
+    await stale;
+    expect(await cache.get('k', async () => 'after the change', 3)).toBe('after the change');
+  });
+
+  it('holds at most maxEntries, dropping the oldest write first', async () => {
+    const cache = new IsolateCache<number>(1000, 3);
+    for (const n of [1, 2, 3, 4]) cache.set(`k${n}`, n, 0);
+    expect(cache.size).toBe(3);
+    expect(await cache.get('k1', async () => -1, 1)).toBe(-1);
+    expect(await cache.get('k4', async () => -1, 1)).toBe(4);
+  });
+});
+
+describe('the hot paths behind the isolate cache', () => {
+  beforeEach(() => {
+    payloadMemory.clear();
+    leaderboardMemory.clear();
+  });
+
+  it('keeps entries for a few seconds only, far inside the responses own max-age', () => {
+    expect(ISOLATE_CACHE_TTL_MS).toBeLessThanOrEqual(5_000);
+  });
+
+  it('answers the agreement rate from memory without reading KV again', async () => {
+    const first = await call('/api/public/agreement-rate');
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('ETag');
+    // Another isolate's write to KV is not seen here until the memory entry expires.
+    await env.CACHE.put(PUBLIC_AGREEMENT_KEY, '{"changed":true}', { metadata: { etag: 'W/"other"' } });
+    const second = await call('/api/public/agreement-rate');
+    expect(second.headers.get('ETag')).toBe(etag);
+    expect(await second.json()).toMatchObject({ windowDays: 90 });
+    await env.CACHE.delete(PUBLIC_AGREEMENT_KEY);
+  });
+
+  it('answers a leaderboard from memory, and a purge in this isolate drops it at once', async () => {
+    const first = await call('/api/leaderboard?domain=isolate-cache');
+    expect(first.status).toBe(200);
+    await env.CACHE.put(
+      leaderboardKey('isolate-cache'),
+      JSON.stringify({ domain: 'isolate-cache', generatedAt: new Date(0).toISOString(), entries: [] }),
+    );
+    const second = await call('/api/leaderboard?domain=isolate-cache');
+    expect(second.headers.get('ETag')).toBe(first.headers.get('ETag'));
+    await purgeLeaderboards(env.CACHE);
+    const third = await call('/api/leaderboard?domain=isolate-cache');
+    expect(third.status).toBe(200);
+    expect(leaderboardMemory.size).toBe(1);
+  });
+});
