@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { RateLimiter } from '../src/durable/rate-limiter';
+import { FLUSH_INTERVAL_MS, type RateLimiter } from '../src/durable/rate-limiter';
 import { as, call, expectProblem, issueKey, loginAdmin, signup } from './helpers';
 
 const statuses = (responses: Response[]) => {
@@ -67,23 +67,35 @@ describe('the RateLimiter Durable Object', () => {
     });
   });
 
-  it('keeps its counts across an eviction (storage mirrors the log)', async () => {
+  it('answers without writing storage; the write-behind flush stores the whole log once', async () => {
     const limiter = stub('test:persist');
     const now = Date.now();
-    await runInDurableObject(limiter, async (instance: RateLimiter) => {
+    await runInDurableObject(limiter, async (instance: RateLimiter, state) => {
       await instance.hit(2, 60, now);
       await instance.hit(2, 60, now);
-    });
-    await runInDurableObject(limiter, async (_instance: RateLimiter, state) => {
+      expect(await state.storage.get('hits')).toBeUndefined();
+      await instance.flush(now);
       expect(await state.storage.get<number[]>('hits')).toEqual([now, now]);
+      expect(await state.storage.getAlarm()).toBe(now + 61_000);
     });
   });
+
+  it('flushes by itself within FLUSH_INTERVAL_MS of a hit, so an evicted object resumes its counts', async () => {
+    const limiter = stub('test:write-behind');
+    const now = Date.now();
+    await runInDurableObject(limiter, (instance: RateLimiter) => instance.hit(5, 60, now));
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS + 500));
+    await runInDurableObject(limiter, async (_instance: RateLimiter, state) => {
+      expect(await state.storage.get<number[]>('hits')).toEqual([now]);
+    });
+  }, 15_000);
 
   it('deletes its storage with an alarm once the window is empty, so idle keys cost nothing', async () => {
     const limiter = stub('test:idle');
     const longAgo = Date.now() - 5 * 60_000;
     await runInDurableObject(limiter, async (instance: RateLimiter, state) => {
       await instance.hit(5, 60, longAgo);
+      await instance.flush(longAgo);
       expect(await state.storage.get('hits')).toEqual([longAgo]);
       await state.storage.setAlarm(Date.now() + 60_000); // hold the alarm so the test fires it
     });
@@ -96,7 +108,10 @@ describe('the RateLimiter Durable Object', () => {
 
   it('re-arms the alarm instead of forgetting hits still inside the window', async () => {
     const limiter = stub('test:busy');
-    await runInDurableObject(limiter, (instance: RateLimiter) => instance.hit(5, 60, Date.now()));
+    await runInDurableObject(limiter, async (instance: RateLimiter) => {
+      await instance.hit(5, 60, Date.now());
+      await instance.flush();
+    });
     await runDurableObjectAlarm(limiter);
     await runInDurableObject(limiter, async (_instance: RateLimiter, state) => {
       expect(await state.storage.get<number[]>('hits')).toHaveLength(1);
