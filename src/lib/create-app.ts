@@ -33,12 +33,7 @@ export function createApp(): AppOpenAPI {
 
   app.use(d1Stats()); // bench only: inert unless the D1_STATS var is `on` (npm run bench)
   app.use(requestId({ headerName: 'X-Request-Id' }));
-  // Problem responses are built outside the context, so set the id on whatever goes out.
-  app.use(async (c, next) => {
-    await next();
-    c.res.headers.set('X-Request-Id', c.get('requestId'));
-  });
-  app.use(securityHeaders());
+  app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
   app.use(
     methodNotAllowed({
       app,

@@ -1,4 +1,4 @@
-import { leaderboardKey, leaderboardMemory } from './cache-keys';
+import { type CachedPayload, leaderboardKey, leaderboardMemory } from './cache-keys';
 
 /** Entries kept per domain; `limit` slices this list. */
 export const LEADERBOARD_SIZE = 100;
@@ -105,4 +105,28 @@ export async function cachedLeaderboard(
     return computed;
   });
   return board as Leaderboard;
+}
+
+/** Bodies already serialised, per board object (the isolate cache hands out the same one for a while) and `limit`. */
+const serialised = new WeakMap<Leaderboard, Map<number, CachedPayload>>();
+
+/**
+ * The JSON body of `GET /api/leaderboard` for the first `limit` entries, and its ETag.
+ * Serialised once per board and limit, not once per request.
+ */
+export function leaderboardBody(board: Leaderboard, limit: number): CachedPayload {
+  let byLimit = serialised.get(board);
+  if (!byLimit) {
+    byLimit = new Map();
+    serialised.set(board, byLimit);
+  }
+  let body = byLimit.get(limit);
+  if (!body) {
+    body = {
+      json: JSON.stringify({ ...board, entries: board.entries.slice(0, limit) }),
+      etag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}"`,
+    };
+    byLimit.set(limit, body);
+  }
+  return body;
 }
