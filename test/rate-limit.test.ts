@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { FLUSH_INTERVAL_MS, type RateLimiter } from '../src/durable/rate-limiter';
+import { FLUSH_INTERVAL_MS, type RateDecision, type RateLimiter } from '../src/durable/rate-limiter';
+import { consumeRateLimit } from '../src/middleware/rate-limit';
 import { as, call, expectProblem, issueKey, loginAdmin, signup } from './helpers';
 
 const statuses = (responses: Response[]) => {
@@ -59,7 +60,13 @@ describe('the RateLimiter Durable Object', () => {
       expect((await instance.hit(3, 60, t0 + 20_000)).allowed).toBe(true);
       expect((await instance.hit(3, 60, t0 + 40_000)).allowed).toBe(true);
       const full = await instance.hit(3, 60, t0 + 50_000);
-      expect(full).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 10 });
+      expect(full).toEqual({
+        allowed: false,
+        limit: 3,
+        remaining: 0,
+        resetSeconds: 10,
+        retryAfterMs: 10_000,
+      });
       // 60 s after the first hit it has left the window: exactly one slot is free again.
       expect((await instance.hit(3, 60, t0 + 60_000)).allowed).toBe(true);
       expect((await instance.hit(3, 60, t0 + 60_001)).allowed).toBe(false);
@@ -118,4 +125,71 @@ describe('the RateLimiter Durable Object', () => {
       expect(await state.storage.getAlarm()).not.toBeNull();
     });
   });
+});
+
+describe('keys known to be full', () => {
+  /** An env whose limiter object answers `decision` and counts how often it is asked. */
+  const fakeLimiter = (decision: RateDecision) => {
+    const asked: string[] = [];
+    const env = {
+      RATE_LIMITER: {
+        getByName: (name: string) => ({
+          hit: async () => {
+            asked.push(name);
+            return decision;
+          },
+        }),
+      },
+    } as unknown as Pick<Env, 'RATE_LIMITER'>;
+    return { env, asked };
+  };
+
+  it('refuses without asking the object until its oldest hit leaves the window, then asks again', async () => {
+    const refusal = { allowed: false, limit: 60, remaining: 0, resetSeconds: 30, retryAfterMs: 30_000 };
+    const { env: fake, asked } = fakeLimiter(refusal);
+    const id = `203.0.113.${Math.floor(Math.random() * 250)}-${crypto.randomUUID()}`;
+    const start = Date.now();
+
+    expect(await consumeRateLimit(fake, 'ip', id, start)).toMatchObject({ allowed: false, cached: false });
+    expect(asked).toHaveLength(1);
+
+    const later = await consumeRateLimit(fake, 'ip', id, start + 20_000);
+    expect(later).toMatchObject({ allowed: false, remaining: 0, cached: true });
+    expect(later.resetSeconds).toBeGreaterThanOrEqual(10);
+    expect(later.resetSeconds).toBeLessThanOrEqual(11);
+    expect(asked).toHaveLength(1);
+
+    // Another key, and the same id under another kind, are not affected.
+    await consumeRateLimit(fake, 'user', id, start + 20_000);
+    expect(asked).toEqual([`ip:${id}`, `user:${id}`]);
+
+    // Once the slot has freed, the object decides again.
+    expect((await consumeRateLimit(fake, 'ip', id, Date.now() + 30_001)).cached).toBe(false);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('never remembers an allowed request', async () => {
+    const allowed = { allowed: true, limit: 60, remaining: 0, resetSeconds: 59, retryAfterMs: 59_000 };
+    const { env: fake, asked } = fakeLimiter(allowed);
+    const id = crypto.randomUUID();
+    await consumeRateLimit(fake, 'ip', id);
+    await consumeRateLimit(fake, 'ip', id);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('answers a known-full key with the same 429 and headers, marked in Server-Timing', async () => {
+    const user = await signup('candidate');
+    const burst = await Promise.all(Array.from({ length: 60 }, () => call('/api/me', { headers: as(user) })));
+    expect(statuses(burst)).toEqual({ 200: 60 });
+    const first = await call('/api/me', { headers: as(user) });
+    await expectProblem(first, 429, 'quota-exceeded');
+    expect(first.headers.get('server-timing')).not.toContain('known full');
+
+    const second = await call('/api/me', { headers: as(user) });
+    await expectProblem(second, 429, 'quota-exceeded');
+    expect(second.headers.get('server-timing')).toMatch(/^ratelimit;dur=[\d.]+;desc="known full"$/);
+    expect(second.headers.get('ratelimit-policy')).toBe('"user";q=60;w=60');
+    expect(second.headers.get('ratelimit')).toMatch(/^"user";r=0;t=(59|60)$/);
+    expect(second.headers.get('retry-after')).toMatch(/^(59|60)$/);
+  }, 30_000);
 });

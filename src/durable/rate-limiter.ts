@@ -7,6 +7,8 @@ export type RateDecision = {
   remaining: number;
   /** Seconds until a slot frees up (0 when one is free now). */
   resetSeconds: number;
+  /** The same in milliseconds, exact (0 when a slot is free now). */
+  retryAfterMs: number;
 };
 
 const STORAGE_KEY = 'hits';
@@ -62,11 +64,16 @@ export class RateLimiter extends DurableObject<Env> {
       }, FLUSH_INTERVAL_MS);
     }
     const oldest = this.hits[0];
-    const resetSeconds =
-      this.hits.length < limit || oldest === undefined
-        ? 0
-        : Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
-    return { allowed, limit, remaining: Math.max(0, limit - this.hits.length), resetSeconds };
+    // The oldest hit leaves the window (and frees a slot) at oldest + window.
+    const retryAfterMs =
+      this.hits.length < limit || oldest === undefined ? 0 : Math.max(1, oldest + windowMs - now);
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - this.hits.length),
+      resetSeconds: retryAfterMs === 0 ? 0 : Math.ceil(retryAfterMs / 1000),
+      retryAfterMs,
+    };
   }
 
   /**

@@ -22,10 +22,51 @@ export function rateLimitHeaders(kind: LimitKind, d: RateDecision): Record<strin
   };
 }
 
-/** Asks the key's Durable Object (one object per `kind:id`) to count this request. */
-export async function consumeRateLimit(env: Env, kind: LimitKind, id: string): Promise<RateDecision> {
+/** Most keys remembered as full at once; beyond that the oldest refusal is forgotten (and asked again). */
+const MAX_FULL_KEYS = 10_000;
+
+/**
+ * Keys whose object has refused a request, with the time (this isolate's clock, ms) its oldest
+ * counted request leaves the window. Until then the object would refuse every request for the
+ * key: refusals are not counted, and other isolates can only fill the window further. So the
+ * isolate refuses by itself without asking, and a client hammering past its limit costs its
+ * object one call per isolate per window instead of one per request. Exact to within the round
+ * trip that brought the refusal: the wait starts when the answer arrives, so at most a few
+ * milliseconds longer than the object would refuse.
+ */
+const fullUntil = new Map<string, number>();
+
+/** A refusal answered from `fullUntil`, in the object's own terms. */
+function knownRefusal(limit: number, retryAfterMs: number): RateDecision {
+  return { allowed: false, limit, remaining: 0, resetSeconds: Math.ceil(retryAfterMs / 1000), retryAfterMs };
+}
+
+/**
+ * Counts this request with the key's Durable Object (one object per `kind:id`), unless the
+ * key is known to be full (see `fullUntil`). `cached` tells whether the object was asked.
+ */
+export async function consumeRateLimit(
+  env: Pick<Env, 'RATE_LIMITER'>,
+  kind: LimitKind,
+  id: string,
+  now: number = Date.now(),
+): Promise<RateDecision & { cached: boolean }> {
   const { limit, windowSeconds } = RATE_LIMITS[kind];
-  return env.RATE_LIMITER.getByName(`${kind}:${id}`).hit(limit, windowSeconds);
+  const key = `${kind}:${id}`;
+  const until = fullUntil.get(key);
+  if (until !== undefined) {
+    if (now < until) return { ...knownRefusal(limit, until - now), cached: true };
+    fullUntil.delete(key);
+  }
+  const decision = await env.RATE_LIMITER.getByName(key).hit(limit, windowSeconds);
+  if (!decision.allowed) {
+    if (fullUntil.size >= MAX_FULL_KEYS) {
+      const oldest = fullUntil.keys().next().value;
+      if (oldest !== undefined) fullUntil.delete(oldest);
+    }
+    fullUntil.set(key, Date.now() + decision.retryAfterMs);
+  }
+  return { ...decision, cached: false };
 }
 
 /**
@@ -41,7 +82,7 @@ export async function enforceRateLimit(
   const started = performance.now();
   const decision = await consumeRateLimit(c.env, kind, id);
   // What the limiter adds to the request, for clients' devtools and for `npm run bench`.
-  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}`;
+  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${decision.cached ? ';desc="known full"' : ''}`;
   const headers = { ...rateLimitHeaders(kind, decision), 'Server-Timing': timing };
   if (!decision.allowed) {
     throw new ProblemError(
