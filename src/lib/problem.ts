@@ -164,7 +164,7 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
   },
   'Server-Timing': {
     description:
-      "The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc=\"known full\"` when the key was already known to be over its limit and the counter was not asked.",
+      'The limiter\'s own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked.',
     schema: { type: 'string' },
   },
 };
