@@ -11,6 +11,7 @@ import {
   type SigningKey,
   signCredential,
 } from '../domain/certificates/credential';
+import { olderThan, type Position } from '../lib/paging';
 import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
 
@@ -187,9 +188,11 @@ async function loadVerification(
   return { json, etag };
 }
 
-export async function certificatesOf(db: Database, holderId: string) {
+/** A certificate as its holder sees it (`GET /api/me/certificates`, the revocation answer). */
+function holderViews(db: Database) {
   return db
     .select({
+      id: certificates.id,
       certificateNo: certificates.certificateNo,
       status: certificates.status,
       domain: certificates.domain,
@@ -200,9 +203,32 @@ export async function certificatesOf(db: Database, holderId: string) {
       briefTitle: briefs.title,
     })
     .from(certificates)
-    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-    .where(eq(certificates.holderId, holderId))
-    .orderBy(desc(certificates.issuedAt));
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId));
+}
+
+export type HolderCertificate = Awaited<ReturnType<ReturnType<typeof holderViews>['execute']>>[number];
+
+/** Where a certificate stands in the holder's list (newest issued first), for its cursor. */
+export const certificatePosition = (r: HolderCertificate): Position => ({ createdAt: r.issuedAt, id: r.id });
+
+/** One page of a holder's certificates, newest first: `limit + 1` rows (for `toPage`) after `after`. */
+export async function certificatesOf(db: Database, holderId: string, limit: number, after?: Position) {
+  const mine = eq(certificates.holderId, holderId);
+  return holderViews(db)
+    .where(
+      after ? and(mine, olderThan({ createdAt: certificates.issuedAt, id: certificates.id }, after)) : mine,
+    )
+    .orderBy(desc(certificates.issuedAt), desc(certificates.id))
+    .limit(limit + 1);
+}
+
+/** One certificate by number, as its holder sees it. */
+export async function holderCertificate(
+  db: Database,
+  certificateNo: string,
+): Promise<HolderCertificate | undefined> {
+  const [row] = await holderViews(db).where(eq(certificates.certificateNo, certificateNo)).limit(1);
+  return row;
 }
 
 export class RevocationRefused extends Error {}

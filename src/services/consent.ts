@@ -11,11 +11,12 @@
  * `(user_id, purpose, created_at)` carries the rowid implicitly, so this ordering is read straight
  * from the index: one index probe per purpose, no sort.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { getDb } from '../db/client';
 import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents } from '../db/schema';
 import { CURRENT_NOTICE_VERSION, noticeFor } from '../domain/consent-notices';
+import type { Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { forgetPublicViews } from './dsr/public-views';
@@ -81,13 +82,50 @@ export async function consentStates(
   ) as Record<ConsentPurpose, PurposeState>;
 }
 
-/** Every consent event of the person, newest first. */
+/** Every consent event of the person, newest first (the data export takes them all). */
 export async function consentHistory(db: Database, userId: string): Promise<ConsentReceipt[]> {
   return db
     .select(receiptColumns)
     .from(consentEvents)
     .where(eq(consentEvents.userId, userId))
     .orderBy(...LATEST_FIRST);
+}
+
+/** A history row with its place in the `LATEST_FIRST` order; `id` of the position is the rowid. */
+export const historyPosition = (r: { createdAt: Date; rowid: number }): Position => ({
+  createdAt: r.createdAt,
+  id: String(r.rowid),
+});
+
+/**
+ * One page of the person's consent events, newest first: `limit + 1` rows (for `toPage`) after
+ * `after`, a position from `historyPosition`. Ordered like the state (time, then insert order).
+ */
+export async function consentHistoryPage(
+  db: Database,
+  userId: string,
+  limit: number,
+  after?: Position,
+): Promise<(ConsentReceipt & { rowid: number })[]> {
+  const rowid = sql<number>`${consentEvents}.rowid`;
+  const afterRowid = after ? Number(after.id) : Number.NaN;
+  if (after && !Number.isSafeInteger(afterRowid)) {
+    throw new ProblemError('invalid-parameters', 'The cursor is not one this API issued.', {
+      errors: [{ pointer: '#/query/cursor', detail: 'Invalid cursor' }],
+    });
+  }
+  const older = after
+    ? or(
+        lt(consentEvents.createdAt, after.createdAt),
+        and(eq(consentEvents.createdAt, after.createdAt), sql`${rowid} < ${afterRowid}`),
+      )
+    : undefined;
+  return db
+    .select({ ...receiptColumns, rowid })
+    .from(consentEvents)
+    .where(and(eq(consentEvents.userId, userId), older))
+    .orderBy(...LATEST_FIRST)
+    .limit(limit + 1);
 }
 
 /**

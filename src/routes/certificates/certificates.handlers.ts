@@ -1,5 +1,6 @@
 import { getDb, getReadReplicaDb } from '../../db/client';
 import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
+import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { recordAudit } from '../../services/audit';
@@ -53,7 +54,7 @@ export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
   );
 };
 
-const view = (env: Env, r: Awaited<ReturnType<typeof certs.certificatesOf>>[number]) => ({
+const view = (env: Env, r: certs.HolderCertificate) => ({
   certificateNo: r.certificateNo,
   status: r.status,
   brief: { id: r.briefId, title: r.briefTitle },
@@ -65,8 +66,10 @@ const view = (env: Env, r: Awaited<ReturnType<typeof certs.certificatesOf>>[numb
 });
 
 export const mine: AppRouteHandler<typeof routes.myCertificates> = async (c) => {
-  const rows = await certs.certificatesOf(getDb(c.env.DB), c.get('user')!.id);
-  return c.json({ items: rows.map((r) => view(c.env, r)) }, 200);
+  const { limit, cursor } = c.req.valid('query');
+  const rows = await certs.certificatesOf(getDb(c.env.DB), c.get('user')!.id, limit, decodeCursor(cursor));
+  const page = toPage(rows, limit, certs.certificatePosition);
+  return c.json({ items: page.items.map((r) => view(c.env, r)), nextCursor: page.nextCursor }, 200);
 };
 
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {
@@ -91,8 +94,6 @@ export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c
       targetId: row.id,
     }),
   ]);
-  const [full] = (await certs.certificatesOf(db, row.holderId)).filter(
-    (r) => r.certificateNo === row.certificateNo,
-  );
+  const full = await certs.holderCertificate(db, row.certificateNo);
   return c.json(view(c.env, full!), 200);
 };

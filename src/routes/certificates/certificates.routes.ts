@@ -1,5 +1,6 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
+import { cursorParam, limitParam } from '../../lib/paging';
 import { errorResponses } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
 import {
@@ -49,7 +50,12 @@ export const myCertificates = createRoute({
   tags: ['Certificates'],
   summary: "The caller's certificates",
   ...sessionAuth(),
-  responses: { 200: limitedResponse('Newest first.', json(CertificateListSchema)), ...authErrors() },
+  request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
+  responses: {
+    200: limitedResponse('Newest issued first, one page of `limit`.', json(CertificateListSchema)),
+    ...authErrors(),
+    ...errorResponses(400),
+  },
 });
 
 export const revokeCertificate = createRoute({

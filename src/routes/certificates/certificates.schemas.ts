@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { pageSchema } from '../../lib/paging';
 
 export const CertificateNoParams = z.object({
   certificateNo: z
@@ -60,9 +61,7 @@ export const CertificateSchema = z
   })
   .openapi('Certificate');
 
-export const CertificateListSchema = z
-  .object({ items: z.array(CertificateSchema) })
-  .openapi('CertificateList');
+export const CertificateListSchema = pageSchema(CertificateSchema, 'CertificateList');
 
 export const RevokeSchema = z
   .object({ reason: z.string().trim().min(3).max(1000).openapi({ example: 'Work found to be plagiarised' }) })

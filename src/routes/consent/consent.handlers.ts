@@ -1,11 +1,18 @@
 import { getDb } from '../../db/client';
 import { CURRENT_NOTICE_VERSION, noticeFor } from '../../domain/consent-notices';
+import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import * as consent from '../../services/consent';
 import type * as routes from './consent.routes';
 
-const toReceiptView = (r: consent.ConsentReceipt) => ({ ...r, createdAt: r.createdAt.toISOString() });
+const toReceiptView = (r: consent.ConsentReceipt) => ({
+  id: r.id,
+  purpose: r.purpose,
+  action: r.action,
+  noticeVersion: r.noticeVersion,
+  createdAt: r.createdAt.toISOString(),
+});
 const toStateView = (s: consent.PurposeState) => ({ ...s, since: s.since?.toISOString() ?? null });
 
 export const record: AppRouteHandler<typeof routes.recordConsent> = async (c) => {
@@ -16,10 +23,12 @@ export const record: AppRouteHandler<typeof routes.recordConsent> = async (c) =>
 export const list: AppRouteHandler<typeof routes.listConsents> = async (c) => {
   const db = getDb(c.env.DB);
   const userId = c.get('user')!.id;
-  const [states, history] = await Promise.all([
+  const { limit, cursor } = c.req.valid('query');
+  const [states, rows] = await Promise.all([
     consent.consentStates(db, userId),
-    consent.consentHistory(db, userId),
+    consent.consentHistoryPage(db, userId, limit, decodeCursor(cursor)),
   ]);
+  const history = toPage(rows, limit, consent.historyPosition);
   return c.json(
     {
       currentNoticeVersion: CURRENT_NOTICE_VERSION,
@@ -28,7 +37,8 @@ export const list: AppRouteHandler<typeof routes.listConsents> = async (c) => {
         leaderboard: toStateView(states.leaderboard),
         public_verification: toStateView(states.public_verification),
       },
-      history: history.map(toReceiptView),
+      history: history.items.map(toReceiptView),
+      nextCursor: history.nextCursor,
     },
     200,
   );

@@ -1,5 +1,6 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
+import { cursorParam, limitParam } from '../../lib/paging';
 import { errorResponses } from '../../lib/problem';
 import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
 import {
@@ -32,11 +33,15 @@ export const listConsents = createRoute({
   path: '/api/me/consents',
   tags: ['Consent'],
   summary: "The caller's consent state per purpose, and its history",
-  description: 'The state of a purpose is its latest grant or withdrawal; `never` when there is none.',
+  description:
+    'The state of a purpose is its latest grant or withdrawal; `never` when there is none. ' +
+    'The history is paged, newest first; the states always reflect every event.',
   ...sessionAuth(),
+  request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
   responses: {
-    200: limitedResponse('State per purpose and every event, newest first.', json(ConsentsSchema)),
+    200: limitedResponse('State per purpose and a page of the history, newest first.', json(ConsentsSchema)),
     ...authErrors(),
+    ...errorResponses(400),
   },
 });
 

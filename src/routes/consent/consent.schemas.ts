@@ -49,7 +49,11 @@ export const ConsentsSchema = z
     }),
     history: z
       .array(ConsentReceiptSchema)
-      .openapi({ description: 'Every grant and withdrawal, newest first.' }),
+      .openapi({ description: 'Grants and withdrawals, newest first: one page of `limit`.' }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The `cursor` of the next page of the history; null on the last page.' }),
   })
   .openapi('Consents');
 
