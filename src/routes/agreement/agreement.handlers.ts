@@ -2,7 +2,7 @@ import type { AppRouteHandler } from '../../lib/types';
 import { publicAgreement } from '../../services/agreement-rate';
 import type { getPublicAgreementRate } from './agreement.routes';
 
-/** Hot path: one KV read on a hit; the cached JSON string is sent as is. */
+/** Hot path: no I/O on an isolate-memory hit, else one KV read; the cached JSON string is sent as is. */
 export const publicAgreementRate: AppRouteHandler<typeof getPublicAgreementRate> = async (c) => {
   const { json, etag } = await publicAgreement(c.env);
   const headers = {

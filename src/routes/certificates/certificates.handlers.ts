@@ -28,7 +28,7 @@ function certificateNumber(input: string): string {
   );
 }
 
-/** Hot path: one KV read on a hit. */
+/** Hot path: no I/O on an isolate-memory hit, else one KV read. */
 export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c) => {
   const number = certificateNumber(c.req.valid('param').certificateNo);
   const found = await certs.verification(c.env, number, () => getReadReplicaDb(c.env.DB));
