@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import {
   briefs,
@@ -196,6 +197,21 @@ const submissionColumns = {
   briefTitle: briefs.title,
 };
 
+/**
+ * A submission with its milestone and brief titles, its evaluation and its rating (both may be
+ * missing), plus any `extra` columns (their tables joined by the caller). Every reader of
+ * submissions starts here, so they all see the same joins.
+ */
+function joinedSubmissions<E extends SelectedFields>(db: Database, extra: E) {
+  return db
+    .select({ ...submissionColumns, ...extra })
+    .from(submissions)
+    .innerJoin(milestones, eq(milestones.id, submissions.milestoneId))
+    .innerJoin(briefs, eq(briefs.id, submissions.briefId))
+    .leftJoin(evaluations, eq(evaluations.submissionId, submissions.id))
+    .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id));
+}
+
 export type SubmissionRow = {
   submission: typeof submissions.$inferSelect;
   evaluation: typeof evaluations.$inferSelect | null;
@@ -218,28 +234,14 @@ export async function listOwnSubmissions(
   if (after) {
     conditions.push(olderThan(submissions, after));
   }
-  return db
-    .select(submissionColumns)
-    .from(submissions)
-    .innerJoin(milestones, eq(milestones.id, submissions.milestoneId))
-    .innerJoin(briefs, eq(briefs.id, submissions.briefId))
-    .leftJoin(evaluations, eq(evaluations.submissionId, submissions.id))
-    .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
+  return joinedSubmissions(db, {})
     .where(and(...conditions))
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
     .limit(limit + 1);
 }
 
 export async function loadSubmission(db: Database, submissionId: string): Promise<SubmissionRow | null> {
-  const [row] = await db
-    .select(submissionColumns)
-    .from(submissions)
-    .innerJoin(milestones, eq(milestones.id, submissions.milestoneId))
-    .innerJoin(briefs, eq(briefs.id, submissions.briefId))
-    .leftJoin(evaluations, eq(evaluations.submissionId, submissions.id))
-    .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
-    .where(eq(submissions.id, submissionId))
-    .limit(1);
+  const [row] = await joinedSubmissions(db, {}).where(eq(submissions.id, submissionId)).limit(1);
   return row ?? null;
 }
 
@@ -305,14 +307,8 @@ export async function submissionsForBrief(db: Database, briefId: string, limit: 
   if (after) {
     conditions.push(olderThan(submissions, after));
   }
-  return db
-    .select({ ...submissionColumns, candidateName: users.name })
-    .from(submissions)
-    .innerJoin(milestones, eq(milestones.id, submissions.milestoneId))
-    .innerJoin(briefs, eq(briefs.id, submissions.briefId))
+  return joinedSubmissions(db, { candidateName: users.name })
     .innerJoin(users, eq(users.id, submissions.candidateId))
-    .leftJoin(evaluations, eq(evaluations.submissionId, submissions.id))
-    .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
     .where(and(...conditions))
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
     .limit(limit + 1);
