@@ -48,10 +48,14 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
   } catch {
     // fall through
   }
-  throw new ProblemError('invalid-parameters', 'The cursor is not one this API issued.', {
+  throw invalidCursor();
+}
+
+/** The problem for a `cursor` this API did not issue. */
+export const invalidCursor = () =>
+  new ProblemError('invalid-parameters', 'The cursor is not one this API issued.', {
     errors: [{ pointer: '#/query/cursor', detail: 'Invalid cursor' }],
   });
-}
 
 /** Splits a `limit + 1` fetch into the page and the cursor of the next one. */
 export function toPage<T>(

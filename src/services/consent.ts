@@ -16,7 +16,7 @@ import type { Database } from '../db/client';
 import { getDb } from '../db/client';
 import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents } from '../db/schema';
 import { CURRENT_NOTICE_VERSION, noticeFor } from '../domain/consent-notices';
-import type { Position } from '../lib/paging';
+import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { forgetPublicViews } from './dsr/public-views';
@@ -109,11 +109,7 @@ export async function consentHistoryPage(
 ): Promise<(ConsentReceipt & { rowid: number })[]> {
   const rowid = sql<number>`${consentEvents}.rowid`;
   const afterRowid = after ? Number(after.id) : Number.NaN;
-  if (after && !Number.isSafeInteger(afterRowid)) {
-    throw new ProblemError('invalid-parameters', 'The cursor is not one this API issued.', {
-      errors: [{ pointer: '#/query/cursor', detail: 'Invalid cursor' }],
-    });
-  }
+  if (after && !Number.isSafeInteger(afterRowid)) throw invalidCursor();
   const older = after
     ? or(
         lt(consentEvents.createdAt, after.createdAt),
