@@ -281,6 +281,17 @@ export async function benchHotPaths(opts) {
     `${p.p99} ms`,
     Number.isNaN(p.cpuMsPerRequest) ? 'n/a' : `${p.cpuMsPerRequest.toFixed(2)} ms`,
   ];
+  /**
+   * A measured path's label, figures, median ratio and per-round ratios.
+   * @param {string} name
+   * @param {{ rps: number; p50: number; p99: number; cpuMsPerRequest: number; ratio: number; ratios: number[] }} p
+   */
+  const ratioRow = (name, p) => [
+    name,
+    ...cells(p),
+    p.ratio.toFixed(2),
+    p.ratios.map((r) => r.toFixed(2)).join(' '),
+  ];
   console.log(
     `\nHot paths on a cache hit (${o.connections} connections, ${o.seconds} s per run, ${o.rounds} rounds ` +
       'alternating with the hello-world; medians)',
@@ -302,30 +313,13 @@ export async function benchHotPaths(opts) {
       ...PATHS.map((name) => {
         const p = result.paths[name];
         return [
-          label[name],
-          ...cells(p),
-          p.ratio.toFixed(2),
-          p.ratios.map((r) => r.toFixed(2)).join(' '),
+          ...ratioRow(label[name], p),
           String(p.d1Hit.rowsReadMax),
           `${Math.round(p.d1Miss.rowsReadMean)} rows, ${p.d1Miss.msMean.toFixed(0)} ms`,
         ];
       }),
-      [
-        'floor: hello + 1 KV read (bench/hello /kv)',
-        ...cells(result.runtimeFloor.kvRead),
-        result.runtimeFloor.kvRead.ratio.toFixed(2),
-        result.runtimeFloor.kvRead.ratios.map((r) => r.toFixed(2)).join(' '),
-        '',
-        '',
-      ],
-      [
-        'floor: hello + 1 limiter DO call (/limiter)',
-        ...cells(result.runtimeFloor.limiter),
-        result.runtimeFloor.limiter.ratio.toFixed(2),
-        result.runtimeFloor.limiter.ratios.map((r) => r.toFixed(2)).join(' '),
-        '',
-        '',
-      ],
+      [...ratioRow('floor: hello + 1 KV read (bench/hello /kv)', result.runtimeFloor.kvRead), '', ''],
+      [...ratioRow('floor: hello + 1 limiter DO call (/limiter)', result.runtimeFloor.limiter), '', ''],
       [
         'GET /api/leaderboard, a new IP per request',
         ...cells(result.leaderboardFreshAddresses),
