@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { routeSources } from './scripts/lib/route-sources.mjs';
 import { generateSigningKeySecret } from './scripts/lib/signing-key.mjs';
 
 // The test Worker's secrets. Set in process.env too, so wrangler's required-secrets check is satisfied.
@@ -25,6 +26,7 @@ export default defineConfig({
           TEST_MIGRATIONS: migrations,
           COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
           README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
+          ROUTE_SOURCES: JSON.stringify(routeSources()),
           // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
           FUZZ_SEED: process.env.FUZZ_SEED ?? '',

@@ -6,11 +6,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadApp } from './lib/openapi-app.mjs';
+import { routeSources } from './lib/route-sources.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { app, openApiYaml, CANONICAL_SERVER_URL, endpointTable, withEndpointTable } = await loadApp();
 const yaml = openApiYaml(app, CANONICAL_SERVER_URL);
 writeFileSync(join(root, 'openapi.yaml'), yaml);
 const readmePath = join(root, 'README.md');
-writeFileSync(readmePath, withEndpointTable(readFileSync(readmePath, 'utf8'), endpointTable(app)));
+writeFileSync(
+  readmePath,
+  withEndpointTable(readFileSync(readmePath, 'utf8'), endpointTable(app, routeSources())),
+);
 console.log(`openapi.yaml written (${yaml.length} bytes); README.md endpoint table updated`);

@@ -1,7 +1,7 @@
 import { createApp } from './lib/create-app';
 import { registerSecuritySchemes } from './lib/openapi';
+import { adminRouter } from './routes/admin/admin.index';
 import { agreementRouter } from './routes/agreement/agreement.index';
-import { apiKeysRouter } from './routes/api-keys/api-keys.index';
 import { authRouter } from './routes/auth/auth.index';
 import { briefsRouter } from './routes/briefs/briefs.index';
 import { certificatesRouter } from './routes/certificates/certificates.index';
@@ -11,19 +11,28 @@ import { evaluationsRouter } from './routes/evaluations/evaluations.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
 import { metaRouter } from './routes/meta/meta.index';
-import { metricsRouter } from './routes/metrics/metrics.index';
 import { pagesRouter } from './routes/pages/pages.index';
-import { pillarsRouter } from './routes/pillars/pillars.index';
+import { rubricsRouter } from './routes/rubrics/rubrics.index';
 import { submissionsRouter } from './routes/submissions/submissions.index';
+import { integrityRouter } from './routes/v1/integrity/integrity.index';
+import { keysRouter } from './routes/v1/keys/keys.index';
+import { playbooksRouter } from './routes/v1/playbooks/playbooks.index';
 
-/** The whole HTTP API. Feature routers are mounted at the root; each declares full paths. */
+/**
+ * The whole HTTP API. Feature routers are mounted at the root; each declares full paths, and
+ * each lives in `src/routes/<first path segment>/` (`/api/v1/<resource>` in `routes/v1/<resource>/`).
+ * The order here is the order of the OpenAPI document and the README's endpoint table.
+ */
 export function buildApp() {
   const app = createApp();
   registerSecuritySchemes(app);
   app.route('/', authRouter);
   app.route('/', meRouter);
-  app.route('/', apiKeysRouter);
-  app.route('/', pillarsRouter);
+  app.route('/', adminRouter);
+  app.route('/', keysRouter);
+  app.route('/', playbooksRouter);
+  app.route('/', rubricsRouter);
+  app.route('/', integrityRouter);
   app.route('/', briefsRouter);
   app.route('/', submissionsRouter);
   app.route('/', evaluationsRouter);
@@ -32,7 +41,6 @@ export function buildApp() {
   app.route('/', agreementRouter);
   app.route('/', consentRouter);
   app.route('/', dsrRouter);
-  app.route('/', metricsRouter);
   app.route('/', pagesRouter);
   app.route('/', metaRouter(app));
   return app;

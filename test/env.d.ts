@@ -6,6 +6,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       COMMITTED_OPENAPI: string;
       README_MD: string;
+      /** `METHOD /path` → the file that defines it (scripts/lib/route-sources.mjs), as JSON. */
+      ROUTE_SOURCES: string;
       /** test/fuzz.test.ts: runs per operation (`FUZZ_RUNS`), and a seed to replay (`FUZZ_SEED`). */
       FUZZ_RUNS: string;
       FUZZ_SEED: string;

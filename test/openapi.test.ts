@@ -43,10 +43,18 @@ describe('openapi.yaml', () => {
       readme.indexOf(ENDPOINTS_START),
       readme.indexOf(ENDPOINTS_END) + ENDPOINTS_END.length,
     );
-    expect(table).toBe(endpointTable(app));
+    expect(table).toBe(endpointTable(app, JSON.parse(env.ROUTE_SOURCES)));
     expect(table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Method')).length).toBe(
       operations.length,
     );
+  });
+
+  it("leads from every URL to the file that defines it (the README table's Source column)", () => {
+    const sources = JSON.parse(env.ROUTE_SOURCES) as Record<string, string>;
+    const missing = operations
+      .map((op) => `${op.method.toUpperCase()} ${op.path}`)
+      .filter((key) => !sources[key]?.startsWith('src/routes/'));
+    expect(missing).toEqual([]);
   });
 
   it('is a valid OpenAPI 3.0.3 document according to an independent validator', () => {

@@ -5,7 +5,8 @@ import { requestId } from 'hono/request-id';
 import { bodyLimits } from '../middleware/body-limits';
 import { d1Stats } from '../middleware/d1-stats';
 import { securityHeaders } from '../middleware/security-headers';
-import { ProblemError, type ProblemType, problemBody, problemResponse } from './problem';
+import { services } from '../middleware/services';
+import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
 import { validationHook } from './validation';
 
@@ -13,19 +14,6 @@ import { validationHook } from './validation';
 export function createRouter(): AppOpenAPI {
   return new OpenAPIHono<AppBindings>({ strict: false, defaultHook: validationHook });
 }
-
-const HTTP_EXCEPTION_TYPES: Partial<Record<number, ProblemType>> = {
-  400: 'malformed-json',
-  401: 'unauthenticated',
-  403: 'forbidden',
-  404: 'not-found',
-  405: 'method-not-allowed',
-  409: 'conflict',
-  413: 'payload-too-large',
-  415: 'unsupported-media-type',
-  422: 'validation-failed',
-  429: 'quota-exceeded',
-};
 
 /** The root app: request id, security headers, body limits, problem+json for every error. */
 export function createApp(): AppOpenAPI {
@@ -48,6 +36,7 @@ export function createApp(): AppOpenAPI {
     }),
   );
   app.use('/api/*', bodyLimits());
+  app.use(services());
 
   app.notFound((c) =>
     problemResponse(
@@ -67,8 +56,8 @@ export function createApp(): AppOpenAPI {
       );
     }
     if (err instanceof HTTPException) {
-      const type = HTTP_EXCEPTION_TYPES[err.status];
-      if (type) {
+      const type = err.status in ERROR_STATUSES ? ERROR_STATUSES[err.status as ErrorStatus].type : undefined;
+      if (type && type !== 'internal-error') {
         const detail = type === 'malformed-json' ? 'The request body is not valid JSON.' : err.message;
         return problemResponse(problemBody(type, detail || type, extra));
       }

@@ -133,21 +133,26 @@ export function problemResponse(body: ProblemBody, headers: Record<string, strin
   });
 }
 
-const STATUS_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed JSON or invalid parameters',
-  401: 'Missing, unknown or expired credentials',
-  403: 'Not allowed for this caller',
-  404: 'Not found (or not visible to the caller)',
-  405: 'Method not allowed on this path',
-  409: 'Conflict with the current state',
-  413: 'Request body over the limit',
-  415: 'Request body is not JSON',
-  422: 'Body does not match the schema',
-  429: 'Rate limit exceeded',
-  500: 'Internal error (no internals disclosed)',
-};
+/**
+ * Every error status this API answers with: how the OpenAPI document describes it, and which
+ * problem type a bare `HTTPException` of that status (thrown by Hono's own middleware, e.g. the
+ * JSON parser or the body limit) becomes.
+ */
+export const ERROR_STATUSES = {
+  400: { description: 'Malformed JSON or invalid parameters', type: 'malformed-json' },
+  401: { description: 'Missing, unknown or expired credentials', type: 'unauthenticated' },
+  403: { description: 'Not allowed for this caller', type: 'forbidden' },
+  404: { description: 'Not found (or not visible to the caller)', type: 'not-found' },
+  405: { description: 'Method not allowed on this path', type: 'method-not-allowed' },
+  409: { description: 'Conflict with the current state', type: 'conflict' },
+  413: { description: 'Request body over the limit', type: 'payload-too-large' },
+  415: { description: 'Request body is not JSON', type: 'unsupported-media-type' },
+  422: { description: 'Body does not match the schema', type: 'validation-failed' },
+  429: { description: 'Rate limit exceeded', type: 'quota-exceeded' },
+  500: { description: 'Internal error (no internals disclosed)', type: 'internal-error' },
+} as const satisfies Record<number, { description: string; type: ProblemType }>;
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500;
+export type ErrorStatus = keyof typeof ERROR_STATUSES;
 
 type HeaderDoc = { description: string; schema: { type: 'string' | 'integer' } };
 
@@ -188,7 +193,7 @@ export function errorResponses<S extends ErrorStatus>(...statuses: S[]) {
   const out = {} as Record<S | 500, ErrorResponse>;
   for (const status of [...new Set<S | 500>([...statuses, 500])]) {
     out[status] = {
-      description: STATUS_DESCRIPTIONS[status] ?? 'Error',
+      description: ERROR_STATUSES[status].description,
       ...(status === 429 ? { headers: QUOTA_HEADERS } : {}),
       content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemDetailsSchema } },
     };

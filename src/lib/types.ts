@@ -1,5 +1,7 @@
-import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteConfig, RouteConfigToEnv, RouteHandler } from '@hono/zod-openapi';
+import type { Database } from '../db/client';
 import type { ApiKeyScope, Role } from '../db/schema';
+import type { PillarEngine } from '../services/pillars/engine';
 
 /** The authenticated session user, set by the session middleware. */
 export type SessionUser = {
@@ -17,14 +19,31 @@ export type ApiKeyPrincipal = {
   scopes: ApiKeyScope[];
 };
 
-export type AppBindings = {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    user?: SessionUser;
-    apiKey?: ApiKeyPrincipal;
-  };
+/**
+ * Per-request variables. `db` and `engine` are put there by the services middleware for every
+ * request; `user` and `apiKey` by the auth middleware of the routes that declare it, which
+ * narrows them to non-optional for those routes' handlers (see `SessionEnv`, `ApiKeyEnv`).
+ */
+export type AppVariables = {
+  requestId: string;
+  db: Database;
+  engine: PillarEngine;
+  user?: SessionUser;
+  apiKey?: ApiKeyPrincipal;
+  /** Set by logout and erasure: the session is gone, so its cookie is neither renewed nor kept. */
+  sessionEnded?: boolean;
 };
 
+export type AppBindings = {
+  Bindings: Env;
+  Variables: AppVariables;
+};
+
+/** What a handler behind `sessionAuth(...)` sees: the user is always there. */
+export type SessionEnv = { Bindings: Env; Variables: AppVariables & { user: SessionUser } };
+/** What a handler behind `apiKeyAuth(...)` sees: the key is always there. */
+export type ApiKeyEnv = { Bindings: Env; Variables: AppVariables & { apiKey: ApiKeyPrincipal } };
+
 export type AppOpenAPI = OpenAPIHono<AppBindings>;
-export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppBindings>;
+/** A handler typed from its route, including the variables its auth middleware guarantees. */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppBindings & RouteConfigToEnv<R>>;

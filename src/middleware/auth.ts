@@ -1,9 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { getDb } from '../db/client';
 import type { ApiKeyScope, Role } from '../db/schema';
 import { ProblemError } from '../lib/problem';
-import type { AppBindings } from '../lib/types';
+import type { ApiKeyEnv, SessionEnv } from '../lib/types';
 import { lastUsedIsStale, resolveApiKey, touchApiKey } from '../services/api-keys';
 import { resolveSession } from '../services/sessions';
 import { assertSameSiteRequest } from './csrf';
@@ -14,10 +13,10 @@ import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
  * Session routes: a live session cookie (401), an allowed origin for unsafe methods (403),
  * one of `roles` when given (403), then 60 requests/min per user (429).
  */
-export function requireSession(...roles: Role[]): MiddlewareHandler<AppBindings> {
+export function requireSession(...roles: Role[]): MiddlewareHandler<SessionEnv> {
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
-    const resolved = token ? await resolveSession(getDb(c.env.DB), token) : null;
+    const resolved = token ? await resolveSession(c.var.db, token) : null;
     if (!resolved) throw new ProblemError('unauthenticated', 'A valid session cookie is required.');
     assertSameSiteRequest(c);
     const { user, renewedUntil } = resolved;
@@ -27,7 +26,7 @@ export function requireSession(...roles: Role[]): MiddlewareHandler<AppBindings>
     c.set('user', user);
     await enforceRateLimit(c, 'user', user.id, async () => {
       await next();
-      if (renewedUntil && token && c.get('user')) setSessionCookie(c, token, renewedUntil);
+      if (renewedUntil && token && !c.get('sessionEnded')) setSessionCookie(c, token, renewedUntil);
     });
   };
 }
@@ -36,10 +35,10 @@ export function requireSession(...roles: Role[]): MiddlewareHandler<AppBindings>
  * Partner routes: a live `X-Service-Key` (401) carrying `scope` when given (403), then 600
  * requests/min per key (429).
  */
-export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<AppBindings> {
+export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<ApiKeyEnv> {
   return async (c, next) => {
     const presented = c.req.header('X-Service-Key');
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     const key = presented ? await resolveApiKey(db, presented) : null;
     if (!key) throw new ProblemError('unauthenticated', 'A valid X-Service-Key header is required.');
     if (scope && !key.scopes.includes(scope))

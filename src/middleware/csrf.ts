@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import { ProblemError } from '../lib/problem';
-import type { AppBindings } from '../lib/types';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -24,7 +23,7 @@ export function allowedOrigins(env: Pick<Env, 'PUBLIC_BASE_URL' | 'ALLOWED_ORIGI
  * enforced separately: a body that is not `application/json` is a 415, which a cross-site
  * form cannot send without a CORS preflight we never grant.)
  */
-export function assertSameSiteRequest(c: Context<AppBindings>): void {
+export function assertSameSiteRequest<E extends { Bindings: Env }>(c: Context<E>): void {
   if (SAFE_METHODS.has(c.req.method)) return;
   if (c.req.header('Sec-Fetch-Site') === 'same-origin') return;
   const origin = c.req.header('Origin');

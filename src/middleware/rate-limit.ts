@@ -73,8 +73,8 @@ export async function consumeRateLimit(
  * Counts the request and refuses it with a `quota-exceeded` problem when over the limit.
  * The headers go on every response of a limited route, errors included.
  */
-export async function enforceRateLimit(
-  c: Context<AppBindings>,
+export async function enforceRateLimit<E extends { Bindings: Env }>(
+  c: Context<E>,
   kind: LimitKind,
   id: string,
   next: () => Promise<void>,

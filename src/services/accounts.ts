@@ -1,7 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import { type Role, users } from '../db/schema';
 import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/credentials';
+import { ProblemError } from '../lib/problem';
+import { recordAudit } from './audit';
+import { purgeLeaderboards } from './cache-keys';
 
 export type Profile = {
   id: string;
@@ -25,7 +29,7 @@ export const toProfile = (u: UserRow): Profile => ({
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export class EmailTakenError extends Error {}
+const emailTaken = () => new ProblemError('conflict', 'An account with this email already exists.');
 
 /** Signup. Only candidate and employer accounts can be created this way, never admin. */
 export async function registerAccount(
@@ -34,9 +38,9 @@ export async function registerAccount(
   reservedEmails: string[] = [],
 ): Promise<UserRow> {
   const email = normaliseEmail(input.email);
-  if (reservedEmails.map(normaliseEmail).includes(email)) throw new EmailTakenError();
+  if (reservedEmails.map(normaliseEmail).includes(email)) throw emailTaken();
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  if (existing.length > 0) throw new EmailTakenError();
+  if (existing.length > 0) throw emailTaken();
   try {
     const [row] = await db
       .insert(users)
@@ -45,7 +49,7 @@ export async function registerAccount(
     return row as UserRow;
   } catch (err) {
     // Two signups racing for one email: the unique index decides.
-    if (String(err).includes('UNIQUE')) throw new EmailTakenError();
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
 }
@@ -92,4 +96,35 @@ export async function bootstrapAdmin(
     })
     .returning();
   return row ?? null;
+}
+
+/** The person's own account row, or null once it is gone (erased). */
+export async function profileOf(db: Database, userId: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  return row ?? null;
+}
+
+/** Sets (or, with null, clears) the leaderboard alias; audited, and every board is purged. */
+export async function setPublicAlias(
+  env: Pick<Env, 'CACHE'>,
+  db: Database,
+  userId: string,
+  publicAlias: string | null,
+): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ publicAlias, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning();
+  if (!row) return null;
+  await Promise.all([
+    recordAudit(db, {
+      actorId: userId,
+      action: 'profile.alias_changed',
+      targetType: 'user',
+      targetId: userId,
+    }),
+    purgeLeaderboards(env.CACHE),
+  ]);
+  return row;
 }

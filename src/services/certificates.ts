@@ -1,8 +1,9 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import { briefs, certificates, users } from '../db/schema';
-import { generateCertificateNumber } from '../domain/certificates/certificate-number';
+import { generateCertificateNumber, parseCertificateNumber } from '../domain/certificates/certificate-number';
 import {
   importSigningKey,
   type Jwks,
@@ -12,6 +13,7 @@ import {
   signCredential,
 } from '../domain/certificates/credential';
 import { olderThan, type Position } from '../lib/paging';
+import { ProblemError } from '../lib/problem';
 import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
 
@@ -94,7 +96,7 @@ export async function issueCertificate(
         .returning();
       return row as CertificateRow;
     } catch (err) {
-      if (attempt < 4 && String(err).includes('UNIQUE') && String(err).includes('certificate_no')) continue;
+      if (attempt < 4 && isUniqueViolation(err, 'certificate_no')) continue;
       throw err;
     }
   }
@@ -231,8 +233,6 @@ export async function holderCertificate(
   return row;
 }
 
-export class RevocationRefused extends Error {}
-
 /**
  * Revokes a certificate. Admins may revoke any; an employer only the ones issued on their
  * briefs (for anyone else the certificate "does not exist": null). Revoking twice is a conflict.
@@ -250,12 +250,44 @@ export async function revokeCertificate(
     .where(eq(certificates.certificateNo, certificateNo))
     .limit(1);
   if (!row || (actor.role !== 'admin' && row.employerId !== actor.id)) return null;
-  if (row.status === 'revoked') throw new RevocationRefused('This certificate is already revoked.');
+  if (row.status === 'revoked') throw new ProblemError('conflict', 'This certificate is already revoked.');
   const [updated] = await db
     .update(certificates)
     .set({ status: 'revoked', revokedAt: now, revokedReason: reason, revokedBy: actor.id })
     .where(and(eq(certificates.id, row.id), eq(certificates.status, 'active')))
     .returning();
-  if (!updated) throw new RevocationRefused('This certificate is already revoked.');
+  if (!updated) throw new ProblemError('conflict', 'This certificate is already revoked.');
   return updated;
+}
+
+/** A certificate as its holder (and a revoker) sees it. */
+export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCertificate) => ({
+  certificateNo: r.certificateNo,
+  status: r.status,
+  brief: { id: r.briefId, title: r.briefTitle },
+  domain: r.domain,
+  issuedAt: r.issuedAt.toISOString(),
+  revokedAt: r.revokedAt?.toISOString() ?? null,
+  credential: { format: 'vc-jwt' as const, jwt: r.credentialJwt },
+  verifyUrl: `${env.PUBLIC_BASE_URL}/api/verify/${r.certificateNo}`,
+});
+
+/** A mistyped number is refused before any lookup (the check character catches typos). */
+export function requireCertificateNumber(input: string): string {
+  const parsed = parseCertificateNumber(input);
+  if (parsed.ok) return parsed.normalised;
+  throw new ProblemError(
+    'invalid-parameters',
+    parsed.reason === 'checksum'
+      ? 'This certificate number has a typo: its check character does not match.'
+      : 'Certificate numbers look like VP-XXXX-XXXX-XXXX.',
+    {
+      errors: [
+        {
+          pointer: '#/path/certificateNo',
+          detail: parsed.reason === 'checksum' ? 'Check character mismatch' : 'Invalid format',
+        },
+      ],
+    },
+  );
 }

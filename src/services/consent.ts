@@ -175,3 +175,15 @@ export async function recordConsent(
   await forgetPublicViews(env, userId);
   return inserted[0] as ConsentReceipt;
 }
+
+/** A consent receipt as the person sees it. */
+export const consentReceiptView = (r: ConsentReceipt) => ({
+  id: r.id,
+  purpose: r.purpose,
+  action: r.action,
+  noticeVersion: r.noticeVersion,
+  createdAt: r.createdAt.toISOString(),
+});
+
+/** A purpose's current state as the person sees it. */
+export const consentStateView = (s: PurposeState) => ({ ...s, since: s.since?.toISOString() ?? null });

@@ -6,6 +6,9 @@
  * not with the corpus; more common fingerprints are boilerplate and are ignored.
  */
 
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { briefs } from '../db/schema';
 import { sha256Hex } from '../domain/credentials';
 import { combineIntegrity, type IntegrityVerdict } from '../domain/integrity/score';
 import { type CommitRecord, vcsHistorySignal } from '../domain/integrity/vcs';
@@ -16,6 +19,7 @@ import {
   plagiarismSignal,
   type SubmissionMaterial,
 } from '../domain/integrity/winnowing';
+import { ProblemError } from '../lib/problem';
 import type { PillarEngine } from './pillars';
 
 /** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
@@ -179,6 +183,20 @@ export type IntegrityReport = {
   };
   engine: 'workers-ai' | 'local';
 };
+
+/**
+ * What a partner's check learns from naming a brief: its text (quoted by everyone, so not
+ * evidence) and when it was created. Drafts are not visible to partners: 404 like unknown ids.
+ */
+export async function briefContext(db: Database, briefId: string): Promise<IntegrityContext> {
+  const [brief] = await db.select().from(briefs).where(eq(briefs.id, briefId)).limit(1);
+  if (!brief || brief.state === 'draft')
+    throw new ProblemError('not-found', 'No published brief has this id.');
+  return {
+    briefText: [brief.title, brief.description, ...brief.deliverables, ...brief.successCriteria].join('\n'),
+    briefCreatedAt: brief.createdAt,
+  };
+}
 
 /** All three signals and the combined score. The AI-content signal is soft: it never flags on its own. */
 export async function checkIntegrity(

@@ -1,9 +1,9 @@
 import type { AppRouteHandler } from '../../lib/types';
-import { publicAgreement } from '../../services/agreement-rate';
-import type { getPublicAgreementRate } from './agreement.routes';
+import { publicAgreement, scopedAgreement } from '../../services/agreement-rate';
+import type * as routes from './agreement.routes';
 
 /** Hot path: no I/O on an isolate-memory hit, else one KV read; the cached JSON string is sent as is. */
-export const publicAgreementRate: AppRouteHandler<typeof getPublicAgreementRate> = async (c) => {
+export const publicAgreementRate: AppRouteHandler<typeof routes.getPublicAgreementRate> = async (c) => {
   const { json, etag } = await publicAgreement(c.env);
   const headers = {
     'Cache-Control': 'public, max-age=60, stale-while-revalidate=300',
@@ -14,4 +14,15 @@ export const publicAgreementRate: AppRouteHandler<typeof getPublicAgreementRate>
   };
   if (c.req.header('If-None-Match') === etag) return c.body(null, 304, headers);
   return c.body(json, 200, { ...headers, 'Content-Type': 'application/json' });
+};
+
+/** Admins see the platform; employers only the briefs they own. */
+export const scopedAgreementRate: AppRouteHandler<typeof routes.getScopedAgreement> = async (c) => {
+  const { user } = c.var;
+  const { windowDays } = c.req.valid('query');
+  const result = await scopedAgreement(c.env.DB, {
+    windowDays,
+    ...(user.role === 'employer' ? { employerId: user.id } : {}),
+  });
+  return c.json(result, 200);
 };

@@ -1,8 +1,9 @@
-import { createRoute } from '@hono/zod-openapi';
-import { errorResponses } from '../../lib/problem';
-import { AgreementRateSchema } from './agreement.schemas';
+import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
+import { AgreementRateSchema, ScopedAgreementSchema } from './agreement.schemas';
 
-export const getPublicAgreementRate = createRoute({
+export const getPublicAgreementRate = defineRoute({
   method: 'get',
   path: '/api/public/agreement-rate',
   tags: ['Agreement'],
@@ -21,6 +22,33 @@ export const getPublicAgreementRate = createRoute({
       content: { 'application/json': { schema: AgreementRateSchema } },
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },
-    ...errorResponses(),
+  },
+});
+
+export const getScopedAgreement = defineRoute({
+  method: 'get',
+  path: '/api/metrics/agreement-rate',
+  tags: ['Agreement'],
+  summary: 'Agreement rate for admins (platform) or employers (their briefs), by domain',
+  ...sessionAuth('admin', 'employer'),
+  request: {
+    query: z.object({
+      windowDays: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(365)
+        .default(90)
+        .openapi({
+          param: { name: 'windowDays', in: 'query' },
+          description: 'Rolling window in days, 1–365 (default 90).',
+        }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The agreement rate.',
+      content: { 'application/json': { schema: ScopedAgreementSchema } },
+    },
   },
 });

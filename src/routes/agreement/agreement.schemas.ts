@@ -32,3 +32,13 @@ export const AgreementRateSchema = z
     }),
   })
   .openapi('AgreementRate');
+
+export const ScopedAgreementSchema = z
+  .object({
+    scope: z
+      .enum(['platform', 'employer'])
+      .openapi({ description: 'Admins see the platform; employers their own briefs.' }),
+    overall: AgreementRateSchema,
+    byDomain: z.array(AgreementRateSchema.extend({ domain: z.string() })),
+  })
+  .openapi('ScopedAgreementRate');

@@ -1,35 +1,22 @@
-import { getDb } from '../../db/client';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { loginAttempts } from '../../middleware/rate-limit';
 import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
-import {
-  authenticate,
-  bootstrapAdmin,
-  EmailTakenError,
-  registerAccount,
-  toProfile,
-} from '../../services/accounts';
+import { authenticate, bootstrapAdmin, registerAccount, toProfile } from '../../services/accounts';
 import { endSession, startSession } from '../../services/sessions';
 import type * as routes from './auth.routes';
 
 export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
-  const db = getDb(c.env.DB);
-  try {
-    const user = await registerAccount(db, c.req.valid('json'), [c.env.ADMIN_EMAIL]);
-    const session = await startSession(db, user.id);
-    setSessionCookie(c, session.token, session.expiresAt);
-    return c.json({ user: toProfile(user), expiresAt: session.expiresAt.toISOString() }, 201);
-  } catch (err) {
-    if (err instanceof EmailTakenError)
-      throw new ProblemError('conflict', 'An account with this email already exists.');
-    throw err;
-  }
+  const { db } = c.var;
+  const user = await registerAccount(db, c.req.valid('json'), [c.env.ADMIN_EMAIL]);
+  const session = await startSession(db, user.id);
+  setSessionCookie(c, session.token, session.expiresAt);
+  return c.json({ user: toProfile(user), expiresAt: session.expiresAt.toISOString() }, 201);
 };
 
 export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   const { email, password } = c.req.valid('json');
-  const db = getDb(c.env.DB);
+  const db = c.var.db;
   const attempts = await loginAttempts(c.env, email, c.req.header('CF-Connecting-IP'));
   await attempts.begin();
   const user =
@@ -43,8 +30,8 @@ export const login: AppRouteHandler<typeof routes.login> = async (c) => {
 
 export const logout: AppRouteHandler<typeof routes.logout> = async (c) => {
   const user = c.get('user');
-  if (user) await endSession(getDb(c.env.DB), user.sessionId);
-  c.set('user', undefined);
+  if (user) await endSession(c.var.db, user.sessionId);
+  c.set('sessionEnded', true);
   clearSessionCookie(c);
   return c.body(null, 204);
 };

@@ -1,6 +1,6 @@
-import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { authErrors, sessionAuth } from '../../lib/route-auth';
+import { RATE_LIMIT_HEADERS } from '../../lib/problem';
+import { defineRoute } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
 import { LoginSchema, SessionResponseSchema, SignupSchema } from './auth.schemas';
 
 const setCookieHeader = {
@@ -10,24 +10,24 @@ const setCookieHeader = {
   },
 };
 
-export const signup = createRoute({
+export const signup = defineRoute({
   method: 'post',
   path: '/api/auth/signup',
   tags: ['Auth'],
   summary: 'Create a candidate or employer account and start a session',
   security: [],
   request: { body: { required: true, content: { 'application/json': { schema: SignupSchema } } } },
+  errors: [409],
   responses: {
     201: {
       description: 'Account created; the session cookie is set.',
       headers: setCookieHeader,
       content: { 'application/json': { schema: SessionResponseSchema } },
     },
-    ...errorResponses(400, 409, 413, 415, 422),
   },
 });
 
-export const login = createRoute({
+export const login = defineRoute({
   method: 'post',
   path: '/api/auth/login',
   tags: ['Auth'],
@@ -40,17 +40,17 @@ export const login = createRoute({
     'a successful login clears the count.',
   security: [],
   request: { body: { required: true, content: { 'application/json': { schema: LoginSchema } } } },
+  errors: [401, 429],
   responses: {
     200: {
       description: 'Logged in; the session cookie is set.',
       headers: setCookieHeader,
       content: { 'application/json': { schema: SessionResponseSchema } },
     },
-    ...errorResponses(400, 401, 413, 415, 422, 429),
   },
 });
 
-export const logout = createRoute({
+export const logout = defineRoute({
   method: 'post',
   path: '/api/auth/logout',
   tags: ['Auth'],
@@ -59,8 +59,5 @@ export const logout = createRoute({
   ...sessionAuth(),
   responses: {
     204: { description: 'Logged out; the cookie is cleared.', headers: RATE_LIMIT_HEADERS },
-    ...authErrors(),
-    // Takes no body; one over the limit is refused like on any other route.
-    ...errorResponses(413),
   },
 });

@@ -5,8 +5,6 @@ import * as routes from './briefs.routes';
 export const briefsRouter = createRouter()
   .openapi(routes.createBrief, handlers.create)
   .openapi(routes.listBriefs, handlers.list)
-  .openapi(routes.myBriefs, handlers.mine)
-  .openapi(routes.getMyBrief, handlers.getMine)
   .openapi(routes.getBrief, handlers.get)
   .openapi(routes.changeBriefState, handlers.changeState)
   .openapi(routes.briefSubmissions, handlers.submissions);

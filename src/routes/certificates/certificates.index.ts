@@ -5,5 +5,4 @@ import * as routes from './certificates.routes';
 export const certificatesRouter = createRouter()
   .openapi(routes.verifyCertificate, handlers.verify)
   .openapi(routes.getJwks, handlers.jwks)
-  .openapi(routes.myCertificates, handlers.mine)
   .openapi(routes.revokeCertificate, handlers.revoke);

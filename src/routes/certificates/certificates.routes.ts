@@ -1,10 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
-import { cursorParam, limitParam } from '../../lib/paging';
-import { errorResponses } from '../../lib/problem';
-import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
+import { defineRoute } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
 import {
-  CertificateListSchema,
   CertificateNoParams,
   CertificateSchema,
   JwksSchema,
@@ -12,7 +9,7 @@ import {
   VerificationSchema,
 } from './certificates.schemas';
 
-export const verifyCertificate = createRoute({
+export const verifyCertificate = defineRoute({
   method: 'get',
   path: '/api/verify/{certificateNo}',
   tags: ['Certificates'],
@@ -29,11 +26,10 @@ export const verifyCertificate = createRoute({
       content: json(VerificationSchema),
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },
-    ...errorResponses(400, 404),
   },
 });
 
-export const getJwks = createRoute({
+export const getJwks = defineRoute({
   method: 'get',
   path: '/.well-known/jwks.json',
   tags: ['Certificates'],
@@ -41,24 +37,10 @@ export const getJwks = createRoute({
   description:
     'Ed25519 keys (JWK) by `kid`: the current key and retired ones, so every issued credential verifies.',
   security: [],
-  responses: { 200: { description: 'The JWK set.', content: json(JwksSchema) }, ...errorResponses() },
+  responses: { 200: { description: 'The JWK set.', content: json(JwksSchema) } },
 });
 
-export const myCertificates = createRoute({
-  method: 'get',
-  path: '/api/me/certificates',
-  tags: ['Certificates'],
-  summary: "The caller's certificates",
-  ...sessionAuth(),
-  request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
-  responses: {
-    200: limitedResponse('Newest issued first, one page of `limit`.', json(CertificateListSchema)),
-    ...authErrors(),
-    ...errorResponses(400),
-  },
-});
-
-export const revokeCertificate = createRoute({
+export const revokeCertificate = defineRoute({
   method: 'post',
   path: '/api/certificates/{certificateNo}/revoke',
   tags: ['Certificates'],
@@ -67,9 +49,11 @@ export const revokeCertificate = createRoute({
     'Admins, or the employer whose brief issued it (for anyone else: 404). Takes effect on verification at once.',
   ...sessionAuth('admin', 'employer'),
   request: { params: CertificateNoParams, body: { required: true, content: json(RevokeSchema) } },
+  errors: [409],
   responses: {
-    200: limitedResponse('The revoked certificate.', json(CertificateSchema)),
-    ...authErrors(),
-    ...errorResponses(400, 404, 409, 413, 415, 422),
+    200: { description: 'The revoked certificate.', content: json(CertificateSchema) },
   },
 });
+
+/** Where the public keys that sign certificates are published (the verify page links it). */
+export const JWKS_PATH = getJwks.path;

@@ -4,5 +4,4 @@ import * as routes from './consent.routes';
 
 export const consentRouter = createRouter()
   .openapi(routes.recordConsent, handlers.record)
-  .openapi(routes.listConsents, handlers.list)
   .openapi(routes.getNotice, handlers.notice);

@@ -1,17 +1,14 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
-import { cursorParam, limitParam } from '../../lib/paging';
-import { errorResponses } from '../../lib/problem';
-import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
+import { defineRoute } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
 import {
   ConsentNoticeSchema,
   ConsentReceiptSchema,
   ConsentRequestSchema,
-  ConsentsSchema,
   NoticeVersionParams,
 } from './consent.schemas';
 
-export const recordConsent = createRoute({
+export const recordConsent = defineRoute({
   method: 'post',
   path: '/api/consent',
   tags: ['Consent'],
@@ -22,30 +19,11 @@ export const recordConsent = createRoute({
   ...sessionAuth(),
   request: { body: { required: true, content: json(ConsentRequestSchema) } },
   responses: {
-    201: limitedResponse('The receipt of this grant or withdrawal.', json(ConsentReceiptSchema)),
-    ...authErrors(),
-    ...errorResponses(400, 413, 415, 422),
+    201: { description: 'The receipt of this grant or withdrawal.', content: json(ConsentReceiptSchema) },
   },
 });
 
-export const listConsents = createRoute({
-  method: 'get',
-  path: '/api/me/consents',
-  tags: ['Consent'],
-  summary: "The caller's consent state per purpose, and its history",
-  description:
-    'The state of a purpose is its latest grant or withdrawal; `never` when there is none. ' +
-    'The history is paged, newest first; the states always reflect every event.',
-  ...sessionAuth(),
-  request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
-  responses: {
-    200: limitedResponse('State per purpose and a page of the history, newest first.', json(ConsentsSchema)),
-    ...authErrors(),
-    ...errorResponses(400),
-  },
-});
-
-export const getNotice = createRoute({
+export const getNotice = defineRoute({
   method: 'get',
   path: '/api/consent/notices/{version}',
   tags: ['Consent'],
@@ -61,6 +39,5 @@ export const getNotice = createRoute({
       },
       content: json(ConsentNoticeSchema),
     },
-    ...errorResponses(400, 404),
   },
 });

@@ -3,12 +3,9 @@ import * as handlers from './dsr.handlers';
 import * as routes from './dsr.routes';
 
 export const dsrRouter = createRouter()
-  .openapi(routes.listMyRequests, handlers.listMine)
   .openapi(routes.access, handlers.access)
   .openapi(routes.correction, handlers.correction)
   .openapi(routes.erasure, handlers.erasure)
   .openapi(routes.erasureStatus, handlers.erasureStatus)
   .openapi(routes.grievance, handlers.grievance)
-  .openapi(routes.nomination, handlers.nomination)
-  .openapi(routes.adminList, handlers.adminList)
-  .openapi(routes.adminResolve, handlers.adminResolve);
+  .openapi(routes.nomination, handlers.nomination);

@@ -1,43 +1,21 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
-import { cursorParam, limitParam } from '../../lib/paging';
-import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
+import { RATE_LIMIT_HEADERS } from '../../lib/problem';
+import { defineRoute } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
 import {
-  AdminDsrRequestPageSchema,
-  AdminDsrRequestSchema,
   CorrectionResultSchema,
   CorrectionSchema,
-  DsrIdParams,
-  DsrKindSchema,
-  DsrRequestPageSchema,
   DsrRequestSchema,
-  DsrStateSchema,
   ErasureIdParams,
   ErasureReceiptSchema,
   GrievanceSchema,
   NominationSchema,
-  ResolutionSchema,
 } from './dsr.schemas';
 
 const TAGS = ['Data rights'];
 
-export const listMyRequests = createRoute({
-  method: 'get',
-  path: '/api/me/dsr-requests',
-  tags: TAGS,
-  summary: "The caller's data-rights requests",
-  description: 'Every right exercised (access, correction, erasure, grievance, nomination), newest first.',
-  ...sessionAuth(),
-  request: { query: z.object({ limit: limitParam(20), cursor: cursorParam() }) },
-  responses: {
-    200: limitedResponse('Newest first.', json(DsrRequestPageSchema)),
-    ...authErrors(),
-    ...errorResponses(400),
-  },
-});
-
-export const access = createRoute({
+export const access = defineRoute({
   method: 'get',
   path: '/api/dsr/access',
   tags: TAGS,
@@ -61,11 +39,10 @@ export const access = createRoute({
       },
       content: { 'application/zip': { schema: z.string().openapi({ format: 'binary' }) } },
     },
-    ...authErrors(),
   },
 });
 
-export const correction = createRoute({
+export const correction = defineRoute({
   method: 'patch',
   path: '/api/dsr/correction',
   tags: TAGS,
@@ -75,14 +52,16 @@ export const correction = createRoute({
     'before and after, and recorded as a completed `correction` request.',
   ...sessionAuth(),
   request: { body: { required: true, content: json(CorrectionSchema) } },
+  errors: [409],
   responses: {
-    200: limitedResponse('The corrected profile and the request record.', json(CorrectionResultSchema)),
-    ...authErrors(),
-    ...errorResponses(400, 409, 413, 415, 422),
+    200: {
+      description: 'The corrected profile and the request record.',
+      content: json(CorrectionResultSchema),
+    },
   },
 });
 
-export const erasure = createRoute({
+export const erasure = defineRoute({
   method: 'delete',
   path: '/api/dsr/erasure',
   tags: TAGS,
@@ -103,13 +82,10 @@ export const erasure = createRoute({
       },
       content: json(ErasureReceiptSchema),
     },
-    ...authErrors(),
-    // Takes no body; one over the limit is refused like on any other route.
-    ...errorResponses(413),
   },
 });
 
-export const erasureStatus = createRoute({
+export const erasureStatus = defineRoute({
   method: 'get',
   path: '/api/dsr/erasure/{requestId}',
   tags: TAGS,
@@ -121,11 +97,10 @@ export const erasureStatus = createRoute({
   request: { params: ErasureIdParams },
   responses: {
     200: { description: 'The receipt.', content: json(ErasureReceiptSchema) },
-    ...errorResponses(400, 404),
   },
 });
 
-export const grievance = createRoute({
+export const grievance = defineRoute({
   method: 'post',
   path: '/api/dsr/grievance',
   tags: TAGS,
@@ -134,13 +109,11 @@ export const grievance = createRoute({
   ...sessionAuth(),
   request: { body: { required: true, content: json(GrievanceSchema) } },
   responses: {
-    201: limitedResponse('The grievance, received.', json(DsrRequestSchema)),
-    ...authErrors(),
-    ...errorResponses(400, 413, 415, 422),
+    201: { description: 'The grievance, received.', content: json(DsrRequestSchema) },
   },
 });
 
-export const nomination = createRoute({
+export const nomination = defineRoute({
   method: 'post',
   path: '/api/dsr/nomination',
   tags: TAGS,
@@ -151,46 +124,6 @@ export const nomination = createRoute({
   ...sessionAuth(),
   request: { body: { required: true, content: json(NominationSchema) } },
   responses: {
-    201: limitedResponse('The nomination, received.', json(DsrRequestSchema)),
-    ...authErrors(),
-    ...errorResponses(400, 413, 415, 422),
-  },
-});
-
-export const adminList = createRoute({
-  method: 'get',
-  path: '/api/admin/dsr-requests',
-  tags: TAGS,
-  summary: 'All data-rights requests (the DPO queue)',
-  ...sessionAuth('admin'),
-  request: {
-    query: z.object({
-      kind: DsrKindSchema.optional(),
-      state: DsrStateSchema.optional(),
-      limit: limitParam(50),
-      cursor: cursorParam(),
-    }),
-  },
-  responses: {
-    200: limitedResponse('Newest first.', json(AdminDsrRequestPageSchema)),
-    ...authErrors(),
-    ...errorResponses(400),
-  },
-});
-
-export const adminResolve = createRoute({
-  method: 'patch',
-  path: '/api/admin/dsr-requests/{id}',
-  tags: TAGS,
-  summary: 'Move a data-rights request on',
-  description:
-    'Legal moves: `received → in_progress | completed | rejected`, `in_progress → completed | rejected`. ' +
-    'Anything else, and any change to an erasure request (the cascade completes those), is a 409.',
-  ...sessionAuth('admin'),
-  request: { params: DsrIdParams, body: { required: true, content: json(ResolutionSchema) } },
-  responses: {
-    200: limitedResponse('The request, updated.', json(AdminDsrRequestSchema)),
-    ...authErrors(),
-    ...errorResponses(400, 404, 409, 413, 415, 422),
+    201: { description: 'The nomination, received.', content: json(DsrRequestSchema) },
   },
 });

@@ -1,42 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { limitParam } from '../../lib/paging';
-import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
+import { RATE_LIMIT_HEADERS } from '../../lib/problem';
+import { defineRoute } from '../../lib/route';
 import { ipRateLimit } from '../../middleware/rate-limit';
+import { LeaderboardQuerySchema, LeaderboardSchema } from './leaderboard.schemas';
 
-export const LeaderboardSchema = z
-  .object({
-    domain: z.string().nullable().openapi({ description: 'The domain, or null for all domains.' }),
-    generatedAt: z.string().datetime(),
-    entries: z.array(
-      z.object({
-        rank: z.number().int().min(1).openapi({ description: 'Ties share a rank (1, 2, 2, 4).' }),
-        alias: z.string().openapi({ description: 'The public alias, or the display name when none is set.' }),
-        certificates: z.number().int().min(1),
-        averageEmployerScore: z
-          .number()
-          .nullable()
-          .openapi({ description: 'Mean employer score (1–5) of rated work.' }),
-      }),
-    ),
-  })
-  .openapi('Leaderboard');
-
-/** `domain` and `limit`, shared with the embeddable HTML leaderboard. */
-export const LeaderboardQuerySchema = z.object({
-  domain: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .openapi({
-      param: { name: 'domain', in: 'query' },
-      description: 'Only this domain (e.g. `web-development`); all domains when absent.',
-    }),
-  limit: limitParam(10),
-});
-
-export const getLeaderboard = createRoute({
+export const getLeaderboard = defineRoute({
   method: 'get',
   path: '/api/leaderboard',
   tags: ['Leaderboard'],
@@ -49,6 +16,7 @@ export const getLeaderboard = createRoute({
   request: {
     query: LeaderboardQuerySchema,
   },
+  errors: [429],
   responses: {
     200: {
       description: 'The leaderboard.',
@@ -60,6 +28,5 @@ export const getLeaderboard = createRoute({
       content: { 'application/json': { schema: LeaderboardSchema } },
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },
-    ...errorResponses(400, 429),
   },
 });

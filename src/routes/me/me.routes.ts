@@ -1,31 +1,28 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses } from '../../lib/problem';
-import { authErrors, limitedResponse, sessionAuth } from '../../lib/route-auth';
+import { z } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
+import { cursorParam, limitParam } from '../../lib/paging';
+import { defineRoute, IdParams } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
+/** Everything under `/api/me`: the signed-in person's own records. */
 import { ProfileSchema } from '../auth/auth.schemas';
+import { BriefPageSchema, BriefSchema } from '../briefs/briefs.schemas';
+import { CertificateListSchema } from '../certificates/certificates.schemas';
+import { ConsentsSchema } from '../consent/consent.schemas';
+import { DsrRequestPageSchema } from '../dsr/dsr.schemas';
+import { UpdateMeSchema } from './me.schemas';
 
-export const getMe = createRoute({
+export const getMe = defineRoute({
   method: 'get',
   path: '/api/me',
   tags: ['Auth'],
   summary: "The caller's profile",
   ...sessionAuth(),
   responses: {
-    200: limitedResponse('The profile.', { 'application/json': { schema: ProfileSchema } }),
-    ...authErrors(),
+    200: { description: 'The profile.', content: { 'application/json': { schema: ProfileSchema } } },
   },
 });
 
-export const UpdateMeSchema = z
-  .object({
-    publicAlias: z.string().trim().min(2).max(40).nullable().openapi({
-      description: 'The name shown on the public leaderboard; null to use the display name.',
-      example: 'ravi.builds',
-    }),
-  })
-  .strict()
-  .openapi('UpdateProfileRequest');
-
-export const updateMe = createRoute({
+export const updateMe = defineRoute({
   method: 'patch',
   path: '/api/me',
   tags: ['Auth'],
@@ -35,8 +32,73 @@ export const updateMe = createRoute({
   ...sessionAuth(),
   request: { body: { required: true, content: { 'application/json': { schema: UpdateMeSchema } } } },
   responses: {
-    200: limitedResponse('The profile.', { 'application/json': { schema: ProfileSchema } }),
-    ...authErrors(),
-    ...errorResponses(400, 413, 415, 422),
+    200: { description: 'The profile.', content: { 'application/json': { schema: ProfileSchema } } },
+  },
+});
+
+export const myBriefs = defineRoute({
+  method: 'get',
+  path: '/api/me/briefs',
+  tags: ['Briefs'],
+  summary: "The employer's own briefs, in every state",
+  ...sessionAuth('employer'),
+  request: { query: z.object({ limit: limitParam(20), cursor: cursorParam() }) },
+  responses: {
+    200: { description: 'Newest first.', content: json(BriefPageSchema) },
+  },
+});
+
+export const getMyBrief = defineRoute({
+  method: 'get',
+  path: '/api/me/briefs/{id}',
+  tags: ['Briefs'],
+  summary: 'One of the employer’s own briefs, in any state',
+  ...sessionAuth('employer'),
+  request: { params: IdParams },
+  responses: {
+    200: { description: 'The brief.', content: json(BriefSchema) },
+  },
+});
+
+export const myCertificates = defineRoute({
+  method: 'get',
+  path: '/api/me/certificates',
+  tags: ['Certificates'],
+  summary: "The caller's certificates",
+  ...sessionAuth(),
+  request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
+  responses: {
+    200: { description: 'Newest issued first, one page of `limit`.', content: json(CertificateListSchema) },
+  },
+});
+
+export const listConsents = defineRoute({
+  method: 'get',
+  path: '/api/me/consents',
+  tags: ['Consent'],
+  summary: "The caller's consent state per purpose, and its history",
+  description:
+    'The state of a purpose is its latest grant or withdrawal; `never` when there is none. ' +
+    'The history is paged, newest first; the states always reflect every event.',
+  ...sessionAuth(),
+  request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
+  responses: {
+    200: {
+      description: 'State per purpose and a page of the history, newest first.',
+      content: json(ConsentsSchema),
+    },
+  },
+});
+
+export const listMyRequests = defineRoute({
+  method: 'get',
+  path: '/api/me/dsr-requests',
+  tags: ['Data rights'],
+  summary: "The caller's data-rights requests",
+  description: 'Every right exercised (access, correction, erasure, grievance, nomination), newest first.',
+  ...sessionAuth(),
+  request: { query: z.object({ limit: limitParam(20), cursor: cursorParam() }) },
+  responses: {
+    200: { description: 'Newest first.', content: json(DsrRequestPageSchema) },
   },
 });

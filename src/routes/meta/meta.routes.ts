@@ -1,12 +1,13 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, PROBLEM_TYPES } from '../../lib/problem';
+import { z } from '@hono/zod-openapi';
+import { PROBLEM_TYPES } from '../../lib/problem';
+import { defineRoute } from '../../lib/route';
 
 const text = (mediaType: string, description: string) => ({
   description,
   content: { [mediaType]: { schema: z.string() } },
 });
 
-export const getOpenApiYaml = createRoute({
+export const getOpenApiYaml = defineRoute({
   method: 'get',
   path: '/openapi.yaml',
   tags: ['Meta'],
@@ -14,34 +15,33 @@ export const getOpenApiYaml = createRoute({
   security: [],
   responses: {
     200: text('application/yaml', 'The OpenAPI document, served with this deployment as its server.'),
-    ...errorResponses(),
   },
 });
 
-export const getDocs = createRoute({
+export const getDocs = defineRoute({
   method: 'get',
   path: '/docs',
   tags: ['Meta'],
   summary: 'Interactive API reference',
   security: [],
-  responses: { 200: text('text/html', 'Scalar API reference for /openapi.yaml.'), ...errorResponses() },
+  responses: { 200: text('text/html', 'Scalar API reference for /openapi.yaml.') },
 });
 
-export const getChangelog = createRoute({
+export const getChangelog = defineRoute({
   method: 'get',
   path: '/changelog',
   tags: ['Meta'],
   summary: 'Changelog of the API',
   description: 'CHANGELOG.md (Keep a Changelog); every API change is recorded here (seed §9.4).',
   security: [],
-  responses: { 200: text('text/markdown', 'The changelog.'), ...errorResponses() },
+  responses: { 200: text('text/markdown', 'The changelog.') },
 });
 
 export const ProblemTypeSchema = z
   .object({ type: z.string(), status: z.number().int(), title: z.string(), description: z.string() })
   .openapi('ProblemType');
 
-export const getProblemType = createRoute({
+export const getProblemType = defineRoute({
   method: 'get',
   path: '/problems/{type}',
   tags: ['Meta'],
@@ -57,6 +57,5 @@ export const getProblemType = createRoute({
   },
   responses: {
     200: { description: 'The problem type.', content: { 'application/json': { schema: ProblemTypeSchema } } },
-    ...errorResponses(400),
   },
 });

@@ -1,16 +1,15 @@
 import { getReadReplicaDb } from '../../db/client';
-import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import type { VerificationPayload } from '../../services/certificates';
 import * as certs from '../../services/certificates';
 import { cachedLeaderboard } from '../../services/leaderboard';
+import { JWKS_PATH } from '../certificates/certificates.routes';
 import { embedCsp, LOADER_SCRIPT, verifyCsp } from './pages.assets';
 import type * as routes from './pages.routes';
 import { embedPage, verifyPage } from './pages.templates';
 
 const HTML = 'text/html; charset=utf-8';
-export const JWKS_PATH = '/.well-known/jwks.json';
 
 /** Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). */
 export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
@@ -39,22 +38,8 @@ export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
 
 /** Same checks and the same cached payload as `GET /api/verify/{certificateNo}`. */
 export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
-  const parsed = parseCertificateNumber(c.req.valid('param').certificateNo);
-  if (!parsed.ok) {
-    const typo = parsed.reason === 'checksum';
-    throw new ProblemError(
-      'invalid-parameters',
-      typo
-        ? 'This certificate number has a typo: its check character does not match.'
-        : 'Certificate numbers look like VP-XXXX-XXXX-XXXX.',
-      {
-        errors: [
-          { pointer: '#/path/certificateNo', detail: typo ? 'Check character mismatch' : 'Invalid format' },
-        ],
-      },
-    );
-  }
-  const found = await certs.verification(c.env, parsed.normalised, () => getReadReplicaDb(c.env.DB));
+  const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
+  const found = await certs.verification(c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
   const headers = {
     ETag: found.etag.replace(/"$/, '-html"'),

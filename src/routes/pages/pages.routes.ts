@@ -1,8 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
+import { defineRoute } from '../../lib/route';
 import { ipRateLimit } from '../../middleware/rate-limit';
 import { CertificateNoParams } from '../certificates/certificates.schemas';
-import { LeaderboardQuerySchema } from '../leaderboard/leaderboard.routes';
+import { LeaderboardQuerySchema } from '../leaderboard/leaderboard.schemas';
 import { htmlProblems } from './pages.problems';
 
 type Header = { description: string; schema: { type: 'string' } };
@@ -47,7 +48,7 @@ export const ThemeParam = z
     description: 'Colour scheme of the embed.',
   });
 
-export const embedLeaderboard = createRoute({
+export const embedLeaderboard = defineRoute({
   method: 'get',
   path: '/embed/leaderboard',
   tags: ['Pages'],
@@ -74,7 +75,7 @@ export const embedLeaderboard = createRoute({
   },
 });
 
-export const embedLoader = createRoute({
+export const embedLoader = defineRoute({
   method: 'get',
   path: '/embed/leaderboard.js',
   tags: ['Pages'],
@@ -91,11 +92,10 @@ export const embedLoader = createRoute({
       headers: { 'Cache-Control': header('`public, max-age=3600`.') },
       content: { 'text/javascript': { schema: z.string() } },
     },
-    ...errorResponses(),
   },
 });
 
-export const verifyPage = createRoute({
+export const verifyPage = defineRoute({
   method: 'get',
   path: '/verify/{certificateNo}',
   tags: ['Pages'],

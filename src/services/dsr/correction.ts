@@ -1,5 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { getDb } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
 import { normaliseEmail, type Profile, toProfile } from '../accounts';
@@ -65,7 +66,7 @@ export async function correctPersonalData(
     return { profile: toProfile(updated[0]!), request: toRequestView(request[0]!) };
   } catch (err) {
     // Two accounts racing for one address: the unique index decides.
-    if (String(err).includes('UNIQUE')) throw emailTaken();
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
 }

@@ -3,8 +3,10 @@ import type { Database } from '../../db/client';
 import { type BriefState, briefs, milestones, rubrics, users } from '../../db/schema';
 import type { Rubric } from '../../domain/pillars/types';
 import { olderThan, type Position } from '../../lib/paging';
+import { ProblemError } from '../../lib/problem';
 import { recordAudit } from '../audit';
 import type { PillarEngine } from '../pillars';
+import type { EngineName } from '../pillars/schemas';
 
 export type BriefInput = {
   title: string;
@@ -111,7 +113,7 @@ export async function loadBrief(db: Database, briefId: string) {
   return {
     ...row.brief,
     employerName: row.employerName,
-    rubric: { ...r, engine: rubric?.engine ?? 'local' },
+    rubric: { ...r, engine: engineName(rubric?.engine) },
     milestones: steps,
     rubricPreview: preview(r),
   };
@@ -142,10 +144,14 @@ export function briefToJson(b: NonNullable<BriefView>) {
         final: m.isFinal,
       })),
       rubric_preview: b.rubricPreview,
-      engine: b.playbookEngine ?? 'local',
+      engine: engineName(b.playbookEngine),
     },
   };
 }
+
+/** The engine a stored rubric or playbook names (the column is free text; older rows may lack it). */
+const engineName = (stored: string | null | undefined): EngineName =>
+  stored === 'workers-ai' ? 'workers-ai' : 'local';
 
 /** Briefs newest first: public listings (published/closed) or one employer's own (any state). */
 export async function listBriefs(
@@ -183,8 +189,6 @@ const TRANSITIONS: Record<BriefState, BriefState[]> = {
   closed: [],
 };
 
-export class IllegalTransition extends Error {}
-
 /** draft → published → closed; anything else is refused. Null when the brief is not the employer's. */
 export async function changeBriefState(db: Database, employerId: string, briefId: string, to: BriefState) {
   const [brief] = await db
@@ -194,7 +198,7 @@ export async function changeBriefState(db: Database, employerId: string, briefId
     .limit(1);
   if (!brief) return null;
   if (!TRANSITIONS[brief.state].includes(to)) {
-    throw new IllegalTransition(`A ${brief.state} brief cannot become ${to}.`);
+    throw new ProblemError('conflict', `A ${brief.state} brief cannot become ${to}.`);
   }
   const now = new Date();
   await db
@@ -208,4 +212,25 @@ export async function changeBriefState(db: Database, employerId: string, briefId
     targetId: briefId,
   });
   return loadBrief(db, briefId);
+}
+
+/** A brief in a listing: no description, rubric or playbook. */
+export const briefSummaryView = (b: Awaited<ReturnType<typeof listBriefs>>[number]) => ({
+  id: b.id,
+  title: b.title,
+  domain: b.domain,
+  state: b.state,
+  durationDays: b.durationDays,
+  employer: { name: b.employerName },
+  createdAt: b.createdAt.toISOString(),
+});
+
+/** Whether the brief exists and belongs to this employer (anyone else's is "not found"). */
+export async function ownsBrief(db: Database, briefId: string, employerId: string): Promise<boolean> {
+  const [owned] = await db
+    .select({ id: briefs.id })
+    .from(briefs)
+    .where(and(eq(briefs.id, briefId), eq(briefs.employerId, employerId)))
+    .limit(1);
+  return owned !== undefined;
 }

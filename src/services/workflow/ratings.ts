@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import {
   briefs,
   certificates,
@@ -9,12 +10,11 @@ import {
   submissions,
   users,
 } from '../../db/schema';
+import { ProblemError } from '../../lib/problem';
 import { recordAudit } from '../audit';
 import { issueCertificate } from '../certificates';
 
 export type RatingInput = { score: number; verdict: 'pass' | 'fail'; comment?: string };
-
-export class RatingRefused extends Error {}
 
 /** An evaluation with what rating it needs: its submission, brief and milestone. Null unless `employerId` owns the brief. */
 export async function evaluationForEmployer(db: Database, evaluationId: string, employerId: string) {
@@ -51,9 +51,9 @@ export async function rateEvaluation(
   const found = await evaluationForEmployer(db, evaluationId, employer.id);
   if (!found) return null;
   const { evaluation, submission, brief, milestone } = found;
-  if (found.rating) throw new RatingRefused('This evaluation has already been rated.');
+  if (found.rating) throw new ProblemError('conflict', 'This evaluation has already been rated.');
   if (evaluation.state === 'pending')
-    throw new RatingRefused('The AI evaluation is still running; rate it once it has finished.');
+    throw new ProblemError('conflict', 'The AI evaluation is still running; rate it once it has finished.');
   const aiVerdict = evaluation.aiEvaluated && evaluation.state === 'completed' ? evaluation.verdict : null;
   let rating: typeof employerRatings.$inferSelect;
   try {
@@ -72,7 +72,7 @@ export async function rateEvaluation(
       .returning();
     rating = row!;
   } catch (err) {
-    if (String(err).includes('UNIQUE')) throw new RatingRefused('This evaluation has already been rated.');
+    if (isUniqueViolation(err)) throw new ProblemError('conflict', 'This evaluation has already been rated.');
     throw err;
   }
   await db

@@ -14,6 +14,7 @@ import {
   users,
 } from '../../db/schema';
 import { olderThan, type Position } from '../../lib/paging';
+import { ProblemError } from '../../lib/problem';
 
 /** Paging position of a joined submission row. */
 export const submissionPosition = (row: { submission: { createdAt: Date; id: string } }): Position =>
@@ -31,8 +32,6 @@ export type SubmissionInput = {
   repositoryUrl?: string;
   commits?: SubmittedCommit[];
 };
-
-export class SubmissionRefused extends Error {}
 
 /**
  * Stores a submission for a milestone of a published brief, with its fingerprints (so later
@@ -54,7 +53,7 @@ export async function createSubmission(
     .limit(1);
   if (!target || target.briefState === 'draft') return null;
   if (target.briefState !== 'published')
-    throw new SubmissionRefused('This brief is closed to new submissions.');
+    throw new ProblemError('conflict', 'This brief is closed to new submissions.');
   const aiConsent = await hasConsent(db, candidateId, 'ai_evaluation');
   const now = new Date();
   const submissionId = crypto.randomUUID();
@@ -313,3 +312,20 @@ export async function submissionsForBrief(db: Database, briefId: string, limit: 
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
     .limit(limit + 1);
 }
+
+/** A submission as the employer who owns the brief sees it: the AI verdict hidden until rated. */
+export const briefSubmissionView = (row: Awaited<ReturnType<typeof submissionsForBrief>>[number]) => ({
+  id: row.submission.id,
+  milestoneId: row.submission.milestoneId,
+  milestoneTitle: row.milestoneTitle,
+  state: row.submission.state,
+  candidate: { name: row.candidateName },
+  text: row.submission.text,
+  files: row.submission.files ?? [],
+  repositoryUrl: row.submission.repositoryUrl,
+  commits: row.submission.commits ?? [],
+  createdAt: row.submission.createdAt.toISOString(),
+  evaluationId: row.evaluation?.id ?? null,
+  evaluation: row.evaluation ? evaluationView(row.evaluation, row.rating !== null, 'employer') : null,
+  rating: row.rating ? ratingView(row.rating) : null,
+});

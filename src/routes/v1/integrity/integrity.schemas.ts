@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { EngineSchema } from '../../services/pillars/schemas';
+import { EngineSchema } from '../../../services/pillars/schemas';
 
 export const SubmittedFileSchema = z
   .object({

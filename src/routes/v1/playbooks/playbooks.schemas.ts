@@ -3,11 +3,11 @@ import {
   EngineSchema,
   FallbackReasonSchema,
   MilestoneSchema,
-  RubricCriterionSchema,
   RubricPreviewSchema,
-} from '../../services/pillars/schemas';
+} from '../../../services/pillars/schemas';
 
-const nonEmpty = (max: number) => z.string().trim().min(1).max(max);
+/** A required, trimmed, non-empty string of at most `max` characters. */
+export const nonEmpty = (max: number) => z.string().trim().min(1).max(max);
 
 /** The seed's PlaybookBrief: all five fields required. */
 export const PlaybookBriefSchema = z
@@ -39,27 +39,4 @@ export const PlaybookSchema = z
   .openapi('Playbook', {
     description:
       "The seed's Playbook: milestones (each with an `id`) and a `rubric_preview`, plus the engine that produced it.",
-  });
-
-export const RubricRequestSchema = z
-  .object({
-    brief: nonEmpty(20_000).openapi({
-      description: 'The brief as unstructured text.',
-      example:
-        'We need a REST API for our todo app. It must expose CRUD endpoints for tasks. The API should return RFC 9457 errors. We expect a test suite covering every endpoint.',
-    }),
-    domain: nonEmpty(100).optional().openapi({ example: 'web-development' }),
-  })
-  .strict()
-  .openapi('RubricRequest');
-
-export const RubricResponseSchema = z
-  .object({
-    criteria: z.array(RubricCriterionSchema),
-    passThreshold: z.number().openapi({ description: 'Minimum weighted score (1–5) for a pass.' }),
-    engine: EngineSchema,
-    fallbackReason: FallbackReasonSchema,
-  })
-  .openapi('Rubric', {
-    description: 'Criteria with weights summing to 100, five levels each, and the quoted source sentence.',
   });

@@ -1,8 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
-
-export const ScopeSchema = z.enum(API_KEY_SCOPES).openapi('ApiKeyScope');
+import { ScopeSchema } from '../v1/keys/keys.schemas';
 
 export const CreateApiKeySchema = z
   .object({
@@ -35,20 +34,3 @@ export const CreatedApiKeySchema = ApiKeySchema.extend({
 }).openapi('CreatedApiKey');
 
 export const ApiKeyPageSchema = pageSchema(ApiKeySchema, 'ApiKeyPage');
-
-export const KeyIdParams = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: 'id', in: 'path' } }),
-});
-
-export const KeySelfSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    scopes: z.array(ScopeSchema),
-    rateLimit: z.object({ limit: z.number().int(), windowSeconds: z.number().int() }),
-  })
-  .openapi('ApiKeySelf');

@@ -1,13 +1,9 @@
-/** Response shapes shared by the brief, submission and evaluation routes. */
 import { z } from '@hono/zod-openapi';
-import { SUBMISSION_STATES } from '../db/schema';
-import {
-  CriterionScoreSchema,
-  EngineSchema,
-  RubricCriterionSchema,
-  RubricPreviewSchema,
-} from '../services/pillars/schemas';
-import { CommitSchema, SubmittedFileSchema } from './pillars/integrity.schemas';
+import { SUBMISSION_STATES } from '../../db/schema';
+import { pageSchema } from '../../lib/paging';
+import { EngineSchema, RubricCriterionSchema, RubricPreviewSchema } from '../../services/pillars/schemas';
+import { EvaluationSchema, RatingSchema } from '../evaluations/evaluations.schemas';
+import { CommitSchema, SubmittedFileSchema } from '../v1/integrity/integrity.schemas';
 
 export const BriefSchema = z
   .object({
@@ -57,58 +53,6 @@ export const BriefSummarySchema = z
   })
   .openapi('BriefSummary');
 
-export const EvaluationSchema = z
-  .object({
-    id: z.string(),
-    state: z.enum(['pending', 'completed', 'failed']),
-    aiEvaluated: z
-      .boolean()
-      .openapi({ description: 'False when the candidate has not consented to AI evaluation.' }),
-    hiddenUntilRated: z
-      .boolean()
-      .openapi({ description: 'True for the employer until they have rated (blind rating).' }),
-    ai: z
-      .object({
-        overallScore: z.number().int().nullable(),
-        verdict: z.enum(['pass', 'fail']).nullable(),
-        criterionScores: z.array(CriterionScoreSchema),
-        engine: z.string().nullable(),
-        integrity: z.record(z.string(), z.unknown()).nullable(),
-      })
-      .nullable(),
-    failureReason: z.string().nullable(),
-    completedAt: z.string().datetime().nullable(),
-  })
-  .openapi('Evaluation');
-
-export const RatingSchema = z
-  .object({
-    id: z.string(),
-    score: z.number().int().min(1).max(5),
-    verdict: z.enum(['pass', 'fail']),
-    comment: z.string().nullable(),
-    createdAt: z.string().datetime(),
-  })
-  .openapi('EmployerRating');
-
-export const SubmissionSchema = z
-  .object({
-    id: z.string(),
-    briefId: z.string(),
-    briefTitle: z.string(),
-    milestoneId: z.string(),
-    milestoneTitle: z.string(),
-    state: z.enum(SUBMISSION_STATES),
-    text: z.string().nullable(),
-    files: z.array(SubmittedFileSchema),
-    repositoryUrl: z.string().nullable(),
-    commits: z.array(CommitSchema),
-    createdAt: z.string().datetime(),
-    evaluation: EvaluationSchema.nullable(),
-    rating: RatingSchema.nullable(),
-  })
-  .openapi('Submission');
-
 export const BriefSubmissionSchema = z
   .object({
     id: z.string(),
@@ -126,3 +70,25 @@ export const BriefSubmissionSchema = z
     rating: RatingSchema.nullable(),
   })
   .openapi('BriefSubmission');
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const CreateBriefSchema = z
+  .object({
+    title: text(200).openapi({ example: 'Build a REST API for a todo app' }),
+    domain: text(100).openapi({ example: 'web-development' }),
+    description: text(20_000).openapi({
+      description: 'The brief in your own words; requirements ("must", "should", bullets) become the rubric.',
+    }),
+    deliverables: z.array(text(500)).min(1).max(20),
+    successCriteria: z.array(text(500)).min(1).max(20),
+    durationDays: z.number().int().min(1).max(365),
+    publish: z
+      .boolean()
+      .default(true)
+      .openapi({ description: 'Publish at once (default), or keep as a draft.' }),
+  })
+  .strict()
+  .openapi('CreateBriefRequest');
+
+export const BriefPageSchema = pageSchema(BriefSummarySchema, 'BriefPage');

@@ -1,0 +1,10 @@
+import { createRouter } from '../../lib/create-app';
+import * as handlers from './admin.handlers';
+import * as routes from './admin.routes';
+
+export const adminRouter = createRouter()
+  .openapi(routes.createApiKey, handlers.issueApiKey)
+  .openapi(routes.listApiKeys, handlers.listApiKeys)
+  .openapi(routes.revokeApiKey, handlers.revokeApiKey)
+  .openapi(routes.listDsrRequests, handlers.listDsrRequests)
+  .openapi(routes.resolveDsrRequest, handlers.resolveDsrRequest);

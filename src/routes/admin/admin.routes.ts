@@ -1,0 +1,87 @@
+/** Everything under `/api/admin`: partner API keys and the Data Protection Officer's queue. */
+import { z } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
+import { cursorParam, limitParam } from '../../lib/paging';
+import { defineRoute, IdParams } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
+import {
+  AdminDsrRequestPageSchema,
+  AdminDsrRequestSchema,
+  DsrKindSchema,
+  DsrStateSchema,
+  ResolutionSchema,
+} from '../dsr/dsr.schemas';
+import { ApiKeyPageSchema, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './admin.schemas';
+
+export const createApiKey = defineRoute({
+  method: 'post',
+  path: '/api/admin/api-keys',
+  tags: ['API keys'],
+  summary: 'Issue a partner API key',
+  description: 'The key is returned once and stored only as its SHA-256.',
+  ...sessionAuth('admin'),
+  request: { body: { required: true, content: json(CreateApiKeySchema) } },
+  responses: {
+    201: { description: 'The new key, including the secret.', content: json(CreatedApiKeySchema) },
+  },
+});
+
+export const listApiKeys = defineRoute({
+  method: 'get',
+  path: '/api/admin/api-keys',
+  tags: ['API keys'],
+  summary: 'List API keys (never the secrets)',
+  ...sessionAuth('admin'),
+  request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
+  responses: {
+    200: { description: 'Newest first.', content: json(ApiKeyPageSchema) },
+  },
+});
+
+export const revokeApiKey = defineRoute({
+  method: 'delete',
+  path: '/api/admin/api-keys/{id}',
+  tags: ['API keys'],
+  summary: 'Revoke an API key',
+  description: 'Takes effect at once. Revoking a revoked key returns it unchanged.',
+  ...sessionAuth('admin'),
+  request: { params: IdParams },
+  responses: {
+    200: { description: 'The revoked key.', content: json(ApiKeySchema) },
+  },
+});
+
+export const listDsrRequests = defineRoute({
+  method: 'get',
+  path: '/api/admin/dsr-requests',
+  tags: ['Data rights'],
+  summary: 'All data-rights requests (the DPO queue)',
+  ...sessionAuth('admin'),
+  request: {
+    query: z.object({
+      kind: DsrKindSchema.optional(),
+      state: DsrStateSchema.optional(),
+      limit: limitParam(50),
+      cursor: cursorParam(),
+    }),
+  },
+  responses: {
+    200: { description: 'Newest first.', content: json(AdminDsrRequestPageSchema) },
+  },
+});
+
+export const resolveDsrRequest = defineRoute({
+  method: 'patch',
+  path: '/api/admin/dsr-requests/{id}',
+  tags: ['Data rights'],
+  summary: 'Move a data-rights request on',
+  description:
+    'Legal moves: `received → in_progress | completed | rejected`, `in_progress → completed | rejected`. ' +
+    'Anything else, and any change to an erasure request (the cascade completes those), is a 409.',
+  ...sessionAuth('admin'),
+  request: { params: IdParams, body: { required: true, content: json(ResolutionSchema) } },
+  errors: [409],
+  responses: {
+    200: { description: 'The request, updated.', content: json(AdminDsrRequestSchema) },
+  },
+});

@@ -1,0 +1,41 @@
+import { ProblemError } from '../../lib/problem';
+import type { AppRouteHandler } from '../../lib/types';
+import { refreshPublicAgreement } from '../../services/agreement-rate';
+import { purgeLeaderboards } from '../../services/cache-keys';
+import { evaluationForEmployer, rateEvaluation } from '../../services/workflow/ratings';
+import { evaluationView, ratingView } from '../../services/workflow/submissions';
+import type * as routes from './evaluations.routes';
+
+const notFound = () => new ProblemError('not-found', 'No evaluation with this id.');
+
+export const get: AppRouteHandler<typeof routes.getEvaluation> = async (c) => {
+  const found = await evaluationForEmployer(c.var.db, c.req.valid('param').id, c.var.user.id);
+  if (!found) throw notFound();
+  return c.json(evaluationView(found.evaluation, found.rating !== null, 'employer'), 200);
+};
+
+export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
+  const result = await rateEvaluation(
+    c.env,
+    c.var.db,
+    c.var.user,
+    c.req.valid('param').id,
+    c.req.valid('json'),
+  );
+  if (!result) throw notFound();
+  // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
+  c.executionCtx.waitUntil(Promise.all([refreshPublicAgreement(c.env), purgeLeaderboards(c.env.CACHE)]));
+  return c.json(
+    {
+      rating: ratingView(result.rating),
+      evaluation: evaluationView(result.evaluation, true, 'employer'),
+      certificate: result.certificate
+        ? {
+            certificateNo: result.certificate.certificateNo,
+            verifyUrl: `${c.env.PUBLIC_BASE_URL}/api/verify/${result.certificate.certificateNo}`,
+          }
+        : null,
+    },
+    201,
+  );
+};

@@ -1,0 +1,38 @@
+import { json } from '../../lib/content';
+import { defineRoute, IdParams } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
+import { EvaluationSchema, RatedSchema, RateSchema } from './evaluations.schemas';
+
+export const getEvaluation = defineRoute({
+  method: 'get',
+  path: '/api/evaluations/{id}',
+  tags: ['Evaluations'],
+  summary: 'An evaluation of a submission to one of the employer’s briefs',
+  description:
+    'Blind: the AI part is hidden (`hiddenUntilRated`) until the employer has rated. Other employers get 404.',
+  ...sessionAuth('employer'),
+  request: { params: IdParams },
+  responses: {
+    200: { description: 'The evaluation.', content: json(EvaluationSchema) },
+  },
+});
+
+export const rate = defineRoute({
+  method: 'post',
+  path: '/api/evaluations/{id}/employer-rating',
+  tags: ['Evaluations'],
+  summary: 'Rate a submission independently of the AI evaluation',
+  description:
+    'By the employer who owns the brief (others: 404). One rating per evaluation (a second is 409); 409 too while the AI ' +
+    'evaluation is still running. The (AI verdict, employer verdict) pair feeds the agreement rate. Rating the final milestone ' +
+    '`pass` issues the certificate.',
+  ...sessionAuth('employer'),
+  request: { params: IdParams, body: { required: true, content: json(RateSchema) } },
+  errors: [409],
+  responses: {
+    201: {
+      description: 'The rating, the revealed AI evaluation and any certificate issued.',
+      content: json(RatedSchema),
+    },
+  },
+});

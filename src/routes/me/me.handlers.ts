@@ -1,0 +1,83 @@
+import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
+import { decodeCursor, toPage } from '../../lib/paging';
+import { ProblemError } from '../../lib/problem';
+import type { AppRouteHandler } from '../../lib/types';
+import { profileOf, setPublicAlias, toProfile } from '../../services/accounts';
+import * as certs from '../../services/certificates';
+import * as consent from '../../services/consent';
+import * as requests from '../../services/dsr/requests';
+import * as briefs from '../../services/workflow/briefs';
+import type * as routes from './me.routes';
+
+const accountGone = () => new ProblemError('unauthenticated', 'The account no longer exists.');
+
+export const get: AppRouteHandler<typeof routes.getMe> = async (c) => {
+  const row = await profileOf(c.var.db, c.var.user.id);
+  if (!row) throw accountGone();
+  return c.json(toProfile(row), 200);
+};
+
+export const update: AppRouteHandler<typeof routes.updateMe> = async (c) => {
+  const row = await setPublicAlias(c.env, c.var.db, c.var.user.id, c.req.valid('json').publicAlias);
+  if (!row) throw accountGone();
+  return c.json(toProfile(row), 200);
+};
+
+export const listBriefs: AppRouteHandler<typeof routes.myBriefs> = async (c) => {
+  const { limit, cursor } = c.req.valid('query');
+  const rows = await briefs.listBriefs(
+    c.var.db,
+    { states: ['draft', 'published', 'closed'], employerId: c.var.user.id },
+    limit,
+    decodeCursor(cursor),
+  );
+  const page = toPage(rows, limit);
+  return c.json({ items: page.items.map(briefs.briefSummaryView), nextCursor: page.nextCursor }, 200);
+};
+
+export const getBrief: AppRouteHandler<typeof routes.getMyBrief> = async (c) => {
+  const brief = await briefs.loadBrief(c.var.db, c.req.valid('param').id);
+  if (!brief || brief.employerId !== c.var.user.id)
+    throw new ProblemError('not-found', 'No brief with this id.');
+  return c.json(briefs.briefToJson(brief), 200);
+};
+
+export const listCertificates: AppRouteHandler<typeof routes.myCertificates> = async (c) => {
+  const { limit, cursor } = c.req.valid('query');
+  const rows = await certs.certificatesOf(c.var.db, c.var.user.id, limit, decodeCursor(cursor));
+  const page = toPage(rows, limit, certs.certificatePosition);
+  return c.json(
+    { items: page.items.map((r) => certs.certificateView(c.env, r)), nextCursor: page.nextCursor },
+    200,
+  );
+};
+
+export const listConsents: AppRouteHandler<typeof routes.listConsents> = async (c) => {
+  const { db, user } = c.var;
+  const { limit, cursor } = c.req.valid('query');
+  const [states, rows] = await Promise.all([
+    consent.consentStates(db, user.id),
+    consent.consentHistoryPage(db, user.id, limit, decodeCursor(cursor)),
+  ]);
+  const history = toPage(rows, limit, consent.historyPosition);
+  return c.json(
+    {
+      currentNoticeVersion: CURRENT_NOTICE_VERSION,
+      states: {
+        ai_evaluation: consent.consentStateView(states.ai_evaluation),
+        leaderboard: consent.consentStateView(states.leaderboard),
+        public_verification: consent.consentStateView(states.public_verification),
+      },
+      history: history.items.map(consent.consentReceiptView),
+      nextCursor: history.nextCursor,
+    },
+    200,
+  );
+};
+
+export const listDsrRequests: AppRouteHandler<typeof routes.listMyRequests> = async (c) => {
+  const { limit, cursor } = c.req.valid('query');
+  const rows = await requests.listUserRequests(c.var.db, c.var.user.id, limit, decodeCursor(cursor));
+  const page = toPage(rows, limit);
+  return c.json({ items: page.items.map(requests.toRequestView), nextCursor: page.nextCursor }, 200);
+};

@@ -1,0 +1,26 @@
+import { z } from '@hono/zod-openapi';
+import { EngineSchema, FallbackReasonSchema, RubricCriterionSchema } from '../../services/pillars/schemas';
+import { nonEmpty } from '../v1/playbooks/playbooks.schemas';
+
+export const RubricRequestSchema = z
+  .object({
+    brief: nonEmpty(20_000).openapi({
+      description: 'The brief as unstructured text.',
+      example:
+        'We need a REST API for our todo app. It must expose CRUD endpoints for tasks. The API should return RFC 9457 errors. We expect a test suite covering every endpoint.',
+    }),
+    domain: nonEmpty(100).optional().openapi({ example: 'web-development' }),
+  })
+  .strict()
+  .openapi('RubricRequest');
+
+export const RubricResponseSchema = z
+  .object({
+    criteria: z.array(RubricCriterionSchema),
+    passThreshold: z.number().openapi({ description: 'Minimum weighted score (1–5) for a pass.' }),
+    engine: EngineSchema,
+    fallbackReason: FallbackReasonSchema,
+  })
+  .openapi('Rubric', {
+    description: 'Criteria with weights summing to 100, five levels each, and the quoted source sentence.',
+  });

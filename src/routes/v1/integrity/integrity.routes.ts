@@ -1,0 +1,19 @@
+import { json } from '../../../lib/content';
+import { defineRoute } from '../../../lib/route';
+import { apiKeyAuth } from '../../../lib/route-auth';
+import { IntegrityRequestSchema, IntegrityResultSchema } from './integrity.schemas';
+
+export const checkIntegrity = defineRoute({
+  method: 'post',
+  path: '/api/v1/integrity/check',
+  tags: ['AI pillars'],
+  summary: 'Integrity score and signals for a submission',
+  description:
+    'Pillar 3. Plagiarism (winnowing fingerprints against every stored submission; any shared run of about 40 characters ' +
+    'or 14 code tokens is caught), AI-content stylometry (a soft signal) and version-control history. Bodies up to 5 MiB. ' +
+    'Checked text is not stored.',
+  ...apiKeyAuth('integrity:check'),
+  request: { body: { required: true, content: json(IntegrityRequestSchema) } },
+  errors: [404],
+  responses: { 200: { description: 'The integrity report.', content: json(IntegrityResultSchema) } },
+});

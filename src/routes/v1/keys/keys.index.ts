@@ -1,0 +1,5 @@
+import { createRouter } from '../../../lib/create-app';
+import * as handlers from './keys.handlers';
+import * as routes from './keys.routes';
+
+export const keysRouter = createRouter().openapi(routes.getKeySelf, handlers.self);

@@ -1,0 +1,13 @@
+import { z } from '@hono/zod-openapi';
+import { API_KEY_SCOPES } from '../../../db/schema';
+
+export const ScopeSchema = z.enum(API_KEY_SCOPES).openapi('ApiKeyScope');
+
+export const KeySelfSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(ScopeSchema),
+    rateLimit: z.object({ limit: z.number().int(), windowSeconds: z.number().int() }),
+  })
+  .openapi('ApiKeySelf');

@@ -1,0 +1,5 @@
+import { createRouter } from '../../../lib/create-app';
+import * as handlers from './playbooks.handlers';
+import * as routes from './playbooks.routes';
+
+export const playbooksRouter = createRouter().openapi(routes.generatePlaybook, handlers.generate);

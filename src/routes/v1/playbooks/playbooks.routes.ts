@@ -1,0 +1,17 @@
+import { json } from '../../../lib/content';
+import { defineRoute } from '../../../lib/route';
+import { apiKeyAuth } from '../../../lib/route-auth';
+import { PlaybookBriefSchema, PlaybookSchema } from './playbooks.schemas';
+
+export const generatePlaybook = defineRoute({
+  method: 'post',
+  path: '/api/v1/playbooks/generate',
+  tags: ['AI pillars'],
+  summary: 'Generate a playbook from a brief',
+  description:
+    'Pillar 1. Milestones spread over `durationDays` (every `day` within 1..durationDays; the last milestone delivers every ' +
+    'deliverable), tasks from the deliverables and success criteria, tutorial links from a curated catalogue.',
+  ...apiKeyAuth('playbooks:generate'),
+  request: { body: { required: true, content: json(PlaybookBriefSchema) } },
+  responses: { 200: { description: 'The playbook.', content: json(PlaybookSchema) } },
+});
