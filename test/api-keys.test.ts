@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/domain/credentials';
+import { sha256Hex } from '../src/domain/secrets';
 import { issueKey, loginAdmin, signup } from './harness';
 import { as, call, expectProblem, jsonInit } from './helpers';
 

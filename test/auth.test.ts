@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { PBKDF2_ITERATIONS, PBKDF2_MAX_ITERATIONS, sha256Hex } from '../src/domain/credentials';
+import { PBKDF2_ITERATIONS, PBKDF2_MAX_ITERATIONS, sha256Hex } from '../src/domain/secrets';
 import { loginAdmin, signup } from './harness';
 import { as, call, expectProblem, jsonInit, ORIGIN, sessionCookieFrom } from './helpers';
 

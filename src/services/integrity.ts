@@ -6,7 +6,6 @@
  * not with the corpus; more common fingerprints are boilerplate and are ignored.
  */
 
-import { sha256Hex } from '../domain/credentials';
 import { combineIntegrity, type IntegrityVerdict } from '../domain/integrity/score';
 import { type CommitRecord, vcsHistorySignal } from '../domain/integrity/vcs';
 import {
@@ -16,6 +15,7 @@ import {
   plagiarismSignal,
   type SubmissionMaterial,
 } from '../domain/integrity/winnowing';
+import { sha256Hex } from '../domain/secrets';
 import type { PillarEngine } from './pillars';
 
 /** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
