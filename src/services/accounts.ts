@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { type Role, users } from '../db/schema';
-import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/credentials';
+import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/secrets';
 import { ProblemError } from '../lib/problem';
 import { recordAudit } from './audit';
 import { purgeLeaderboards } from './cache-keys';
