@@ -198,27 +198,35 @@ export async function evaluateSubmission(
     outcome = { state: 'failed', failureReason: err instanceof Error ? err.message : String(err) };
   }
   await step('scored');
+  // One transaction: the submission's state, the result (only while the evaluation is still
+  // pending, so a second run writes nothing), and its audit entry only if the result was written
+  // (`changes()` is the row count of the statement before it).
   const now = new Date();
-  const [[written]] = await db.batch([
-    db
-      .update(evaluations)
-      .set({ ...outcome, completedAt: now })
-      .where(and(eq(evaluations.id, row.evaluation.id), eq(evaluations.state, 'pending')))
-      .returning({ id: evaluations.id, state: evaluations.state }),
-    db
-      .update(submissions)
-      .set({ state: 'evaluated', updatedAt: now })
-      .where(and(eq(submissions.id, submissionId), eq(submissions.state, 'evaluating'))),
+  const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+    const { sql: text, params } = q.toSQL();
+    return d1.prepare(text).bind(...params);
+  };
+  await d1.batch([
+    raw(
+      db
+        .update(submissions)
+        .set({ state: 'evaluated', updatedAt: now })
+        .where(and(eq(submissions.id, submissionId), eq(submissions.state, 'evaluating'))),
+    ),
+    raw(
+      db
+        .update(evaluations)
+        .set({ ...outcome, completedAt: now })
+        .where(and(eq(evaluations.id, row.evaluation.id), eq(evaluations.state, 'pending'))),
+    ),
+    d1
+      .prepare(
+        `INSERT INTO audit_log (id, actor_id, action, target_type, target_id, created_at)
+         SELECT ?1, NULL, ?2, 'evaluation', ?3, ?4 WHERE changes() > 0`,
+      )
+      .bind(crypto.randomUUID(), `evaluation.${outcome.state}`, row.evaluation.id, now.getTime()),
   ]);
   await step('written');
-  if (written) {
-    await recordAudit(db, {
-      actorId: null,
-      action: `evaluation.${written.state}`,
-      targetType: 'evaluation',
-      targetId: written.id,
-    });
-  }
 }
 
 const submissionColumns = {
