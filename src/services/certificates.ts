@@ -20,6 +20,9 @@ import { hasConsent } from './consent';
 /** How long a cached verification may live without being invalidated. */
 const VERIFICATION_TTL_SECONDS = 60 * 60;
 
+/** How an erased (or erasure-pending) employer is named: the tombstone account's name. */
+export const FORMER_EMPLOYER = 'Former employer';
+
 /** The name credentials are issued under. */
 export const ISSUER_NAME = 'Verification Platform';
 
@@ -117,7 +120,7 @@ export type VerificationPayload = {
 
 const employer = alias(users, 'employer');
 
-/** What `GET /api/verify/{no}` shows, from D1. Null when no such certificate. */
+/** What `GET /api/verify/{no}` shows, from D1. Null when no such certificate, or its holder is disabled. */
 export async function buildVerification(
   env: Pick<Env, 'PUBLIC_BASE_URL'>,
   db: Database,
@@ -133,9 +136,11 @@ export async function buildVerification(
       credentialJwt: certificates.credentialJwt,
       holderId: certificates.holderId,
       holderName: users.name,
+      holderDisabledAt: users.disabledAt,
       briefId: briefs.id,
       briefTitle: briefs.title,
       employerName: employer.name,
+      employerDisabledAt: employer.disabledAt,
     })
     .from(certificates)
     .innerJoin(users, eq(users.id, certificates.holderId))
@@ -143,14 +148,17 @@ export async function buildVerification(
     .innerJoin(employer, eq(employer.id, certificates.employerId))
     .where(eq(certificates.certificateNo, certificateNo))
     .limit(1);
-  if (!row) return null;
+  // A disabled holder is one whose erasure is pending (or an account closed): from the moment
+  // they ask, their certificates answer as if already gone, before the cascade deletes them.
+  if (!row || row.holderDisabledAt) return null;
   const showName = await hasConsent(db, row.holderId, 'public_verification');
   return {
     certificateNo: row.certificateNo,
     status: row.status,
     brief: { id: row.briefId, title: row.briefTitle },
     domain: row.domain,
-    employer: { name: row.employerName },
+    // An employer whose erasure is pending is shown as the cascade will leave them.
+    employer: { name: row.employerDisabledAt ? FORMER_EMPLOYER : row.employerName },
     issuedAt: row.issuedAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
     holder: showName ? { name: row.holderName } : null,

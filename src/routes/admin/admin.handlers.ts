@@ -3,6 +3,7 @@ import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import * as apiKeys from '../../services/api-keys';
 import * as requests from '../../services/dsr/requests';
+import * as jobs from '../../services/jobs/jobs';
 import type * as routes from './admin.routes';
 
 export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c) => {
@@ -31,10 +32,13 @@ export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (
 export const listDsrRequests: AppRouteHandler<typeof routes.listDsrRequests> = async (c) => {
   const { kind, state, limit, cursor } = c.req.valid('query');
   const rows = await requests.listRequests(c.var.db, { kind, state }, limit, decodeCursor(cursor));
-  const page = toPage(rows, limit);
+  const page = toPage(rows, limit, (r) => r.request);
   const now = new Date();
   return c.json(
-    { items: page.items.map((r) => requests.toAdminRequestView(r, now)), nextCursor: page.nextCursor },
+    {
+      items: page.items.map((r) => requests.toAdminRequestView(r.request, now, r.job)),
+      nextCursor: page.nextCursor,
+    },
     200,
   );
 };
@@ -47,4 +51,16 @@ export const resolveDsrRequest: AppRouteHandler<typeof routes.resolveDsrRequest>
     c.req.valid('json'),
   );
   return c.json(request, 200);
+};
+
+export const listJobs: AppRouteHandler<typeof routes.listJobs> = async (c) => {
+  const { state, kind, limit, cursor } = c.req.valid('query');
+  const rows = await jobs.listJobs(c.var.db, { state, kind }, limit, decodeCursor(cursor));
+  const page = toPage(rows, limit);
+  return c.json({ items: page.items.map(jobs.toJobView), nextCursor: page.nextCursor }, 200);
+};
+
+export const retryJob: AppRouteHandler<typeof routes.retryJob> = async (c) => {
+  const job = await jobs.retryJob(c.env, c.var.user.id, c.req.valid('param').id);
+  return c.json(jobs.toJobView(job), 200);
 };

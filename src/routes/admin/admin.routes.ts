@@ -1,4 +1,4 @@
-/** Everything under `/api/admin`: partner API keys and the Data Protection Officer's queue. */
+/** Everything under `/api/admin`: partner API keys, the Data Protection Officer's queue, deferred jobs. */
 import { z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
@@ -11,7 +11,15 @@ import {
   DsrStateSchema,
   ResolutionSchema,
 } from '../dsr/dsr.schemas';
-import { ApiKeyPageSchema, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './admin.schemas';
+import {
+  ApiKeyPageSchema,
+  ApiKeySchema,
+  CreateApiKeySchema,
+  CreatedApiKeySchema,
+  JobPageSchema,
+  JobSchema,
+  JobStateSchema,
+} from './admin.schemas';
 
 export const createApiKey = defineRoute({
   method: 'post',
@@ -83,5 +91,47 @@ export const resolveDsrRequest = defineRoute({
   errors: [409],
   responses: {
     200: { description: 'The request, updated.', content: json(AdminDsrRequestSchema) },
+  },
+});
+
+export const listJobs = defineRoute({
+  method: 'get',
+  path: '/api/admin/jobs',
+  tags: ['Jobs'],
+  summary: 'Deferred jobs (erasures, evaluations…), e.g. the stalled ones',
+  description:
+    'Newest first. `state=stalled` lists what gave up and waits for a retry; `GET /api/health` counts them.',
+  ...sessionAuth('admin'),
+  request: {
+    query: z.object({
+      state: JobStateSchema.optional(),
+      kind: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .openapi({ param: { name: 'kind', in: 'query' }, example: 'erasure' }),
+      limit: limitParam(50),
+      cursor: cursorParam(),
+    }),
+  },
+  responses: {
+    200: { description: 'Newest first.', content: json(JobPageSchema) },
+  },
+});
+
+export const retryJob = defineRoute({
+  method: 'post',
+  path: '/api/admin/jobs/{id}/retry',
+  tags: ['Jobs'],
+  summary: 'Retry a stalled job',
+  description:
+    'Puts it back to `pending` with a fresh deadline and enqueues it; its handler resumes where it ' +
+    'stopped. Audit-logged. Anything but a stalled job is a 409.',
+  ...sessionAuth('admin'),
+  request: { params: IdParams },
+  errors: [409],
+  responses: {
+    200: { description: 'The job, pending again.', content: json(JobSchema) },
   },
 });

@@ -32,9 +32,23 @@ export const DsrRequestSchema = z
 
 export const DsrRequestPageSchema = pageSchema(DsrRequestSchema, 'DsrRequestPage');
 
+export const DsrJobSchema = z
+  .object({
+    id: z.string().openapi({ description: 'Retry it at `POST /api/admin/jobs/{id}/retry` when stalled.' }),
+    state: z.enum(['pending', 'running', 'done', 'stalled']),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    stalledAt: z.string().datetime().nullable(),
+  })
+  .openapi('DsrJob', { description: 'The background job carrying out the request (erasure).' });
+
 export const AdminDsrRequestSchema = DsrRequestSchema.extend({
   userId: z.string(),
   overdue: z.boolean().openapi({ description: 'Still open after its due date.' }),
+  job: DsrJobSchema.nullable().openapi({
+    description:
+      'For an erasure: the job running its cascade (state, attempts, last failure). Null otherwise.',
+  }),
 }).openapi('AdminDsrRequest');
 
 export const AdminDsrRequestPageSchema = pageSchema(AdminDsrRequestSchema, 'AdminDsrRequestPage');

@@ -23,6 +23,7 @@ export const submissionPosition = (row: { submission: { createdAt: Date; id: str
 import { recordAudit } from '../audit';
 import { hasConsent } from '../consent';
 import { checkIntegrity, storeFingerprints } from '../integrity';
+import { jobInsert } from '../jobs/jobs';
 import type { PillarEngine } from '../pillars';
 
 export type SubmissionInput = {
@@ -58,6 +59,7 @@ export async function createSubmission(
   const now = new Date();
   const submissionId = crypto.randomUUID();
   const evaluationId = crypto.randomUUID();
+  const jobId = aiConsent ? crypto.randomUUID() : null;
   await db.batch([
     db.insert(submissions).values({
       id: submissionId,
@@ -80,6 +82,22 @@ export async function createSubmission(
       completedAt: aiConsent ? null : now,
       createdAt: now,
     }),
+    // The evaluation's job, in the same batch: if the isolate dies before it runs, the sweeper runs it.
+    ...(jobId
+      ? [
+          jobInsert(
+            db,
+            {
+              id: jobId,
+              kind: EVALUATION_JOB,
+              payload: { submissionId } satisfies EvaluationPayload,
+              ref: evaluationId,
+              subjectId: candidateId,
+            },
+            now,
+          ),
+        ]
+      : []),
   ]);
   await storeFingerprints(d1, submissionId, {
     ...(input.text ? { text: input.text } : {}),
@@ -91,34 +109,55 @@ export async function createSubmission(
     targetType: 'submission',
     targetId: submissionId,
   });
-  return { submissionId, evaluationId, aiConsent };
+  return { submissionId, evaluationId, aiConsent, jobId };
 }
 
+/** The payload of an `evaluation` job. */
+export type EvaluationPayload = { submissionId: string };
+
+export const EVALUATION_JOB = 'evaluation';
+
 /**
- * The AI evaluation (run after the response): integrity check, then rubric scoring.
- * submitted → evaluating → evaluated; the evaluation ends completed, or failed with a reason
- * (the employer can still rate either way).
+ * The AI evaluation (an `evaluation` job, run after the response): integrity check, then rubric
+ * scoring. submitted → evaluating → evaluated; the evaluation ends completed, or failed with a
+ * reason (the employer can still rate either way).
+ *
+ * Idempotent, for the job runner: an evaluation that is no longer `pending` is left alone, and
+ * the result is written only while it still is, in one batch with the submission's state, so a
+ * second run (a redelivery, a lease that expired mid-run) changes nothing. `step` marks the
+ * points between steps (fault injection in tests).
  */
 export async function evaluateSubmission(
   d1: D1Database,
   db: Database,
   engine: PillarEngine,
   submissionId: string,
+  step: (name: string) => Promise<void> = async () => {},
 ) {
   const [row] = await db
-    .select({ submission: submissions, brief: briefs, rubric: rubrics, email: users.email })
+    .select({
+      submission: submissions,
+      brief: briefs,
+      rubric: rubrics,
+      email: users.email,
+      evaluation: { id: evaluations.id, state: evaluations.state },
+    })
     .from(submissions)
     .innerJoin(briefs, eq(briefs.id, submissions.briefId))
     .innerJoin(rubrics, eq(rubrics.briefId, submissions.briefId))
     .innerJoin(users, eq(users.id, submissions.candidateId))
+    .innerJoin(evaluations, eq(evaluations.submissionId, submissions.id))
     .where(eq(submissions.id, submissionId))
     .limit(1);
-  if (!row) return;
+  // Gone (the candidate was erased) or already evaluated: nothing to do.
+  if (row?.evaluation.state !== 'pending') return;
   const { submission, brief, rubric } = row;
   await db
     .update(submissions)
     .set({ state: 'evaluating', updatedAt: new Date() })
-    .where(eq(submissions.id, submissionId));
+    .where(and(eq(submissions.id, submissionId), eq(submissions.state, 'submitted')));
+  await step('evaluating');
+  let outcome: Partial<typeof evaluations.$inferInsert>;
   try {
     const material = {
       ...(submission.text ? { text: submission.text } : {}),
@@ -141,51 +180,53 @@ export async function evaluateSubmission(
       { criteria: rubric.criteria, passThreshold: rubric.passThreshold },
       material,
     );
-    await db
-      .update(evaluations)
-      .set({
-        state: 'completed',
-        criterionScores: scored.result.criterionScores,
-        overallScore: scored.result.overallScore,
-        verdict: scored.result.verdict,
-        engine: scored.engine,
-        integrity: {
-          score: integrity.score,
-          verdict: integrity.verdict,
-          plagiarismRisk: integrity.signals.plagiarism.risk,
-          aiContentRisk: integrity.signals.aiContent.risk,
-          vcsHistoryRisk: integrity.signals.vcsHistory.risk,
-        },
-        completedAt: new Date(),
-      })
-      .where(eq(evaluations.submissionId, submissionId));
+    outcome = {
+      state: 'completed',
+      criterionScores: scored.result.criterionScores,
+      overallScore: scored.result.overallScore,
+      verdict: scored.result.verdict,
+      engine: scored.engine,
+      integrity: {
+        score: integrity.score,
+        verdict: integrity.verdict,
+        plagiarismRisk: integrity.signals.plagiarism.risk,
+        aiContentRisk: integrity.signals.aiContent.risk,
+        vcsHistoryRisk: integrity.signals.vcsHistory.risk,
+      },
+    };
   } catch (err) {
-    await db
-      .update(evaluations)
-      .set({
-        state: 'failed',
-        failureReason: err instanceof Error ? err.message : String(err),
-        completedAt: new Date(),
-      })
-      .where(eq(evaluations.submissionId, submissionId));
+    outcome = { state: 'failed', failureReason: err instanceof Error ? err.message : String(err) };
   }
-  await db
-    .update(submissions)
-    .set({ state: 'evaluated', updatedAt: new Date() })
-    .where(eq(submissions.id, submissionId));
-  const [done] = await db
-    .select({ id: evaluations.id, state: evaluations.state })
-    .from(evaluations)
-    .where(eq(evaluations.submissionId, submissionId))
-    .limit(1);
-  if (done) {
-    await recordAudit(db, {
-      actorId: null,
-      action: `evaluation.${done.state}`,
-      targetType: 'evaluation',
-      targetId: done.id,
-    });
-  }
+  await step('scored');
+  // One transaction: the submission's state, the result (only while the evaluation is still
+  // pending, so a second run writes nothing), and its audit entry only if the result was written
+  // (`changes()` is the row count of the statement before it).
+  const now = new Date();
+  const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+    const { sql: text, params } = q.toSQL();
+    return d1.prepare(text).bind(...params);
+  };
+  await d1.batch([
+    raw(
+      db
+        .update(submissions)
+        .set({ state: 'evaluated', updatedAt: now })
+        .where(and(eq(submissions.id, submissionId), eq(submissions.state, 'evaluating'))),
+    ),
+    raw(
+      db
+        .update(evaluations)
+        .set({ ...outcome, completedAt: now })
+        .where(and(eq(evaluations.id, row.evaluation.id), eq(evaluations.state, 'pending'))),
+    ),
+    d1
+      .prepare(
+        `INSERT INTO audit_log (id, actor_id, action, target_type, target_id, created_at)
+         SELECT ?1, NULL, ?2, 'evaluation', ?3, ?4 WHERE changes() > 0`,
+      )
+      .bind(crypto.randomUUID(), `evaluation.${outcome.state}`, row.evaluation.id, now.getTime()),
+  ]);
+  await step('written');
 }
 
 const submissionColumns = {

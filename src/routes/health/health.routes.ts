@@ -1,0 +1,23 @@
+import { json } from '../../lib/content';
+import { defineRoute } from '../../lib/route';
+import { HealthSchema } from './health.schemas';
+
+export const getHealth = defineRoute({
+  method: 'get',
+  path: '/api/health',
+  tags: ['Health'],
+  summary: 'Service health: stalled background jobs and other named checks',
+  description:
+    'Public and without personal data. `status` is `degraded` when any check is; the answer is 200 ' +
+    'either way (the service is serving). `jobs.stalled` counts, per kind, the deferred jobs that gave ' +
+    'up (dead-lettered, past their deadline or refused) and wait for an administrator ' +
+    '(`GET /api/admin/jobs?state=stalled`). Not cached.',
+  security: [],
+  responses: {
+    200: {
+      description: 'The checks.',
+      headers: { 'Cache-Control': { schema: { type: 'string' }, description: '`no-store`.' } },
+      content: json(HealthSchema),
+    },
+  },
+});
