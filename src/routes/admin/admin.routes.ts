@@ -16,6 +16,7 @@ import { ApiKeyPageSchema, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema
 export const createApiKey = defineRoute({
   method: 'post',
   path: '/api/admin/api-keys',
+  operationId: 'createApiKey',
   tags: ['API keys'],
   summary: 'Issue a partner API key',
   description: 'The key is returned once and stored only as its SHA-256.',
@@ -29,6 +30,7 @@ export const createApiKey = defineRoute({
 export const listApiKeys = defineRoute({
   method: 'get',
   path: '/api/admin/api-keys',
+  operationId: 'listApiKeys',
   tags: ['API keys'],
   summary: 'List API keys (never the secrets)',
   ...sessionAuth('admin'),
@@ -41,6 +43,7 @@ export const listApiKeys = defineRoute({
 export const revokeApiKey = defineRoute({
   method: 'delete',
   path: '/api/admin/api-keys/{id}',
+  operationId: 'revokeApiKey',
   tags: ['API keys'],
   summary: 'Revoke an API key',
   description: 'Takes effect at once. Revoking a revoked key returns it unchanged.',
@@ -54,6 +57,7 @@ export const revokeApiKey = defineRoute({
 export const listDsrRequests = defineRoute({
   method: 'get',
   path: '/api/admin/dsr-requests',
+  operationId: 'listDsrRequests',
   tags: ['Data rights'],
   summary: 'All data-rights requests (the DPO queue)',
   ...sessionAuth('admin'),
@@ -73,6 +77,7 @@ export const listDsrRequests = defineRoute({
 export const resolveDsrRequest = defineRoute({
   method: 'patch',
   path: '/api/admin/dsr-requests/{id}',
+  operationId: 'resolveDsrRequest',
   tags: ['Data rights'],
   summary: 'Move a data-rights request on',
   description:
