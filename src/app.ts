@@ -8,6 +8,7 @@ import { certificatesRouter } from './routes/certificates/certificates.index';
 import { consentRouter } from './routes/consent/consent.index';
 import { dsrRouter } from './routes/dsr/dsr.index';
 import { evaluationsRouter } from './routes/evaluations/evaluations.index';
+import { healthRouter } from './routes/health/health.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
 import { metaRouter } from './routes/meta/meta.index';
@@ -41,6 +42,7 @@ export function buildApp() {
   app.route('/', agreementRouter);
   app.route('/', consentRouter);
   app.route('/', dsrRouter);
+  app.route('/', healthRouter);
   app.route('/', pagesRouter);
   app.route('/', metaRouter(app));
   return app;

@@ -4,8 +4,10 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { bodyLimits } from '../middleware/body-limits';
 import { d1Stats } from '../middleware/d1-stats';
+import { publicCors } from '../middleware/public-cors';
 import { securityHeaders } from '../middleware/security-headers';
 import { services } from '../middleware/services';
+import { checkBaseUrl } from '../services/deployment-checks';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
 import { validationHook } from './validation';
@@ -22,6 +24,11 @@ export function createApp(): AppOpenAPI {
   app.use(d1Stats()); // bench only: inert unless the D1_STATS var is `on` (npm run bench)
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
+  app.use(publicCors()); // public reads: CORS preflights (204) and `Access-Control-Allow-Origin: *`
+  app.use(async (c, next) => {
+    checkBaseUrl(c.env.PUBLIC_BASE_URL, c.req.url); // once per isolate; logs a mismatch (GET /api/health shows it)
+    await next();
+  });
   app.use(
     methodNotAllowed({
       app,
