@@ -12,6 +12,19 @@ const secrets = {
 };
 Object.assign(process.env, secrets);
 
+// The vitest plugin re-reads wrangler.toml for every test file and warns each time that the AI
+// binding is remote-only (tests use the local engine and fake AI bindings; `remote: true` in
+// wrangler.toml would make `wrangler dev --local` open a remote session). Say it once, not per file.
+const warn = console.warn.bind(console);
+let aiWarned = false;
+console.warn = (...args: unknown[]) => {
+  if (args.some((a) => String(a).includes('AI bindings always access remote resources'))) {
+    if (aiWarned) return;
+    aiWarned = true;
+  }
+  warn(...args);
+};
+
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
 
 export default defineConfig({

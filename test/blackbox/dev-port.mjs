@@ -86,7 +86,9 @@ try {
   await check('the demo certificate verifies with the JWKS URL and issuer of the dev port', async () => {
     const res = await fetch(`${url}/api/verify/${DEMO_CERTIFICATE_NO}`);
     equal(res.status, 200, `GET /api/verify/${DEMO_CERTIFICATE_NO}`);
-    const body = await res.json();
+    const body = /** @type {{ status: string, jwksUrl: string, credential: { jwt: string } }} */ (
+      await res.json()
+    );
     equal(body.status, 'active', 'status');
     equal(body.jwksUrl, `${base}/.well-known/jwks.json`, 'jwksUrl');
     const [, payload = ''] = String(body.credential.jwt).split('.');
