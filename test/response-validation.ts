@@ -63,6 +63,9 @@ function convert(schema: OpenApiSchema, open = false): Schema {
   }
   if (!open && out.allOf !== undefined) out.unevaluatedProperties = false;
   if (schema.nullable === true) {
+    // `{type: object, nullable: true, allOf: [$ref]}` (src/lib/openapi.ts normalizeSchemas): the
+    // object the reference describes, or null.
+    if (out.allOf !== undefined) return { anyOf: [out as Schema, { type: 'null' }] };
     if (typeof out.type === 'string') {
       out.type = [out.type, 'null'];
       if (Array.isArray(out.enum)) out.enum = [...out.enum, null];

@@ -33,7 +33,7 @@ Public reads (verification, leaderboard, agreement rate, briefs, keys, notices, 
 document) allow any origin and answer CORS preflights, so browser integrations may send custom headers.
 
 Pages for people: certificate verification at \`/verify/{certificateNo}\` (the signature is checked in
-the browser) and the [embeddable leaderboard](/embed/leaderboard) at \`/embed/leaderboard\`, which partners
+the browser; a local server started with \`npm run dev\` has [a demo certificate](/verify/VP-DEM0-CERT-1FY3)) and the [embeddable leaderboard](/embed/leaderboard) at \`/embed/leaderboard\`, which partners
 add with the one-line loader script \`${serverUrl}/embed/leaderboard.js\` (see that operation).`;
 
 /** Every tag an operation uses, declared with what it groups (the order of the reference's sections). */

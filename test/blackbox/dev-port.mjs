@@ -117,6 +117,24 @@ try {
     equal(res.status, 204, 'OPTIONS /api/leaderboard');
     equal(res.headers.get('access-control-allow-origin'), '*', 'Access-Control-Allow-Origin');
   });
+
+  await check("the README's cookie write: 201 with the server's Origin, 403 without", async () => {
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'candidate@demo.local', password: 'demo-candidate-password' }),
+    });
+    equal(login.status, 200, 'POST /api/auth/login');
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const consent = (/** @type {Record<string, string>} */ extra) =>
+      fetch(`${url}/api/consent`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie, ...extra },
+        body: JSON.stringify({ purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' }),
+      });
+    equal((await consent({})).status, 403, 'without Origin');
+    equal((await consent({ Origin: base })).status, 201, `with Origin: ${base}`);
+  });
 } catch (error) {
   results.push({ name: 'dev server', ok: false, detail: String(error) });
   console.log(`  ✗ dev server: ${String(error)}`);
