@@ -3,8 +3,10 @@ import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { bodyLimits } from '../middleware/body-limits';
+import { publicCors } from '../middleware/public-cors';
 import { securityHeaders } from '../middleware/security-headers';
 import { services } from '../middleware/services';
+import { checkBaseUrl } from '../services/deployment-checks';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
 import { validationHook } from './validation';
@@ -20,6 +22,11 @@ export function createApp(): AppOpenAPI {
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
+  app.use(publicCors()); // public reads: CORS preflights (204) and `Access-Control-Allow-Origin: *`
+  app.use(async (c, next) => {
+    checkBaseUrl(c.env.PUBLIC_BASE_URL, c.req.url); // once per isolate; logs a mismatch (GET /api/health shows it)
+    await next();
+  });
   app.use(
     methodNotAllowed({
       app,

@@ -11,7 +11,8 @@
 //    and nothing retries it until the cron runs: GET /__scheduled runs the sweeper, which
 //    re-enqueues the job; the receipt reaches `completed` and the certificate answers 404.
 //
-// Prints one PASS/FAIL line and writes test-results/blackbox.json ({ passed, failed }) for .ci/run.
+// Prints one PASS/FAIL line and writes test-results/blackbox-restart.json ({ passed, failed }),
+// summed by test/blackbox/run.mjs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDevVars } from '../../scripts/lib/dev-vars.mjs';
@@ -182,6 +183,6 @@ try {
       .pop()?.()
       .catch(() => {});
   mkdirSync(join(ROOT, 'test-results'), { recursive: true });
-  writeFileSync(join(ROOT, 'test-results', 'blackbox.json'), JSON.stringify({ passed, failed }));
+  writeFileSync(join(ROOT, 'test-results', 'blackbox-restart.json'), JSON.stringify({ passed, failed }));
 }
 process.exit(failed ? 1 : 0);

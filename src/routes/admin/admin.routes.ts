@@ -24,6 +24,7 @@ import {
 export const createApiKey = defineRoute({
   method: 'post',
   path: '/api/admin/api-keys',
+  operationId: 'createApiKey',
   tags: ['API keys'],
   summary: 'Issue a partner API key',
   description: 'The key is returned once and stored only as its SHA-256.',
@@ -37,6 +38,7 @@ export const createApiKey = defineRoute({
 export const listApiKeys = defineRoute({
   method: 'get',
   path: '/api/admin/api-keys',
+  operationId: 'listApiKeys',
   tags: ['API keys'],
   summary: 'List API keys (never the secrets)',
   ...sessionAuth('admin'),
@@ -49,6 +51,7 @@ export const listApiKeys = defineRoute({
 export const revokeApiKey = defineRoute({
   method: 'delete',
   path: '/api/admin/api-keys/{id}',
+  operationId: 'revokeApiKey',
   tags: ['API keys'],
   summary: 'Revoke an API key',
   description: 'Takes effect at once. Revoking a revoked key returns it unchanged.',
@@ -62,6 +65,7 @@ export const revokeApiKey = defineRoute({
 export const listDsrRequests = defineRoute({
   method: 'get',
   path: '/api/admin/dsr-requests',
+  operationId: 'listDsrRequests',
   tags: ['Data rights'],
   summary: 'All data-rights requests (the DPO queue)',
   ...sessionAuth('admin'),
@@ -81,6 +85,7 @@ export const listDsrRequests = defineRoute({
 export const resolveDsrRequest = defineRoute({
   method: 'patch',
   path: '/api/admin/dsr-requests/{id}',
+  operationId: 'resolveDsrRequest',
   tags: ['Data rights'],
   summary: 'Move a data-rights request on',
   description:
@@ -97,6 +102,7 @@ export const resolveDsrRequest = defineRoute({
 export const listJobs = defineRoute({
   method: 'get',
   path: '/api/admin/jobs',
+  operationId: 'listJobs',
   tags: ['Jobs'],
   summary: 'Deferred jobs (erasures, evaluations…), e.g. the stalled ones',
   description:
@@ -123,6 +129,7 @@ export const listJobs = defineRoute({
 export const retryJob = defineRoute({
   method: 'post',
   path: '/api/admin/jobs/{id}/retry',
+  operationId: 'retryJob',
   tags: ['Jobs'],
   summary: 'Retry a stalled job',
   description:

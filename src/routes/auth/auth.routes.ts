@@ -13,6 +13,7 @@ const setCookieHeader = {
 export const signup = defineRoute({
   method: 'post',
   path: '/api/auth/signup',
+  operationId: 'signUp',
   tags: ['Auth'],
   summary: 'Create a candidate or employer account and start a session',
   security: [],
@@ -30,6 +31,7 @@ export const signup = defineRoute({
 export const login = defineRoute({
   method: 'post',
   path: '/api/auth/login',
+  operationId: 'logIn',
   tags: ['Auth'],
   summary: 'Log in and start a session',
   description:
@@ -53,6 +55,7 @@ export const login = defineRoute({
 export const logout = defineRoute({
   method: 'post',
   path: '/api/auth/logout',
+  operationId: 'logOut',
   tags: ['Auth'],
   summary: 'End the current session',
   description: 'The session is deleted at once: the token is refused from the next request on.',

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DSR_KINDS, DSR_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
+import { nullableRef } from '../../lib/route';
 import { ProfileSchema } from '../auth/auth.schemas';
 
 export const DsrKindSchema = z.enum(DSR_KINDS).openapi('DsrKind');
@@ -45,7 +46,7 @@ export const DsrJobSchema = z
 export const AdminDsrRequestSchema = DsrRequestSchema.extend({
   userId: z.string(),
   overdue: z.boolean().openapi({ description: 'Still open after its due date.' }),
-  job: DsrJobSchema.nullable().openapi({
+  job: nullableRef(DsrJobSchema).openapi({
     description:
       'For an erasure: the job running its cascade (state, attempts, last failure). Null otherwise.',
   }),

@@ -2,4 +2,4 @@ import { createRouter } from '../../lib/create-app';
 import * as handlers from './health.handlers';
 import * as routes from './health.routes';
 
-export const healthRouter = createRouter().openapi(routes.getHealth, handlers.health);
+export const healthRouter = createRouter().openapi(routes.getHealth, handlers.getHealth);

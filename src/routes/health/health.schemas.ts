@@ -22,12 +22,24 @@ export const JobsHealthSchema = z
 
 export const HealthSchema = z
   .object({
-    status: CheckStatusSchema.openapi({ description: '`degraded` when any check is.' }),
+    status: CheckStatusSchema.openapi({
+      description: '`degraded` when any check is; the API still serves (the answer is 200 either way).',
+    }),
     checkedAt: z.string().datetime(),
     jobs: JobsHealthSchema,
     checks: z
       .object({
         jobs: check({}).openapi({ description: '`degraded` while any job is stalled.' }),
+        baseUrl: check({
+          ok: z.boolean(),
+          configured: z
+            .string()
+            .openapi({ description: '`PUBLIC_BASE_URL`.', example: 'https://api.example.com' }),
+          observed: z.string().nullable().openapi({
+            description:
+              'The origin requests arrive at when it differs from `PUBLIC_BASE_URL` (then every self-URL is wrong); null when they match.',
+          }),
+        }).openapi({ description: '`degraded` when the configured base URL is not where requests arrive.' }),
       })
       .openapi({
         description: 'Named checks; more may be added (a client must ignore ones it does not know).',

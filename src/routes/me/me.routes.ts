@@ -14,6 +14,7 @@ import { UpdateMeSchema } from './me.schemas';
 export const getMe = defineRoute({
   method: 'get',
   path: '/api/me',
+  operationId: 'getMyProfile',
   tags: ['Auth'],
   summary: "The caller's profile",
   ...sessionAuth(),
@@ -25,6 +26,7 @@ export const getMe = defineRoute({
 export const updateMe = defineRoute({
   method: 'patch',
   path: '/api/me',
+  operationId: 'updateMyProfile',
   tags: ['Auth'],
   summary: 'Set the public alias',
   description:
@@ -39,6 +41,7 @@ export const updateMe = defineRoute({
 export const myBriefs = defineRoute({
   method: 'get',
   path: '/api/me/briefs',
+  operationId: 'listMyBriefs',
   tags: ['Briefs'],
   summary: "The employer's own briefs, in every state",
   ...sessionAuth('employer'),
@@ -51,6 +54,7 @@ export const myBriefs = defineRoute({
 export const getMyBrief = defineRoute({
   method: 'get',
   path: '/api/me/briefs/{id}',
+  operationId: 'getMyBrief',
   tags: ['Briefs'],
   summary: 'One of the employer’s own briefs, in any state',
   ...sessionAuth('employer'),
@@ -63,6 +67,7 @@ export const getMyBrief = defineRoute({
 export const myCertificates = defineRoute({
   method: 'get',
   path: '/api/me/certificates',
+  operationId: 'listMyCertificates',
   tags: ['Certificates'],
   summary: "The caller's certificates",
   ...sessionAuth(),
@@ -75,6 +80,7 @@ export const myCertificates = defineRoute({
 export const listConsents = defineRoute({
   method: 'get',
   path: '/api/me/consents',
+  operationId: 'listMyConsents',
   tags: ['Consent'],
   summary: "The caller's consent state per purpose, and its history",
   description:
@@ -93,6 +99,7 @@ export const listConsents = defineRoute({
 export const listMyRequests = defineRoute({
   method: 'get',
   path: '/api/me/dsr-requests',
+  operationId: 'listMyDsrRequests',
   tags: ['Data rights'],
   summary: "The caller's data-rights requests",
   description: 'Every right exercised (access, correction, erasure, grievance, nomination), newest first.',

@@ -10,6 +10,7 @@ const text = (mediaType: string, description: string) => ({
 export const getOpenApiYaml = defineRoute({
   method: 'get',
   path: '/openapi.yaml',
+  operationId: 'getOpenApiYaml',
   tags: ['Meta'],
   summary: 'This OpenAPI 3.0.3 document',
   security: [],
@@ -21,6 +22,7 @@ export const getOpenApiYaml = defineRoute({
 export const getDocs = defineRoute({
   method: 'get',
   path: '/docs',
+  operationId: 'getApiReference',
   tags: ['Meta'],
   summary: 'Interactive API reference',
   security: [],
@@ -30,9 +32,11 @@ export const getDocs = defineRoute({
 export const getChangelog = defineRoute({
   method: 'get',
   path: '/changelog',
+  operationId: 'getChangelog',
   tags: ['Meta'],
   summary: 'Changelog of the API',
-  description: 'CHANGELOG.md (Keep a Changelog); every API change is recorded here (seed §9.4).',
+  description:
+    'CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first.',
   security: [],
   responses: { 200: text('text/markdown', 'The changelog.') },
 });
@@ -44,6 +48,7 @@ export const ProblemTypeSchema = z
 export const getProblemType = defineRoute({
   method: 'get',
   path: '/problems/{type}',
+  operationId: 'getProblemType',
   tags: ['Meta'],
   summary: 'Describe a problem type',
   description: 'The `type` of every problem+json response resolves here.',

@@ -9,6 +9,7 @@ import { CreatedSubmissionSchema, CreateSubmissionSchema, SubmissionSchema } fro
 export const createSubmission = defineRoute({
   method: 'post',
   path: '/api/submissions',
+  operationId: 'createSubmission',
   tags: ['Submissions'],
   summary: 'Submit work for a milestone',
   description:
@@ -25,6 +26,7 @@ export const createSubmission = defineRoute({
 export const listSubmissions = defineRoute({
   method: 'get',
   path: '/api/submissions',
+  operationId: 'listSubmissions',
   tags: ['Submissions'],
   summary: "The caller's submissions",
   description: 'Only the caller’s own, newest first.',
@@ -55,6 +57,7 @@ export const listSubmissions = defineRoute({
 export const getSubmission = defineRoute({
   method: 'get',
   path: '/api/submissions/{id}',
+  operationId: 'getSubmission',
   tags: ['Submissions'],
   summary: 'One of the caller’s submissions',
   description: 'Another candidate’s submission is a 404.',
