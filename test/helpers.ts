@@ -56,6 +56,17 @@ export function sessionCookieFrom(res: Response): string | null {
 export type Account = { cookie: string; id: string; email: string; password: string };
 
 let counter = 0;
+const fileSalt = Math.floor(Math.random() * 0xffffff);
+
+/**
+ * A client address of its own for each call (from 10.0.0.0/8, random per test file), so that
+ * the per-network signup and login limits never make tests depend on one another.
+ */
+export function freshIp(): string {
+  counter += 1;
+  const n = (fileSalt + counter) % 0xffffff;
+  return `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`;
+}
 
 /** Signs up a fresh account of the given role and returns its session. */
 export async function signup(
@@ -65,7 +76,10 @@ export async function signup(
   counter += 1;
   const email = `user${counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
   const password = 'a-long-enough-password';
-  const res = await call('/api/auth/signup', jsonInit('POST', { email, password, name, role }));
+  const res = await call(
+    '/api/auth/signup',
+    jsonInit('POST', { email, password, name, role }, { 'CF-Connecting-IP': freshIp() }),
+  );
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
   const body = await res.json<{ user: { id: string } }>();
   return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };

@@ -48,6 +48,7 @@ import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';
 import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
 import { deleteFingerprintStatements } from '../integrity';
+import { boardDomains } from '../leaderboard';
 import { endAllSessions } from '../sessions';
 import { requestInsert } from './requests';
 
@@ -457,7 +458,7 @@ export async function runErasureCascade(
   for (const s of ERASURE_STEPS.slice(resumeAt)) await s.run(ctx);
 
   // Rows are gone; now the caches that were built from them.
-  await purgeLeaderboards(env.CACHE);
+  await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
   await refreshPublicAgreement(env, now);
   await db
     .update(erasureReceipts)
