@@ -20,7 +20,9 @@ export function createApp(): AppOpenAPI {
   const app = createRouter();
 
   app.use(d1Stats()); // bench only: inert unless the D1_STATS var is `on` (npm run bench)
-  app.use(requestId({ headerName: 'X-Request-Id' }));
+  // Always our own id: a client-chosen X-Request-Id is never adopted (it would let anyone forge
+  // or collide log correlation); a well-formed one is echoed as X-Client-Request-Id instead.
+  app.use(requestId({ headerName: '' }));
   app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
   app.use(
     methodNotAllowed({

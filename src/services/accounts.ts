@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { type Role, sessions, users } from '../db/schema';
+import { normaliseAlias } from '../domain/alias';
 import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/credentials';
 import { checkPassword } from '../domain/password-policy';
 import { ProblemError } from '../lib/problem';
@@ -203,13 +204,26 @@ export async function profileOf(db: Database, userId: string): Promise<UserRow |
   return row ?? null;
 }
 
-/** Sets (or, with null, clears) the leaderboard alias; audited, and every board is purged. */
+/**
+ * Sets (or, with null, clears) the leaderboard alias, NFKC-normalised and refused (422) with
+ * control, bidirectional or invisible characters; audited, and the boards the person can
+ * appear on are purged.
+ */
 export async function setPublicAlias(
   env: Pick<Env, 'CACHE' | 'DB'>,
   db: Database,
   userId: string,
-  publicAlias: string | null,
+  requested: string | null,
 ): Promise<UserRow | null> {
+  let publicAlias: string | null = null;
+  if (requested !== null) {
+    const verdict = normaliseAlias(requested);
+    if (!verdict.ok)
+      throw new ProblemError('validation-failed', verdict.reason, {
+        errors: [{ pointer: '#/publicAlias', detail: verdict.reason }],
+      });
+    publicAlias = verdict.alias;
+  }
   const [row] = await db
     .update(users)
     .set({ publicAlias, updatedAt: new Date() })

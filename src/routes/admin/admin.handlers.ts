@@ -2,6 +2,7 @@ import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import * as apiKeys from '../../services/api-keys';
+import * as audit from '../../services/audit';
 import * as requests from '../../services/dsr/requests';
 import type * as routes from './admin.routes';
 
@@ -11,6 +12,7 @@ export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c
     name,
     scopes,
     createdBy: c.var.user.id,
+    ip: c.req.header('CF-Connecting-IP') ?? null,
   });
   return c.json({ ...view, key }, 201);
 };
@@ -23,7 +25,10 @@ export const listApiKeys: AppRouteHandler<typeof routes.listApiKeys> = async (c)
 };
 
 export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (c) => {
-  const row = await apiKeys.revokeApiKey(c.var.db, c.req.valid('param').id);
+  const row = await apiKeys.revokeApiKey(c.var.db, c.req.valid('param').id, {
+    actor: c.var.user.id,
+    ip: c.req.header('CF-Connecting-IP') ?? null,
+  });
   if (!row) throw new ProblemError('not-found', 'No API key with this id.');
   return c.json(apiKeys.toApiKeyView(row), 200);
 };
@@ -47,4 +52,22 @@ export const resolveDsrRequest: AppRouteHandler<typeof routes.resolveDsrRequest>
     c.req.valid('json'),
   );
   return c.json(request, 200);
+};
+
+export const listAuditLog: AppRouteHandler<typeof routes.listAuditLog> = async (c) => {
+  const { actor, action, since, until, limit, cursor } = c.req.valid('query');
+  const rows = await audit.listAuditLog(
+    c.var.db,
+    {
+      ...(actor ? { actorId: actor } : {}),
+      ...(action ? { action } : {}),
+      ...(since ? { since: new Date(since) } : {}),
+      ...(until ? { until: new Date(until) } : {}),
+    },
+    limit,
+    decodeCursor(cursor),
+  );
+  const page = toPage(rows, limit);
+  c.header('Cache-Control', 'no-store');
+  return c.json({ items: page.items.map(audit.auditView), nextCursor: page.nextCursor }, 200);
 };

@@ -11,7 +11,14 @@ import {
   DsrStateSchema,
   ResolutionSchema,
 } from '../dsr/dsr.schemas';
-import { ApiKeyPageSchema, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './admin.schemas';
+import {
+  ApiKeyPageSchema,
+  ApiKeySchema,
+  AuditEntryPageSchema,
+  AuditLogQuerySchema,
+  CreateApiKeySchema,
+  CreatedApiKeySchema,
+} from './admin.schemas';
 
 export const createApiKey = defineRoute({
   method: 'post',
@@ -83,5 +90,20 @@ export const resolveDsrRequest = defineRoute({
   errors: [409],
   responses: {
     200: { description: 'The request, updated.', content: json(AdminDsrRequestSchema) },
+  },
+});
+
+export const listAuditLog = defineRoute({
+  method: 'get',
+  path: '/api/admin/audit-log',
+  tags: ['Audit'],
+  summary: 'The audit log (who used which power, when, from where)',
+  description:
+    'Newest first, paged, filterable by actor, action and time. Uses of powers (API-key issue and ' +
+    'revocation, admin bootstrap and its refusals, role changes) carry the client address.',
+  ...sessionAuth('admin'),
+  request: { query: AuditLogQuerySchema.extend({ limit: limitParam(50), cursor: cursorParam() }) },
+  responses: {
+    200: { description: 'Newest first.', content: json(AuditEntryPageSchema) },
   },
 });
