@@ -16,8 +16,9 @@ const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/u;
 export type AliasVerdict = { ok: true; alias: string } | { ok: false; reason: string };
 
 export function normaliseAlias(raw: string): AliasVerdict {
-  const alias = raw.normalize('NFKC').trim();
-  const bad = INVISIBLE_OR_CONTROL.exec(alias);
+  const normalised = raw.normalize('NFKC');
+  // Checked before trimming: `trim` would quietly drop a leading BOM or line separator.
+  const bad = INVISIBLE_OR_CONTROL.exec(normalised);
   if (bad) {
     const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
     return {
@@ -25,6 +26,7 @@ export function normaliseAlias(raw: string): AliasVerdict {
       reason: `The alias contains U+${code}, a control, bidirectional or invisible character; these are not allowed.`,
     };
   }
+  const alias = normalised.trim();
   const length = [...alias].length;
   if (length < ALIAS_MIN_LENGTH || length > ALIAS_MAX_LENGTH)
     return {
