@@ -47,7 +47,7 @@ export type StorageLimitVars = Partial<
  * indexes, and its share of `fingerprint_frequencies`. Set from `npm run bench`'s measurement
  * of a maximal submission (docs/security.md), rounded up.
  */
-export const FINGERPRINT_ROW_BYTES = 128;
+export const FINGERPRINT_ROW_BYTES = 144;
 
 /**
  * The limits from the Worker's vars: a missing or empty var takes its default; anything else
