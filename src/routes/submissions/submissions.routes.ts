@@ -20,7 +20,7 @@ export const createSubmission = defineRoute({
     'limit). At most 2,000 fingerprints are stored per submission.',
   ...sessionAuth('candidate'),
   request: { body: { required: true, content: json(CreateSubmissionSchema) } },
-  errors: [404, 409],
+  errors: [404, 409, 503],
   responses: {
     201: { description: 'The submission.', content: json(CreatedSubmissionSchema) },
   },
