@@ -63,6 +63,7 @@ export function docsAssets(): Promise<DocsAssets> {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Core API reference</title>
+    <link rel="icon" href="data:," />
   </head>
   <body>
     <div id="app"></div>
