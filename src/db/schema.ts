@@ -180,6 +180,11 @@ export const submissions = sqliteTable(
     /** Stored as given, never fetched by the service. */
     repositoryUrl: text('repository_url'),
     commits: text('commits', { mode: 'json' }).$type<SubmittedCommit[]>(),
+    /**
+     * What the submission costs the candidate's storage quota, in bytes: its content as stored
+     * (UTF-8) plus an allowance per fingerprint row stored for it (src/domain/storage-quota.ts).
+     */
+    storageBytes: integer('storage_bytes').notNull().default(0),
     state: text('state', { enum: SUBMISSION_STATES }).notNull().default('submitted'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
@@ -382,11 +387,16 @@ export const auditLog = sqliteTable(
     targetType: text('target_type').notNull(),
     targetId: text('target_id'),
     details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** The client address (`CF-Connecting-IP`) of the request that used a power; null for other entries. */
+    ip: text('ip'),
     createdAt: createdAt(),
   },
   (t) => [
     index('audit_log_actor_created_idx').on(t.actorId, t.createdAt),
     index('audit_log_target_idx').on(t.targetType, t.targetId),
+    // GET /api/admin/audit-log: newest first, optionally one action.
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_action_created_idx').on(t.action, t.createdAt),
   ],
 );
 

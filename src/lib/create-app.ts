@@ -20,7 +20,9 @@ export function createRouter(): AppOpenAPI {
 export function createApp(): AppOpenAPI {
   const app = createRouter();
 
-  app.use(requestId({ headerName: 'X-Request-Id' }));
+  // Always our own id: a client-chosen X-Request-Id is never adopted (it would let anyone forge
+  // or collide log correlation); a well-formed one is echoed as X-Client-Request-Id instead.
+  app.use(requestId({ headerName: '' }));
   app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
   app.use(publicCors()); // public reads: CORS preflights (204) and `Access-Control-Allow-Origin: *`
   app.use(async (c, next) => {

@@ -67,6 +67,10 @@ export const TAGS = [
   },
   { name: 'Health', description: 'Whether the deployment is configured and serving as expected.' },
   {
+    name: 'Audit',
+    description: 'Who used which power (keys, roles, reviews), when and from where; for admins.',
+  },
+  {
     name: 'Jobs',
     description:
       'Work done after a response (erasures, evaluations…): stalled jobs and their retry, for admins.',

@@ -61,10 +61,22 @@ export const PROBLEM_TYPES = {
     title: 'Too many requests',
     description: 'A rate limit was reached; `Retry-After` says when to try again.',
   },
+  'submission-limit-reached': {
+    status: 429,
+    title: 'Submission limit reached',
+    description:
+      "A submission limit was reached: resubmissions of one milestone, submissions per day, or the account's storage quota. `detail` names the limit; `Retry-After` is set when waiting helps.",
+  },
   'internal-error': {
     status: 500,
     title: 'Internal error',
     description: 'Something failed on our side. Quote the `requestId` when reporting it.',
+  },
+  'not-configured': {
+    status: 503,
+    title: 'Not configured',
+    description:
+      'The deployment is missing, or has an unusable value for, configuration this operation needs.',
   },
 } as const satisfies Record<string, { status: ContentfulStatusCode; title: string; description: string }>;
 
@@ -150,6 +162,7 @@ export const ERROR_STATUSES = {
   422: { description: 'Body does not match the schema', type: 'validation-failed' },
   429: { description: 'Rate limit exceeded', type: 'quota-exceeded' },
   500: { description: 'Internal error (no internals disclosed)', type: 'internal-error' },
+  503: { description: 'Required configuration is missing or unusable', type: 'not-configured' },
 } as const satisfies Record<number, { description: string; type: ProblemType }>;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

@@ -9,9 +9,11 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { briefs } from '../db/schema';
+import { sampleFingerprints } from '../domain/integrity/sampling';
 import { combineIntegrity, type IntegrityVerdict } from '../domain/integrity/score';
 import { type CommitRecord, vcsHistorySignal } from '../domain/integrity/vcs';
 import {
+  type Fingerprint,
   type FingerprintMatch,
   fingerprintSubmission,
   ignoreSetFor,
@@ -33,13 +35,33 @@ const chunks = <T>(items: T[], size: number): T[][] => {
   return out;
 };
 
-/** Stores a submission's fingerprints and bumps their frequencies, atomically. */
+/**
+ * The fingerprints of `material` that are stored: all of them, or at most `cap` (sampled by
+ * hash, `sampleFingerprints`) so that a maximal submission adds a bounded number of rows.
+ */
+export function fingerprintsToStore(
+  material: SubmissionMaterial,
+  cap = Number.POSITIVE_INFINITY,
+): Fingerprint[] {
+  return sampleFingerprints(fingerprintSubmission(material), cap);
+}
+
+/** Stores a submission's fingerprints (at most `cap`) and bumps their frequencies, atomically. */
 export async function storeFingerprints(
   d1: D1Database,
   submissionId: string,
   material: SubmissionMaterial,
+  cap = Number.POSITIVE_INFINITY,
 ): Promise<number> {
-  const prints = fingerprintSubmission(material);
+  return storeFingerprintRows(d1, submissionId, fingerprintsToStore(material, cap));
+}
+
+/** Stores the given fingerprint rows and bumps their frequencies, atomically. */
+export async function storeFingerprintRows(
+  d1: D1Database,
+  submissionId: string,
+  prints: Fingerprint[],
+): Promise<number> {
   if (prints.length === 0) return 0;
   const rows = chunks(prints, Math.floor(PARAMS_PER_STATEMENT / 3)).map((chunk) =>
     d1

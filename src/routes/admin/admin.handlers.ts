@@ -2,6 +2,7 @@ import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import * as apiKeys from '../../services/api-keys';
+import * as audit from '../../services/audit';
 import * as requests from '../../services/dsr/requests';
 import * as jobs from '../../services/jobs/jobs';
 import type * as routes from './admin.routes';
@@ -12,6 +13,7 @@ export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c
     name,
     scopes,
     createdBy: c.var.user.id,
+    ip: c.req.header('CF-Connecting-IP') ?? null,
   });
   return c.json({ ...view, key }, 201);
 };
@@ -24,7 +26,10 @@ export const listApiKeys: AppRouteHandler<typeof routes.listApiKeys> = async (c)
 };
 
 export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (c) => {
-  const row = await apiKeys.revokeApiKey(c.var.db, c.req.valid('param').id);
+  const row = await apiKeys.revokeApiKey(c.var.db, c.req.valid('param').id, {
+    actor: c.var.user.id,
+    ip: c.req.header('CF-Connecting-IP') ?? null,
+  });
   if (!row) throw new ProblemError('not-found', 'No API key with this id.');
   return c.json(apiKeys.toApiKeyView(row), 200);
 };
@@ -63,4 +68,22 @@ export const listJobs: AppRouteHandler<typeof routes.listJobs> = async (c) => {
 export const retryJob: AppRouteHandler<typeof routes.retryJob> = async (c) => {
   const job = await jobs.retryJob(c.env, c.var.user.id, c.req.valid('param').id);
   return c.json(jobs.toJobView(job), 200);
+};
+
+export const listAuditLog: AppRouteHandler<typeof routes.listAuditLog> = async (c) => {
+  const { actor, action, since, until, limit, cursor } = c.req.valid('query');
+  const rows = await audit.listAuditLog(
+    c.var.db,
+    {
+      ...(actor ? { actorId: actor } : {}),
+      ...(action ? { action } : {}),
+      ...(since ? { since: new Date(since) } : {}),
+      ...(until ? { until: new Date(until) } : {}),
+    },
+    limit,
+    decodeCursor(cursor),
+  );
+  const page = toPage(rows, limit);
+  c.header('Cache-Control', 'no-store');
+  return c.json({ items: page.items.map(audit.auditView), nextCursor: page.nextCursor }, 200);
 };

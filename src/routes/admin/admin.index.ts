@@ -9,4 +9,5 @@ export const adminRouter = createRouter()
   .openapi(routes.listDsrRequests, handlers.listDsrRequests)
   .openapi(routes.resolveDsrRequest, handlers.resolveDsrRequest)
   .openapi(routes.listJobs, handlers.listJobs)
-  .openapi(routes.retryJob, handlers.retryJob);
+  .openapi(routes.retryJob, handlers.retryJob)
+  .openapi(routes.listAuditLog, handlers.listAuditLog);

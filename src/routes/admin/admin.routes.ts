@@ -14,6 +14,8 @@ import {
 import {
   ApiKeyPageSchema,
   ApiKeySchema,
+  AuditEntryPageSchema,
+  AuditLogQuerySchema,
   CreateApiKeySchema,
   CreatedApiKeySchema,
   JobPageSchema,
@@ -140,5 +142,21 @@ export const retryJob = defineRoute({
   errors: [409],
   responses: {
     200: { description: 'The job, pending again.', content: json(JobSchema) },
+  },
+});
+
+export const listAuditLog = defineRoute({
+  method: 'get',
+  path: '/api/admin/audit-log',
+  operationId: 'listAuditLog',
+  tags: ['Audit'],
+  summary: 'The audit log (who used which power, when, from where)',
+  description:
+    'Newest first, paged, filterable by actor, action and time. Uses of powers (API-key issue and ' +
+    'revocation, admin bootstrap and its refusals, role changes) carry the client address.',
+  ...sessionAuth('admin'),
+  request: { query: AuditLogQuerySchema.extend({ limit: limitParam(50), cursor: cursorParam() }) },
+  responses: {
+    200: { description: 'Newest first.', content: json(AuditEntryPageSchema) },
   },
 });

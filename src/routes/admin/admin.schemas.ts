@@ -70,3 +70,51 @@ export const JobSchema = z
   .openapi('Job', { description: 'A deferred job (never its payload, which may name the person).' });
 
 export const JobPageSchema = pageSchema(JobSchema, 'JobPage');
+export const AuditEntrySchema = z
+  .object({
+    id: z.string(),
+    actorId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Who acted; null for the system or an unauthenticated caller.' }),
+    action: z.string().openapi({ example: 'api_key.issued' }),
+    targetType: z.string().openapi({ example: 'api_key' }),
+    targetId: z.string().nullable(),
+    ip: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The client address, recorded for uses of powers.', example: '198.51.100.7' }),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: z.string().datetime(),
+  })
+  .openapi('AuditEntry');
+
+export const AuditEntryPageSchema = pageSchema(AuditEntrySchema, 'AuditEntryPage');
+
+export const AuditLogQuerySchema = z.object({
+  actor: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ param: { name: 'actor', in: 'query' }, description: 'Only entries by this user id.' }),
+  action: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({
+      param: { name: 'action', in: 'query' },
+      description: 'Only this action, e.g. `api_key.issued`, `admin.bootstrapped`, `user.role_changed`.',
+    }),
+  since: z.iso
+    .datetime({ offset: true })
+    .max(40)
+    .optional()
+    .openapi({ param: { name: 'since', in: 'query' }, description: 'Only entries at or after this time.' }),
+  until: z.iso
+    .datetime({ offset: true })
+    .max(40)
+    .optional()
+    .openapi({ param: { name: 'until', in: 'query' }, description: 'Only entries at or before this time.' }),
+});

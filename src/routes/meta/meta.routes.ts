@@ -26,7 +26,23 @@ export const getDocs = defineRoute({
   tags: ['Meta'],
   summary: 'Interactive API reference',
   security: [],
+  description:
+    "Scalar API reference for /openapi.yaml. Loads only this origin's `/docs/scalar.js` (with its integrity " +
+    'hash) and one inline script allowed by its hash; works offline.',
   responses: { 200: text('text/html', 'Scalar API reference for /openapi.yaml.') },
+});
+
+export const getDocsScript = defineRoute({
+  method: 'get',
+  path: '/docs/scalar.js',
+  operationId: 'getApiReferenceScript',
+  tags: ['Meta'],
+  summary: "The API reference's script",
+  description:
+    "Scalar's standalone browser bundle from the pinned `@scalar/api-reference` npm package, served by this " +
+    'Worker (no CDN). Cached for a year: the page refers to it with a `v` parameter derived from its hash.',
+  security: [],
+  responses: { 200: text('text/javascript', 'The bundle, exactly as the package ships it.') },
 });
 
 export const getChangelog = defineRoute({

@@ -7,7 +7,13 @@ import type * as routes from './submissions.routes';
 
 export const create: AppRouteHandler<typeof routes.createSubmission> = async (c) => {
   const { db, user } = c.var;
-  const created = await workflow.createSubmission(c.env.DB, db, user.id, c.req.valid('json'));
+  const created = await workflow.createSubmission(
+    c.env.DB,
+    db,
+    user.id,
+    c.req.valid('json'),
+    workflow.storageLimits(c.env),
+  );
   if (!created) throw new ProblemError('not-found', 'No milestone of a published brief has this id.');
   if (created.jobId) {
     // The evaluation takes seconds; the candidate gets the receipt now. It is a job, written with

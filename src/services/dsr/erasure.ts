@@ -52,6 +52,7 @@ import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
 import { FORMER_EMPLOYER } from '../certificates';
 import { deleteFingerprintStatements } from '../integrity';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
+import { boardDomains } from '../leaderboard';
 import { endAllSessionsStatement } from '../sessions';
 import { dueDate, requestInsert } from './requests';
 
@@ -146,7 +147,11 @@ const REQUEST_PURGE_LIMIT = 100;
  * rebuilt views leave them out, because their account is disabled (see `buildVerification` and
  * `computeLeaderboard`). Other isolates may serve their copy for `ISOLATE_CACHE_TTL_MS` more.
  */
-async function forgetPublicViews(env: Pick<Env, 'CACHE'>, db: Database, userId: string): Promise<void> {
+async function forgetPublicViews(
+  env: Pick<Env, 'CACHE' | 'DB'>,
+  db: Database,
+  userId: string,
+): Promise<void> {
   const rows = await db
     .select({ no: certificates.certificateNo })
     .from(certificates)
@@ -157,7 +162,7 @@ async function forgetPublicViews(env: Pick<Env, 'CACHE'>, db: Database, userId: 
     env.CACHE,
     rows.map((r) => r.no),
   );
-  await purgeLeaderboards(env.CACHE);
+  await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
 }
 
 /** The payload of an `erasure` job; only `requestId` is kept once it is done. */
@@ -577,7 +582,7 @@ export async function runErasureCascade(
   }
 
   // Rows are gone; now the caches that were built from them.
-  await purgeLeaderboards(env.CACHE);
+  await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
   await refreshPublicAgreement(env, now);
   await onStep('caches');
   await db

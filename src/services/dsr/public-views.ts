@@ -11,11 +11,14 @@ import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
  */
 export async function forgetPublicViews(env: Pick<Env, 'DB' | 'CACHE'>, userId: string): Promise<void> {
   const held = await getDb(env.DB)
-    .select({ no: certificates.certificateNo })
+    .select({ no: certificates.certificateNo, domain: certificates.domain })
     .from(certificates)
     .where(eq(certificates.holderId, userId));
   await Promise.all([
-    purgeLeaderboards(env.CACHE),
+    purgeLeaderboards(
+      env.CACHE,
+      held.map((c) => c.domain),
+    ),
     forgetVerifications(
       env.CACHE,
       held.map((c) => c.no),

@@ -13,6 +13,16 @@ import {
   submissions,
   users,
 } from '../../db/schema';
+import {
+  checkSubmissionQuota,
+  DEFAULT_STORAGE_LIMITS,
+  type StorageLimits,
+  type StorageLimitVars,
+  type SubmissionUsage,
+  storageCost,
+  storageLimitsFrom,
+  submissionContentBytes,
+} from '../../domain/storage-quota';
 import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 
@@ -22,7 +32,7 @@ export const submissionPosition = (row: { submission: { createdAt: Date; id: str
 
 import { recordAudit } from '../audit';
 import { hasConsent } from '../consent';
-import { checkIntegrity, storeFingerprints } from '../integrity';
+import { checkIntegrity, fingerprintsToStore, storeFingerprintRows } from '../integrity';
 import { jobInsert } from '../jobs/jobs';
 import type { PillarEngine } from '../pillars';
 
@@ -33,6 +43,54 @@ export type SubmissionInput = {
   repositoryUrl?: string;
   commits?: SubmittedCommit[];
 };
+
+/** The storage limits from the Worker's vars; an unusable value is a 503 naming the var. */
+export function storageLimits(env: StorageLimitVars): StorageLimits {
+  const parsed = storageLimitsFrom(env);
+  if (!parsed.ok)
+    throw new ProblemError(
+      'not-configured',
+      `${parsed.invalid} must be a positive whole number (or unset, for its default); submissions are refused until it is fixed.`,
+    );
+  return parsed.limits;
+}
+
+/**
+ * What a candidate has submitted so far, in one statement over their submissions (the
+ * `submissions_candidate_created_idx` index): to this milestone, in the last 24 hours, and in
+ * bytes. The count is checked before the insert, so a parallel burst can pass a limit by the
+ * requests in flight; the per-user rate limit bounds that.
+ */
+async function submissionUsage(
+  d1: D1Database,
+  candidateId: string,
+  milestoneId: string,
+  now: Date,
+): Promise<SubmissionUsage> {
+  const dayAgo = now.getTime() - 24 * 60 * 60 * 1000;
+  const row = await d1
+    .prepare(
+      `SELECT
+         coalesce(sum(milestone_id = ?2), 0) AS for_milestone,
+         coalesce(sum(created_at > ?3), 0) AS last_day,
+         min(CASE WHEN created_at > ?3 THEN created_at END) AS oldest_in_last_day,
+         coalesce(sum(storage_bytes), 0) AS stored_bytes
+       FROM submissions WHERE candidate_id = ?1`,
+    )
+    .bind(candidateId, milestoneId, dayAgo)
+    .first<{
+      for_milestone: number;
+      last_day: number;
+      oldest_in_last_day: number | null;
+      stored_bytes: number;
+    }>();
+  return {
+    forMilestone: row?.for_milestone ?? 0,
+    lastDay: row?.last_day ?? 0,
+    oldestInLastDay: row?.oldest_in_last_day ? new Date(row.oldest_in_last_day) : null,
+    storedBytes: row?.stored_bytes ?? 0,
+  };
+}
 
 /**
  * Stores a submission for a milestone of a published brief, with its fingerprints (so later
@@ -45,6 +103,7 @@ export async function createSubmission(
   db: Database,
   candidateId: string,
   input: SubmissionInput,
+  limits: StorageLimits = DEFAULT_STORAGE_LIMITS,
 ) {
   const [target] = await db
     .select({ milestone: milestones, briefState: briefs.state })
@@ -55,8 +114,36 @@ export async function createSubmission(
   if (!target || target.briefState === 'draft') return null;
   if (target.briefState !== 'published')
     throw new ProblemError('conflict', 'This brief is closed to new submissions.');
-  const aiConsent = await hasConsent(db, candidateId, 'ai_evaluation');
   const now = new Date();
+  // Storage limits, checked before anything is written (docs/security.md → Storage).
+  const material = {
+    ...(input.text ? { text: input.text } : {}),
+    ...(input.files ? { files: input.files } : {}),
+  };
+  const contentBytes = submissionContentBytes(input);
+  // Fingerprinting is only worth doing for a submission that is not refused for its size.
+  const prints =
+    contentBytes > limits.submissionMaxBytes
+      ? []
+      : fingerprintsToStore(material, limits.fingerprintsPerSubmission);
+  const storageBytes = storageCost(contentBytes, prints.length);
+  const refusal = checkSubmissionQuota(
+    limits,
+    await submissionUsage(d1, candidateId, input.milestoneId, now),
+    contentBytes,
+    storageBytes,
+    now,
+  );
+  if (refusal) {
+    throw refusal.status === 413
+      ? new ProblemError('payload-too-large', refusal.detail)
+      : new ProblemError('submission-limit-reached', refusal.detail, {
+          ...(refusal.retryAfterSeconds
+            ? { headers: { 'Retry-After': String(refusal.retryAfterSeconds) } }
+            : {}),
+        });
+  }
+  const aiConsent = await hasConsent(db, candidateId, 'ai_evaluation');
   const submissionId = crypto.randomUUID();
   const evaluationId = crypto.randomUUID();
   const jobId = aiConsent ? crypto.randomUUID() : null;
@@ -70,6 +157,7 @@ export async function createSubmission(
       files: input.files ?? null,
       repositoryUrl: input.repositoryUrl ?? null,
       commits: input.commits ?? null,
+      storageBytes,
       // Without consent to AI evaluation the work goes straight to the employer.
       state: aiConsent ? 'submitted' : 'evaluated',
       createdAt: now,
@@ -99,10 +187,7 @@ export async function createSubmission(
         ]
       : []),
   ]);
-  await storeFingerprints(d1, submissionId, {
-    ...(input.text ? { text: input.text } : {}),
-    ...(input.files ? { files: input.files } : {}),
-  });
+  await storeFingerprintRows(d1, submissionId, prints);
   await recordAudit(db, {
     actorId: candidateId,
     action: 'submission.created',
