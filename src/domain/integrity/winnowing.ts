@@ -473,6 +473,28 @@ export function allKgramHashes(input: string, kind: FingerprintKind, path?: stri
   return new Set(kgramHashes(unitsFor(input, kind, path).units, parameters(kind).k));
 }
 
+/** Adjacent identifier pairs a code k-gram needs before it counts as prose read as code. */
+const PROSE_LIKE_PAIRS = 3;
+
+/**
+ * Hashes of the code k-grams of a prose text that still look like prose: runs of words with
+ * at least PROSE_LIKE_PAIRS identifiers side by side. A licence file without an extension
+ * (`LICENSE`) is fingerprinted as code, so its words become `v v v …`; real code almost never
+ * puts three pairs of identifiers next to each other in nine tokens, so ignoring these k-grams
+ * discounts licence files without hiding copied code.
+ */
+export function proseLikeCodeKgramHashes(text: string): Set<number> {
+  const { units } = normaliseCode(text, 'LICENSE');
+  const hashes = kgramHashes(units, CODE_K);
+  const out = new Set<number>();
+  hashes.forEach((hash, i) => {
+    let pairs = 0;
+    for (let j = i; j < i + CODE_K - 1; j++) if (units[j] === 'v' && units[j + 1] === 'v') pairs++;
+    if (pairs >= PROSE_LIKE_PAIRS) out.add(hash);
+  });
+  return out;
+}
+
 /** Files with these extensions are read as prose; every other file as code. */
 export const PROSE_EXTENSIONS: ReadonlySet<string> = new Set([
   'md',
@@ -559,6 +581,8 @@ export type PlagiarismSignal = {
     /** Fingerprints considered (not ignored) and, of those, matched. */
     fingerprintCount: number;
     matchedCount: number;
+    /** Fingerprints left out as material everyone has: the brief, a template, known boilerplate. */
+    ignoredCount: number;
     /** The sources contributing most, each with the share of fingerprints it holds (top 5). */
     topSources: { sourceRef: string; overlapShare: number }[];
     matchedSpans: MatchedSpan[];
@@ -588,9 +612,24 @@ export function plagiarismRisk(overlapShare: number): number {
 export function plagiarismSignal(
   own: readonly (Fingerprint & { file?: string })[],
   matches: ReadonlyMap<number, readonly FingerprintMatch[]>,
-  options: { ignore?: ReadonlySet<number> } = {},
+  options: {
+    ignore?: ReadonlySet<number> | readonly ReadonlySet<number>[];
+    /** Fingerprints that are not evidence for reasons beyond their hash (e.g. where they sit). */
+    ignoreWhere?: (fp: Fingerprint & { file?: string }) => boolean;
+  } = {},
 ): PlagiarismSignal {
-  const ignore = options.ignore ?? new Set<number>();
+  const sets: readonly ReadonlySet<number>[] =
+    options.ignore === undefined
+      ? []
+      : options.ignore instanceof Set
+        ? [options.ignore]
+        : [...(options.ignore as readonly ReadonlySet<number>[])];
+  const where = options.ignoreWhere;
+  const ignore = {
+    has: (fp: Fingerprint & { file?: string }) =>
+      sets.some((set) => set.has(fp.hash)) || (where !== undefined && where(fp)),
+  };
+  let ignored = 0;
   const ordered = [...own].sort((a, b) => a.position - b.position);
   let considered = 0;
   let matched = 0;
@@ -615,7 +654,8 @@ export function plagiarismSignal(
   };
 
   for (const fp of ordered) {
-    if (ignore.has(fp.hash)) {
+    if (ignore.has(fp)) {
+      ignored++;
       close();
       continue;
     }
@@ -659,6 +699,7 @@ export function plagiarismSignal(
       overlapShare: round4(overlapShare),
       fingerprintCount: considered,
       matchedCount: matched,
+      ignoredCount: ignored,
       topSources,
       matchedSpans,
     },

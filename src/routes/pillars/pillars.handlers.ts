@@ -1,9 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { briefs } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { checkIntegrity } from '../../services/integrity';
+import { checkIntegrity, integrityContextFor } from '../../services/integrity';
 import { pillarEngine } from '../../services/pillars';
 import type * as routes from './pillars.routes';
 
@@ -19,17 +16,9 @@ export const rubric: AppRouteHandler<typeof routes.generateRubric> = async (c) =
 };
 
 export const integrity: AppRouteHandler<typeof routes.checkIntegrity> = async (c) => {
-  const { briefId, ...material } = c.req.valid('json');
-  let context = {};
-  if (briefId) {
-    const [brief] = await getDb(c.env.DB).select().from(briefs).where(eq(briefs.id, briefId)).limit(1);
-    if (!brief || brief.state === 'draft')
-      throw new ProblemError('not-found', 'No published brief has this id.');
-    context = {
-      briefText: [brief.title, brief.description, ...brief.deliverables, ...brief.successCriteria].join('\n'),
-      briefCreatedAt: brief.createdAt,
-    };
-  }
+  const { briefId, dueAt, authorEmails, template, ...material } = c.req.valid('json');
+  const context = await integrityContextFor(c.env.DB, { briefId, dueAt, authorEmails, template });
+  if (!context) throw new ProblemError('not-found', 'No published brief has this id.');
   const report = await checkIntegrity(c.env.DB, pillarEngine(c.env), material, context);
   return c.json(report, 200);
 };
