@@ -627,7 +627,7 @@ export function plagiarismSignal(
   const where = options.ignoreWhere;
   const ignore = {
     has: (fp: Fingerprint & { file?: string }) =>
-      sets.some((set) => set.has(fp.hash)) || (where !== undefined && where(fp)),
+      sets.some((set) => set.has(fp.hash)) || where?.(fp) === true,
   };
   let ignored = 0;
   const ordered = [...own].sort((a, b) => a.position - b.position);

@@ -12,6 +12,7 @@
  *    and turn the weights into integers that sum to exactly 100.
  */
 
+import { fieldForDomain } from './knowledge/detect';
 import {
   capitalise,
   contentStems,
@@ -25,7 +26,7 @@ import {
   truncateWords,
 } from './text';
 import { classifyTheme, fillLevels, GENERIC_LEVELS, type Theme, themeStems } from './themes';
-import { type CatalogueDomain, normaliseDomain } from './tutorial-catalogue';
+import type { CatalogueDomain } from './tutorial-catalogue';
 import type { Rubric, RubricCriterion } from './types';
 
 export type RequirementStrength = 'must' | 'should' | 'nice' | 'implied';
@@ -524,7 +525,7 @@ export function apportionWeights(raw: number[], total = 100): number[] {
  * - `options.domain` (free-form, e.g. "Data Science") breaks ties between themes.
  */
 export function extractRubric(text: string, options?: { domain?: string }): Rubric {
-  const domain = normaliseDomain(options?.domain);
+  const domain = fieldForDomain(options?.domain);
   const sentences = splitSentences(text);
   let requirements = findRequirements(sentences);
   if (requirements.length < MIN_CRITERIA) requirements = informativeFallback(sentences, requirements, domain);

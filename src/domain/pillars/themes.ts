@@ -77,7 +77,7 @@ export const THEMES: readonly Theme[] = [
       'sync',
       'notification',
     ],
-    domains: ['web-development', 'backend', 'mobile'],
+    domains: ['web-development', 'backend', 'mobile-ios', 'mobile-android'],
     levels: [
       'No working implementation of {focus}.',
       'Part of {focus} exists, but key behaviour is missing or broken.',
@@ -108,7 +108,7 @@ export const THEMES: readonly Theme[] = [
       'edge case',
       'test suite',
     ],
-    domains: ['web-development', 'backend', 'devops'],
+    domains: ['web-development', 'backend', 'devops', 'mobile-ios', 'mobile-android', 'ml-research'],
     levels: [
       'No automated tests; nothing verifies {focus}.',
       'A few tests exist, but they miss most of {focus} or do not run.',
@@ -141,7 +141,7 @@ export const THEMES: readonly Theme[] = [
       'decision record',
       'design decision',
     ],
-    domains: ['backend', 'web-development', 'general'],
+    domains: ['backend', 'web-development', 'technical-writing', 'devops'],
     levels: [
       'No documentation of {focus}.',
       'Documentation of {focus} is sparse or out of date; a reader cannot get started from it alone.',
@@ -180,7 +180,7 @@ export const THEMES: readonly Theme[] = [
       'lighthouse',
       'core web vitals',
     ],
-    domains: ['web-development', 'backend', 'devops'],
+    domains: ['web-development', 'backend', 'devops', 'mobile-ios', 'mobile-android', 'ml-research'],
     levels: [
       'Performance of {focus} is not considered or is clearly unacceptable.',
       'Performance of {focus} is mentioned but not measured; obvious bottlenecks remain.',
@@ -224,7 +224,7 @@ export const THEMES: readonly Theme[] = [
       'rate limit',
       'threat model',
     ],
-    domains: ['security', 'backend', 'web-development'],
+    domains: ['security', 'backend', 'web-development', 'devops'],
     levels: [
       'Security of {focus} is not addressed; obvious vulnerabilities are present.',
       'Some protection for {focus}, but common weaknesses (such as the OWASP Top 10) remain.',
@@ -266,7 +266,7 @@ export const THEMES: readonly Theme[] = [
       'commit',
       'commits',
     ],
-    domains: ['web-development', 'backend'],
+    domains: ['web-development', 'backend', 'mobile-ios', 'mobile-android'],
     levels: [
       'The code is hard to read or run; {focus} is not addressed.',
       'The code works in places but is inconsistent; {focus} is weak.',
@@ -302,7 +302,7 @@ export const THEMES: readonly Theme[] = [
       'inclusive',
       'disabilities',
     ],
-    domains: ['mobile', 'design', 'web-development'],
+    domains: ['mobile-ios', 'mobile-android', 'visual-design', 'ux-research', 'web-development'],
     levels: [
       'Accessibility of {focus} is not considered.',
       'Some accessibility work on {focus}, but major barriers remain (missing labels, poor contrast).',
@@ -342,7 +342,7 @@ export const THEMES: readonly Theme[] = [
       'high-fidelity',
       'low-fidelity',
     ],
-    domains: ['design', 'web-development', 'mobile'],
+    domains: ['visual-design', 'ux-research', 'web-development', 'mobile-ios', 'mobile-android', 'marketing'],
     levels: [
       'No design work on {focus}.',
       'A rough design of {focus}, with unclear flows or inconsistent visuals.',
@@ -374,7 +374,7 @@ export const THEMES: readonly Theme[] = [
       'heuristic evaluation',
       'diary study',
     ],
-    domains: ['design'],
+    domains: ['ux-research', 'visual-design', 'marketing'],
     levels: [
       'No research evidence for {focus}.',
       'Research on {focus} is thin: few participants, or conclusions not backed by evidence.',
@@ -414,7 +414,7 @@ export const THEMES: readonly Theme[] = [
       'persist',
       'storage',
     ],
-    domains: ['data-science', 'backend'],
+    domains: ['data-science', 'ml-research', 'backend', 'finance'],
     levels: [
       'Data handling for {focus} is missing or incorrect.',
       'Data for {focus} is loaded, but problems (missing values, errors, leakage) are not handled.',
@@ -455,7 +455,7 @@ export const THEMES: readonly Theme[] = [
       'scikit-learn',
       'machine learning',
     ],
-    domains: ['data-science'],
+    domains: ['data-science', 'ml-research'],
     levels: [
       'No model or evaluation for {focus}.',
       'A model for {focus} exists but is not evaluated properly (no baseline, or the wrong metric).',
@@ -499,7 +499,7 @@ export const THEMES: readonly Theme[] = [
       'app store',
       'play store',
     ],
-    domains: ['devops', 'backend'],
+    domains: ['devops', 'backend', 'web-development', 'mobile-ios', 'mobile-android'],
     levels: [
       'No deployment or automation for {focus}.',
       'Deployment of {focus} is manual, fragile or undocumented.',
@@ -535,7 +535,7 @@ export const THEMES: readonly Theme[] = [
       'executive summary',
       'storytelling',
     ],
-    domains: ['data-science', 'design'],
+    domains: ['data-science', 'ml-research', 'ux-research', 'marketing', 'finance', 'security'],
     levels: [
       'No communication of {focus}.',
       'Communication of {focus} is unclear or misses key points for its audience.',

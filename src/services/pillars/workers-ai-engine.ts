@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { aiContentSignal } from '../../domain/integrity/stylometry';
+import { fieldForDomain } from '../../domain/pillars/knowledge/detect';
 import { generatePlaybook } from '../../domain/pillars/playbook';
 import { ALL_TUTORIAL_URLS, catalogueFor } from '../../domain/pillars/tutorial-catalogue';
 import type { Playbook, PlaybookBrief, Rubric, SubmissionContent } from '../../domain/pillars/types';
@@ -111,7 +112,7 @@ function playbookProblem(brief: PlaybookBrief, playbook: Playbook): string | nul
 
 /** Tutorial links are never invented: anything outside the curated catalogue is replaced from it. */
 function keepCatalogueLinks(playbook: Playbook, domain: string): Playbook {
-  const fallback = catalogueFor(domain).map((e) => e.url);
+  const fallback = catalogueFor(fieldForDomain(domain)).map((e) => e.url);
   return {
     ...playbook,
     milestones: playbook.milestones.map((m, i) => {
