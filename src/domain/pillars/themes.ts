@@ -342,7 +342,7 @@ export const THEMES: readonly Theme[] = [
       'high-fidelity',
       'low-fidelity',
     ],
-    domains: ['visual-design', 'ux-research', 'web-development', 'mobile-ios', 'mobile-android', 'marketing'],
+    domains: ['visual-design', 'ux-research', 'web-development', 'mobile-ios', 'mobile-android'],
     levels: [
       'No design work on {focus}.',
       'A rough design of {focus}, with unclear flows or inconsistent visuals.',
@@ -548,21 +548,135 @@ export const THEMES: readonly Theme[] = [
 
 /** Descriptors for requirements that match no theme; `{focus}` names what they ask for. */
 export const GENERIC_LEVELS: LevelTemplates = [
-  'Does not address {focus}.',
-  'Touches on {focus}, but the work is incomplete or largely unsupported.',
-  'Addresses {focus} as the brief asks, with noticeable gaps.',
-  'Fully addresses {focus}, with only minor gaps.',
-  'Addresses {focus} completely and convincingly, beyond what the brief asks.',
+  'The work does not address {focus}.',
+  'The work touches on {focus}, but it is incomplete or largely unsupported.',
+  'The work addresses {focus} as the brief asks, with noticeable gaps.',
+  'The work fully addresses {focus}, with only minor gaps.',
+  'The work addresses {focus} completely and convincingly, beyond what the brief asks.',
 ];
 
-const THEME_STEMS: readonly { theme: Theme; phrases: string[][] }[] = THEMES.map((theme) => ({
-  theme,
-  phrases: theme.keywords.map((k) => contentStems(k)).filter((p) => p.length > 0),
-}));
+/**
+ * Keywords that also mean something else outside their theme: a financial "model" is not
+ * machine learning, "contrast the scenarios" is not colour contrast, a "production plan" is
+ * not deployment. On its own such a word labels a requirement only in a field where the theme
+ * is expected, or together with a second keyword of the theme.
+ */
+const AMBIGUOUS_KEYWORDS: Readonly<Partial<Record<ThemeKey, readonly string[]>>> = {
+  functionality: [
+    'feature',
+    'functional',
+    'functionality',
+    'request',
+    'response',
+    'search',
+    'filter',
+    'sort',
+    'sync',
+    'notification',
+    'offline',
+    'route',
+    'json',
+    'user story',
+  ],
+  testing: ['test', 'qa', 'assert', 'regression', 'edge case', 'test case'],
+  documentation: ['guide', 'instructions', 'comment', 'reasoning', 'rationale', 'docs'],
+  performance: [
+    'fast',
+    'speed',
+    'respond',
+    'ms',
+    'memory',
+    'efficient',
+    'scalable',
+    'cache',
+    'caching',
+    'benchmark',
+  ],
+  security: ['login', 'token', 'password', 'permission', 'secret', 'privacy', 'auth', 'secure'],
+  'code-quality': [
+    'structure',
+    'typed',
+    'conventions',
+    'readable',
+    'modular',
+    'commit',
+    'commits',
+    'project structure',
+    'refactor',
+  ],
+  accessibility: ['contrast', 'keyboard', 'inclusive', 'focus order', 'accessible'],
+  'ux-design': [
+    'design',
+    'visual',
+    'layout',
+    'interaction',
+    'brand',
+    'consistent',
+    'navigation',
+    'prototype',
+    'responsive',
+    'onboarding',
+  ],
+  'user-research': ['research', 'insights', 'participants', 'survey', 'pain points'],
+  data: ['data', 'query', 'schema', 'storage', 'persist', 'migration', 'ingest', 'exploratory'],
+  modelling: [
+    'model',
+    'train',
+    'training',
+    'predict',
+    'prediction',
+    'accuracy',
+    'precision',
+    'recall',
+    'baseline',
+    'calibration',
+    'regression model',
+    'classification',
+  ],
+  deployment: [
+    'environment',
+    'production',
+    'release',
+    'cloud',
+    'hosted',
+    'hosting',
+    'ci',
+    'cd',
+    'infrastructure',
+    'logging',
+    'monitoring',
+  ],
+  communication: [
+    'present',
+    'report',
+    'summary',
+    'explain',
+    'audience',
+    'findings',
+    'recommendations',
+    'video',
+    'demo',
+    'communicate',
+    'summarise',
+    'summarize',
+  ],
+};
+
+const THEME_STEMS: readonly { theme: Theme; phrases: { stems: string[]; ambiguous: boolean }[] }[] =
+  THEMES.map((theme) => {
+    const ambiguous = new Set((AMBIGUOUS_KEYWORDS[theme.key] ?? []).map((k) => contentStems(k).join(' ')));
+    return {
+      theme,
+      phrases: theme.keywords
+        .map((k) => contentStems(k))
+        .filter((p) => p.length > 0)
+        .map((stems) => ({ stems, ambiguous: ambiguous.has(stems.join(' ')) })),
+    };
+  });
 
 /** Every stem of a theme's keywords: what makes a phrase "about" the theme. */
 export function themeStems(theme: Theme): Set<string> {
-  return new Set(THEME_STEMS.find((t) => t.theme.key === theme.key)?.phrases.flat() ?? []);
+  return new Set(THEME_STEMS.find((t) => t.theme.key === theme.key)?.phrases.flatMap((p) => p.stems) ?? []);
 }
 
 export type ThemeMatch = { theme: Theme; score: number; matched: string[] };
@@ -576,14 +690,19 @@ export function themeMatches(stems: ReadonlySet<string>, domain?: CatalogueDomai
   const out: ThemeMatch[] = [];
   for (const { theme, phrases } of THEME_STEMS) {
     let score = 0;
+    let unambiguous = false;
     const matched: string[] = [];
     for (const phrase of phrases) {
-      if (phrase.every((s) => stems.has(s))) {
-        score += phrase.length;
-        matched.push(phrase.join(' '));
+      if (phrase.stems.every((s) => stems.has(s))) {
+        score += phrase.stems.length;
+        matched.push(phrase.stems.join(' '));
+        if (!phrase.ambiguous) unambiguous = true;
       }
     }
     if (score === 0) continue;
+    const expected = domain !== undefined && theme.domains.includes(domain);
+    // An ambiguous word alone is not enough outside the theme's own fields.
+    if (!unambiguous && matched.length < 2 && !expected) continue;
     if (domain && theme.domains.includes(domain)) score += 0.5;
     out.push({ theme, score, matched });
   }
