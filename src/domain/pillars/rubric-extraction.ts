@@ -24,6 +24,8 @@ import {
   normaliseSpace,
   type Sentence,
   splitSentences,
+  stem,
+  tokenize,
   truncateWords,
 } from './text';
 import { classifyTheme, fillLevels, GENERIC_LEVELS, type Theme, themeStems } from './themes';
@@ -58,16 +60,16 @@ const MIN_WEIGHT = 5;
 const KEYWORD_GROUP_SIMILARITY = 0.2;
 
 const OUT_OF_SCOPE =
-  /\b(?:do(?:es)? not|don't|doesn't|no|needn't) (?:need|have) to\b|\bneed not\b|\bnot (?:required|necessary|needed|expected|in scope)\b|\bout of scope\b|\bno need\b/;
+  /\b(?:do(?:es)? not|don't|doesn't) need (?:a|an|any)\b|\b(?:do(?:es)? not|don't|doesn't|no|needn't) (?:need|have) to\b|\bneed not\b|\bnot (?:required|necessary|needed|expected|in scope)\b|\bout of scope\b|\bno need\b/;
 // Logistics, not asks: "This should take about two days", "Questions? Email us".
 const LOGISTICS =
   /\b(?:should|will|would|could|may) take (?:about |around |roughly |approximately |up to |no more than )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|ten|a few|several) (?:hours?|days?|weeks?|months?)\b|\b(?:email|contact|ask) (?:us|me|the hiring)\b/;
 const MUST_CUE =
-  /\bmust\b|\bmsut\b|\bmst\b|\brequire?d\b|\brequred\b|\bzaroo?ri\b|\bzaruri\b|\bjaruri\b|\bcompulsory\b|\bkarna (?:hi )?(?:hai|hoga)\b|\bkarni (?:hai|hogi)\b|\bhona (?:hi )?(?:hai|hoga)\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b/;
+  /\bmust\b|\b[a-z]+(?:ni|na) (?:hi )?(?:hai|hoga|hogi)\b|\bmsut\b|\bmst\b|\brequire?d\b|\brequred\b|\bzaroo?ri\b|\bzaruri\b|\bjaruri\b|\bcompulsory\b|\bkarna (?:hi )?(?:hai|hoga)\b|\bkarni (?:hai|hogi)\b|\bhona (?:hi )?(?:hai|hoga)\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b/;
 const SHOULD_CUE =
-  /\bshould\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
+  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
 const NICE_CUE =
-  /\bnice[- ]to[- ]have\b|\bagar time\b|\bho sake toh\b|\boptional hai\b|\bwould be (?:nice|great|a plus)\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
+  /\bnice[- ]to[- ]have\b|\b(?:is|are) welcome\b|\bas an extra\b|\bagar time\b|\bho sake toh\b|\boptional hai\b|\bwould be (?:nice|great|a plus)\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
 // Lists under these headings describe the context, not what to do.
 const CONTEXT_HEADING =
   /\b(?:background|context|about|overview|who we are|company|history|team|introduction|problem statement)\b/;
@@ -133,8 +135,24 @@ function classify(sentence: Sentence): RequirementStrength | null {
   return null;
 }
 
+/** Nouns of things a brief asks someone to make: a sentence opening the brief with one states the main ask. */
+const DELIVERABLE_NOUN =
+  /\b(?:app|application|website|site|api|service|model|dashboard|report|tool|platform|system|bot|game|plugin|extension|campaign|deck|notebook|spreadsheet|workbook|prototype|audit|survey|study)\b/i;
+
 function findRequirements(sentences: Sentence[]): Requirement[] {
   const out: Requirement[] = [];
+  // "Android app (Kotlin) for shop owners to record expenses offline." states the main ask without a cue.
+  const opening = sentences.find((s) => !s.heading);
+  if (
+    opening &&
+    !opening.bullet &&
+    classify(opening) === null &&
+    // "Scope: …", "Background: …" describe the setting, not the ask.
+    !/^(?:scope|background|context|about us|overview)\b/i.test(opening.text) &&
+    DELIVERABLE_NOUN.test(opening.text) &&
+    contentStems(opening.text).length >= 5
+  )
+    out.push(toRequirement(opening, 'must'));
   // Headings that introduce a list ("What you will build") are not asks themselves.
   const leadIns = new Set(sentences.map((s) => s.leadIn).filter((l) => l !== null));
   for (const sentence of sentences) {
@@ -541,6 +559,11 @@ function joinList(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
+/** Stems of whole words only: "SwiftUI" is not the word "UI", so it does not make a sentence about design. */
+function wholeWordStems(text: string): Set<string> {
+  return new Set(tokenize(text, { parts: false }).filter(isContentWord).map(stem));
+}
+
 /** Words a name or focus must not end on: they leave a fragment ("Pricing section &", "support for"). */
 const DANGLING = new Set([
   'and',
@@ -647,8 +670,8 @@ function focusFor(group: Group, theme: Theme | null, name: string, phrases: Phra
     (p, i, all) => p && all.findIndex((q) => q.toLowerCase() === p.toLowerCase()) === i,
   );
   const text = joinList(chosen.slice(0, theme ? 2 : 1).map(lowerOrdinary));
+  if (theme) return text || 'the work';
   if (!text) return 'what the brief asks for';
-  if (theme) return text;
   // A level must read as a sentence: "does not address the launch email", "… the requirement to load fast".
   const first = (text.match(/^[A-Za-z]+/)?.[0] ?? '').toLowerCase();
   if (ASK_VERBS.has(first)) return `the requirement to ${text}`;
@@ -790,7 +813,7 @@ export function extractRubric(text: string, options?: { domain?: string }): Rubr
     const labelled =
       group.theme !== null &&
       group.alternative === null &&
-      classifyTheme(new Set(contentStems(source.text)), domain)?.key === group.theme.key;
+      classifyTheme(wholeWordStems(source.text), domain)?.key === group.theme.key;
     const theme = labelled ? group.theme : null;
     const phrases = phrasesOf({ ...group, theme });
     const focus = cleanFocus(focusPhrases(phrases));

@@ -433,7 +433,7 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
   prototype provide publish rank recommend record reduce refactor report research return review run
   sanitise sanitize secure segment select set share ship show sketch specify store structure submit
   summarise summarize support synthesise synthesize test track train translate update use validate verify
-  visualise visualize write`
+  visualise visualize write reproduce replicate retest rewrite restructure harden refresh redesign survey`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -456,6 +456,8 @@ export function isImperative(sentence: string): boolean {
     const words = (clause.match(/[A-Za-z]+/g) ?? []).map((w) => w.toLowerCase());
     let i = 0;
     while (i < words.length && LEADING_ADVERBS.has(words[i] as string)) i++;
+    // "Re-test", "re-run": the verb after the prefix decides.
+    if (words[i] === 're' && words[i + 1] !== undefined) i++;
     const verb = words[i];
     return verb !== undefined && IMPERATIVE_VERBS.has(verb);
   };

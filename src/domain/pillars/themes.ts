@@ -140,6 +140,7 @@ export const THEMES: readonly Theme[] = [
       'rationale',
       'decision record',
       'design decision',
+      'style guide',
     ],
     domains: ['backend', 'web-development', 'technical-writing', 'devops'],
     levels: [
@@ -490,7 +491,7 @@ export const THEMES: readonly Theme[] = [
       'environment',
       'infrastructure',
       'monitoring',
-      'logging',
+      'structured logging',
       'observability',
       'uptime',
       'rollback',
@@ -692,17 +693,19 @@ export function themeMatches(stems: ReadonlySet<string>, domain?: CatalogueDomai
     let score = 0;
     let unambiguous = false;
     const matched: string[] = [];
+    const distinct = new Set<string>();
     for (const phrase of phrases) {
       if (phrase.stems.every((s) => stems.has(s))) {
         score += phrase.stems.length;
         matched.push(phrase.stems.join(' '));
+        for (const x of phrase.stems) distinct.add(x);
         if (!phrase.ambiguous) unambiguous = true;
       }
     }
     if (score === 0) continue;
     const expected = domain !== undefined && theme.domains.includes(domain);
     // An ambiguous word alone is not enough outside the theme's own fields.
-    if (!unambiguous && matched.length < 2 && !expected) continue;
+    if (!unambiguous && distinct.size < 2 && !expected) continue;
     if (domain && theme.domains.includes(domain)) score += 0.5;
     out.push({ theme, score, matched });
   }
