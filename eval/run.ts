@@ -37,7 +37,7 @@ const details: string[] = [];
 
 /** The same brief shape with another brief's content: equal counts of deliverables and criteria, equal duration. */
 function shapedLike(other: PlaybookBrief, shape: PlaybookBrief): PlaybookBrief {
-  const fit = (items: string[], n: number) =>
+  const resize = (items: string[], n: number) =>
     Array.from(
       { length: n },
       (_, i) =>
@@ -48,8 +48,8 @@ function shapedLike(other: PlaybookBrief, shape: PlaybookBrief): PlaybookBrief {
   return {
     ...other,
     durationDays: shape.durationDays,
-    deliverables: fit(other.deliverables, shape.deliverables.length),
-    successCriteria: fit(other.successCriteria, shape.successCriteria.length),
+    deliverables: resize(other.deliverables, shape.deliverables.length),
+    successCriteria: resize(other.successCriteria, shape.successCriteria.length),
   };
 }
 

@@ -52,7 +52,8 @@ describe('Workers AI engine', () => {
       (await localEngine.generatePlaybook(BRIEF)).result.rubric_preview,
     );
     // The prompt carries the field's guidance and its catalogue as the only permitted links.
-    const system = (ai.calls[0]?.messages as { content: string }[])[0]?.content ?? '';
+    const messages = (ai.calls[0]?.messages ?? []) as { content: string }[];
+    const system = messages[0]?.content ?? '';
     expect(system).toMatch(/Jetpack Compose/);
     expect(system).toContain('https://developer.android.com/training/testing');
     expect(system).not.toContain('developer.apple.com');
