@@ -49,7 +49,9 @@ describe('history checks that know the deadline and the candidate', () => {
   it('reports a bulk commit by someone else minutes before the deadline as strong evidence', () => {
     const signal = vcsHistorySignal(OTHER_AUTHOR_BULK_AT_DEADLINE, context);
     const bulk = finding(signal, 'other_author_bulk_near_deadline');
-    expect(bulk?.detail).toContain('friend@elsewhere.example');
+    // Evidence names no one: details never echo e-mail addresses.
+    expect(bulk?.detail).not.toContain('friend@elsewhere.example');
+    expect(bulk?.detail).toContain('an author other than the candidate');
     expect(bulk?.detail).toContain('12 min before the deadline');
     expect(finding(signal, 'author_mismatch')).toBeDefined();
     expect(signal.risk).toBeGreaterThanOrEqual(0.8);

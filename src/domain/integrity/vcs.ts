@@ -311,7 +311,7 @@ export function vcsHistorySignal(
         const before = anchor - bulk.at;
         find(
           'other_author_bulk_near_deadline',
-          `One commit by ${bulk.email || 'an unnamed author'}, not the candidate, carries ${percent(bulk.lines / totalLines)} of changed lines (${bulk.lines} of ${totalLines}) ${before >= 0 ? `${hoursText(before)} before` : `${hoursText(-before)} after`} ${due !== null ? 'the deadline' : 'the last commit'}.`,
+          `One commit by an author other than the candidate carries ${percent(bulk.lines / totalLines)} of changed lines (${bulk.lines} of ${totalLines}) ${before >= 0 ? `${hoursText(before)} before` : `${hoursText(-before)} after`} ${due !== null ? 'the deadline' : 'the last commit'}.`,
           WEIGHTS.otherAuthorBulkNearDeadline,
         );
       }
