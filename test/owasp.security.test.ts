@@ -867,10 +867,13 @@ describe('API10:2023 Unsafe Consumption of APIs', () => {
     const text = await res.clone().text();
     const body = await res.json<{
       engine: string;
+      fallbackReason?: string;
       milestones: Record<string, unknown>[];
       rubric_preview: unknown;
     }>();
-    expect(body.engine).toBe('workers-ai');
+    // A link outside the catalogue fails the quality check, so none of this output is used.
+    expect(body.engine).toBe('local');
+    expect(body.fallbackReason).toMatch(/not in the curated catalogue|restate the brief/);
     expect(text).not.toMatch(/injected|onclick|isAdmin|polluted|javascript:|onerror/);
     expect(Object.keys(body.milestones[0]!).sort()).toEqual([
       'day',

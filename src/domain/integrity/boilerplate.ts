@@ -9,7 +9,7 @@
  * (`template`, MOSS's "base file") through `ignoreSetFor`.
  */
 import { KNOWN_LICENCE_TEXTS } from './known-licences';
-import { allKgramHashes, ignoreSetFor, proseLikeCodeKgramHashes, type SubmissionMaterial } from './winnowing';
+import { allKgramHashes, ignoreSetFor, type SubmissionMaterial } from './winnowing';
 
 /**
  * Sentences that scaffolding tools and code generators write for everyone. Short on purpose:
@@ -35,17 +35,14 @@ export const GENERATED_HEADERS: readonly string[] = [
 let known: ReadonlySet<number> | null = null;
 
 /**
- * Every k-gram hash of the bundled boilerplate, as prose and (for licence files without an
- * extension, which are read as code) prose-like code. Built once per isolate: about 120,000
- * hashes, a few milliseconds.
+ * Every prose k-gram hash of the bundled boilerplate (licence files read as code are handled by
+ * `isLicenceFileBoilerplate`). Built once per isolate, on the first check: about 85,000 hashes.
  */
 export function knownBoilerplateHashes(): ReadonlySet<number> {
   if (known) return known;
   const hashes = new Set<number>();
-  for (const text of [...Object.values(KNOWN_LICENCE_TEXTS), ...GENERATED_HEADERS]) {
+  for (const text of [...Object.values(KNOWN_LICENCE_TEXTS), ...GENERATED_HEADERS])
     for (const h of allKgramHashes(text, 'prose')) hashes.add(h);
-    for (const h of proseLikeCodeKgramHashes(text)) hashes.add(h);
-  }
   known = hashes;
   return hashes;
 }

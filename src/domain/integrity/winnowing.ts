@@ -473,28 +473,6 @@ export function allKgramHashes(input: string, kind: FingerprintKind, path?: stri
   return new Set(kgramHashes(unitsFor(input, kind, path).units, parameters(kind).k));
 }
 
-/** Adjacent identifier pairs a code k-gram needs before it counts as prose read as code. */
-const PROSE_LIKE_PAIRS = 3;
-
-/**
- * Hashes of the code k-grams of a prose text that still look like prose: runs of words with
- * at least PROSE_LIKE_PAIRS identifiers side by side. A licence file without an extension
- * (`LICENSE`) is fingerprinted as code, so its words become `v v v …`; real code almost never
- * puts three pairs of identifiers next to each other in nine tokens, so ignoring these k-grams
- * discounts licence files without hiding copied code.
- */
-export function proseLikeCodeKgramHashes(text: string): Set<number> {
-  const { units } = normaliseCode(text, 'LICENSE');
-  const hashes = kgramHashes(units, CODE_K);
-  const out = new Set<number>();
-  hashes.forEach((hash, i) => {
-    let pairs = 0;
-    for (let j = i; j < i + CODE_K - 1; j++) if (units[j] === 'v' && units[j + 1] === 'v') pairs++;
-    if (pairs >= PROSE_LIKE_PAIRS) out.add(hash);
-  });
-  return out;
-}
-
 /** Files with these extensions are read as prose; every other file as code. */
 export const PROSE_EXTENSIONS: ReadonlySet<string> = new Set([
   'md',

@@ -119,10 +119,11 @@ export function playbookProblem(brief: PlaybookBrief, playbook: Playbook): strin
   const { field } = detectField(brief);
   const allowed = new Set(catalogueFor(field.key).map((e) => e.url));
   const foreign = playbook.milestones.flatMap((m) => m.tutorial_links).find((url) => !allowed.has(url));
+  // Only catalogue URLs are named: the model's own strings never reach a response.
   if (foreign)
     return ALL_TUTORIAL_URLS.has(foreign)
       ? `tutorial link ${foreign} belongs to another field than ${field.name}`
-      : `tutorial link ${foreign} is not in the curated catalogue`;
+      : 'a tutorial link is not in the curated catalogue';
   const echoes = echoTaskShare(playbook, brief);
   if (echoes > MAX_ECHO_SHARE)
     return `${Math.round(echoes * 100)} % of tasks restate the brief instead of planning the work (at most ${MAX_ECHO_SHARE * 100} %)`;
