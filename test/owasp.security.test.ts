@@ -1159,8 +1159,14 @@ describe('API7:2023 Server Side Request Forgery', () => {
         }) as unknown as Ai,
       },
     );
-    const model = await fromModel.json<{ engine: string; milestones: { tutorial_links: string[] }[] }>();
-    expect(model.engine).toBe('workers-ai');
+    const model = await fromModel.json<{
+      engine: string;
+      fallbackReason?: string;
+      milestones: { tutorial_links: string[] }[];
+    }>();
+    // Links outside the curated catalogue fail the quality check: the local engine answers, and says why.
+    expect(model.engine).toBe('local');
+    expect(model.fallbackReason).toMatch(/not in the curated catalogue/);
     const links = [...local.milestones, ...model.milestones].flatMap((m) => m.tutorial_links);
     expect(links.length).toBeGreaterThan(0);
     expect(links.filter((l) => !ALL_TUTORIAL_URLS.has(l))).toEqual([]);
@@ -1389,10 +1395,13 @@ describe('API10:2023 Unsafe Consumption of APIs', () => {
     const text = await res.clone().text();
     const body = await res.json<{
       engine: string;
+      fallbackReason?: string;
       milestones: Record<string, unknown>[];
       rubric_preview: unknown;
     }>();
-    expect(body.engine).toBe('workers-ai');
+    // A link outside the catalogue fails the quality check, so none of this output is used.
+    expect(body.engine).toBe('local');
+    expect(body.fallbackReason).toMatch(/not in the curated catalogue|restate the brief/);
     expect(text).not.toMatch(/injected|onclick|isAdmin|polluted|javascript:|onerror/);
     expect(Object.keys(body.milestones[0]!).sort()).toEqual([
       'day',

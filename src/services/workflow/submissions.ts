@@ -258,6 +258,8 @@ export async function evaluateSubmission(
         ),
         briefCreatedAt: brief.createdAt,
         candidateEmail: row.email,
+        // The hand-in is the candidate's deadline: history written after it is not the submitted work.
+        dueAt: submission.createdAt,
         excludeCandidateId: submission.candidateId,
       },
     );

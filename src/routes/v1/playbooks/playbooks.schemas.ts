@@ -33,6 +33,14 @@ export const PlaybookSchema = z
   .object({
     milestones: z.array(MilestoneSchema),
     rubric_preview: RubricPreviewSchema,
+    confidence: z
+      .enum(['high', 'medium', 'low'])
+      .optional()
+      .openapi({
+        description:
+          "How well the platform's knowledge base knows the brief's field. `low`: a deliberately general plan without " +
+          'tutorial links, because the field was not recognised; `medium`: a known field whose deliverables were only partly recognised.',
+      }),
     engine: EngineSchema,
     fallbackReason: FallbackReasonSchema,
   })
