@@ -23,6 +23,7 @@ import {
   type SubmissionMaterial,
 } from '../domain/integrity/winnowing';
 import { sha256Hex } from '../domain/secrets';
+import { D1Corpus, type FingerprintCorpus } from './corpus';
 import type { PillarEngine } from './pillars';
 
 /** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
@@ -118,51 +119,26 @@ async function sourceRef(submissionId: string): Promise<string> {
  * earlier work is not plagiarism).
  */
 export async function findMatches(
-  d1: D1Database,
+  source: D1Database | FingerprintCorpus,
   hashes: number[],
   options: { excludeCandidateId?: string; excludeSubmissionId?: string } = {},
 ): Promise<Map<number, FingerprintMatch[]>> {
-  const distinct = [...new Set(hashes)];
   const matches = new Map<number, FingerprintMatch[]>();
-  if (distinct.length === 0) return matches;
-  const frequencyResults = await d1.batch<{ hash: number; submissions: number }>(
-    chunks(distinct, PARAMS_PER_STATEMENT).map((chunk) =>
-      d1
-        .prepare(
-          `SELECT hash, submissions FROM fingerprint_frequencies WHERE hash IN (${chunk.map(() => '?').join(', ')})`,
-        )
-        .bind(...chunk),
-    ),
-  );
-  const candidates = frequencyResults
-    .flatMap((r) => r.results)
-    .filter((r) => r.submissions <= MAX_SHARED_BY)
-    .map((r) => r.hash);
-  if (candidates.length === 0) return matches;
-  const rowResults = await d1.batch<{
-    hash: number;
-    submission_id: string;
-    position: number;
-    candidate_id: string;
-  }>(
-    chunks(candidates, PARAMS_PER_STATEMENT).map((chunk) =>
-      d1
-        .prepare(
-          `SELECT f.hash, f.submission_id, f.position, s.candidate_id FROM fingerprints f
-           JOIN submissions s ON s.id = f.submission_id
-           WHERE f.hash IN (${chunk.map(() => '?').join(', ')})`,
-        )
-        .bind(...chunk),
-    ),
+  if (hashes.length === 0) return matches;
+  const corpus = 'lookup' in source ? source : new D1Corpus(source);
+  const { rows } = await corpus.lookup(hashes);
+  // Shards answer in any order: sort so the matches (and their evidence) do not depend on it.
+  rows.sort(
+    (a, b) => a.hash - b.hash || a.submissionId.localeCompare(b.submissionId) || a.position - b.position,
   );
   const refs = new Map<string, string>();
-  for (const row of rowResults.flatMap((r) => r.results)) {
-    if (row.candidate_id === options.excludeCandidateId || row.submission_id === options.excludeSubmissionId)
+  for (const row of rows) {
+    if (row.candidateId === options.excludeCandidateId || row.submissionId === options.excludeSubmissionId)
       continue;
-    let ref = refs.get(row.submission_id);
+    let ref = refs.get(row.submissionId);
     if (!ref) {
-      ref = await sourceRef(row.submission_id);
-      refs.set(row.submission_id, ref);
+      ref = await sourceRef(row.submissionId);
+      refs.set(row.submissionId, ref);
     }
     const list = matches.get(row.hash) ?? [];
     list.push({ ref, position: row.position });
@@ -216,7 +192,7 @@ export type IntegrityReport = {
 
 /** All three signals and the combined score. The AI-content signal is soft: it never flags on its own. */
 export async function checkIntegrity(
-  d1: D1Database,
+  d1: D1Database | FingerprintCorpus,
   engine: PillarEngine,
   input: IntegrityInput,
   context: IntegrityContext = {},
