@@ -1,6 +1,7 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
 import { backfillErasureJobs } from './services/dsr/erasure';
+import { deleteExpiredExports } from './services/dsr/export-job';
 import { sweepJobs } from './services/jobs/sweeper';
 import { sweepExpiredSessions } from './services/sessions';
 import './services/jobs/kinds';
@@ -15,6 +16,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
+    deleteExpiredExports(env, now),
   ]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   for (const f of failed)

@@ -34,18 +34,16 @@ async function seed() {
   const account = { passwordHash: 'x', passwordSalt: 'x', passwordIterations: 100_000 };
   const employerId = crypto.randomUUID();
   const candidates = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
-  await db
-    .insert(users)
-    .values([
-      { id: employerId, email: `${employerId}@e.test`, name: 'E', role: 'employer', ...account },
-      ...candidates.map((id) => ({
-        id,
-        email: `${id}@c.test`,
-        name: 'C',
-        role: 'candidate' as const,
-        ...account,
-      })),
-    ]);
+  await db.insert(users).values([
+    { id: employerId, email: `${employerId}@e.test`, name: 'E', role: 'employer', ...account },
+    ...candidates.map((id) => ({
+      id,
+      email: `${id}@c.test`,
+      name: 'C',
+      role: 'candidate' as const,
+      ...account,
+    })),
+  ]);
   const briefId = crypto.randomUUID();
   const milestoneId = crypto.randomUUID();
   await db.insert(briefs).values({

@@ -5,7 +5,9 @@
  * Kinds the open issues will add: `certificate_issuance`, `webhook_delivery`, `export`,
  * `breach_notification`, `retention_erasure`.
  */
+
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
+import { buildExport, EXPORT_JOB, type ExportPayload } from '../dsr/export-job';
 import { pillarEngine } from '../pillars';
 import { EVALUATION_JOB, type EvaluationPayload, evaluateSubmission } from '../workflow/submissions';
 import { registerJobKind } from './registry';
@@ -39,4 +41,18 @@ export const evaluationJob = registerJobKind<EvaluationPayload>({
     await evaluateSubmission(env.DB, db, pillarEngine(env), submissionId, step);
   },
   maxAgeSeconds: 6 * 60 * 60,
+});
+
+/** A large data export (right of access) built into R2 (src/services/dsr/export-job.ts). */
+export const exportJob = registerJobKind<ExportPayload>({
+  kind: EXPORT_JOB,
+  parse: (payload) => {
+    const { requestId, userId } = record(payload);
+    return isString(requestId) && isString(userId) ? { requestId, userId } : null;
+  },
+  run: async (payload, { env, now }) => {
+    await buildExport(env, payload, now);
+  },
+  redact: ({ requestId }) => ({ requestId }),
+  maxAgeSeconds: 24 * 60 * 60,
 });
