@@ -19,6 +19,7 @@ export { runErasureCascade } from './src/services/dsr/erasure';
 export { createSubmission } from './src/services/workflow/submissions';
 export { getDb } from './src/db/client';
 export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
+export { KV_WRITE_INTERVAL_MS, simulateCoalescing } from './src/domain/coalesce';
 `;
 
 /**
@@ -41,6 +42,8 @@ export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
  *     message: { requestId: string; userId: string },
  *     env: { DB: unknown; CACHE: unknown },
  *   ) => Promise<{ state: string; deletedCounts: Record<string, number> }>;
+ *   KV_WRITE_INTERVAL_MS: number;
+ *   simulateCoalescing: (changes: number[], intervalMs?: number) => { writes: number[]; maxStalenessMs: number };
  * }} Domain
  */
 
