@@ -199,6 +199,25 @@ describe('API1:2023 Broken Object Level Authorization', () => {
         expect(text).not.toContain(personal);
       await expectProblem(await call(`/api/dsr/erasure/${crypto.randomUUID()}`), 404, 'not-found');
     },
+    'get /api/dsr/access/{requestId}/download': async () => {
+      const [owner, intruder] = [await signup('candidate'), await signup('candidate')];
+      const exported = await call('/api/dsr/access', { headers: as(owner) });
+      expect(exported.status).toBe(200);
+      await exported.arrayBuffer();
+      const list = await (await call('/api/me/dsr-requests', { headers: as(owner) })).json<{
+        items: { id: string; kind: string }[];
+      }>();
+      const request = list.items.find((r) => r.kind === 'access')!;
+      // As the export job would leave it (built in the background).
+      await env.EXPORTS.put(`exports/${request.id}.zip`, new Uint8Array([0x50, 0x4b, 5, 6]), {
+        customMetadata: { requestId: request.id, builtAt: String(Date.now()) },
+      });
+      const url = `/api/dsr/access/${request.id}/download`;
+      await expectProblem(await call(url, { headers: as(intruder) }), 404, 'not-found');
+      const own = await call(url, { headers: as(owner) });
+      expect(own.status).toBe(200);
+      expect(new Uint8Array(await own.arrayBuffer())).toEqual(new Uint8Array([0x50, 0x4b, 5, 6]));
+    },
   };
   /** Id-taking operations whose objects are not anyone's to protect, and why. */
   const byDesign: Record<string, string> = {
