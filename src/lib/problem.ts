@@ -61,6 +61,18 @@ export const PROBLEM_TYPES = {
     title: 'Too many requests',
     description: 'A rate limit was reached; `Retry-After` says when to try again.',
   },
+  'not-configured': {
+    status: 503,
+    title: 'Not configured',
+    description:
+      'A setting this operation needs is missing or invalid on the server; nothing was changed. `GET /api/health` names it.',
+  },
+  'upstream-unavailable': {
+    status: 503,
+    title: 'Upstream unavailable',
+    description:
+      'A service this operation depends on (such as the DNS resolver) did not answer; nothing was changed.',
+  },
   'internal-error': {
     status: 500,
     title: 'Internal error',
@@ -150,6 +162,10 @@ export const ERROR_STATUSES = {
   422: { description: 'Body does not match the schema', type: 'validation-failed' },
   429: { description: 'Rate limit exceeded', type: 'quota-exceeded' },
   500: { description: 'Internal error (no internals disclosed)', type: 'internal-error' },
+  503: {
+    description: 'Not configured, or a dependency is unavailable; nothing was changed',
+    type: 'not-configured',
+  },
 } as const satisfies Record<number, { description: string; type: ProblemType }>;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

@@ -7,4 +7,6 @@ export const adminRouter = createRouter()
   .openapi(routes.listApiKeys, handlers.listApiKeys)
   .openapi(routes.revokeApiKey, handlers.revokeApiKey)
   .openapi(routes.listDsrRequests, handlers.listDsrRequests)
-  .openapi(routes.resolveDsrRequest, handlers.resolveDsrRequest);
+  .openapi(routes.resolveDsrRequest, handlers.resolveDsrRequest)
+  .openapi(routes.listOrganisations, handlers.listOrganisations)
+  .openapi(routes.reviewOrganisation, handlers.reviewOrganisation);
