@@ -23,7 +23,7 @@
 // the cost of a page embedded for many first-time visitors, reported but not a target.
 //
 // D1 rows read come from the service's own `X-D1-Rows-Read` header (D1's `meta.rows_read`,
-// summed per request; see src/middleware/d1-stats.ts), on the misses that fill the caches and
+// summed per request; see bench/worker/d1-stats.ts), on the misses that fill the caches and
 // on a sample of hits.
 import { hottest, profileWhile } from './lib/inspector.mjs';
 import { load, pool } from './lib/load.mjs';

@@ -5,8 +5,9 @@
 //     candidates, ~5,400 certificates, ~11,000 rated submissions, a person with 1,000
 //     submissions) plus an integrity corpus of 1,000 stored submissions; the second database
 //     is a copy of the first grown to 100,000 stored submissions.
-//  2. Starts three Workers with `wrangler dev --local`: the service on each database (with the
-//     bench-only `D1_STATS` var, so responses report D1 rows read) and a hello-world Hono Worker.
+//  2. Starts three Workers with `wrangler dev --local`: the service on each database (built from
+//     its bench entry, bench/worker/index.ts, with the `D1_STATS` var, so responses report D1
+//     rows read) and a hello-world Hono Worker.
 //  3. Measures, prints a table per section and a summary against the targets, writes
 //     bench/results/latest.json, and exits non-zero when a target is missed.
 //
@@ -119,7 +120,8 @@ step(
 // --- Workers
 step('bundling both Workers once (wrangler deploy --dry-run), so edits during the run cannot reload them');
 const [serviceConfig, helloConfig] = await Promise.all([
-  buildWorker('wrangler.toml', '.wrangler/bench-build'),
+  // The service through its bench entry, which reports D1 rows read per request (bench/worker/).
+  buildWorker('wrangler.toml', '.wrangler/bench-build', 'bench/worker/index.ts'),
   buildWorker('bench/hello/wrangler.toml', '.wrangler/bench-build-hello'),
 ]);
 step('starting wrangler dev: service (small corpus), service (large corpus), hello-world');

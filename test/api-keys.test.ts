@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/domain/credentials';
-import { as, call, expectProblem, issueKey, jsonInit, loginAdmin, signup } from './helpers';
+import { sha256Hex } from '../src/domain/secrets';
+import { issueKey, loginAdmin, signup } from './harness';
+import { as, call, expectProblem, jsonInit } from './helpers';
 
 describe('admin API keys', () => {
   it('issues a key once, with a recognisable prefix, 256-bit secret and SHA-256 at rest', async () => {

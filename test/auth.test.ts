@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { PBKDF2_ITERATIONS, PBKDF2_MAX_ITERATIONS, sha256Hex } from '../src/domain/credentials';
-import { as, call, expectProblem, jsonInit, loginAdmin, ORIGIN, sessionCookieFrom, signup } from './helpers';
+import { PBKDF2_ITERATIONS, PBKDF2_MAX_ITERATIONS, sha256Hex } from '../src/domain/secrets';
+import { loginAdmin, signup } from './harness';
+import { as, call, expectProblem, jsonInit, ORIGIN, sessionCookieFrom } from './helpers';
 
 describe('signup', () => {
   it('creates an account, returns 201 with the profile and a hardened session cookie', async () => {

@@ -4,8 +4,8 @@ import { CONSENT_PURPOSES } from '../src/db/schema';
 import { CURRENT_NOTICE_VERSION } from '../src/domain/consent-notices';
 import { leaderboardKey, verificationKey } from '../src/services/cache-keys';
 import { consentStates, hasConsent, recordConsent } from '../src/services/consent';
-import { db, seedBrief, seedCertifiedWork } from './dsr-fixtures';
-import { type Account, as, call, expectProblem, jsonInit, signup } from './helpers';
+import { db, seedBrief, seedCertifiedWork, signup } from './harness';
+import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 
 type Receipt = { id: string; purpose: string; action: string; noticeVersion: string; createdAt: string };
 type Consents = {

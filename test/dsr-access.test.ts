@@ -1,8 +1,8 @@
 import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
 import { describe, expect, it } from 'vitest';
 import { auditLog, consentEvents } from '../src/db/schema';
-import { db, seedBrief, seedCertifiedWork } from './dsr-fixtures';
-import { type Account, as, call, expectProblem, jsonInit, signup } from './helpers';
+import { db, seedBrief, seedCertifiedWork, signup } from './harness';
+import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 
 // zip.js, independent of the fflate that wrote the archive, reads it inside workerd.
 configure({ useWebWorkers: false });

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { leaderboardKey, verificationKey } from '../src/services/cache-keys';
-import { seedBrief, seedCertifiedWork } from './dsr-fixtures';
-import { type Account, as, call, expectProblem, jsonInit, signup } from './helpers';
+import { seedBrief, seedCertifiedWork, signup } from './harness';
+import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 
 const correct = (account: Account, body: unknown) =>
   call('/api/dsr/correction', jsonInit('PATCH', body, as(account)));

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { type Account, as, call, expectProblem, jsonInit, loginAdmin, signup } from './helpers';
+import { loginAdmin, signup } from './harness';
+import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 
 type DsrRequest = {
   id: string;

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { localEngine } from '../src/services/pillars/local-engine';
 import { type AiRunner, workersAiEngine } from '../src/services/pillars/workers-ai-engine';
-import { issueKey, jsonInit, loginAdmin } from './helpers';
+import { issueKey, loginAdmin } from './harness';
+import { jsonInit } from './helpers';
 
 const BRIEF = {
   title: 'Accessible sign-up form',

@@ -7,17 +7,8 @@ import worker from '../src/index';
 import type { ErasureMessage } from '../src/queue/consumer';
 import { leaderboardKey, PUBLIC_AGREEMENT_KEY, verificationKey } from '../src/services/cache-keys';
 import { tombstoneEmail } from '../src/services/dsr/erasure';
-import { db, seedBrief, seedCertifiedWork } from './dsr-fixtures';
-import {
-  type Account,
-  as,
-  call,
-  expectProblem,
-  jsonInit,
-  loginAdmin,
-  sessionCookieFrom,
-  signup,
-} from './helpers';
+import { db, loginAdmin, seedBrief, seedCertifiedWork, signup } from './harness';
+import { type Account, as, call, expectProblem, jsonInit, sessionCookieFrom } from './helpers';
 
 /** Every table of the schema: a table added later is scanned without touching this test. */
 const TABLES: SQLiteTable[] = Object.values(schema as Record<string, unknown>).filter((x): x is SQLiteTable =>

@@ -19,21 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { CANONICAL_SERVER_URL, openApiDocument } from '../src/lib/openapi';
 import { BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
-import {
-  type Account,
-  as,
-  call,
-  consent,
-  createBrief,
-  DEMO_BRIEF,
-  issueKey,
-  jsonInit,
-  loginAdmin,
-  ORIGIN,
-  rateEvaluation,
-  signup,
-  submitWork,
-} from './helpers';
+import { certify, DEMO_BRIEF, issueKey, loginAdmin, signup } from './harness';
+import { type Account, as, call, jsonInit, ORIGIN } from './helpers';
 
 type Schema = Record<string, unknown> & {
   $ref?: string;
@@ -602,12 +589,7 @@ beforeAll(async () => {
   // Real ids, so hostile requests also reach existing objects they may not touch.
   const owner = employers[0]!;
   const holder = candidates[0]!;
-  const brief = await createBrief(owner, { durationDays: 1 });
-  await consent(holder, 'ai_evaluation');
-  const submission = await submitWork(holder, brief.playbook.milestones[0]!.id);
-  const rated = await (await rateEvaluation(owner, submission.evaluationId)).json<{
-    certificate: { certificateNo: string };
-  }>();
+  const { brief, submission, certificateNo } = await certify(owner, holder, { consents: ['ai_evaluation'] });
 
   pools = {
     candidate: candidates,
@@ -620,7 +602,7 @@ beforeAll(async () => {
       brief.playbook.milestones[0]!.id,
       submission.id,
       submission.evaluationId,
-      rated.certificate.certificateNo,
+      certificateNo,
       admin.id,
       'v1',
     ],

@@ -1,3 +1,7 @@
+/**
+ * Request helpers: every call goes through the Worker and is checked against the OpenAPI
+ * document. The fixtures (accounts, briefs, work, certificates) are in test/harness.ts.
+ */
 import { SELF } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { assertDocumentedResponse } from './response-validation';
@@ -55,46 +59,9 @@ export function sessionCookieFrom(res: Response): string | null {
 
 export type Account = { cookie: string; id: string; email: string; password: string };
 
-let counter = 0;
-
-/** Signs up a fresh account of the given role and returns its session. */
-export async function signup(
-  role: 'candidate' | 'employer' = 'candidate',
-  name = 'Test Person',
-): Promise<Account> {
-  counter += 1;
-  const email = `user${counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
-  const password = 'a-long-enough-password';
-  const res = await call('/api/auth/signup', jsonInit('POST', { email, password, name, role }));
-  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
-  const body = await res.json<{ user: { id: string } }>();
-  return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
-}
-
-/** Logs in as the first admin (the ADMIN_EMAIL / ADMIN_PASSWORD test bindings). */
-export async function loginAdmin(): Promise<Account> {
-  const email = 'admin@test.local';
-  const password = 'test-admin-password-123';
-  const res = await call('/api/auth/login', jsonInit('POST', { email, password }));
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${await res.text()}`);
-  const body = await res.json<{ user: { id: string } }>();
-  return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
-}
-
 /** Headers of a same-origin browser request made with the account's session. */
 export function as(account: Account, extra: Record<string, string> = {}): Record<string, string> {
   return { cookie: account.cookie, origin: ORIGIN, ...extra };
-}
-
-/** Issues an API key through the admin API; returns the secret and its id. */
-export async function issueKey(
-  admin: Account,
-  scopes: string[],
-  name = 'test key',
-): Promise<{ key: string; id: string }> {
-  const res = await call('/api/admin/api-keys', jsonInit('POST', { name, scopes }, as(admin)));
-  if (res.status !== 201) throw new Error(`key issue failed: ${res.status} ${await res.text()}`);
-  return res.json<{ key: string; id: string }>();
 }
 
 /** Polls `check` until it returns a value (not undefined) or the time runs out. */
@@ -107,83 +74,3 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, 25));
   }
 }
-
-/** Grants (or revokes) a consent purpose through the API. */
-export async function consent(
-  account: Account,
-  purpose: string,
-  action: 'grant' | 'revoke' = 'grant',
-): Promise<void> {
-  const res = await call(
-    '/api/consent',
-    jsonInit('POST', { purpose, action, noticeVersion: 'v1' }, as(account)),
-  );
-  if (res.status !== 201) throw new Error(`consent failed: ${res.status} ${await res.text()}`);
-}
-
-export const DEMO_BRIEF = {
-  title: 'Build a REST API for a todo app',
-  domain: 'web-development',
-  description:
-    'We need a small REST API for our todo app. It must expose endpoints to create, list, update and delete tasks. ' +
-    'Errors should follow RFC 9457 problem details. We expect automated tests for every endpoint. ' +
-    'The service must be documented with an OpenAPI description.',
-  deliverables: ['A REST API with CRUD endpoints for tasks', 'An OpenAPI description', 'A test suite'],
-  successCriteria: ['Every endpoint is covered by tests', 'Errors use problem details'],
-  durationDays: 14,
-};
-
-export const GOOD_WORK =
-  'I built the REST API for the todo app with create, list, update and delete endpoints for tasks. ' +
-  'Every error is returned as RFC 9457 problem details with a type, title and status. ' +
-  'The test suite covers every endpoint, including validation failures and missing tasks. ' +
-  'An OpenAPI description documents each endpoint, its parameters and responses, and the README explains how to run it.';
-
-export type BriefView = {
-  id: string;
-  state: string;
-  playbook: { milestones: { id: string; final: boolean; tutorial_links: string[] }[] };
-};
-
-/** Creates a brief as the employer (published unless `publish: false`). */
-export async function createBrief(
-  employer: Account,
-  overrides: Record<string, unknown> = {},
-): Promise<BriefView> {
-  const res = await call('/api/briefs', jsonInit('POST', { ...DEMO_BRIEF, ...overrides }, as(employer)));
-  if (res.status !== 201) throw new Error(`brief creation failed: ${res.status} ${await res.text()}`);
-  return res.json<BriefView>();
-}
-
-/** Submits work for a milestone and waits until it is evaluated (or goes straight to rating). */
-export async function submitWork(
-  candidate: Account,
-  milestoneId: string,
-  extra: Record<string, unknown> = {},
-): Promise<{ id: string; evaluationId: string }> {
-  const res = await call(
-    '/api/submissions',
-    jsonInit('POST', { milestoneId, text: GOOD_WORK, ...extra }, as(candidate)),
-  );
-  if (res.status !== 201) throw new Error(`submission failed: ${res.status} ${await res.text()}`);
-  const { id, evaluationId } = await res.json<{ id: string; evaluationId: string }>();
-  await eventually(async () => {
-    const s = await (await call(`/api/submissions/${id}`, { headers: as(candidate) })).json<{
-      state: string;
-    }>();
-    return s.state === 'evaluated' ? true : undefined;
-  });
-  return { id, evaluationId };
-}
-
-/** The employer's rating of an evaluation. */
-export const rateEvaluation = (
-  employer: Account,
-  evaluationId: string,
-  verdict: 'pass' | 'fail' = 'pass',
-  score = 4,
-) =>
-  call(
-    `/api/evaluations/${evaluationId}/employer-rating`,
-    jsonInit('POST', { score, verdict }, as(employer)),
-  );

@@ -1,40 +1,8 @@
 import { env } from 'cloudflare:test';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  type Account,
-  as,
-  call,
-  consent,
-  DEMO_BRIEF,
-  eventually,
-  GOOD_WORK,
-  jsonInit,
-  signup,
-} from './helpers';
-
-type Brief = { id: string; playbook: { milestones: { id: string; final: boolean; day: number }[] } };
-type Submission = {
-  id: string;
-  state: string;
-  evaluation: { id: string; state: string; ai: { verdict: string } | null } | null;
-};
-
-async function submitAndWait(candidate: Account, milestoneId: string): Promise<Submission> {
-  const res = await call(
-    '/api/submissions',
-    jsonInit('POST', { milestoneId, text: GOOD_WORK }, as(candidate)),
-  );
-  expect(res.status).toBe(201);
-  const created = await res.json<{ id: string; aiEvaluation: boolean }>();
-  expect(created.aiEvaluation).toBe(true);
-  return eventually(async () => {
-    const s = await (
-      await call(`/api/submissions/${created.id}`, { headers: as(candidate) })
-    ).json<Submission>();
-    return s.state === 'evaluated' ? s : undefined;
-  });
-}
+import { type BriefView, consent, DEMO_BRIEF, type SubmissionView, signup, submitAndWait } from './harness';
+import { as, call, eventually, jsonInit } from './helpers';
 
 describe('the whole journey', () => {
   it('brief → submissions → AI evaluations → blind ratings → certificate → verify → leaderboard → agreement', async () => {
@@ -46,15 +14,19 @@ describe('the whole journey', () => {
     // The employer publishes a brief; the pillars give it a rubric and a playbook.
     const briefRes = await call('/api/briefs', jsonInit('POST', DEMO_BRIEF, as(employer)));
     expect(briefRes.status).toBe(201);
-    const brief = await briefRes.json<Brief>();
+    const brief = await briefRes.json<BriefView>();
     const steps = brief.playbook.milestones;
     expect(steps.length).toBeGreaterThan(0);
     expect(steps.at(-1)!.final).toBe(true);
     expect((await call(`/api/briefs/${brief.id}`)).status).toBe(200); // public once published
 
     // The candidate submits every milestone; each is AI-evaluated after the response.
-    const submissions: Submission[] = [];
-    for (const step of steps) submissions.push(await submitAndWait(candidate, step.id));
+    const submissions: SubmissionView[] = [];
+    for (const step of steps) {
+      const submitted = await submitAndWait(candidate, step.id);
+      expect(submitted.aiEvaluation).toBe(true);
+      submissions.push(submitted.view);
+    }
     for (const s of submissions)
       expect(s.evaluation).toMatchObject({ state: 'completed', ai: { verdict: expect.any(String) } });
 

@@ -13,25 +13,19 @@ import { BODY_LIMIT_BYTES, INTEGRITY_BODY_LIMIT_BYTES } from '../src/middleware/
 import { LOGIN_ATTEMPTS } from '../src/middleware/rate-limit';
 import type { AiRunner } from '../src/services/pillars/workers-ai-engine';
 import {
-  type Account,
-  as,
-  BASE,
   type BriefView,
-  call,
   consent,
-  createBrief,
   DEMO_BRIEF,
-  expectProblem,
+  draftBrief,
   GOOD_WORK,
   issueKey,
-  jsonInit,
   loginAdmin,
-  ORIGIN,
-  rateEvaluation,
-  sessionCookieFrom,
+  publishedBrief,
+  rate,
   signup,
-  submitWork,
-} from './helpers';
+  submitAndWait,
+} from './harness';
+import { type Account, as, BASE, call, expectProblem, jsonInit, ORIGIN, sessionCookieFrom } from './helpers';
 
 type Schema = {
   $ref?: string;
@@ -106,8 +100,8 @@ beforeAll(async () => {
     signup('candidate', 'Stranger Candidate'),
   ]);
   await consent(holder, 'ai_evaluation');
-  brief = await createBrief(owner, { durationDays: 1, domain: 'security-tests' });
-  draft = await createBrief(owner, { publish: false });
+  brief = await publishedBrief(owner, { durationDays: 1, domain: 'security-tests' });
+  draft = await draftBrief(owner);
 }, 30_000);
 
 describe('API1:2023 Broken Object Level Authorization', () => {
@@ -116,8 +110,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
   let otherDraft: BriefView;
 
   beforeAll(async () => {
-    submission = await submitWork(holder, brief.playbook.milestones[0]!.id);
-    otherDraft = await createBrief(owner, { publish: false });
+    submission = await submitAndWait(holder, brief.playbook.milestones[0]!.id);
+    otherDraft = await draftBrief(owner);
   });
 
   /**
@@ -165,8 +159,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       expect((await call(url, { headers: as(owner) })).status).toBe(200);
     },
     'post /api/evaluations/{id}/employer-rating': async () => {
-      await expectProblem(await rateEvaluation(intruder, submission.evaluationId), 404, 'not-found');
-      const rated = await rateEvaluation(owner, submission.evaluationId);
+      await expectProblem(await rate(intruder, submission.evaluationId), 404, 'not-found');
+      const rated = await rate(owner, submission.evaluationId);
       expect(rated.status).toBe(201);
       certificateNo = (await rated.json<{ certificate: { certificateNo: string } }>()).certificate
         .certificateNo;
@@ -440,7 +434,7 @@ describe('API3:2023 Broken Object Property Level Authorization', () => {
   it('hides the AI verdict from the employer until they have rated (blind rating)', async () => {
     const candidate = await signup('candidate');
     await consent(candidate, 'ai_evaluation');
-    const work = await submitWork(candidate, brief.playbook.milestones[0]!.id);
+    const work = await submitAndWait(candidate, brief.playbook.milestones[0]!.id);
     const before = await (await call(`/api/evaluations/${work.evaluationId}`, { headers: as(owner) })).json<{
       ai: unknown;
       hiddenUntilRated: boolean;
@@ -582,8 +576,8 @@ describe('API5:2023 Broken Function Level Authorization', () => {
 describe('API6:2023 Unrestricted Access to Sensitive Business Flows', () => {
   it('lets nobody rate their own work: candidates cannot rate, employers cannot submit', async () => {
     const candidate = await signup('candidate');
-    const work = await submitWork(candidate, brief.playbook.milestones[0]!.id);
-    await expectProblem(await rateEvaluation(candidate, work.evaluationId), 403, 'forbidden');
+    const work = await submitAndWait(candidate, brief.playbook.milestones[0]!.id);
+    await expectProblem(await rate(candidate, work.evaluationId), 403, 'forbidden');
     await expectProblem(
       await call(
         '/api/submissions',
@@ -593,23 +587,23 @@ describe('API6:2023 Unrestricted Access to Sensitive Business Flows', () => {
       'forbidden',
     );
     // And a rating, once given, cannot be replaced to flip the outcome.
-    expect((await rateEvaluation(owner, work.evaluationId, 'fail', 2)).status).toBe(201);
-    await expectProblem(await rateEvaluation(owner, work.evaluationId, 'pass', 5), 409, 'conflict');
+    expect((await rate(owner, work.evaluationId, 'fail', 2)).status).toBe(201);
+    await expectProblem(await rate(owner, work.evaluationId, 'pass', 5), 409, 'conflict');
   });
 
   it('issues a certificate only when the final milestone is rated pass', async () => {
     const employer = await signup('employer');
     const candidate = await signup('candidate');
-    const long = await createBrief(employer, { durationDays: 30 });
+    const long = await publishedBrief(employer, { durationDays: 30 });
     const milestones = long.playbook.milestones;
     expect(milestones.length).toBeGreaterThan(1);
-    const first = await submitWork(candidate, milestones[0]!.id);
-    const firstRated = await (await rateEvaluation(employer, first.evaluationId, 'pass')).json<{
+    const first = await submitAndWait(candidate, milestones[0]!.id);
+    const firstRated = await (await rate(employer, first.evaluationId, 'pass')).json<{
       certificate: unknown;
     }>();
     expect(firstRated.certificate, 'a pass on an earlier milestone').toBeNull();
-    const finalFail = await submitWork(candidate, milestones.at(-1)!.id);
-    const failed = await (await rateEvaluation(employer, finalFail.evaluationId, 'fail', 2)).json<{
+    const finalFail = await submitAndWait(candidate, milestones.at(-1)!.id);
+    const failed = await (await rate(employer, finalFail.evaluationId, 'fail', 2)).json<{
       certificate: unknown;
     }>();
     expect(failed.certificate, 'a fail on the final milestone').toBeNull();
@@ -617,8 +611,8 @@ describe('API6:2023 Unrestricted Access to Sensitive Business Flows', () => {
       (await (await call('/api/me/certificates', { headers: as(candidate) })).json<{ items: unknown[] }>())
         .items,
     ).toEqual([]);
-    const finalPass = await submitWork(candidate, milestones.at(-1)!.id);
-    const passed = await (await rateEvaluation(employer, finalPass.evaluationId, 'pass')).json<{
+    const finalPass = await submitAndWait(candidate, milestones.at(-1)!.id);
+    const passed = await (await rate(employer, finalPass.evaluationId, 'pass')).json<{
       certificate: { certificateNo: string } | null;
     }>();
     expect(passed.certificate?.certificateNo).toMatch(/^VP-/);

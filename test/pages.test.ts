@@ -1,62 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { cspHash } from '../src/domain/pages/html';
-import {
-  as,
-  call,
-  consent,
-  DEMO_BRIEF,
-  eventually,
-  expectProblem,
-  GOOD_WORK,
-  jsonInit,
-  signup,
-} from './helpers';
+import { type CertifyOptions, candidateWithCertificate, consent, DEMO_BRIEF } from './harness';
+import { as, call, expectProblem, jsonInit } from './helpers';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 let ipCounter = 0;
 /** A fresh client address per call site, so the per-IP limit of one test does not touch another. */
 const freshIp = () => `192.0.2.${++ipCounter}`;
 
-type Brief = { id: string; playbook: { milestones: { id: string }[] } };
-
 /** A candidate with one certificate from a one-milestone brief, with the consents asked for. */
-async function certified(
-  name: string,
-  options: { domain?: string; title?: string; employerName?: string; consents?: string[] } = {},
-) {
-  const {
-    domain = 'pages-domain',
-    title = DEMO_BRIEF.title,
-    employerName = `${name}'s employer`,
-    consents = ['ai_evaluation', 'leaderboard', 'public_verification'],
-  } = options;
-  const employer = await signup('employer', employerName);
-  const candidate = await signup('candidate', name);
-  for (const purpose of consents) await consent(candidate, purpose);
-  const briefRes = await call(
-    '/api/briefs',
-    jsonInit('POST', { ...DEMO_BRIEF, title, domain, durationDays: 1 }, as(employer)),
-  );
-  expect(briefRes.status).toBe(201);
-  const brief = await briefRes.json<Brief>();
-  const sub = await call(
-    '/api/submissions',
-    jsonInit('POST', { milestoneId: brief.playbook.milestones.at(-1)!.id, text: GOOD_WORK }, as(candidate)),
-  );
-  const { id, evaluationId } = await sub.json<{ id: string; evaluationId: string }>();
-  await eventually(async () => {
-    const s = await (await call(`/api/submissions/${id}`, { headers: as(candidate) })).json<{
-      state: string;
-    }>();
-    return s.state === 'evaluated' ? true : undefined;
-  });
-  const rated = await call(
-    `/api/evaluations/${evaluationId}/employer-rating`,
-    jsonInit('POST', { score: 4, verdict: 'pass' }, as(employer)),
-  );
-  const { certificate } = await rated.json<{ certificate: { certificateNo: string } }>();
-  return { employer, candidate, certificateNo: certificate.certificateNo };
-}
+const certified = (name: string, options: CertifyOptions & { employerName?: string } = {}) =>
+  candidateWithCertificate(name, { domain: 'pages-domain', ...options });
 
 const embed = (query: string, headers: Record<string, string> = {}) =>
   call(`/embed/leaderboard${query}`, { headers: { 'CF-Connecting-IP': freshIp(), ...headers } });

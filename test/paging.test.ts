@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seedBrief, seedCertifiedWork } from './dsr-fixtures';
-import { type Account, as, call, consent, expectProblem, signup } from './helpers';
+import { consent, seedBrief, seedCertifiedWork, signup } from './harness';
+import { type Account, as, call, expectProblem } from './helpers';
 
 /** Follows `nextCursor` from `first` until the last page; returns every page's items. */
 async function allPages<T>(

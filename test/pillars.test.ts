@@ -10,7 +10,8 @@ import {
 } from '../src/domain/integrity/fixtures/prose';
 import { ALL_TUTORIAL_URLS } from '../src/domain/pillars/tutorial-catalogue';
 import { storeFingerprints } from '../src/services/integrity';
-import { call, expectProblem, issueKey, jsonInit, loginAdmin } from './helpers';
+import { issueKey, loginAdmin } from './harness';
+import { call, expectProblem, jsonInit } from './helpers';
 
 let keys: { playbooks: string; rubrics: string; integrity: string };
 

@@ -2,7 +2,8 @@ import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest';
 import { FLUSH_INTERVAL_MS, type RateDecision, type RateLimiter } from '../src/durable/rate-limiter';
 import { consumeRateLimit } from '../src/middleware/rate-limit';
-import { as, call, expectProblem, issueKey, loginAdmin, signup } from './helpers';
+import { issueKey, loginAdmin, signup } from './harness';
+import { as, call, expectProblem } from './helpers';
 
 const statuses = (responses: Response[]) => {
   const counts: Record<number, number> = {};

@@ -2,7 +2,8 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/lib/create-app';
 import { requireApiKey } from '../src/middleware/auth';
-import { expectProblem, issueKey, loginAdmin } from './helpers';
+import { issueKey, loginAdmin } from './harness';
+import { expectProblem } from './helpers';
 
 // The scope check is middleware shared by every partner route; exercise it on a probe app
 // with one route per scope, through the same app factory and error handler.

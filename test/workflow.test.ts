@@ -2,65 +2,27 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verificationKey } from '../src/services/cache-keys';
 import {
-  type Account,
-  as,
-  call,
+  type BriefView,
+  candidateWithCertificate,
   consent,
   DEMO_BRIEF,
-  eventually,
-  expectProblem,
+  draftBrief,
   GOOD_WORK,
-  jsonInit,
   loginAdmin,
+  publishedBrief,
+  rate,
   signup,
-} from './helpers';
-
-type Brief = { id: string; state: string; playbook: { milestones: { id: string; final: boolean }[] } };
-
-async function createBrief(employer: Account, overrides: Record<string, unknown> = {}): Promise<Brief> {
-  const res = await call('/api/briefs', jsonInit('POST', { ...DEMO_BRIEF, ...overrides }, as(employer)));
-  expect(res.status).toBe(201);
-  return res.json<Brief>();
-}
-
-async function submit(candidate: Account, milestoneId: string) {
-  const res = await call(
-    '/api/submissions',
-    jsonInit('POST', { milestoneId, text: GOOD_WORK }, as(candidate)),
-  );
-  expect(res.status).toBe(201);
-  const { id, evaluationId } = await res.json<{ id: string; evaluationId: string }>();
-  await eventually(async () => {
-    const s = await (await call(`/api/submissions/${id}`, { headers: as(candidate) })).json<{
-      state: string;
-    }>();
-    return s.state === 'evaluated' ? true : undefined;
-  });
-  return { id, evaluationId };
-}
-
-const rate = (employer: Account, evaluationId: string, verdict: 'pass' | 'fail' = 'pass', score = 4) =>
-  call(
-    `/api/evaluations/${evaluationId}/employer-rating`,
-    jsonInit('POST', { score, verdict }, as(employer)),
-  );
+  submitAndWait,
+} from './harness';
+import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 
 /** A candidate with one certificate from a one-milestone brief. */
-async function certified(name: string, domain = 'data-science') {
-  const employer = await signup('employer', `${name}'s employer`);
-  const candidate = await signup('candidate', name);
-  for (const purpose of ['ai_evaluation', 'leaderboard', 'public_verification'])
-    await consent(candidate, purpose);
-  const brief = await createBrief(employer, { durationDays: 1, domain });
-  const { evaluationId } = await submit(candidate, brief.playbook.milestones.at(-1)!.id);
-  const rated = await (await rate(employer, evaluationId)).json<{ certificate: { certificateNo: string } }>();
-  return { employer, candidate, brief, certificateNo: rated.certificate.certificateNo };
-}
+const certified = (name: string, domain = 'data-science') => candidateWithCertificate(name, { domain });
 
 describe('briefs', () => {
   it('enforces draft → published → closed, and hides drafts from the public', async () => {
     const employer = await signup('employer');
-    const draft = await createBrief(employer, { publish: false });
+    const draft = await draftBrief(employer);
     expect(draft.state).toBe('draft');
     await expectProblem(await call(`/api/briefs/${draft.id}`), 404, 'not-found');
     expect((await call(`/api/me/briefs/${draft.id}`, { headers: as(employer) })).status).toBe(200);
@@ -96,7 +58,7 @@ describe('briefs', () => {
       'forbidden',
     );
     const employer = await signup('employer');
-    const brief = await createBrief(employer, { domain: 'listing-test' });
+    const brief = await publishedBrief(employer, { domain: 'listing-test' });
     const list = await (await call('/api/briefs?domain=listing-test')).json<{ items: { id: string }[] }>();
     expect(list.items.map((b) => b.id)).toEqual([brief.id]);
     await expectProblem(await call('/api/briefs?limit=500'), 400, 'invalid-parameters');
@@ -107,7 +69,7 @@ describe('submissions', () => {
   let employer: Account;
   let alice: Account;
   let bob: Account;
-  let brief: Brief;
+  let brief: BriefView;
   let aliceSubmission: { id: string; evaluationId: string };
 
   beforeAll(async () => {
@@ -115,8 +77,8 @@ describe('submissions', () => {
     alice = await signup('candidate', 'Alice');
     bob = await signup('candidate', 'Bob');
     await consent(alice, 'ai_evaluation');
-    brief = await createBrief(employer);
-    aliceSubmission = await submit(alice, brief.playbook.milestones[0]!.id);
+    brief = await publishedBrief(employer);
+    aliceSubmission = await submitAndWait(alice, brief.playbook.milestones[0]!.id);
   });
 
   it("lists only the caller's own, and another candidate's submission is 404", async () => {
@@ -135,7 +97,7 @@ describe('submissions', () => {
   });
 
   it('filters by brief and state and pages newest first', async () => {
-    const second = await submit(alice, brief.playbook.milestones[0]!.id);
+    const second = await submitAndWait(alice, brief.playbook.milestones[0]!.id);
     const page1 = await (await call('/api/submissions?limit=1', { headers: as(alice) })).json<{
       items: { id: string }[];
       nextCursor: string;
@@ -204,8 +166,8 @@ describe('blind employer rating', () => {
     const other = await signup('employer');
     const candidate = await signup('candidate');
     await consent(candidate, 'ai_evaluation');
-    const brief = await createBrief(employer);
-    const { evaluationId } = await submit(candidate, brief.playbook.milestones[0]!.id);
+    const brief = await publishedBrief(employer);
+    const { evaluationId } = await submitAndWait(candidate, brief.playbook.milestones[0]!.id);
 
     const before = await (await call(`/api/evaluations/${evaluationId}`, { headers: as(employer) })).json<
       Record<string, unknown>
@@ -240,7 +202,7 @@ describe('blind employer rating', () => {
     expect(after.ai.verdict).toMatch(/pass|fail/);
 
     // A rating while the AI evaluation is still running is refused.
-    const pending = await submit(candidate, brief.playbook.milestones[0]!.id);
+    const pending = await submitAndWait(candidate, brief.playbook.milestones[0]!.id);
     await env.DB.prepare("UPDATE evaluations SET state = 'pending' WHERE id = ?")
       .bind(pending.evaluationId)
       .run();
@@ -250,14 +212,14 @@ describe('blind employer rating', () => {
   it('issues no certificate for a pass on a non-final milestone or a fail on the final one', async () => {
     const employer = await signup('employer');
     const candidate = await signup('candidate');
-    const brief = await createBrief(employer, { durationDays: 30 });
+    const brief = await publishedBrief(employer, { durationDays: 30 });
     const [first, ...rest] = brief.playbook.milestones;
     expect(rest.length).toBeGreaterThan(0);
-    const early = await submit(candidate, first!.id);
+    const early = await submitAndWait(candidate, first!.id);
     expect(
       (await (await rate(employer, early.evaluationId, 'pass')).json<{ certificate: unknown }>()).certificate,
     ).toBeNull();
-    const final = await submit(candidate, rest.at(-1)!.id);
+    const final = await submitAndWait(candidate, rest.at(-1)!.id);
     expect(
       (await (await rate(employer, final.evaluationId, 'fail', 2)).json<{ certificate: unknown }>())
         .certificate,

@@ -25,14 +25,15 @@ export async function prepareState(stateDir) {
  * config is the source config's top level (the local one) with `main` pointing at the bundle.
  * @param {string} config the Worker's wrangler config, relative to the repository root
  * @param {string} outDir relative to the repository root
+ * @param {string} [entry] an entry point in place of the config's `main` (the service's bench
+ *   entry, bench/worker/index.ts), relative to the repository root
  * @returns {Promise<string>} the generated config's path
  */
-export async function buildWorker(config, outDir) {
+export async function buildWorker(config, outDir, entry) {
   const dir = join(ROOT, outDir);
   rmSync(dir, { recursive: true, force: true });
-  await runWrangler(['deploy', '--dry-run', '--config', config, '--env', '', '--outdir', dir], {
-    capture: true,
-  });
+  const args = ['deploy', '--dry-run', '--config', config, '--env', '', '--outdir', dir];
+  await runWrangler(entry ? [...args, entry] : args, { capture: true });
   const source = readFileSync(join(ROOT, config), 'utf8');
   const local = source.split(/^\[env\./m)[0] ?? '';
   const generated = local

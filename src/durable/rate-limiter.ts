@@ -30,10 +30,10 @@ export const FLUSH_INTERVAL_MS = 5_000;
  * 2026-10-01 and later: pending timers prevent eviction), and an object evicted when idle
  * reloads the flushed log, so idle eviction loses nothing. Only an abrupt restart (a deploy,
  * a machine failure) can forget the hits of the last interval; the worst case is one extra
- * window's quota for a key, once per restart. Writing on every hit cost more than half of
- * the leaderboard's throughput in `npm run bench` and one storage row write per request in
- * production (docs/performance.md). The alarm deletes the storage once the window is empty,
- * so idle keys cost nothing.
+ * window's quota for a key, once per restart. Writing on every hit cost a storage write per
+ * request: throughput locally, a billed row write in production (the figures are in
+ * docs/performance.md). The alarm deletes the storage once the window is empty, so idle keys
+ * cost nothing.
  */
 export class RateLimiter extends DurableObject<Env> {
   private hits: number[] = [];

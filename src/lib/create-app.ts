@@ -3,7 +3,6 @@ import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { bodyLimits } from '../middleware/body-limits';
-import { d1Stats } from '../middleware/d1-stats';
 import { securityHeaders } from '../middleware/security-headers';
 import { services } from '../middleware/services';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
@@ -19,7 +18,6 @@ export function createRouter(): AppOpenAPI {
 export function createApp(): AppOpenAPI {
   const app = createRouter();
 
-  app.use(d1Stats()); // bench only: inert unless the D1_STATS var is `on` (npm run bench)
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
   app.use(

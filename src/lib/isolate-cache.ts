@@ -2,9 +2,9 @@
  * A small cache in the isolate's memory, in front of KV, for the public hot paths
  * (verification, leaderboards, the public agreement rate).
  *
- * Why: on a hit the KV read is the whole cost of those routes (`npm run bench` measured one
- * local KV read at ~40 % of a hello-world's throughput). An isolate serves many requests, so
- * remembering the last payloads for a few seconds answers most hits with no I/O at all.
+ * Why: on a hit the KV read is the whole cost of those routes (the figures are in
+ * docs/performance.md). An isolate serves many requests, so remembering the last payloads for a
+ * few seconds answers most hits with no I/O at all.
  *
  * Consistency: the isolate that changes data (revocation, consent, rating, erasure) forgets
  * its own entries at once, through the same calls that delete the KV entries. Other isolates

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { sha256Hex } from '../domain/credentials';
+import { sha256Hex } from '../domain/secrets';
 import type { RateDecision } from '../durable/rate-limiter';
 import { ProblemError } from '../lib/problem';
 import type { AppBindings } from '../lib/types';

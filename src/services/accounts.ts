@@ -8,7 +8,7 @@ import {
   type Role,
   users,
 } from '../db/schema';
-import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/credentials';
+import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/secrets';
 import { ProblemError } from '../lib/problem';
 import { auditInsert, recordAudit } from './audit';
 import { purgeLeaderboards } from './cache-keys';

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type ApiKeyScope, apiKeys } from '../db/schema';
-import { randomToken, sha256Hex } from '../domain/credentials';
+import { randomToken, sha256Hex } from '../domain/secrets';
 import { olderThan, type Position } from '../lib/paging';
 import type { ApiKeyPrincipal } from '../lib/types';
 

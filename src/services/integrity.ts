@@ -9,7 +9,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { briefs } from '../db/schema';
-import { sha256Hex } from '../domain/credentials';
 import { combineIntegrity, type IntegrityVerdict } from '../domain/integrity/score';
 import { type CommitRecord, vcsHistorySignal } from '../domain/integrity/vcs';
 import {
@@ -19,6 +18,7 @@ import {
   plagiarismSignal,
   type SubmissionMaterial,
 } from '../domain/integrity/winnowing';
+import { sha256Hex } from '../domain/secrets';
 import { ProblemError } from '../lib/problem';
 import type { PillarEngine } from './pillars';
 

@@ -48,7 +48,7 @@ export async function computeLeaderboard(
       GROUP BY c.holder_id
     ),
     -- Averages computed once and joined: a correlated subquery per candidate rescanned every
-    -- rating of the domain for each of them (1.37 M rows for one board in the benchmark).
+    -- rating of the domain for each of them (rows read before and after: docs/performance.md).
     scores AS (
       SELECT s.candidate_id AS user_id, avg(r.score) AS average_score
       FROM employer_ratings r

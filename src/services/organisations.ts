@@ -7,7 +7,7 @@
 import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type OrganisationVerification, organisationInvitations, organisations, users } from '../db/schema';
-import { randomToken, sha256Hex } from '../domain/credentials';
+import { randomToken, sha256Hex } from '../domain/secrets';
 import {
   emailDomain,
   emailIsAtDomain,

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { sessions, users } from '../db/schema';
-import { randomToken, sha256Hex } from '../domain/credentials';
+import { randomToken, sha256Hex } from '../domain/secrets';
 import type { SessionUser } from '../lib/types';
 
 /** Sessions live 7 days from the last renewal. */

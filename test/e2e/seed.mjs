@@ -1,23 +1,12 @@
 // Seeds the end-to-end Worker through its public API only, as real users would: an employer
 // publishes briefs, candidates consent, submit, get evaluated and rated, and certificates are
 // issued (and one revoked) by the workflow itself.
+import demo from '../demo-brief.json' with { type: 'json' };
 
-const BRIEF = {
-  domain: 'web-development',
-  description:
-    'We need a small REST API for our todo app. It must expose endpoints to create, list, update and delete tasks. ' +
-    'Errors should follow RFC 9457 problem details. We expect automated tests for every endpoint. ' +
-    'The service must be documented with an OpenAPI description.',
-  deliverables: ['A REST API with CRUD endpoints for tasks', 'An OpenAPI description', 'A test suite'],
-  successCriteria: ['Every endpoint is covered by tests', 'Errors use problem details'],
-  durationDays: 1,
-};
-
-const WORK =
-  'I built the REST API for the todo app with create, list, update and delete endpoints for tasks. ' +
-  'Every error is returned as RFC 9457 problem details with a type, title and status. ' +
-  'The test suite covers every endpoint, including validation failures and missing tasks. ' +
-  'An OpenAPI description documents each endpoint, its parameters and responses, and the README explains how to run it.';
+// The API tests' demo brief and work (test/harness.ts): a brief the pillars build a rubric
+// for, and work the local engine passes. One milestone, so each certificate takes one rating.
+const BRIEF = { ...demo.brief, durationDays: 1 };
+const WORK = demo.work;
 
 export const DOMAIN = 'web-development';
 export const XSS_DOMAIN = 'markup-check';

@@ -316,6 +316,42 @@ describe('signCredential / verifyCredential', () => {
     });
   });
 
+  // Ed25519 is deterministic, so the signature pins the exact bytes signed: header and payload
+  // serialised as before the JWS mechanics moved to jose (recorded from the hand-written signer).
+  it('signs exactly the bytes it signed before (RFC 8037 key, fixed input)', async () => {
+    const key = await importSigningKey(JSON.stringify(RFC8037_KEY));
+    const jwt = await signCredential({ ...input, certificateNo: 'VP-7K3M-Q9TD-2XWV' }, key);
+    const [header, , signature] = jwt.split('.');
+    expect(header).toBe(
+      'eyJhbGciOiJFZERTQSIsImtpZCI6ImtQcktfcW14VldhWVZBOXd3QkY2SXVvM3ZWeno3VHhIQ1R3WEJ5Z3JTNGsiLCJ0eXAiOiJKV1QifQ',
+    );
+    expect(signature).toBe(
+      'RzonctnVTfPN0SN7R9uMCl8RjNXJ4uibuxCwdz0SzUzb02AvNzmkiedQafrzrMxOTzPRlr2DSxaUgg3U3n5FAg',
+    );
+    expect(jwt).toHaveLength(1744);
+  });
+
+  it('answers signature, not an error, for segments that are not base64url at all', async () => {
+    const { key, jwt } = await signedWithFreshKey();
+    const [header, payload, signature] = jwt.split('.') as [string, string, string];
+    for (const mangled of [`${header}.${payload}é.${signature}`, `${header}.${payload}*.${signature}`]) {
+      expect(await verifyCredential(mangled, jwksFrom([key.publicJwk]))).toEqual({
+        valid: false,
+        reason: 'signature',
+      });
+    }
+    expect(
+      await verifyCredential(`${header}.${payload}.${signature.slice(0, 40)}`, jwksFrom([key.publicJwk])),
+    ).toEqual({ valid: false, reason: 'signature' });
+  });
+
+  it('accepts only the algorithms the caller allows', async () => {
+    const { key, jwt } = await signedWithFreshKey();
+    const jwks = jwksFrom([key.publicJwk]);
+    expect(await verifyCredential(jwt, jwks, { algorithms: ['EdDSA'] })).toMatchObject({ valid: true });
+    expect(await verifyCredential(jwt, jwks, { algorithms: [] })).toEqual({ valid: false, reason: 'header' });
+  });
+
   it('refuses input that would produce an invalid credential', async () => {
     const key = await importSigningKey(await freshSecret());
     await expect(signCredential({ ...input, certificateId: 'cert-1' }, key)).rejects.toThrow(RangeError);

@@ -14,17 +14,43 @@
  * opaque `urn:uuid:` of the certificate; the verification endpoint shows the holder's name beside
  * the credential, from the database, only while consent is active.
  *
- * Uses only WebCrypto (Ed25519 is supported by workerd and Node ≥ 20), no bindings or Hono.
+ * The JWS mechanics (compact serialisation, key import, signing and verifying, JWK thumbprints)
+ * are `jose`'s, which runs on WebCrypto (Ed25519 is supported by workerd and Node ≥ 20); the rules
+ * of the credential format (what is signed, which header members and keys are accepted, the
+ * registered claims and their leeway) are here. No bindings or Hono.
  */
 
+import {
+  base64url,
+  CompactSign,
+  calculateJwkThumbprint,
+  compactVerify,
+  errors,
+  importJWK,
+  SignJWT,
+} from 'jose';
 import { parseCertificateNumber } from './certificate-number';
 
 export const VC_CONTEXT_V2 = 'https://www.w3.org/ns/credentials/v2';
 export const OB_CONTEXT_V3 = 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json';
 
-/** The algorithm name in JOSE (RFC 8037) and in WebCrypto respectively. */
-const JWS_ALG = 'EdDSA';
-const WEBCRYPTO_ALG = 'Ed25519';
+/**
+ * The JWS algorithms a credential may be signed with, and the key each one needs. Signing takes
+ * the algorithm from the key, verifying from the header (among those the caller accepts), so
+ * another algorithm (ES256 on P-256 keys, via jose's `importJWK`/`importPKCS8`) is an entry here
+ * plus the parsing of its keys. Today every key is Ed25519.
+ */
+const ALGORITHMS = {
+  EdDSA: { kty: 'OKP', crv: 'Ed25519' },
+} as const satisfies Record<string, { kty: string; crv: string }>;
+
+export type CredentialAlgorithm = keyof typeof ALGORITHMS;
+
+/** The algorithm of Ed25519 keys in JOSE (RFC 8037). */
+const JWS_ALG = 'EdDSA' satisfies CredentialAlgorithm;
+
+/** What {@link verifyCredential} accepts unless told otherwise. */
+const DEFAULT_ALGORITHMS: readonly CredentialAlgorithm[] = [JWS_ALG];
 
 /**
  * Clock skew tolerated when checking `nbf`: credentials are verified by other Worker instances
@@ -71,6 +97,7 @@ export type SigningKey = {
   /** Identifies the key in JWS headers and the JWKS: the RFC 7638 thumbprint unless the secret sets one. */
   kid: string;
   privateKey: CryptoKey;
+  /** Also names the algorithm the key signs with (`alg`). */
   publicJwk: PublicJwk;
 };
 
@@ -122,30 +149,22 @@ export type CredentialVerification =
   | { valid: false; reason: CredentialVerificationFailure };
 
 // ---------------------------------------------------------------------------------------------
-// base64url, kept local so the credential format does not depend on unrelated modules
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-}
+// Strict base64url
 
 /**
  * Strict base64url: only the URL-safe alphabet, no padding, and only the canonical encoding
  * (unused trailing bits zero). Accepting variants would let anyone mint different JWT strings
- * for the same signature.
+ * for the same signature, so this is checked before jose (whose decoder is lenient) sees a token.
  */
 function fromBase64Url(text: string): Uint8Array | null {
   if (!BASE64URL.test(text) || text.length % 4 === 1) return null;
-  const b64 = text.replaceAll('-', '+').replaceAll('_', '/');
-  const bytes = Uint8Array.from(atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '=')), (ch) =>
-    ch.charCodeAt(0),
-  );
-  return toBase64Url(bytes) === text ? bytes : null;
-}
-
-function encodeJson(value: unknown): string {
-  return toBase64Url(encoder.encode(JSON.stringify(value)));
+  let bytes: Uint8Array;
+  try {
+    bytes = base64url.decode(text);
+  } catch {
+    return null;
+  }
+  return base64url.encode(bytes) === text ? bytes : null;
 }
 
 function decodeJson(segment: string): unknown {
@@ -188,10 +207,20 @@ function jwkKid(jwk: JsonWebKey): string | undefined {
  * RFC 7638 JWK thumbprint (SHA-256, base64url) of an OKP public key: a `kid` derived from the key
  * itself, so it is stable across deployments and cannot drift from the key it names.
  */
-export async function jwkThumbprint(jwk: { kty: string; crv: string; x: string }): Promise<string> {
-  // The required members, in lexicographic order, with no whitespace (RFC 7638 §3.2, RFC 8037 §2).
-  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x });
-  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(canonical))));
+export function jwkThumbprint(jwk: { kty: string; crv: string; x: string }): Promise<string> {
+  return calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x }, 'sha256');
+}
+
+/**
+ * A WebCrypto key from the key members of a JWK, for `alg`. Only the key material is passed: some
+ * WebCrypto implementations reject JWK `alg`, `use` or `key_ops` values they do not expect, and
+ * those members carry no key information. Private keys come out non-extractable.
+ */
+function importKey(
+  jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string; d?: string },
+  alg: CredentialAlgorithm,
+): Promise<CryptoKey> {
+  return importJWK(jwk, alg);
 }
 
 /** A 32-byte Ed25519 key member (`x` or `d`) encoded as base64url: 43 characters. */
@@ -229,15 +258,12 @@ export async function importSigningKey(secret: string): Promise<SigningKey> {
   }
 
   const base = { kty: 'OKP', crv: 'Ed25519', x: jwk.x } as const;
-  // Only the key material is imported: some WebCrypto implementations reject JWK `alg`, `use` or
-  // `key_ops` values they do not expect, and those members carry no key information.
-  const privateKey = await crypto.subtle.importKey('jwk', { ...base, d: jwk.d }, WEBCRYPTO_ALG, false, [
-    'sign',
-  ]);
-  const publicKey = await crypto.subtle.importKey('jwk', base, WEBCRYPTO_ALG, false, ['verify']);
-  const probe = encoder.encode('CERT_SIGNING_KEY key-pair check');
-  const probeSignature = await crypto.subtle.sign(WEBCRYPTO_ALG, privateKey, probe);
-  if (!(await crypto.subtle.verify(WEBCRYPTO_ALG, publicKey, probeSignature, probe))) {
+  const privateKey = await importKey({ ...base, d: jwk.d }, JWS_ALG);
+  const publicKey = await importKey(base, JWS_ALG);
+  const probe = await new CompactSign(encoder.encode('CERT_SIGNING_KEY key-pair check'))
+    .setProtectedHeader({ alg: JWS_ALG })
+    .sign(privateKey);
+  if (!(await verifiesWith(probe, publicKey, JWS_ALG))) {
     throw new Error('CERT_SIGNING_KEY "x" is not the public key of its "d"');
   }
 
@@ -363,9 +389,27 @@ export async function signCredential(input: CredentialInput, key: SigningKey): P
     iat: issuedAt,
     ...credential,
   };
-  const signingInput = `${encodeJson({ alg: JWS_ALG, kid: key.kid, typ: 'JWT' })}.${encodeJson(payload)}`;
-  const signature = await crypto.subtle.sign(WEBCRYPTO_ALG, key.privateKey, encoder.encode(signingInput));
-  return `${signingInput}.${toBase64Url(new Uint8Array(signature))}`;
+  // OB 3.0 allows only these three header members.
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: key.publicJwk.alg, kid: key.kid, typ: 'JWT' })
+    .sign(key.privateKey);
+}
+
+/**
+ * Whether the compact JWS verifies with `key` under `alg` (and only `alg`). A JWS that jose
+ * refuses to read (say, a payload segment with characters outside ASCII) does not verify either;
+ * any other error is a fault here, not a verdict on the token, and is thrown.
+ */
+async function verifiesWith(jws: string, key: CryptoKey, alg: CredentialAlgorithm): Promise<boolean> {
+  try {
+    await compactVerify(jws, key, { algorithms: [alg] });
+    return true;
+  } catch (error) {
+    if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWSInvalid) {
+      return false;
+    }
+    throw error;
+  }
 }
 
 const ALLOWED_HEADER_MEMBERS = new Set(['alg', 'kid', 'typ']);
@@ -416,20 +460,25 @@ function checkPayload(payload: unknown, now: number): CredentialPayload | Creden
   return payload as CredentialPayload;
 }
 
+function isAlgorithm(value: unknown, accepted: readonly CredentialAlgorithm[]): value is CredentialAlgorithm {
+  return typeof value === 'string' && (accepted as readonly string[]).includes(value);
+}
+
 /**
  * Verifies a VC-JWT credential against a JWKS: the key is chosen by the header's `kid` (so
  * credentials signed before a key rotation verify with the previous key), the algorithm must be
- * EdDSA on an Ed25519 key, and the payload must be a structurally valid Open Badges 3.0
- * credential whose registered claims match it.
+ * one of `options.algorithms` (EdDSA) on a key of its type (Ed25519), and the payload must be a
+ * structurally valid Open Badges 3.0 credential whose registered claims match it.
  *
  * Revocation is not part of the signature; the caller combines this with the certificate's status.
  *
  * @param options.now the time to check `nbf`/`exp` against (defaults to the current time)
+ * @param options.algorithms the JWS algorithms accepted (defaults to EdDSA)
  */
 export async function verifyCredential(
   jwt: string,
   jwks: Jwks,
-  options: { now?: Date } = {},
+  options: { now?: Date; algorithms?: readonly CredentialAlgorithm[] } = {},
 ): Promise<CredentialVerification> {
   const parts = jwt.split('.');
   if (parts.length !== 3) return { valid: false, reason: 'malformed' };
@@ -442,39 +491,25 @@ export async function verifyCredential(
   // which would otherwise ask a verifier to trust keys named by the token itself.
   const { alg, kid, typ } = header;
   const headerOk =
-    alg === JWS_ALG &&
+    isAlgorithm(alg, options.algorithms ?? DEFAULT_ALGORITHMS) &&
     (typ === undefined || typ === 'JWT') &&
     Object.keys(header).every((name) => ALLOWED_HEADER_MEMBERS.has(name));
   if (!headerOk || !isNonEmptyString(kid)) return { valid: false, reason: 'header' };
 
   const jwk = jwks.keys.find((k) => jwkKid(k) === kid);
+  const { kty, crv } = ALGORITHMS[alg];
   if (
-    jwk?.kty !== 'OKP' ||
-    jwk.crv !== 'Ed25519' ||
+    jwk?.kty !== kty ||
+    jwk.crv !== crv ||
     !isKeyMember(jwk.x) ||
-    (jwk.alg !== undefined && jwk.alg !== JWS_ALG) ||
+    (jwk.alg !== undefined && jwk.alg !== alg) ||
     (jwk.use !== undefined && jwk.use !== 'sig')
   ) {
     return { valid: false, reason: 'unknown-kid' };
   }
 
-  const publicKey = await crypto.subtle.importKey(
-    'jwk',
-    { kty: 'OKP', crv: 'Ed25519', x: jwk.x },
-    WEBCRYPTO_ALG,
-    false,
-    ['verify'],
-  );
-  // Ed25519 signatures are exactly 64 bytes; anything else is refused before calling verify.
-  const verified =
-    signature.length === 64 &&
-    (await crypto.subtle.verify(
-      WEBCRYPTO_ALG,
-      publicKey,
-      signature,
-      encoder.encode(`${headerSegment}.${payloadSegment}`),
-    ));
-  if (!verified) return { valid: false, reason: 'signature' };
+  const publicKey = await importKey({ kty, crv, x: jwk.x }, alg);
+  if (!(await verifiesWith(jwt, publicKey, alg))) return { valid: false, reason: 'signature' };
 
   const checked = checkPayload(decodeJson(payloadSegment), toNumericDate(options.now ?? new Date()));
   return typeof checked === 'string'

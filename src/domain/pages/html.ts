@@ -1,53 +1,23 @@
 /**
- * Escaping for the human-facing HTML pages. Pages are built with the {@link html} tagged
- * template: every interpolated value is escaped unless it is already {@link Html} (the result of
- * another `html` template or of {@link raw}), so a candidate alias or a brief title can never
- * become markup. Pure: no bindings, no DOM.
+ * HTML for the human-facing pages. Pages are built with Hono's `html` tagged template
+ * (`hono/html`): every interpolated string is escaped (`& < > " '`) unless it is itself the
+ * result of `html` or `raw`, arrays are joined and `null`, `undefined` and booleans dropped, so a
+ * candidate alias or a brief title can never become markup. What is left here is turning a
+ * template into the response body, and the CSP hash of inline assets. Pure: no bindings, no DOM.
  */
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+import type { html } from 'hono/html';
 
-/** Escapes text for an HTML text node or a quoted attribute value. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ENTITIES[ch] ?? ch);
-}
+/** What `html` and `raw` return: markup that is already safe. */
+export type Html = ReturnType<typeof html>;
 
-/** Markup that is already safe. Only `html` and `raw` make one. */
-export class Html {
-  readonly value: string;
-  constructor(value: string) {
-    this.value = value;
-  }
-  toString(): string {
-    return this.value;
-  }
-}
-
-/** Marks trusted, constant markup (styles, scripts, SVG built here) as safe. Never pass user input. */
-export const raw = (value: string): Html => new Html(value);
-
-type Interpolation = Html | string | number | null | undefined | false | readonly Interpolation[];
-
-function render(value: Interpolation): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof Html) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
-}
-
-/** `html\`<td>${alias}</td>\``: strings and numbers are escaped, arrays joined, null/false dropped. */
-export function html(strings: TemplateStringsArray, ...values: Interpolation[]): Html {
-  let out = strings[0] ?? '';
-  values.forEach((value, i) => {
-    out += render(value) + (strings[i + 1] ?? '');
-  });
-  return new Html(out);
+/**
+ * The page as a string. `html` only returns a Promise when a Promise was interpolated, which no
+ * page does (they are built from data already loaded); refuse rather than send `[object Promise]`.
+ */
+export function htmlString(markup: Html): string {
+  if (markup instanceof Promise) throw new TypeError('Page templates must not interpolate Promises');
+  return markup.toString();
 }
 
 /** `'sha256-…'` for a Content-Security-Policy hash source of an inline `<script>` or `<style>`. */

@@ -1,10 +1,11 @@
 /**
  * The HTML of the human-facing pages. Every value from the database or the request goes
- * through the `html` template, which escapes it; styles and scripts are the constants in
+ * through Hono's `html` template, which escapes it; styles and scripts are the constants in
  * pages.assets.ts, allowed by hash in each page's CSP.
  */
 
-import { type Html, html, raw } from '../../domain/pages/html';
+import { html, raw } from 'hono/html';
+import { type Html, htmlString } from '../../domain/pages/html';
 import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
 import type { ProblemBody } from '../../lib/problem';
 import type { VerificationPayload } from '../../services/certificates';
@@ -24,7 +25,7 @@ const date = (iso: string) => html`<time datetime="${iso}">${DATE.format(new Dat
 const dateTime = (iso: string) => html`<time datetime="${iso}">${DATE_TIME.format(new Date(iso))} UTC</time>`;
 
 function embedDocument(theme: Theme, title: string, body: Html): string {
-  return html`<!doctype html>
+  return htmlString(html`<!doctype html>
 <html lang="en" class="${theme}">
 <head>
 <meta charset="utf-8">
@@ -40,7 +41,7 @@ ${body}
 <script>${raw(EMBED_SCRIPT)}</script>
 </body>
 </html>
-`.value;
+`);
 }
 
 const scoreText = (score: number | null) => (score === null ? '–' : score.toFixed(1));
@@ -85,7 +86,7 @@ ${problem.errors?.length ? html`<ul>${problem.errors.map((e) => html`<li><code>$
 }
 
 function verifyDocument(title: string, body: Html): string {
-  return html`<!doctype html>
+  return htmlString(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -103,7 +104,7 @@ ${body}
 <script>${raw(VERIFY_SCRIPT)}</script>
 </body>
 </html>
-`.value;
+`);
 }
 
 /** The share block: a QR code (inline SVG, drawn here) and the link with a copy button. */

@@ -18,7 +18,7 @@
  * rating itself, not the candidate it was about.
  */
 import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
 import { type Database, getDb } from '../../db/client';
@@ -54,257 +54,225 @@ type Cursor = { at: Date; id: string };
 const after = (time: SQLiteColumn, id: SQLiteColumn, c: Cursor | undefined): SQL | undefined =>
   c ? or(gt(time, c.at), and(eq(time, c.at), gt(id, c.id))) : undefined;
 
-/** Reads a table in keyset pages until a short page. */
-async function* pages<T extends { id: string }>(
-  fetchPage: (cursor: Cursor | undefined) => Promise<T[]>,
-  at: (row: T) => Date,
-  size: number,
-): AsyncGenerator<T[]> {
+/**
+ * One source of the export: the person's rows of a query, read in keyset pages on a stable
+ * (time, id) key, oldest first, until a short page. `columns` is what each record holds (its
+ * `id` and `time` fields are the key); `from` selects them from the table and its joins; `whose`
+ * picks the person's rows.
+ */
+async function* paged<
+  C extends { id: SQLiteColumn } & Record<K, SQLiteColumn>,
+  K extends string,
+  Q extends SQLiteSelect,
+>(
+  columns: C,
+  from: (columns: C) => Q,
+  whose: SQL | undefined,
+  { time, size = PAGE }: { time: K; size?: number },
+): AsyncGenerator<Awaited<Q>> {
+  const at = columns[time];
   let cursor: Cursor | undefined;
   for (;;) {
-    const rows = await fetchPage(cursor);
+    const rows = await from(columns)
+      .where(and(whose, after(at, columns.id, cursor)))
+      .orderBy(asc(at), asc(columns.id))
+      .limit(size);
     if (rows.length > 0) yield rows;
-    const last = rows[rows.length - 1];
+    const last = rows[rows.length - 1] as Record<string, unknown> | undefined;
     if (rows.length < size || !last) return;
-    cursor = { at: at(last), id: last.id };
+    if (!(last[time] instanceof Date) || typeof last.id !== 'string')
+      throw new Error(`export paging: (${time}, id) of the last row is not a (time, id) key`);
+    cursor = { at: last[time], id: last.id };
   }
 }
 
 /** What each person-related table contributes, read page by page. */
 function sources(db: Database, userId: string) {
   const employer = alias(users, 'employer');
-  const ownSubmission = (s: SQL | undefined) => and(eq(submissions.candidateId, userId), s);
-  const certificatePage = (c: Cursor | undefined) =>
-    db
-      .select({
-        id: certificates.id,
-        certificateNo: certificates.certificateNo,
-        status: certificates.status,
-        briefId: certificates.briefId,
-        briefTitle: briefs.title,
-        domain: certificates.domain,
-        employerName: employer.name,
-        submissionId: certificates.submissionId,
-        issuedAt: certificates.issuedAt,
-        revokedAt: certificates.revokedAt,
-        revokedReason: certificates.revokedReason,
-        credentialJwt: certificates.credentialJwt,
-      })
-      .from(certificates)
-      .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-      .innerJoin(employer, eq(employer.id, certificates.employerId))
-      .where(and(eq(certificates.holderId, userId), after(certificates.issuedAt, certificates.id, c)))
-      .orderBy(asc(certificates.issuedAt), asc(certificates.id))
-      .limit(PAGE);
+  const ownSubmission = eq(submissions.candidateId, userId);
+  const byCreation = { time: 'createdAt' } as const;
+  const ratingColumns = {
+    id: employerRatings.id,
+    evaluationId: employerRatings.evaluationId,
+    briefId: employerRatings.briefId,
+    domain: employerRatings.domain,
+    score: employerRatings.score,
+    verdict: employerRatings.verdict,
+    comment: employerRatings.comment,
+    aiVerdict: employerRatings.aiVerdict,
+    createdAt: employerRatings.createdAt,
+  };
+  const { id: ratingId, evaluationId, ...rating } = ratingColumns;
 
   return {
-    certificates: () => pages(certificatePage, (r) => r.issuedAt, PAGE),
-    sessions: () =>
-      pages(
-        (c) =>
+    certificates: () =>
+      paged(
+        {
+          id: certificates.id,
+          certificateNo: certificates.certificateNo,
+          status: certificates.status,
+          briefId: certificates.briefId,
+          briefTitle: briefs.title,
+          domain: certificates.domain,
+          employerName: employer.name,
+          submissionId: certificates.submissionId,
+          issuedAt: certificates.issuedAt,
+          revokedAt: certificates.revokedAt,
+          revokedReason: certificates.revokedReason,
+          credentialJwt: certificates.credentialJwt,
+        },
+        (columns) =>
           db
-            .select({
-              id: sessions.id,
-              createdAt: sessions.createdAt,
-              expiresAt: sessions.expiresAt,
-              lastSeenAt: sessions.lastSeenAt,
-            })
-            .from(sessions)
-            .where(and(eq(sessions.userId, userId), after(sessions.createdAt, sessions.id, c)))
-            .orderBy(asc(sessions.createdAt), asc(sessions.id))
-            .limit(PAGE),
-        (r) => r.createdAt,
-        PAGE,
+            .select(columns)
+            .from(certificates)
+            .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+            .innerJoin(employer, eq(employer.id, certificates.employerId))
+            .$dynamic(),
+        eq(certificates.holderId, userId),
+        { time: 'issuedAt' },
       ),
+    sessions: () =>
+      paged(
+        {
+          id: sessions.id,
+          createdAt: sessions.createdAt,
+          expiresAt: sessions.expiresAt,
+          lastSeenAt: sessions.lastSeenAt,
+        },
+        (columns) => db.select(columns).from(sessions).$dynamic(),
+        eq(sessions.userId, userId),
+        byCreation,
+      ),
+    // Submissions carry their files, which can be large: smaller pages.
     submissions: () =>
-      pages(
-        (c) =>
-          db
-            .select({
-              id: submissions.id,
-              briefId: submissions.briefId,
-              milestoneId: submissions.milestoneId,
-              state: submissions.state,
-              text: submissions.text,
-              files: submissions.files,
-              repositoryUrl: submissions.repositoryUrl,
-              commits: submissions.commits,
-              createdAt: submissions.createdAt,
-              updatedAt: submissions.updatedAt,
-            })
-            .from(submissions)
-            .where(ownSubmission(after(submissions.createdAt, submissions.id, c)))
-            .orderBy(asc(submissions.createdAt), asc(submissions.id))
-            .limit(SUBMISSION_PAGE),
-        (r) => r.createdAt,
-        SUBMISSION_PAGE,
+      paged(
+        {
+          id: submissions.id,
+          briefId: submissions.briefId,
+          milestoneId: submissions.milestoneId,
+          state: submissions.state,
+          text: submissions.text,
+          files: submissions.files,
+          repositoryUrl: submissions.repositoryUrl,
+          commits: submissions.commits,
+          createdAt: submissions.createdAt,
+          updatedAt: submissions.updatedAt,
+        },
+        (columns) => db.select(columns).from(submissions).$dynamic(),
+        ownSubmission,
+        { ...byCreation, size: SUBMISSION_PAGE },
       ),
     evaluations: () =>
-      pages(
-        (c) =>
+      paged(
+        {
+          id: evaluations.id,
+          submissionId: evaluations.submissionId,
+          state: evaluations.state,
+          aiEvaluated: evaluations.aiEvaluated,
+          criterionScores: evaluations.criterionScores,
+          overallScore: evaluations.overallScore,
+          verdict: evaluations.verdict,
+          engine: evaluations.engine,
+          integrity: evaluations.integrity,
+          failureReason: evaluations.failureReason,
+          createdAt: evaluations.createdAt,
+          completedAt: evaluations.completedAt,
+        },
+        (columns) =>
           db
-            .select({
-              id: evaluations.id,
-              submissionId: evaluations.submissionId,
-              state: evaluations.state,
-              aiEvaluated: evaluations.aiEvaluated,
-              criterionScores: evaluations.criterionScores,
-              overallScore: evaluations.overallScore,
-              verdict: evaluations.verdict,
-              engine: evaluations.engine,
-              integrity: evaluations.integrity,
-              failureReason: evaluations.failureReason,
-              createdAt: evaluations.createdAt,
-              completedAt: evaluations.completedAt,
-            })
+            .select(columns)
             .from(evaluations)
             .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
-            .where(ownSubmission(after(evaluations.createdAt, evaluations.id, c)))
-            .orderBy(asc(evaluations.createdAt), asc(evaluations.id))
-            .limit(PAGE),
-        (r) => r.createdAt,
-        PAGE,
+            .$dynamic(),
+        ownSubmission,
+        byCreation,
       ),
     // Ratings of the person's work; which employer account gave them is not theirs to see.
     ratingsReceived: () =>
-      pages(
-        (c) =>
+      paged(
+        { id: ratingId, evaluationId, submissionId: evaluations.submissionId, ...rating },
+        (columns) =>
           db
-            .select({
-              id: employerRatings.id,
-              evaluationId: employerRatings.evaluationId,
-              submissionId: evaluations.submissionId,
-              briefId: employerRatings.briefId,
-              domain: employerRatings.domain,
-              score: employerRatings.score,
-              verdict: employerRatings.verdict,
-              comment: employerRatings.comment,
-              aiVerdict: employerRatings.aiVerdict,
-              createdAt: employerRatings.createdAt,
-            })
+            .select(columns)
             .from(employerRatings)
             .innerJoin(evaluations, eq(evaluations.id, employerRatings.evaluationId))
             .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
-            .where(ownSubmission(after(employerRatings.createdAt, employerRatings.id, c)))
-            .orderBy(asc(employerRatings.createdAt), asc(employerRatings.id))
-            .limit(PAGE),
-        (r) => r.createdAt,
-        PAGE,
+            .$dynamic(),
+        ownSubmission,
+        byCreation,
       ),
     // Ratings the person gave as an employer: the rating only, nothing about the candidate.
     ratingsGiven: () =>
-      pages(
-        (c) =>
-          db
-            .select({
-              id: employerRatings.id,
-              evaluationId: employerRatings.evaluationId,
-              briefId: employerRatings.briefId,
-              domain: employerRatings.domain,
-              score: employerRatings.score,
-              verdict: employerRatings.verdict,
-              comment: employerRatings.comment,
-              aiVerdict: employerRatings.aiVerdict,
-              createdAt: employerRatings.createdAt,
-            })
-            .from(employerRatings)
-            .where(
-              and(
-                eq(employerRatings.employerId, userId),
-                after(employerRatings.createdAt, employerRatings.id, c),
-              ),
-            )
-            .orderBy(asc(employerRatings.createdAt), asc(employerRatings.id))
-            .limit(PAGE),
-        (r) => r.createdAt,
-        PAGE,
+      paged(
+        ratingColumns,
+        (columns) => db.select(columns).from(employerRatings).$dynamic(),
+        eq(employerRatings.employerId, userId),
+        byCreation,
       ),
     briefs: () =>
-      pages(
-        (c) =>
-          db
-            .select({
-              id: briefs.id,
-              title: briefs.title,
-              domain: briefs.domain,
-              description: briefs.description,
-              deliverables: briefs.deliverables,
-              successCriteria: briefs.successCriteria,
-              durationDays: briefs.durationDays,
-              state: briefs.state,
-              createdAt: briefs.createdAt,
-              publishedAt: briefs.publishedAt,
-              closedAt: briefs.closedAt,
-            })
-            .from(briefs)
-            .where(and(eq(briefs.employerId, userId), after(briefs.createdAt, briefs.id, c)))
-            .orderBy(asc(briefs.createdAt), asc(briefs.id))
-            .limit(PAGE),
-        (r) => r.createdAt,
-        PAGE,
+      paged(
+        {
+          id: briefs.id,
+          title: briefs.title,
+          domain: briefs.domain,
+          description: briefs.description,
+          deliverables: briefs.deliverables,
+          successCriteria: briefs.successCriteria,
+          durationDays: briefs.durationDays,
+          state: briefs.state,
+          createdAt: briefs.createdAt,
+          publishedAt: briefs.publishedAt,
+          closedAt: briefs.closedAt,
+        },
+        (columns) => db.select(columns).from(briefs).$dynamic(),
+        eq(briefs.employerId, userId),
+        byCreation,
       ),
     dsrRequests: () =>
-      pages(
-        (c) =>
-          db
-            .select({
-              id: dsrRequests.id,
-              kind: dsrRequests.kind,
-              state: dsrRequests.state,
-              details: dsrRequests.details,
-              dueAt: dsrRequests.dueAt,
-              createdAt: dsrRequests.createdAt,
-              updatedAt: dsrRequests.updatedAt,
-              completedAt: dsrRequests.completedAt,
-            })
-            .from(dsrRequests)
-            .where(and(eq(dsrRequests.userId, userId), after(dsrRequests.createdAt, dsrRequests.id, c)))
-            .orderBy(asc(dsrRequests.createdAt), asc(dsrRequests.id))
-            .limit(PAGE),
-        (r) => r.createdAt,
-        PAGE,
+      paged(
+        {
+          id: dsrRequests.id,
+          kind: dsrRequests.kind,
+          state: dsrRequests.state,
+          details: dsrRequests.details,
+          dueAt: dsrRequests.dueAt,
+          createdAt: dsrRequests.createdAt,
+          updatedAt: dsrRequests.updatedAt,
+          completedAt: dsrRequests.completedAt,
+        },
+        (columns) => db.select(columns).from(dsrRequests).$dynamic(),
+        eq(dsrRequests.userId, userId),
+        byCreation,
       ),
     // Entries by the person, about their account, or about their requests (an administrator's
     // resolution). Who else acted is not theirs to see: only whether it was them.
     auditLog: () =>
-      pages(
-        async (c) => {
-          const rows = await db
-            .select({
-              id: auditLog.id,
-              actorId: auditLog.actorId,
-              action: auditLog.action,
-              targetType: auditLog.targetType,
-              targetId: auditLog.targetId,
-              details: auditLog.details,
-              createdAt: auditLog.createdAt,
-            })
-            .from(auditLog)
-            .where(
-              and(
-                or(
-                  eq(auditLog.actorId, userId),
-                  eq(auditLog.targetId, userId),
-                  and(
-                    eq(auditLog.targetType, 'dsr_request'),
-                    inArray(
-                      auditLog.targetId,
-                      db
-                        .select({ id: dsrRequests.id })
-                        .from(dsrRequests)
-                        .where(eq(dsrRequests.userId, userId)),
-                    ),
-                  ),
-                ),
-                after(auditLog.createdAt, auditLog.id, c),
+      mapPages(
+        paged(
+          {
+            id: auditLog.id,
+            actorId: auditLog.actorId,
+            action: auditLog.action,
+            targetType: auditLog.targetType,
+            targetId: auditLog.targetId,
+            details: auditLog.details,
+            createdAt: auditLog.createdAt,
+          },
+          (columns) => db.select(columns).from(auditLog).$dynamic(),
+          or(
+            eq(auditLog.actorId, userId),
+            eq(auditLog.targetId, userId),
+            and(
+              eq(auditLog.targetType, 'dsr_request'),
+              inArray(
+                auditLog.targetId,
+                db.select({ id: dsrRequests.id }).from(dsrRequests).where(eq(dsrRequests.userId, userId)),
               ),
-            )
-            .orderBy(asc(auditLog.createdAt), asc(auditLog.id))
-            .limit(PAGE);
-          return rows.map(({ actorId, ...entry }) => ({ ...entry, byYou: actorId === userId }));
-        },
-        (r) => r.createdAt,
-        PAGE,
+            ),
+          ),
+          byCreation,
+        ),
+        ({ actorId, ...entry }) => ({ ...entry, byYou: actorId === userId }),
       ),
   };
 }

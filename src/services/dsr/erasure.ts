@@ -42,7 +42,7 @@ import {
   submissions,
   users,
 } from '../../db/schema';
-import { randomToken } from '../../domain/credentials';
+import { randomToken } from '../../domain/secrets';
 import type { ErasureMessage } from '../../queue/consumer';
 import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';

@@ -1,16 +1,17 @@
 /**
- * Benchmark instrumentation: D1 rows read per request.
+ * Benchmark instrumentation: D1 rows read per request. Bench only: it wraps the service's
+ * Worker in bench/worker/index.ts, the entry `npm run bench` builds; production (src/index.ts)
+ * never loads it, as it leans on D1 client internals (see `raw()` below).
  *
- * Off unless the `D1_STATS` var is `on`. That var is deliberately absent from wrangler.toml (and
- * so from production); only `npm run bench` sets it, with `wrangler dev --var D1_STATS:on`.
- * Without it this middleware calls `next()` and nothing else, so behaviour is unchanged. Even
- * with it, only requests that ask (an `X-D1-Stats` request header) are metered, so load tests
- * measure the service without the instrumentation.
+ * Off unless the `D1_STATS` var is `on`. That var is deliberately absent from wrangler.toml; only
+ * `npm run bench` sets it, with `wrangler dev --var D1_STATS:on`. Even with it, only requests
+ * that ask (an `X-D1-Stats` request header) are metered, so load tests measure the service
+ * without the instrumentation.
  *
- * A metered request gets its own view of the `DB` binding (`c.env` is replaced for this
- * request only by an object whose prototype is the real env and whose `DB` is a metering
- * wrapper). Every statement run through it adds D1's own `meta.rows_read` / `meta.rows_written`
- * to the request's totals, and the response carries them:
+ * A metered request gets its own view of the `DB` binding (the Worker is called with an env
+ * whose prototype is the real env and whose `DB` is a metering wrapper). Every statement run
+ * through it adds D1's own `meta.rows_read` / `meta.rows_written` to the request's totals, and
+ * the response carries them:
  *
  *   X-D1-Queries: 3
  *   X-D1-Rows-Read: 14
@@ -25,9 +26,6 @@
  * row conversion; if that internal method is not there, the real `raw()` runs and the query is
  * counted in `X-D1-Unmetered` instead of being silently reported as zero rows.
  */
-import type { MiddlewareHandler } from 'hono';
-import type { AppBindings } from '../lib/types';
-
 type Totals = { queries: number; rowsRead: number; rowsWritten: number; unmetered: number };
 
 type Meta = { rows_read?: unknown; rows_written?: unknown };
@@ -194,18 +192,31 @@ class MeteredDatabase {
   }
 }
 
-/** Mounted first by `createApp`; inert unless `D1_STATS` is `on` and the request sends `X-D1-Stats`. */
-export function d1Stats(): MiddlewareHandler<AppBindings> {
-  return async (c, next) => {
-    if ((c.env as { D1_STATS?: unknown } | undefined)?.D1_STATS !== 'on' || !c.req.header('X-D1-Stats'))
-      return next();
-    const totals: Totals = { queries: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0 };
-    const metered = new MeteredDatabase(c.env.DB, totals) as unknown as D1Database;
-    c.env = Object.create(c.env, { DB: { value: metered, enumerable: true } }) as Env;
-    await next();
-    c.res.headers.set('X-D1-Queries', String(totals.queries));
-    c.res.headers.set('X-D1-Rows-Read', String(totals.rowsRead));
-    c.res.headers.set('X-D1-Rows-Written', String(totals.rowsWritten));
-    if (totals.unmetered > 0) c.res.headers.set('X-D1-Unmetered', String(totals.unmetered));
+type FetchingWorker = {
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
+};
+
+/** The Worker, its fetch handler metered; inert unless `D1_STATS` is `on` and the request sends `X-D1-Stats`. */
+export function withD1Stats<W extends FetchingWorker>(worker: W): W {
+  return {
+    ...worker,
+    async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+      if ((env as { D1_STATS?: unknown }).D1_STATS !== 'on' || !request.headers.get('X-D1-Stats'))
+        return worker.fetch(request, env, ctx);
+      const totals: Totals = { queries: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0 };
+      const metered = new MeteredDatabase(env.DB, totals) as unknown as D1Database;
+      const res = await worker.fetch(
+        request,
+        Object.create(env, { DB: { value: metered, enumerable: true } }) as Env,
+        ctx,
+      );
+      // A copy, as a response's headers may be immutable (one read from a cache, say).
+      const out = new Response(res.body, res);
+      out.headers.set('X-D1-Queries', String(totals.queries));
+      out.headers.set('X-D1-Rows-Read', String(totals.rowsRead));
+      out.headers.set('X-D1-Rows-Written', String(totals.rowsWritten));
+      if (totals.unmetered > 0) out.headers.set('X-D1-Unmetered', String(totals.unmetered));
+      return out;
+    },
   };
 }

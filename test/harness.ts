@@ -1,0 +1,353 @@
+/**
+ * The test fixtures, in one place: accounts, briefs, submitted and evaluated work, certified
+ * candidates. Two ways in:
+ *
+ * - **through the API** (`signup`, `publishedBrief`, `submitAndWait`, `rate`, `certify`,
+ *   `candidateWithCertificate`), as real users would, so the workflow itself leaves the records;
+ * - **straight into D1** (`seedBrief`, `seedCertifiedWork`), for tests that need many records
+ *   or records the API would not make quickly (the data-rights, erasure and paging tests).
+ *
+ * The request helpers (`call`, `jsonInit`, `as`, `expectProblem`, `eventually`) are in
+ * test/helpers.ts. A fixture that cannot be made throws with the response, so a test fails at
+ * the step that broke; the fixtures assert nothing about the behaviour under test.
+ */
+import { env } from 'cloudflare:test';
+import { getDb } from '../src/db/client';
+import {
+  briefs,
+  certificates,
+  employerRatings,
+  evaluations,
+  fingerprintFrequencies,
+  fingerprints,
+  milestones,
+  rubrics,
+  submissions,
+} from '../src/db/schema';
+import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
+import demo from './demo-brief.json';
+import { type Account, as, call, eventually, jsonInit, sessionCookieFrom } from './helpers';
+
+/** Throws unless the response has the expected status; the fixture's response otherwise. */
+async function expectStatus(res: Response, status: number, what: string): Promise<Response> {
+  if (res.status !== status) throw new Error(`${what} failed: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+// --- Accounts
+
+export type Role = 'candidate' | 'employer';
+
+let counter = 0;
+
+/** Signs up a fresh account of the given role and returns its session. */
+export async function signup(role: Role = 'candidate', name = 'Test Person'): Promise<Account> {
+  counter += 1;
+  const email = `user${counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
+  const password = 'a-long-enough-password';
+  const res = await expectStatus(
+    await call('/api/auth/signup', jsonInit('POST', { email, password, name, role })),
+    201,
+    'signup',
+  );
+  const body = await res.json<{ user: { id: string } }>();
+  return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
+}
+
+/** Logs in as the first admin (the ADMIN_EMAIL / ADMIN_PASSWORD test bindings). */
+export async function loginAdmin(): Promise<Account> {
+  const email = 'admin@test.local';
+  const password = 'test-admin-password-123';
+  const res = await expectStatus(
+    await call('/api/auth/login', jsonInit('POST', { email, password })),
+    200,
+    'admin login',
+  );
+  const body = await res.json<{ user: { id: string } }>();
+  return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
+}
+
+/** Issues an API key through the admin API; returns the secret and its id. */
+export async function issueKey(
+  admin: Account,
+  scopes: string[],
+  name = 'test key',
+): Promise<{ key: string; id: string }> {
+  const res = await expectStatus(
+    await call('/api/admin/api-keys', jsonInit('POST', { name, scopes }, as(admin))),
+    201,
+    'key issue',
+  );
+  return res.json<{ key: string; id: string }>();
+}
+
+/** Every consent purpose: what a candidate who is shown everywhere has granted. */
+export const ALL_CONSENTS = ['ai_evaluation', 'leaderboard', 'public_verification'];
+
+/** Grants (or revokes) a consent purpose through the API. */
+export async function consent(
+  account: Account,
+  purpose: string,
+  action: 'grant' | 'revoke' = 'grant',
+): Promise<void> {
+  await expectStatus(
+    await call('/api/consent', jsonInit('POST', { purpose, action, noticeVersion: 'v1' }, as(account))),
+    201,
+    'consent',
+  );
+}
+
+// --- Briefs and work, through the API
+
+/** A brief the pillars can build a rubric and playbook for (shared with test/e2e/seed.mjs). */
+export const DEMO_BRIEF = demo.brief;
+
+/** Work that meets DEMO_BRIEF's criteria, so the local engine passes it. */
+export const GOOD_WORK = demo.work;
+
+export type BriefView = {
+  id: string;
+  state: string;
+  playbook: { milestones: { id: string; final: boolean; day: number; tutorial_links: string[] }[] };
+};
+
+/** Creates a brief as the employer, published unless `overrides` says `publish: false`. */
+export async function publishedBrief(
+  employer: Account,
+  overrides: Record<string, unknown> = {},
+): Promise<BriefView> {
+  const res = await expectStatus(
+    await call('/api/briefs', jsonInit('POST', { ...DEMO_BRIEF, ...overrides }, as(employer))),
+    201,
+    'brief creation',
+  );
+  return res.json<BriefView>();
+}
+
+/** A draft brief of the employer's (not public, takes no submissions). */
+export const draftBrief = (employer: Account, overrides: Record<string, unknown> = {}) =>
+  publishedBrief(employer, { ...overrides, publish: false });
+
+/** The candidate's view of one submission (GET /api/submissions/{id}). */
+export type SubmissionView = {
+  id: string;
+  state: string;
+  evaluation: { id: string; state: string; ai: { verdict: string } | null } | null;
+};
+
+export type Submitted = {
+  id: string;
+  evaluationId: string;
+  /** Whether the work went to AI evaluation (the candidate's `ai_evaluation` consent). */
+  aiEvaluation: boolean;
+  /** The submission once evaluated. */
+  view: SubmissionView;
+};
+
+/**
+ * Submits GOOD_WORK (or `extra` over it) for a milestone and waits until it is evaluated (at
+ * once when it goes straight to the employer, without AI evaluation).
+ */
+export async function submitAndWait(
+  candidate: Account,
+  milestoneId: string,
+  extra: Record<string, unknown> = {},
+): Promise<Submitted> {
+  const res = await expectStatus(
+    await call(
+      '/api/submissions',
+      jsonInit('POST', { milestoneId, text: GOOD_WORK, ...extra }, as(candidate)),
+    ),
+    201,
+    'submission',
+  );
+  const { id, evaluationId, aiEvaluation } = await res.json<{
+    id: string;
+    evaluationId: string;
+    aiEvaluation: boolean;
+  }>();
+  const view = await eventually(async () => {
+    const s = await (await call(`/api/submissions/${id}`, { headers: as(candidate) })).json<SubmissionView>();
+    return s.state === 'evaluated' ? s : undefined;
+  });
+  return { id, evaluationId, aiEvaluation, view };
+}
+
+/** The employer's rating of an evaluation (the response, whatever its status). */
+export const rate = (employer: Account, evaluationId: string, verdict: 'pass' | 'fail' = 'pass', score = 4) =>
+  call(
+    `/api/evaluations/${evaluationId}/employer-rating`,
+    jsonInit('POST', { score, verdict }, as(employer)),
+  );
+
+export type CertifyOptions = {
+  /** The brief's domain (and so the leaderboard it counts on). */
+  domain?: string;
+  /** The brief's title (DEMO_BRIEF's by default). */
+  title?: string;
+  /** The purposes the candidate consents to first (all of them by default). */
+  consents?: string[];
+};
+
+/**
+ * The candidate's certificate from the employer: a new one-milestone brief, the candidate's
+ * consents, their work on it evaluated, and the employer's passing rating.
+ */
+export async function certify(employer: Account, candidate: Account, options: CertifyOptions = {}) {
+  const { domain = DEMO_BRIEF.domain, title = DEMO_BRIEF.title, consents = ALL_CONSENTS } = options;
+  for (const purpose of consents) await consent(candidate, purpose);
+  const brief = await publishedBrief(employer, { title, domain, durationDays: 1 });
+  const submission = await submitAndWait(candidate, brief.playbook.milestones.at(-1)!.id);
+  const rated = await expectStatus(await rate(employer, submission.evaluationId), 201, 'rating');
+  const { certificate } = await rated.json<{ certificate: { certificateNo: string } | null }>();
+  if (!certificate) throw new Error('a final pass issued no certificate');
+  return { brief, submission, certificateNo: certificate.certificateNo };
+}
+
+/** A new candidate with one certificate from a new employer (`<name>'s employer` by default). */
+export async function candidateWithCertificate(
+  name: string,
+  options: CertifyOptions & { employerName?: string } = {},
+) {
+  const { employerName = `${name}'s employer`, ...rest } = options;
+  const employer = await signup('employer', employerName);
+  const candidate = await signup('candidate', name);
+  return { employer, candidate, ...(await certify(employer, candidate, rest)) };
+}
+
+// --- Records straight into D1
+
+export const db = () => getDb(env.DB);
+
+/** A published brief with its rubric and one (final) milestone, as the pillars would leave them. */
+export async function seedBrief(employerId: string, domain = 'web') {
+  const briefId = crypto.randomUUID();
+  const milestoneId = crypto.randomUUID();
+  await db().batch([
+    db()
+      .insert(briefs)
+      .values({
+        id: briefId,
+        employerId,
+        title: `Build a status page (${domain})`,
+        domain,
+        description: 'A public status page for three services.',
+        deliverables: ['status page'],
+        successCriteria: ['shows outages within a minute'],
+        durationDays: 7,
+        state: 'published',
+        publishedAt: new Date(),
+      }),
+    db()
+      .insert(rubrics)
+      .values({
+        briefId,
+        criteria: [
+          {
+            id: 'c1',
+            name: 'Works',
+            description: 'It works',
+            weight: 100,
+            levels: [{ score: 5, descriptor: 'All of it' }],
+            source: 'shows outages within a minute',
+          },
+        ],
+        passThreshold: 3,
+        engine: 'local',
+      }),
+    db()
+      .insert(milestones)
+      .values({
+        id: milestoneId,
+        briefId,
+        position: 1,
+        day: 7,
+        title: 'Ship it',
+        tasks: ['ship'],
+        tutorialLinks: [],
+        isFinal: true,
+      }),
+  ]);
+  return { briefId, milestoneId };
+}
+
+/**
+ * A rated, certified submission of the candidate on the employer's brief, with fingerprints,
+ * evaluation, employer rating and certificate, as the verification workflow would leave them.
+ */
+export async function seedCertifiedWork(
+  candidate: { id: string; email: string },
+  brief: { briefId: string; milestoneId: string; employerId: string; domain?: string },
+) {
+  const submissionId = crypto.randomUUID();
+  const evaluationId = crypto.randomUUID();
+  const certificateId = crypto.randomUUID();
+  const certificateNo = generateCertificateNumber();
+  const hashes = [Math.floor(Math.random() * 2 ** 40), Math.floor(Math.random() * 2 ** 40)];
+  const domain = brief.domain ?? 'web';
+  await db().batch([
+    db()
+      .insert(submissions)
+      .values({
+        id: submissionId,
+        candidateId: candidate.id,
+        briefId: brief.briefId,
+        milestoneId: brief.milestoneId,
+        text: 'My status page polls each service every 30 seconds.',
+        files: [{ path: 'README.md', content: '# Status page' }],
+        repositoryUrl: 'https://git.example.com/status',
+        commits: [
+          {
+            sha: 'a1b2c3d',
+            authorEmail: candidate.email,
+            authoredAt: new Date().toISOString(),
+            message: 'first',
+            additions: 10,
+            deletions: 0,
+          },
+        ],
+        state: 'rated',
+      }),
+    db()
+      .insert(fingerprints)
+      .values(hashes.map((hash, position) => ({ hash, submissionId, position }))),
+    db()
+      .insert(fingerprintFrequencies)
+      .values(hashes.map((hash) => ({ hash, submissions: 1 }))),
+    db()
+      .insert(evaluations)
+      .values({
+        id: evaluationId,
+        submissionId,
+        state: 'completed',
+        aiEvaluated: true,
+        criterionScores: [{ criterionId: 'c1', score: 4, explanation: 'Solid' }],
+        overallScore: 4,
+        verdict: 'pass',
+        engine: 'local',
+        completedAt: new Date(),
+      }),
+    db().insert(employerRatings).values({
+      evaluationId,
+      employerId: brief.employerId,
+      briefId: brief.briefId,
+      domain,
+      score: 4,
+      verdict: 'pass',
+      comment: 'Good work',
+      aiVerdict: 'pass',
+    }),
+    db().insert(certificates).values({
+      id: certificateId,
+      certificateNo,
+      holderId: candidate.id,
+      briefId: brief.briefId,
+      employerId: brief.employerId,
+      submissionId,
+      domain,
+      credentialJwt: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln',
+      issuedAt: new Date(),
+    }),
+  ]);
+  return { submissionId, evaluationId, certificateId, certificateNo, hashes };
+}
