@@ -7,7 +7,6 @@
 import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type OrganisationVerification, organisationInvitations, organisations, users } from '../db/schema';
-import { randomToken, sha256Hex } from '../domain/secrets';
 import {
   emailDomain,
   emailIsAtDomain,
@@ -17,6 +16,7 @@ import {
   verificationRecordName,
   verificationRecordValue,
 } from '../domain/organisations';
+import { randomToken, sha256Hex } from '../domain/secrets';
 import type { Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';

@@ -257,6 +257,7 @@ export async function ownsBrief(
 
 /** The organisation an employer acts for; an employer without one (never, after signup) cannot act. */
 function requireOrganisation(member: { organisationId: string | null }): string {
-  if (!member.organisationId) throw new ProblemError('forbidden', 'This account does not belong to an organisation.');
+  if (!member.organisationId)
+    throw new ProblemError('forbidden', 'This account does not belong to an organisation.');
   return member.organisationId;
 }
