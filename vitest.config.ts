@@ -12,6 +12,25 @@ const secrets = {
 };
 Object.assign(process.env, secrets);
 
+// The vitest plugin re-reads wrangler.toml for every test file and says the same two things each
+// time: that the AI binding is remote-only (tests use the local engine and fake AI bindings;
+// `remote: true` in wrangler.toml would make `wrangler dev --local` open a remote session) and
+// where the secrets come from. Say each once per run, not once per file.
+const ONCE = ['AI bindings always access remote resources', 'Using secrets defined in'];
+const said = new Set<string>();
+for (const level of ['log', 'info', 'warn'] as const) {
+  const original = console[level].bind(console);
+  console[level] = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    const key = ONCE.find((phrase) => text.includes(phrase));
+    if (key) {
+      if (said.has(key)) return;
+      said.add(key);
+    }
+    original(...args);
+  };
+}
+
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
 
 export default defineConfig({

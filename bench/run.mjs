@@ -13,7 +13,8 @@
 //
 // Options (environment): BENCH_SECONDS (per load run, default 5), BENCH_ROUNDS (default 3),
 // BENCH_CONNECTIONS (default 10), BENCH_CHECKS (integrity checks per corpus, default 30),
-// BENCH_PROFILE=1 (also print a CPU profile of the service under each hot path).
+// BENCH_PROFILE=1 (also print a CPU profile of the service under each hot path),
+// BENCH_ONLY=storage (only the storage a maximal submission adds to D1: seconds, no wrangler).
 import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import { corpusStats, DOMAINS, d1File, rowsHolding, seedBase, seedCorpus } from 
 import { buildWorker, prepareState, ROOT, startWorker } from './lib/server.mjs';
 import { printTable } from './lib/stats.mjs';
 import { benchLimiter } from './limiter.mjs';
+import { benchStorage } from './storage.mjs';
 
 const env = (/** @type {string} */ name, /** @type {number} */ fallback) => {
   const v = Number(process.env[name]);
@@ -50,6 +52,15 @@ const TARGETS = {
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 const step = (/** @type {string} */ msg) => console.log(`[${elapsed()}] ${msg}`);
+
+if (process.env.BENCH_ONLY === 'storage') {
+  step('storage added to D1 by a maximal submission');
+  const storage = await benchStorage();
+  process.exit(storage.maximal.charged >= storage.maximal.bytesAdded ? 0 : 1);
+} else if (process.env.BENCH_ONLY) {
+  console.error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the only section that runs alone is "storage"`);
+  process.exit(2);
+}
 
 ensureDevVars();
 const vars = readDevVars();
@@ -184,6 +195,9 @@ try {
     checks: CHECKS,
   });
 
+  step('storage added to D1 by a maximal submission');
+  results.storage = await benchStorage();
+
   step('data-subject rights (on the large database)');
   results.dsr = await benchDsr({
     url: serviceLarge.url,
@@ -206,6 +220,15 @@ const checks = [];
 const hp = /** @type {any} */ (results.hotPaths);
 const integrity = /** @type {any} */ (results.integrity);
 const dsr = /** @type {any} */ (results.dsr);
+const storage = /** @type {any} */ (results.storage);
+if (storage) {
+  checks.push([
+    'maximal submission: D1 bytes added (KiB), within what the quota charges',
+    Math.round(storage.maximal.bytesAdded / 1024),
+    `≤ ${Math.round(storage.maximal.charged / 1024)}`,
+    storage.maximal.charged >= storage.maximal.bytesAdded,
+  ]);
+}
 if (hp) {
   checks.push([
     'verification ratio to hello-world',

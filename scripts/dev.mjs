@@ -4,7 +4,10 @@
 //   2. apply the D1 migrations to the local database (non-interactively);
 //   3. seed the demo data (idempotent);
 //   4. run `wrangler dev --local --port 8787`, forwarding signals and its exit code.
-// Extra arguments are passed to `wrangler dev` (e.g. `npm run dev -- --port 8788`).
+// Extra arguments are passed to `wrangler dev` (e.g. `npm run dev -- --port 8788`). The base URL
+// follows the port: PUBLIC_BASE_URL (the OpenAPI server, the JWKS URL, share links, QR codes,
+// PDFs and every credential's issuer) and ALLOWED_ORIGINS are set to `http://localhost:<port>`
+// unless given with `--var`. `--persist-to <dir>` applies to the migrations and the seed too.
 import { constants } from 'node:os';
 import { ensureDevVars } from './lib/dev-vars.mjs';
 import { seedLocalDatabase } from './lib/seed.mjs';
@@ -12,17 +15,46 @@ import { applyLocalMigrations, spawnWrangler } from './lib/wrangler.mjs';
 
 const extra = process.argv.slice(2);
 
+/**
+ * The value of `--name value` or `--name=value` in the arguments.
+ * @param {string} name
+ */
+function option(name) {
+  for (let i = 0; i < extra.length; i++) {
+    const arg = extra[i] ?? '';
+    if (arg === name) return extra[i + 1];
+    if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+const port = Number(option('--port') ?? 8787);
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`dev: --port must be a port number, not ${option('--port')}`);
+  process.exit(1);
+}
+const persistTo = option('--persist-to');
+const baseUrl = `http://localhost:${port}`;
+const given = (/** @type {string} */ name) =>
+  extra.some(
+    (arg, i) => (arg === '--var' && extra[i + 1]?.startsWith(`${name}:`)) || arg.startsWith(`--var=${name}:`),
+  );
+const vars = [
+  ...(given('PUBLIC_BASE_URL') ? [] : ['--var', `PUBLIC_BASE_URL:${baseUrl}`]),
+  ...(given('ALLOWED_ORIGINS') ? [] : ['--var', `ALLOWED_ORIGINS:${baseUrl},http://127.0.0.1:${port}`]),
+];
+
 try {
   ensureDevVars();
-  await applyLocalMigrations();
-  await seedLocalDatabase();
+  await applyLocalMigrations(persistTo);
+  await seedLocalDatabase({ persistTo, baseUrl });
 } catch (error) {
   console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
 
-const hasPort = extra.some((arg) => arg === '--port' || arg.startsWith('--port='));
-const child = spawnWrangler(['dev', '--local', ...(hasPort ? [] : ['--port', '8787']), ...extra]);
+const hasPort = option('--port') !== undefined;
+const child = spawnWrangler(['dev', '--local', ...(hasPort ? [] : ['--port', '8787']), ...vars, ...extra]);
 
 /** @type {NodeJS.Signals[]} */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];

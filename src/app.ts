@@ -8,6 +8,7 @@ import { certificatesRouter } from './routes/certificates/certificates.index';
 import { consentRouter } from './routes/consent/consent.index';
 import { dsrRouter } from './routes/dsr/dsr.index';
 import { evaluationsRouter } from './routes/evaluations/evaluations.index';
+import { healthRouter } from './routes/health/health.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
 import { metaRouter } from './routes/meta/meta.index';
@@ -17,6 +18,8 @@ import { submissionsRouter } from './routes/submissions/submissions.index';
 import { integrityRouter } from './routes/v1/integrity/integrity.index';
 import { keysRouter } from './routes/v1/keys/keys.index';
 import { playbooksRouter } from './routes/v1/playbooks/playbooks.index';
+// The job kinds register themselves; requests create jobs of them.
+import './services/jobs/kinds';
 
 /**
  * The whole HTTP API. Feature routers are mounted at the root; each declares full paths, and
@@ -41,6 +44,7 @@ export function buildApp() {
   app.route('/', agreementRouter);
   app.route('/', consentRouter);
   app.route('/', dsrRouter);
+  app.route('/', healthRouter);
   app.route('/', pagesRouter);
   app.route('/', metaRouter(app));
   return app;

@@ -1,14 +1,14 @@
 import { app } from './app';
-import { consumeErasureBatch } from './queue/consumer';
+import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
 import { runScheduled } from './scheduled';
-import { runErasureCascade } from './services/dsr/erasure';
 
 export { RateLimiter } from './durable/rate-limiter';
 
 export default {
   fetch: app.fetch,
   async queue(batch, env) {
-    await consumeErasureBatch(batch, env, (message) => runErasureCascade(message, env));
+    if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
+    else await consumeJobBatch(batch, env);
   },
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));

@@ -149,6 +149,7 @@ describe('POST /api/consent', () => {
     const theirs = await seedCertifiedWork(other, { ...brief, employerId: employer.id });
     await consent(person, { purpose: 'public_verification', action: 'grant', noticeVersion: 'v1' });
 
+    await env.CACHE.put(leaderboardKey('*'), '{"entries":[{"alias":"Test Person"}]}');
     await env.CACHE.put(leaderboardKey('web'), '{"entries":[{"alias":"Test Person"}]}');
     await env.CACHE.put(leaderboardKey('data'), '{"entries":[]}');
     await env.CACHE.put(verificationKey(mine.certificateNo), '{"holderName":"Test Person"}');
@@ -161,8 +162,11 @@ describe('POST /api/consent', () => {
     });
     expect(res.status).toBe(201);
     expect(await env.CACHE.get(verificationKey(mine.certificateNo))).toBeNull();
+    // The boards the person can appear on (all domains, and their certificates' domain) are
+    // dropped by name; a board they cannot be on is left alone (no listing of every board).
     const leaderboards = await env.CACHE.list({ prefix: 'leaderboard:v1:' });
-    expect(leaderboards.keys).toEqual([]);
+    expect(leaderboards.keys.map((k) => k.name)).toEqual([leaderboardKey('data')]);
+    await env.CACHE.delete(leaderboardKey('data'));
     // Someone else's certificate was not touched.
     expect(await env.CACHE.get(verificationKey(theirs.certificateNo))).not.toBeNull();
     expect(await hasConsent(db(), person.id, 'public_verification')).toBe(false);

@@ -51,6 +51,7 @@ describe('the breaking-change detector, proven on patched copies of the snapshot
         'breaking-new-required-request-field',
         'breaking-removed-path',
         'breaking-narrowed-enum',
+        'breaking-renamed-operation-id',
         'compatible-new-optional-request-field',
         'compatible-new-path',
       ]),
@@ -76,5 +77,7 @@ describe('the breaking-change detector, proven on patched copies of the snapshot
     expect(codes('breaking-new-required-request-field')).toContain('request.body.scope.remove');
     expect(codes('breaking-removed-path')).toEqual(['path.remove']);
     expect(codes('breaking-narrowed-enum')).toEqual(['response.enum.remove']);
+    expect(codes('breaking-renamed-operation-id')).toEqual(['operation-id.change']);
+    expect(codes('breaking-removed-operation-id')).toEqual(['operation-id.change']);
   });
 });

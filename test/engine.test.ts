@@ -3,36 +3,22 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { localEngine } from '../src/services/pillars/local-engine';
 import { type AiRunner, workersAiEngine } from '../src/services/pillars/workers-ai-engine';
+import {
+  ANDROID_BRIEF,
+  GENERIC_PLAYBOOK,
+  GOOD_PLAYBOOK,
+  GOOD_RUBRIC,
+  INVENTED_LINK_PLAYBOOK,
+  LOPSIDED_RUBRIC,
+  MALFORMED_PLAYBOOK,
+  OTHER_FIELD_LINK_PLAYBOOK,
+  RUBRIC_BRIEF,
+} from './fixtures/workers-ai-recordings';
 import { issueKey, loginAdmin } from './harness';
 import { jsonInit } from './helpers';
 
-const BRIEF = {
-  title: 'Accessible sign-up form',
-  deliverables: ['An accessible sign-up form', 'An audit report'],
-  successCriteria: ['Passes WCAG 2.2 AA checks'],
-  durationDays: 10,
-  domain: 'design',
-};
-
-const VALID_PLAYBOOK = {
-  milestones: [
-    {
-      id: 'x',
-      day: 3,
-      title: 'Audit',
-      tasks: ['Audit the current form'],
-      tutorial_links: ['https://invented.example/tutorial'],
-    },
-    {
-      id: 'y',
-      day: 10,
-      title: 'Deliver',
-      tasks: ['Deliver: An accessible sign-up form', 'Deliver: An audit report'],
-      tutorial_links: [],
-    },
-  ],
-  rubric_preview: { criteria: [{ id: 'c1', name: 'Accessibility', weight: 100 }], passThreshold: 3 },
-};
+const BRIEF = ANDROID_BRIEF;
+const VALID_PLAYBOOK = GOOD_PLAYBOOK.response;
 
 /** A fake `AI` binding answering from a script: a value, a thrower, or a never-settling promise. */
 function fakeAi(...answers: (unknown | Error | 'hang')[]): AiRunner & { calls: Record<string, unknown>[] } {
@@ -60,11 +46,50 @@ describe('Workers AI engine', () => {
     const format = ai.calls[0]?.response_format as { type: string; json_schema: { type: string } };
     expect(format.type).toBe('json_schema');
     expect(format.json_schema.type).toBe('object');
-    // Ids are renumbered and invented links are replaced from the curated catalogue.
-    expect(out.result.milestones.map((m) => m.id)).toEqual(['m1', 'm2']);
-    expect(out.result.milestones.flatMap((m) => m.tutorial_links)).not.toContain(
-      'https://invented.example/tutorial',
+    // Ids are renumbered; the rubric preview and the confidence are the platform's own.
+    expect(out.result.milestones.map((m) => m.id)).toEqual(['m1', 'm2', 'm3', 'm4']);
+    expect(out.result.confidence).toBe('high');
+    expect(out.result.rubric_preview).toEqual(
+      (await localEngine.generatePlaybook(BRIEF)).result.rubric_preview,
     );
+    // The prompt carries the field's guidance and its catalogue as the only permitted links.
+    const messages = (ai.calls[0]?.messages ?? []) as { content: string }[];
+    const system = messages[0]?.content ?? '';
+    expect(system).toMatch(/Jetpack Compose/);
+    expect(system).toContain('https://developer.android.com/training/testing');
+    expect(system).not.toContain('developer.apple.com');
+  });
+
+  it('replays recorded failures into a local fallback that says why', async () => {
+    const cases: [unknown, RegExp][] = [
+      [MALFORMED_PLAYBOOK, /not JSON/],
+      [INVENTED_LINK_PLAYBOOK, /a tutorial link is not in the curated catalogue/],
+      [OTHER_FIELD_LINK_PLAYBOOK, /developer\.apple\.com.*another field than Android development/],
+      [GENERIC_PLAYBOOK, /restate the brief/],
+    ];
+    for (const [answer, reason] of cases) {
+      const ai = fakeAi(answer);
+      const out = await workersAiEngine(ai, options).generatePlaybook(BRIEF);
+      expect(ai.calls, String(reason)).toHaveLength(2);
+      expect(out.engine).toBe('local');
+      expect(out.fallbackReason).toMatch(reason);
+      // The model's own strings (an invented URL) are never echoed back in a response.
+      expect(out.fallbackReason).not.toContain('android-tutorials.example');
+      expect(out.result).toEqual((await localEngine.generatePlaybook(BRIEF)).result);
+    }
+  });
+
+  it('holds Workers AI rubrics to the same rules as local ones', async () => {
+    const good = await workersAiEngine(fakeAi(GOOD_RUBRIC), options).extractRubric(RUBRIC_BRIEF, 'marketing');
+    expect(good.engine).toBe('workers-ai');
+    expect(good.result.criteria.map((c) => c.id)).toEqual(['c1', 'c2', 'c3', 'c4']);
+    const lopsided = await workersAiEngine(fakeAi(LOPSIDED_RUBRIC), options).extractRubric(
+      RUBRIC_BRIEF,
+      'marketing',
+    );
+    expect(lopsided.engine).toBe('local');
+    expect(lopsided.fallbackReason).toMatch(/44 %, above 40 %/);
+    expect(lopsided.fallbackReason).toMatch(/Pricing section & Free/);
   });
 
   it('accepts the answer as a JSON string too', async () => {

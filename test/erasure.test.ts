@@ -1,10 +1,9 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
-import { eq, is } from 'drizzle-orm';
+import { and, eq, is } from 'drizzle-orm';
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it, vi } from 'vitest';
 import * as schema from '../src/db/schema';
 import worker from '../src/index';
-import type { ErasureMessage } from '../src/queue/consumer';
 import { leaderboardKey, PUBLIC_AGREEMENT_KEY, verificationKey } from '../src/services/cache-keys';
 import { tombstoneEmail } from '../src/services/dsr/erasure';
 import { db, loginAdmin, seedBrief, seedCertifiedWork, signup } from './harness';
@@ -36,12 +35,10 @@ async function rowsMentioning(needles: string[]): Promise<Record<string, number>
 let messageNo = 0;
 
 /** Delivers one message to the Worker's real `queue` handler and returns what it acked or retried. */
-async function deliver(body: ErasureMessage, attempts = 1) {
+async function deliver(body: { jobId: string } | Record<string, unknown>, attempts = 1) {
   messageNo += 1;
   const id = `message-${messageNo}`;
-  const batch = createMessageBatch<ErasureMessage>('erasure', [
-    { id, timestamp: new Date(), attempts, body },
-  ]);
+  const batch = createMessageBatch('erasure', [{ id, timestamp: new Date(), attempts, body }]);
   const retry = vi.spyOn(batch.messages[0]!, 'retry');
   const ctx = createExecutionContext();
   await (worker as ExportedHandler<Env>).queue!(batch, env, ctx);
@@ -52,7 +49,12 @@ async function requestErasure(account: Account) {
   const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(account) });
   expect(res.status).toBe(202);
   const body = await res.json<{ requestId: string; state: string }>();
-  return { res, body, message: { type: 'erasure', requestId: body.requestId, userId: account.id } as const };
+  const [job] = await db()
+    .select()
+    .from(schema.jobs)
+    .where(and(eq(schema.jobs.kind, 'erasure'), eq(schema.jobs.ref, body.requestId)));
+  if (!job) throw new Error('no erasure job was written with the request');
+  return { res, body, job, message: { jobId: job.id } };
 }
 
 const receiptOf = async (requestId: string) =>
@@ -126,7 +128,7 @@ async function candidateWithEverything() {
   return { person: { ...person, email: newEmail }, employer, admin, brief, works, needles };
 }
 
-describe('erasure', () => {
+describe('erasure', { timeout: 30_000 }, () => {
   it('deletes every row about the person in every table, through the route and the real consumer', async () => {
     const { person, employer, brief, works, needles } = await candidateWithEverything();
     const bystander = await signup('candidate', 'Bystander');

@@ -26,7 +26,7 @@ import {
 } from '../src/db/schema';
 import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
 import demo from './demo-brief.json';
-import { type Account, as, call, eventually, jsonInit, sessionCookieFrom } from './helpers';
+import { type Account, as, call, eventually, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 
 /** Throws unless the response has the expected status; the fixture's response otherwise. */
 async function expectStatus(res: Response, status: number, what: string): Promise<Response> {
@@ -46,7 +46,10 @@ export async function signup(role: Role = 'candidate', name = 'Test Person'): Pr
   const email = `user${counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
   const password = 'a-long-enough-password';
   const res = await expectStatus(
-    await call('/api/auth/signup', jsonInit('POST', { email, password, name, role })),
+    await call(
+      '/api/auth/signup',
+      jsonInit('POST', { email, password, name, role }, { 'CF-Connecting-IP': freshIp() }),
+    ),
     201,
     'signup',
   );

@@ -59,6 +59,19 @@ export function sessionCookieFrom(res: Response): string | null {
 
 export type Account = { cookie: string; id: string; email: string; password: string };
 
+let counter = 0;
+const fileSalt = Math.floor(Math.random() * 0xffffff);
+
+/**
+ * A client address of its own for each call (from 10.0.0.0/8, random per test file), so that
+ * the per-network signup and login limits never make tests depend on one another.
+ */
+export function freshIp(): string {
+  counter += 1;
+  const n = (fileSalt + counter) % 0xffffff;
+  return `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 /** Headers of a same-origin browser request made with the account's session. */
 export function as(account: Account, extra: Record<string, string> = {}): Record<string, string> {
   return { cookie: account.cookie, origin: ORIGIN, ...extra };

@@ -97,17 +97,19 @@ describe('the hot paths behind the isolate cache', () => {
   });
 
   it('answers a leaderboard from memory, and a purge in this isolate drops it at once', async () => {
-    const first = await call('/api/leaderboard?domain=isolate-cache');
+    const first = await call('/api/leaderboard');
     expect(first.status).toBe(200);
     await env.CACHE.put(
-      leaderboardKey('isolate-cache'),
-      JSON.stringify({ domain: 'isolate-cache', generatedAt: new Date(0).toISOString(), entries: [] }),
+      leaderboardKey('*'),
+      JSON.stringify({ domain: null, generatedAt: new Date(0).toISOString(), entries: [] }),
     );
-    const second = await call('/api/leaderboard?domain=isolate-cache');
+    const second = await call('/api/leaderboard');
     expect(second.headers.get('ETag')).toBe(first.headers.get('ETag'));
-    await purgeLeaderboards(env.CACHE);
-    const third = await call('/api/leaderboard?domain=isolate-cache');
+    await purgeLeaderboards(env.CACHE, []);
+    expect(await env.CACHE.get(leaderboardKey('*'))).toBeNull();
+    const third = await call('/api/leaderboard');
     expect(third.status).toBe(200);
+    expect(third.headers.get('ETag')).not.toBe(`W/"0-10"`);
     expect(leaderboardMemory.size).toBe(1);
   });
 });

@@ -67,7 +67,9 @@ describe('openapi.yaml', () => {
   it('is titled Core API v1.0.0 with one configured server and both security schemes', () => {
     expect(doc.openapi).toBe('3.0.3');
     expect(doc.info).toMatchObject({ title: 'Core API', version: 'v1.0.0' });
-    expect(doc.servers).toEqual([{ url: CANONICAL_SERVER_URL, description: 'Production' }]);
+    expect(doc.servers).toEqual([
+      { url: CANONICAL_SERVER_URL, description: 'Production', 'x-internal': false },
+    ]);
     expect(doc.components.securitySchemes).toMatchObject({
       sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
       serviceKey: { type: 'apiKey', in: 'header', name: 'X-Service-Key' },

@@ -7,10 +7,18 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { app } from '../src/app';
+import { getDb } from '../src/db/client';
 import { ALL_TUTORIAL_URLS } from '../src/domain/pillars/tutorial-catalogue';
+import { DEFAULT_STORAGE_LIMITS, FINGERPRINT_ROW_BYTES } from '../src/domain/storage-quota';
 import { CANONICAL_SERVER_URL, openApiDocument } from '../src/lib/openapi';
 import { BODY_LIMIT_BYTES, INTEGRITY_BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
-import { LOGIN_ATTEMPTS } from '../src/middleware/rate-limit';
+import {
+  LOGIN_ATTEMPTS,
+  LOGIN_FAILURES_PER_NETWORK,
+  SIGNUPS_PER_NETWORK,
+} from '../src/middleware/rate-limit';
+import { changeRole } from '../src/services/accounts';
+import { LEADERBOARD_PREFIX, leaderboardKey } from '../src/services/cache-keys';
 import type { AiRunner } from '../src/services/pillars/workers-ai-engine';
 import {
   type BriefView,
@@ -197,6 +205,7 @@ describe('API1:2023 Broken Object Level Authorization', () => {
     'delete /api/admin/api-keys/{id}': 'admins manage every key (function level: API5)',
     'patch /api/admin/dsr-requests/{id}':
       'the Data Protection Officer handles every request (function level: API5)',
+    'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
     'get /api/consent/notices/{version}': 'published notices are public',
@@ -319,6 +328,226 @@ describe('API2:2023 Broken Authentication', () => {
     expect(ta).not.toBe(tb);
     for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Strict'])
       expect(a.headers.get('set-cookie')).toContain(attribute);
+  });
+
+  describe('admin bootstrap (issue 15)', () => {
+    const strongAdminPassword = 'operator-chosen passphrase 7';
+    const bootstrapLogin = (email: string, password: string, overrides: Partial<Env>, ip = '203.0.113.77') =>
+      direct('/api/auth/login', jsonInit('POST', { email, password }, { 'CF-Connecting-IP': ip }), overrides);
+    const auditEntries = (action: string, targetId: string) =>
+      env.DB.prepare('SELECT actor_id, ip, details FROM audit_log WHERE action = ? AND target_id = ?')
+        .bind(action, targetId)
+        .all<{ actor_id: string | null; ip: string | null; details: string | null }>();
+
+    it('never promotes an account that holds the address before it becomes ADMIN_EMAIL: 409, audited, nothing changed', async () => {
+      const early = await signup('candidate', 'Early Bird');
+      const before = await env.DB.prepare('SELECT role, password_hash FROM users WHERE id = ?')
+        .bind(early.id)
+        .first<{ role: string; password_hash: string }>();
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const res = await bootstrapLogin(early.email, strongAdminPassword, {
+        ADMIN_EMAIL: early.email.toUpperCase(),
+        ADMIN_PASSWORD: strongAdminPassword,
+      });
+      expect(res.status).toBe(409);
+      const problem = await res.json<{ type: string; detail: string }>();
+      expect(problem.type).toBe('/problems/conflict');
+      expect(problem.detail).toMatch(/never promotes/);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      expect(warn.mock.calls.some(([line]) => String(line).includes('admin.bootstrap_refused'))).toBe(true);
+      warn.mockRestore();
+      // Unchanged: the role, the password, and the existing session is still a candidate's.
+      const after = await env.DB.prepare('SELECT role, password_hash FROM users WHERE id = ?')
+        .bind(early.id)
+        .first<{ role: string; password_hash: string }>();
+      expect(after).toEqual(before);
+      const me = await call('/api/me', { headers: as(early) });
+      expect((await me.json<{ role: string }>()).role).toBe('candidate');
+      await expectProblem(await call('/api/admin/api-keys', { headers: as(early) }), 403, 'forbidden');
+      const { results } = await auditEntries('admin.bootstrap_refused', early.id);
+      expect(results).toEqual([
+        {
+          actor_id: null,
+          ip: '203.0.113.77',
+          details: JSON.stringify({ reason: 'email_held_by_non_admin' }),
+        },
+      ]);
+    });
+
+    it('refuses an ADMIN_PASSWORD that fails the password policy (503), creating nothing', async () => {
+      const email = `weak-admin-${crypto.randomUUID().slice(0, 8)}@example.test`;
+      const res = await bootstrapLogin(
+        email,
+        'aaaaaaaaaa',
+        { ADMIN_EMAIL: email, ADMIN_PASSWORD: 'aaaaaaaaaa' },
+        '198.51.100.201',
+      );
+      expect(res.status).toBe(503);
+      const problem = await res.json<{ type: string; detail: string }>();
+      expect(problem.type).toBe('/problems/not-configured');
+      expect(problem.detail).toMatch(/ADMIN_PASSWORD does not meet the password policy/);
+      expect(problem.detail).toMatch(/repeats a character/);
+      expect(await env.DB.prepare('SELECT id FROM users WHERE email = ?').bind(email).first()).toBeNull();
+      const refused = await env.DB.prepare(
+        "SELECT details FROM audit_log WHERE action = 'admin.bootstrap_refused' AND ip = '198.51.100.201'",
+      ).all<{ details: string }>();
+      expect(refused.results).toEqual([{ details: JSON.stringify({ reason: 'weak_admin_password' }) }]);
+    });
+
+    it('creates a fresh admin from the secrets, audited with the address, and refreshes it on the next login', async () => {
+      const email = `new-admin-${crypto.randomUUID().slice(0, 8)}@example.test`;
+      const secrets = { ADMIN_EMAIL: email, ADMIN_PASSWORD: strongAdminPassword };
+      const first = await bootstrapLogin(email, strongAdminPassword, secrets, '2001:db8:aa::1');
+      expect(first.status).toBe(200);
+      const { user } = await first.json<{ user: { id: string; role: string } }>();
+      expect(user.role).toBe('admin');
+      expect((await bootstrapLogin(email, strongAdminPassword, secrets, '2001:db8:aa::2')).status).toBe(200);
+      const { results } = await auditEntries('admin.bootstrapped', user.id);
+      expect(results.map((r) => [r.actor_id, r.ip])).toEqual([
+        [user.id, '2001:db8:aa::1'],
+        [user.id, '2001:db8:aa::2'],
+      ]);
+    });
+
+    it('ends every session of a person whose role changes, and audits the change', async () => {
+      const person = await signup('candidate', 'Role Changer');
+      const second = await call(
+        '/api/auth/login',
+        jsonInit(
+          'POST',
+          { email: person.email, password: person.password },
+          { 'CF-Connecting-IP': '192.0.2.99' },
+        ),
+      );
+      const secondCookie = `session=${sessionCookieFrom(second)}`;
+      const changed = await changeRole(getDb(env.DB), {
+        userId: person.id,
+        role: 'employer',
+        actor: admin.id,
+        ip: '198.51.100.50',
+      });
+      expect(changed?.role).toBe('employer');
+      for (const cookie of [person.cookie, secondCookie])
+        await expectProblem(await call('/api/me', { headers: { cookie } }), 401, 'unauthenticated');
+      const { results } = await auditEntries('user.role_changed', person.id);
+      expect(results).toEqual([
+        {
+          actor_id: admin.id,
+          ip: '198.51.100.50',
+          details: JSON.stringify({ from: 'candidate', to: 'employer' }),
+        },
+      ]);
+    });
+  });
+
+  describe('password spraying and signup throttling (issue 15)', () => {
+    it('limits failed logins per network across accounts, the same for known and unknown addresses', async () => {
+      const known = await Promise.all([signup('candidate'), signup('candidate')]);
+      const { limit, windowSeconds } = LOGIN_FAILURES_PER_NETWORK;
+      // One address tries many different accounts, each once: the per-account limit never trips.
+      for (let i = 0; i < limit; i++) {
+        const email = i % 3 === 2 ? `nobody-${i}@example.test` : known[i % 3]!.email;
+        await expectProblem(
+          await login(email, `Spray-Password-${i}!`, '198.51.100.66'),
+          401,
+          'unauthenticated',
+        );
+      }
+      for (const email of [known[0]!.email, 'nobody-else@example.test']) {
+        const refused = await login(email, 'Spray-Password-x!', '198.51.100.66');
+        const problem = await expectProblem(refused, 429, 'quota-exceeded');
+        expect(problem.detail).toContain(`${limit} in ${windowSeconds / 60} minutes, across all accounts`);
+        expect(refused.headers.get('ratelimit-policy')).toBe(`"login-network";q=${limit};w=${windowSeconds}`);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      // Even the right password waits: nothing is checked once the network is over its budget.
+      await expectProblem(
+        await login(known[1]!.email, known[1]!.password, '198.51.100.66'),
+        429,
+        'quota-exceeded',
+      );
+      // Another network is unaffected.
+      expect((await login(known[1]!.email, known[1]!.password, '198.51.100.67')).status).toBe(200);
+    });
+
+    it('counts an IPv6 attacker per /64, however many addresses it rotates through', async () => {
+      const { limit } = LOGIN_FAILURES_PER_NETWORK;
+      for (let i = 0; i < limit; i++)
+        await expectProblem(
+          await login(
+            `v6-target-${i}@example.test`,
+            'Spray-Password-1!',
+            `2001:db8:66:1:${i.toString(16)}::1`,
+          ),
+          401,
+          'unauthenticated',
+        );
+      await expectProblem(
+        await login('v6-target-x@example.test', 'Spray-Password-1!', '2001:db8:66:1:ffff:ffff:ffff:fffe'),
+        429,
+        'quota-exceeded',
+      );
+      await expectProblem(
+        await login('v6-target-x@example.test', 'Spray-Password-1!', '2001:db8:66:2::1'),
+        401,
+        'unauthenticated',
+      );
+    });
+
+    it('does not spend the network budget on successful logins', async () => {
+      const account = await signup('candidate');
+      for (let i = 0; i < LOGIN_FAILURES_PER_NETWORK.limit + 5; i++)
+        expect((await login(account.email, account.password, '198.51.100.68')).status).toBe(200);
+    });
+
+    it('throttles signups per network (IPv6 per /64)', async () => {
+      const { limit, windowSeconds } = SIGNUPS_PER_NETWORK;
+      const attempt = (i: number, ip: string) =>
+        call(
+          '/api/auth/signup',
+          jsonInit(
+            'POST',
+            {
+              email: `mass-${i}-${crypto.randomUUID().slice(0, 6)}@example.test`,
+              password: 'a-long-enough-password',
+              name: 'Mass',
+              role: 'candidate',
+            },
+            { 'CF-Connecting-IP': ip },
+          ),
+        );
+      for (let i = 0; i < limit; i++) expect((await attempt(i, `2001:db8:77:7::${i + 1}`)).status).toBe(201);
+      const refused = await attempt(limit, '2001:db8:77:7:abcd::1');
+      const problem = await expectProblem(refused, 429, 'quota-exceeded');
+      expect(problem.detail).toContain(`${limit} per ${windowSeconds / 60} minutes`);
+      expect(refused.headers.get('ratelimit-policy')).toBe(`"signup";q=${limit};w=${windowSeconds}`);
+      expect((await attempt(limit + 1, '2001:db8:77:8::1')).status).toBe(201);
+    });
+
+    it('refuses common and guessable passwords at signup, saying why', async () => {
+      for (const [password, why] of [
+        ['aaaaaaaaaa', /repeats a character/],
+        ['password123', /commonly used password/],
+        ['qwertyuiop', /hundred most used passwords/],
+      ] as const) {
+        const res = await call(
+          '/api/auth/signup',
+          jsonInit(
+            'POST',
+            {
+              email: `weak-${crypto.randomUUID().slice(0, 8)}@example.test`,
+              password,
+              name: 'Weak',
+              role: 'candidate',
+            },
+            { 'CF-Connecting-IP': `192.0.2.${Math.floor(Math.random() * 200) + 20}` },
+          ),
+        );
+        const problem = await expectProblem(res, 422, 'validation-failed');
+        expect(problem.detail).toMatch(why);
+        expect(problem.errors?.[0]?.pointer).toBe('#/password');
+      }
+    });
   });
 });
 
@@ -445,6 +674,25 @@ describe('API3:2023 Broken Object Property Level Authorization', () => {
     }>();
     expect(list.items.find((s) => s.id === work.id)?.evaluation?.ai).toBeNull();
   });
+
+  it('NFKC-normalises public aliases and refuses bidi-override, zero-width and control characters (issue 15)', async () => {
+    const person = await signup('candidate');
+    for (const alias of ['gnp\u202Eexe.admin', 'top\u200Bcandidate', 'tab\u0009bed', 'bo\uFEFFss']) {
+      const problem = await expectProblem(
+        await call('/api/me', jsonInit('PATCH', { publicAlias: alias }, as(person))),
+        422,
+        'validation-failed',
+      );
+      expect(problem.errors?.[0]?.pointer).toBe('#/publicAlias');
+      expect(problem.detail).toMatch(/control, bidirectional or invisible/);
+    }
+    const normalised = await call(
+      '/api/me',
+      jsonInit('PATCH', { publicAlias: 'ｒａｖｉ．ｂｕｉｌｄｓ' }, as(person)),
+    );
+    expect(normalised.status).toBe(200);
+    expect((await normalised.json<{ publicAlias: string }>()).publicAlias).toBe('ravi.builds');
+  });
 });
 
 describe('API4:2023 Unrestricted Resource Consumption', () => {
@@ -515,6 +763,160 @@ describe('API4:2023 Unrestricted Resource Consumption', () => {
     expect(document.paths['/api/auth/login']?.post?.responses['429']).toBeDefined();
     expect(document.paths['/api/leaderboard']?.get?.responses['429']).toBeDefined();
   });
+
+  describe('storage abuse (issue 15)', () => {
+    /** A brief of its own, with several milestones: past rows go on the second, new work on the first. */
+    let storageBrief: BriefView;
+    beforeAll(async () => {
+      storageBrief = await publishedBrief(owner);
+    });
+    const submit = (who: Account, milestoneId: string, body: Record<string, unknown>) =>
+      call('/api/submissions', jsonInit('POST', { milestoneId, ...body }, as(who)));
+    /** Rows as if the candidate had submitted before: `count` of `bytes` each, `hoursAgo` old. */
+    const pastSubmissions = async (who: Account, count: number, bytes: number, hoursAgo: number) => {
+      const milestone = storageBrief.playbook.milestones[1]!.id;
+      const at = Date.now() - hoursAgo * 3600_000;
+      await env.DB.batch(
+        Array.from({ length: count }, (_, i) =>
+          env.DB.prepare(
+            `INSERT INTO submissions (id, candidate_id, brief_id, milestone_id, text, state, storage_bytes, created_at)
+             VALUES (?, ?, ?, ?, 'x', 'evaluated', ?, ?)`,
+          ).bind(crypto.randomUUID(), who.id, storageBrief.id, milestone, bytes, at + i),
+        ),
+      );
+    };
+
+    it('refuses a submission over the byte limit with 413, naming the limit', async () => {
+      const candidate = await signup('candidate');
+      const { submissionMaxBytes } = DEFAULT_STORAGE_LIMITS;
+      // 200,000 two-byte characters: inside the 1 MiB body and the schema, over 256 KiB stored.
+      const problem = await expectProblem(
+        await submit(candidate, storageBrief.playbook.milestones[0]!.id, { text: 'é'.repeat(200_000) }),
+        413,
+        'payload-too-large',
+      );
+      expect(problem.detail).toContain(`(${submissionMaxBytes} bytes) per submission`);
+      const stored = await env.DB.prepare('SELECT count(*) AS n FROM submissions WHERE candidate_id = ?')
+        .bind(candidate.id)
+        .first<{ n: number }>();
+      expect(stored?.n).toBe(0);
+    });
+
+    it('stores a bounded number of fingerprints for a maximal submission, and charges it to the quota', async () => {
+      const candidate = await signup('candidate');
+      const words = Array.from({ length: 30_000 }, (_, i) => `w${((i + 7) * 2654435761) % 999_983}`).join(
+        ' ',
+      );
+      const res = await submit(candidate, storageBrief.playbook.milestones[0]!.id, {
+        text: words.slice(0, 200_000),
+      });
+      expect(res.status).toBe(201);
+      const { id } = await res.json<{ id: string }>();
+      const counted = await env.DB.prepare(
+        'SELECT (SELECT count(*) FROM fingerprints WHERE submission_id = ?1) AS prints, storage_bytes AS charged FROM submissions WHERE id = ?1',
+      )
+        .bind(id)
+        .first<{ prints: number; charged: number }>();
+      expect(counted?.prints).toBe(DEFAULT_STORAGE_LIMITS.fingerprintsPerSubmission);
+      expect(counted?.charged).toBe(200_000 + counted!.prints * FINGERPRINT_ROW_BYTES);
+    });
+
+    it(`allows ${DEFAULT_STORAGE_LIMITS.submissionsPerMilestone} submissions per milestone, then 429`, async () => {
+      const candidate = await signup('candidate');
+      const milestone = storageBrief.playbook.milestones[0]!.id;
+      for (let i = 0; i < DEFAULT_STORAGE_LIMITS.submissionsPerMilestone; i++)
+        expect((await submit(candidate, milestone, { text: `${GOOD_WORK} (take ${i})` })).status).toBe(201);
+      const problem = await expectProblem(
+        await submit(candidate, milestone, { text: GOOD_WORK }),
+        429,
+        'submission-limit-reached',
+      );
+      expect(problem.detail).toContain(
+        `the limit is ${DEFAULT_STORAGE_LIMITS.submissionsPerMilestone} per milestone`,
+      );
+    });
+
+    it('limits submissions per 24 hours, with Retry-After until the oldest leaves the window', async () => {
+      const candidate = await signup('candidate');
+      await pastSubmissions(candidate, DEFAULT_STORAGE_LIMITS.submissionsPerDay, 100, 23);
+      const refused = await submit(candidate, storageBrief.playbook.milestones[0]!.id, { text: GOOD_WORK });
+      const problem = await expectProblem(refused, 429, 'submission-limit-reached');
+      expect(problem.detail).toContain(
+        `the limit is ${DEFAULT_STORAGE_LIMITS.submissionsPerDay} per 24 hours`,
+      );
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(3500);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+    });
+
+    it('refuses a submission that would take the account over its storage quota', async () => {
+      const candidate = await signup('candidate');
+      const { accountStorageQuotaBytes } = DEFAULT_STORAGE_LIMITS;
+      // Older than a day, so only the quota applies; 4 KiB short of it.
+      await pastSubmissions(candidate, 4, (accountStorageQuotaBytes - 4096) / 4, 48);
+      const problem = await expectProblem(
+        await submit(candidate, storageBrief.playbook.milestones[0]!.id, { text: GOOD_WORK.repeat(20) }),
+        429,
+        'submission-limit-reached',
+      );
+      expect(problem.detail).toContain(`(${accountStorageQuotaBytes} bytes) per account`);
+      // Something smaller still fits.
+      expect(
+        (await submit(candidate, storageBrief.playbook.milestones[0]!.id, { text: 'Short note.' })).status,
+      ).toBe(201);
+    });
+
+    it('answers a misconfigured limit with 503 naming the var, not 500', async () => {
+      const candidate = await signup('candidate');
+      const res = await direct(
+        '/api/submissions',
+        jsonInit(
+          'POST',
+          { milestoneId: storageBrief.playbook.milestones[0]!.id, text: GOOD_WORK },
+          as(candidate),
+        ),
+        { SUBMISSIONS_PER_DAY: 'twenty' },
+      );
+      expect(res.status).toBe(503);
+      expect((await res.json<{ detail: string }>()).detail).toContain('SUBMISSIONS_PER_DAY');
+    });
+  });
+
+  describe('leaderboard cache keys (issue 15)', () => {
+    const boardKeys = async () =>
+      (await env.CACHE.list({ prefix: LEADERBOARD_PREFIX })).keys.map((k) => k.name).sort();
+
+    it('caches only domains with published briefs: made-up domains are empty answers that create no KV entry', async () => {
+      const before = await boardKeys();
+      for (let i = 0; i < 50; i++) {
+        const res = await call(`/api/leaderboard?domain=junk-${i}-${crypto.randomUUID().slice(0, 6)}`, {
+          headers: { 'CF-Connecting-IP': `198.18.0.${i}` },
+        });
+        expect(res.status).toBe(200);
+        expect((await res.json<{ entries: unknown[] }>()).entries).toEqual([]);
+      }
+      expect(await boardKeys()).toEqual(before);
+      // A real domain (the brief published in beforeAll) is cached.
+      expect((await call('/api/leaderboard?domain=security-tests')).status).toBe(200);
+      expect(await boardKeys()).toContain(leaderboardKey('security-tests'));
+    });
+
+    it('purges a known set of keys by name, never by listing them', async () => {
+      const person = await signup('candidate');
+      const list = vi.spyOn(env.CACHE, 'list');
+      const deleted = vi.spyOn(env.CACHE, 'delete');
+      try {
+        const res = await direct('/api/me', jsonInit('PATCH', { publicAlias: 'purge.check' }, as(person)));
+        expect(res.status).toBe(200);
+        expect(list).not.toHaveBeenCalled();
+        // The person holds no certificate: only the all-domains board can show them.
+        expect(deleted.mock.calls.map(([key]) => key)).toEqual([leaderboardKey('*')]);
+      } finally {
+        list.mockRestore();
+        deleted.mockRestore();
+      }
+    });
+  });
 });
 
 describe('API5:2023 Broken Function Level Authorization', () => {
@@ -570,6 +972,59 @@ describe('API5:2023 Broken Function Level Authorization', () => {
       'validation-failed',
     );
     await expectProblem(await call('/api/admin/api-keys', { headers: as(employer) }), 403, 'forbidden');
+  });
+
+  it('audits every use of a power with who, what, when and from which address, for admins only (issue 15)', async () => {
+    const started = new Date(Date.now() - 1000).toISOString();
+    const issued = await call(
+      '/api/admin/api-keys',
+      jsonInit(
+        'POST',
+        { name: 'audited key', scopes: ['integrity:check'] },
+        as(admin, { 'CF-Connecting-IP': '2001:db8:5::5' }),
+      ),
+    );
+    const key = await issued.json<{ id: string }>();
+    await call(`/api/admin/api-keys/${key.id}`, {
+      method: 'DELETE',
+      headers: as(admin, { 'CF-Connecting-IP': '198.51.100.5' }),
+    });
+    type Entry = {
+      actorId: string | null;
+      action: string;
+      targetId: string | null;
+      ip: string | null;
+      createdAt: string;
+    };
+    const page = async (query: string) => {
+      const res = await call(`/api/admin/audit-log?${query}`, { headers: as(admin) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      return res.json<{ items: Entry[]; nextCursor: string | null }>();
+    };
+    const forKey = (items: Entry[]) => items.filter((e) => e.targetId === key.id);
+    expect(forKey((await page('action=api_key.issued')).items)).toMatchObject([
+      { actorId: admin.id, action: 'api_key.issued', ip: '2001:db8:5::5' },
+    ]);
+    expect(forKey((await page('action=api_key.revoked')).items)).toMatchObject([
+      { actorId: admin.id, action: 'api_key.revoked', ip: '198.51.100.5' },
+    ]);
+    // By actor and time, newest first, paged.
+    const mine = await page(`actor=${admin.id}&since=${encodeURIComponent(started)}&limit=1`);
+    expect(mine.items).toHaveLength(1);
+    expect(mine.items[0]).toMatchObject({ action: 'api_key.revoked', targetId: key.id });
+    const next = await page(
+      `actor=${admin.id}&since=${encodeURIComponent(started)}&limit=1&cursor=${mine.nextCursor}`,
+    );
+    expect(next.items[0]).toMatchObject({ action: 'api_key.issued', targetId: key.id });
+    expect(
+      (
+        await page(
+          `until=${encodeURIComponent(new Date(Date.parse(started) - 60_000).toISOString())}&action=api_key.revoked`,
+        )
+      ).items.some((e) => e.targetId === key.id),
+    ).toBe(false);
+    await expectProblem(await call('/api/admin/audit-log', { headers: as(holder) }), 403, 'forbidden');
   });
 });
 
@@ -704,8 +1159,14 @@ describe('API7:2023 Server Side Request Forgery', () => {
         }) as unknown as Ai,
       },
     );
-    const model = await fromModel.json<{ engine: string; milestones: { tutorial_links: string[] }[] }>();
-    expect(model.engine).toBe('workers-ai');
+    const model = await fromModel.json<{
+      engine: string;
+      fallbackReason?: string;
+      milestones: { tutorial_links: string[] }[];
+    }>();
+    // Links outside the curated catalogue fail the quality check: the local engine answers, and says why.
+    expect(model.engine).toBe('local');
+    expect(model.fallbackReason).toMatch(/not in the curated catalogue/);
     const links = [...local.milestones, ...model.milestones].flatMap((m) => m.tutorial_links);
     expect(links.length).toBeGreaterThan(0);
     expect(links.filter((l) => !ALL_TUTORIAL_URLS.has(l))).toEqual([]);
@@ -770,6 +1231,85 @@ describe('API8:2023 Security Misconfiguration', () => {
       'malformed-json',
     );
     expect(problem.detail).toBe('The request body is not valid JSON.');
+  });
+
+  it('serves /docs with only same-origin, pinned script: no CDN, no unsafe-inline scripts, SRI on the bundle (issue 15)', async () => {
+    const page = await call('/docs');
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    const directives = Object.fromEntries(
+      csp.split(';').map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values];
+      }),
+    ) as Record<string, string[]>;
+    expect(csp).not.toMatch(/https?:|\*|cdn/i);
+    expect(directives['script-src']).not.toContain("'unsafe-inline'");
+    expect(directives['script-src']).not.toContain("'unsafe-eval'");
+    expect(directives['connect-src']).toEqual(["'self'"]);
+    const html = await page.text();
+    expect(html).not.toMatch(/<script[^>]+src="(?!\/docs\/scalar\.js)/);
+    expect(html).not.toMatch(/https?:\/\//);
+    const tag = /<script src="(\/docs\/scalar\.js\?v=[^"]+)" integrity="(sha384-[^"]+)"><\/script>/.exec(
+      html,
+    );
+    expect(tag).not.toBeNull();
+    // The one inline script is allowed by its hash, and it turns off Scalar's remote fonts.
+    const inline = /<script>([^<]+)<\/script>/.exec(html)?.[1] ?? '';
+    expect(inline).toContain('"withDefaultFonts":false');
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(inline));
+    expect(directives['script-src']).toContain(
+      `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`,
+    );
+    // The bundle is served from here, matches its integrity hash, and is Scalar's standalone build.
+    const script = await call(tag![1]!);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.headers.get('cache-control')).toContain('immutable');
+    const body = await script.text();
+    expect(body).toContain('window.Scalar={createApiReference');
+    const sri = await crypto.subtle.digest('SHA-384', new TextEncoder().encode(body));
+    expect(`sha384-${btoa(String.fromCharCode(...new Uint8Array(sri)))}`).toBe(tag![2]);
+  });
+
+  it('never adopts a client-chosen X-Request-Id; a well-formed one comes back separately (issue 15)', async () => {
+    const forged = await call('/api/public/agreement-rate', {
+      headers: { 'X-Request-Id': 'blame-someone-else' },
+    });
+    expect(forged.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(forged.headers.get('x-client-request-id')).toBe('blame-someone-else');
+    const problem = await call('/api/no-such-route', { headers: { 'X-Request-Id': 'trace-42' } });
+    expect((await problem.json<{ requestId: string }>()).requestId).toBe(problem.headers.get('x-request-id'));
+    expect(problem.headers.get('x-request-id')).not.toBe('trace-42');
+    const malformed = await call('/api/public/agreement-rate', {
+      headers: { 'X-Request-Id': 'x'.repeat(300) },
+    });
+    expect(malformed.headers.get('x-client-request-id')).toBeNull();
+  });
+
+  it('marks every authenticated or personal response Cache-Control: no-store (issue 15)', async () => {
+    const key = await issueKey(admin, ['playbooks:generate']);
+    const responses = await Promise.all([
+      call('/api/me', { headers: as(holder) }),
+      call('/api/me/consents', { headers: as(holder) }),
+      call('/api/submissions', { headers: as(holder) }),
+      call('/api/admin/api-keys', { headers: as(admin) }),
+      call('/api/v1/keys/self', { headers: { 'X-Service-Key': key.key } }),
+      call(
+        '/api/auth/login',
+        jsonInit(
+          'POST',
+          { email: holder.email, password: holder.password },
+          { 'CF-Connecting-IP': '192.0.2.150' },
+        ),
+      ),
+    ]);
+    for (const res of responses) {
+      expect(res.status).toBeLessThan(300);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    // Public reads keep their own caching.
+    expect((await call('/api/public/agreement-rate')).headers.get('cache-control')).toMatch(/^public/);
   });
 });
 
@@ -855,10 +1395,13 @@ describe('API10:2023 Unsafe Consumption of APIs', () => {
     const text = await res.clone().text();
     const body = await res.json<{
       engine: string;
+      fallbackReason?: string;
       milestones: Record<string, unknown>[];
       rubric_preview: unknown;
     }>();
-    expect(body.engine).toBe('workers-ai');
+    // A link outside the catalogue fails the quality check, so none of this output is used.
+    expect(body.engine).toBe('local');
+    expect(body.fallbackReason).toMatch(/not in the curated catalogue|restate the brief/);
     expect(text).not.toMatch(/injected|onclick|isAdmin|polluted|javascript:|onerror/);
     expect(Object.keys(body.milestones[0]!).sort()).toEqual([
       'day',

@@ -259,7 +259,7 @@ describe('GET /verify/{certificateNo}', () => {
 describe('links to the pages', () => {
   it('the OpenAPI description behind /docs links both pages', async () => {
     const yaml = new TextDecoder().decode(await (await call('/openapi.yaml')).arrayBuffer());
-    expect(yaml).toContain('(/verify/VP-7K3M-Q9TD-2XWV)');
+    expect(yaml).toContain('(/verify/VP-DEM0-CERT-1FY3)');
     expect(yaml).toContain('(/embed/leaderboard)');
   });
 });

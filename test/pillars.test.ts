@@ -8,6 +8,7 @@ import {
   INDEPENDENT_ESSAY,
   ORIGINAL_ESSAY,
 } from '../src/domain/integrity/fixtures/prose';
+import { KNOWN_LICENCE_TEXTS } from '../src/domain/integrity/known-licences';
 import { ALL_TUTORIAL_URLS } from '../src/domain/pillars/tutorial-catalogue';
 import { storeFingerprints } from '../src/services/integrity';
 import { issueKey, loginAdmin } from './harness';
@@ -257,6 +258,98 @@ describe('POST /api/v1/integrity/check', () => {
     expect(b.signals.vcsHistory.risk).toBeGreaterThan(a.signals.vcsHistory.risk);
     expect(b.score).toBeLessThan(a.score);
     expect(b.signals.vcsHistory.evidence.findings.map((f) => f.code)).toContain('bulk_first_commit');
+  });
+
+  it('never counts a standard licence, and takes the partner template as a base file', async () => {
+    const mit = KNOWN_LICENCE_TEXTS.MIT as string;
+    const stored = `Ferry timetable scraper. Pulls the harbour board every minute.\n\n${mit}`;
+    await storeFingerprints(env.DB, 'sub-int', { text: stored });
+    const mine = `Allotment waiting list tracker for the parish council.\n\n${mit}`;
+    const report = await (
+      await post('/api/v1/integrity/check', keys.integrity, { text: mine })
+    ).json<Report>();
+    expect(report.signals.plagiarism.risk).toBe(0);
+    expect(report.verdict).not.toBe('flagged');
+    const template = 'Answer each question in full sentences. Say what you tried, what failed and why.';
+    await storeFingerprints(env.DB, 'sub-int', { text: `${template}\nWe polled the API with a queue.` });
+    const plain = await (
+      await post('/api/v1/integrity/check', keys.integrity, { text: `${template}\nI tried a cron job.` })
+    ).json<Report>();
+    expect(plain.signals.plagiarism.risk).toBeGreaterThan(0);
+    const withTemplate = await (
+      await post('/api/v1/integrity/check', keys.integrity, {
+        text: `${template}\nI tried a cron job.`,
+        template: { text: template },
+      })
+    ).json<Report>();
+    expect(withTemplate.signals.plagiarism.risk).toBe(0);
+  });
+
+  it('checks history against the deadline and the candidate identities it is given', async () => {
+    const commits = [
+      {
+        sha: 'aa11bb22',
+        authorEmail: 'me@example.com',
+        authoredAt: '2026-11-02T10:00:00Z',
+        message: 'scaffold',
+        additions: 40,
+        deletions: 0,
+      },
+      {
+        sha: 'aa11bb23',
+        authorEmail: 'me@example.com',
+        authoredAt: '2026-11-04T10:00:00Z',
+        message: 'model',
+        additions: 30,
+        deletions: 5,
+      },
+      {
+        sha: 'aa11bb24',
+        authorEmail: 'me@example.com',
+        authoredAt: '2026-11-05T10:00:00Z',
+        message: 'tests',
+        additions: 25,
+        deletions: 5,
+      },
+      {
+        sha: 'aa11bb25',
+        authorEmail: 'pro@agency.example',
+        authoredAt: '2026-11-06T17:52:00Z',
+        message: 'final',
+        additions: 900,
+        deletions: 10,
+      },
+      {
+        sha: 'aa11bb26',
+        authorEmail: 'me@example.com',
+        authoredAt: '2026-11-08T09:00:00Z',
+        message: 'late fix',
+        additions: 20,
+        deletions: 2,
+      },
+    ];
+    const without = await (
+      await post('/api/v1/integrity/check', keys.integrity, { text: INDEPENDENT_ESSAY, commits })
+    ).json<Report>();
+    const res = await post('/api/v1/integrity/check', keys.integrity, {
+      text: INDEPENDENT_ESSAY,
+      commits,
+      dueAt: '2026-11-06T18:00:00Z',
+      authorEmails: ['ME@example.com'],
+    });
+    expect(res.status).toBe(200);
+    const report = await res.json<Report>();
+    const codes = report.signals.vcsHistory.evidence.findings.map((f) => f.code);
+    expect(codes).toEqual(
+      expect.arrayContaining(['after_deadline', 'other_author_bulk_near_deadline', 'author_mismatch']),
+    );
+    expect(report.signals.vcsHistory.risk).toBeGreaterThan(without.signals.vcsHistory.risk);
+    expect(report.verdict).toBe('review');
+    await expectProblem(
+      await post('/api/v1/integrity/check', keys.integrity, { text: 'x', dueAt: 'next friday' }),
+      422,
+      'validation-failed',
+    );
   });
 
   it('refuses an empty check (422), an unknown brief (404) and a wrong scope (403)', async () => {

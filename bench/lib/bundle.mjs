@@ -16,6 +16,9 @@ export { fingerprintSubmission } from './src/domain/integrity/winnowing';
 export { CURRENT_NOTICE_VERSION } from './src/domain/consent-notices';
 export { startAccessExport } from './src/services/dsr/access-export';
 export { runErasureCascade } from './src/services/dsr/erasure';
+export { createSubmission } from './src/services/workflow/submissions';
+export { getDb } from './src/db/client';
+export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
 `;
 
 /**

@@ -199,7 +199,8 @@ function enumDiff(source, destination, a, b, context, location, out, seen = new 
 
 /**
  * What openapi-diff does not look at (its docs/OPENAPI3.md and json-schema-diff's
- * KEYWORDS.md): parameters, security, operation extensions (`x-roles`, `x-scope`) and enums.
+ * KEYWORDS.md): parameters, security, operationIds, operation extensions (`x-roles`, `x-scope`)
+ * and enums.
  * Any change there is breaking for a frozen contract, except a new optional parameter and a
  * request enum that grows.
  * @param {OpenApiDocument} source
@@ -222,6 +223,18 @@ function supplementaryDiff(source, destination) {
       const location = `paths.${path}.${method}`;
       if (JSON.stringify(before.security ?? null) !== JSON.stringify(after.security ?? null))
         breaking('security.change', 'security', location);
+      // Generated clients name their methods after the operationId: renaming or dropping one
+      // breaks them; giving an operation its first one does not.
+      if (before.operationId !== undefined && before.operationId !== after.operationId)
+        breaking('operation-id.change', 'operationId', `${location}.operationId`);
+      else if (before.operationId === undefined && after.operationId !== undefined)
+        out.nonBreaking.push({
+          code: 'operation-id.add',
+          entity: 'operationId',
+          action: 'add',
+          location: `${location}.operationId`,
+          source: 'contract',
+        });
       for (const key of new Set([...Object.keys(before), ...Object.keys(after)]))
         if (key.startsWith('x-') && JSON.stringify(before[key]) !== JSON.stringify(after[key]))
           breaking('extension.change', key, `${location}.${key}`);

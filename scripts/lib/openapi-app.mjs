@@ -1,7 +1,7 @@
 // The app, bundled for Node with esbuild (Markdown as text, as wrangler does), so Node-side
 // tools can ask it for its OpenAPI document: `npm run openapi`, `npm run contract:update` and
 // the contract check in test/global-setup.ts.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -18,6 +18,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  *   CANONICAL_SERVER_URL: string,
  * }>}
  */
+/** Scalar's browser bundle is a text module in the Worker (wrangler.toml [[rules]]); the same here. */
+const textModules = {
+  name: 'text-modules',
+  setup(/** @type {import('esbuild').PluginBuild} */ b) {
+    b.onLoad({ filter: /api-reference[\\/]dist[\\/]browser[\\/]standalone\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8'),
+      loader: 'text',
+    }));
+  },
+};
+
 export async function loadApp() {
   // One file per caller, so `npm run openapi` and a test run can bundle at the same time.
   const outfile = join(root, 'node_modules', `.cache-openapi-app-${process.pid}-${Date.now()}.mjs`);
@@ -28,6 +39,7 @@ export async function loadApp() {
     format: 'esm',
     outfile,
     loader: { '.md': 'text' },
+    plugins: [textModules],
     packages: 'external',
     logLevel: 'warning',
   });

@@ -8,6 +8,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** @returns {Record<string, string>} `GET /api/me` → `src/routes/me/me.routes.ts` */
 export function routeSources() {
+  /** @type {Record<string, string>} */
   const sources = {};
   const files = readdirSync(join(root, 'src', 'routes'), { recursive: true })
     .map(String)

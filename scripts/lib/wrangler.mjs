@@ -67,8 +67,18 @@ export function runWrangler(args, { capture = false } = {}) {
   });
 }
 
-/** Applies the D1 migrations in migrations/ to the local database (idempotent). */
-export async function applyLocalMigrations() {
+/**
+ * Applies the D1 migrations in migrations/ to the local database (idempotent).
+ * @param {string} [persistTo] wrangler's state directory (default .wrangler/state)
+ */
+export async function applyLocalMigrations(persistTo) {
   console.log('Applying D1 migrations to the local database…');
-  await runWrangler(['d1', 'migrations', 'apply', D1_BINDING, '--local']);
+  await runWrangler([
+    'd1',
+    'migrations',
+    'apply',
+    D1_BINDING,
+    '--local',
+    ...(persistTo ? ['--persist-to', persistTo] : []),
+  ]);
 }

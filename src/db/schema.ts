@@ -249,6 +249,11 @@ export const submissions = sqliteTable(
     /** Stored as given, never fetched by the service. */
     repositoryUrl: text('repository_url'),
     commits: text('commits', { mode: 'json' }).$type<SubmittedCommit[]>(),
+    /**
+     * What the submission costs the candidate's storage quota, in bytes: its content as stored
+     * (UTF-8) plus an allowance per fingerprint row stored for it (src/domain/storage-quota.ts).
+     */
+    storageBytes: integer('storage_bytes').notNull().default(0),
     state: text('state', { enum: SUBMISSION_STATES }).notNull().default('submitted'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
@@ -484,10 +489,70 @@ export const auditLog = sqliteTable(
     targetType: text('target_type').notNull(),
     targetId: text('target_id'),
     details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** The client address (`CF-Connecting-IP`) of the request that used a power; null for other entries. */
+    ip: text('ip'),
     createdAt: createdAt(),
   },
   (t) => [
     index('audit_log_actor_created_idx').on(t.actorId, t.createdAt),
     index('audit_log_target_idx').on(t.targetType, t.targetId),
+    // GET /api/admin/audit-log: newest first, optionally one action.
+    index('audit_log_created_idx').on(t.createdAt),
+    index('audit_log_action_created_idx').on(t.action, t.createdAt),
+  ],
+);
+
+/**
+ * States of a deferred job (src/services/jobs/): `pending` (written, maybe enqueued),
+ * `running` (a consumer holds the lease until `lease_until`), `done`, `stalled` (gave up: past
+ * its deadline, dead-lettered or refused by its handler; an administrator retries it).
+ */
+export const JOB_STATES = ['pending', 'running', 'done', 'stalled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/**
+ * The durable record of every piece of work done after a response (a transactional outbox):
+ * written in the same D1 batch as the change that asks for it, then enqueued by id. The sweeper
+ * (cron) re-enqueues what was never enqueued or whose lease expired. `kind` is free text, checked
+ * against the handler registry, so a new kind needs no migration.
+ */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    /** What the handler needs, as JSON. Reduced by the kind's `redact` when the job is done. */
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** The record the job acts on (erasure: the request id; evaluation: the evaluation id). */
+    ref: text('ref'),
+    /** The person the job is about, so their erasure finds it. Cleared when a redacting kind is done. */
+    subjectId: text('subject_id'),
+    state: text('state', { enum: JOB_STATES }).notNull().default('pending'),
+    /** Leases taken so far (each delivery that ran the handler). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Last time it was handed to the queue; null: never (the send failed or was not reached). */
+    enqueuedAt: integer('enqueued_at', { mode: 'timestamp_ms' }),
+    /** While `running`: until when the consumer that took it owns it. */
+    leaseUntil: integer('lease_until', { mode: 'timestamp_ms' }),
+    /** Backoff: the sweeper does not re-enqueue it before this time. */
+    availableAt: integer('available_at', { mode: 'timestamp_ms' }).notNull(),
+    /** The sweeper marks it `stalled` when it is still not done at this time (the kind's maximum age). */
+    deadlineAt: integer('deadline_at', { mode: 'timestamp_ms' }).notNull(),
+    /** A legal or promised due date, when the work has one (erasure: the request's due date). */
+    dueAt: integer('due_at', { mode: 'timestamp_ms' }),
+    /** The last failure, as the database or handler reported it (never the statement's parameters). */
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    stalledAt: integer('stalled_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('jobs_kind_ref_unique').on(t.kind, t.ref),
+    // The sweeper's scan and the health counts.
+    index('jobs_state_available_idx').on(t.state, t.availableAt),
+    index('jobs_state_kind_idx').on(t.state, t.kind),
+    index('jobs_created_idx').on(t.createdAt),
+    index('jobs_subject_idx').on(t.subjectId),
   ],
 );

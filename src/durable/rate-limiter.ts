@@ -99,6 +99,20 @@ export class RateLimiter extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Takes back the newest counted request: an attempt counted up front that turned out not to
+   * count (a successful login, against the per-network failure budget). Counting first and
+   * refunding after keeps the limit exact under a parallel burst.
+   */
+  async refund(now: number = Date.now()): Promise<void> {
+    this.prune(now);
+    if (this.hits.pop() === undefined) return;
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      this.flush().catch((err) => console.error('rate limiter: flush failed', err));
+    }, FLUSH_INTERVAL_MS);
+  }
+
   /** Forgets every counted request: a successful login clears its earlier attempts. */
   async reset(): Promise<void> {
     this.hits = [];

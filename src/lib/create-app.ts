@@ -3,8 +3,10 @@ import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { bodyLimits } from '../middleware/body-limits';
+import { publicCors } from '../middleware/public-cors';
 import { securityHeaders } from '../middleware/security-headers';
 import { services } from '../middleware/services';
+import { checkBaseUrl } from '../services/deployment-checks';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
 import { validationHook } from './validation';
@@ -18,8 +20,15 @@ export function createRouter(): AppOpenAPI {
 export function createApp(): AppOpenAPI {
   const app = createRouter();
 
-  app.use(requestId({ headerName: 'X-Request-Id' }));
+  // Always our own id: a client-chosen X-Request-Id is never adopted (it would let anyone forge
+  // or collide log correlation); a well-formed one is echoed as X-Client-Request-Id instead.
+  app.use(requestId({ headerName: '' }));
   app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
+  app.use(publicCors()); // public reads: CORS preflights (204) and `Access-Control-Allow-Origin: *`
+  app.use(async (c, next) => {
+    checkBaseUrl(c.env.PUBLIC_BASE_URL, c.req.url); // once per isolate; logs a mismatch (GET /api/health shows it)
+    await next();
+  });
   app.use(
     methodNotAllowed({
       app,

@@ -2,9 +2,8 @@ import { stringify } from 'yaml';
 import type { AppOpenAPI } from './types';
 
 /**
- * The server URL written into the committed `openapi.yaml` (the seed's `{base_url}` in
- * production). `GET /openapi.yaml` serves the same document with the deployment's own
- * `PUBLIC_BASE_URL` instead.
+ * The server URL written into the committed `openapi.yaml`, a placeholder for "your deployment".
+ * `GET /openapi.yaml` serves the same document with the deployment's own `PUBLIC_BASE_URL`.
  */
 export const CANONICAL_SERVER_URL = 'https://api.example.com';
 
@@ -13,7 +12,10 @@ export const SECURITY: Record<'session' | 'apiKey', Record<string, string[]>[]> 
   apiKey: [{ serviceKey: [] }],
 };
 
-const DESCRIPTION = `Work-verification platform: AI pillars for partners (playbooks, integrity, rubrics),
+/** The API description. `serverUrl` is where this document is served from. */
+const description = (
+  serverUrl: string,
+) => `Work-verification platform: AI pillars for partners (playbooks, integrity, rubrics),
 candidate submissions with AI evaluation and blind employer rating, signed certificates with public
 verification, a public leaderboard and AI/employer agreement rate, and data-subject rights under
 India's DPDP Act 2023.
@@ -22,18 +24,81 @@ Every error is RFC 9457 \`application/problem+json\` (the HTML pages below answe
 \`Accept: text/html\` with the same error as a page). Paths under \`/api/v1/\` are frozen: breaking
 changes ship under \`/api/v2/\` and \`/api/v1/\` stays for 12 months. Changes are listed at \`/changelog\`.
 
-Pages for people: [certificate verification](/verify/VP-7K3M-Q9TD-2XWV) at \`/verify/{certificateNo}\`
-(the signature is checked in the browser) and the [embeddable leaderboard](/embed/leaderboard) at
-\`/embed/leaderboard\`, which partners add with one line:
-\`<script src="{base_url}/embed/leaderboard.js" data-domain="web-development" async></script>\`.`;
+**Writes with the session cookie need an allowed \`Origin\`.** A cookie-authenticated \`POST\`, \`PATCH\`
+or \`DELETE\` without an \`Origin\` header equal to this server's origin (or one in \`ALLOWED_ORIGINS\`)
+is refused with 403: browsers send it themselves; other clients add \`Origin: ${serverUrl}\`.
+API-key calls (\`X-Service-Key\`) are not affected.
+
+Public reads (verification, leaderboard, agreement rate, briefs, keys, notices, problem types, this
+document) allow any origin and answer CORS preflights, so browser integrations may send custom headers.
+
+Pages for people: certificate verification at \`/verify/{certificateNo}\` (the signature is checked in
+the browser; a local server started with \`npm run dev\` has [a demo certificate](/verify/VP-DEM0-CERT-1FY3)) and the [embeddable leaderboard](/embed/leaderboard) at \`/embed/leaderboard\`, which partners
+add with the one-line loader script \`${serverUrl}/embed/leaderboard.js\` (see that operation).`;
+
+/** Every tag an operation uses, declared with what it groups (the order of the reference's sections). */
+export const TAGS = [
+  { name: 'Auth', description: 'Accounts and cookie sessions: sign up, log in, log out.' },
+  { name: 'Me', description: "The signed-in caller's own profile." },
+  {
+    name: 'API keys',
+    description: 'Partner API keys: issued and revoked by admins, described by the key itself.',
+  },
+  {
+    name: 'AI pillars',
+    description: 'Playbook generation, integrity checks and rubric extraction for partners (API key).',
+  },
+  { name: 'Briefs', description: 'Work briefs published by employers, with their rubric and playbook.' },
+  { name: 'Submissions', description: "Candidates' work against a brief's milestones." },
+  {
+    name: 'Evaluations',
+    description: 'AI evaluations of submissions and the blind employer rating that can issue a certificate.',
+  },
+  {
+    name: 'Certificates',
+    description: 'Signed certificates (Open Badges 3.0 VC-JWT), public verification and keys.',
+  },
+  { name: 'Leaderboard', description: 'The public leaderboard of consenting candidates.' },
+  { name: 'Agreement', description: 'How often AI verdicts agree with independent employer verdicts.' },
+  { name: 'Consent', description: 'Consent notices and the per-purpose consent ledger (DPDP Act 2023 §6).' },
+  {
+    name: 'Data rights',
+    description: 'Access, correction, erasure, grievance and nomination (DPDP Act 2023 §11–14).',
+  },
+  { name: 'Health', description: 'Whether the deployment is configured and serving as expected.' },
+  {
+    name: 'Audit',
+    description: 'Who used which power (keys, roles, reviews), when and from where; for admins.',
+  },
+  {
+    name: 'Jobs',
+    description:
+      'Work done after a response (erasures, evaluations…): stalled jobs and their retry, for admins.',
+  },
+  {
+    name: 'Pages',
+    description: 'HTML pages for people: certificate verification and the leaderboard embed.',
+  },
+  {
+    name: 'Meta',
+    description: 'The API describing itself: this document, the reference, the changelog, problem types.',
+  },
+];
+
+export const SESSION_SCHEME_DESCRIPTION =
+  'Session token set by `POST /api/auth/login` or `POST /api/auth/signup` (HttpOnly, Secure, SameSite=Strict). ' +
+  '**Writes need an allowed `Origin`:** a cookie-authenticated `POST`, `PATCH` or `DELETE` must carry an `Origin` ' +
+  "header equal to the server's own origin (or one in `ALLOWED_ORIGINS`), or `Sec-Fetch-Site: same-origin`; " +
+  'otherwise it is refused with 403 `/problems/forbidden`. Browsers send `Origin` themselves. Non-browser clients ' +
+  'add it, e.g. `curl -b cookies.txt -H "Origin: https://api.example.com" -H "Content-Type: application/json" ' +
+  "-X POST https://api.example.com/api/consent -d '{...}'`. Reads (`GET`) need no `Origin`.";
 
 export function registerSecuritySchemes(app: AppOpenAPI) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
     type: 'apiKey',
     in: 'cookie',
     name: 'session',
-    description:
-      'Session token set by `POST /api/auth/login` or `POST /api/auth/signup` (HttpOnly, Secure, SameSite=Strict).',
+    description: SESSION_SCHEME_DESCRIPTION,
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'serviceKey', {
     type: 'apiKey',
@@ -43,16 +108,61 @@ export function registerSecuritySchemes(app: AppOpenAPI) {
   });
 }
 
+type Json = unknown;
+
+/**
+ * Corrections to what the zod-to-openapi generator writes, applied to the whole document:
+ * - `{ anyOf: [{ $ref }, { nullable: true }] }` (from `nullableRef`) becomes
+ *   `{ type: object, nullable: true, allOf: [{ $ref }] }`: nullability at the use site, with the
+ *   `type` that OpenAPI 3.0.3 requires beside `nullable`, and the component itself not nullable;
+ * - a bare `{ nullable: true }` (from `z.unknown()`) becomes `{}` (any value);
+ * - an `integer` without a `format` gets one: `int32` when its bounds fit, `int64` otherwise.
+ */
+export function normalizeSchemas(value: Json): Json {
+  if (Array.isArray(value)) return value.map(normalizeSchemas);
+  if (!value || typeof value !== 'object') return value;
+  const node = Object.fromEntries(
+    Object.entries(value as Record<string, Json>).map(([k, v]) => [k, normalizeSchemas(v)]),
+  ) as Record<string, Json>;
+  const keys = Object.keys(node);
+  if (keys.length === 1 && node.nullable === true) return {};
+  const anyOf = node.anyOf;
+  if (Array.isArray(anyOf) && anyOf.length === 2) {
+    const [ref, other] = anyOf as Record<string, Json>[];
+    if (ref && '$ref' in ref && other && Object.keys(other).length === 0) {
+      const { anyOf: _, ...rest } = node;
+      return { type: 'object', nullable: true, allOf: [ref], ...rest };
+    }
+  }
+  if (node.type === 'integer' && node.format === undefined) {
+    const INT32 = 2 ** 31;
+    const fits =
+      typeof node.minimum === 'number' &&
+      typeof node.maximum === 'number' &&
+      node.minimum >= -INT32 &&
+      node.maximum < INT32;
+    node.format = fits ? 'int32' : 'int64';
+  }
+  return node;
+}
+
 export function openApiDocument(app: AppOpenAPI, serverUrl: string) {
-  return app.getOpenAPIDocument({
+  const doc = app.getOpenAPIDocument({
     openapi: '3.0.3',
-    info: { title: 'Core API', version: 'v1.0.0', description: DESCRIPTION },
-    servers: [{ url: serverUrl, description: 'Production' }],
-    tags: [
-      { name: 'Agreement', description: 'AI/employer agreement rate' },
-      { name: 'Meta', description: 'The API describing itself' },
-    ],
+    info: {
+      title: 'Core API',
+      version: 'v1.0.0',
+      description: description(serverUrl),
+      contact: { name: 'API changelog and reference', url: `${serverUrl}/docs` },
+    },
+    servers: [{ url: serverUrl, description: 'Production', 'x-internal': false }],
+    tags: TAGS,
   });
+  return {
+    ...doc,
+    paths: normalizeSchemas(doc.paths),
+    components: normalizeSchemas(doc.components),
+  } as typeof doc;
 }
 
 export function openApiYaml(app: AppOpenAPI, serverUrl: string): string {

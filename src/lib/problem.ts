@@ -61,6 +61,12 @@ export const PROBLEM_TYPES = {
     title: 'Too many requests',
     description: 'A rate limit was reached; `Retry-After` says when to try again.',
   },
+  'submission-limit-reached': {
+    status: 429,
+    title: 'Submission limit reached',
+    description:
+      "A submission limit was reached: resubmissions of one milestone, submissions per day, or the account's storage quota. `detail` names the limit; `Retry-After` is set when waiting helps.",
+  },
   'not-configured': {
     status: 503,
     title: 'Not configured',

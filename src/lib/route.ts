@@ -13,8 +13,32 @@ import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import { type ErrorStatus, errorResponses, RATE_LIMIT_HEADERS } from './problem';
 
 type RouteSpec = RouteConfig & {
+  /**
+   * Required: the stable camelCase name generated clients give the operation (`getBrief`).
+   * Never rename one under `/api/v1/`: the frozen contract treats that as breaking.
+   */
+  operationId: string;
   /** Error statuses beyond the ones the route's shape implies. */
   errors?: readonly ErrorStatus[];
+};
+
+const OPERATION_ID = /^[a-z][a-zA-Z0-9]*$/;
+
+/**
+ * The 403 of a cookie-authenticated write: besides role, the CSRF defence refuses a request
+ * whose `Origin` is not allowed (src/middleware/csrf.ts). Generated clients meet it first.
+ */
+const ORIGIN_403 = {
+  description:
+    'Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no ' +
+    "allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as " +
+    'browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`.',
+  example: {
+    type: '/problems/forbidden',
+    title: 'Forbidden',
+    status: 403,
+    detail: 'Cookie-authenticated requests that change state must send an allowed Origin header.',
+  },
 };
 
 type ResponseDoc = RouteConfig['responses'][string];
@@ -24,6 +48,9 @@ type DefinedRoute<R extends RouteSpec> = Omit<R, 'errors'> & { getRoutingPath():
 
 export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   const { errors = [], ...config } = spec;
+  if (!OPERATION_ID.test(config.operationId)) {
+    throw new Error(`operationId ${config.operationId} of ${config.path} is not camelCase`);
+  }
   const statuses = new Set<ErrorStatus>(errors);
   const add = (...list: ErrorStatus[]) => {
     for (const status of list) statuses.add(status);
@@ -41,10 +68,25 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
     success[status] = limited ? { ...response, headers: RATE_LIMIT_HEADERS } : response;
   }
   const ordered = [...statuses].sort((a, b) => a - b);
+  const standard: Record<string, ResponseDoc> = errorResponses(...ordered);
+  const cookieWrite = config.method !== 'get' && (config.security ?? []).some((s) => 'sessionCookie' in s);
+  const forbidden = standard[403];
+  if (cookieWrite && forbidden && 'content' in forbidden && forbidden.content) {
+    standard[403] = {
+      ...forbidden,
+      description: ORIGIN_403.description,
+      content: Object.fromEntries(
+        Object.entries(forbidden.content).map(([type, media]) => [
+          type,
+          { ...media, example: ORIGIN_403.example },
+        ]),
+      ),
+    };
+  }
   return createRoute({
     ...config,
     // A route's own declaration of a status (an HTML error page, say) wins over the standard one.
-    responses: { ...errorResponses(...ordered), ...success },
+    responses: { ...standard, ...success },
   }) as unknown as DefinedRoute<R>;
 }
 
@@ -56,3 +98,10 @@ export const IdParams = z.object({
     .max(64)
     .openapi({ param: { name: 'id', in: 'path' } }),
 });
+
+/**
+ * `schema | null` for a named (component) schema. `schema.nullable()` would make the component
+ * itself nullable, so every use of it, even a plain 200 body, would be typed `| null`; this keeps
+ * the component non-nullable and puts the null where it can occur (see `normalizeSchemas`).
+ */
+export const nullableRef = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);

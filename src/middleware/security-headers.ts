@@ -11,6 +11,9 @@ const ALWAYS: readonly (readonly [string, string])[] = [
   ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'],
 ];
 
+/** What a client's own `X-Request-Id` must look like to be echoed back (as `X-Client-Request-Id`). */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** A CSP that lets some origin frame the page (the embeddable leaderboard: `frame-ancestors *`). */
 const ALLOWS_FRAMING = /frame-ancestors (?!'none')/;
 
@@ -26,6 +29,12 @@ export function securityHeaders(): MiddlewareHandler<AppBindings> {
     for (const [name, value] of ALWAYS) h.set(name, value);
     const requestId = c.get('requestId');
     if (requestId) h.set('X-Request-Id', requestId);
+    const clientRequestId = c.req.header('X-Request-Id');
+    if (clientRequestId && CLIENT_REQUEST_ID.test(clientRequestId))
+      h.set('X-Client-Request-Id', clientRequestId);
+    // Authenticated answers and anything that sets a cookie are personal: never stored by a
+    // browser or shared cache, whatever the handler said.
+    if (c.get('user') || c.get('apiKey') || h.has('Set-Cookie')) h.set('Cache-Control', 'no-store');
     if (!h.has('Cross-Origin-Resource-Policy')) h.set('Cross-Origin-Resource-Policy', 'same-origin');
     let csp = h.get('Content-Security-Policy');
     if (csp === null) {

@@ -1,64 +1,97 @@
 /**
- * `ERASURE_QUEUE` consumer. Messages are validated before anything acts on them; a message
- * this version does not understand is acknowledged and logged rather than retried forever.
+ * The queue consumers. `ERASURE_QUEUE` (queue `erasure`) carries every deferred job as
+ * `{ jobId }` (src/services/jobs/); its dead-letter queue `erasure-dlq` gets the messages that
+ * failed `max_retries` times (wrangler.toml).
  *
- * Each message is acknowledged on its own once its cascade has finished, so one failing
- * request does not hold back the others in the batch. A failure asks for a retry with
- * exponential backoff; the cascade resumes where it stopped (see src/services/dsr/erasure.ts).
- * After `max_retries` (wrangler.toml) the queue moves the message to the `erasure-dlq`
- * dead-letter queue, and its receipt stays `in_progress` until an operator replays it.
+ * Messages are validated before anything acts on them; a message this version does not
+ * understand is acknowledged and logged rather than retried forever. Each message is
+ * acknowledged on its own, so one failing job does not hold back the others in the batch. A
+ * failure asks for a retry with exponential backoff; the job resumes where it stopped.
  *
- * Logs carry the message and request ids, never the user id. Drizzle's query errors quote the
- * statement's parameters (which include the user id and email), so only their cause, the
- * database's own message, is logged.
+ * Logs carry message and job ids, never a user id, and errors as the database reported them
+ * (Drizzle's wrapper quotes the statement's parameters).
  */
-export type ErasureMessage = { type: 'erasure'; requestId: string; userId: string };
+import { getDb } from '../db/client';
+import { retryDelaySeconds } from '../domain/jobs';
+import { type ErasurePayload, ensureErasureJob } from '../services/dsr/erasure';
+import { describeError, isJobMessage, type RunOptions, runJob, stallJob } from '../services/jobs/jobs';
+import '../services/jobs/kinds';
 
-export function isErasureMessage(body: unknown): body is ErasureMessage {
+/** The dead-letter queue's name (wrangler.toml). */
+export const DEAD_LETTER_QUEUE = 'erasure-dlq';
+
+/** A message from before jobs existed: `{type: 'erasure', requestId, userId}`. Still honoured. */
+export type LegacyErasureMessage = { type: 'erasure'; requestId: string; userId: string };
+
+export function isLegacyErasureMessage(body: unknown): body is LegacyErasureMessage {
   if (typeof body !== 'object' || body === null) return false;
   const m = body as Record<string, unknown>;
   return m.type === 'erasure' && typeof m.requestId === 'string' && typeof m.userId === 'string';
 }
 
-export type ErasureHandler = (message: ErasureMessage, env: Env) => Promise<unknown>;
+const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) =>
+  console[level === 'info' ? 'log' : level](JSON.stringify({ level, msg, ...fields }));
 
-/** Seconds before the next attempt: 20 s, 40 s, 80 s… capped at 10 minutes. */
-export const retryDelaySeconds = (attempts: number) => Math.min(600, 10 * 2 ** attempts);
+/** The job a message is about: its id, or the job of a legacy erasure message (created if need be). */
+async function jobIdOf(env: Env, body: unknown): Promise<string | null> {
+  if (isJobMessage(body)) return body.jobId;
+  if (isLegacyErasureMessage(body)) {
+    const payload: ErasurePayload = { requestId: body.requestId, userId: body.userId };
+    return ensureErasureJob(getDb(env.DB), payload);
+  }
+  return null;
+}
 
-/** The database's message rather than Drizzle's wrapper, which quotes parameters. */
-const describe = (err: unknown) =>
-  err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-
-export async function consumeErasureBatch(
+export async function consumeJobBatch(
   batch: MessageBatch,
   env: Env,
-  handle: ErasureHandler,
+  options: RunOptions = {},
 ): Promise<void> {
+  if (env.JOBS_PAUSED === 'true') {
+    // Paused by the operator: every message goes back, to be tried again in a minute.
+    batch.retryAll({ delaySeconds: 60 });
+    return;
+  }
   for (const message of batch.messages) {
-    if (!isErasureMessage(message.body)) {
-      console.warn(JSON.stringify({ level: 'warn', msg: 'unrecognised queue message', id: message.id }));
+    const jobId = await jobIdOf(env, message.body);
+    if (!jobId) {
+      log('warn', 'unrecognised queue message', { id: message.id });
       message.ack();
       continue;
     }
-    const { requestId } = message.body;
     try {
-      await handle(message.body, env);
+      const outcome = await runJob(env, jobId, options);
       message.ack();
-      console.log(JSON.stringify({ level: 'info', msg: 'erasure completed', id: message.id, requestId }));
+      log('info', 'job delivery handled', { id: message.id, jobId, outcome });
     } catch (err) {
       const delaySeconds = retryDelaySeconds(message.attempts);
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          msg: 'erasure step failed; retrying',
-          id: message.id,
-          requestId,
-          attempts: message.attempts,
-          delaySeconds,
-          error: describe(err),
-        }),
-      );
+      log('error', 'job failed; retrying', {
+        id: message.id,
+        jobId,
+        attempts: message.attempts,
+        delaySeconds,
+        error: describeError(err),
+      });
       message.retry({ delaySeconds });
     }
+  }
+}
+
+/**
+ * The dead-letter consumer: a job whose message failed every retry is marked `stalled` with an
+ * audit entry, so it shows in `GET /api/health` and the admin's lists until someone retries it.
+ */
+export async function consumeDeadLetters(batch: MessageBatch, env: Env, now = new Date()): Promise<void> {
+  const db = getDb(env.DB);
+  for (const message of batch.messages) {
+    const jobId = await jobIdOf(env, message.body);
+    if (jobId) {
+      const reason = `Dead-lettered after ${message.attempts} deliveries.`;
+      await stallJob(db, jobId, reason, now);
+      log('error', 'job dead-lettered', { id: message.id, jobId });
+    } else {
+      log('warn', 'unrecognised dead letter', { id: message.id });
+    }
+    message.ack();
   }
 }

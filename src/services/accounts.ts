@@ -6,12 +6,16 @@ import {
   organisationInvitations,
   organisations,
   type Role,
+  sessions,
   users,
 } from '../db/schema';
+import { normaliseAlias } from '../domain/alias';
+import { checkPassword } from '../domain/password-policy';
 import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/secrets';
 import { ProblemError } from '../lib/problem';
-import { auditInsert, recordAudit } from './audit';
+import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
 import { purgeLeaderboards } from './cache-keys';
+import { leaderboardDomainsOf } from './leaderboard';
 import {
   invitationFor,
   loadOrganisation,
@@ -87,6 +91,7 @@ export async function registerAccount(
   }
   const reserved = reservedEmails.filter((e): e is string => typeof e === 'string' && e.trim() !== '');
   if (reserved.map(normaliseEmail).includes(email)) throw emailTaken();
+  requireStrongPassword(input.password, [email, input.name]);
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (existing.length > 0) throw emailTaken();
   const id = crypto.randomUUID();
@@ -160,9 +165,26 @@ export async function authenticate(db: Database, email: string, password: string
   return ok && row && !row.disabledAt ? row : null;
 }
 
+/** Refuses (422, with the estimator's reason) a password that breaks the policy. */
+export function requireStrongPassword(password: string, context: readonly string[]): void {
+  const verdict = checkPassword(password, context);
+  if (!verdict.ok)
+    throw new ProblemError('validation-failed', verdict.reason, {
+      errors: [{ pointer: '#/password', detail: verdict.reason }],
+    });
+}
+
+/** `ADMIN_PASSWORD` values already found to meet the policy (one check per isolate, not per login). */
+const adminPasswordChecked = new Set<string>();
+
 /**
  * The first admin: a login with exactly `ADMIN_EMAIL` / `ADMIN_PASSWORD` creates the admin
- * account, or re-enables it and resets its password to the secret. No other path grants admin.
+ * account, or re-enables an account that is already the admin and resets its password to the
+ * secret. It never promotes: when the address belongs to a candidate or employer (someone
+ * signed up with it before it became `ADMIN_EMAIL`) it refuses with 409 and changes nothing,
+ * so that person's sessions never become admin sessions. `ADMIN_PASSWORD` must meet the same
+ * policy as every password, or bootstrap refuses with 503. Every bootstrap and every refusal
+ * is audited with the caller's address. No other path grants admin.
  * Returns null when the credentials are not the admin secrets.
  */
 export async function bootstrapAdmin(
@@ -170,6 +192,7 @@ export async function bootstrapAdmin(
   env: Pick<Env, 'ADMIN_EMAIL' | 'ADMIN_PASSWORD'>,
   email: string,
   password: string,
+  ip: string | null = null,
 ): Promise<UserRow | null> {
   if (!env.ADMIN_EMAIL || !env.ADMIN_PASSWORD) return null;
   const [emailOk, passwordOk] = await Promise.all([
@@ -178,16 +201,94 @@ export async function bootstrapAdmin(
   ]);
   if (!emailOk || !passwordOk) return null;
   const adminEmail = normaliseEmail(env.ADMIN_EMAIL);
+  const refuse = async (problem: ProblemError, targetId: string | null, reason: string) => {
+    console.warn(JSON.stringify({ level: 'warn', event: 'admin.bootstrap_refused', reason, ip }));
+    await auditPower(db, {
+      actor: null,
+      action: 'admin.bootstrap_refused',
+      target: { type: 'user', id: targetId },
+      ip,
+      details: { reason },
+    });
+    return problem;
+  };
+  if (!adminPasswordChecked.has(password)) {
+    const verdict = checkPassword(password, [adminEmail, 'Administrator']);
+    if (!verdict.ok)
+      throw await refuse(
+        new ProblemError(
+          'not-configured',
+          `ADMIN_PASSWORD does not meet the password policy, so the admin account is not bootstrapped: ${verdict.reason} Set a stronger secret (wrangler secret put ADMIN_PASSWORD).`,
+        ),
+        null,
+        'weak_admin_password',
+      );
+    adminPasswordChecked.add(password);
+  }
   const credentials = await hashPassword(password);
+  // Insert, or refresh the row only when it already is the admin: one statement, so a signup
+  // racing for the address cannot slip in between a check and the write.
   const [row] = await db
     .insert(users)
     .values({ email: adminEmail, name: 'Administrator', role: 'admin', ...credentials })
     .onConflictDoUpdate({
       target: users.email,
-      set: { role: 'admin', disabledAt: null, updatedAt: new Date(), ...credentials },
+      set: { disabledAt: null, updatedAt: new Date(), ...credentials },
+      setWhere: eq(users.role, 'admin'),
     })
     .returning();
-  return row ?? null;
+  if (!row) {
+    const [holder] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, adminEmail))
+      .limit(1);
+    throw await refuse(
+      new ProblemError(
+        'conflict',
+        'ADMIN_EMAIL belongs to an existing account that is not the admin, and bootstrap never promotes an account. Nothing was changed. Set ADMIN_EMAIL to an address with no account, or have that account erased first.',
+      ),
+      holder?.id ?? null,
+      'email_held_by_non_admin',
+    );
+  }
+  await auditPower(db, {
+    actor: row.id,
+    action: 'admin.bootstrapped',
+    target: { type: 'user', id: row.id },
+    ip,
+  });
+  return row;
+}
+
+/**
+ * Changes a person's role: the only path that does. Every session of that person ends in the
+ * same batch (a session keeps the powers it was started with otherwise), and the change is
+ * audited with the actor and address. Null when there is no such person.
+ */
+export async function changeRole(
+  db: Database,
+  input: { userId: string; role: Role; actor: string | null; ip: string | null },
+): Promise<UserRow | null> {
+  const [current] = await db.select().from(users).where(eq(users.id, input.userId)).limit(1);
+  if (!current) return null;
+  if (current.role === input.role) return current;
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ role: input.role, updatedAt: new Date() })
+      .where(and(eq(users.id, input.userId), eq(users.role, current.role)))
+      .returning(),
+    db.delete(sessions).where(eq(sessions.userId, input.userId)),
+    auditPowerInsert(db, {
+      actor: input.actor,
+      action: 'user.role_changed',
+      target: { type: 'user', id: input.userId },
+      ip: input.ip,
+      details: { from: current.role, to: input.role },
+    }),
+  ]);
+  return updated[0] ?? null;
 }
 
 /** The person's own account row, or null once it is gone (erased). */
@@ -196,13 +297,26 @@ export async function profileOf(db: Database, userId: string): Promise<UserRow |
   return row ?? null;
 }
 
-/** Sets (or, with null, clears) the leaderboard alias; audited, and every board is purged. */
+/**
+ * Sets (or, with null, clears) the leaderboard alias, NFKC-normalised and refused (422) with
+ * control, bidirectional or invisible characters; audited, and the boards the person can
+ * appear on are purged.
+ */
 export async function setPublicAlias(
-  env: Pick<Env, 'CACHE'>,
+  env: Pick<Env, 'CACHE' | 'DB'>,
   db: Database,
   userId: string,
-  publicAlias: string | null,
+  requested: string | null,
 ): Promise<UserRow | null> {
+  let publicAlias: string | null = null;
+  if (requested !== null) {
+    const verdict = normaliseAlias(requested);
+    if (!verdict.ok)
+      throw new ProblemError('validation-failed', verdict.reason, {
+        errors: [{ pointer: '#/publicAlias', detail: verdict.reason }],
+      });
+    publicAlias = verdict.alias;
+  }
   const [row] = await db
     .update(users)
     .set({ publicAlias, updatedAt: new Date() })
@@ -216,7 +330,7 @@ export async function setPublicAlias(
       targetType: 'user',
       targetId: userId,
     }),
-    purgeLeaderboards(env.CACHE),
+    leaderboardDomainsOf(env.DB, userId).then((domains) => purgeLeaderboards(env.CACHE, domains)),
   ]);
   return row;
 }

@@ -4,6 +4,7 @@ import { type ApiKeyScope, apiKeys } from '../db/schema';
 import { randomToken, sha256Hex } from '../domain/secrets';
 import { olderThan, type Position } from '../lib/paging';
 import type { ApiKeyPrincipal } from '../lib/types';
+import { auditPowerInsert } from './audit';
 
 /** Every key starts with this, so leaked keys are easy to recognise (and to scan for). */
 export const API_KEY_PREFIX = 'vpk_';
@@ -34,23 +35,38 @@ export const toApiKeyView = (k: KeyRow): ApiKeyView => ({
   revokedAt: k.revokedAt?.toISOString() ?? null,
 });
 
-/** Issues a key: 256 random bits behind a recognisable prefix. The clear key is returned once, never stored. */
+/**
+ * Issues a key: 256 random bits behind a recognisable prefix. The clear key is returned once,
+ * never stored. Audited (who, from which address) in the same batch.
+ */
 export async function issueApiKey(
   db: Database,
-  input: { name: string; scopes: ApiKeyScope[]; createdBy: string },
+  input: { name: string; scopes: ApiKeyScope[]; createdBy: string; ip?: string | null },
 ): Promise<{ key: string; view: ApiKeyView }> {
   const key = `${API_KEY_PREFIX}${randomToken(32)}`;
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      name: input.name,
-      scopes: [...new Set(input.scopes)],
-      prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
-      keyHash: await sha256Hex(key),
-      createdBy: input.createdBy,
-    })
-    .returning();
-  return { key, view: toApiKeyView(row as KeyRow) };
+  const id = crypto.randomUUID();
+  const scopes = [...new Set(input.scopes)];
+  const [inserted] = await db.batch([
+    db
+      .insert(apiKeys)
+      .values({
+        id,
+        name: input.name,
+        scopes,
+        prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+        keyHash: await sha256Hex(key),
+        createdBy: input.createdBy,
+      })
+      .returning(),
+    auditPowerInsert(db, {
+      actor: input.createdBy,
+      action: 'api_key.issued',
+      target: { type: 'api_key', id },
+      ip: input.ip ?? null,
+      details: { name: input.name, scopes },
+    }),
+  ]);
+  return { key, view: toApiKeyView(inserted[0] as KeyRow) };
 }
 
 export async function listApiKeys(db: Database, limit: number, after?: Position) {
@@ -62,14 +78,31 @@ export async function listApiKeys(db: Database, limit: number, after?: Position)
     .limit(limit + 1);
 }
 
-/** Revokes at once (the next request with the key is refused). Null when no such key. */
-export async function revokeApiKey(db: Database, id: string, now = new Date()): Promise<KeyRow | null> {
+/**
+ * Revokes at once (the next request with the key is refused), audited with who and from which
+ * address. Null when no such key; a key already revoked is returned unchanged (and not audited again).
+ */
+export async function revokeApiKey(
+  db: Database,
+  id: string,
+  by: { actor: string | null; ip: string | null },
+  now = new Date(),
+): Promise<KeyRow | null> {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: now })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning();
-  if (row) return row;
+  if (row) {
+    await auditPowerInsert(db, {
+      actor: by.actor,
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id },
+      ip: by.ip,
+      details: { name: row.name },
+    });
+    return row;
+  }
   const [existing] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
   return existing ?? null;
 }

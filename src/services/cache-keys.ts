@@ -19,6 +19,8 @@ export const verificationKey = (certificateNo: string) => `verify:v1:${certifica
 /** Prefix of the leaderboard entries; one entry per domain holds its top 100. */
 export const LEADERBOARD_PREFIX = 'leaderboard:v1:';
 export const leaderboardKey = (domain: string) => `${LEADERBOARD_PREFIX}${domain}`;
+/** The all-domains board (`GET /api/leaderboard` without `domain`). */
+export const ALL_DOMAINS_KEY = leaderboardKey('*');
 
 /** A serialised payload and its validator, stored together so a hit is one read. */
 export type CachedPayload = { json: string; etag: string };
@@ -40,15 +42,17 @@ export async function forgetVerifications(
   await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
 }
 
-/** Drops every cached leaderboard (a consent change or erasure can touch any domain). */
-export async function purgeLeaderboards(cache: KVNamespace): Promise<void> {
-  leaderboardMemory.deletePrefix(LEADERBOARD_PREFIX);
-  let cursor: string | undefined;
-  do {
-    const page = await cache.list({ prefix: LEADERBOARD_PREFIX, ...(cursor ? { cursor } : {}) });
-    await Promise.all(page.keys.map((k) => cache.delete(k.name)));
-    cursor = page.list_complete ? undefined : page.cursor;
-  } while (cursor);
+/**
+ * Drops the cached leaderboards a change can touch: the all-domains board and the boards of
+ * `domains` (the domains of the certificates involved). A known, bounded set of keys, deleted
+ * by name: never a `list` of the prefix, whose length anyone could grow by asking for boards
+ * of made-up domains (and only domains with published briefs are cached at all; see
+ * `cachedLeaderboard`).
+ */
+export async function purgeLeaderboards(cache: KVNamespace, domains: readonly string[]): Promise<void> {
+  const keys = [...new Set([ALL_DOMAINS_KEY, ...domains.map(leaderboardKey)])];
+  for (const key of keys) leaderboardMemory.delete(key);
+  await Promise.all(keys.map((key) => cache.delete(key)));
   // A board computed from D1 before the purge may have been stored meanwhile; drop it here too.
-  leaderboardMemory.deletePrefix(LEADERBOARD_PREFIX);
+  for (const key of keys) leaderboardMemory.delete(key);
 }

@@ -20,6 +20,9 @@ import { hasConsent } from './consent';
 /** How long a cached verification may live without being invalidated. */
 const VERIFICATION_TTL_SECONDS = 60 * 60;
 
+/** How an erased (or erasure-pending) employer is named: the tombstone account's name. */
+export const FORMER_EMPLOYER = 'Former employer';
+
 /** The name credentials are issued under. */
 export const ISSUER_NAME = 'Verification Platform';
 
@@ -91,7 +94,7 @@ export async function buildVerification(
       signedOrganisationName: certificates.signedOrganisationName,
       holderId: certificates.holderId,
       holderName: users.name,
-      holderDisabled: users.disabledAt,
+      holderDisabledAt: users.disabledAt,
       briefId: briefs.id,
       briefTitle: briefs.title,
       organisationId: organisations.id,
@@ -104,8 +107,10 @@ export async function buildVerification(
     .leftJoin(organisations, eq(organisations.id, certificates.organisationId))
     .where(eq(certificates.certificateNo, certificateNo))
     .limit(1);
-  if (!row) return null;
-  const showName = row.holderDisabled === null && (await hasConsent(db, row.holderId, 'public_verification'));
+  // A disabled holder is one whose erasure is pending (or an account closed): from the moment
+  // they ask, their certificates answer as if already gone, before the cascade deletes them.
+  if (!row || row.holderDisabledAt) return null;
+  const showName = await hasConsent(db, row.holderId, 'public_verification');
   const status = publicStatus(row.status, row.verification);
   const currentName = row.organisationName ?? 'Former employer';
   return {

@@ -7,11 +7,15 @@
  */
 
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { getDb } from '../db/client';
 import { briefs } from '../db/schema';
+import { boilerplateFilter } from '../domain/integrity/boilerplate';
+import { sampleFingerprints } from '../domain/integrity/sampling';
 import { combineIntegrity, type IntegrityVerdict } from '../domain/integrity/score';
+import { reportAiContent } from '../domain/integrity/stylometry';
 import { type CommitRecord, vcsHistorySignal } from '../domain/integrity/vcs';
 import {
+  type Fingerprint,
   type FingerprintMatch,
   fingerprintSubmission,
   ignoreSetFor,
@@ -19,7 +23,6 @@ import {
   type SubmissionMaterial,
 } from '../domain/integrity/winnowing';
 import { sha256Hex } from '../domain/secrets';
-import { ProblemError } from '../lib/problem';
 import type { PillarEngine } from './pillars';
 
 /** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
@@ -33,13 +36,33 @@ const chunks = <T>(items: T[], size: number): T[][] => {
   return out;
 };
 
-/** Stores a submission's fingerprints and bumps their frequencies, atomically. */
+/**
+ * The fingerprints of `material` that are stored: all of them, or at most `cap` (sampled by
+ * hash, `sampleFingerprints`) so that a maximal submission adds a bounded number of rows.
+ */
+export function fingerprintsToStore(
+  material: SubmissionMaterial,
+  cap = Number.POSITIVE_INFINITY,
+): Fingerprint[] {
+  return sampleFingerprints(fingerprintSubmission(material), cap);
+}
+
+/** Stores a submission's fingerprints (at most `cap`) and bumps their frequencies, atomically. */
 export async function storeFingerprints(
   d1: D1Database,
   submissionId: string,
   material: SubmissionMaterial,
+  cap = Number.POSITIVE_INFINITY,
 ): Promise<number> {
-  const prints = fingerprintSubmission(material);
+  return storeFingerprintRows(d1, submissionId, fingerprintsToStore(material, cap));
+}
+
+/** Stores the given fingerprint rows and bumps their frequencies, atomically. */
+export async function storeFingerprintRows(
+  d1: D1Database,
+  submissionId: string,
+  prints: Fingerprint[],
+): Promise<number> {
   if (prints.length === 0) return 0;
   const rows = chunks(prints, Math.floor(PARAMS_PER_STATEMENT / 3)).map((chunk) =>
     d1
@@ -168,7 +191,14 @@ export type IntegrityContext = {
   /** Brief text: fingerprints it contains are ignored (everyone quotes the brief). */
   briefText?: string;
   briefCreatedAt?: Date;
-  candidateEmail?: string;
+  /** The candidate's author identities (e-mails); commits by anyone else are another author's. */
+  candidateEmail?: string | readonly string[];
+  /** The deadline: commits after it, and another author's bulk commit just before it, are findings. */
+  dueAt?: Date;
+  /** Starter material every candidate received (MOSS's base file): never evidence of copying. */
+  template?: SubmissionMaterial;
+  /** When the check runs (defaults to now): commits dated later were dated by hand. */
+  checkedAt?: Date;
   excludeCandidateId?: string;
   excludeSubmissionId?: string;
 };
@@ -183,20 +213,6 @@ export type IntegrityReport = {
   };
   engine: 'workers-ai' | 'local';
 };
-
-/**
- * What a partner's check learns from naming a brief: its text (quoted by everyone, so not
- * evidence) and when it was created. Drafts are not visible to partners: 404 like unknown ids.
- */
-export async function briefContext(db: Database, briefId: string): Promise<IntegrityContext> {
-  const [brief] = await db.select().from(briefs).where(eq(briefs.id, briefId)).limit(1);
-  if (!brief || brief.state === 'draft')
-    throw new ProblemError('not-found', 'No published brief has this id.');
-  return {
-    briefText: [brief.title, brief.description, ...brief.deliverables, ...brief.successCriteria].join('\n'),
-    briefCreatedAt: brief.createdAt,
-  };
-}
 
 /** All three signals and the combined score. The AI-content signal is soft: it never flags on its own. */
 export async function checkIntegrity(
@@ -214,8 +230,13 @@ export async function checkIntegrity(
       ...(context.excludeSubmissionId ? { excludeSubmissionId: context.excludeSubmissionId } : {}),
     },
   );
+  const boilerplate = boilerplateFilter(context.template);
   const plagiarism = plagiarismSignal(own, matches, {
-    ...(context.briefText ? { ignore: ignoreSetFor({ text: context.briefText }) } : {}),
+    ignore: [
+      ...(context.briefText ? [ignoreSetFor({ text: context.briefText })] : []),
+      ...boilerplate.ignore,
+    ],
+    ignoreWhere: boilerplate.ignoreWhere,
   });
   const prose = [
     input.text ?? '',
@@ -223,7 +244,8 @@ export async function checkIntegrity(
   ]
     .join('\n\n')
     .trim();
-  const ai = await engine.estimateAiText(prose);
+  const estimate = await engine.estimateAiText(prose);
+  const ai = { ...estimate, result: reportAiContent(estimate.result) };
   const workSize = (input.text?.length ?? 0) + (input.files ?? []).reduce((n, f) => n + f.content.length, 0);
   // No commit list at all means "not assessed", not "no history" (which is a finding).
   const vcsHistory =
@@ -233,7 +255,46 @@ export async function checkIntegrity(
           workSize,
           ...(context.candidateEmail ? { candidateEmail: context.candidateEmail } : {}),
           ...(context.briefCreatedAt ? { briefCreatedAt: context.briefCreatedAt } : {}),
+          ...(context.dueAt ? { deadline: context.dueAt } : {}),
+          checkedAt: context.checkedAt ?? new Date(),
         });
   const { score, verdict } = combineIntegrity({ plagiarism, aiContent: ai.result, vcsHistory });
   return { score, verdict, signals: { plagiarism, aiContent: ai.result, vcsHistory }, engine: ai.engine };
+}
+
+/** What the v1 check may send besides the material (see IntegrityRequestSchema). */
+export type IntegrityRequestContext = {
+  briefId?: string;
+  dueAt?: string;
+  authorEmails?: string[];
+  template?: SubmissionMaterial;
+};
+
+/**
+ * The context of a v1 check from its request: a platform brief's text and creation date
+ * (`briefId`), the deadline (`dueAt`, else the brief's closing date) and the candidate's
+ * author identities. Returns null for a brief that does not exist or is a draft.
+ */
+export async function integrityContextFor(
+  d1: D1Database,
+  request: IntegrityRequestContext,
+): Promise<IntegrityContext | null> {
+  const context: IntegrityContext = {};
+  if (request.briefId) {
+    const [brief] = await getDb(d1).select().from(briefs).where(eq(briefs.id, request.briefId)).limit(1);
+    if (!brief || brief.state === 'draft') return null;
+    context.briefText = [
+      brief.title,
+      brief.description,
+      ...brief.deliverables,
+      ...brief.successCriteria,
+    ].join('\n');
+    context.briefCreatedAt = brief.createdAt;
+    if (brief.closedAt) context.dueAt = brief.closedAt;
+  }
+  if (request.dueAt) context.dueAt = new Date(request.dueAt);
+  const emails = (request.authorEmails ?? []).map((e) => e.trim()).filter(Boolean);
+  if (emails.length > 0) context.candidateEmail = emails;
+  if (request.template) context.template = request.template;
+  return context;
 }

@@ -210,8 +210,10 @@ export async function issuePendingCertificates(
     ]);
     if (updated.length > 0) issued.push(c.certificateNo);
   }
-  if (issued.length > 0)
-    await Promise.all([forgetVerifications(env.CACHE, issued), purgeLeaderboards(env.CACHE)]);
+  if (issued.length > 0) {
+    const domains = [...new Set(waiting.map((w) => w.certificate.domain))];
+    await Promise.all([forgetVerifications(env.CACHE, issued), purgeLeaderboards(env.CACHE, domains)]);
+  }
   return issued;
 }
 
@@ -236,6 +238,7 @@ export async function issueEarnedCertificates(
     .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
     .where(and(eq(employerRatings.verdict, 'pass'), sql`${employerRatings.createdAt} >= ${since.getTime()}`));
   let created = 0;
+  const domains = new Set<string>();
   for (const { candidateId, briefId } of recent) {
     if (await liveCertificate(db, candidateId, briefId)) continue;
     if (!(await allMilestonesPassed(db, briefId, candidateId))) continue;
@@ -254,12 +257,13 @@ export async function issueEarnedCertificates(
         }),
       ]);
       created++;
+      domains.add(earned.domain);
     } catch (err) {
       // Someone issued it meanwhile (the live-certificate index): nothing left to do.
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  if (created > 0) await purgeLeaderboards(env.CACHE);
+  if (created > 0) await purgeLeaderboards(env.CACHE, [...domains]);
   return created;
 }
 

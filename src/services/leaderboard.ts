@@ -1,5 +1,40 @@
 import { type CachedPayload, leaderboardKey, leaderboardMemory } from './cache-keys';
 
+/**
+ * Whether a domain's board may be cached: only domains with a published (or closed, so
+ * formerly published) brief. Certificates exist only for such briefs, so any other domain's
+ * board is empty; answering it uncached keeps made-up `domain` values from creating KV
+ * entries (and KV writes) at will. One indexed lookup (`briefs_state_domain_idx`).
+ */
+export async function isBoardDomain(d1: D1Database, domain: string): Promise<boolean> {
+  const row = await d1
+    .prepare(`SELECT 1 AS found FROM briefs WHERE state IN ('published', 'closed') AND domain = ? LIMIT 1`)
+    .bind(domain)
+    .first<{ found: number }>();
+  return row !== null;
+}
+
+/** The domains of a person's certificates: the boards other than the all-domains one they can appear on. */
+export async function leaderboardDomainsOf(d1: D1Database, userId: string): Promise<string[]> {
+  const { results } = await d1
+    .prepare('SELECT DISTINCT domain FROM certificates WHERE holder_id = ?')
+    .bind(userId)
+    .all<{ domain: string }>();
+  return results.map((r) => r.domain);
+}
+
+/**
+ * Every domain whose board can be cached (see `isBoardDomain`): what erasure purges, as the
+ * erased person's certificates (and so their domains) may already be gone when it resumes.
+ * Bounded by the published briefs, not by what anyone asks for.
+ */
+export async function boardDomains(d1: D1Database): Promise<string[]> {
+  const { results } = await d1
+    .prepare(`SELECT DISTINCT domain FROM briefs WHERE state IN ('published', 'closed')`)
+    .all<{ domain: string }>();
+  return results.map((r) => r.domain);
+}
+
 /** Entries kept per domain; `limit` slices this list. */
 export const LEADERBOARD_SIZE = 100;
 /** Safety net; the entry is deleted whenever a rating, revocation, consent change or erasure could change it. */
@@ -90,9 +125,13 @@ export async function computeLeaderboard(
   return { domain, generatedAt: now.toISOString(), entries };
 }
 
+/** The board of a domain nobody has published a brief in: always empty, never cached. */
+const emptyBoards = new Map<string, Leaderboard>();
+
 /**
  * The cached board for a domain (its top 100): from the isolate's memory, else KV, else
- * computed from D1 and stored.
+ * computed from D1 and stored. A domain without a published brief gets an empty board that is
+ * cached nowhere (see `isBoardDomain`).
  */
 export async function cachedLeaderboard(
   env: Pick<Env, 'DB' | 'CACHE'>,
@@ -102,11 +141,20 @@ export async function cachedLeaderboard(
   const board = await leaderboardMemory.get(key, async () => {
     const hit = await env.CACHE.get<Leaderboard>(key, 'json');
     if (hit) return hit;
+    if (domain !== null && !(await isBoardDomain(env.DB, domain))) return null;
     const computed = await computeLeaderboard(env.DB, domain);
     await env.CACHE.put(key, JSON.stringify(computed), { expirationTtl: CACHE_TTL_SECONDS });
     return computed;
   });
-  return board as Leaderboard;
+  if (board) return board as Leaderboard;
+  // One empty board object per domain name for a while, so its serialised body is reused too.
+  let empty = emptyBoards.get(domain as string);
+  if (!empty) {
+    if (emptyBoards.size >= 100) emptyBoards.clear();
+    empty = { domain, generatedAt: new Date().toISOString(), entries: [] };
+    emptyBoards.set(domain as string, empty);
+  }
+  return empty;
 }
 
 /** Bodies already serialised, per board object (the isolate cache hands out the same one for a while) and `limit`. */

@@ -67,7 +67,12 @@ export async function endSession(db: Database, sessionId: string): Promise<void>
 
 /** Every session of a user (erasure, account disable). */
 export async function endAllSessions(db: Database, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await endAllSessionsStatement(db, userId);
+}
+
+/** The delete of all the person's sessions, unexecuted, for a `db.batch([...])`. */
+export function endAllSessionsStatement(db: Database, userId: string) {
+  return db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
 /** Cron: drop expired rows so the table holds only live sessions. */

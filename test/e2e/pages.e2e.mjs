@@ -365,3 +365,40 @@ describe('verification page', () => {
     await t.done();
   });
 });
+
+describe('API reference', () => {
+  it('/docs renders the operations offline: only this origin is contacted, with no CSP violations', async () => {
+    const t = await openPage();
+    const origin = new URL(BASE).origin;
+    /** @type {string[]} */
+    const elsewhere = [];
+    // Anything not from this origin fails, as it would with no internet access.
+    await t.context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('data:') || url.startsWith('blob:') || new URL(url).origin === origin)
+        return route.continue();
+      elsewhere.push(url);
+      return route.abort('internetdisconnected');
+    });
+    await t.page.setViewportSize({ width: 1280, height: 900 }); // Scalar's desktop layout, with the sidebar
+    await t.page.goto(`${BASE}/docs`, { waitUntil: 'networkidle' });
+    // Operations from the document (the first group is open) and every group in the sidebar.
+    await t.page
+      .getByText('Public AI/employer agreement rate')
+      .filter({ visible: true })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    for (const group of ['Auth', 'API keys', 'Audit', 'Submissions'])
+      await t.page
+        .getByText(`Open Group - ${group}`, { exact: true })
+        .first()
+        .waitFor({ state: 'attached', timeout: 10_000 });
+    assert.deepEqual(elsewhere, [], 'no request leaves the origin');
+    const scripts = await t.page.$$eval('script[src]', (els) => els.map((e) => e.getAttribute('src')));
+    assert.ok(
+      scripts.every((src) => src?.startsWith('/docs/scalar.js')),
+      `scripts: ${scripts.join(', ')}`,
+    );
+    await t.done();
+  });
+});

@@ -20,17 +20,28 @@ export function freePort() {
 }
 
 /**
- * Starts `wrangler dev --local` on a fresh state directory with the migrations applied, and
- * waits until `probe` answers 200.
- * @param {{ port: number; inspectorPort: number; stateDir: string; vars?: Record<string, string>; probe?: string }} o
- * @returns {Promise<{ url: string; pid: number | undefined; stop: () => Promise<void> }>}
+ * Starts `wrangler dev --local` on a fresh state directory with the migrations applied (or, with
+ * `fresh: false`, on the state a previous run left), and waits until `probe` answers 200.
+ * `kill()` ends it at once with SIGKILL, as a crash would; `stop()` shuts it down.
+ * @param {{ port: number; inspectorPort: number; stateDir: string; vars?: Record<string, string>; probe?: string; fresh?: boolean; args?: string[] }} o
+ * @returns {Promise<{ url: string; pid: number | undefined; stop: () => Promise<void>; kill: () => Promise<void> }>}
  */
-export async function startWorker({ port, inspectorPort, stateDir, vars = {}, probe = '/openapi.yaml' }) {
+export async function startWorker({
+  port,
+  inspectorPort,
+  stateDir,
+  vars = {},
+  probe = '/openapi.yaml',
+  fresh = true,
+  args: extraArgs = [],
+}) {
   const persistTo = join(ROOT, stateDir);
-  rmSync(persistTo, { recursive: true, force: true });
-  await runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
-    capture: true,
-  });
+  if (fresh) {
+    rmSync(persistTo, { recursive: true, force: true });
+    await runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
+      capture: true,
+    });
+  }
   const args = [
     'dev',
     '--local',
@@ -45,6 +56,7 @@ export async function startWorker({ port, inspectorPort, stateDir, vars = {}, pr
     '--log-level',
     'error',
     '--show-interactive-dev-session=false',
+    ...extraArgs,
   ];
   for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
   // Its own process group, so stop() ends wrangler, workerd and esbuild together.
@@ -72,6 +84,13 @@ export async function startWorker({ port, inspectorPort, stateDir, vars = {}, pr
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     killGroup('SIGKILL'); // whatever is left of the group
   };
+  const kill = async () => {
+    process.off('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    killGroup('SIGKILL');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  };
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   try {
@@ -91,7 +110,7 @@ export async function startWorker({ port, inspectorPort, stateDir, vars = {}, pr
     await stop();
     throw err;
   }
-  return { url, pid: child.pid, stop };
+  return { url, pid: child.pid, stop, kill };
 }
 
 /**

@@ -27,6 +27,11 @@
  *
  * Texts under MIN_WORDS (80) words are too short to measure: risk is capped at
  * SHORT_TEXT_RISK_CAP (0.3) and a note says so. Empty text has risk 0.
+ *
+ * Reporting follows Turnitin's practice for its AI indicator (`reportAiContent`): no figure
+ * for texts under AI_FIGURE_MIN_WORDS (300) words (risk 0, band `insufficient_text`), and a
+ * band rather than a point below AI_BAND_CEILING (20 %: risk 0, band `below_20_percent`),
+ * because false positives concentrate in exactly those two regions.
  */
 
 /** Below this many words, stylometry is noise: risk is capped and a note added. */
@@ -40,10 +45,55 @@ export const MATTR_WINDOW = 50;
 /** Logistic intercept: the risk when every deviation is neutral is σ(INTERCEPT) ≈ 0.18. */
 export const INTERCEPT = -1.5;
 
+/** No AI-content figure is given for shorter texts. */
+export const AI_FIGURE_MIN_WORDS = 300;
+/** Below this estimate only a band is reported, never the point. */
+export const AI_BAND_CEILING = 0.2;
+
+/** How an AI-content estimate is reported: no figure, a band, or the measured risk. */
+export type AiContentBand = 'insufficient_text' | 'below_20_percent' | 'measured';
+
 export type AiContentSignal = {
   risk: number;
-  evidence: { features: Record<string, number>; notes: string[]; soft: true };
+  evidence: { features: Record<string, number>; notes: string[]; soft: true; band?: AiContentBand };
 };
+
+/**
+ * Applies the reporting policy to an estimate (local or blended with a model's): under 300
+ * words no figure, under 20 % a band. The risk that feeds the score is what is reported, so a
+ * figure that is not shown cannot lower a score either.
+ */
+export function reportAiContent(signal: AiContentSignal): AiContentSignal {
+  const words = signal.evidence.features.wordCount ?? 0;
+  const { logit: _logit, ...features } = signal.evidence.features;
+  if (words < AI_FIGURE_MIN_WORDS)
+    return {
+      risk: 0,
+      evidence: {
+        ...signal.evidence,
+        features,
+        band: 'insufficient_text',
+        notes: [
+          `No figure: ${words} words is fewer than ${AI_FIGURE_MIN_WORDS}, below which AI-content estimates are unreliable.`,
+          ...signal.evidence.notes.filter((n) => !n.startsWith('Low confidence')),
+        ],
+      },
+    };
+  if (signal.risk < AI_BAND_CEILING)
+    return {
+      risk: 0,
+      evidence: {
+        ...signal.evidence,
+        features,
+        band: 'below_20_percent',
+        notes: [
+          `Below ${Math.round(AI_BAND_CEILING * 100)} %: reported as a band, not a figure.`,
+          ...signal.evidence.notes,
+        ],
+      },
+    };
+  return { ...signal, evidence: { ...signal.evidence, band: 'measured' } };
+}
 
 /** Phrases over-represented in generated prose. Matched on lower-case text at word boundaries. */
 export const AI_PHRASES: readonly string[] = [

@@ -23,6 +23,11 @@
  * | too_few_commits     | < 3 commits and > 6 000 chars (or > 300 lines) per commit     | 0.15                    |
  * | invalid_dates       | some authoredAt values do not parse                           | 0.10                    |
  * | multiple_authors    | no candidate e-mail given and > 1 distinct author             | 0.10                    |
+ * | after_deadline      | commits authored > 10 min after `dueAt`                       | 0.30 + 0.40 × line share|
+ * | other_author_bulk_near_deadline | one commit by another author, ≥ 40 % of lines, in the 6 h before `dueAt` (or the last commit) | 0.45 |
+ * | out_of_order_dates  | ≥ 70 % of steps in the supplied order run one way, others jump back > 1 h | 0.30        |
+ * | rewritten_dates     | ≥ 3 commits share one timestamp, or ≥ 4 are spaced exactly alike | 0.30                 |
+ * | future_dates        | commits authored > 10 min after the check (`checkedAt`)       | 0.30                    |
  *
  * Risk = the sum of finding weights, capped at 1: findings are separate pieces of evidence
  * and add up, and two strong ones (someone else's bulk commit) are enough to reach ~1.
@@ -45,7 +50,10 @@ export type VcsContext = {
   /** The candidate's e-mail, or several (e.g. personal and noreply); compared case-insensitively. */
   candidateEmail?: string | readonly string[];
   briefCreatedAt?: Date;
+  /** The deadline (the API's `dueAt`; a submission's own time when checked on the platform). */
   deadline?: Date;
+  /** When the check runs; commits dated later than this are impossible without rewritten dates. */
+  checkedAt?: Date;
   /** Characters of submitted text and files. */
   workSize?: number;
 };
@@ -83,7 +91,21 @@ export const WEIGHTS = {
   tooFewCommits: 0.15,
   invalidDates: 0.1,
   multipleAuthors: 0.1,
+  afterDeadlineBase: 0.3,
+  afterDeadlinePerShare: 0.4,
+  otherAuthorBulkNearDeadline: 0.45,
+  outOfOrderDates: 0.3,
+  rewrittenDates: 0.3,
+  futureDates: 0.3,
 } as const;
+
+/** Clock skew and time-zone slips tolerated around the deadline and the check. */
+export const DEADLINE_TOLERANCE_MS = 10 * 60 * 1000;
+/** How close to the deadline another author's bulk commit has to be to count as hand-in help. */
+export const NEAR_DEADLINE_HOURS = 6;
+export const OTHER_AUTHOR_BULK_SHARE = 0.4;
+/** A backwards step in the supplied order larger than this is not clock skew. */
+export const OUT_OF_ORDER_TOLERANCE_MS = 60 * 60 * 1000;
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -261,9 +283,119 @@ export function vcsHistorySignal(
     }
   }
 
+  const due = validTime(context.deadline);
+  const candidateSet = new Set(candidate);
+  if (due !== null) {
+    const late = dated.filter((c) => c.at > due + DEADLINE_TOLERANCE_MS);
+    if (late.length > 0) {
+      const share = lineShare(late);
+      const latest = Math.max(...late.map((c) => c.at));
+      find(
+        'after_deadline',
+        `${late.length} commit${late.length === 1 ? '' : 's'} (${percent(share)} of changed lines) authored after the deadline ${new Date(due).toISOString()}, the latest ${hoursText(latest - due)} late.`,
+        WEIGHTS.afterDeadlineBase + WEIGHTS.afterDeadlinePerShare * share,
+      );
+    }
+  }
+
+  if (candidateSet.size > 0 && totalLines >= MIN_LINES_FOR_SHAPE) {
+    const anchor = due ?? lastDated?.at ?? null;
+    if (anchor !== null) {
+      const windowStart = anchor - NEAR_DEADLINE_HOURS * HOUR_MS;
+      const bulk = dated
+        .filter(
+          (c) => !candidateSet.has(c.email) && c.at >= windowStart && c.at <= anchor + DEADLINE_TOLERANCE_MS,
+        )
+        .sort((a, b) => b.lines - a.lines)[0];
+      if (bulk && bulk.lines / totalLines >= OTHER_AUTHOR_BULK_SHARE) {
+        const before = anchor - bulk.at;
+        find(
+          'other_author_bulk_near_deadline',
+          `One commit by an author other than the candidate carries ${percent(bulk.lines / totalLines)} of changed lines (${bulk.lines} of ${totalLines}) ${before >= 0 ? `${hoursText(before)} before` : `${hoursText(-before)} after`} ${due !== null ? 'the deadline' : 'the last commit'}.`,
+          WEIGHTS.otherAuthorBulkNearDeadline,
+        );
+      }
+    }
+  }
+
+  const checkedAt = validTime(context.checkedAt);
+  if (checkedAt !== null) {
+    const future = dated.filter((c) => c.at > checkedAt + DEADLINE_TOLERANCE_MS);
+    if (future.length > 0)
+      find(
+        'future_dates',
+        `${future.length} commit${future.length === 1 ? ' is' : 's are'} dated after this check ran (${new Date(checkedAt).toISOString()}): the dates were set by hand.`,
+        WEIGHTS.futureDates,
+      );
+  }
+
+  const outOfOrder = outOfOrderSteps(parsed);
+  if (outOfOrder !== null) {
+    find(
+      'out_of_order_dates',
+      `The commits are listed ${outOfOrder.direction}, but ${outOfOrder.steps} step${outOfOrder.steps === 1 ? ' goes' : 's go'} back in time by up to ${hoursText(outOfOrder.largest)}: dates rewritten or commits reordered (a rebase can also do this).`,
+      WEIGHTS.outOfOrderDates,
+    );
+  }
+
+  const rewritten = rewrittenDates(dated.map((c) => c.at));
+  if (rewritten) find('rewritten_dates', rewritten, WEIGHTS.rewrittenDates);
+
   const risk = Math.min(
     1,
     findings.reduce((a, f) => a + f.weight, 0),
   );
   return { risk: round4(risk), evidence: { findings, commitCount: ordered.length } };
+}
+
+function hoursText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 72 ? `${hours} h` : `${Math.round(hours / 24)} days`;
+}
+
+/**
+ * Backward steps in the order the commits were supplied. Histories come oldest first or
+ * newest first (`git log`); when at least 70 % of the dated steps (and three or more) run one way, steps that run
+ * the other way by more than an hour contradict the history's own order. A list in no
+ * particular order says nothing.
+ */
+function outOfOrderSteps(
+  commits: readonly { at: number | null }[],
+): { direction: string; steps: number; largest: number } | null {
+  const times = commits.map((c) => c.at).filter((t): t is number => t !== null);
+  if (times.length < 3) return null;
+  const steps = times.slice(1).map((t, i) => t - (times[i] as number));
+  const moving = steps.filter((d) => d !== 0);
+  if (moving.length < 2) return null;
+  const forward = moving.filter((d) => d > 0).length;
+  const ascending = forward >= moving.length - forward;
+  const agree = ascending ? forward : moving.length - forward;
+  if (agree < 3 || agree / moving.length < 0.7) return null;
+  const backwards = steps.map((d) => (ascending ? -d : d)).filter((d) => d > OUT_OF_ORDER_TOLERANCE_MS);
+  if (backwards.length === 0) return null;
+  return {
+    direction: ascending ? 'oldest first' : 'newest first',
+    steps: backwards.length,
+    largest: Math.max(...backwards),
+  };
+}
+
+/**
+ * Dates a person did not produce by working: three or more commits in the same second (a
+ * script or a bulk `--date`), or four or more commits spaced exactly alike to the second.
+ */
+function rewrittenDates(times: readonly number[]): string | null {
+  const bySecond = new Map<number, number>();
+  for (const t of times) bySecond.set(Math.floor(t / 1000), (bySecond.get(Math.floor(t / 1000)) ?? 0) + 1);
+  const most = Math.max(0, ...bySecond.values());
+  if (most >= 3) return `${most} commits carry the same timestamp to the second.`;
+  const sorted = [...times].sort((a, b) => a - b);
+  if (sorted.length >= 4) {
+    const gaps = sorted.slice(1).map((t, i) => Math.round((t - (sorted[i] as number)) / 1000));
+    if (gaps[0] !== undefined && gaps[0] > 0 && gaps.every((g) => g === gaps[0]))
+      return `All ${sorted.length} commits are exactly ${hoursText(gaps[0] * 1000)} apart, to the second.`;
+  }
+  return null;
 }

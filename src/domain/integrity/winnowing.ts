@@ -559,6 +559,8 @@ export type PlagiarismSignal = {
     /** Fingerprints considered (not ignored) and, of those, matched. */
     fingerprintCount: number;
     matchedCount: number;
+    /** Fingerprints left out as material everyone has: the brief, a template, known boilerplate. */
+    ignoredCount: number;
     /** The sources contributing most, each with the share of fingerprints it holds (top 5). */
     topSources: { sourceRef: string; overlapShare: number }[];
     matchedSpans: MatchedSpan[];
@@ -588,9 +590,24 @@ export function plagiarismRisk(overlapShare: number): number {
 export function plagiarismSignal(
   own: readonly (Fingerprint & { file?: string })[],
   matches: ReadonlyMap<number, readonly FingerprintMatch[]>,
-  options: { ignore?: ReadonlySet<number> } = {},
+  options: {
+    ignore?: ReadonlySet<number> | readonly ReadonlySet<number>[];
+    /** Fingerprints that are not evidence for reasons beyond their hash (e.g. where they sit). */
+    ignoreWhere?: (fp: Fingerprint & { file?: string }) => boolean;
+  } = {},
 ): PlagiarismSignal {
-  const ignore = options.ignore ?? new Set<number>();
+  const sets: readonly ReadonlySet<number>[] =
+    options.ignore === undefined
+      ? []
+      : options.ignore instanceof Set
+        ? [options.ignore]
+        : [...(options.ignore as readonly ReadonlySet<number>[])];
+  const where = options.ignoreWhere;
+  const ignore = {
+    has: (fp: Fingerprint & { file?: string }) =>
+      sets.some((set) => set.has(fp.hash)) || where?.(fp) === true,
+  };
+  let ignored = 0;
   const ordered = [...own].sort((a, b) => a.position - b.position);
   let considered = 0;
   let matched = 0;
@@ -615,7 +632,8 @@ export function plagiarismSignal(
   };
 
   for (const fp of ordered) {
-    if (ignore.has(fp.hash)) {
+    if (ignore.has(fp)) {
+      ignored++;
       close();
       continue;
     }
@@ -659,6 +677,7 @@ export function plagiarismSignal(
       overlapShare: round4(overlapShare),
       fingerprintCount: considered,
       matchedCount: matched,
+      ignoredCount: ignored,
       topSources,
       matchedSpans,
     },

@@ -2,41 +2,35 @@
  * Local playbook generation (pillar 1): a PlaybookBrief → dated milestones with tasks and
  * tutorial links, plus a preview of the rubric the work will be judged by.
  *
- * The plan follows the shape of most project work — plan, build (in one to three chunks of
- * deliverables), verify against the success criteria, deliver — trimmed to fit short briefs:
- * a one-day brief is a single milestone, a brief of a month or more gets all six. Days are
- * spread in proportion to the estimated effort of each phase.
+ * Written from knowledge, not from echo: the brief's field (knowledge/detect.ts) and, for each
+ * deliverable, its kind (an archetype in knowledge/fields.ts) give the steps an expert in that
+ * field takes, in the field's own language. The plan is kick-off → one build milestone per
+ * deliverable (up to four) → checks → integrate and hand over, trimmed to fit short briefs,
+ * so deliverables are spread over the duration and the final milestone integrates rather than
+ * carrying all the work. Links come only from the field's own catalogue entries; a brief the
+ * knowledge base does not recognise gets a plainly general plan, no links and
+ * `confidence: "low"`.
  */
+import { archetypeFor, type BriefLike, detectField, type PlanConfidence } from './knowledge/detect';
+import type { Field } from './knowledge/fields';
 import { extractRubric } from './rubric-extraction';
-import { contentStems, isImperative, lowerFirst, stemSet, truncateWords } from './text';
-import { type CatalogueDomain, catalogueFor, entryKeywordStems, normaliseDomain } from './tutorial-catalogue';
+import { isImperative, lowerFirst, truncateWords } from './text';
+import { linksFor } from './tutorial-catalogue';
 import type { Milestone, Playbook, PlaybookBrief, Rubric, RubricPreview } from './types';
 
-type Phase =
-  | { kind: 'plan' }
-  | { kind: 'build'; deliverables: string[]; withPlan: boolean }
-  | { kind: 'verify' }
-  | { kind: 'final'; withPlan: boolean; withVerify: boolean };
+export type { PlanConfidence } from './knowledge/detect';
 
-/** More days allow more checkpoints; beyond a month, six milestones are enough to steer by. */
-function milestonesForDuration(days: number): number {
-  if (days <= 1) return 1;
-  if (days <= 3) return 2;
-  if (days <= 7) return 3;
-  if (days <= 14) return 4;
-  if (days <= 30) return 5;
-  return 6;
-}
-
-const MAX_BUILD_MILESTONES = 3;
-const MAX_LINKS = 3;
 /** A milestone stays a readable checklist (and inside the API's documented limits). */
 const MAX_TASKS = 30;
 const MAX_TASK_LENGTH = 1000;
+const MAX_BUILD_MILESTONES = 4;
+const MAX_MILESTONES = 6;
+/** Below this many days a separate checking milestone is not worth a date of its own. */
+const MIN_DAYS_FOR_CHECK_MILESTONE = 10;
 
 /**
  * `prefix: item` tasks, one per item while they fit in `budget`; beyond that, items share
- * tasks ("Deliver: A; B"), so every item still appears verbatim in a task.
+ * tasks ("Hand over: A; B"), so every item still appears verbatim in a task.
  */
 function packTasks(prefix: string, items: string[], budget: number): string[] {
   if (items.length <= budget) return items.map((item) => `${prefix}: ${item}`);
@@ -68,48 +62,6 @@ function chunk<T>(items: T[], parts: number): T[][] {
   return out;
 }
 
-function planPhases(days: number, deliverables: string[], criteria: string[]): Phase[] {
-  const buildSlots = Math.max(1, Math.min(MAX_BUILD_MILESTONES, deliverables.length));
-  const hasVerifyWork = criteria.length > 0 || deliverables.length > 1;
-  const byWork = 1 + buildSlots + (hasVerifyWork ? 1 : 0) + 1;
-  const n = Math.min(milestonesForDuration(days), byWork, days);
-  if (n === 1) return [{ kind: 'final', withPlan: true, withVerify: true }];
-  if (n === 2)
-    return [
-      { kind: 'build', deliverables, withPlan: true },
-      { kind: 'final', withPlan: false, withVerify: true },
-    ];
-  if (n === 3)
-    return [
-      { kind: 'plan' },
-      { kind: 'build', deliverables, withPlan: false },
-      { kind: 'final', withPlan: false, withVerify: true },
-    ];
-  const builds = chunk(deliverables, n - 3).map(
-    (part): Phase => ({ kind: 'build', deliverables: part, withPlan: false }),
-  );
-  return [
-    { kind: 'plan' },
-    ...builds,
-    { kind: 'verify' },
-    { kind: 'final', withPlan: false, withVerify: false },
-  ];
-}
-
-/** Relative effort of a phase: building dominates, planning and delivery are short. */
-function effort(phase: Phase, criteria: number): number {
-  switch (phase.kind) {
-    case 'plan':
-      return 1;
-    case 'build':
-      return 2 * Math.max(1, phase.deliverables.length) + (phase.withPlan ? 0.5 : 0);
-    case 'verify':
-      return 1 + Math.min(2, criteria * 0.25);
-    case 'final':
-      return 1;
-  }
-}
-
 /**
  * Due days for the phases: cumulative effort scaled to the duration, then nudged so days are
  * strictly increasing integers in 1..days with the last on `days`.
@@ -128,176 +80,198 @@ function scheduleDays(efforts: number[], days: number): number[] {
   return out;
 }
 
-const SETUP_TASK: Readonly<Record<CatalogueDomain, string>> = {
-  'web-development': 'Set up the repository, the toolchain and a test runner, and commit a running skeleton',
-  backend: 'Set up the repository, a local database and a test runner, and commit a running skeleton',
-  'data-science': 'Set up the repository and a reproducible environment, then load and explore the dataset',
-  mobile:
-    'Set up the project and run it on an emulator or a device, with the platform accessibility tools at hand',
-  design: 'Set up a design file and gather existing material: brand, past research and analytics',
-  devops: 'Set up the repository and a local environment that mirrors production',
-  security: 'Set up an isolated test environment and agree the scope and rules of engagement',
-  general: 'Set up a repository under version control for the work',
-};
+/** A deliverable with the expert steps that produce it. */
+type PlannedDeliverable = { text: string; steps: string[]; topics: readonly string[] };
 
-function rubricTask(preview: RubricPreview): string | null {
-  const top = [...preview.criteria].sort((a, b) => b.weight - a.weight).slice(0, 2);
-  if (top.length === 0) return null;
-  const named = top.map((c) => `"${c.name}" (${c.weight}%)`).join(' and ');
-  return `Read the rubric: the heaviest criteria are ${named}`;
+/** Names that keep their capital mid-sentence ("posts for Instagram", not "instagram"). */
+const PROPER_NAMES = new Set(
+  'android apple excel figma google instagram ios iphone jupyter kotlin kubernetes linkedin python react swift swiftui terraform tiktok twitter youtube docker github openapi'.split(
+    ' ',
+  ),
+);
+
+/** The deliverable as it reads inside a step: trailing punctuation dropped, an ordinary first word lower-cased. */
+function inSentence(deliverable: string): string {
+  const text = deliverable.replace(/[.;:!]+$/, '');
+  const first = (text.match(/^[A-Za-z]+/)?.[0] ?? '').toLowerCase();
+  return PROPER_NAMES.has(first) ? text : lowerFirst(text);
 }
 
-/** Success criteria that share content words with some deliverables: checked while building them. */
-function relatedCriteria(deliverables: string[], criteria: string[]): string[] {
-  const words = new Set(deliverables.flatMap((d) => contentStems(d)));
-  return criteria.filter((c) => contentStems(c).some((s) => words.has(s)));
+const fill = (step: string, deliverable: string) => step.replaceAll('{d}', inSentence(deliverable));
+
+function planDeliverable(field: Field, text: string): PlannedDeliverable {
+  const archetype = archetypeFor(field, text);
+  const steps = (archetype?.steps ?? field.fallback).map((s) => fill(s, text));
+  return { text, steps, topics: archetype?.topics ?? [] };
+}
+
+type Phase =
+  | { kind: 'single' }
+  | { kind: 'kickoff' }
+  | { kind: 'build'; items: PlannedDeliverable[]; withKickoff: boolean }
+  | { kind: 'check' }
+  | { kind: 'final'; withChecks: boolean };
+
+function planPhases(days: number, items: PlannedDeliverable[], criteria: string[]): Phase[] {
+  if (days <= 1) return [{ kind: 'single' }];
+  const builds = Math.max(1, Math.min(MAX_BUILD_MILESTONES, items.length));
+  const wantsCheck = criteria.length > 0 && days >= MIN_DAYS_FOR_CHECK_MILESTONE;
+  const n = Math.max(2, Math.min(days, MAX_MILESTONES, 1 + builds + (wantsCheck ? 1 : 0) + 1));
+  if (n === 2)
+    return [
+      { kind: 'build', items, withKickoff: true },
+      { kind: 'final', withChecks: true },
+    ];
+  const check = wantsCheck && n - 2 - 1 >= 1;
+  const buildCount = Math.max(1, n - 2 - (check ? 1 : 0));
+  const parts = chunk(items, Math.min(buildCount, Math.max(1, items.length)));
+  return [
+    { kind: 'kickoff' },
+    ...parts.map((part): Phase => ({ kind: 'build', items: part, withKickoff: false })),
+    ...(check ? [{ kind: 'check' } as Phase] : []),
+    { kind: 'final', withChecks: !check },
+  ];
+}
+
+function effort(phase: Phase): number {
+  switch (phase.kind) {
+    case 'build':
+      return 2 * Math.max(1, phase.items.length);
+    case 'check':
+      return 1.5;
+    default:
+      return 1;
+  }
 }
 
 type Context = {
   title: string;
-  deliverables: string[];
+  field: Field;
+  items: PlannedDeliverable[];
   criteria: string[];
-  domain: CatalogueDomain;
   preview: RubricPreview;
 };
 
-/** A habit worth repeating in every build milestone, in the form the domain works in. */
-const PROGRESS_TASK: Readonly<Record<CatalogueDomain, string>> = {
-  'web-development': 'Commit in small steps with messages that say why',
-  backend: 'Commit in small steps with messages that say why',
-  'data-science': 'Commit code and notebooks in small steps, so every result can be reproduced',
-  mobile: 'Commit in small steps with messages that say why',
-  design: 'Share work in progress early and note the feedback you get',
-  devops: 'Commit in small steps with messages that say why, and keep every change reviewable',
-  security: 'Log each finding as you go, with evidence and steps to reproduce',
-  general: 'Commit in small steps with messages that say why',
-};
+const checkTask = (ctx: Context, criterion: string) =>
+  `Check “${criterion.replace(/[.;:!]+$/, '')}” ${ctx.field.check}`;
 
-function planTasks(ctx: Context): string[] {
-  const tasks = [`Read the brief "${ctx.title}" and write down open questions and assumptions`];
-  if (ctx.deliverables.length === 1) tasks.push('Break the deliverable into small steps and estimate them');
-  if (ctx.deliverables.length > 1)
-    tasks.push(
-      `Break each of the ${ctx.deliverables.length} deliverables into small steps and estimate them`,
-    );
-  tasks.push(SETUP_TASK[ctx.domain]);
-  if (ctx.criteria.length === 1) tasks.push('Decide how the success criterion will be checked');
-  if (ctx.criteria.length > 1)
-    tasks.push(`Decide how each of the ${ctx.criteria.length} success criteria will be checked`);
+function rubricTask(preview: RubricPreview): string | null {
+  const top = [...preview.criteria].sort((a, b) => b.weight - a.weight).slice(0, 2);
+  if (top.length === 0) return null;
+  return `Read the rubric: the heaviest criteria are ${top.map((c) => `"${c.name}" (${c.weight}%)`).join(' and ')}`;
+}
+
+function kickoffTasks(ctx: Context): string[] {
+  const tasks = [...ctx.field.setup];
+  if (ctx.criteria.length > 0)
+    tasks.push(`Decide how each success criterion will be checked: ${ctx.field.check}`);
   const rubric = rubricTask(ctx.preview);
   if (rubric) tasks.push(rubric);
   return tasks;
 }
 
-function verifyTasks(ctx: Context, budget = MAX_TASKS): string[] {
-  if (ctx.criteria.length === 0) return ['Test each deliverable end to end as its user would'];
-  return packTasks('Verify', ctx.criteria, budget);
+/** The steps of some deliverables within a task budget: all steps when they fit, else the first ones. */
+function buildTasks(items: PlannedDeliverable[], budget: number): string[] {
+  const total = items.reduce((n, d) => n + d.steps.length, 0);
+  if (total <= budget) return items.flatMap((d) => d.steps);
+  const per = Math.floor(budget / Math.max(1, items.length));
+  if (per >= 1) return items.flatMap((d) => d.steps.slice(0, per));
+  // More deliverables than room: their hand-over tasks name them; here the first steps only.
+  return items.slice(0, Math.max(0, budget)).map((d) => d.steps[0] ?? d.text);
 }
 
-/**
- * A milestone's title and tasks, plus its topic: the words specific to this milestone (its
- * deliverables, criteria, setup), which choose its tutorial links before the generic tasks do.
- */
-function milestoneFor(phase: Phase, ctx: Context): { title: string; tasks: string[]; topic: string[] } {
+/** Criteria whose wording shares a word with these deliverables: checked while building them. */
+function relatedCriteria(items: PlannedDeliverable[], criteria: string[]): string[] {
+  const words = new Set(items.flatMap((d) => d.text.toLowerCase().match(/[a-z]{4,}/g) ?? []));
+  return criteria.filter((c) => (c.toLowerCase().match(/[a-z]{4,}/g) ?? []).some((w) => words.has(w)));
+}
+
+function checkTasks(ctx: Context, criteria: string[], budget: number): string[] {
+  if (criteria.length <= budget) return criteria.map((c) => checkTask(ctx, c));
+  // Too many to check one per task: name the method once, then list the criteria.
+  return [`Check each criterion below ${ctx.field.check}`, ...packTasks('Check', criteria, budget - 1)];
+}
+
+function handoverTasks(ctx: Context, budget: number): string[] {
+  const names = ctx.items.map((d) => d.text);
+  if (names.length === 0)
+    return [`Hand over ${ctx.title} with a note on how to review it and what is left open`];
+  return packTasks('Hand over, with a note on how to review each and what is left open', names, budget);
+}
+
+const topicsOf = (items: PlannedDeliverable[]) => [...new Set(items.flatMap((d) => d.topics))];
+
+function milestoneFor(
+  phase: Phase,
+  ctx: Context,
+  placed: Set<string>,
+): { title: string; tasks: string[]; topics: readonly string[] } {
+  const { field } = ctx;
   switch (phase.kind) {
-    case 'plan': {
-      const tasks = planTasks(ctx);
+    case 'single': {
+      // Hand-over and checks must hold every deliverable and criterion verbatim; steps get the rest.
+      const handover = handoverTasks(ctx, Math.max(1, Math.ceil(ctx.items.length / 10)));
+      const checks = checkTasks(
+        ctx,
+        ctx.criteria,
+        Math.max(1, Math.floor((MAX_TASKS - 1 - handover.length) / 3)),
+      );
+      const setup = field.setup.slice(0, 1);
+      const steps = buildTasks(ctx.items, MAX_TASKS - setup.length - handover.length - checks.length);
       return {
-        title: `Kick-off and plan: ${truncateWords(ctx.title, 70)}`,
-        tasks,
-        topic: [ctx.title, SETUP_TASK[ctx.domain]],
+        title: `Plan, produce and hand over: ${truncateWords(ctx.title, 60)}`,
+        tasks: [...setup, ...steps, ...checks, ...handover],
+        topics: [...field.setupTopics, ...topicsOf(ctx.items)],
       };
     }
-    case 'build': {
-      const tasks = phase.withPlan ? planTasks(ctx).slice(0, 3) : [];
-      if (phase.deliverables.length === 0) tasks.push(`Build a working first version of ${ctx.title}`);
-      tasks.push(
-        ...packTasks('Build a working first version of', phase.deliverables, MAX_TASKS - tasks.length - 4),
-      );
-      const related = relatedCriteria(phase.deliverables, ctx.criteria).slice(0, 3);
-      for (const c of related) tasks.push(`Check progress against: ${c}`);
-      tasks.push(PROGRESS_TASK[ctx.domain]);
-      const [first] = phase.deliverables;
-      const more = phase.deliverables.length - 1;
-      const what =
-        first === undefined ? ctx.title : `${truncateWords(first, 60)}${more > 0 ? ` (+${more} more)` : ''}`;
-      return { title: `Build: ${what}`, tasks, topic: [...phase.deliverables, ...related] };
-    }
-    case 'verify': {
-      const tasks = verifyTasks(ctx, MAX_TASKS - 3);
-      const top = [...ctx.preview.criteria].sort((a, b) => b.weight - a.weight).slice(0, 2);
-      for (const c of top) tasks.push(`Self-assess against the rubric criterion "${c.name}" (${c.weight}%)`);
-      tasks.push('Fix the gaps found, then re-test');
+    case 'kickoff':
       return {
-        title: 'Test and refine against the success criteria',
+        title: `Kick-off: ${truncateWords(ctx.title, 70)}`,
+        tasks: kickoffTasks(ctx),
+        topics: field.setupTopics,
+      };
+    case 'build': {
+      const tasks = phase.withKickoff ? [...field.setup] : [];
+      const related = relatedCriteria(phase.items, ctx.criteria)
+        .filter((c) => !placed.has(c))
+        .slice(0, 3);
+      tasks.push(...buildTasks(phase.items, MAX_TASKS - tasks.length - related.length - 1));
+      for (const c of related) {
+        tasks.push(checkTask(ctx, c));
+        placed.add(c);
+      }
+      tasks.push(field.habit);
+      const [first] = phase.items;
+      const more = phase.items.length - 1;
+      const what =
+        first === undefined
+          ? ctx.title
+          : `${truncateWords(first.text, 60)}${more > 0 ? ` (+${more} more)` : ''}`;
+      return { title: what.charAt(0).toUpperCase() + what.slice(1), tasks, topics: topicsOf(phase.items) };
+    }
+    case 'check': {
+      const remaining = ctx.criteria.filter((c) => !placed.has(c));
+      const tasks = checkTasks(ctx, remaining, MAX_TASKS - 1);
+      for (const c of remaining) placed.add(c);
+      tasks.push('Fix what the checks found, then run them again');
+      return {
+        title: 'Check the work against the success criteria',
         tasks,
-        topic: [...ctx.criteria, ...top.map((c) => c.name)],
+        topics: topicsOf(ctx.items).slice(-2),
       };
     }
     case 'final': {
-      const tasks = phase.withPlan ? [`Read the brief "${ctx.title}" and plan the work in short steps`] : [];
-      // Verification and delivery share what is left of the task budget in proportion.
-      const room = MAX_TASKS - tasks.length - 2;
-      const verifying = phase.withVerify ? Math.max(1, ctx.criteria.length) : 0;
-      const delivering = Math.max(1, ctx.deliverables.length);
-      const verifyBudget =
-        verifying + delivering <= room
-          ? verifying
-          : Math.max(1, Math.floor((room * verifying) / (verifying + delivering)));
-      if (phase.withVerify) tasks.push(...verifyTasks(ctx, verifyBudget));
-      if (ctx.deliverables.length === 0) tasks.push(`Deliver: ${ctx.title}`);
-      tasks.push(...packTasks('Deliver', ctx.deliverables, MAX_TASKS - tasks.length - 2));
-      tasks.push('Write a short hand-over note: what was built, how to run or review it, known limitations');
-      tasks.push('Submit the work for review');
+      const remaining = phase.withChecks ? ctx.criteria.filter((c) => !placed.has(c)) : [];
+      const handover = handoverTasks(ctx, Math.max(1, Math.ceil(ctx.items.length / 10)));
+      const checks = checkTasks(ctx, remaining, MAX_TASKS - field.integrate.length - handover.length);
+      for (const c of remaining) placed.add(c);
       return {
-        title: `Deliver: ${truncateWords(ctx.title, 70)}`,
-        tasks,
-        topic: [...ctx.deliverables, ...(phase.withVerify ? ctx.criteria : [])],
+        title: 'Integrate and hand over',
+        tasks: [...field.integrate, ...checks, ...handover],
+        topics: [...field.setupTopics, ...topicsOf(ctx.items)].reverse(),
       };
     }
   }
-}
-
-/**
- * Ranks catalogue entries by the keywords they share with a text: each fully matched keyword
- * phrase scores its word count; entries already linked by an earlier milestone lose half a
- * point (so milestones point to different pages); ties keep catalogue order, which puts the
- * domain's own entries first.
- */
-function rankEntries(text: string, domain: string, used: Set<string>): string[] {
-  const stems = stemSet(text);
-  return catalogueFor(domain)
-    .map((entry, order) => {
-      let score = 0;
-      for (const phrase of entryKeywordStems(entry))
-        if (phrase.every((s) => stems.has(s))) score += phrase.length;
-      if (score > 0 && used.has(entry.url)) score -= 0.5;
-      return { url: entry.url, score, order };
-    })
-    .filter((e) => e.score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .map((e) => e.url);
-}
-
-/**
- * Up to three links for a milestone: matches for its topic first, topped up from its generic
- * tasks when the topic finds fewer than two, and the domain's overview entries when nothing
- * matches at all — so every milestone has at least one link, and every link is catalogued.
- */
-function pickLinks(topic: string, everything: string, domain: string, used: Set<string>): string[] {
-  const links = rankEntries(topic, domain, used).slice(0, MAX_LINKS);
-  if (links.length < 2) {
-    for (const url of rankEntries(everything, domain, used)) {
-      if (links.length >= 2) break;
-      if (!links.includes(url)) links.push(url);
-    }
-  }
-  if (links.length > 0) return links;
-  const overviews = catalogueFor(domain)
-    .slice(0, 2)
-    .map((e) => e.url);
-  const fresh = overviews.filter((u) => !used.has(u));
-  return fresh.length > 0 ? fresh : overviews;
 }
 
 function toPreview(rubric: Rubric): RubricPreview {
@@ -325,33 +299,43 @@ export function briefAsRequirementText(brief: PlaybookBrief): string {
  * Generates a playbook for a brief.
  *
  * Guarantees: ids `m1`…; every `day` is an integer in 1..durationDays, strictly increasing,
- * the last equal to durationDays (a non-integer or non-positive duration is treated as
- * the nearest whole number of days, at least 1); each deliverable appears verbatim in a task
- * of the last milestone ("Deliver: …") and each success criterion in a "Verify: …" task
- * (several share one task only when a milestone would otherwise exceed 30 tasks);
- * every tutorial link is from the curated catalogue. `rubric_preview` comes from `rubric`
- * when given, else from `extractRubric` over the brief's own fields.
+ * the last equal to durationDays (a non-integer or non-positive duration is treated as the
+ * nearest whole number of days, at least 1); each deliverable appears verbatim in a hand-over
+ * task of the last milestone and each success criterion verbatim in a “Check …” task; every
+ * tutorial link is a catalogue entry of the brief's own field (none for `general`); at most 30
+ * tasks of at most 1,000 characters per milestone. `rubric_preview` comes from `rubric` when
+ * given, else from `extractRubric` over the brief's own fields.
  */
-export function generatePlaybook(brief: PlaybookBrief, rubric?: Rubric): Playbook {
+export function generatePlaybook(
+  brief: PlaybookBrief,
+  rubric?: Rubric,
+): Playbook & { confidence: PlanConfidence } {
   const days = Number.isFinite(brief.durationDays) ? Math.max(1, Math.round(brief.durationDays)) : 1;
   const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
   const deliverables = unique(brief.deliverables);
   const criteria = unique(brief.successCriteria);
   const title = brief.title.trim() || 'the project';
-  const preview = toPreview(rubric ?? extractRubric(briefAsRequirementText(brief), { domain: brief.domain }));
-  const ctx: Context = { title, deliverables, criteria, domain: normaliseDomain(brief.domain), preview };
+  const detected = detectField({ ...brief, deliverables, successCriteria: criteria } satisfies BriefLike);
+  const { field } = detected;
+  const preview = toPreview(rubric ?? extractRubric(briefAsRequirementText(brief), { domain: field.key }));
+  const items = deliverables.map((d) => planDeliverable(field, d));
+  const ctx: Context = { title, field, items, criteria, preview };
 
-  const phases = planPhases(days, deliverables, criteria);
-  const dueDays = scheduleDays(
-    phases.map((p) => effort(p, criteria.length)),
-    days,
-  );
+  const phases = planPhases(days, items, criteria);
+  const dueDays = scheduleDays(phases.map(effort), days);
   const used = new Set<string>();
+  const placed = new Set<string>();
   const milestones: Milestone[] = phases.map((phase, i) => {
-    const { title: milestoneTitle, tasks, topic } = milestoneFor(phase, ctx);
-    const links = pickLinks(topic.join('\n'), [milestoneTitle, ...tasks].join('\n'), brief.domain, used);
+    const { title: milestoneTitle, tasks, topics } = milestoneFor(phase, ctx, placed);
+    const links = linksFor(field.key, topics, used, 3);
     for (const l of links) used.add(l);
-    return { id: `m${i + 1}`, day: dueDays[i] ?? days, title: milestoneTitle, tasks, tutorial_links: links };
+    return {
+      id: `m${i + 1}`,
+      day: dueDays[i] ?? days,
+      title: truncateWords(milestoneTitle, 200),
+      tasks: tasks.filter(Boolean).map((t) => truncateWords(t, MAX_TASK_LENGTH)),
+      tutorial_links: links,
+    };
   });
-  return { milestones, rubric_preview: preview };
+  return { milestones, rubric_preview: preview, confidence: detected.confidence };
 }

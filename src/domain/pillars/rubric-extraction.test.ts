@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RubricCriterion as StoredCriterion } from '../../db/schema';
 import { BRIEF_FIXTURES, DESIGN_BRIEF, TODO_API_BRIEF } from './fixtures/briefs';
-import { apportionWeights, extractRubric, findRequirementSentences, keyPhrases } from './rubric-extraction';
+import {
+  apportionWeights,
+  capWeights,
+  extractRubric,
+  findRequirementSentences,
+  keyPhrases,
+} from './rubric-extraction';
+import { isCleanName, isCompleteSentence, rubricProblems } from './rubric-quality';
 import type { Rubric, RubricCriterion } from './types';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -207,6 +214,104 @@ describe('helpers', () => {
       'endpoints',
       'respond',
       '200 ms',
+    ]);
+  });
+});
+
+describe('rubrics an employer would sign', () => {
+  const FINANCIAL_MODEL = `Build a three-statement financial model for our café expansion in Excel. Inputs must be on a separate sheet and clearly colour-coded. The model should contrast the base case with a downside scenario and show the production plan per month. Calculate NPV and IRR of the new branch. The balance sheet must balance in every period. A short memo for the founders would be nice to have.`;
+
+  it('labels a theme only when the quoted sentence is about it (no Accessibility, Deployment or ML in a spreadsheet)', () => {
+    const rubric = extractRubric(FINANCIAL_MODEL, { domain: 'finance' });
+    const names = rubric.criteria.map((c) => c.name);
+    expect(names).not.toContain('Accessibility');
+    expect(names).not.toContain('Deployment & operations');
+    expect(names).not.toContain('Modelling & evaluation');
+    expect(JSON.stringify(rubric)).not.toMatch(/baseline|cross-validation/);
+    expect(names).toEqual(
+      expect.arrayContaining(['Three-statement financial model', 'NPV and IRR', 'Balance sheet']),
+    );
+    expect(rubricProblems(rubric, FINANCIAL_MODEL)).toEqual([]);
+    // The theme still applies where the sentence is about it.
+    expect(extractRubric(TODO_API_BRIEF.text, { domain: 'backend' }).criteria.map((c) => c.name)).toContain(
+      'Security & privacy',
+    );
+  });
+
+  it('makes a choice between alternatives one criterion, quoting the lead-in', () => {
+    const text = `Pick one of the following:\n(a) a landing page for the spring sale\n(b) a three-email nurture sequence\n\nAlso write five Instagram captions. Copy must match the brand voice guide.`;
+    const rubric = extractRubric(text, { domain: 'marketing' });
+    const choices = rubric.criteria.filter((c) => /landing page|nurture/.test(c.description));
+    expect(choices).toHaveLength(1);
+    expect(choices[0]?.source).toBe('Pick one of the following:');
+    expect(choices[0]?.name).toBe('Choice: landing page or three-email nurture sequence');
+    const either = extractRubric(
+      'Option A: build a dashboard in Tableau.\nOption B: write a two-page report.\nInclude the SQL you used.',
+    );
+    expect(either.criteria.filter((c) => /dashboard|report/.test(c.description))).toHaveLength(1);
+  });
+
+  it('turns every ask of a short brief into a criterion', () => {
+    const text =
+      'Build a landing page with a pricing section and a signup form, and write the launch email. It should load fast and work on mobile.';
+    const rubric = extractRubric(text, { domain: 'web' });
+    expect(rubric.criteria).toHaveLength(4);
+    for (const ask of ['landing page', 'launch email', 'load fast', 'work on mobile'])
+      expect(
+        rubric.criteria.some((c) => c.source.includes(ask)),
+        ask,
+      ).toBe(true);
+    expect(rubricProblems(rubric, text)).toEqual([]);
+  });
+
+  it('weights by emphasis with no criterion above 40 % once there are three or more', () => {
+    const text = [
+      'Security is critical: passwords must be hashed, sessions must expire, tokens must rotate and secrets must stay out of the repository.',
+      'Write a README.',
+      'A Dockerfile would be nice to have.',
+    ].join('\n');
+    const rubric = extractRubric(text);
+    expect(Math.max(...rubric.criteria.map((c) => c.weight))).toBeLessThanOrEqual(40);
+    expect(rubric.criteria.reduce((a, c) => a + c.weight, 0)).toBe(100);
+    expect(capWeights([70, 20, 10], [7, 2, 1])).toEqual([40, 38, 22]);
+    expect(capWeights([60, 40], [3, 2])).toEqual([60, 40]);
+    const emphasised = extractRubric(
+      '- Write tests.\n- Above all, the API must be fast.\n- Document the API.',
+    );
+    const weights = Object.fromEntries(emphasised.criteria.map((c) => [c.source, c.weight]));
+    expect(weights['Above all, the API must be fast.']).toBeGreaterThan(weights['Write tests.'] ?? 100);
+  });
+
+  it('names criteria with clean noun phrases and writes complete sentences as levels', () => {
+    for (const brief of BRIEF_FIXTURES) {
+      const rubric = extractRubric(brief.text, { domain: brief.domain });
+      expect(rubricProblems(rubric, brief.text), brief.name).toEqual([]);
+    }
+    expect(isCleanName('Pricing section & Free')).toBe(false);
+    expect(isCompleteSentence('Dark mode support bhi is not considered.')).toBe(false);
+  });
+
+  it('copes with Hinglish and typos', () => {
+    const hinglish =
+      'Hamare app ke liye onboarding screens design karni hai. Pricing section bhi chahiye aur dark mode support bhi. Figma prototype zaroori hai, usability test 5 users ke saath karna hai. Accessibility ka dhyan rakhna, contrast WCAG AA hona chahiye.';
+    const rubric = extractRubric(hinglish, { domain: 'design' });
+    expect(rubricProblems(rubric, hinglish)).toEqual([]);
+    expect(rubric.criteria.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['Pricing section', 'Dark mode support', 'Accessibility']),
+    );
+    expect(findRequirementSentences('Pricing section bhi chahiye.')).toEqual([
+      { text: 'Pricing section bhi chahiye.', strength: 'should' },
+    ]);
+    const typos =
+      'we need a churn modle for our telco data. shoud beat baseline on auc. must explain top drivers to the CFO. nice to have a dashbaord';
+    const typoRubric = extractRubric(typos, { domain: 'data science' });
+    expect(typoRubric.criteria.length).toBe(4);
+    expect(rubricProblems(typoRubric, typos)).toEqual([]);
+    expect(findRequirementSentences(typos).map((r) => r.strength)).toEqual([
+      'must',
+      'should',
+      'must',
+      'nice',
     ]);
   });
 });

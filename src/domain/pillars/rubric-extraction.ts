@@ -12,9 +12,11 @@
  *    and turn the weights into integers that sum to exactly 100.
  */
 
+import { fieldForDomain } from './knowledge/detect';
 import {
   capitalise,
   contentStems,
+  HINGLISH_FUNCTION_WORDS,
   IMPERATIVE_VERBS,
   isContentWord,
   isImperative,
@@ -22,10 +24,12 @@ import {
   normaliseSpace,
   type Sentence,
   splitSentences,
+  stem,
+  tokenize,
   truncateWords,
 } from './text';
 import { classifyTheme, fillLevels, GENERIC_LEVELS, type Theme, themeStems } from './themes';
-import { type CatalogueDomain, normaliseDomain } from './tutorial-catalogue';
+import type { CatalogueDomain } from './tutorial-catalogue';
 import type { Rubric, RubricCriterion } from './types';
 
 export type RequirementStrength = 'must' | 'should' | 'nice' | 'implied';
@@ -56,19 +60,30 @@ const MIN_WEIGHT = 5;
 const KEYWORD_GROUP_SIMILARITY = 0.2;
 
 const OUT_OF_SCOPE =
-  /\b(?:do(?:es)? not|don't|doesn't|no|needn't) (?:need|have) to\b|\bneed not\b|\bnot (?:required|necessary|needed|expected|in scope)\b|\bout of scope\b|\bno need\b/;
+  /\b(?:do(?:es)? not|don't|doesn't) need (?:a|an|any)\b|\b(?:do(?:es)? not|don't|doesn't|no|needn't) (?:need|have) to\b|\bneed not\b|\bnot (?:required|necessary|needed|expected|in scope)\b|\bout of scope\b|\bno need\b/;
 // Logistics, not asks: "This should take about two days", "Questions? Email us".
 const LOGISTICS =
   /\b(?:should|will|would|could|may) take (?:about |around |roughly |approximately |up to |no more than )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|ten|a few|several) (?:hours?|days?|weeks?|months?)\b|\b(?:email|contact|ask) (?:us|me|the hiring)\b/;
 const MUST_CUE =
-  /\bmust\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b/;
+  /\bmust\b|\b[a-z]+(?:ni|na) (?:hi )?(?:hai|hoga|hogi)\b|\bmsut\b|\bmst\b|\brequire?d\b|\brequred\b|\bzaroo?ri\b|\bzaruri\b|\bjaruri\b|\bcompulsory\b|\bkarna (?:hi )?(?:hai|hoga)\b|\bkarni (?:hai|hogi)\b|\bhona (?:hi )?(?:hai|hoga)\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b/;
 const SHOULD_CUE =
-  /\bshould\b|\bwe expect\b|\bexpected to\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
+  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
 const NICE_CUE =
-  /\bnice[- ]to[- ]have\b|\bwould be (?:nice|great|a plus)\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
+  /\bnice[- ]to[- ]have\b|\b(?:is|are) welcome\b|\bas an extra\b|\bagar time\b|\bho sake toh\b|\boptional hai\b|\bwould be (?:nice|great|a plus)\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
 // Lists under these headings describe the context, not what to do.
 const CONTEXT_HEADING =
   /\b(?:background|context|about|overview|who we are|company|history|team|introduction|problem statement)\b/;
+
+/** Words that single an ask out: it weighs one strength step more. */
+const EMPHASIS =
+  /\b(?:very important|most important|crucial|critical|above all|especially|key (?:requirement|priority)|top priority|non-negotiable|sabse (?:zaroori|important))\b/;
+/**
+ * Lead-ins and openers of a choice between alternatives: the candidate does one of them, so
+ * they are one criterion, and neither option can cost points.
+ */
+const ALTERNATIVE_LEAD =
+  /\b(?:pick|choose|select|do)\b[^.]*\b(?:one|either|any one)\b|\beither\b|\bone of (?:the following|these|two|three)\b|\bany one of\b|\bkoi (?:bhi )?ek\b|\bek choose\b/i;
+const OPTION_OPENER = /^(?:option|alternative|choice)\s*(?:[a-z]|\d+)\b\s*[:.)-]?/i;
 
 function cueStrength(text: string): RequirementStrength | null {
   const t = normaliseSpace(text.toLowerCase());
@@ -83,6 +98,10 @@ function cueStrength(text: string): RequirementStrength | null {
 type Requirement = {
   sentence: Sentence;
   strength: RequirementStrength;
+  /** Stated with emphasis ("crucial", "above all"): one step heavier. */
+  emphasis: boolean;
+  /** The lead-in of the choice this ask is one option of, when it is one. */
+  alternativeOf: Sentence | null;
   /** Content stems of the sentence itself. */
   stems: Set<string>;
   /** Stems of the heading or "…:" line of its list: used for its theme only when its own words have none. */
@@ -116,8 +135,24 @@ function classify(sentence: Sentence): RequirementStrength | null {
   return null;
 }
 
+/** Nouns of things a brief asks someone to make: a sentence opening the brief with one states the main ask. */
+const DELIVERABLE_NOUN =
+  /\b(?:app|application|website|site|api|service|model|dashboard|report|tool|platform|system|bot|game|plugin|extension|campaign|deck|notebook|spreadsheet|workbook|prototype|audit|survey|study)\b/i;
+
 function findRequirements(sentences: Sentence[]): Requirement[] {
   const out: Requirement[] = [];
+  // "Android app (Kotlin) for shop owners to record expenses offline." states the main ask without a cue.
+  const opening = sentences.find((s) => !s.heading);
+  if (
+    opening &&
+    !opening.bullet &&
+    classify(opening) === null &&
+    // "Scope: …", "Background: …" describe the setting, not the ask.
+    !/^(?:scope|background|context|about us|overview)\b/i.test(opening.text) &&
+    DELIVERABLE_NOUN.test(opening.text) &&
+    contentStems(opening.text).length >= 5
+  )
+    out.push(toRequirement(opening, 'must'));
   // Headings that introduce a list ("What you will build") are not asks themselves.
   const leadIns = new Set(sentences.map((s) => s.leadIn).filter((l) => l !== null));
   for (const sentence of sentences) {
@@ -132,7 +167,70 @@ function findRequirements(sentences: Sentence[]): Requirement[] {
 function toRequirement(sentence: Sentence, strength: RequirementStrength): Requirement {
   const stems = new Set(contentStems(sentence.text));
   const leadStems = new Set(contentStems(sentence.leadIn ?? ''));
-  return { sentence, strength, stems, leadStems };
+  const emphasis = EMPHASIS.test(normaliseSpace(sentence.text.toLowerCase()));
+  return { sentence, strength, stems, leadStems, emphasis, alternativeOf: null };
+}
+
+/**
+ * Marks the options of a choice: list items under a lead-in such as "Pick one of the
+ * following:", and runs of sentences opening "Option A … Option B …". Their lead-in (or the
+ * first option) becomes the criterion's quoted source.
+ */
+function markAlternatives(requirements: Requirement[], sentences: Sentence[]): void {
+  const byText = new Map(sentences.map((s) => [s.text, s]));
+  for (const r of requirements) {
+    const lead = r.sentence.leadIn;
+    if (r.sentence.bullet && lead && ALTERNATIVE_LEAD.test(lead)) r.alternativeOf = byText.get(lead) ?? null;
+  }
+  let run: Requirement[] = [];
+  const close = () => {
+    if (run.length >= 2) for (const r of run) r.alternativeOf = run[0]?.sentence ?? null;
+    run = [];
+  };
+  for (const r of requirements) {
+    if (r.alternativeOf === null && OPTION_OPENER.test(r.sentence.text)) run.push(r);
+    else close();
+  }
+  close();
+}
+
+/** Brief short enough that every ask in it should be its own criterion. */
+const SHORT_BRIEF_SENTENCES = 4;
+const SHORT_BRIEF_CHARS = 800;
+/** Verbs that start a further ask after "and" in a short brief ("… and work on mobile"). */
+const ASK_VERBS = new Set([
+  ...IMPERATIVE_VERBS,
+  ...'work load look feel run handle scale respond explain show include cover send email post launch reach convert rank'.split(
+    ' ',
+  ),
+]);
+
+/**
+ * Splits a sentence into its asks: at ";", and at "and", "also", "plus" or a comma when the
+ * next word is a verb ("Build a landing page, write the launch email and set up analytics").
+ * Each part is a verbatim slice of the sentence, so it can be quoted as a source.
+ */
+export function splitAsks(sentence: Sentence): Sentence[] {
+  const text = sentence.text;
+  const cuts: number[] = [];
+  const re = /\s*(?:;|,?\s+(?:and|also|plus|aur)\s+|,\s+)(?=([A-Za-z]+))/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const next = (m[1] ?? '').toLowerCase();
+    // Hindi puts the verb last, so "aur" (and) joins two asks whatever follows it.
+    if (m[0].includes(';') || /\baur\b/.test(m[0]) || ASK_VERBS.has(next))
+      cuts.push(m.index, m.index + m[0].length);
+  }
+  if (cuts.length === 0) return [sentence];
+  const bounds = [0, ...cuts, text.length];
+  const parts: Sentence[] = [];
+  for (let i = 0; i < bounds.length; i += 2) {
+    const from = bounds[i] as number;
+    const raw = text.slice(from, bounds[i + 1]);
+    const trimmed = raw.trim();
+    if (contentStems(trimmed).length < 1 || trimmed.split(/\s+/).length < 2) continue;
+    parts.push({ ...sentence, text: trimmed, start: sentence.start + from + raw.indexOf(trimmed) });
+  }
+  return parts.length > 1 ? parts : [sentence];
 }
 
 /**
@@ -176,6 +274,8 @@ type Group = {
   weight: number;
   /** Index of the group's earliest sentence in the brief. */
   first: number;
+  /** For a choice between options: the lead-in quoted as source; the group weighs as its heaviest option. */
+  alternative: Sentence | null;
 };
 
 const groupWeight = (g: Group) => g.weight;
@@ -190,6 +290,7 @@ function newGroup(theme: Theme | null, requirements: Requirement[], split = fals
     stems: new Set(),
     weight: 0,
     first: Number.POSITIVE_INFINITY,
+    alternative: null,
   };
   for (const r of requirements) addTo(group, r, true);
   return group;
@@ -200,16 +301,38 @@ function addTo(group: Group, r: Requirement, core = false): void {
   group.requirements.push(r);
   if (core) group.core.push(r);
   for (const s of r.stems) group.stems.add(s);
-  group.weight += STRENGTH_WEIGHT[r.strength];
+  const weight = STRENGTH_WEIGHT[r.strength] + (r.emphasis ? 1 : 0);
+  // Options of one choice are not added up: the candidate delivers only one of them.
+  group.weight = group.alternative ? Math.max(group.weight, weight) : group.weight + weight;
   group.first = Math.min(group.first, r.sentence.index);
 }
 
 /** Theme groups first; unthemed requirements join the most similar keyword group or start one. */
-function groupByTheme(requirements: Requirement[], domain: CatalogueDomain): Group[] {
+function groupByTheme(requirements: Requirement[], domain: CatalogueDomain, eachAsk: boolean): Group[] {
   const groups: Group[] = [];
   const byTheme = new Map<string, Group>();
   const loose: Group[] = [];
+  const choices = new Map<Sentence, Group>();
   for (const r of requirements) {
+    if (r.alternativeOf) {
+      const existing = choices.get(r.alternativeOf);
+      if (existing) addTo(existing, r, true);
+      else {
+        const g = newGroup(null, []);
+        g.alternative = r.alternativeOf;
+        addTo(g, r, true);
+        choices.set(r.alternativeOf, g);
+        groups.push(g);
+      }
+      continue;
+    }
+    // A short brief: each ask stands alone unless it repeats another (repetition adds weight).
+    if (eachAsk) {
+      const same = groups.find((g) => g.alternative === null && jaccard(g.stems, r.stems) >= 0.5);
+      if (same) addTo(same, r, true);
+      else groups.push(newGroup(classifyTheme(r.stems, domain), [r]));
+      continue;
+    }
     // A list item's own words decide; its heading only helps an item that says nothing
     // themed itself ("README should cover:" → "- how to run it").
     const theme =
@@ -311,7 +434,8 @@ function splitUp(groups: Group[]): Group[] {
   while (out.length < MIN_CRITERIA) {
     let largest: Group | null = null;
     for (const g of out) {
-      if (g.requirements.length < 2) continue;
+      // A choice stays one criterion, even when that leaves fewer than three.
+      if (g.requirements.length < 2 || g.alternative !== null) continue;
       if (
         largest === null ||
         g.requirements.length > largest.requirements.length ||
@@ -351,7 +475,7 @@ function rankRequirements(requirements: Requirement[]): Requirement[] {
 }
 
 // Words, and numbers with their unit or suffix ("200 ms" keeps "200", "30-minute", "80%").
-const WORD = /\d+(?:[.,]\d+)*(?:%|-[A-Za-z]+)?|[A-Za-z][A-Za-z0-9'’+#-]*/g;
+const WORD = /\d+(?:[.,]\d+)*(?:%|-[A-Za-z]+)?|[A-Za-z\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’+#-]*/g;
 
 /**
  * Noun-phrase-like chunks of a sentence: runs of content words between function words and
@@ -435,14 +559,130 @@ function joinList(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** A theme's name; for a split theme or an unthemed group, its leading phrases. */
-function groupName(group: Group, phrases: Phrase[]): string {
-  const [first, second] = phrases.map((p) => p.text);
-  if (group.theme && !group.split) return group.theme.name;
-  if (first === undefined) return group.theme?.name ?? 'Additional requirements';
-  if (group.theme) return `${group.theme.short}: ${truncateWords(first, 50)}`;
-  const base = second && `${first} ${second}`.length <= 48 ? `${first} & ${second}` : first;
-  return capitalise(truncateWords(base, 60));
+/** Stems of whole words only: "SwiftUI" is not the word "UI", so it does not make a sentence about design. */
+function wholeWordStems(text: string): Set<string> {
+  return new Set(tokenize(text, { parts: false }).filter(isContentWord).map(stem));
+}
+
+/** Words a name or focus must not end on: they leave a fragment ("Pricing section &", "support for"). */
+const DANGLING = new Set([
+  'and',
+  'or',
+  'of',
+  'for',
+  'with',
+  'to',
+  'the',
+  'a',
+  'an',
+  'in',
+  'on',
+  'by',
+  'as',
+  'at',
+  '&',
+]);
+
+/** A phrase cleaned into a noun phrase: no Hinglish function words, nothing dangling at either end. */
+function nounPhrase(text: string): string {
+  const kept = text.split(/\s+/).filter((w) => !HINGLISH.has(w.toLowerCase()));
+  while (kept.length > 0 && DANGLING.has((kept[kept.length - 1] as string).toLowerCase())) kept.pop();
+  while (kept.length > 0 && DANGLING.has((kept[0] as string).toLowerCase())) kept.shift();
+  return kept.join(' ');
+}
+
+const HINGLISH: ReadonlySet<string> = new Set(HINGLISH_FUNCTION_WORDS);
+
+function cleanFocus(phrases: string[]): string[] {
+  return phrases
+    .map(nounPhrase)
+    .filter((p) => /[a-z]/i.test(p))
+    .slice(0, 3);
+}
+
+/**
+ * A criterion's name: the theme's name when the quoted sentence is about the theme (for a
+ * split theme, its short name and the part's topic); otherwise the best noun phrase of the
+ * quoted sentence itself, so the name never splices fragments of different asks. A choice
+ * is named "Choice: X or Y".
+ */
+function criterionName(group: Group, theme: Theme | null, source: Sentence, phrases: Phrase[]): string {
+  if (group.alternative) {
+    const options = group.requirements
+      .map((r) => bestPhrase(r.sentence.text.replace(OPTION_OPENER, '')))
+      .filter(Boolean)
+      .slice(0, 3);
+    if (options.length > 0) return capitalise(truncateWords(`Choice: ${options.join(' or ')}`, 80));
+  }
+  const own = bestPhrase(source.text) || nounPhrase(phrases[0]?.text ?? '');
+  if (theme && !group.split) return theme.name;
+  if (theme && own) return `${theme.short}: ${truncateWords(own, 50)}`;
+  return own ? capitalise(truncateWords(own, 60)) : (theme?.name ?? 'Additional requirements');
+}
+
+/** Subjects, modals and cues that open an ask but are no part of what it asks for. */
+const ASK_OPENER =
+  /^(?:(?:nice to have|bonus|optional|ideally|also|and|then|finally|please|plus)[:,]?\s+)*(?:(?:it|the \w+|this|we|you|they|candidates?)\s+)?(?:(?:must|should|shoud|shuld|shall|will|needs? to|has to|have to|is expected to|are expected to)\s+)?(?:(?:be able to|also)\s+)?/i;
+
+/**
+ * The most telling noun phrase of a sentence: the longest of its first three key phrases,
+ * cleaned; two phrases joined by "and" in the sentence itself stay together ("NPV and IRR").
+ * When the ask has no noun phrase of two words, the ask itself in a few words ("Load fast").
+ */
+function bestPhrase(sentence: string): string {
+  const candidates = keyPhrases(sentence)
+    .map(nounPhrase)
+    .filter((p) => /[a-z]/i.test(p) && !/^\d/.test(p));
+  const lower = sentence.toLowerCase();
+  const [a, b] = candidates;
+  if (a && b && lower.includes(`${a.toLowerCase()} and ${b.toLowerCase()}`) && `${a} and ${b}`.length <= 40)
+    return `${a} and ${b}`;
+  const ranked = candidates
+    .slice(0, 3)
+    .map((p, order) => ({ p, order, words: Math.min(3, p.split(' ').length) }))
+    .sort((x, y) => y.words - x.words || x.order - y.order);
+  const best = ranked[0]?.p ?? '';
+  if (best.split(' ').length >= 2) return best;
+  const ask = nounPhrase(
+    sentence
+      .replace(/[.;:!?]+$/, '')
+      .replace(ASK_OPENER, '')
+      .trim(),
+  );
+  const words = ask.split(/\s+/).filter(Boolean);
+  return words.length >= 1 && words.length <= 5 ? ask : best;
+}
+
+/** What a criterion is about, for its level descriptors: its own phrases, without the theme's bare name. */
+function focusFor(group: Group, theme: Theme | null, name: string, phrases: Phrase[]): string {
+  if (group.alternative) {
+    const options = group.requirements
+      .map((r) => bestPhrase(r.sentence.text.replace(OPTION_OPENER, '')))
+      .filter(Boolean);
+    return `either ${options.slice(0, 3).join(' or ')}`;
+  }
+  const themeName = new Set(theme ? contentStems(`${theme.name} ${theme.short}`) : []);
+  const own = theme ? [] : [name.replace(/^[^:]+:\s*/, '')];
+  const fromPhrases = cleanFocus(focusPhrases(phrases)).filter(
+    (p) => !contentStems(p).every((s) => themeName.has(s)),
+  );
+  const chosen = [...own, ...fromPhrases].filter(
+    (p, i, all) => p && all.findIndex((q) => q.toLowerCase() === p.toLowerCase()) === i,
+  );
+  const text = joinList(chosen.slice(0, theme ? 2 : 1).map(lowerOrdinary));
+  if (theme) return text || 'the work';
+  if (!text) return 'what the brief asks for';
+  // A level must read as a sentence: "does not address the launch email", "… the requirement to load fast".
+  const first = (text.match(/^[A-Za-z]+/)?.[0] ?? '').toLowerCase();
+  if (ASK_VERBS.has(first)) return `the requirement to ${text}`;
+  return /^(?:the|a|an|either|each|every|all|its|their|our|your|\d)\b/i.test(text) ? text : `the ${text}`;
+}
+
+/** Lower-cases the first letter of an ordinary word, keeping acronyms and names ("WCAG", "Figma"). */
+function lowerOrdinary(phrase: string): string {
+  return /^[A-Z][a-z]/.test(phrase) && !/^[A-Z][a-z]+[A-Z]/.test(phrase)
+    ? `${phrase[0]?.toLowerCase()}${phrase.slice(1)}`
+    : phrase;
 }
 
 const STRENGTH_LABEL: Readonly<Record<RequirementStrength, string>> = {
@@ -511,6 +751,32 @@ export function apportionWeights(raw: number[], total = 100): number[] {
   return weights.map((w) => w + floor);
 }
 
+/** No single criterion may outweigh this share when there are three or more. */
+export const MAX_CRITERION_WEIGHT = 40;
+
+/**
+ * Caps every weight at MAX_CRITERION_WEIGHT (when there are at least three criteria) and gives
+ * the excess to the others in proportion to their raw weight, keeping integers that sum to 100.
+ */
+export function capWeights(weights: number[], raw: number[]): number[] {
+  if (weights.length < 3) return weights;
+  const out = [...weights];
+  for (let round = 0; round < out.length; round++) {
+    const excess = out.reduce((sum, w) => sum + Math.max(0, w - MAX_CRITERION_WEIGHT), 0);
+    if (excess === 0) break;
+    const open = out.map((w, i) => (w < MAX_CRITERION_WEIGHT ? i : -1)).filter((i) => i >= 0);
+    for (let i = 0; i < out.length; i++) out[i] = Math.min(MAX_CRITERION_WEIGHT, out[i] ?? 0);
+    const share = apportionWeights(
+      open.map((i) => raw[i] ?? 1),
+      excess + open.reduce((sum, i) => sum + (out[i] ?? 0), 0),
+    );
+    open.forEach((i, k) => {
+      out[i] = share[k] ?? out[i] ?? 0;
+    });
+  }
+  return out;
+}
+
 /**
  * Extracts a rubric from unstructured brief text.
  *
@@ -524,34 +790,47 @@ export function apportionWeights(raw: number[], total = 100): number[] {
  * - `options.domain` (free-form, e.g. "Data Science") breaks ties between themes.
  */
 export function extractRubric(text: string, options?: { domain?: string }): Rubric {
-  const domain = normaliseDomain(options?.domain);
+  const domain = fieldForDomain(options?.domain);
   const sentences = splitSentences(text);
   let requirements = findRequirements(sentences);
+  const short = sentences.length <= SHORT_BRIEF_SENTENCES && text.length <= SHORT_BRIEF_CHARS;
+  if (short)
+    requirements = requirements.flatMap((r) =>
+      r.sentence.bullet ? [r] : splitAsks(r.sentence).map((part) => toRequirement(part, r.strength)),
+    );
   if (requirements.length < MIN_CRITERIA) requirements = informativeFallback(sentences, requirements, domain);
+  markAlternatives(requirements, sentences);
 
   if (requirements.length === 0)
     return { criteria: [wholeTextCriterion(text)], passThreshold: DEFAULT_PASS_THRESHOLD };
 
-  const groups = splitUp(mergeDown(groupByTheme(requirements, domain)));
+  const groups = splitUp(mergeDown(groupByTheme(requirements, domain, short)));
   const raw = groups.map(groupWeight);
-  const weights = apportionWeights(raw);
+  const weights = capWeights(apportionWeights(raw), raw);
   const drafts = groups.map((group, i) => {
-    const phrases = phrasesOf(group);
-    const focus = focusPhrases(phrases);
-    const focusText = truncateWords(joinList(focus) || 'what the brief asks', MAX_FOCUS);
-    const source = rankRequirements(group.core)[0] as Requirement;
+    const source = group.alternative ?? (rankRequirements(group.core)[0] as Requirement).sentence;
+    // A theme names and describes the criterion only when its quoted sentence is about it.
+    const labelled =
+      group.theme !== null &&
+      group.alternative === null &&
+      classifyTheme(wholeWordStems(source.text), domain)?.key === group.theme.key;
+    const theme = labelled ? group.theme : null;
+    const phrases = phrasesOf({ ...group, theme });
+    const focus = cleanFocus(focusPhrases(phrases));
+    const name = criterionName(group, theme, source, phrases);
+    const focusText = truncateWords(focusFor(group, theme, name, phrases), MAX_FOCUS);
     return {
       first: groupFirst(group),
       criterion: {
         id: '',
-        name: groupName(group, phrases),
-        description: describe(group, focus),
+        name,
+        description: describe({ ...group, theme }, focus),
         weight: weights[i] ?? 0,
-        levels: fillLevels(group.theme?.levels ?? GENERIC_LEVELS, focusText).map((descriptor, level) => ({
+        levels: fillLevels(theme?.levels ?? GENERIC_LEVELS, focusText).map((descriptor, level) => ({
           score: level + 1,
           descriptor: truncateWords(descriptor, MAX_DESCRIPTOR),
         })),
-        source: quoteSource(source.sentence.text),
+        source: quoteSource(source.text),
       } satisfies RubricCriterion,
     };
   });

@@ -24,6 +24,21 @@ export type Sentence = {
   heading: boolean;
 };
 
+/**
+ * Hindi function words as they are typed in Roman script (Hinglish briefs are common): "bhi"
+ * (also), "chahiye" (should), "aur" (and), "karna hai" (has to be done). They carry no topic,
+ * so they must not end up in criterion names ("Pricing section bhi"). Words that are also
+ * English ("do", "the", "par", "hi", "to") are left out on purpose.
+ */
+export const HINGLISH_FUNCTION_WORDS: readonly string[] =
+  `hai hain bhi ka ki ke ko mein aur ya nahi nahin chahiye chahie karna karni karne karo karke kar
+  hona hoga hogi honi hone jo yeh ye woh wo kuch sab bahut thoda toh tha thi raha rahe rahi wala wali wale apna apne
+  hum humein hame hamein aap aapko kya kaise jaise lekin sirf zaroor zaroori zaruri jaruri chahte chahta dena dijiye
+  banao banani karein kijiye saath liye se mujhe hamara hamari humara humari unka iska uska agar jab tak bas
+  achha accha acha ekdum matlab waise phir fir abhi bilkul hamare humare dhyan rakhna rakho rakhein rakhe wahi yahan wahan`
+    .split(/\s+/)
+    .filter(Boolean);
+
 /** Function words that carry no topic. Kept short on purpose: rare words are the signal. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
   `a about above after again against all also am an and any are aren as at be because been before being
@@ -36,7 +51,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   way well whether which while who whom whose why will with use used uses using work within without won would yet you your yours yourself
   yourselves e g eg ie i.e vs`
     .split(/\s+/)
-    .filter(Boolean),
+    .filter(Boolean)
+    .concat(HINGLISH_FUNCTION_WORDS),
 );
 
 /**
@@ -47,7 +63,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 export const CUE_WORDS: ReadonlySet<string> = new Set(
   `must should shall need needs needed required require requires requirement requirements expect expected
   expects ensure ensures may might ought want wants wanted nice bonus optional ideally preferably
-  mandatory essential candidate candidates applicant applicants able sure welcome criterion criteria`
+  mandatory essential candidate candidates applicant applicants able sure welcome criterion criteria
+  shoud shuld sholud shoudl shuold msut mst requred requird`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -341,6 +358,13 @@ function endsSentence(text: string, dot: number): boolean {
   return true;
 }
 
+/** Whether the word before the full stop at `dot` is short enough to be an abbreviation. */
+function continuesAfter(text: string, dot: number): boolean {
+  const word = (/(\S+)$/.exec(text.slice(Math.max(0, dot - 40), dot))?.[1] ?? '').replace(/^[("'“[]+/, '');
+  const bare = word.replace(/\./g, '').toLowerCase();
+  return ABBREVIATIONS.has(bare) || word.includes('.') || bare.length <= 2;
+}
+
 /** Splits one block into sentences, returning [start, end) offsets into `text`. */
 function splitBlock(text: string, start: number, end: number): [number, number][] {
   const out: [number, number][] = [];
@@ -352,8 +376,15 @@ function splitBlock(text: string, start: number, end: number): [number, number][
     let next = stop;
     while (next < end && /\s/.test(text[next] as string)) next++;
     const nextChar = next < end ? text[next] : undefined;
-    // A sentence continues when the next word starts lower-case ("e.g. react", "approx. five").
-    if (nextChar !== undefined && /[a-z]/.test(nextChar)) continue;
+    // After an abbreviation a lower-case word continues the sentence ("e.g. react", "approx.
+    // five"); after an ordinary word it starts one, since briefs are often typed all in lower case.
+    if (
+      nextChar !== undefined &&
+      /[a-z]/.test(nextChar) &&
+      m[0] === '.' &&
+      continuesAfter(text, start + m.index)
+    )
+      continue;
     if (!endsSentence(text, start + m.index)) continue;
     out.push([from, stop]);
     from = stop;
@@ -402,7 +433,7 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
   prototype provide publish rank recommend record reduce refactor report research return review run
   sanitise sanitize secure segment select set share ship show sketch specify store structure submit
   summarise summarize support synthesise synthesize test track train translate update use validate verify
-  visualise visualize write`
+  visualise visualize write reproduce replicate retest rewrite restructure harden refresh redesign survey`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -425,6 +456,8 @@ export function isImperative(sentence: string): boolean {
     const words = (clause.match(/[A-Za-z]+/g) ?? []).map((w) => w.toLowerCase());
     let i = 0;
     while (i < words.length && LEADING_ADVERBS.has(words[i] as string)) i++;
+    // "Re-test", "re-run": the verb after the prefix decides.
+    if (words[i] === 're' && words[i + 1] !== undefined) i++;
     const verb = words[i];
     return verb !== undefined && IMPERATIVE_VERBS.has(verb);
   };

@@ -77,7 +77,7 @@ export const THEMES: readonly Theme[] = [
       'sync',
       'notification',
     ],
-    domains: ['web-development', 'backend', 'mobile'],
+    domains: ['web-development', 'backend', 'mobile-ios', 'mobile-android'],
     levels: [
       'No working implementation of {focus}.',
       'Part of {focus} exists, but key behaviour is missing or broken.',
@@ -108,7 +108,7 @@ export const THEMES: readonly Theme[] = [
       'edge case',
       'test suite',
     ],
-    domains: ['web-development', 'backend', 'devops'],
+    domains: ['web-development', 'backend', 'devops', 'mobile-ios', 'mobile-android', 'ml-research'],
     levels: [
       'No automated tests; nothing verifies {focus}.',
       'A few tests exist, but they miss most of {focus} or do not run.',
@@ -140,8 +140,9 @@ export const THEMES: readonly Theme[] = [
       'rationale',
       'decision record',
       'design decision',
+      'style guide',
     ],
-    domains: ['backend', 'web-development', 'general'],
+    domains: ['backend', 'web-development', 'technical-writing', 'devops'],
     levels: [
       'No documentation of {focus}.',
       'Documentation of {focus} is sparse or out of date; a reader cannot get started from it alone.',
@@ -180,7 +181,7 @@ export const THEMES: readonly Theme[] = [
       'lighthouse',
       'core web vitals',
     ],
-    domains: ['web-development', 'backend', 'devops'],
+    domains: ['web-development', 'backend', 'devops', 'mobile-ios', 'mobile-android', 'ml-research'],
     levels: [
       'Performance of {focus} is not considered or is clearly unacceptable.',
       'Performance of {focus} is mentioned but not measured; obvious bottlenecks remain.',
@@ -224,7 +225,7 @@ export const THEMES: readonly Theme[] = [
       'rate limit',
       'threat model',
     ],
-    domains: ['security', 'backend', 'web-development'],
+    domains: ['security', 'backend', 'web-development', 'devops'],
     levels: [
       'Security of {focus} is not addressed; obvious vulnerabilities are present.',
       'Some protection for {focus}, but common weaknesses (such as the OWASP Top 10) remain.',
@@ -266,7 +267,7 @@ export const THEMES: readonly Theme[] = [
       'commit',
       'commits',
     ],
-    domains: ['web-development', 'backend'],
+    domains: ['web-development', 'backend', 'mobile-ios', 'mobile-android'],
     levels: [
       'The code is hard to read or run; {focus} is not addressed.',
       'The code works in places but is inconsistent; {focus} is weak.',
@@ -302,7 +303,7 @@ export const THEMES: readonly Theme[] = [
       'inclusive',
       'disabilities',
     ],
-    domains: ['mobile', 'design', 'web-development'],
+    domains: ['mobile-ios', 'mobile-android', 'visual-design', 'ux-research', 'web-development'],
     levels: [
       'Accessibility of {focus} is not considered.',
       'Some accessibility work on {focus}, but major barriers remain (missing labels, poor contrast).',
@@ -342,7 +343,7 @@ export const THEMES: readonly Theme[] = [
       'high-fidelity',
       'low-fidelity',
     ],
-    domains: ['design', 'web-development', 'mobile'],
+    domains: ['visual-design', 'ux-research', 'web-development', 'mobile-ios', 'mobile-android'],
     levels: [
       'No design work on {focus}.',
       'A rough design of {focus}, with unclear flows or inconsistent visuals.',
@@ -374,7 +375,7 @@ export const THEMES: readonly Theme[] = [
       'heuristic evaluation',
       'diary study',
     ],
-    domains: ['design'],
+    domains: ['ux-research', 'visual-design', 'marketing'],
     levels: [
       'No research evidence for {focus}.',
       'Research on {focus} is thin: few participants, or conclusions not backed by evidence.',
@@ -414,7 +415,7 @@ export const THEMES: readonly Theme[] = [
       'persist',
       'storage',
     ],
-    domains: ['data-science', 'backend'],
+    domains: ['data-science', 'ml-research', 'backend', 'finance'],
     levels: [
       'Data handling for {focus} is missing or incorrect.',
       'Data for {focus} is loaded, but problems (missing values, errors, leakage) are not handled.',
@@ -455,7 +456,7 @@ export const THEMES: readonly Theme[] = [
       'scikit-learn',
       'machine learning',
     ],
-    domains: ['data-science'],
+    domains: ['data-science', 'ml-research'],
     levels: [
       'No model or evaluation for {focus}.',
       'A model for {focus} exists but is not evaluated properly (no baseline, or the wrong metric).',
@@ -490,7 +491,7 @@ export const THEMES: readonly Theme[] = [
       'environment',
       'infrastructure',
       'monitoring',
-      'logging',
+      'structured logging',
       'observability',
       'uptime',
       'rollback',
@@ -499,7 +500,7 @@ export const THEMES: readonly Theme[] = [
       'app store',
       'play store',
     ],
-    domains: ['devops', 'backend'],
+    domains: ['devops', 'backend', 'web-development', 'mobile-ios', 'mobile-android'],
     levels: [
       'No deployment or automation for {focus}.',
       'Deployment of {focus} is manual, fragile or undocumented.',
@@ -535,7 +536,7 @@ export const THEMES: readonly Theme[] = [
       'executive summary',
       'storytelling',
     ],
-    domains: ['data-science', 'design'],
+    domains: ['data-science', 'ml-research', 'ux-research', 'marketing', 'finance', 'security'],
     levels: [
       'No communication of {focus}.',
       'Communication of {focus} is unclear or misses key points for its audience.',
@@ -548,21 +549,135 @@ export const THEMES: readonly Theme[] = [
 
 /** Descriptors for requirements that match no theme; `{focus}` names what they ask for. */
 export const GENERIC_LEVELS: LevelTemplates = [
-  'Does not address {focus}.',
-  'Touches on {focus}, but the work is incomplete or largely unsupported.',
-  'Addresses {focus} as the brief asks, with noticeable gaps.',
-  'Fully addresses {focus}, with only minor gaps.',
-  'Addresses {focus} completely and convincingly, beyond what the brief asks.',
+  'The work does not address {focus}.',
+  'The work touches on {focus}, but it is incomplete or largely unsupported.',
+  'The work addresses {focus} as the brief asks, with noticeable gaps.',
+  'The work fully addresses {focus}, with only minor gaps.',
+  'The work addresses {focus} completely and convincingly, beyond what the brief asks.',
 ];
 
-const THEME_STEMS: readonly { theme: Theme; phrases: string[][] }[] = THEMES.map((theme) => ({
-  theme,
-  phrases: theme.keywords.map((k) => contentStems(k)).filter((p) => p.length > 0),
-}));
+/**
+ * Keywords that also mean something else outside their theme: a financial "model" is not
+ * machine learning, "contrast the scenarios" is not colour contrast, a "production plan" is
+ * not deployment. On its own such a word labels a requirement only in a field where the theme
+ * is expected, or together with a second keyword of the theme.
+ */
+const AMBIGUOUS_KEYWORDS: Readonly<Partial<Record<ThemeKey, readonly string[]>>> = {
+  functionality: [
+    'feature',
+    'functional',
+    'functionality',
+    'request',
+    'response',
+    'search',
+    'filter',
+    'sort',
+    'sync',
+    'notification',
+    'offline',
+    'route',
+    'json',
+    'user story',
+  ],
+  testing: ['test', 'qa', 'assert', 'regression', 'edge case', 'test case'],
+  documentation: ['guide', 'instructions', 'comment', 'reasoning', 'rationale', 'docs'],
+  performance: [
+    'fast',
+    'speed',
+    'respond',
+    'ms',
+    'memory',
+    'efficient',
+    'scalable',
+    'cache',
+    'caching',
+    'benchmark',
+  ],
+  security: ['login', 'token', 'password', 'permission', 'secret', 'privacy', 'auth', 'secure'],
+  'code-quality': [
+    'structure',
+    'typed',
+    'conventions',
+    'readable',
+    'modular',
+    'commit',
+    'commits',
+    'project structure',
+    'refactor',
+  ],
+  accessibility: ['contrast', 'keyboard', 'inclusive', 'focus order', 'accessible'],
+  'ux-design': [
+    'design',
+    'visual',
+    'layout',
+    'interaction',
+    'brand',
+    'consistent',
+    'navigation',
+    'prototype',
+    'responsive',
+    'onboarding',
+  ],
+  'user-research': ['research', 'insights', 'participants', 'survey', 'pain points'],
+  data: ['data', 'query', 'schema', 'storage', 'persist', 'migration', 'ingest', 'exploratory'],
+  modelling: [
+    'model',
+    'train',
+    'training',
+    'predict',
+    'prediction',
+    'accuracy',
+    'precision',
+    'recall',
+    'baseline',
+    'calibration',
+    'regression model',
+    'classification',
+  ],
+  deployment: [
+    'environment',
+    'production',
+    'release',
+    'cloud',
+    'hosted',
+    'hosting',
+    'ci',
+    'cd',
+    'infrastructure',
+    'logging',
+    'monitoring',
+  ],
+  communication: [
+    'present',
+    'report',
+    'summary',
+    'explain',
+    'audience',
+    'findings',
+    'recommendations',
+    'video',
+    'demo',
+    'communicate',
+    'summarise',
+    'summarize',
+  ],
+};
+
+const THEME_STEMS: readonly { theme: Theme; phrases: { stems: string[]; ambiguous: boolean }[] }[] =
+  THEMES.map((theme) => {
+    const ambiguous = new Set((AMBIGUOUS_KEYWORDS[theme.key] ?? []).map((k) => contentStems(k).join(' ')));
+    return {
+      theme,
+      phrases: theme.keywords
+        .map((k) => contentStems(k))
+        .filter((p) => p.length > 0)
+        .map((stems) => ({ stems, ambiguous: ambiguous.has(stems.join(' ')) })),
+    };
+  });
 
 /** Every stem of a theme's keywords: what makes a phrase "about" the theme. */
 export function themeStems(theme: Theme): Set<string> {
-  return new Set(THEME_STEMS.find((t) => t.theme.key === theme.key)?.phrases.flat() ?? []);
+  return new Set(THEME_STEMS.find((t) => t.theme.key === theme.key)?.phrases.flatMap((p) => p.stems) ?? []);
 }
 
 export type ThemeMatch = { theme: Theme; score: number; matched: string[] };
@@ -576,14 +691,21 @@ export function themeMatches(stems: ReadonlySet<string>, domain?: CatalogueDomai
   const out: ThemeMatch[] = [];
   for (const { theme, phrases } of THEME_STEMS) {
     let score = 0;
+    let unambiguous = false;
     const matched: string[] = [];
+    const distinct = new Set<string>();
     for (const phrase of phrases) {
-      if (phrase.every((s) => stems.has(s))) {
-        score += phrase.length;
-        matched.push(phrase.join(' '));
+      if (phrase.stems.every((s) => stems.has(s))) {
+        score += phrase.stems.length;
+        matched.push(phrase.stems.join(' '));
+        for (const x of phrase.stems) distinct.add(x);
+        if (!phrase.ambiguous) unambiguous = true;
       }
     }
     if (score === 0) continue;
+    const expected = domain !== undefined && theme.domains.includes(domain);
+    // An ambiguous word alone is not enough outside the theme's own fields.
+    if (!unambiguous && distinct.size < 2 && !expected) continue;
     if (domain && theme.domains.includes(domain)) score += 0.5;
     out.push({ theme, score, matched });
   }

@@ -42,7 +42,15 @@ export type RubricPreview = {
   passThreshold: number;
 };
 
-export type Playbook = { milestones: Milestone[]; rubric_preview: RubricPreview };
+export type Playbook = {
+  milestones: Milestone[];
+  rubric_preview: RubricPreview;
+  /**
+   * How well the knowledge base knows the brief's field: `low` means a deliberately general
+   * plan without links; `medium` a known field whose deliverables were partly recognised.
+   */
+  confidence?: 'high' | 'medium' | 'low';
+};
 
 export type SubmissionContent = { text?: string; files?: { path: string; content: string }[] };
 

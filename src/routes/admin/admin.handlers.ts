@@ -2,9 +2,11 @@ import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import * as apiKeys from '../../services/api-keys';
+import * as audit from '../../services/audit';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
 import { onOrganisationVerified } from '../../services/issuance';
+import * as jobs from '../../services/jobs/jobs';
 import * as organisations from '../../services/organisations';
 import type * as routes from './admin.routes';
 
@@ -14,6 +16,7 @@ export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c
     name,
     scopes,
     createdBy: c.var.user.id,
+    ip: c.req.header('CF-Connecting-IP') ?? null,
   });
   return c.json({ ...view, key }, 201);
 };
@@ -26,7 +29,10 @@ export const listApiKeys: AppRouteHandler<typeof routes.listApiKeys> = async (c)
 };
 
 export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (c) => {
-  const row = await apiKeys.revokeApiKey(c.var.db, c.req.valid('param').id);
+  const row = await apiKeys.revokeApiKey(c.var.db, c.req.valid('param').id, {
+    actor: c.var.user.id,
+    ip: c.req.header('CF-Connecting-IP') ?? null,
+  });
   if (!row) throw new ProblemError('not-found', 'No API key with this id.');
   return c.json(apiKeys.toApiKeyView(row), 200);
 };
@@ -34,10 +40,13 @@ export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (
 export const listDsrRequests: AppRouteHandler<typeof routes.listDsrRequests> = async (c) => {
   const { kind, state, limit, cursor } = c.req.valid('query');
   const rows = await requests.listRequests(c.var.db, { kind, state }, limit, decodeCursor(cursor));
-  const page = toPage(rows, limit);
+  const page = toPage(rows, limit, (r) => r.request);
   const now = new Date();
   return c.json(
-    { items: page.items.map((r) => requests.toAdminRequestView(r, now)), nextCursor: page.nextCursor },
+    {
+      items: page.items.map((r) => requests.toAdminRequestView(r.request, now, r.job)),
+      nextCursor: page.nextCursor,
+    },
     200,
   );
 };
@@ -50,6 +59,36 @@ export const resolveDsrRequest: AppRouteHandler<typeof routes.resolveDsrRequest>
     c.req.valid('json'),
   );
   return c.json(request, 200);
+};
+
+export const listJobs: AppRouteHandler<typeof routes.listJobs> = async (c) => {
+  const { state, kind, limit, cursor } = c.req.valid('query');
+  const rows = await jobs.listJobs(c.var.db, { state, kind }, limit, decodeCursor(cursor));
+  const page = toPage(rows, limit);
+  return c.json({ items: page.items.map(jobs.toJobView), nextCursor: page.nextCursor }, 200);
+};
+
+export const retryJob: AppRouteHandler<typeof routes.retryJob> = async (c) => {
+  const job = await jobs.retryJob(c.env, c.var.user.id, c.req.valid('param').id);
+  return c.json(jobs.toJobView(job), 200);
+};
+
+export const listAuditLog: AppRouteHandler<typeof routes.listAuditLog> = async (c) => {
+  const { actor, action, since, until, limit, cursor } = c.req.valid('query');
+  const rows = await audit.listAuditLog(
+    c.var.db,
+    {
+      ...(actor ? { actorId: actor } : {}),
+      ...(action ? { action } : {}),
+      ...(since ? { since: new Date(since) } : {}),
+      ...(until ? { until: new Date(until) } : {}),
+    },
+    limit,
+    decodeCursor(cursor),
+  );
+  const page = toPage(rows, limit);
+  c.header('Cache-Control', 'no-store');
+  return c.json({ items: page.items.map(audit.auditView), nextCursor: page.nextCursor }, 200);
 };
 
 export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations> = async (c) => {

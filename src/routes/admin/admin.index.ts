@@ -8,5 +8,8 @@ export const adminRouter = createRouter()
   .openapi(routes.revokeApiKey, handlers.revokeApiKey)
   .openapi(routes.listDsrRequests, handlers.listDsrRequests)
   .openapi(routes.resolveDsrRequest, handlers.resolveDsrRequest)
+  .openapi(routes.listJobs, handlers.listJobs)
+  .openapi(routes.retryJob, handlers.retryJob)
+  .openapi(routes.listAuditLog, handlers.listAuditLog)
   .openapi(routes.listOrganisations, handlers.listOrganisations)
   .openapi(routes.reviewOrganisation, handlers.reviewOrganisation);

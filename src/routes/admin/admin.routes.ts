@@ -1,4 +1,4 @@
-/** Everything under `/api/admin`: partner API keys and the Data Protection Officer's queue. */
+/** Everything under `/api/admin`: partner API keys, the Data Protection Officer's queue, deferred jobs. */
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION } from '../../db/schema';
 import { json } from '../../lib/content';
@@ -13,11 +13,22 @@ import {
   ResolutionSchema,
 } from '../dsr/dsr.schemas';
 import { OrganisationReviewSchema, OrganisationSchema } from '../me/me.schemas';
-import { ApiKeyPageSchema, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './admin.schemas';
+import {
+  ApiKeyPageSchema,
+  ApiKeySchema,
+  AuditEntryPageSchema,
+  AuditLogQuerySchema,
+  CreateApiKeySchema,
+  CreatedApiKeySchema,
+  JobPageSchema,
+  JobSchema,
+  JobStateSchema,
+} from './admin.schemas';
 
 export const createApiKey = defineRoute({
   method: 'post',
   path: '/api/admin/api-keys',
+  operationId: 'createApiKey',
   tags: ['API keys'],
   summary: 'Issue a partner API key',
   description: 'The key is returned once and stored only as its SHA-256.',
@@ -31,6 +42,7 @@ export const createApiKey = defineRoute({
 export const listApiKeys = defineRoute({
   method: 'get',
   path: '/api/admin/api-keys',
+  operationId: 'listApiKeys',
   tags: ['API keys'],
   summary: 'List API keys (never the secrets)',
   ...sessionAuth('admin'),
@@ -43,6 +55,7 @@ export const listApiKeys = defineRoute({
 export const revokeApiKey = defineRoute({
   method: 'delete',
   path: '/api/admin/api-keys/{id}',
+  operationId: 'revokeApiKey',
   tags: ['API keys'],
   summary: 'Revoke an API key',
   description: 'Takes effect at once. Revoking a revoked key returns it unchanged.',
@@ -56,6 +69,7 @@ export const revokeApiKey = defineRoute({
 export const listDsrRequests = defineRoute({
   method: 'get',
   path: '/api/admin/dsr-requests',
+  operationId: 'listDsrRequests',
   tags: ['Data rights'],
   summary: 'All data-rights requests (the DPO queue)',
   ...sessionAuth('admin'),
@@ -75,6 +89,7 @@ export const listDsrRequests = defineRoute({
 export const resolveDsrRequest = defineRoute({
   method: 'patch',
   path: '/api/admin/dsr-requests/{id}',
+  operationId: 'resolveDsrRequest',
   tags: ['Data rights'],
   summary: 'Move a data-rights request on',
   description:
@@ -88,9 +103,70 @@ export const resolveDsrRequest = defineRoute({
   },
 });
 
+export const listJobs = defineRoute({
+  method: 'get',
+  path: '/api/admin/jobs',
+  operationId: 'listJobs',
+  tags: ['Jobs'],
+  summary: 'Deferred jobs (erasures, evaluations…), e.g. the stalled ones',
+  description:
+    'Newest first. `state=stalled` lists what gave up and waits for a retry; `GET /api/health` counts them.',
+  ...sessionAuth('admin'),
+  request: {
+    query: z.object({
+      state: JobStateSchema.optional(),
+      kind: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .openapi({ param: { name: 'kind', in: 'query' }, example: 'erasure' }),
+      limit: limitParam(50),
+      cursor: cursorParam(),
+    }),
+  },
+  responses: {
+    200: { description: 'Newest first.', content: json(JobPageSchema) },
+  },
+});
+
+export const retryJob = defineRoute({
+  method: 'post',
+  path: '/api/admin/jobs/{id}/retry',
+  operationId: 'retryJob',
+  tags: ['Jobs'],
+  summary: 'Retry a stalled job',
+  description:
+    'Puts it back to `pending` with a fresh deadline and enqueues it; its handler resumes where it ' +
+    'stopped. Audit-logged. Anything but a stalled job is a 409.',
+  ...sessionAuth('admin'),
+  request: { params: IdParams },
+  errors: [409],
+  responses: {
+    200: { description: 'The job, pending again.', content: json(JobSchema) },
+  },
+});
+
+export const listAuditLog = defineRoute({
+  method: 'get',
+  path: '/api/admin/audit-log',
+  operationId: 'listAuditLog',
+  tags: ['Audit'],
+  summary: 'The audit log (who used which power, when, from where)',
+  description:
+    'Newest first, paged, filterable by actor, action and time. Uses of powers (API-key issue and ' +
+    'revocation, admin bootstrap and its refusals, role changes) carry the client address.',
+  ...sessionAuth('admin'),
+  request: { query: AuditLogQuerySchema.extend({ limit: limitParam(50), cursor: cursorParam() }) },
+  responses: {
+    200: { description: 'Newest first.', content: json(AuditEntryPageSchema) },
+  },
+});
+
 export const listOrganisations = defineRoute({
   method: 'get',
   path: '/api/admin/organisations',
+  operationId: 'listOrganisations',
   tags: ['Organisations'],
   summary: 'Organisations by verification state (the review queue)',
   description:
@@ -114,6 +190,7 @@ export const listOrganisations = defineRoute({
 export const reviewOrganisation = defineRoute({
   method: 'patch',
   path: '/api/admin/organisations/{id}',
+  operationId: 'reviewOrganisation',
   tags: ['Organisations'],
   summary: 'Verify, reject or suspend an organisation',
   description:

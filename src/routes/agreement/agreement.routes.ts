@@ -6,6 +6,7 @@ import { AgreementRateSchema, ScopedAgreementSchema } from './agreement.schemas'
 export const getPublicAgreementRate = defineRoute({
   method: 'get',
   path: '/api/public/agreement-rate',
+  operationId: 'getPublicAgreementRate',
   tags: ['Agreement'],
   summary: 'Public AI/employer agreement rate',
   description:
@@ -28,6 +29,7 @@ export const getPublicAgreementRate = defineRoute({
 export const getScopedAgreement = defineRoute({
   method: 'get',
   path: '/api/metrics/agreement-rate',
+  operationId: 'getScopedAgreementRate',
   tags: ['Agreement'],
   summary: 'Agreement rate for admins (platform) or employers (their briefs), by domain',
   ...sessionAuth('admin', 'employer'),

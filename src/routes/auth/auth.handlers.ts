@@ -1,6 +1,6 @@
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { loginAttempts } from '../../middleware/rate-limit';
+import { countSignup, loginAttempts } from '../../middleware/rate-limit';
 import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
 import {
   authenticate,
@@ -14,6 +14,7 @@ import type * as routes from './auth.routes';
 
 export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
   const { db } = c.var;
+  await countSignup(c.env, c.req.header('CF-Connecting-IP'));
   const { user, organisation } = await registerAccount(db, c.req.valid('json'), [c.env.ADMIN_EMAIL]);
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
@@ -23,10 +24,12 @@ export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
 export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   const { email, password } = c.req.valid('json');
   const db = c.var.db;
-  const attempts = await loginAttempts(c.env, email, c.req.header('CF-Connecting-IP'));
+  const ip = c.req.header('CF-Connecting-IP');
+  const attempts = await loginAttempts(c.env, email, ip);
   await attempts.begin();
   const user =
-    (await bootstrapAdmin(db, c.env, email, password)) ?? (await authenticate(db, email, password));
+    (await bootstrapAdmin(db, c.env, email, password, ip ?? null)) ??
+    (await authenticate(db, email, password));
   if (!user) throw new ProblemError('unauthenticated', 'Email or password is incorrect.');
   await attempts.succeeded();
   const session = await startSession(db, user.id);

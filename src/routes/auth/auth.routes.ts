@@ -13,11 +13,17 @@ const setCookieHeader = {
 export const signup = defineRoute({
   method: 'post',
   path: '/api/auth/signup',
+  operationId: 'signUp',
   tags: ['Auth'],
   summary: 'Create a candidate or employer account and start a session',
+  description:
+    'The password must be at least 10 characters and not guessable: a strength estimator (zxcvbn, with ' +
+    "common-password dictionaries, keyboard patterns, repeats, dates and the account's own email and name) " +
+    'must rate it at least 3 of 4, or the answer is 422 saying why. Signups are limited to 10 per client ' +
+    'network (an IPv4 address or an IPv6 /64) per hour; further ones get 429 with `Retry-After`.',
   security: [],
   request: { body: { required: true, content: { 'application/json': { schema: SignupSchema } } } },
-  errors: [409],
+  errors: [409, 429],
   responses: {
     201: {
       description: 'Account created; the session cookie is set.',
@@ -30,17 +36,21 @@ export const signup = defineRoute({
 export const login = defineRoute({
   method: 'post',
   path: '/api/auth/login',
+  operationId: 'logIn',
   tags: ['Auth'],
   summary: 'Log in and start a session',
   description:
-    'An unknown email and a wrong password get the same 401, in the same time. A login with exactly the ' +
-    '`ADMIN_EMAIL`/`ADMIN_PASSWORD` secrets creates or re-enables the admin account. Brute force is slowed: ' +
-    'after 10 attempts without success for one email address from one IP address within 15 minutes, further ' +
-    'attempts get 429 (`Retry-After`) without the password being checked, until the oldest is 15 minutes old; ' +
-    'a successful login clears the count.',
+    'An unknown email and a wrong password get the same 401, in the same time, and count against the same ' +
+    'limits. A login with exactly the `ADMIN_EMAIL`/`ADMIN_PASSWORD` secrets creates the admin account, or ' +
+    're-enables it when it already is the admin; it never promotes an existing candidate or employer (409, ' +
+    'nothing changed), and an `ADMIN_PASSWORD` that fails the password policy is refused (503). Brute force ' +
+    'and password spraying are slowed, counted per client network (an IPv4 address or an IPv6 /64) before any ' +
+    'password is checked: 20 failed logins from one network within 15 minutes, across all accounts, and 10 ' +
+    'attempts without success for one email address from one network within 15 minutes (a successful login ' +
+    'clears that count); past either, attempts get 429 with `Retry-After`.',
   security: [],
   request: { body: { required: true, content: { 'application/json': { schema: LoginSchema } } } },
-  errors: [401, 429],
+  errors: [401, 409, 429, 503],
   responses: {
     200: {
       description: 'Logged in; the session cookie is set.',
@@ -53,6 +63,7 @@ export const login = defineRoute({
 export const logout = defineRoute({
   method: 'post',
   path: '/api/auth/logout',
+  operationId: 'logOut',
   tags: ['Auth'],
   summary: 'End the current session',
   description: 'The session is deleted at once: the token is refused from the next request on.',

@@ -9,6 +9,7 @@ import { BriefPageSchema, BriefSchema, BriefSubmissionSchema, CreateBriefSchema 
 export const createBrief = defineRoute({
   method: 'post',
   path: '/api/briefs',
+  operationId: 'createBrief',
   tags: ['Briefs'],
   summary: 'Create a brief (with its rubric and playbook)',
   ...sessionAuth('employer'),
@@ -21,6 +22,7 @@ export const createBrief = defineRoute({
 export const listBriefs = defineRoute({
   method: 'get',
   path: '/api/briefs',
+  operationId: 'listBriefs',
   tags: ['Briefs'],
   summary: 'Published briefs',
   security: [],
@@ -48,6 +50,7 @@ export const listBriefs = defineRoute({
 export const getBrief = defineRoute({
   method: 'get',
   path: '/api/briefs/{id}',
+  operationId: 'getBrief',
   tags: ['Briefs'],
   summary: 'A published or closed brief, with its rubric and playbook',
   description: 'Drafts are visible only to their employer, at `GET /api/me/briefs/{id}`.',
@@ -59,6 +62,7 @@ export const getBrief = defineRoute({
 export const changeBriefState = defineRoute({
   method: 'patch',
   path: '/api/briefs/{id}',
+  operationId: 'changeBriefState',
   tags: ['Briefs'],
   summary: 'Publish or close a brief',
   description: 'draft → published → closed. Other transitions are 409; another employer’s brief is 404.',
@@ -84,6 +88,7 @@ export const changeBriefState = defineRoute({
 export const briefSubmissions = defineRoute({
   method: 'get',
   path: '/api/briefs/{id}/submissions',
+  operationId: 'listBriefSubmissions',
   tags: ['Briefs'],
   summary: "Submissions to the employer's brief",
   description:

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { SUBMISSION_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
+import { nullableRef } from '../../lib/route';
 import { EngineSchema, RubricCriterionSchema, RubricPreviewSchema } from '../../services/pillars/schemas';
 import { EvaluationSchema, RatingSchema } from '../evaluations/evaluations.schemas';
 import { CommitSchema, SubmittedFileSchema } from '../v1/integrity/integrity.schemas';
@@ -66,13 +67,17 @@ export const BriefSubmissionSchema = z
     commits: z.array(CommitSchema),
     createdAt: z.string().datetime(),
     evaluationId: z.string().nullable(),
-    evaluation: EvaluationSchema.nullable(),
-    rating: RatingSchema.nullable(),
+    evaluation: nullableRef(EvaluationSchema),
+    rating: nullableRef(RatingSchema),
   })
   .openapi('BriefSubmission');
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
+/**
+ * Inline in the document, not a named component: generators (openapi-typescript) type a
+ * component property that has a `default` as required, while in a request body it is optional.
+ */
 export const CreateBriefSchema = z
   .object({
     title: text(200).openapi({ example: 'Build a REST API for a todo app' }),
@@ -88,7 +93,6 @@ export const CreateBriefSchema = z
       .default(true)
       .openapi({ description: 'Publish at once (default), or keep as a draft.' }),
   })
-  .strict()
-  .openapi('CreateBriefRequest');
+  .strict();
 
 export const BriefPageSchema = pageSchema(BriefSummarySchema, 'BriefPage');

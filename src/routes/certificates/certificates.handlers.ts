@@ -39,7 +39,7 @@ export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c
   if (!row) throw new ProblemError('not-found', 'No certificate has this number.');
   await Promise.all([
     forgetVerifications(c.env.CACHE, [row.certificateNo]),
-    purgeLeaderboards(c.env.CACHE),
+    purgeLeaderboards(c.env.CACHE, [row.domain]),
     recordAudit(db, {
       actorId: user.id,
       action: 'certificate.revoked',

@@ -12,6 +12,7 @@ import {
 export const verifyCertificate = defineRoute({
   method: 'get',
   path: '/api/verify/{certificateNo}',
+  operationId: 'verifyCertificate',
   tags: ['Certificates'],
   summary: 'Verify a certificate by its number',
   description:
@@ -32,6 +33,7 @@ export const verifyCertificate = defineRoute({
 export const getJwks = defineRoute({
   method: 'get',
   path: '/.well-known/jwks.json',
+  operationId: 'getJwks',
   tags: ['Certificates'],
   summary: 'Public keys that sign certificates',
   description:
@@ -43,6 +45,7 @@ export const getJwks = defineRoute({
 export const revokeCertificate = defineRoute({
   method: 'post',
   path: '/api/certificates/{certificateNo}/revoke',
+  operationId: 'revokeCertificate',
   tags: ['Certificates'],
   summary: 'Revoke a certificate',
   description:

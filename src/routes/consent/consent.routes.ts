@@ -11,6 +11,7 @@ import {
 export const recordConsent = defineRoute({
   method: 'post',
   path: '/api/consent',
+  operationId: 'recordConsent',
   tags: ['Consent'],
   summary: 'Grant or revoke consent for a purpose',
   description:
@@ -26,6 +27,7 @@ export const recordConsent = defineRoute({
 export const getNotice = defineRoute({
   method: 'get',
   path: '/api/consent/notices/{version}',
+  operationId: 'getConsentNotice',
   tags: ['Consent'],
   summary: 'A consent notice',
   description: 'The text a person is shown before granting consent. Published versions never change.',

@@ -18,6 +18,7 @@ const TAGS = ['Data rights'];
 export const access = defineRoute({
   method: 'get',
   path: '/api/dsr/access',
+  operationId: 'exportMyData',
   tags: TAGS,
   summary: 'Export every record about the caller',
   description:
@@ -45,6 +46,7 @@ export const access = defineRoute({
 export const correction = defineRoute({
   method: 'patch',
   path: '/api/dsr/correction',
+  operationId: 'requestCorrection',
   tags: TAGS,
   summary: "Correct the caller's name or email",
   description:
@@ -64,6 +66,7 @@ export const correction = defineRoute({
 export const erasure = defineRoute({
   method: 'delete',
   path: '/api/dsr/erasure',
+  operationId: 'requestErasure',
   tags: TAGS,
   summary: "Erase all of the caller's data",
   description:
@@ -88,6 +91,7 @@ export const erasure = defineRoute({
 export const erasureStatus = defineRoute({
   method: 'get',
   path: '/api/dsr/erasure/{requestId}',
+  operationId: 'getErasureStatus',
   tags: TAGS,
   summary: 'Follow an erasure request',
   description:
@@ -103,6 +107,7 @@ export const erasureStatus = defineRoute({
 export const grievance = defineRoute({
   method: 'post',
   path: '/api/dsr/grievance',
+  operationId: 'fileGrievance',
   tags: TAGS,
   summary: 'File a grievance with the Data Protection Officer',
   description: 'Answered within 90 days (`dueAt`, DPDP Rules 2025 r. 14).',
@@ -116,6 +121,7 @@ export const grievance = defineRoute({
 export const nomination = defineRoute({
   method: 'post',
   path: '/api/dsr/nomination',
+  operationId: 'nominateRepresentative',
   tags: TAGS,
   summary: 'Nominate a representative',
   description:

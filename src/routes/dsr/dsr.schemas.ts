@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { DSR_KINDS, DSR_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
+import { nullableRef } from '../../lib/route';
 import { ProfileSchema } from '../auth/auth.schemas';
 
 export const DsrKindSchema = z.enum(DSR_KINDS).openapi('DsrKind');
@@ -32,9 +33,23 @@ export const DsrRequestSchema = z
 
 export const DsrRequestPageSchema = pageSchema(DsrRequestSchema, 'DsrRequestPage');
 
+export const DsrJobSchema = z
+  .object({
+    id: z.string().openapi({ description: 'Retry it at `POST /api/admin/jobs/{id}/retry` when stalled.' }),
+    state: z.enum(['pending', 'running', 'done', 'stalled']),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    stalledAt: z.string().datetime().nullable(),
+  })
+  .openapi('DsrJob', { description: 'The background job carrying out the request (erasure).' });
+
 export const AdminDsrRequestSchema = DsrRequestSchema.extend({
   userId: z.string(),
   overdue: z.boolean().openapi({ description: 'Still open after its due date.' }),
+  job: nullableRef(DsrJobSchema).openapi({
+    description:
+      'For an erasure: the job running its cascade (state, attempts, last failure). Null otherwise.',
+  }),
 }).openapi('AdminDsrRequest');
 
 export const AdminDsrRequestPageSchema = pageSchema(AdminDsrRequestSchema, 'AdminDsrRequestPage');

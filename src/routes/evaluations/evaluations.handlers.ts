@@ -24,7 +24,9 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
   );
   if (!result) throw notFound();
   // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
-  c.executionCtx.waitUntil(Promise.all([refreshPublicAgreement(c.env), purgeLeaderboards(c.env.CACHE)]));
+  c.executionCtx.waitUntil(
+    Promise.all([refreshPublicAgreement(c.env), purgeLeaderboards(c.env.CACHE, [result.rating.domain])]),
+  );
   return c.json(
     {
       rating: ratingView(result.rating),

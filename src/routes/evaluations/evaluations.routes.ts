@@ -6,6 +6,7 @@ import { EvaluationSchema, RatedSchema, RateSchema } from './evaluations.schemas
 export const getEvaluation = defineRoute({
   method: 'get',
   path: '/api/evaluations/{id}',
+  operationId: 'getEvaluation',
   tags: ['Evaluations'],
   summary: 'An evaluation of a submission to one of the employer’s briefs',
   description:
@@ -20,6 +21,7 @@ export const getEvaluation = defineRoute({
 export const rate = defineRoute({
   method: 'post',
   path: '/api/evaluations/{id}/employer-rating',
+  operationId: 'rateEvaluation',
   tags: ['Evaluations'],
   summary: 'Rate a submission independently of the AI evaluation',
   description:

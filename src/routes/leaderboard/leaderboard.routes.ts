@@ -6,6 +6,7 @@ import { LeaderboardQuerySchema, LeaderboardSchema } from './leaderboard.schemas
 export const getLeaderboard = defineRoute({
   method: 'get',
   path: '/api/leaderboard',
+  operationId: 'getLeaderboard',
   tags: ['Leaderboard'],
   summary: 'Public leaderboard by domain',
   description:

@@ -23,6 +23,7 @@ import {
 export const getMe = defineRoute({
   method: 'get',
   path: '/api/me',
+  operationId: 'getMyProfile',
   tags: ['Auth'],
   summary: "The caller's profile",
   ...sessionAuth(),
@@ -34,6 +35,7 @@ export const getMe = defineRoute({
 export const updateMe = defineRoute({
   method: 'patch',
   path: '/api/me',
+  operationId: 'updateMyProfile',
   tags: ['Auth'],
   summary: 'Set the public alias',
   description:
@@ -48,6 +50,7 @@ export const updateMe = defineRoute({
 export const myBriefs = defineRoute({
   method: 'get',
   path: '/api/me/briefs',
+  operationId: 'listMyBriefs',
   tags: ['Briefs'],
   summary: "The employer's own briefs, in every state",
   ...sessionAuth('employer'),
@@ -60,6 +63,7 @@ export const myBriefs = defineRoute({
 export const getMyBrief = defineRoute({
   method: 'get',
   path: '/api/me/briefs/{id}',
+  operationId: 'getMyBrief',
   tags: ['Briefs'],
   summary: 'One of the employer’s own briefs, in any state',
   ...sessionAuth('employer'),
@@ -72,6 +76,7 @@ export const getMyBrief = defineRoute({
 export const myCertificates = defineRoute({
   method: 'get',
   path: '/api/me/certificates',
+  operationId: 'listMyCertificates',
   tags: ['Certificates'],
   summary: "The caller's certificates",
   ...sessionAuth(),
@@ -84,6 +89,7 @@ export const myCertificates = defineRoute({
 export const listConsents = defineRoute({
   method: 'get',
   path: '/api/me/consents',
+  operationId: 'listMyConsents',
   tags: ['Consent'],
   summary: "The caller's consent state per purpose, and its history",
   description:
@@ -102,6 +108,7 @@ export const listConsents = defineRoute({
 export const listMyRequests = defineRoute({
   method: 'get',
   path: '/api/me/dsr-requests',
+  operationId: 'listMyDsrRequests',
   tags: ['Data rights'],
   summary: "The caller's data-rights requests",
   description: 'Every right exercised (access, correction, erasure, grievance, nomination), newest first.',
@@ -115,6 +122,7 @@ export const listMyRequests = defineRoute({
 export const getMyOrganisation = defineRoute({
   method: 'get',
   path: '/api/me/organisation',
+  operationId: 'getMyOrganisation',
   tags: ['Organisations'],
   summary: "The employer's organisation",
   ...sessionAuth('employer'),
@@ -124,6 +132,7 @@ export const getMyOrganisation = defineRoute({
 export const updateMyOrganisation = defineRoute({
   method: 'patch',
   path: '/api/me/organisation',
+  operationId: 'updateMyOrganisation',
   tags: ['Organisations'],
   summary: 'Rename the organisation or change its website',
   description:
@@ -137,6 +146,7 @@ export const updateMyOrganisation = defineRoute({
 export const inviteToOrganisation = defineRoute({
   method: 'post',
   path: '/api/me/organisation/invitations',
+  operationId: 'inviteToOrganisation',
   tags: ['Organisations'],
   summary: 'Invite a second recruiter to the organisation',
   description:
@@ -151,6 +161,7 @@ export const inviteToOrganisation = defineRoute({
 export const startDomainVerification = defineRoute({
   method: 'post',
   path: '/api/me/organisation/domain-verification',
+  operationId: 'startDomainVerification',
   tags: ['Organisations'],
   summary: 'Start a DNS proof of a domain',
   description:
@@ -165,6 +176,7 @@ export const startDomainVerification = defineRoute({
 export const checkDomainVerification = defineRoute({
   method: 'post',
   path: '/api/me/organisation/domain-verification/check',
+  operationId: 'checkDomainVerification',
   tags: ['Organisations'],
   summary: 'Check the DNS proof and verify the organisation',
   description:

@@ -1,13 +1,9 @@
-import { Scalar } from '@scalar/hono-api-reference';
 import changelog from '../../../CHANGELOG.md';
 import { openApiYaml } from '../../lib/openapi';
 import { PROBLEM_TYPES, problemTypeUri } from '../../lib/problem';
-import type { AppBindings, AppOpenAPI, AppRouteHandler } from '../../lib/types';
+import type { AppOpenAPI, AppRouteHandler } from '../../lib/types';
+import { docsAssets, SCALAR_BUNDLE } from './meta.docs';
 import type * as routes from './meta.routes';
-
-// The reference page loads Scalar's script from its CDN, so it gets its own CSP.
-const DOCS_CSP =
-  "default-src 'none'; script-src 'self' https://cdn.jsdelivr.net 'unsafe-inline'; style-src 'self' https://cdn.jsdelivr.net https://fonts.googleapis.com 'unsafe-inline'; font-src https://fonts.gstatic.com https://cdn.jsdelivr.net; img-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** The document of `documented` (the root app, so it covers these routes too), one per server URL. */
 export function openApiDocument(documented: AppOpenAPI): AppRouteHandler<typeof routes.getOpenApiYaml> {
@@ -26,14 +22,22 @@ export function openApiDocument(documented: AppOpenAPI): AppRouteHandler<typeof 
   };
 }
 
-const scalar = Scalar<AppBindings>({ url: '/openapi.yaml', pageTitle: 'Core API reference' });
-
-export const docs: AppRouteHandler<typeof routes.getDocs> = async (c, next) => {
-  const res = await scalar(c, next);
-  const html = res instanceof Response ? await res.text() : '';
+/** The reference page: same-origin script only, under a hash-based CSP (see meta.docs.ts). */
+export const docs: AppRouteHandler<typeof routes.getDocs> = async (c) => {
+  const { html, csp } = await docsAssets();
   return c.body(html, 200, {
     'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': DOCS_CSP,
+    'Content-Security-Policy': csp,
+    'Cache-Control': 'public, max-age=300',
+  });
+};
+
+export const docsScript: AppRouteHandler<typeof routes.getDocsScript> = async (c) => {
+  const { integrity } = await docsAssets();
+  return c.body(SCALAR_BUNDLE, 200, {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    ETag: `"${integrity}"`,
+    'Cache-Control': 'public, max-age=31536000, immutable',
   });
 };
 

@@ -8,6 +8,7 @@ export function metaRouter(documented: AppOpenAPI) {
   return createRouter()
     .openapi(routes.getOpenApiYaml, handlers.openApiDocument(documented))
     .openapi(routes.getDocs, handlers.docs)
+    .openapi(routes.getDocsScript, handlers.docsScript)
     .openapi(routes.getChangelog, handlers.changelogText)
     .openapi(routes.getProblemType, handlers.problemType);
 }

@@ -10,6 +10,7 @@ const text = (mediaType: string, description: string) => ({
 export const getOpenApiYaml = defineRoute({
   method: 'get',
   path: '/openapi.yaml',
+  operationId: 'getOpenApiYaml',
   tags: ['Meta'],
   summary: 'This OpenAPI 3.0.3 document',
   security: [],
@@ -21,18 +22,37 @@ export const getOpenApiYaml = defineRoute({
 export const getDocs = defineRoute({
   method: 'get',
   path: '/docs',
+  operationId: 'getApiReference',
   tags: ['Meta'],
   summary: 'Interactive API reference',
   security: [],
+  description:
+    "Scalar API reference for /openapi.yaml. Loads only this origin's `/docs/scalar.js` (with its integrity " +
+    'hash) and one inline script allowed by its hash; works offline.',
   responses: { 200: text('text/html', 'Scalar API reference for /openapi.yaml.') },
+});
+
+export const getDocsScript = defineRoute({
+  method: 'get',
+  path: '/docs/scalar.js',
+  operationId: 'getApiReferenceScript',
+  tags: ['Meta'],
+  summary: "The API reference's script",
+  description:
+    "Scalar's standalone browser bundle from the pinned `@scalar/api-reference` npm package, served by this " +
+    'Worker (no CDN). Cached for a year: the page refers to it with a `v` parameter derived from its hash.',
+  security: [],
+  responses: { 200: text('text/javascript', 'The bundle, exactly as the package ships it.') },
 });
 
 export const getChangelog = defineRoute({
   method: 'get',
   path: '/changelog',
+  operationId: 'getChangelog',
   tags: ['Meta'],
   summary: 'Changelog of the API',
-  description: 'CHANGELOG.md (Keep a Changelog); every API change is recorded here (seed §9.4).',
+  description:
+    'CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first.',
   security: [],
   responses: { 200: text('text/markdown', 'The changelog.') },
 });
@@ -44,6 +64,7 @@ export const ProblemTypeSchema = z
 export const getProblemType = defineRoute({
   method: 'get',
   path: '/problems/{type}',
+  operationId: 'getProblemType',
   tags: ['Meta'],
   summary: 'Describe a problem type',
   description: 'The `type` of every problem+json response resolves here.',

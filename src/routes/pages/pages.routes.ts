@@ -51,6 +51,7 @@ export const ThemeParam = z
 export const embedLeaderboard = defineRoute({
   method: 'get',
   path: '/embed/leaderboard',
+  operationId: 'getLeaderboardEmbed',
   tags: ['Pages'],
   summary: 'Embeddable leaderboard page (HTML, for an iframe)',
   description:
@@ -78,13 +79,16 @@ export const embedLeaderboard = defineRoute({
 export const embedLoader = defineRoute({
   method: 'get',
   path: '/embed/leaderboard.js',
+  operationId: 'getLeaderboardEmbedScript',
   tags: ['Pages'],
   summary: 'Script that embeds the leaderboard on a partner page',
   description:
-    'Paste `<script src="{base_url}/embed/leaderboard.js" data-domain="web-development" data-limit="10" ' +
-    'data-theme="light" async></script>` where the leaderboard should appear: the script inserts a sandboxed, ' +
-    'titled iframe of `/embed/leaderboard` after itself and sizes it to its content. `data-title` and ' +
-    '`data-width` are optional. Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.',
+    'Add a `script` element whose `src` is this URL (on your deployment, e.g. ' +
+    '`https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` ' +
+    '(e.g. `web-development`), `data-limit` (e.g. `10`) and `data-theme` (`light` or `dark`), where the leaderboard ' +
+    'should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it ' +
+    'to its content; `data-title` and `data-width` are optional too. ' +
+    'Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.',
   security: [],
   responses: {
     200: {
@@ -98,6 +102,7 @@ export const embedLoader = defineRoute({
 export const verifyPage = defineRoute({
   method: 'get',
   path: '/verify/{certificateNo}',
+  operationId: 'getVerificationPage',
   tags: ['Pages'],
   summary: 'Certificate verification page (HTML, for people)',
   description:

@@ -6,6 +6,7 @@ import { RubricRequestSchema, RubricResponseSchema } from './rubrics.schemas';
 export const generateRubric = defineRoute({
   method: 'post',
   path: '/api/rubrics/generate',
+  operationId: 'generateRubric',
   tags: ['AI pillars'],
   summary: 'Extract a structured rubric from an unstructured brief',
   description:

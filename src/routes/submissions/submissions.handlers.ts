@@ -1,16 +1,24 @@
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
+import { runJobNow } from '../../services/jobs/jobs';
 import * as workflow from '../../services/workflow/submissions';
 import type * as routes from './submissions.routes';
 
 export const create: AppRouteHandler<typeof routes.createSubmission> = async (c) => {
-  const { db, engine, user } = c.var;
-  const created = await workflow.createSubmission(c.env.DB, db, user.id, c.req.valid('json'));
+  const { db, user } = c.var;
+  const created = await workflow.createSubmission(
+    c.env.DB,
+    db,
+    user.id,
+    c.req.valid('json'),
+    workflow.storageLimits(c.env),
+  );
   if (!created) throw new ProblemError('not-found', 'No milestone of a published brief has this id.');
-  if (created.aiConsent) {
-    // The evaluation takes seconds; the candidate gets the receipt now.
-    c.executionCtx.waitUntil(workflow.evaluateSubmission(c.env.DB, db, engine, created.submissionId));
+  if (created.jobId) {
+    // The evaluation takes seconds; the candidate gets the receipt now. It is a job, written with
+    // the submission: if this isolate dies before it finishes, the sweeper runs it again.
+    c.executionCtx.waitUntil(runJobNow(c.env, created.jobId));
   }
   const row = await workflow.loadSubmission(db, created.submissionId);
   if (!row) throw new ProblemError('not-found', 'No milestone of a published brief has this id.');

@@ -9,14 +9,19 @@ import { CreatedSubmissionSchema, CreateSubmissionSchema, SubmissionSchema } fro
 export const createSubmission = defineRoute({
   method: 'post',
   path: '/api/submissions',
+  operationId: 'createSubmission',
   tags: ['Submissions'],
   summary: 'Submit work for a milestone',
   description:
     'For a milestone of a published brief. The integrity check and AI evaluation run after the response when the candidate ' +
-    'consents to `ai_evaluation`; otherwise the work goes straight to the employer.',
+    'consents to `ai_evaluation`; otherwise the work goes straight to the employer. Storage is bounded (the ' +
+    'defaults; each is a deployment var, see docs/security.md): 256 KiB of content per submission (text, files and ' +
+    'commit list together; 413 `payload-too-large`), 5 submissions per milestone, 20 per 24 hours and 16 MiB of ' +
+    'storage per account (429 `submission-limit-reached`, the limit named in `detail`; `Retry-After` on the daily ' +
+    'limit). At most 2,000 fingerprints are stored per submission.',
   ...sessionAuth('candidate'),
   request: { body: { required: true, content: json(CreateSubmissionSchema) } },
-  errors: [404, 409],
+  errors: [404, 409, 503],
   responses: {
     201: { description: 'The submission.', content: json(CreatedSubmissionSchema) },
   },
@@ -25,6 +30,7 @@ export const createSubmission = defineRoute({
 export const listSubmissions = defineRoute({
   method: 'get',
   path: '/api/submissions',
+  operationId: 'listSubmissions',
   tags: ['Submissions'],
   summary: "The caller's submissions",
   description: 'Only the caller’s own, newest first.',
@@ -55,6 +61,7 @@ export const listSubmissions = defineRoute({
 export const getSubmission = defineRoute({
   method: 'get',
   path: '/api/submissions/{id}',
+  operationId: 'getSubmission',
   tags: ['Submissions'],
   summary: 'One of the caller’s submissions',
   description: 'Another candidate’s submission is a 404.',

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { SUBMISSION_STATES } from '../../db/schema';
+import { nullableRef } from '../../lib/route';
 import { EvaluationSchema, RatingSchema } from '../evaluations/evaluations.schemas';
 import { CommitSchema, SubmittedFileSchema } from '../v1/integrity/integrity.schemas';
 
@@ -16,8 +17,8 @@ export const SubmissionSchema = z
     repositoryUrl: z.string().nullable(),
     commits: z.array(CommitSchema),
     createdAt: z.string().datetime(),
-    evaluation: EvaluationSchema.nullable(),
-    rating: RatingSchema.nullable(),
+    evaluation: nullableRef(EvaluationSchema),
+    rating: nullableRef(RatingSchema),
   })
   .openapi('Submission');
 

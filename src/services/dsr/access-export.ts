@@ -30,6 +30,7 @@ import {
   dsrRequests,
   employerRatings,
   evaluations,
+  organisations,
   sessions,
   submissions,
   users,

@@ -1,8 +1,10 @@
 /**
  * The right to erasure (DPDP Act 2023 §12(3)): `DELETE /api/dsr/erasure` records the request
- * and queues it; the `ERASURE_QUEUE` consumer runs `runErasureCascade`, which deletes every row
- * about the person in every table and leaves only the `erasure_receipts` row (request id,
- * state, counts, times: no personal data).
+ * with an `erasure` job (src/services/jobs/) and queues it; the job runs `runErasureCascade`,
+ * which deletes every row about the person in every table and leaves only the
+ * `erasure_receipts` row (request id, state, counts, times: no personal data) and the done job
+ * (kind, request id, times). A lost message or a crash mid-cascade is recovered by the sweeper
+ * (docs/reliability.md).
  *
  * **Resumable and idempotent.** The cascade is a fixed list of steps, run in dependency order
  * (children before parents, so no foreign-key cascade ever fires on someone else's rows). Each
@@ -22,7 +24,7 @@
  * certificates. Briefs nobody worked on are deleted instead; kept briefs are closed. See
  * docs/data-rights.md.
  */
-import { and, eq, exists, inArray, isNull, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNull, ne, not, notExists, or, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type Database, getDb } from '../../db/client';
 import {
@@ -36,6 +38,7 @@ import {
   erasureReceipts,
   evaluations,
   fingerprints,
+  jobs,
   milestones,
   rubrics,
   sessions,
@@ -43,13 +46,15 @@ import {
   users,
 } from '../../db/schema';
 import { randomToken } from '../../domain/secrets';
-import type { ErasureMessage } from '../../queue/consumer';
 import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';
 import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
+import { FORMER_EMPLOYER } from '../certificates';
 import { deleteFingerprintStatements } from '../integrity';
-import { endAllSessions } from '../sessions';
-import { requestInsert } from './requests';
+import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
+import { boardDomains } from '../leaderboard';
+import { endAllSessionsStatement } from '../sessions';
+import { dueDate, requestInsert } from './requests';
 
 /** Rows per chunk: each chunk is one transaction, short enough never to hold D1 for long. */
 const CHUNK = 500;
@@ -86,18 +91,21 @@ export async function erasureReceipt(db: Database, requestId: string): Promise<E
 }
 
 /**
- * Records the request (receipt, `erasure` request, audit entry) and queues the cascade, then
- * disables the account and ends all its sessions at once, so nothing new about the person can
- * be written while the cascade runs. If the queue refuses the message the records are undone
- * and the account stays usable, so the person can simply ask again.
+ * Records the request (receipt, `erasure` request with its due date, audit entry, the `erasure`
+ * job), disables the account and ends all its sessions, all in one D1 batch (a transactional
+ * outbox: the job exists exactly when the request does). Then drops the cached public views of
+ * the person (verification payloads, leaderboards), so from this answer on nothing public shows
+ * them even before the cascade runs, and hands the job to the queue. A failed send is not the
+ * person's problem: the job is durable and the sweeper enqueues it (docs/reliability.md).
  */
 export async function requestErasure(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'CACHE'>,
   userId: string,
   now = new Date(),
 ): Promise<ErasureReceiptView> {
   const db = getDb(env.DB);
   const requestId = crypto.randomUUID();
+  const jobId = crypto.randomUUID();
   const [[receipt]] = await db.batch([
     db
       .insert(erasureReceipts)
@@ -110,20 +118,109 @@ export async function requestErasure(
       targetType: 'dsr_request',
       targetId: requestId,
     }),
+    jobInsert(
+      db,
+      {
+        id: jobId,
+        kind: ERASURE_JOB,
+        payload: { requestId, userId } satisfies ErasurePayload,
+        ref: requestId,
+        subjectId: userId,
+        dueAt: dueDate('erasure', now),
+      },
+      now,
+    ),
+    db.update(users).set({ disabledAt: now, updatedAt: now }).where(eq(users.id, userId)),
+    endAllSessionsStatement(db, userId),
   ]);
-  try {
-    await env.ERASURE_QUEUE.send({ type: 'erasure', requestId, userId } satisfies ErasureMessage);
-  } catch (err) {
-    await db.batch([
-      db.delete(erasureReceipts).where(eq(erasureReceipts.requestId, requestId)),
-      db.delete(dsrRequests).where(eq(dsrRequests.id, requestId)),
-      db.delete(auditLog).where(and(eq(auditLog.targetId, requestId), eq(auditLog.action, 'dsr.erasure'))),
-    ]);
-    throw err;
-  }
-  await db.update(users).set({ disabledAt: now, updatedAt: now }).where(eq(users.id, userId));
-  await endAllSessions(db, userId);
+  await forgetPublicViews(env, db, userId);
+  await dispatchJobs(env, [jobId], now);
   return toReceiptView(receipt!);
+}
+
+/** Certificates whose cached verification the request itself drops (the cascade drops the rest). */
+const REQUEST_PURGE_LIMIT = 100;
+
+/**
+ * Drops the cached public views that show the person: the verification payloads of the
+ * certificates they hold or issued (KV and this isolate's memory) and every leaderboard. The
+ * rebuilt views leave them out, because their account is disabled (see `buildVerification` and
+ * `computeLeaderboard`). Other isolates may serve their copy for `ISOLATE_CACHE_TTL_MS` more.
+ */
+async function forgetPublicViews(
+  env: Pick<Env, 'CACHE' | 'DB'>,
+  db: Database,
+  userId: string,
+): Promise<void> {
+  const rows = await db
+    .select({ no: certificates.certificateNo })
+    .from(certificates)
+    .where(or(eq(certificates.holderId, userId), eq(certificates.employerId, userId)))
+    .orderBy(sql`${certificates.holderId} = ${userId} DESC`)
+    .limit(REQUEST_PURGE_LIMIT);
+  await forgetVerifications(
+    env.CACHE,
+    rows.map((r) => r.no),
+  );
+  await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
+}
+
+/** The payload of an `erasure` job; only `requestId` is kept once it is done. */
+export type ErasurePayload = { requestId: string; userId: string };
+
+export const ERASURE_JOB = 'erasure';
+
+/**
+ * The job of an erasure request that has none: a message from before jobs existed, or a
+ * request recorded before. Finds or creates it (one per request).
+ */
+export async function ensureErasureJob(
+  db: Database,
+  payload: ErasurePayload,
+  now = new Date(),
+  due = dueDate('erasure', now),
+): Promise<string> {
+  const existing = await jobFor(db, ERASURE_JOB, payload.requestId);
+  if (existing) return existing.id;
+  await jobInsert(
+    db,
+    {
+      id: crypto.randomUUID(),
+      kind: ERASURE_JOB,
+      payload,
+      ref: payload.requestId,
+      subjectId: payload.userId,
+      dueAt: due,
+    },
+    now,
+  ).onConflictDoNothing();
+  return (await jobFor(db, ERASURE_JOB, payload.requestId))!.id;
+}
+
+/**
+ * Erasure requests recorded without a job (before jobs existed, with a message since lost):
+ * the sweeper gives each one a job, so it is swept like any other. Returns how many.
+ */
+export async function backfillErasureJobs(db: Database, now = new Date()): Promise<number> {
+  const orphans = await db
+    .select({ requestId: dsrRequests.id, userId: dsrRequests.userId, dueAt: dsrRequests.dueAt })
+    .from(dsrRequests)
+    .where(
+      and(
+        eq(dsrRequests.kind, 'erasure'),
+        eq(dsrRequests.state, 'in_progress'),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(jobs)
+            .where(and(eq(jobs.kind, ERASURE_JOB), eq(jobs.ref, dsrRequests.id))),
+        ),
+      ),
+    )
+    .limit(100);
+  for (const o of orphans)
+    await ensureErasureJob(db, { requestId: o.requestId, userId: o.userId }, now, o.dueAt);
+  return orphans.length;
 }
 
 type Person = { userId: string; email: string | null; requestId: string };
@@ -329,7 +426,11 @@ export const ERASURE_STEPS: readonly Step[] = [
   ),
   deleting('submissions', submissions, submissions.id, (p) => eq(submissions.candidateId, p.userId)),
   deleting('consent_events', consentEvents, consentEvents.id, (p) => eq(consentEvents.userId, p.userId)),
-  deleting('dsr_requests', dsrRequests, dsrRequests.id, (p) => eq(dsrRequests.userId, p.userId)),
+  // Not the erasure request itself: it stays in the DPO's queue, with its due date, until the
+  // last step deletes it together with the account.
+  deleting('dsr_requests', dsrRequests, dsrRequests.id, (p) =>
+    and(eq(dsrRequests.userId, p.userId), ne(dsrRequests.id, p.requestId)),
+  ),
   deleting('sessions', sessions, sessions.id, (p) => eq(sessions.userId, p.userId)),
   // API keys belong to the platform, not to the administrator who issued them.
   relinking('api_keys_unlinked', ({ db, person }) =>
@@ -360,7 +461,26 @@ export const ERASURE_STEPS: readonly Step[] = [
       .set({ employerId: to, state: 'closed', closedAt: sql`coalesce(${briefs.closedAt}, ${Date.now()})` })
       .where(eq(briefs.employerId, p.userId)),
   ),
-  deleting('users', users, users.id, (p) => eq(users.id, p.userId)),
+  // Other deferred jobs about the person (an evaluation of their work); this erasure's own job
+  // is kept, and reduced to the request id when it is done.
+  deleting('jobs', jobs, jobs.id, (p) =>
+    and(eq(jobs.subjectId, p.userId), not(and(eq(jobs.kind, ERASURE_JOB), eq(jobs.ref, p.requestId))!)),
+  ),
+  // The account, and in the same transaction the erasure request (counted with the others).
+  {
+    key: 'users',
+    run: async ({ db, env, person, chunk }) => {
+      const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+        const { sql: text, params } = q.toSQL();
+        return env.DB.prepare(text).bind(...params);
+      };
+      await chunk('users', [
+        raw(db.delete(dsrRequests).where(eq(dsrRequests.id, person.requestId))),
+        raw(addToCount(db, person.requestId, 'dsr_requests', sql`changes()`)),
+        raw(db.delete(users).where(eq(users.id, person.userId))),
+      ]);
+    },
+  },
 ];
 
 async function any(db: Database, table: SQLiteTable, where: SQL): Promise<boolean> {
@@ -377,7 +497,7 @@ async function ensureTombstone(db: Database, requestId: string): Promise<string>
     .insert(users)
     .values({
       email,
-      name: 'Former employer',
+      name: FORMER_EMPLOYER,
       role: 'employer',
       passwordHash: randomToken(32),
       passwordSalt: randomToken(16),
@@ -409,9 +529,11 @@ function addToCount(db: Database, requestId: string, key: string, delta: SQL) {
  * the queue to retry the message with backoff.
  */
 export async function runErasureCascade(
-  message: Pick<ErasureMessage, 'requestId' | 'userId'>,
+  message: ErasurePayload,
   env: Pick<Env, 'DB' | 'CACHE'>,
   now = new Date(),
+  /** Called after each step (and after the cache purge); fault-injection tests throw here. */
+  onStep: (step: string) => Promise<void> = async () => {},
 ): Promise<ErasureReceiptView> {
   const db = getDb(env.DB);
   const { requestId, userId } = message;
@@ -454,11 +576,15 @@ export async function runErasureCascade(
   // Resume at the last step with an entry: the ones before it are complete.
   const started = Object.keys(receipt.deletedCounts);
   const resumeAt = Math.max(0, ...ERASURE_STEPS.map((s, i) => (started.includes(s.key) ? i : -1)));
-  for (const s of ERASURE_STEPS.slice(resumeAt)) await s.run(ctx);
+  for (const s of ERASURE_STEPS.slice(resumeAt)) {
+    await s.run(ctx);
+    await onStep(s.key);
+  }
 
   // Rows are gone; now the caches that were built from them.
-  await purgeLeaderboards(env.CACHE);
+  await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
   await refreshPublicAgreement(env, now);
+  await onStep('caches');
   await db
     .update(erasureReceipts)
     .set({ state: 'completed', completedAt: now })

@@ -13,11 +13,14 @@ export async function forgetPublicViews(env: Pick<Env, 'DB' | 'CACHE'>, userId: 
   // The certificates they hold (their name) and the ones their rating completed (an employer's
   // credentials may be re-signed under the organisation).
   const held = await getDb(env.DB)
-    .select({ no: certificates.certificateNo })
+    .select({ no: certificates.certificateNo, domain: certificates.domain })
     .from(certificates)
     .where(or(eq(certificates.holderId, userId), eq(certificates.employerId, userId)));
   await Promise.all([
-    purgeLeaderboards(env.CACHE),
+    purgeLeaderboards(
+      env.CACHE,
+      held.map((c) => c.domain),
+    ),
     forgetVerifications(
       env.CACHE,
       held.map((c) => c.no),
@@ -34,11 +37,11 @@ export async function forgetOrganisationViews(
   organisationId: string,
 ): Promise<void> {
   const issued = await getDb(env.DB)
-    .select({ no: certificates.certificateNo })
+    .select({ no: certificates.certificateNo, domain: certificates.domain })
     .from(certificates)
     .where(eq(certificates.organisationId, organisationId));
   await Promise.all([
-    purgeLeaderboards(env.CACHE),
+    purgeLeaderboards(env.CACHE, [...new Set(issued.map((c) => c.domain))]),
     forgetVerifications(
       env.CACHE,
       issued.map((c) => c.no),

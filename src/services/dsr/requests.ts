@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type DSR_KINDS, type DSR_STATES, dsrRequests } from '../../db/schema';
+import { type DSR_KINDS, type DSR_STATES, dsrRequests, jobs } from '../../db/schema';
 import type { Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert, recordAudit } from '../audit';
@@ -55,7 +55,21 @@ export type DsrRequestView = {
   completedAt: string | null;
 };
 
-export type AdminDsrRequestView = DsrRequestView & { userId: string; overdue: boolean };
+type JobRow = typeof jobs.$inferSelect;
+
+export type DsrJobView = {
+  id: string;
+  state: JobRow['state'];
+  attempts: number;
+  lastError: string | null;
+  stalledAt: string | null;
+};
+
+export type AdminDsrRequestView = DsrRequestView & {
+  userId: string;
+  overdue: boolean;
+  job: DsrJobView | null;
+};
 
 export const toRequestView = (r: DsrRow): DsrRequestView => ({
   id: r.id,
@@ -68,10 +82,23 @@ export const toRequestView = (r: DsrRow): DsrRequestView => ({
   completedAt: r.completedAt?.toISOString() ?? null,
 });
 
-export const toAdminRequestView = (r: DsrRow, now = new Date()): AdminDsrRequestView => ({
+export const toAdminRequestView = (
+  r: DsrRow,
+  now = new Date(),
+  job: JobRow | null = null,
+): AdminDsrRequestView => ({
   ...toRequestView(r),
   userId: r.userId,
   overdue: !isClosed(r.state) && r.dueAt.getTime() < now.getTime(),
+  job: job
+    ? {
+        id: job.id,
+        state: job.state,
+        attempts: job.attempts,
+        lastError: job.lastError,
+        stalledAt: job.stalledAt?.toISOString() ?? null,
+      }
+    : null,
 });
 
 export type NewRequest = {
@@ -142,7 +169,10 @@ export async function listUserRequests(db: Database, userId: string, limit: numb
     .limit(limit + 1);
 }
 
-/** Every request (the Data Protection Officer's queue), newest first, optionally by kind and state. */
+/**
+ * Every request (the Data Protection Officer's queue), newest first, optionally by kind and
+ * state, each with the job carrying it out (erasures), so a stalled cascade shows beside its due date.
+ */
 export async function listRequests(
   db: Database,
   filter: { kind?: DsrKind | undefined; state?: DsrState | undefined },
@@ -150,8 +180,12 @@ export async function listRequests(
   cursor?: Position,
 ) {
   return db
-    .select()
+    .select({ request: dsrRequests, job: jobs })
     .from(dsrRequests)
+    .leftJoin(
+      jobs,
+      and(eq(dsrRequests.kind, 'erasure'), eq(jobs.kind, 'erasure'), eq(jobs.ref, dsrRequests.id)),
+    )
     .where(
       and(
         filter.kind ? eq(dsrRequests.kind, filter.kind) : undefined,

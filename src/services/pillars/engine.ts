@@ -3,6 +3,8 @@
  * mode, validated, retried, timed out) and the deterministic local engine (real algorithms
  * in src/domain). Every result names the engine that produced it, and a fallback says why.
  */
+
+import type { AiContentSignal } from '../../domain/integrity/stylometry';
 import type {
   Playbook,
   PlaybookBrief,
@@ -12,10 +14,7 @@ import type {
 } from '../../domain/pillars/types';
 import type { EngineName } from './schemas';
 
-export type AiTextEstimate = {
-  risk: number;
-  evidence: { features: Record<string, number>; notes: string[]; soft: true };
-};
+export type AiTextEstimate = AiContentSignal;
 
 export type Produced<T> = {
   result: T;

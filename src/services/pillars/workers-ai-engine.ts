@@ -1,6 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { aiContentSignal } from '../../domain/integrity/stylometry';
+import { detectField } from '../../domain/pillars/knowledge/detect';
+import { echoTaskShare } from '../../domain/pillars/knowledge/specificity';
 import { generatePlaybook } from '../../domain/pillars/playbook';
+import { rubricProblems } from '../../domain/pillars/rubric-quality';
 import { ALL_TUTORIAL_URLS, catalogueFor } from '../../domain/pillars/tutorial-catalogue';
 import type { Playbook, PlaybookBrief, Rubric, SubmissionContent } from '../../domain/pillars/types';
 import type { PillarEngine, Produced } from './engine';
@@ -95,8 +98,14 @@ async function structured<T>(
   throw new InvalidOutput(`output failed validation after ${attempts} attempts (${lastProblem})`);
 }
 
-/** Business rules the schema cannot express; output that breaks them is invalid, like a schema failure. */
-function playbookProblem(brief: PlaybookBrief, playbook: Playbook): string | null {
+/** Echo tasks ("Deliver: <deliverable>") above this share mean the model restated the brief instead of planning. */
+export const MAX_ECHO_SHARE = 0.3;
+
+/**
+ * Business and quality rules the schema cannot express; output that breaks them is invalid,
+ * like a schema failure, and after the retry the local engine answers with the reason.
+ */
+export function playbookProblem(brief: PlaybookBrief, playbook: Playbook): string | null {
   const days = playbook.milestones.map((m) => m.day);
   if (days.some((d) => d < 1 || d > brief.durationDays))
     return `every day must lie within 1..${brief.durationDays}`;
@@ -106,20 +115,35 @@ function playbookProblem(brief: PlaybookBrief, playbook: Playbook): string | nul
     .join('\n')
     .toLowerCase();
   const missing = brief.deliverables.find((d) => !tasks.includes(d.toLowerCase()));
-  return missing ? `deliverable "${missing}" appears in no task` : null;
+  if (missing) return `deliverable "${missing}" appears in no task`;
+  const { field } = detectField(brief);
+  const allowed = new Set(catalogueFor(field.key).map((e) => e.url));
+  const foreign = playbook.milestones.flatMap((m) => m.tutorial_links).find((url) => !allowed.has(url));
+  // Only catalogue URLs are named: the model's own strings never reach a response.
+  if (foreign)
+    return ALL_TUTORIAL_URLS.has(foreign)
+      ? `tutorial link ${foreign} belongs to another field than ${field.name}`
+      : 'a tutorial link is not in the curated catalogue';
+  const echoes = echoTaskShare(playbook, brief);
+  if (echoes > MAX_ECHO_SHARE)
+    return `${Math.round(echoes * 100)} % of tasks restate the brief instead of planning the work (at most ${MAX_ECHO_SHARE * 100} %)`;
+  return null;
 }
 
-/** Tutorial links are never invented: anything outside the curated catalogue is replaced from it. */
-function keepCatalogueLinks(playbook: Playbook, domain: string): Playbook {
-  const fallback = catalogueFor(domain).map((e) => e.url);
-  return {
-    ...playbook,
-    milestones: playbook.milestones.map((m, i) => {
-      const kept = m.tutorial_links.filter((url) => ALL_TUTORIAL_URLS.has(url));
-      const fill = fallback.slice(i % Math.max(1, fallback.length)).slice(0, 2);
-      return { ...m, tutorial_links: kept.length > 0 ? kept : fill };
-    }),
-  };
+/** The field's guidance and its catalogue: the only links the model may cite. */
+function playbookSystemPrompt(brief: PlaybookBrief): string {
+  const { field } = detectField(brief);
+  const links = catalogueFor(field.key).map((e) => `- ${e.url} (${e.title})`);
+  return [
+    `You plan do-it-yourself learning projects as an expert in ${field.name.toLowerCase()} would. ${field.guidance}`,
+    'Split the brief into milestones spread over its duration: each milestone has a day (1..durationDays, increasing), ' +
+      'a title and concrete tasks an expert would do, in the field’s own language. Give each deliverable its own ' +
+      'milestone of work; the last milestone integrates and hands over every deliverable, quoting each one verbatim. ' +
+      'Do not restate the brief as tasks ("Deliver: …", "Build: …", "Verify: …").',
+    links.length > 0
+      ? `tutorial_links may only use these URLs (or be empty):\n${links.join('\n')}`
+      : 'Leave tutorial_links empty: there is no curated material for this field.',
+  ].join('\n\n');
 }
 
 const ids = <T extends { id: string }>(items: T[], prefix: string) =>
@@ -148,16 +172,15 @@ export function workersAiEngine(ai: AiRunner, options: WorkersAiOptions): Pillar
             ai,
             options,
             PlaybookSchema,
-            'You plan do-it-yourself learning projects. Split the brief into milestones spread over its duration. ' +
-              'Each milestone has a day (1..durationDays, increasing), a title and concrete tasks; the last milestone ' +
-              'delivers every deliverable, quoting each one verbatim in a task. Leave tutorial_links empty.',
+            playbookSystemPrompt(brief),
             `Brief:\n${clip(JSON.stringify(brief))}\n\nUse this rubric preview unchanged:\n${JSON.stringify(local.rubric_preview)}`,
             (p) => playbookProblem(brief, p),
           );
-          return keepCatalogueLinks(
-            { ...playbook, milestones: ids(playbook.milestones, 'm'), rubric_preview: local.rubric_preview },
-            brief.domain,
-          );
+          return {
+            milestones: ids(playbook.milestones, 'm'),
+            rubric_preview: local.rubric_preview,
+            confidence: local.confidence,
+          };
         },
         () => localEngine.generatePlaybook(brief),
       );
@@ -170,15 +193,21 @@ export function workersAiEngine(ai: AiRunner, options: WorkersAiOptions): Pillar
             ai,
             options,
             RubricSchema,
-            'You extract assessment rubrics from job or project briefs. Find what the brief requires (must, should, ' +
-              'we expect, bullet points), group it into 3 to 8 criteria with integer weights summing to exactly 100, ' +
-              'five levels (scores 1..5) per criterion with specific descriptors, and quote in `source` the brief ' +
-              'sentence each criterion came from, verbatim. passThreshold is on the 1-5 scale (usually 3).',
+            'You extract assessment rubrics from job or project briefs, as an employer in the brief’s field would sign them. ' +
+              'Find what the brief requires (must, should, we expect, bullet points, Hinglish such as "chahiye"), group it ' +
+              'into 3 to 8 criteria with integer weights summing to exactly 100, heavier for must and emphasis, none above ' +
+              '40 when there are three or more. Every ask of a short brief is its own criterion; alternatives ("either … ' +
+              'or", "pick one") are one criterion. Name each criterion with a clean noun phrase from its sentence (a theme ' +
+              'name such as "Accessibility" only when the sentence is about it); write five levels (scores 1..5) as ' +
+              'complete sentences; quote in `source` the brief sentence each criterion came from, verbatim. ' +
+              'passThreshold is on the 1-5 scale (usually 3).',
             `Domain: ${domain ?? 'unspecified'}\n\nBrief:\n${clip(text)}`,
-            (r) =>
-              r.criteria.every((c) => text.includes(c.source.trim()))
-                ? null
-                : 'every source must be a verbatim quote of the brief',
+            (r) => {
+              if (!r.criteria.every((c) => text.includes(c.source.trim())))
+                return 'every source must be a verbatim quote of the brief';
+              const problems = rubricProblems({ ...r, criteria: ids(r.criteria, 'c') }, text);
+              return problems.length > 0 ? problems.slice(0, 3).join('; ') : null;
+            },
           );
           return { ...rubric, criteria: ids(rubric.criteria, 'c') };
         },

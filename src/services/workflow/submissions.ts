@@ -13,6 +13,16 @@ import {
   submissions,
   users,
 } from '../../db/schema';
+import {
+  checkSubmissionQuota,
+  DEFAULT_STORAGE_LIMITS,
+  type StorageLimits,
+  type StorageLimitVars,
+  type SubmissionUsage,
+  storageCost,
+  storageLimitsFrom,
+  submissionContentBytes,
+} from '../../domain/storage-quota';
 import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 
@@ -22,7 +32,8 @@ export const submissionPosition = (row: { submission: { createdAt: Date; id: str
 
 import { recordAudit } from '../audit';
 import { hasConsent } from '../consent';
-import { checkIntegrity, storeFingerprints } from '../integrity';
+import { checkIntegrity, fingerprintsToStore, storeFingerprintRows } from '../integrity';
+import { jobInsert } from '../jobs/jobs';
 import type { PillarEngine } from '../pillars';
 
 export type SubmissionInput = {
@@ -32,6 +43,54 @@ export type SubmissionInput = {
   repositoryUrl?: string;
   commits?: SubmittedCommit[];
 };
+
+/** The storage limits from the Worker's vars; an unusable value is a 503 naming the var. */
+export function storageLimits(env: StorageLimitVars): StorageLimits {
+  const parsed = storageLimitsFrom(env);
+  if (!parsed.ok)
+    throw new ProblemError(
+      'not-configured',
+      `${parsed.invalid} must be a positive whole number (or unset, for its default); submissions are refused until it is fixed.`,
+    );
+  return parsed.limits;
+}
+
+/**
+ * What a candidate has submitted so far, in one statement over their submissions (the
+ * `submissions_candidate_created_idx` index): to this milestone, in the last 24 hours, and in
+ * bytes. The count is checked before the insert, so a parallel burst can pass a limit by the
+ * requests in flight; the per-user rate limit bounds that.
+ */
+async function submissionUsage(
+  d1: D1Database,
+  candidateId: string,
+  milestoneId: string,
+  now: Date,
+): Promise<SubmissionUsage> {
+  const dayAgo = now.getTime() - 24 * 60 * 60 * 1000;
+  const row = await d1
+    .prepare(
+      `SELECT
+         coalesce(sum(milestone_id = ?2), 0) AS for_milestone,
+         coalesce(sum(created_at > ?3), 0) AS last_day,
+         min(CASE WHEN created_at > ?3 THEN created_at END) AS oldest_in_last_day,
+         coalesce(sum(storage_bytes), 0) AS stored_bytes
+       FROM submissions WHERE candidate_id = ?1`,
+    )
+    .bind(candidateId, milestoneId, dayAgo)
+    .first<{
+      for_milestone: number;
+      last_day: number;
+      oldest_in_last_day: number | null;
+      stored_bytes: number;
+    }>();
+  return {
+    forMilestone: row?.for_milestone ?? 0,
+    lastDay: row?.last_day ?? 0,
+    oldestInLastDay: row?.oldest_in_last_day ? new Date(row.oldest_in_last_day) : null,
+    storedBytes: row?.stored_bytes ?? 0,
+  };
+}
 
 /**
  * Stores a submission for a milestone of a published brief, with its fingerprints (so later
@@ -44,6 +103,7 @@ export async function createSubmission(
   db: Database,
   candidateId: string,
   input: SubmissionInput,
+  limits: StorageLimits = DEFAULT_STORAGE_LIMITS,
 ) {
   const [target] = await db
     .select({ milestone: milestones, briefState: briefs.state })
@@ -54,10 +114,39 @@ export async function createSubmission(
   if (!target || target.briefState === 'draft') return null;
   if (target.briefState !== 'published')
     throw new ProblemError('conflict', 'This brief is closed to new submissions.');
-  const aiConsent = await hasConsent(db, candidateId, 'ai_evaluation');
   const now = new Date();
+  // Storage limits, checked before anything is written (docs/security.md → Storage).
+  const material = {
+    ...(input.text ? { text: input.text } : {}),
+    ...(input.files ? { files: input.files } : {}),
+  };
+  const contentBytes = submissionContentBytes(input);
+  // Fingerprinting is only worth doing for a submission that is not refused for its size.
+  const prints =
+    contentBytes > limits.submissionMaxBytes
+      ? []
+      : fingerprintsToStore(material, limits.fingerprintsPerSubmission);
+  const storageBytes = storageCost(contentBytes, prints.length);
+  const refusal = checkSubmissionQuota(
+    limits,
+    await submissionUsage(d1, candidateId, input.milestoneId, now),
+    contentBytes,
+    storageBytes,
+    now,
+  );
+  if (refusal) {
+    throw refusal.status === 413
+      ? new ProblemError('payload-too-large', refusal.detail)
+      : new ProblemError('submission-limit-reached', refusal.detail, {
+          ...(refusal.retryAfterSeconds
+            ? { headers: { 'Retry-After': String(refusal.retryAfterSeconds) } }
+            : {}),
+        });
+  }
+  const aiConsent = await hasConsent(db, candidateId, 'ai_evaluation');
   const submissionId = crypto.randomUUID();
   const evaluationId = crypto.randomUUID();
+  const jobId = aiConsent ? crypto.randomUUID() : null;
   await db.batch([
     db.insert(submissions).values({
       id: submissionId,
@@ -68,6 +157,7 @@ export async function createSubmission(
       files: input.files ?? null,
       repositoryUrl: input.repositoryUrl ?? null,
       commits: input.commits ?? null,
+      storageBytes,
       // Without consent to AI evaluation the work goes straight to the employer.
       state: aiConsent ? 'submitted' : 'evaluated',
       createdAt: now,
@@ -80,45 +170,79 @@ export async function createSubmission(
       completedAt: aiConsent ? null : now,
       createdAt: now,
     }),
+    // The evaluation's job, in the same batch: if the isolate dies before it runs, the sweeper runs it.
+    ...(jobId
+      ? [
+          jobInsert(
+            db,
+            {
+              id: jobId,
+              kind: EVALUATION_JOB,
+              payload: { submissionId } satisfies EvaluationPayload,
+              ref: evaluationId,
+              subjectId: candidateId,
+            },
+            now,
+          ),
+        ]
+      : []),
   ]);
-  await storeFingerprints(d1, submissionId, {
-    ...(input.text ? { text: input.text } : {}),
-    ...(input.files ? { files: input.files } : {}),
-  });
+  await storeFingerprintRows(d1, submissionId, prints);
   await recordAudit(db, {
     actorId: candidateId,
     action: 'submission.created',
     targetType: 'submission',
     targetId: submissionId,
   });
-  return { submissionId, evaluationId, aiConsent };
+  return { submissionId, evaluationId, aiConsent, jobId };
 }
 
+/** The payload of an `evaluation` job. */
+export type EvaluationPayload = { submissionId: string };
+
+export const EVALUATION_JOB = 'evaluation';
+
 /**
- * The AI evaluation (run after the response): integrity check, then rubric scoring.
- * submitted → evaluating → evaluated; the evaluation ends completed, or failed with a reason
- * (the employer can still rate either way).
+ * The AI evaluation (an `evaluation` job, run after the response): integrity check, then rubric
+ * scoring. submitted → evaluating → evaluated; the evaluation ends completed, or failed with a
+ * reason (the employer can still rate either way).
+ *
+ * Idempotent, for the job runner: an evaluation that is no longer `pending` is left alone, and
+ * the result is written only while it still is, in one batch with the submission's state, so a
+ * second run (a redelivery, a lease that expired mid-run) changes nothing. `step` marks the
+ * points between steps (fault injection in tests).
  */
 export async function evaluateSubmission(
   d1: D1Database,
   db: Database,
   engine: PillarEngine,
   submissionId: string,
+  step: (name: string) => Promise<void> = async () => {},
 ) {
   const [row] = await db
-    .select({ submission: submissions, brief: briefs, rubric: rubrics, email: users.email })
+    .select({
+      submission: submissions,
+      brief: briefs,
+      rubric: rubrics,
+      email: users.email,
+      evaluation: { id: evaluations.id, state: evaluations.state },
+    })
     .from(submissions)
     .innerJoin(briefs, eq(briefs.id, submissions.briefId))
     .innerJoin(rubrics, eq(rubrics.briefId, submissions.briefId))
     .innerJoin(users, eq(users.id, submissions.candidateId))
+    .innerJoin(evaluations, eq(evaluations.submissionId, submissions.id))
     .where(eq(submissions.id, submissionId))
     .limit(1);
-  if (!row) return;
+  // Gone (the candidate was erased) or already evaluated: nothing to do.
+  if (row?.evaluation.state !== 'pending') return;
   const { submission, brief, rubric } = row;
   await db
     .update(submissions)
     .set({ state: 'evaluating', updatedAt: new Date() })
-    .where(eq(submissions.id, submissionId));
+    .where(and(eq(submissions.id, submissionId), eq(submissions.state, 'submitted')));
+  await step('evaluating');
+  let outcome: Partial<typeof evaluations.$inferInsert>;
   try {
     const material = {
       ...(submission.text ? { text: submission.text } : {}),
@@ -134,6 +258,8 @@ export async function evaluateSubmission(
         ),
         briefCreatedAt: brief.createdAt,
         candidateEmail: row.email,
+        // The hand-in is the candidate's deadline: history written after it is not the submitted work.
+        dueAt: submission.createdAt,
         excludeCandidateId: submission.candidateId,
       },
     );
@@ -141,51 +267,53 @@ export async function evaluateSubmission(
       { criteria: rubric.criteria, passThreshold: rubric.passThreshold },
       material,
     );
-    await db
-      .update(evaluations)
-      .set({
-        state: 'completed',
-        criterionScores: scored.result.criterionScores,
-        overallScore: scored.result.overallScore,
-        verdict: scored.result.verdict,
-        engine: scored.engine,
-        integrity: {
-          score: integrity.score,
-          verdict: integrity.verdict,
-          plagiarismRisk: integrity.signals.plagiarism.risk,
-          aiContentRisk: integrity.signals.aiContent.risk,
-          vcsHistoryRisk: integrity.signals.vcsHistory.risk,
-        },
-        completedAt: new Date(),
-      })
-      .where(eq(evaluations.submissionId, submissionId));
+    outcome = {
+      state: 'completed',
+      criterionScores: scored.result.criterionScores,
+      overallScore: scored.result.overallScore,
+      verdict: scored.result.verdict,
+      engine: scored.engine,
+      integrity: {
+        score: integrity.score,
+        verdict: integrity.verdict,
+        plagiarismRisk: integrity.signals.plagiarism.risk,
+        aiContentRisk: integrity.signals.aiContent.risk,
+        vcsHistoryRisk: integrity.signals.vcsHistory.risk,
+      },
+    };
   } catch (err) {
-    await db
-      .update(evaluations)
-      .set({
-        state: 'failed',
-        failureReason: err instanceof Error ? err.message : String(err),
-        completedAt: new Date(),
-      })
-      .where(eq(evaluations.submissionId, submissionId));
+    outcome = { state: 'failed', failureReason: err instanceof Error ? err.message : String(err) };
   }
-  await db
-    .update(submissions)
-    .set({ state: 'evaluated', updatedAt: new Date() })
-    .where(eq(submissions.id, submissionId));
-  const [done] = await db
-    .select({ id: evaluations.id, state: evaluations.state })
-    .from(evaluations)
-    .where(eq(evaluations.submissionId, submissionId))
-    .limit(1);
-  if (done) {
-    await recordAudit(db, {
-      actorId: null,
-      action: `evaluation.${done.state}`,
-      targetType: 'evaluation',
-      targetId: done.id,
-    });
-  }
+  await step('scored');
+  // One transaction: the submission's state, the result (only while the evaluation is still
+  // pending, so a second run writes nothing), and its audit entry only if the result was written
+  // (`changes()` is the row count of the statement before it).
+  const now = new Date();
+  const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+    const { sql: text, params } = q.toSQL();
+    return d1.prepare(text).bind(...params);
+  };
+  await d1.batch([
+    raw(
+      db
+        .update(submissions)
+        .set({ state: 'evaluated', updatedAt: now })
+        .where(and(eq(submissions.id, submissionId), eq(submissions.state, 'evaluating'))),
+    ),
+    raw(
+      db
+        .update(evaluations)
+        .set({ ...outcome, completedAt: now })
+        .where(and(eq(evaluations.id, row.evaluation.id), eq(evaluations.state, 'pending'))),
+    ),
+    d1
+      .prepare(
+        `INSERT INTO audit_log (id, actor_id, action, target_type, target_id, created_at)
+         SELECT ?1, NULL, ?2, 'evaluation', ?3, ?4 WHERE changes() > 0`,
+      )
+      .bind(crypto.randomUUID(), `evaluation.${outcome.state}`, row.evaluation.id, now.getTime()),
+  ]);
+  await step('written');
 }
 
 const submissionColumns = {

@@ -1,10 +1,12 @@
+import { ProblemError } from '../../../lib/problem';
 import type { AppRouteHandler } from '../../../lib/types';
-import { briefContext, checkIntegrity } from '../../../services/integrity';
+import { checkIntegrity, integrityContextFor } from '../../../services/integrity';
 import type * as routes from './integrity.routes';
 
 export const check: AppRouteHandler<typeof routes.checkIntegrity> = async (c) => {
-  const { briefId, ...material } = c.req.valid('json');
-  const context = briefId ? await briefContext(c.var.db, briefId) : {};
+  const { briefId, dueAt, authorEmails, template, ...material } = c.req.valid('json');
+  const context = await integrityContextFor(c.env.DB, { briefId, dueAt, authorEmails, template });
+  if (!context) throw new ProblemError('not-found', 'No published brief has this id.');
   const report = await checkIntegrity(c.env.DB, c.var.engine, material, context);
   return c.json(report, 200);
 };

@@ -6,6 +6,7 @@ import { IntegrityRequestSchema, IntegrityResultSchema } from './integrity.schem
 export const checkIntegrity = defineRoute({
   method: 'post',
   path: '/api/v1/integrity/check',
+  operationId: 'checkIntegrity',
   tags: ['AI pillars'],
   summary: 'Integrity score and signals for a submission',
   description:

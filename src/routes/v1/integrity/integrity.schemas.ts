@@ -30,10 +30,42 @@ export const IntegrityRequestSchema = z
       .max(5000)
       .optional()
       .openapi({ description: 'Version-control history, oldest first or any order.' }),
-    briefId: z.string().min(1).max(64).optional().openapi({
+    briefId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({
+        description:
+          'A brief on this platform: its text is ignored for plagiarism, its creation date checks commit dates, and its ' +
+          'closing date is the deadline when `dueAt` is not given.',
+      }),
+    dueAt: z.string().datetime({ offset: true }).optional().openapi({
       description:
-        'A brief on this platform: its text is ignored for plagiarism and its creation date checks commit dates.',
+        'The deadline. Commits authored after it, and a bulk commit by another author shortly before it, are history findings.',
+      example: '2026-11-20T18:00:00Z',
     }),
+    authorEmails: z
+      .array(z.string().trim().min(3).max(254))
+      .max(20)
+      .optional()
+      .openapi({
+        description:
+          "The candidate's author identities (commit e-mails). Commits by any other e-mail count as another author's work.",
+        example: ['ravi@example.com', '12345+ravi@users.noreply.github.com'],
+      }),
+    template: z
+      .object({
+        text: z.string().max(2_000_000).optional(),
+        files: z.array(SubmittedFileSchema).max(200).optional(),
+      })
+      .strict()
+      .optional()
+      .openapi({
+        description:
+          "Starter material every candidate received (like MOSS's base file): text matching it is never evidence of copying. " +
+          'Standard licence texts and generated headers are always excluded.',
+      }),
   })
   .strict()
   .refine((b) => Boolean(b.text?.trim()) || (b.files?.length ?? 0) > 0 || (b.commits?.length ?? 0) > 0, {
@@ -78,6 +110,14 @@ export const IntegrityResultSchema = z
             features: z.record(z.string(), z.number()),
             notes: z.array(z.string()),
             soft: z.literal(true),
+            band: z
+              .enum(['insufficient_text', 'below_20_percent', 'measured'])
+              .optional()
+              .openapi({
+                description:
+                  '`insufficient_text`: under 300 words, no figure (risk 0); `below_20_percent`: a band, not a figure (risk 0); ' +
+                  '`measured`: the risk is the estimate.',
+              }),
           })
           .openapi({
             description: 'Stylometric features. A soft signal: such detectors misfire on non-native writers.',

@@ -6,6 +6,7 @@ import { PlaybookBriefSchema, PlaybookSchema } from './playbooks.schemas';
 export const generatePlaybook = defineRoute({
   method: 'post',
   path: '/api/v1/playbooks/generate',
+  operationId: 'generatePlaybook',
   tags: ['AI pillars'],
   summary: 'Generate a playbook from a brief',
   description:

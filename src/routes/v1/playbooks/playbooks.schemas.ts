@@ -9,7 +9,7 @@ import {
 /** A required, trimmed, non-empty string of at most `max` characters. */
 export const nonEmpty = (max: number) => z.string().trim().min(1).max(max);
 
-/** The seed's PlaybookBrief: all five fields required. */
+/** A structured brief for playbook generation: all five fields required. */
 export const PlaybookBriefSchema = z
   .object({
     title: nonEmpty(200).openapi({ example: 'Build a REST API for a todo app' }),
@@ -33,10 +33,17 @@ export const PlaybookSchema = z
   .object({
     milestones: z.array(MilestoneSchema),
     rubric_preview: RubricPreviewSchema,
+    confidence: z
+      .enum(['high', 'medium', 'low'])
+      .optional()
+      .openapi({
+        description:
+          "How well the platform's knowledge base knows the brief's field. `low`: a deliberately general plan without " +
+          'tutorial links, because the field was not recognised; `medium`: a known field whose deliverables were only partly recognised.',
+      }),
     engine: EngineSchema,
     fallbackReason: FallbackReasonSchema,
   })
   .openapi('Playbook', {
-    description:
-      "The seed's Playbook: milestones (each with an `id`) and a `rubric_preview`, plus the engine that produced it.",
+    description: 'Milestones (each with an `id`) and a `rubric_preview`, plus the engine that produced it.',
   });

@@ -12,4 +12,11 @@ UPDATE `briefs` SET `organisation_id` = (SELECT `organisation_id` FROM `users` W
 --> statement-breakpoint
 UPDATE `employer_ratings` SET `organisation_id` = (SELECT `organisation_id` FROM `briefs` WHERE `briefs`.`id` = `employer_ratings`.`brief_id`) WHERE `organisation_id` IS NULL;
 --> statement-breakpoint
-UPDATE `certificates` SET `organisation_id` = (SELECT `organisation_id` FROM `briefs` WHERE `briefs`.`id` = `certificates`.`brief_id`), `earned_at` = `issued_at` WHERE `organisation_id` IS NULL;
+-- Credentials issued so far named the rating person: record what was signed, and mark them so
+-- they are re-signed under the organisation when that person corrects their name or is erased.
+UPDATE `certificates` SET
+  `organisation_id` = (SELECT `organisation_id` FROM `briefs` WHERE `briefs`.`id` = `certificates`.`brief_id`),
+  `signed_organisation_name` = (SELECT `name` FROM `users` WHERE `users`.`id` = `certificates`.`employer_id`),
+  `signed_by_person` = 1,
+  `earned_at` = `issued_at`
+WHERE `organisation_id` IS NULL;

@@ -33,9 +33,12 @@ CREATE INDEX `organisations_verification_idx` ON `organisations` (`verification`
 ALTER TABLE `briefs` ADD `organisation_id` text REFERENCES organisations(id);--> statement-breakpoint
 CREATE INDEX `briefs_organisation_idx` ON `briefs` (`organisation_id`);--> statement-breakpoint
 ALTER TABLE `certificates` ADD `organisation_id` text REFERENCES organisations(id);--> statement-breakpoint
+ALTER TABLE `certificates` ADD `signed_organisation_name` text;--> statement-breakpoint
+ALTER TABLE `certificates` ADD `signed_by_person` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `certificates` ADD `earned_at` integer;--> statement-breakpoint
 ALTER TABLE `certificates` ADD `version` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 CREATE INDEX `certificates_organisation_status_idx` ON `certificates` (`organisation_id`,`status`);--> statement-breakpoint
+CREATE UNIQUE INDEX `certificates_holder_brief_live_unique` ON `certificates` (`holder_id`,`brief_id`) WHERE "certificates"."status" <> 'revoked';--> statement-breakpoint
 ALTER TABLE `employer_ratings` ADD `organisation_id` text REFERENCES organisations(id);--> statement-breakpoint
 CREATE INDEX `employer_ratings_organisation_created_idx` ON `employer_ratings` (`organisation_id`,`created_at`);--> statement-breakpoint
 ALTER TABLE `users` ADD `organisation_id` text REFERENCES organisations(id);--> statement-breakpoint

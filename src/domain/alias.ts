@@ -1,0 +1,37 @@
+/**
+ * Public aliases (shown on the leaderboard and its embeddable page) are NFKC-normalised, so
+ * look-alike compatibility forms (full-width letters, ligatures, superscripts) become the
+ * ordinary characters, and refuse characters that change how the text around them is shown:
+ * controls (C0, C1, line and paragraph separators), format characters (bidirectional
+ * overrides, embeddings and isolates such as U+202E, zero-width spaces and joiners, the BOM,
+ * soft hyphens) and private-use code points.
+ */
+
+export const ALIAS_MIN_LENGTH = 2;
+export const ALIAS_MAX_LENGTH = 40;
+
+/** Cc: controls; Cf: format (bidi controls, zero-width); Co: private use; Zl/Zp: line/paragraph separators. */
+const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/u;
+
+export type AliasVerdict = { ok: true; alias: string } | { ok: false; reason: string };
+
+export function normaliseAlias(raw: string): AliasVerdict {
+  const normalised = raw.normalize('NFKC');
+  // Checked before trimming: `trim` would quietly drop a leading BOM or line separator.
+  const bad = INVISIBLE_OR_CONTROL.exec(normalised);
+  if (bad) {
+    const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    return {
+      ok: false,
+      reason: `The alias contains U+${code}, a control, bidirectional or invisible character; these are not allowed.`,
+    };
+  }
+  const alias = normalised.trim();
+  const length = [...alias].length;
+  if (length < ALIAS_MIN_LENGTH || length > ALIAS_MAX_LENGTH)
+    return {
+      ok: false,
+      reason: `The alias must be ${ALIAS_MIN_LENGTH}–${ALIAS_MAX_LENGTH} characters long after normalisation.`,
+    };
+  return { ok: true, alias };
+}

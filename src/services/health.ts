@@ -1,0 +1,37 @@
+/**
+ * `GET /api/health`: named checks, each `ok` or `degraded` with a one-line detail, and the
+ * overall status the worst of them. To add a check (missing configuration, a base URL that does
+ * not match the request), compute it here, add it to `checks` and to `HealthSchema`.
+ */
+import type { Database } from '../db/client';
+import { checkBaseUrl } from './deployment-checks';
+import { stalledCounts } from './jobs/jobs';
+import { registeredKinds } from './jobs/registry';
+
+export type CheckStatus = 'ok' | 'degraded';
+export type Check = { status: CheckStatus; detail: string };
+
+export async function serviceHealth(
+  db: Database,
+  deployment: { publicBaseUrl: string; requestUrl: string },
+  now = new Date(),
+) {
+  const stalled = await stalledCounts(db, registeredKinds());
+  const total = Object.values(stalled).reduce((a, b) => a + b, 0);
+  const jobs: Check = total
+    ? { status: 'degraded', detail: `${total} stalled job(s) wait for an administrator.` }
+    : { status: 'ok', detail: 'No stalled jobs.' };
+  const mismatch = checkBaseUrl(deployment.publicBaseUrl, deployment.requestUrl);
+  const baseUrl = {
+    status: (mismatch ? 'degraded' : 'ok') as CheckStatus,
+    detail: mismatch
+      ? `Requests arrive at ${mismatch.observed}, not at PUBLIC_BASE_URL: every self-URL and signed issuer is wrong.`
+      : 'PUBLIC_BASE_URL is where requests arrive.',
+    ok: !mismatch,
+    configured: deployment.publicBaseUrl,
+    observed: mismatch?.observed ?? null,
+  };
+  const checks = { jobs, baseUrl };
+  const status: CheckStatus = Object.values(checks).some((c) => c.status === 'degraded') ? 'degraded' : 'ok';
+  return { status, checkedAt: now.toISOString(), jobs: { stalled }, checks };
+}

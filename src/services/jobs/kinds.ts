@@ -1,0 +1,42 @@
+/**
+ * The job kinds this service runs. To add one: write its handler (a `JobKind`: `parse`, an
+ * idempotent `run`, optionally `redact` and `maxAgeSeconds`), register it here, and create jobs
+ * with `jobInsert` in the batch of the change that asks for the work, then `dispatchJobs`.
+ * Kinds the open issues will add: `certificate_issuance`, `webhook_delivery`, `export`,
+ * `breach_notification`, `retention_erasure`.
+ */
+import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
+import { pillarEngine } from '../pillars';
+import { EVALUATION_JOB, type EvaluationPayload, evaluateSubmission } from '../workflow/submissions';
+import { registerJobKind } from './registry';
+
+const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const record = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+
+/** The erasure cascade. Stalls after a day (the statutory due date is 30 days) so a person sees it in time. */
+export const erasureJob = registerJobKind<ErasurePayload>({
+  kind: ERASURE_JOB,
+  parse: (payload) => {
+    const { requestId, userId } = record(payload);
+    return isString(requestId) && isString(userId) ? { requestId, userId } : null;
+  },
+  run: async (payload, { env, now, step }) => {
+    await runErasureCascade(payload, env, now, step);
+  },
+  // Once done, only the request id (which the person holds) remains: no user id.
+  redact: ({ requestId }) => ({ requestId }),
+  maxAgeSeconds: 24 * 60 * 60,
+});
+
+/** The AI evaluation of a new submission (integrity check and rubric scoring). */
+export const evaluationJob = registerJobKind<EvaluationPayload>({
+  kind: EVALUATION_JOB,
+  parse: (payload) => {
+    const { submissionId } = record(payload);
+    return isString(submissionId) ? { submissionId } : null;
+  },
+  run: async ({ submissionId }, { env, db, step }) => {
+    await evaluateSubmission(env.DB, db, pillarEngine(env), submissionId, step);
+  },
+  maxAgeSeconds: 6 * 60 * 60,
+});

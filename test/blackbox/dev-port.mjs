@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// Black-box check that self-URLs follow the deployment: `npm run dev -- --port <free port>` (on
+// a temporary state directory) must put that port in the OpenAPI server URL, the JWKS URL of a
+// verification, and the issuer of the demo certificate's freshly signed credential. Also checks
+// that a public read answers a CORS preflight. Writes test-results/blackbox-dev-port.json (summed by test/blackbox/run.mjs).
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { DEMO_CERTIFICATE_NO } from '../../scripts/lib/demo-certificate.mjs';
+import { ROOT } from '../../scripts/lib/wrangler.mjs';
+import { freePort } from '../e2e/servers.mjs';
+
+const port = await freePort();
+const inspectorPort = await freePort();
+const stateDir = join(ROOT, '.wrangler', `blackbox-dev-port-${process.pid}`);
+rmSync(stateDir, { recursive: true, force: true });
+const base = `http://localhost:${port}`;
+const url = `http://127.0.0.1:${port}`;
+
+/** @type {{ name: string, ok: boolean, detail?: string }[]} */
+const results = [];
+/** @param {string} name @param {() => Promise<void>} fn */
+async function check(name, fn) {
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`  ✓ ${name}`);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    results.push({ name, ok: false, detail });
+    console.log(`  ✗ ${name}: ${detail}`);
+  }
+}
+/** @param {unknown} actual @param {unknown} expected @param {string} what */
+function equal(actual, expected, what) {
+  if (actual !== expected) throw new Error(`${what}: expected ${String(expected)}, got ${String(actual)}`);
+}
+
+console.log(`dev-port: npm run dev -- --port ${port} (state in ${stateDir})`);
+const child = spawn(
+  process.execPath,
+  [
+    join(ROOT, 'scripts', 'dev.mjs'),
+    '--port',
+    String(port),
+    '--persist-to',
+    stateDir,
+    '--ip',
+    '127.0.0.1',
+    '--inspector-port',
+    String(inspectorPort),
+    '--log-level',
+    'error',
+    '--show-interactive-dev-session=false',
+  ],
+  { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } },
+);
+const stop = () => {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+};
+process.once('exit', stop);
+
+try {
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm run dev exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('the dev server did not answer within 240 s');
+    const res = await fetch(`${url}/openapi.yaml`).catch(() => undefined);
+    if (res?.ok) {
+      await res.arrayBuffer();
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+
+  await check('the OpenAPI server URL is the dev port', async () => {
+    const doc = parse(await (await fetch(`${url}/openapi.yaml`)).text());
+    equal(doc.servers?.[0]?.url, base, 'servers[0].url');
+  });
+
+  await check('the demo certificate verifies with the JWKS URL and issuer of the dev port', async () => {
+    const res = await fetch(`${url}/api/verify/${DEMO_CERTIFICATE_NO}`);
+    equal(res.status, 200, `GET /api/verify/${DEMO_CERTIFICATE_NO}`);
+    const body = /** @type {{ status: string, jwksUrl: string, credential: { jwt: string } }} */ (
+      await res.json()
+    );
+    equal(body.status, 'active', 'status');
+    equal(body.jwksUrl, `${base}/.well-known/jwks.json`, 'jwksUrl');
+    const [, payload = ''] = String(body.credential.jwt).split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    equal(claims.iss, base, 'credential iss');
+    equal(claims.issuer?.id, base, 'credential issuer.id');
+  });
+
+  await check('the verification page links the dev port', async () => {
+    const res = await fetch(`${url}/verify/${DEMO_CERTIFICATE_NO}`, { headers: { Accept: 'text/html' } });
+    equal(res.status, 200, 'GET /verify/…');
+    const html = await res.text();
+    if (!html.includes(`${base}/verify/${DEMO_CERTIFICATE_NO}`))
+      throw new Error('share link not on the dev port');
+  });
+
+  await check('a public read answers a CORS preflight', async () => {
+    const res = await fetch(`${url}/api/leaderboard`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://partner.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'if-none-match',
+      },
+    });
+    equal(res.status, 204, 'OPTIONS /api/leaderboard');
+    equal(res.headers.get('access-control-allow-origin'), '*', 'Access-Control-Allow-Origin');
+  });
+
+  await check("the README's cookie write: 201 with the server's Origin, 403 without", async () => {
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'candidate@demo.local', password: 'demo-candidate-password' }),
+    });
+    equal(login.status, 200, 'POST /api/auth/login');
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const consent = (/** @type {Record<string, string>} */ extra) =>
+      fetch(`${url}/api/consent`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie, ...extra },
+        body: JSON.stringify({ purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' }),
+      });
+    equal((await consent({})).status, 403, 'without Origin');
+    equal((await consent({ Origin: base })).status, 201, `with Origin: ${base}`);
+  });
+} catch (error) {
+  results.push({ name: 'dev server', ok: false, detail: String(error) });
+  console.log(`  ✗ dev server: ${String(error)}`);
+} finally {
+  stop();
+  rmSync(stateDir, { recursive: true, force: true });
+}
+
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+writeFileSync(
+  join(ROOT, 'test-results', 'blackbox-dev-port.json'),
+  JSON.stringify({ passed, failed, results }, null, 2),
+);
+console.log(`dev-port: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
