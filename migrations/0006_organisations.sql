@@ -38,7 +38,6 @@ ALTER TABLE `certificates` ADD `signed_by_person` integer DEFAULT false NOT NULL
 ALTER TABLE `certificates` ADD `earned_at` integer;--> statement-breakpoint
 ALTER TABLE `certificates` ADD `version` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 CREATE INDEX `certificates_organisation_status_idx` ON `certificates` (`organisation_id`,`status`);--> statement-breakpoint
-CREATE UNIQUE INDEX `certificates_holder_brief_live_unique` ON `certificates` (`holder_id`,`brief_id`) WHERE "certificates"."status" <> 'revoked';--> statement-breakpoint
 ALTER TABLE `employer_ratings` ADD `organisation_id` text REFERENCES organisations(id);--> statement-breakpoint
 CREATE INDEX `employer_ratings_organisation_created_idx` ON `employer_ratings` (`organisation_id`,`created_at`);--> statement-breakpoint
 ALTER TABLE `users` ADD `organisation_id` text REFERENCES organisations(id);--> statement-breakpoint

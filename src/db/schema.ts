@@ -394,10 +394,6 @@ export const certificates = sqliteTable(
     index('certificates_revoked_by_idx').on(t.revokedBy),
     index('certificates_domain_status_idx').on(t.domain, t.status),
     index('certificates_organisation_status_idx').on(t.organisationId, t.status),
-    // One live certificate per holder and brief: two ratings racing to issue it cannot both win.
-    uniqueIndex('certificates_holder_brief_live_unique')
-      .on(t.holderId, t.briefId)
-      .where(sql`${t.status} <> 'revoked'`),
   ],
 );
 

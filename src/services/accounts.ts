@@ -65,7 +65,7 @@ export type SignupInput = {
   /** Employers: the organisation to create (its name; the email's domain when absent). */
   organisation?: { name?: string | undefined; websiteUrl?: string | undefined } | undefined;
   /** Employers: join an existing organisation by a member's invitation instead. */
-  invitationToken?: string | undefined;
+  invitationCode?: string | undefined;
 };
 
 /**
@@ -79,11 +79,11 @@ export async function registerAccount(
   reservedEmails: (string | undefined)[] = [],
 ): Promise<{ user: UserRow; organisation: OrganisationRow | null }> {
   const email = normaliseEmail(input.email);
-  if (input.role === 'candidate' && (input.organisation || input.invitationToken)) {
+  if (input.role === 'candidate' && (input.organisation || input.invitationCode)) {
     throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
       errors: [
         {
-          pointer: input.organisation ? '#/organisation' : '#/invitationToken',
+          pointer: input.organisation ? '#/organisation' : '#/invitationCode',
           detail: 'Only employers belong to an organisation',
         },
       ],
@@ -107,8 +107,8 @@ export async function registerAccount(
       const [row] = await db.insert(users).values(person).returning();
       return { user: row as UserRow, organisation: null };
     }
-    if (input.invitationToken) {
-      const invitation = await invitationFor(db, input.invitationToken, email);
+    if (input.invitationCode) {
+      const invitation = await invitationFor(db, input.invitationCode, email);
       const [[row]] = await db.batch([
         db
           .insert(users)

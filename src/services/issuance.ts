@@ -30,6 +30,7 @@ import { forgetVerifications, purgeLeaderboards } from './cache-keys';
 import { ISSUER_NAME } from './certificates';
 import { requireSigningKey } from './configuration';
 import { forgetOrganisationViews } from './dsr/public-views';
+import { jobInsert, runJobNow } from './jobs/jobs';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
 
@@ -396,8 +397,9 @@ export async function onOrganisationVerified(
   env: Env_ & Pick<Env, 'CACHE' | 'DB'>,
   db: Database,
   organisationId: string,
+  now = new Date(),
 ): Promise<string[]> {
-  const issued = await issuePendingCertificates(env, db, organisationId);
+  const issued = await issuePendingCertificates(env, db, organisationId, now);
   await forgetOrganisationViews(env, organisationId);
   return issued;
 }
@@ -414,4 +416,59 @@ export async function issueAllPending(env: Env_ & Pick<Env, 'CACHE' | 'DB'>, db:
     if (organisationId) issued += (await onOrganisationVerified(env, db, organisationId)).length;
   }
   return issued;
+}
+
+export const CERTIFICATE_ISSUANCE_JOB = 'certificate_issuance';
+export type IssuancePayload = { organisationId: string };
+
+/** The job that issues what waited for a verification, for the verification's own batch. */
+export function issuanceJob(db: Database, organisationId: string, now = new Date()) {
+  const id = crypto.randomUUID();
+  return {
+    id,
+    statement: jobInsert(
+      db,
+      {
+        id,
+        kind: CERTIFICATE_ISSUANCE_JOB,
+        payload: { organisationId },
+        ref: `${organisationId}:${now.getTime()}`,
+      },
+      now,
+    ),
+  };
+}
+
+/** Certificates issued because the organisation was verified at `verifiedAt` (earned before it). */
+export async function issuedOnVerification(
+  db: Database,
+  organisationId: string,
+  verifiedAt: Date,
+): Promise<string[]> {
+  const rows = await db
+    .select({ certificateNo: certificates.certificateNo, earnedAt: certificates.earnedAt })
+    .from(certificates)
+    .where(
+      and(
+        eq(certificates.organisationId, organisationId),
+        eq(certificates.status, 'active'),
+        sql`${certificates.issuedAt} >= ${verifiedAt.getTime()}`,
+      ),
+    );
+  return rows.filter((r) => r.earnedAt !== null && r.earnedAt < verifiedAt).map((r) => r.certificateNo);
+}
+
+/**
+ * After a verification committed with its issuance job: run the job here and now (the caller
+ * waits for its certificates), leaving the queue and the sweeper to finish it if this fails.
+ */
+export async function issueAfterVerification(
+  env: Env,
+  db: Database,
+  organisation: { id: string; verifiedAt: Date | null },
+  jobId: string | undefined,
+): Promise<string[]> {
+  if (!jobId) return [];
+  await runJobNow(env, jobId);
+  return organisation.verifiedAt ? issuedOnVerification(db, organisation.id, organisation.verifiedAt) : [];
 }

@@ -20,6 +20,7 @@ import { randomToken, sha256Hex } from '../domain/secrets';
 import type { Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
+import { issuanceJob } from './issuance';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
 
@@ -101,7 +102,7 @@ export async function invitationFor(db: Database, token: string, email: string, 
       'validation-failed',
       'The invitation is unknown, used, expired or for another address.',
       {
-        errors: [{ pointer: '#/invitationToken', detail: 'Not a valid invitation for this email address' }],
+        errors: [{ pointer: '#/invitationCode', detail: 'Not a valid invitation for this email address' }],
       },
     );
   }
@@ -114,12 +115,12 @@ export async function inviteMember(
   inviter: { id: string },
   email: string,
   now = new Date(),
-): Promise<{ id: string; email: string; token: string; expiresAt: Date }> {
+): Promise<{ id: string; email: string; code: string; expiresAt: Date }> {
   const organisation = await organisationOf(db, inviter.id);
   const normalised = email.trim().toLowerCase();
   const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, normalised)).limit(1);
   if (member) throw new ProblemError('conflict', 'An account with this email already exists.');
-  const token = `vpi_${randomToken(32)}`;
+  const code = `vpi_${randomToken(32)}`;
   const id = crypto.randomUUID();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
   await db.batch([
@@ -127,7 +128,7 @@ export async function inviteMember(
       id,
       organisationId: organisation.id,
       email: normalised,
-      tokenHash: await sha256Hex(token),
+      tokenHash: await sha256Hex(code),
       invitedBy: inviter.id,
       createdAt: now,
       expiresAt,
@@ -140,7 +141,7 @@ export async function inviteMember(
       details: { email: normalised },
     }),
   ]);
-  return { id, email: normalised, token, expiresAt };
+  return { id, email: normalised, code, expiresAt };
 }
 
 /** Name and website of the caller's organisation. A verified organisation keeps its verification. */
@@ -268,7 +269,12 @@ export async function checkDomainVerification(
   db: Database,
   actor: { id: string; email: string },
   rawDomain: string,
-): Promise<{ organisation: OrganisationRow; check: DnsCheck; newlyVerified: boolean }> {
+): Promise<{
+  organisation: OrganisationRow;
+  check: DnsCheck;
+  newlyVerified: boolean;
+  issuanceJobId?: string;
+}> {
   const domain = normaliseDomain(rawDomain);
   const organisation = await organisationOf(db, actor.id);
   if (!domain || !organisation.dnsToken || !organisation.domains.includes(domain)) {
@@ -300,6 +306,7 @@ export async function checkDomainVerification(
     return { organisation, check, newlyVerified: false };
   }
   const now = new Date();
+  const job = issuanceJob(db, organisation.id, now);
   const [, [updated]] = await db.batch([
     auditInsert(db, {
       actorId: actor.id,
@@ -319,8 +326,9 @@ export async function checkDomainVerification(
       })
       .where(eq(organisations.id, organisation.id))
       .returning(),
+    job.statement,
   ]);
-  return { organisation: updated ?? organisation, check, newlyVerified: true };
+  return { organisation: updated ?? organisation, check, newlyVerified: true, issuanceJobId: job.id };
 }
 
 /** An admin's decision on an organisation, audited with its reason. */
@@ -329,13 +337,18 @@ export async function reviewOrganisation(
   admin: { id: string },
   id: string,
   input: { verification: 'verified' | 'rejected' | 'suspended'; reason: string },
-): Promise<{ organisation: OrganisationRow; previous: OrganisationVerification } | null> {
+): Promise<{
+  organisation: OrganisationRow;
+  previous: OrganisationVerification;
+  issuanceJobId?: string | undefined;
+} | null> {
   const organisation = await loadOrganisation(db, id);
   if (!organisation) return null;
   if (!reviewAllowed(organisation.verification, input.verification)) {
     throw new ProblemError('conflict', `The organisation is already ${organisation.verification}.`);
   }
   const now = new Date();
+  const job = input.verification === 'verified' ? issuanceJob(db, id, now) : null;
   const [, [updated]] = await db.batch([
     auditInsert(db, {
       actorId: admin.id,
@@ -356,8 +369,11 @@ export async function reviewOrganisation(
       })
       .where(eq(organisations.id, id))
       .returning(),
+    ...(job ? [job.statement] : []),
   ]);
-  return updated ? { organisation: updated, previous: organisation.verification } : null;
+  return updated
+    ? { organisation: updated, previous: organisation.verification, issuanceJobId: job?.id }
+    : null;
 }
 
 /** The admin's review queue: organisations by verification state, oldest first (first come, first reviewed). */

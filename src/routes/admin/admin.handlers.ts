@@ -5,7 +5,7 @@ import * as apiKeys from '../../services/api-keys';
 import * as audit from '../../services/audit';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
-import { onOrganisationVerified } from '../../services/issuance';
+import { issueAfterVerification } from '../../services/issuance';
 import * as jobs from '../../services/jobs/jobs';
 import * as organisations from '../../services/organisations';
 import type * as routes from './admin.routes';
@@ -108,7 +108,7 @@ export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisatio
   if (!reviewed) throw new ProblemError('not-found', 'No organisation with this id.');
   const { organisation } = reviewed;
   if (organisation.verification === 'verified')
-    await onOrganisationVerified(c.env, c.var.db, organisation.id);
+    await issueAfterVerification(c.env, c.var.db, organisation, reviewed.issuanceJobId);
   else await forgetOrganisationViews(c.env, organisation.id);
   return c.json(organisations.organisationView(organisation), 200);
 };

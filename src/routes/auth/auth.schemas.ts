@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION, ROLES } from '../../db/schema';
+import { nullableRef } from '../../lib/route';
 
 export const PASSWORD_MIN_LENGTH = 10;
 
@@ -27,7 +28,7 @@ export const SignupSchema = z
           'Employers only: the organisation this account creates and acts for (named after the email domain when ' +
           'absent). It starts `unverified`: its certificates wait as `pending_issuer` until it is verified.',
       }),
-    invitationToken: z
+    invitationCode: z
       .string()
       .min(10)
       .max(200)
@@ -39,9 +40,9 @@ export const SignupSchema = z
       }),
   })
   .strict()
-  .refine((b) => !(b.organisation && b.invitationToken), {
+  .refine((b) => !(b.organisation && b.invitationCode), {
     message: 'Either create an organisation or join one by invitation, not both',
-    path: ['invitationToken'],
+    path: ['invitationCode'],
   })
   .openapi('SignupRequest');
 
@@ -71,7 +72,7 @@ export const ProfileSchema = z
       .string()
       .nullable()
       .openapi({ description: 'Shown on the leaderboard instead of the name when set.' }),
-    organisation: OrganisationSummarySchema.nullable().openapi({
+    organisation: nullableRef(OrganisationSummarySchema).openapi({
       description: 'Employers: the organisation they act for. Null for candidates and admins.',
     }),
     createdAt: z.string().datetime(),

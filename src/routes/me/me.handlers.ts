@@ -7,7 +7,7 @@ import * as certs from '../../services/certificates';
 import * as consent from '../../services/consent';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
-import { onOrganisationVerified } from '../../services/issuance';
+import { issueAfterVerification } from '../../services/issuance';
 import * as organisations from '../../services/organisations';
 import { organisationOf, organisationView } from '../../services/organisations';
 import * as briefs from '../../services/workflow/briefs';
@@ -110,12 +110,12 @@ export const startDomainVerification: AppRouteHandler<typeof routes.startDomainV
 };
 
 export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainVerification> = async (c) => {
-  const { organisation, check, newlyVerified } = await organisations.checkDomainVerification(
+  const { organisation, check, issuanceJobId } = await organisations.checkDomainVerification(
     c.env,
     c.var.db,
     c.var.user,
     c.req.valid('json').domain,
   );
-  const issued = newlyVerified ? await onOrganisationVerified(c.env, c.var.db, organisation.id) : [];
+  const issued = await issueAfterVerification(c.env, c.var.db, organisation, issuanceJobId);
   return c.json({ organisation: organisationView(organisation), check, issuedCertificates: issued }, 200);
 };

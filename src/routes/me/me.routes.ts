@@ -151,7 +151,7 @@ export const inviteToOrganisation = defineRoute({
   summary: 'Invite a second recruiter to the organisation',
   description:
     'The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an ' +
-    'employer with `invitationToken`. An address that already has an account is a 409.',
+    'employer with `invitationCode`. An address that already has an account is a 409.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(InvitationRequestSchema) } },
   errors: [409],

@@ -47,9 +47,9 @@ export const InvitationSchema = z
   .object({
     id: z.string(),
     email: z.string(),
-    token: z.string().openapi({
+    code: z.string().openapi({
       description:
-        'Shown once. The invitee signs up as an employer with this `invitationToken` and this email.',
+        'Shown once. The invitee signs up as an employer with this `invitationCode` and this email.',
     }),
     expiresAt: z.string().datetime(),
   })

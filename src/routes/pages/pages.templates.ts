@@ -142,7 +142,7 @@ function statusBox(v: VerificationPayload): Html {
 /** The employer line: the name that was signed, and the organisation's name now if it changed. */
 function employerLine(v: VerificationPayload): Html {
   const now = v.organisation && v.organisation.name !== v.employer.name ? v.organisation.name : null;
-  return html`<dd id="employer">${v.employer.name}${now ? html` <span class="muted">(now known as ${now})</span>` : ''}</dd>`;
+  return html`<dd>${v.employer.name}${now ? html` <span class="muted">(now known as ${now})</span>` : ''}</dd>`;
 }
 
 /** `GET /verify/{certificateNo}` for a certificate that exists, in any state. */
