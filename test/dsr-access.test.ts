@@ -80,7 +80,7 @@ const SECRETS = /password|token_hash|tokenhash|key_hash|keyhash|salt/i;
 
 describe('GET /api/dsr/access', () => {
   it("exports every kind of record about the caller as JSON and PDFs, and nothing secret or anyone else's", async () => {
-    const employer = await signup('employer', 'Acme Hiring');
+    const employer = await signup('employer', 'Recruiter', 'Acme Hiring');
     const person = await signup('candidate', 'Priya Sharma');
     const other = await signup('candidate', 'Other Candidate');
     const brief = await seedBrief(employer.id);

@@ -32,6 +32,7 @@ import {
   rate,
   signup,
   submitAndWait,
+  verifyOrganisation,
 } from './harness';
 import { type Account, as, BASE, call, expectProblem, jsonInit, ORIGIN, sessionCookieFrom } from './helpers';
 
@@ -108,6 +109,7 @@ beforeAll(async () => {
     signup('candidate', 'Stranger Candidate'),
   ]);
   await consent(holder, 'ai_evaluation');
+  await verifyOrganisation(owner);
   brief = await publishedBrief(owner, { durationDays: 1, domain: 'security-tests' });
   draft = await draftBrief(owner);
 }, 30_000);
@@ -206,6 +208,7 @@ describe('API1:2023 Broken Object Level Authorization', () => {
     'patch /api/admin/dsr-requests/{id}':
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
+    'patch /api/admin/organisations/{id}': 'admins review every organisation (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
     'get /api/consent/notices/{version}': 'published notices are public',
@@ -1046,8 +1049,9 @@ describe('API6:2023 Unrestricted Access to Sensitive Business Flows', () => {
     await expectProblem(await rate(owner, work.evaluationId, 'pass', 5), 409, 'conflict');
   });
 
-  it('issues a certificate only when the final milestone is rated pass', async () => {
+  it('issues a certificate only when every milestone is rated pass by a verified organisation', async () => {
     const employer = await signup('employer');
+    await verifyOrganisation(employer);
     const candidate = await signup('candidate');
     const long = await publishedBrief(employer, { durationDays: 30 });
     const milestones = long.playbook.milestones;
@@ -1062,14 +1066,20 @@ describe('API6:2023 Unrestricted Access to Sensitive Business Flows', () => {
       certificate: unknown;
     }>();
     expect(failed.certificate, 'a fail on the final milestone').toBeNull();
+    const skipped = await submitAndWait(candidate, milestones.at(-1)!.id);
+    const skipping = await (await rate(employer, skipped.evaluationId, 'pass')).json<{
+      certificate: unknown;
+    }>();
+    expect(skipping.certificate, 'a final pass with milestones in between never passed').toBeNull();
     expect(
       (await (await call('/api/me/certificates', { headers: as(candidate) })).json<{ items: unknown[] }>())
         .items,
     ).toEqual([]);
-    const finalPass = await submitAndWait(candidate, milestones.at(-1)!.id);
-    const passed = await (await rate(employer, finalPass.evaluationId, 'pass')).json<{
-      certificate: { certificateNo: string } | null;
-    }>();
+    let passed: { certificate: { certificateNo: string } | null } = { certificate: null };
+    for (const m of milestones.slice(1, -1)) {
+      const s = await submitAndWait(candidate, m.id);
+      passed = await (await rate(employer, s.evaluationId, 'pass')).json();
+    }
     expect(passed.certificate?.certificateNo).toMatch(/^VP-/);
     // There is no other way to a certificate.
     expect((await call('/api/certificates', jsonInit('POST', {}, as(employer)))).status).toBe(404);

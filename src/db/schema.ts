@@ -27,6 +27,42 @@ const createdAt = () =>
 export const ROLES = ['candidate', 'employer', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
+export const ORGANISATION_VERIFICATION = [
+  'unverified',
+  'pending',
+  'verified',
+  'rejected',
+  'suspended',
+] as const;
+export type OrganisationVerification = (typeof ORGANISATION_VERIFICATION)[number];
+
+/**
+ * Who issues certificates. Every employer belongs to one; briefs, ratings and certificates
+ * belong to it, and only a `verified` organisation's certificates are publicly valid.
+ */
+export const organisations = sqliteTable(
+  'organisations',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    websiteUrl: text('website_url'),
+    /** Domains the organisation claims (lower-case); verified ones are in `verifiedDomain`. */
+    domains: text('domains', { mode: 'json' }).$type<string[]>().notNull(),
+    verification: text('verification', { enum: ORGANISATION_VERIFICATION }).notNull().default('unverified'),
+    /** `dns` (TXT proof) or `admin` (review), once verified. */
+    verificationMethod: text('verification_method', { enum: ['dns', 'admin'] }),
+    verifiedDomain: text('verified_domain'),
+    /** The admin's reason for the last review decision (verified, rejected, suspended). */
+    verificationReason: text('verification_reason'),
+    /** The value to publish at `_vp-verification.<domain>`; random, per organisation. */
+    dnsToken: text('dns_token'),
+    verifiedAt: integer('verified_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('organisations_verification_idx').on(t.verification, t.createdAt)],
+);
+
 export const users = sqliteTable(
   'users',
   {
@@ -43,10 +79,39 @@ export const users = sqliteTable(
     passwordSalt: text('password_salt').notNull(),
     passwordIterations: integer('password_iterations').notNull(),
     disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+    /** Employers only: the organisation they act for. */
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    index('users_organisation_idx').on(t.organisationId),
+  ],
+);
+
+/** How a second recruiter joins: a member invites an email address; the token is shown once. */
+export const organisationInvitations = sqliteTable(
+  'organisation_invitations',
+  {
+    id: id(),
+    organisationId: text('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** Lower-cased; only a signup with this address can use the token. */
+    email: text('email').notNull(),
+    /** SHA-256 of the invitation token, hex. */
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    acceptedAt: integer('accepted_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('organisation_invitations_token_unique').on(t.tokenHash),
+    index('organisation_invitations_organisation_idx').on(t.organisationId),
+    index('organisation_invitations_invited_by_idx').on(t.invitedBy),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -97,9 +162,12 @@ export const briefs = sqliteTable(
   'briefs',
   {
     id: id(),
+    /** The person who created the brief. */
     employerId: text('employer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The organisation the brief belongs to: any of its members may manage it. */
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     domain: text('domain').notNull(),
     description: text('description').notNull(),
@@ -115,6 +183,7 @@ export const briefs = sqliteTable(
   },
   (t) => [
     index('briefs_employer_idx').on(t.employerId),
+    index('briefs_organisation_idx').on(t.organisationId),
     index('briefs_state_domain_idx').on(t.state, t.domain),
   ],
 );
@@ -231,9 +300,11 @@ export const employerRatings = sqliteTable(
     evaluationId: text('evaluation_id')
       .notNull()
       .references(() => evaluations.id, { onDelete: 'cascade' }),
+    /** The person who rated, for the audit trail; the rating is the organisation's. */
     employerId: text('employer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     briefId: text('brief_id')
       .notNull()
       .references(() => briefs.id, { onDelete: 'cascade' }),
@@ -256,10 +327,16 @@ export const employerRatings = sqliteTable(
     index('employer_ratings_employer_created_idx').on(t.employerId, t.createdAt),
     index('employer_ratings_domain_created_idx').on(t.domain, t.createdAt),
     index('employer_ratings_brief_idx').on(t.briefId),
+    index('employer_ratings_organisation_created_idx').on(t.organisationId, t.createdAt),
   ],
 );
 
-export const CERTIFICATE_STATES = ['active', 'revoked'] as const;
+/**
+ * `pending_issuer`: earned under an organisation that is not verified yet; it has a number but no
+ * credential until the organisation is verified, and verifies as not valid until then.
+ */
+export const CERTIFICATE_STATES = ['pending_issuer', 'active', 'revoked'] as const;
+export type CertificateState = (typeof CERTIFICATE_STATES)[number];
 
 export const certificates = sqliteTable(
   'certificates',
@@ -273,15 +350,35 @@ export const certificates = sqliteTable(
     briefId: text('brief_id')
       .notNull()
       .references(() => briefs.id, { onDelete: 'cascade' }),
+    /** The person whose rating completed the certificate (audit trail); the issuer is the organisation. */
     employerId: text('employer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     submissionId: text('submission_id').references(() => submissions.id, { onDelete: 'set null' }),
     domain: text('domain').notNull(),
     status: text('status', { enum: CERTIFICATE_STATES }).notNull().default('active'),
-    /** The signed Open Badges 3.0 credential, VC-JWT compact form. */
-    credentialJwt: text('credential_jwt').notNull(),
+    /**
+     * The issuer's name as signed into the credential (the organisation's name at issue). The
+     * verify page shows this, and "now known as …" when the organisation has renamed since.
+     */
+    signedOrganisationName: text('signed_organisation_name'),
+    /**
+     * Credentials issued before organisations existed were signed with the rating person's own
+     * name; they are re-signed under the organisation when that person corrects their name or is
+     * erased, so no credential keeps it.
+     */
+    signedByPerson: integer('signed_by_person', { mode: 'boolean' }).notNull().default(false),
+    /** The signed Open Badges 3.0 credential, VC-JWT compact form; null while `pending_issuer`. */
+    credentialJwt: text('credential_jwt'),
+    /** When it was earned (the last pass rating); `issuedAt` once signed. */
+    earnedAt: integer('earned_at', { mode: 'timestamp_ms' }),
     issuedAt: integer('issued_at', { mode: 'timestamp_ms' }).notNull(),
+    /**
+     * Bumped by every change a verifier can see (issue, revocation, re-signing). A cached
+     * verification is only trusted while the version it was built from is still current.
+     */
+    version: integer('version').notNull().default(1),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
     revokedReason: text('revoked_reason'),
     revokedBy: text('revoked_by').references(() => users.id, { onDelete: 'set null' }),
@@ -296,6 +393,7 @@ export const certificates = sqliteTable(
     index('certificates_brief_idx').on(t.briefId),
     index('certificates_revoked_by_idx').on(t.revokedBy),
     index('certificates_domain_status_idx').on(t.domain, t.status),
+    index('certificates_organisation_status_idx').on(t.organisationId, t.status),
   ],
 );
 

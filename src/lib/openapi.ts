@@ -48,6 +48,11 @@ export const TAGS = [
     name: 'AI pillars',
     description: 'Playbook generation, integrity checks and rubric extraction for partners (API key).',
   },
+  {
+    name: 'Organisations',
+    description:
+      'Who issues certificates: employers act for an organisation, proven by a DNS record or an admin review; only verified ones issue valid certificates.',
+  },
   { name: 'Briefs', description: 'Work briefs published by employers, with their rubric and playbook.' },
   { name: 'Submissions', description: "Candidates' work against a brief's milestones." },
   {

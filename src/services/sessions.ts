@@ -37,6 +37,7 @@ export async function resolveSession(
       email: users.email,
       name: users.name,
       role: users.role,
+      organisationId: users.organisationId,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

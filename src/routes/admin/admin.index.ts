@@ -10,4 +10,6 @@ export const adminRouter = createRouter()
   .openapi(routes.resolveDsrRequest, handlers.resolveDsrRequest)
   .openapi(routes.listJobs, handlers.listJobs)
   .openapi(routes.retryJob, handlers.retryJob)
-  .openapi(routes.listAuditLog, handlers.listAuditLog);
+  .openapi(routes.listAuditLog, handlers.listAuditLog)
+  .openapi(routes.listOrganisations, handlers.listOrganisations)
+  .openapi(routes.reviewOrganisation, handlers.reviewOrganisation);

@@ -17,7 +17,7 @@
  * token hash, no API key, no other candidate's work, and for ratings an employer gave only the
  * rating itself, not the candidate it was about.
  */
-import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
@@ -30,6 +30,7 @@ import {
   dsrRequests,
   employerRatings,
   evaluations,
+  organisations,
   sessions,
   submissions,
   users,
@@ -114,7 +115,7 @@ function sources(db: Database, userId: string) {
           briefId: certificates.briefId,
           briefTitle: briefs.title,
           domain: certificates.domain,
-          employerName: employer.name,
+          employerName: sql<string>`coalesce(${certificates.signedOrganisationName}, ${organisations.name}, 'Former employer')`,
           submissionId: certificates.submissionId,
           issuedAt: certificates.issuedAt,
           revokedAt: certificates.revokedAt,
@@ -126,7 +127,7 @@ function sources(db: Database, userId: string) {
             .select(columns)
             .from(certificates)
             .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-            .innerJoin(employer, eq(employer.id, certificates.employerId))
+            .leftJoin(organisations, eq(organisations.id, certificates.organisationId))
             .$dynamic(),
         eq(certificates.holderId, userId),
         { time: 'issuedAt' },

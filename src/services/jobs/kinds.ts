@@ -6,6 +6,7 @@
  * `breach_notification`, `retention_erasure`.
  */
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
+import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
 import { pillarEngine } from '../pillars';
 import { EVALUATION_JOB, type EvaluationPayload, evaluateSubmission } from '../workflow/submissions';
 import { registerJobKind } from './registry';
@@ -37,6 +38,22 @@ export const evaluationJob = registerJobKind<EvaluationPayload>({
   },
   run: async ({ submissionId }, { env, db, step }) => {
     await evaluateSubmission(env.DB, db, pillarEngine(env), submissionId, step);
+  },
+  maxAgeSeconds: 6 * 60 * 60,
+});
+
+/**
+ * Certificates that waited for their organisation's verification (`pending_issuer`), signed once
+ * it is verified. Written in the same batch as the verification; idempotent (only waiting rows change).
+ */
+export const certificateIssuanceJob = registerJobKind<IssuancePayload>({
+  kind: CERTIFICATE_ISSUANCE_JOB,
+  parse: (payload) => {
+    const { organisationId } = record(payload);
+    return isString(organisationId) ? { organisationId } : null;
+  },
+  run: async ({ organisationId }, { env, db, now }) => {
+    await onOrganisationVerified(env, db, organisationId, now);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
