@@ -89,7 +89,7 @@ describe('GET /api/dsr/access', () => {
     const theirs = await seedCertifiedWork(other, { ...brief, employerId: employer.id });
     await call(
       '/api/consent',
-      jsonInit('POST', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' }, as(person)),
+      jsonInit('POST', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' }, as(person)),
     );
     await call(
       '/api/dsr/grievance',
@@ -251,7 +251,7 @@ describe('GET /api/dsr/access', () => {
       userId: person.id,
       purpose: 'leaderboard' as const,
       action: i % 2 === 0 ? ('grant' as const) : ('revoke' as const),
-      noticeVersion: 'v1',
+      noticeVersion: 'v2',
     }));
     for (let i = 0; i < events.length; i += 20)
       await db()

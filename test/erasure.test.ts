@@ -79,9 +79,9 @@ async function candidateWithEverything() {
   // A second session, from another device.
   await call('/api/auth/login', jsonInit('POST', { email: person.email, password: person.password }));
   const post = (path: string, body: unknown) => call(path, jsonInit('POST', body, as(person)));
-  await post('/api/consent', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' });
-  await post('/api/consent', { purpose: 'public_verification', action: 'grant', noticeVersion: 'v1' });
-  await post('/api/consent', { purpose: 'leaderboard', action: 'revoke', noticeVersion: 'v1' });
+  await post('/api/consent', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' });
+  await post('/api/consent', { purpose: 'public_verification', action: 'grant', noticeVersion: 'v2' });
+  await post('/api/consent', { purpose: 'leaderboard', action: 'revoke', noticeVersion: 'v2' });
   const grievance = await (
     await post('/api/dsr/grievance', { subject: 'Score', description: 'Please look again.' })
   ).json<{ id: string }>();

@@ -94,7 +94,7 @@ export async function consent(
   action: 'grant' | 'revoke' = 'grant',
 ): Promise<void> {
   await expectStatus(
-    await call('/api/consent', jsonInit('POST', { purpose, action, noticeVersion: 'v1' }, as(account))),
+    await call('/api/consent', jsonInit('POST', { purpose, action, noticeVersion: 'v2' }, as(account))),
     201,
     'consent',
   );

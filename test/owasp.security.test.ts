@@ -578,7 +578,7 @@ describe('API3:2023 Broken Object Property Level Authorization', () => {
       [
         'POST',
         '/api/consent',
-        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1', userId: owner.id },
+        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2', userId: owner.id },
       ],
     ];
     for (const [method, path, body] of attempts) {

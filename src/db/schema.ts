@@ -338,6 +338,8 @@ export const consentEvents = sqliteTable(
     purpose: text('purpose', { enum: CONSENT_PURPOSES }).notNull(),
     action: text('action', { enum: ['grant', 'revoke'] }).notNull(),
     noticeVersion: text('notice_version').notNull(),
+    /** The language of the notice the person read (a code of NOTICE_LANGUAGES), DPDP §5(3). */
+    language: text('language').notNull().default('en'),
     createdAt: createdAt(),
   },
   (t) => [index('consent_events_user_purpose_created_idx').on(t.userId, t.purpose, t.createdAt)],

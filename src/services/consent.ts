@@ -15,7 +15,8 @@ import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { getDb } from '../db/client';
 import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents } from '../db/schema';
-import { CURRENT_NOTICE_VERSION, noticeFor } from '../domain/consent-notices';
+import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages } from '../domain/consent-notices';
+import { DEFAULT_NOTICE_LANGUAGE, type NoticeLanguage } from '../domain/notice-languages';
 import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
@@ -29,6 +30,8 @@ export type ConsentReceipt = {
   purpose: ConsentPurpose;
   action: ConsentAction;
   noticeVersion: string;
+  /** The language of the notice the person read. */
+  language: string;
   createdAt: Date;
 };
 export type Receipt = ConsentReceipt;
@@ -43,6 +46,7 @@ const receiptColumns = {
   purpose: consentEvents.purpose,
   action: consentEvents.action,
   noticeVersion: consentEvents.noticeVersion,
+  language: consentEvents.language,
   createdAt: consentEvents.createdAt,
 };
 
@@ -135,8 +139,9 @@ export async function consentHistoryPage(
 export async function recordConsent(
   env: Pick<Env, 'DB' | 'CACHE'>,
   userId: string,
-  input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string },
+  input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string; language?: NoticeLanguage },
 ): Promise<Receipt> {
+  const language = input.language ?? DEFAULT_NOTICE_LANGUAGE;
   const notice = noticeFor(input.noticeVersion);
   const superseded = input.action === 'grant' && input.noticeVersion !== CURRENT_NOTICE_VERSION;
   if (!notice || superseded) {
@@ -147,6 +152,16 @@ export async function recordConsent(
           detail: notice
             ? `Notice ${input.noticeVersion} is superseded; grants must cite ${CURRENT_NOTICE_VERSION}`
             : `Unknown notice version (current: ${CURRENT_NOTICE_VERSION})`,
+        },
+      ],
+    });
+  }
+  if (!noticeLanguages(notice).includes(language)) {
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [
+        {
+          pointer: '#/language',
+          detail: `Notice ${input.noticeVersion} is available in ${noticeLanguages(notice).join(', ')}`,
         },
       ],
     });
@@ -162,6 +177,7 @@ export async function recordConsent(
         purpose: input.purpose,
         action: input.action,
         noticeVersion: input.noticeVersion,
+        language,
       })
       .returning(receiptColumns),
     auditInsert(db, {
@@ -169,7 +185,7 @@ export async function recordConsent(
       action: `consent.${input.action}`,
       targetType: 'consent_event',
       targetId: id,
-      details: { purpose: input.purpose, noticeVersion: input.noticeVersion },
+      details: { purpose: input.purpose, noticeVersion: input.noticeVersion, language },
     }),
   ]);
   await forgetPublicViews(env, userId);
@@ -182,6 +198,7 @@ export const consentReceiptView = (r: ConsentReceipt) => ({
   purpose: r.purpose,
   action: r.action,
   noticeVersion: r.noticeVersion,
+  language: r.language,
   createdAt: r.createdAt.toISOString(),
 });
 

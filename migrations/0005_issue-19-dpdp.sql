@@ -1,0 +1,1 @@
+ALTER TABLE `consent_events` ADD `language` text DEFAULT 'en' NOT NULL;
