@@ -85,7 +85,7 @@ export async function issueKey(
 }
 
 /** Every consent purpose: what a candidate who is shown everywhere has granted. */
-export const ALL_CONSENTS = ['ai_evaluation', 'leaderboard', 'public_verification'];
+export const ALL_CONSENTS = ['ai_evaluation', 'leaderboard', 'public_verification', 'integrity_corpus'];
 
 /** Grants (or revokes) a consent purpose through the API. */
 export async function consent(

@@ -804,6 +804,8 @@ describe('API4:2023 Unrestricted Resource Consumption', () => {
 
     it('stores a bounded number of fingerprints for a maximal submission, and charges it to the quota', async () => {
       const candidate = await signup('candidate');
+      // Work enters the integrity corpus only with this consent (issue 19).
+      await consent(candidate, 'integrity_corpus');
       const words = Array.from({ length: 30_000 }, (_, i) => `w${((i + 7) * 2654435761) % 999_983}`).join(
         ' ',
       );

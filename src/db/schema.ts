@@ -324,7 +324,12 @@ export const fingerprintFrequencies = sqliteTable('fingerprint_frequencies', {
   submissions: integer('submissions').notNull(),
 });
 
-export const CONSENT_PURPOSES = ['ai_evaluation', 'leaderboard', 'public_verification'] as const;
+export const CONSENT_PURPOSES = [
+  'ai_evaluation',
+  'leaderboard',
+  'public_verification',
+  'integrity_corpus',
+] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 
 /** Append-only: rows are never updated; the latest row per (user, purpose) is the state. */

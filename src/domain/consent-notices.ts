@@ -117,8 +117,9 @@ const COMPLAIN_HI =
   'भारतीय डेटा संरक्षण बोर्ड (https://www.dpb.gov.in) से शिकायत करें।';
 
 /**
- * v2: every purpose says how to complain to the Board, the notice names the Data Protection
- * Officer, and it is available in Hindi as well as English (the other Eighth Schedule languages
+ * v2: the integrity corpus becomes an explicit, optional purpose (`integrity_corpus`: work enters
+ * the corpus partners' checks compare against only while it is granted), every purpose says how
+ * to complain to the Board, the notice names the Data Protection Officer, and it is available in Hindi as well as English (the other Eighth Schedule languages
  * slot into `translations` as they are made).
  */
 const V2: ConsentNotice = {
@@ -131,7 +132,24 @@ const V2: ConsentNotice = {
     'questions about this processing (contact: GET /api/dpo). This notice is available in English and ' +
     'Hindi (?lang=hi), and on request to the Data Protection Officer in any other language of the Eighth ' +
     'Schedule to the Constitution.',
-  purposes: V1.purposes.map((p) => ({ ...p, complain: COMPLAIN_EN })),
+  purposes: [
+    ...V1.purposes,
+    {
+      purpose: 'integrity_corpus' as const,
+      title: 'Your work in the integrity corpus',
+      data:
+        'Fingerprints (hashes of short overlapping passages) of the text and files you submit, linked to the ' +
+        'submission. Not the text itself.',
+      use:
+        'Later submissions, on this platform and in partners’ integrity checks (POST /api/v1/integrity/check), ' +
+        'are compared against the corpus to detect copying. A match shows the partner only an opaque reference ' +
+        'to your submission and the overlapping span, never your name. Without this consent your work is not ' +
+        'added to the corpus; your own submissions are still checked against it.',
+      withdraw:
+        'Withdraw at any time with POST /api/consent (action "revoke"). The fingerprints of all your ' +
+        'submissions are removed from the corpus at once, and later work is not added.',
+    },
+  ].map((p) => ({ ...p, complain: COMPLAIN_EN })),
   rights: V1.rights,
   grievance: COMPLAIN_EN,
   translations: {
@@ -185,6 +203,22 @@ const V2: ConsentNotice = {
           withdraw:
             'POST /api/consent (action "revoke") से कभी भी सहमति वापस लें। सत्यापन पर आपका नाम तुरंत दिखना ' +
             'बंद हो जाता है।',
+          complain: COMPLAIN_HI,
+        },
+        {
+          purpose: 'integrity_corpus',
+          title: 'सत्यनिष्ठा कॉर्पस में आपका कार्य',
+          data:
+            'आपके द्वारा प्रस्तुत पाठ और फ़ाइलों के फ़िंगरप्रिंट (छोटे, एक-दूसरे पर चढ़ते अंशों के हैश), प्रस्तुति ' +
+            'से जुड़े हुए। स्वयं पाठ नहीं।',
+          use:
+            'बाद की प्रस्तुतियों की, इस प्लेटफ़ॉर्म पर और साझेदारों की सत्यनिष्ठा जाँच (POST /api/v1/integrity/check) ' +
+            'में, नकल पकड़ने के लिए इस कॉर्पस से तुलना की जाती है। मेल मिलने पर साझेदार को केवल आपकी प्रस्तुति ' +
+            'का एक अपारदर्शी संदर्भ और मिलता-जुलता अंश दिखता है, आपका नाम कभी नहीं। इस सहमति के बिना आपका कार्य ' +
+            'कॉर्पस में नहीं जोड़ा जाता; आपकी अपनी प्रस्तुतियाँ फिर भी उससे जाँची जाती हैं।',
+          withdraw:
+            'POST /api/consent (action "revoke") से कभी भी सहमति वापस लें। आपकी सभी प्रस्तुतियों के फ़िंगरप्रिंट ' +
+            'तुरंत कॉर्पस से हटा दिए जाते हैं, और बाद का कार्य नहीं जोड़ा जाता।',
           complain: COMPLAIN_HI,
         },
       ],

@@ -21,6 +21,7 @@ import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { forgetPublicViews } from './dsr/public-views';
+import { deleteFingerprintStatements } from './integrity';
 
 export type ConsentAction = 'grant' | 'revoke';
 export type ConsentState = 'granted' | 'revoked' | 'never';
@@ -188,8 +189,39 @@ export async function recordConsent(
       details: { purpose: input.purpose, noticeVersion: input.noticeVersion, language },
     }),
   ]);
+  if (input.purpose === 'integrity_corpus' && input.action === 'revoke') await leaveCorpus(env.DB, userId);
   await forgetPublicViews(env, userId);
   return inserted[0] as ConsentReceipt;
+}
+
+/** Submissions whose fingerprints go per batch (each id is bound twice: D1's 100 parameters). */
+const CORPUS_CHUNK = 50;
+
+/**
+ * Takes the person's work out of the integrity corpus (their `integrity_corpus` withdrawal):
+ * deletes the fingerprints of each of their submissions and lowers the document frequencies, a
+ * chunk of submissions per transaction. Idempotent: a retried withdrawal finds what is left.
+ */
+export async function leaveCorpus(d1: D1Database, userId: string): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const { results } = await d1
+      .prepare(
+        `SELECT s.id FROM submissions s WHERE s.candidate_id = ?
+           AND EXISTS (SELECT 1 FROM fingerprints f WHERE f.submission_id = s.id) LIMIT ${CORPUS_CHUNK}`,
+      )
+      .bind(userId)
+      .all<{ id: string }>();
+    if (results.length === 0) return removed;
+    await d1.batch(
+      deleteFingerprintStatements(
+        d1,
+        results.map((r) => r.id),
+      ),
+    );
+    removed += results.length;
+    if (results.length < CORPUS_CHUNK) return removed;
+  }
 }
 
 /** A consent receipt as the person sees it. */

@@ -61,6 +61,7 @@ export const ConsentsSchema = z
       ai_evaluation: PurposeStateSchema,
       leaderboard: PurposeStateSchema,
       public_verification: PurposeStateSchema,
+      integrity_corpus: PurposeStateSchema,
     }),
     history: z
       .array(ConsentReceiptSchema)

@@ -67,6 +67,7 @@ export const listConsents: AppRouteHandler<typeof routes.listConsents> = async (
         ai_evaluation: consent.consentStateView(states.ai_evaluation),
         leaderboard: consent.consentStateView(states.leaderboard),
         public_verification: consent.consentStateView(states.public_verification),
+        integrity_corpus: consent.consentStateView(states.integrity_corpus),
       },
       history: history.items.map(consent.consentReceiptView),
       nextCursor: history.nextCursor,

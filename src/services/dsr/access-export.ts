@@ -501,6 +501,7 @@ const PURPOSE_TITLES: Record<ConsentPurpose, string> = {
   ai_evaluation: 'AI evaluation of your submissions',
   leaderboard: 'Public leaderboard',
   public_verification: 'Your name on certificate verification',
+  integrity_corpus: 'Your work in the integrity corpus',
 };
 
 function summaryBlocks(
