@@ -1,1 +1,12 @@
+CREATE TABLE `integrity_disclosures` (
+	`id` text PRIMARY KEY NOT NULL,
+	`submission_id` text NOT NULL,
+	`api_key_id` text,
+	`partner` text NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	FOREIGN KEY (`submission_id`) REFERENCES `submissions`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`api_key_id`) REFERENCES `api_keys`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `integrity_disclosures_submission_idx` ON `integrity_disclosures` (`submission_id`,`created_at`);--> statement-breakpoint
 ALTER TABLE `consent_events` ADD `language` text DEFAULT 'en' NOT NULL;

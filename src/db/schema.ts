@@ -461,3 +461,23 @@ export const jobs = sqliteTable(
     index('jobs_subject_idx').on(t.subjectId),
   ],
 );
+
+/**
+ * Who else got something of a person's work (DPDP §11(1)(b)): one row each time a partner's
+ * integrity check (`POST /api/v1/integrity/check`) reported a match with one of their
+ * submissions, with the partner key (and its name at the time). Deleted with the submission.
+ */
+export const integrityDisclosures = sqliteTable(
+  'integrity_disclosures',
+  {
+    id: id(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    /** The partner key's name when the check ran (keys can be revoked and renamed). */
+    partner: text('partner').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integrity_disclosures_submission_idx').on(t.submissionId, t.createdAt)],
+);
