@@ -9,4 +9,7 @@ CREATE TABLE `integrity_disclosures` (
 );
 --> statement-breakpoint
 CREATE INDEX `integrity_disclosures_submission_idx` ON `integrity_disclosures` (`submission_id`,`created_at`);--> statement-breakpoint
+ALTER TABLE `audit_log` ADD `actor_pseudonym` text;--> statement-breakpoint
+ALTER TABLE `audit_log` ADD `pseudonymised_at` integer;--> statement-breakpoint
+CREATE INDEX `audit_log_pseudonymised_idx` ON `audit_log` (`pseudonymised_at`,`created_at`);--> statement-breakpoint
 ALTER TABLE `consent_events` ADD `language` text DEFAULT 'en' NOT NULL;

@@ -1,6 +1,6 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
-import { backfillErasureJobs } from './services/dsr/erasure';
+import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { sweepJobs } from './services/jobs/sweeper';
 import { sweepExpiredSessions } from './services/sessions';
 import './services/jobs/kinds';
@@ -14,6 +14,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   const results = await Promise.allSettled([
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
+    purgePseudonymisedLogs(getDb(env.DB), now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
   ]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

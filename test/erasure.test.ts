@@ -194,7 +194,7 @@ describe('erasure', { timeout: 30_000 }, () => {
       users: 1,
     });
     expect(receipt.deletedCounts.dsr_requests).toBe(5); // grievance, nomination, correction, access, erasure
-    expect(receipt.deletedCounts.audit_log).toBeGreaterThanOrEqual(9);
+    expect(receipt.deletedCounts.audit_log_pseudonymised).toBeGreaterThanOrEqual(9);
 
     // Caches built from their rows are gone; the public rate was recomputed.
     for (const w of works) expect(await env.CACHE.get(verificationKey(w.certificateNo))).toBeNull();

@@ -396,9 +396,17 @@ export const auditLog = sqliteTable(
     details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** The client address (`CF-Connecting-IP`) of the request that used a power; null for other entries. */
     ip: text('ip'),
+    /**
+     * After the actor's erasure: their keyed pseudonym (`src/domain/pseudonym.ts`), `actor_id` then
+     * null. The entry is kept a year from `created_at` (Rule 8(3)), then deleted by the cron.
+     */
+    actorPseudonym: text('actor_pseudonym'),
+    /** When erasure pseudonymised the entry (ids hashed, details and address dropped); null otherwise. */
+    pseudonymisedAt: integer('pseudonymised_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [
+    index('audit_log_pseudonymised_idx').on(t.pseudonymisedAt, t.createdAt),
     index('audit_log_actor_created_idx').on(t.actorId, t.createdAt),
     index('audit_log_target_idx').on(t.targetType, t.targetId),
     // GET /api/admin/audit-log: newest first, optionally one action.
