@@ -1,3 +1,15 @@
+CREATE TABLE `dpo_records` (
+	`id` text PRIMARY KEY NOT NULL,
+	`kind` text NOT NULL,
+	`state` text NOT NULL,
+	`subject_pseudonym` text NOT NULL,
+	`due_at` integer NOT NULL,
+	`requested_at` integer NOT NULL,
+	`completed_at` integer,
+	`pseudonymised_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `dpo_records_requested_idx` ON `dpo_records` (`requested_at`);--> statement-breakpoint
 CREATE TABLE `integrity_disclosures` (
 	`id` text PRIMARY KEY NOT NULL,
 	`submission_id` text NOT NULL,

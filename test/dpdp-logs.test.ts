@@ -78,6 +78,45 @@ describe('audit entries after erasure (Rule 8(3))', { timeout: 30_000 }, () => {
     expect(await entriesOf(mine)).toEqual([]);
   });
 
+  it('keeps the DPO’s records of grievances, nominations and corrections pseudonymised, without free text, for a year', async () => {
+    const person = await signup('candidate', 'Arjun Record-Subject');
+    await call(
+      '/api/dsr/grievance',
+      jsonInit('POST', { subject: 'Wrong score', description: 'My secret reason.' }, as(person)),
+    );
+    await call(
+      '/api/dsr/nomination',
+      jsonInit(
+        'POST',
+        { nomineeName: 'Nominee Person', nomineeEmail: 'nominee-x@example.test', relationship: 'sibling' },
+        as(person),
+      ),
+    );
+    await erase(person);
+    const subject = await pseudonym(await pseudonymKey(env.CERT_SIGNING_KEY), person.id);
+    const records = (
+      await env.DB.prepare('SELECT * FROM dpo_records WHERE subject_pseudonym = ? ORDER BY kind')
+        .bind(subject)
+        .all<Record<string, unknown>>()
+    ).results;
+    expect(records.map((r) => r.kind)).toEqual(['grievance', 'nomination']);
+    for (const r of records) {
+      expect(r.id).toMatch(/^psn_[0-9a-f]{32}$/);
+      expect(typeof r.due_at).toBe('number');
+      expect(JSON.stringify(r)).not.toMatch(/secret reason|Nominee Person|nominee-x|Arjun/);
+    }
+    await purgePseudonymisedLogs(db(), new Date(Date.now() + 364 * DAY));
+    const kept = await env.DB.prepare('SELECT count(*) AS n FROM dpo_records WHERE subject_pseudonym = ?')
+      .bind(subject)
+      .first<{ n: number }>();
+    expect(kept?.n).toBe(2);
+    await purgePseudonymisedLogs(db(), new Date(Date.now() + 366 * DAY));
+    const gone = await env.DB.prepare('SELECT count(*) AS n FROM dpo_records WHERE subject_pseudonym = ?')
+      .bind(subject)
+      .first<{ n: number }>();
+    expect(gone?.n).toBe(0);
+  });
+
   it('leaves entries of people who were not erased alone', async () => {
     const person = await signup('candidate');
     await consent(person, 'leaderboard');

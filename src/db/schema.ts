@@ -489,3 +489,25 @@ export const integrityDisclosures = sqliteTable(
   },
   (t) => [index('integrity_disclosures_submission_idx').on(t.submissionId, t.createdAt)],
 );
+
+/**
+ * The Data Protection Officer's records of an erased person's grievances, nominations and
+ * corrections (what was asked, when, when it was due and answered, and the outcome), kept a
+ * year without identifying them (Rule 8(3)): `id` and `subject_pseudonym` are keyed hashes of
+ * the request and the person (src/domain/pseudonym.ts); no free text. Deleted by the cron.
+ */
+export const dpoRecords = sqliteTable(
+  'dpo_records',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: DSR_KINDS }).notNull(),
+    /** The outcome: the request's last state. */
+    state: text('state', { enum: DSR_STATES }).notNull(),
+    subjectPseudonym: text('subject_pseudonym').notNull(),
+    dueAt: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
+    requestedAt: integer('requested_at', { mode: 'timestamp_ms' }).notNull(),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    pseudonymisedAt: integer('pseudonymised_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
+);

@@ -47,6 +47,7 @@ import {
   briefs,
   certificates,
   consentEvents,
+  dpoRecords,
   dsrRequests,
   employerRatings,
   erasureReceipts,
@@ -450,6 +451,36 @@ export const ERASURE_STEPS: readonly Step[] = [
   ),
   deleting('submissions', submissions, submissions.id, (p) => eq(submissions.candidateId, p.userId)),
   deleting('consent_events', consentEvents, consentEvents.id, (p) => eq(consentEvents.userId, p.userId)),
+  // The DPO's records of grievances, nominations and corrections outlive the requests,
+  // pseudonymised (Rule 8(3)); the requests themselves are deleted next.
+  {
+    key: 'dpo_records_kept',
+    run: async ({ db, env, person, chunk }) => {
+      const key = await pseudonymKey(env.CERT_SIGNING_KEY);
+      const subject = await pseudonym(key, person.userId);
+      const rows = await db
+        .select()
+        .from(dsrRequests)
+        .where(and(eq(dsrRequests.userId, person.userId), inArray(dsrRequests.kind, DPO_RECORD_KINDS)));
+      if (rows.length === 0) return chunk('dpo_records_kept', null);
+      const now = new Date();
+      for (let i = 0; i < rows.length; i += DPO_RECORD_CHUNK) {
+        const values = await Promise.all(
+          rows.slice(i, i + DPO_RECORD_CHUNK).map(async (r) => ({
+            id: await pseudonym(key, r.id),
+            kind: r.kind,
+            state: r.state,
+            subjectPseudonym: subject,
+            dueAt: r.dueAt,
+            requestedAt: r.createdAt,
+            completedAt: r.completedAt,
+            pseudonymisedAt: now,
+          })),
+        );
+        await chunk('dpo_records_kept', db.insert(dpoRecords).values(values).onConflictDoNothing());
+      }
+    },
+  },
   // Not the erasure request itself: it stays in the DPO's queue, with its due date, until the
   // last step deletes it together with the account.
   deleting('dsr_requests', dsrRequests, dsrRequests.id, (p) =>
@@ -507,6 +538,11 @@ export const ERASURE_STEPS: readonly Step[] = [
   },
 ];
 
+/** The requests whose records the DPO keeps after erasure. */
+const DPO_RECORD_KINDS = ['grievance', 'nomination', 'correction'] as const;
+/** dpo_records rows per insert: 8 columns each, within D1's 100 bound parameters. */
+const DPO_RECORD_CHUNK = 10;
+
 /** Audit entries per chunk: each binds its id and at most one target pair, within 100 parameters. */
 const AUDIT_CHUNK = 20;
 
@@ -551,7 +587,7 @@ async function pseudonymiseChunk(ctx: StepContext, key: CryptoKey): Promise<numb
 export const PSEUDONYMISED_LOG_DAYS = 365;
 
 /**
- * Deletes pseudonymised audit entries older than a year (the cron; docs/data-rights.md).
+ * Deletes pseudonymised audit entries and the DPO's pseudonymised records older than a year (the cron; docs/data-rights.md).
  * Returns how many. Entries of people who were not erased follow the audit log's own policy.
  */
 export async function purgePseudonymisedLogs(db: Database, now = new Date()): Promise<number> {
@@ -572,8 +608,13 @@ export async function purgePseudonymisedLogs(db: Database, now = new Date()): Pr
       )
       .returning({ id: auditLog.id });
     total += deleted.length;
-    if (deleted.length < CHUNK) return total;
+    if (deleted.length < CHUNK) break;
   }
+  const records = await db
+    .delete(dpoRecords)
+    .where(lt(dpoRecords.requestedAt, cutoff))
+    .returning({ id: dpoRecords.id });
+  return total + records.length;
 }
 
 async function any(db: Database, table: SQLiteTable, where: SQL): Promise<boolean> {
