@@ -21,7 +21,21 @@ CREATE TABLE `integrity_disclosures` (
 );
 --> statement-breakpoint
 CREATE INDEX `integrity_disclosures_submission_idx` ON `integrity_disclosures` (`submission_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `user_notices` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`ref` text NOT NULL,
+	`title` text NOT NULL,
+	`body` text NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `user_notices_user_kind_ref_unique` ON `user_notices` (`user_id`,`kind`,`ref`);--> statement-breakpoint
 ALTER TABLE `audit_log` ADD `actor_pseudonym` text;--> statement-breakpoint
 ALTER TABLE `audit_log` ADD `pseudonymised_at` integer;--> statement-breakpoint
 CREATE INDEX `audit_log_pseudonymised_idx` ON `audit_log` (`pseudonymised_at`,`created_at`);--> statement-breakpoint
-ALTER TABLE `consent_events` ADD `language` text DEFAULT 'en' NOT NULL;
+ALTER TABLE `consent_events` ADD `language` text DEFAULT 'en' NOT NULL;--> statement-breakpoint
+ALTER TABLE `users` ADD `last_login_at` integer;--> statement-breakpoint
+ALTER TABLE `users` ADD `retention_notice_at` integer;

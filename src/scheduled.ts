@@ -2,6 +2,7 @@ import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
 import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { sweepJobs } from './services/jobs/sweeper';
+import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
 import './services/jobs/kinds';
 
@@ -15,6 +16,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
     purgePseudonymisedLogs(getDb(env.DB), now),
+    runRetention(env, now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
   ]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -43,6 +43,10 @@ export const users = sqliteTable(
     passwordSalt: text('password_salt').notNull(),
     passwordIterations: integer('password_iterations').notNull(),
     disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+    /** The last sign-in (signup counts): the start of the retention period (src/services/retention.ts). */
+    lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
+    /** When the 48-hour notice of erasure for inactivity was given (Rule 8(2)); null after a sign-in. */
+    retentionNoticeAt: integer('retention_notice_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
@@ -510,4 +514,27 @@ export const dpoRecords = sqliteTable(
     pseudonymisedAt: integer('pseudonymised_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
+);
+
+export const NOTICE_KINDS = ['retention'] as const;
+
+/**
+ * In-app notices to a person (`GET /api/me/notices`): e.g. the notice of erasure for inactivity
+ * (Rule 8(2)). One per (person, kind, ref): writing a notice twice is a no-op.
+ */
+export const userNotices = sqliteTable(
+  'user_notices',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTICE_KINDS }).notNull(),
+    /** What the notice is about (the date of the retention notice, a breach id…). */
+    ref: text('ref').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_notices_user_kind_ref_unique').on(t.userId, t.kind, t.ref)],
 );

@@ -6,6 +6,7 @@ import { profileOf, setPublicAlias, toProfile } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import * as consent from '../../services/consent';
 import * as requests from '../../services/dsr/requests';
+import { noticesOf } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';
 import type * as routes from './me.routes';
 
@@ -82,3 +83,6 @@ export const listDsrRequests: AppRouteHandler<typeof routes.listMyRequests> = as
   const page = toPage(rows, limit);
   return c.json({ items: page.items.map(requests.toRequestView), nextCursor: page.nextCursor }, 200);
 };
+
+export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (c) =>
+  c.json({ notices: await noticesOf(c.env.DB, c.var.user.id) }, 200);

@@ -9,4 +9,5 @@ export const meRouter = createRouter()
   .openapi(routes.getMyBrief, handlers.getBrief)
   .openapi(routes.myCertificates, handlers.listCertificates)
   .openapi(routes.listConsents, handlers.listConsents)
-  .openapi(routes.listMyRequests, handlers.listDsrRequests);
+  .openapi(routes.listMyRequests, handlers.listDsrRequests)
+  .openapi(routes.listMyNotices, handlers.listNotices);
