@@ -1,3 +1,21 @@
+CREATE TABLE `breaches` (
+	`id` text PRIMARY KEY NOT NULL,
+	`description` text NOT NULL,
+	`occurred_at` integer,
+	`found_at` integer NOT NULL,
+	`categories` text NOT NULL,
+	`measures` text NOT NULL,
+	`affected_count` integer NOT NULL,
+	`recorded_by` text,
+	`board_intimation_due_at` integer NOT NULL,
+	`board_intimated_at` integer,
+	`board_report_due_at` integer NOT NULL,
+	`board_reported_at` integer,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	FOREIGN KEY (`recorded_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `breaches_created_idx` ON `breaches` (`created_at`);--> statement-breakpoint
 CREATE TABLE `dpo_records` (
 	`id` text PRIMARY KEY NOT NULL,
 	`kind` text NOT NULL,

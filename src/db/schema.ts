@@ -516,7 +516,7 @@ export const dpoRecords = sqliteTable(
   (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
 );
 
-export const NOTICE_KINDS = ['retention'] as const;
+export const NOTICE_KINDS = ['retention', 'breach'] as const;
 
 /**
  * In-app notices to a person (`GET /api/me/notices`): e.g. the notice of erasure for inactivity
@@ -537,4 +537,30 @@ export const userNotices = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('user_notices_user_kind_ref_unique').on(t.userId, t.kind, t.ref)],
+);
+
+/**
+ * Personal data breaches (DPDP §8(6), Rule 7): what happened, when it was found, the data and
+ * people affected, the measures taken, and the two intimations to the Data Protection Board
+ * (the intimation without delay: due when recorded; the detailed report within 72 hours of
+ * becoming aware). Each affected person gets an in-app notice (`user_notices`, kind `breach`).
+ */
+export const breaches = sqliteTable(
+  'breaches',
+  {
+    id: id(),
+    description: text('description').notNull(),
+    occurredAt: integer('occurred_at', { mode: 'timestamp_ms' }),
+    foundAt: integer('found_at', { mode: 'timestamp_ms' }).notNull(),
+    categories: text('categories', { mode: 'json' }).$type<string[]>().notNull(),
+    measures: text('measures').notNull(),
+    affectedCount: integer('affected_count').notNull(),
+    recordedBy: text('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+    boardIntimationDueAt: integer('board_intimation_due_at', { mode: 'timestamp_ms' }).notNull(),
+    boardIntimatedAt: integer('board_intimated_at', { mode: 'timestamp_ms' }),
+    boardReportDueAt: integer('board_report_due_at', { mode: 'timestamp_ms' }).notNull(),
+    boardReportedAt: integer('board_reported_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('breaches_created_idx').on(t.createdAt)],
 );
