@@ -46,6 +46,7 @@ CREATE TABLE `user_notices` (
 	`ref` text NOT NULL,
 	`title` text NOT NULL,
 	`body` text NOT NULL,
+	`emailed_at` integer,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );

@@ -2,6 +2,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { listBreaches } from '../src/services/breaches';
+import { runJob } from '../src/services/jobs/jobs';
 import { db, loginAdmin, signup } from './harness';
 import { as, call, expectProblem, jsonInit } from './helpers';
 
@@ -46,6 +47,22 @@ describe('POST/GET /api/admin/breaches', { timeout: 30_000 }, () => {
       notices: unknown[];
     }>();
     expect(other.notices).toEqual([]);
+    // The outbox: one `email` job per affected person, written with the notice; running it emails the notice.
+    const outbox = (
+      await env.DB.prepare(
+        "SELECT j.id AS job, n.user_id AS user FROM jobs j JOIN user_notices n ON n.id = j.ref WHERE j.kind = 'email' AND n.ref = ?",
+      )
+        .bind(breach.id)
+        .all<{ job: string; user: string }>()
+    ).results;
+    expect(outbox.map((o) => o.user).sort()).toEqual([a.id, b.id].sort());
+    for (const o of outbox) await runJob(env, o.job);
+    const emailed = await env.DB.prepare(
+      'SELECT count(*) AS n FROM user_notices WHERE ref = ? AND emailed_at IS NOT NULL',
+    )
+      .bind(breach.id)
+      .first<{ n: number }>();
+    expect(emailed?.n).toBe(2);
     const audit = await env.DB.prepare(
       "SELECT actor_id FROM audit_log WHERE action = 'breach.recorded' AND target_id = ?",
     )

@@ -534,6 +534,8 @@ export const userNotices = sqliteTable(
     ref: text('ref').notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
+    /** When the email copy was delivered (the `email` job); null: not (yet) emailed. */
+    emailedAt: integer('emailed_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('user_notices_user_kind_ref_unique').on(t.userId, t.kind, t.ref)],

@@ -3,14 +3,18 @@
  * in the same D1 batch every affected person gets an in-app notice (`GET /api/me/notices`) and
  * the audit log an entry. The Board's intimation is due at once (Rule 7(2)(a)) and the detailed
  * report 72 hours after the breach was found (Rule 7(2)(b)); the admin queue shows what is
- * overdue, and an admin marks each as sent. Email delivery of the notices is not built yet
- * (docs/data-rights.md → Breaches).
+ * overdue, and an admin marks each as sent. Each notice is also emailed through the outbox (an
+ * `email` job per person, src/services/mail.ts).
  */
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import { type Database, getDb } from '../db/client';
 import { breaches, userNotices, users } from '../db/schema';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
+import { dispatchJobs, jobInsert } from './jobs/jobs';
+
+/** The outbox job kind: one email per notice (src/services/jobs/kinds.ts, src/services/mail.ts). */
+export const EMAIL_JOB = 'email';
 
 export const REPORT_WITHIN_MS = 72 * 3600_000;
 /** user_notices rows per insert: 6 bound columns each, within D1's 100 parameters. */
@@ -48,7 +52,13 @@ export const breachView = (r: Row, now = new Date()) => ({
   createdAt: r.createdAt.toISOString(),
 });
 
-export async function recordBreach(db: Database, adminId: string, input: BreachInput, now = new Date()) {
+export async function recordBreach(
+  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  adminId: string,
+  input: BreachInput,
+  now = new Date(),
+) {
+  const db = getDb(env.DB);
   const ids = [...new Set(input.affectedUserIds)];
   const found = ids.length ? await db.select({ id: users.id }).from(users).where(inArray(users.id, ids)) : [];
   if (found.length !== ids.length)
@@ -62,18 +72,35 @@ export async function recordBreach(db: Database, adminId: string, input: BreachI
     `On ${foundAt.toISOString()} we found a personal data breach: ${input.description} The data concerned: ` +
     `${input.categories.join(', ')}. What we have done: ${input.measures} What you can do: change your password ` +
     'and watch for messages that pretend to be from us. Our Data Protection Officer answers questions (GET /api/dpo).';
+  const people = ids.map((userId) => ({ userId, noticeId: crypto.randomUUID(), jobId: crypto.randomUUID() }));
   const notices = [];
-  for (let i = 0; i < ids.length; i += NOTICE_CHUNK)
+  for (let i = 0; i < people.length; i += NOTICE_CHUNK)
     notices.push(
-      db
-        .insert(userNotices)
-        .values(
-          ids
-            .slice(i, i + NOTICE_CHUNK)
-            .map((userId) => ({ userId, kind: 'breach' as const, ref: id, title, body })),
-        )
-        .onConflictDoNothing(),
+      db.insert(userNotices).values(
+        people.slice(i, i + NOTICE_CHUNK).map((p) => ({
+          id: p.noticeId,
+          userId: p.userId,
+          kind: 'breach' as const,
+          ref: id,
+          title,
+          body,
+        })),
+      ),
     );
+  // The outbox: one `email` job per person, in the same transaction as their notice.
+  const outbox = people.map((p) =>
+    jobInsert(
+      db,
+      {
+        id: p.jobId,
+        kind: EMAIL_JOB,
+        payload: { noticeId: p.noticeId },
+        ref: p.noticeId,
+        subjectId: p.userId,
+      },
+      now,
+    ),
+  );
   const [[row]] = await db.batch([
     db
       .insert(breaches)
@@ -99,7 +126,13 @@ export async function recordBreach(db: Database, adminId: string, input: BreachI
       details: { affected: ids.length, categories: input.categories },
     }),
     ...notices,
+    ...outbox,
   ]);
+  await dispatchJobs(
+    env,
+    people.map((p) => p.jobId),
+    now,
+  );
   return breachView(row!, now);
 }
 

@@ -18,8 +18,12 @@ export const CreateBreachSchema = z
     measures: z.string().trim().min(1).max(2000).openapi({ description: 'Measures taken and planned.' }),
     affectedUserIds: z
       .array(z.string().min(1).max(64))
-      .max(1000)
-      .openapi({ description: 'The accounts affected (each gets a notice at once).' }),
+      .max(500)
+      .openapi({
+        description:
+          'The accounts affected (each gets an in-app notice and an email at once); at most 500 per request, so a ' +
+          'larger breach is recorded as several.',
+      }),
   })
   .strict()
   .openapi('CreateBreach');
@@ -38,7 +42,7 @@ export const BreachSchema = z
     foundAt: z.string().datetime(),
     categories: z.array(z.string()).max(20),
     measures: z.string(),
-    affectedCount: z.number().int().min(0).max(1000),
+    affectedCount: z.number().int().min(0).max(500),
     boardIntimation: BoardStepSchema.openapi({
       description: 'Intimation to the Board: due at once (Rule 7(2)(a)).',
     }),
