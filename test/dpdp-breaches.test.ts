@@ -112,6 +112,17 @@ describe('POST/GET /api/admin/breaches', { timeout: 30_000 }, () => {
     expect(after.map((b) => b.id)).not.toContain(created.id);
   });
 
+  it('accepts the documented maximum of affected accounts (beyond D1’s 100 parameters per statement)', async () => {
+    const admin = await loginAdmin();
+    const person = await signup();
+    const ids = [person.id, ...Array.from({ length: 150 }, (_, i) => `missing-${i}`)];
+    // Unknown ids among many: a 422 naming the field, not a 500 from too many SQL variables.
+    const res = await call('/api/admin/breaches', jsonInit('POST', body(new Date(), ids), as(admin)));
+    expect((await expectProblem(res, 422, 'validation-failed')).errors?.[0]?.pointer).toBe(
+      '#/affectedUserIds',
+    );
+  });
+
   it('refuses unknown accounts and non-admins', async () => {
     const admin = await loginAdmin();
     const res = await call(

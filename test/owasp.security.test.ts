@@ -206,6 +206,7 @@ describe('API1:2023 Broken Object Level Authorization', () => {
     'patch /api/admin/dsr-requests/{id}':
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
+    'post /api/admin/breaches/{id}/board': 'admins track every breach for the Board (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
     'get /api/consent/notices/{version}': 'published notices are public',

@@ -60,7 +60,15 @@ export async function recordBreach(
 ) {
   const db = getDb(env.DB);
   const ids = [...new Set(input.affectedUserIds)];
-  const found = ids.length ? await db.select({ id: users.id }).from(users).where(inArray(users.id, ids)) : [];
+  // Checked in chunks: D1 binds at most 100 parameters per statement.
+  const found: { id: string }[] = [];
+  for (let i = 0; i < ids.length; i += 90)
+    found.push(
+      ...(await db
+        .select({ id: users.id })
+        .from(users)
+        .where(inArray(users.id, ids.slice(i, i + 90)))),
+    );
   if (found.length !== ids.length)
     throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
       errors: [{ pointer: '#/affectedUserIds', detail: 'Every affected person must be an existing account' }],
