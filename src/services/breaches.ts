@@ -168,6 +168,13 @@ export async function markBoardStep(
 ) {
   const column = step === 'intimation' ? breaches.boardIntimatedAt : breaches.boardReportedAt;
   const set = step === 'intimation' ? { boardIntimatedAt: now } : { boardReportedAt: now };
+  // Refusals write nothing: check first, then the update and its audit entry together.
+  const [current] = await db.select().from(breaches).where(eq(breaches.id, id)).limit(1);
+  if (!current) throw new ProblemError('not-found', 'No breach with this id.');
+  const done = step === 'intimation' ? current.boardIntimatedAt : current.boardReportedAt;
+  const conflict = () =>
+    new ProblemError('conflict', `The Board ${step} of this breach is already recorded.`);
+  if (done) throw conflict();
   const [[row]] = await db.batch([
     db
       .update(breaches)
@@ -176,10 +183,7 @@ export async function markBoardStep(
       .returning(),
     auditInsert(db, { actorId: adminId, action: `breach.board_${step}`, targetType: 'breach', targetId: id }),
   ]);
-  if (!row) {
-    const [exists] = await db.select().from(breaches).where(eq(breaches.id, id)).limit(1);
-    if (!exists) throw new ProblemError('not-found', 'No breach with this id.');
-    throw new ProblemError('conflict', `The Board ${step} of this breach is already recorded.`);
-  }
+  // Two admins at once: the second update matched nothing (its audit entry records the attempt).
+  if (!row) throw conflict();
   return breachView(row, now);
 }
