@@ -1,8 +1,9 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
-import { backfillErasureJobs } from './services/dsr/erasure';
+import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
+import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
 import './services/jobs/kinds';
 
@@ -18,6 +19,8 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   const results = await Promise.allSettled([
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
+    purgePseudonymisedLogs(getDb(env.DB), now),
+    runRetention(env, now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
     // Backstops for issuance: earned but never created (a race between two last ratings), and
     // waiting under an organisation that is verified by now (a crash after the verification).

@@ -102,7 +102,7 @@ export async function issueKey(
 }
 
 /** Every consent purpose: what a candidate who is shown everywhere has granted. */
-export const ALL_CONSENTS = ['ai_evaluation', 'leaderboard', 'public_verification'];
+export const ALL_CONSENTS = ['ai_evaluation', 'leaderboard', 'public_verification', 'integrity_corpus'];
 
 /** Grants (or revokes) a consent purpose through the API. */
 export async function consent(
@@ -111,7 +111,7 @@ export async function consent(
   action: 'grant' | 'revoke' = 'grant',
 ): Promise<void> {
   await expectStatus(
-    await call('/api/consent', jsonInit('POST', { purpose, action, noticeVersion: 'v1' }, as(account))),
+    await call('/api/consent', jsonInit('POST', { purpose, action, noticeVersion: 'v2' }, as(account))),
     201,
     'consent',
   );

@@ -209,6 +209,7 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
     'patch /api/admin/organisations/{id}': 'admins review every organisation (function level: API5)',
+    'post /api/admin/breaches/{id}/board': 'admins track every breach for the Board (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
     'get /api/consent/notices/{version}': 'published notices are public',
@@ -581,7 +582,7 @@ describe('API3:2023 Broken Object Property Level Authorization', () => {
       [
         'POST',
         '/api/consent',
-        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1', userId: owner.id },
+        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2', userId: owner.id },
       ],
     ];
     for (const [method, path, body] of attempts) {
@@ -807,6 +808,8 @@ describe('API4:2023 Unrestricted Resource Consumption', () => {
 
     it('stores a bounded number of fingerprints for a maximal submission, and charges it to the quota', async () => {
       const candidate = await signup('candidate');
+      // Work enters the integrity corpus only with this consent (issue 19).
+      await consent(candidate, 'integrity_corpus');
       const words = Array.from({ length: 30_000 }, (_, i) => `w${((i + 7) * 2654435761) % 999_983}`).join(
         ' ',
       );

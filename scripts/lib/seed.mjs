@@ -217,7 +217,7 @@ const MILESTONES = [
 ];
 
 const CONSENT_PURPOSES = ['ai_evaluation', 'leaderboard', 'public_verification'];
-const NOTICE_VERSION = 'v1';
+const NOTICE_VERSION = 'v2';
 
 /**
  * A SQL literal.

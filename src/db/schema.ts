@@ -81,6 +81,10 @@ export const users = sqliteTable(
     disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
     /** Employers only: the organisation they act for. */
     organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'set null' }),
+    /** The last sign-in (signup counts): the start of the retention period (src/services/retention.ts). */
+    lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
+    /** When the 48-hour notice of erasure for inactivity was given (Rule 8(2)); null after a sign-in. */
+    retentionNoticeAt: integer('retention_notice_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
@@ -422,7 +426,12 @@ export const fingerprintFrequencies = sqliteTable('fingerprint_frequencies', {
   submissions: integer('submissions').notNull(),
 });
 
-export const CONSENT_PURPOSES = ['ai_evaluation', 'leaderboard', 'public_verification'] as const;
+export const CONSENT_PURPOSES = [
+  'ai_evaluation',
+  'leaderboard',
+  'public_verification',
+  'integrity_corpus',
+] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 
 /** Append-only: rows are never updated; the latest row per (user, purpose) is the state. */
@@ -436,6 +445,8 @@ export const consentEvents = sqliteTable(
     purpose: text('purpose', { enum: CONSENT_PURPOSES }).notNull(),
     action: text('action', { enum: ['grant', 'revoke'] }).notNull(),
     noticeVersion: text('notice_version').notNull(),
+    /** The language of the notice the person read (a code of NOTICE_LANGUAGES), DPDP §5(3). */
+    language: text('language').notNull().default('en'),
     createdAt: createdAt(),
   },
   (t) => [index('consent_events_user_purpose_created_idx').on(t.userId, t.purpose, t.createdAt)],
@@ -487,9 +498,17 @@ export const auditLog = sqliteTable(
     details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** The client address (`CF-Connecting-IP`) of the request that used a power; null for other entries. */
     ip: text('ip'),
+    /**
+     * After the actor's erasure: their keyed pseudonym (`src/domain/pseudonym.ts`), `actor_id` then
+     * null. The entry is kept a year from `created_at` (Rule 8(3)), then deleted by the cron.
+     */
+    actorPseudonym: text('actor_pseudonym'),
+    /** When erasure pseudonymised the entry (ids hashed, details and address dropped); null otherwise. */
+    pseudonymisedAt: integer('pseudonymised_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [
+    index('audit_log_pseudonymised_idx').on(t.pseudonymisedAt, t.createdAt),
     index('audit_log_actor_created_idx').on(t.actorId, t.createdAt),
     index('audit_log_target_idx').on(t.targetType, t.targetId),
     // GET /api/admin/audit-log: newest first, optionally one action.
@@ -551,4 +570,97 @@ export const jobs = sqliteTable(
     index('jobs_created_idx').on(t.createdAt),
     index('jobs_subject_idx').on(t.subjectId),
   ],
+);
+
+/**
+ * Who else got something of a person's work (DPDP §11(1)(b)): one row each time a partner's
+ * integrity check (`POST /api/v1/integrity/check`) reported a match with one of their
+ * submissions, with the partner key (and its name at the time). Deleted with the submission.
+ */
+export const integrityDisclosures = sqliteTable(
+  'integrity_disclosures',
+  {
+    id: id(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    /** The partner key's name when the check ran (keys can be revoked and renamed). */
+    partner: text('partner').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integrity_disclosures_submission_idx').on(t.submissionId, t.createdAt)],
+);
+
+/**
+ * The Data Protection Officer's records of an erased person's grievances, nominations and
+ * corrections (what was asked, when, when it was due and answered, and the outcome), kept a
+ * year without identifying them (Rule 8(3)): `id` and `subject_pseudonym` are keyed hashes of
+ * the request and the person (src/domain/pseudonym.ts); no free text. Deleted by the cron.
+ */
+export const dpoRecords = sqliteTable(
+  'dpo_records',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: DSR_KINDS }).notNull(),
+    /** The outcome: the request's last state. */
+    state: text('state', { enum: DSR_STATES }).notNull(),
+    subjectPseudonym: text('subject_pseudonym').notNull(),
+    dueAt: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
+    requestedAt: integer('requested_at', { mode: 'timestamp_ms' }).notNull(),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    pseudonymisedAt: integer('pseudonymised_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
+);
+
+export const NOTICE_KINDS = ['retention', 'breach'] as const;
+
+/**
+ * In-app notices to a person (`GET /api/me/notices`): e.g. the notice of erasure for inactivity
+ * (Rule 8(2)). One per (person, kind, ref): writing a notice twice is a no-op.
+ */
+export const userNotices = sqliteTable(
+  'user_notices',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTICE_KINDS }).notNull(),
+    /** What the notice is about (the date of the retention notice, a breach id…). */
+    ref: text('ref').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** When the email copy was delivered (the `email` job); null: not (yet) emailed. */
+    emailedAt: integer('emailed_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_notices_user_kind_ref_unique').on(t.userId, t.kind, t.ref)],
+);
+
+/**
+ * Personal data breaches (DPDP §8(6), Rule 7): what happened, when it was found, the data and
+ * people affected, the measures taken, and the two intimations to the Data Protection Board
+ * (the intimation without delay: due when recorded; the detailed report within 72 hours of
+ * becoming aware). Each affected person gets an in-app notice (`user_notices`, kind `breach`).
+ */
+export const breaches = sqliteTable(
+  'breaches',
+  {
+    id: id(),
+    description: text('description').notNull(),
+    occurredAt: integer('occurred_at', { mode: 'timestamp_ms' }),
+    foundAt: integer('found_at', { mode: 'timestamp_ms' }).notNull(),
+    categories: text('categories', { mode: 'json' }).$type<string[]>().notNull(),
+    measures: text('measures').notNull(),
+    affectedCount: integer('affected_count').notNull(),
+    recordedBy: text('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+    boardIntimationDueAt: integer('board_intimation_due_at', { mode: 'timestamp_ms' }).notNull(),
+    boardIntimatedAt: integer('board_intimated_at', { mode: 'timestamp_ms' }),
+    boardReportDueAt: integer('board_report_due_at', { mode: 'timestamp_ms' }).notNull(),
+    boardReportedAt: integer('board_reported_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('breaches_created_idx').on(t.createdAt)],
 );

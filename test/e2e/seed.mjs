@@ -82,7 +82,7 @@ export async function seed(base) {
       await api('/api/consent', {
         method: 'POST',
         cookie,
-        body: { purpose, action: 'grant', noticeVersion: 'v1' },
+        body: { purpose, action: 'grant', noticeVersion: 'v2' },
         expect: 201,
       });
     }

@@ -10,6 +10,8 @@ import * as requests from '../../services/dsr/requests';
 import { issueAfterVerification } from '../../services/issuance';
 import * as organisations from '../../services/organisations';
 import { organisationOf, organisationView } from '../../services/organisations';
+
+import { noticesOf } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';
 import type * as routes from './me.routes';
 
@@ -71,6 +73,7 @@ export const listConsents: AppRouteHandler<typeof routes.listConsents> = async (
         ai_evaluation: consent.consentStateView(states.ai_evaluation),
         leaderboard: consent.consentStateView(states.leaderboard),
         public_verification: consent.consentStateView(states.public_verification),
+        integrity_corpus: consent.consentStateView(states.integrity_corpus),
       },
       history: history.items.map(consent.consentReceiptView),
       nextCursor: history.nextCursor,
@@ -119,3 +122,6 @@ export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainV
   const issued = await issueAfterVerification(c.env, c.var.db, organisation, issuanceJobId);
   return c.json({ organisation: organisationView(organisation), check, issuedCertificates: issued }, 200);
 };
+
+export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (c) =>
+  c.json({ notices: await noticesOf(c.env.DB, c.var.user.id) }, 200);

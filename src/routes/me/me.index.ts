@@ -14,4 +14,5 @@ export const meRouter = createRouter()
   .openapi(routes.updateMyOrganisation, handlers.updateOrganisation)
   .openapi(routes.inviteToOrganisation, handlers.invite)
   .openapi(routes.startDomainVerification, handlers.startDomainVerification)
-  .openapi(routes.checkDomainVerification, handlers.checkDomainVerification);
+  .openapi(routes.checkDomainVerification, handlers.checkDomainVerification)
+  .openapi(routes.listMyNotices, handlers.listNotices);

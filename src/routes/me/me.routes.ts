@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { NOTICE_KINDS } from '../../db/schema';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { defineRoute, IdParams } from '../../lib/route';
@@ -19,6 +20,34 @@ import {
   UpdateMeSchema,
   UpdateOrganisationSchema,
 } from './me.schemas';
+
+export const NoticeSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(NOTICE_KINDS),
+    title: z.string(),
+    body: z.string(),
+    createdAt: z.string().datetime(),
+  })
+  .openapi('UserNotice');
+
+export const listMyNotices = defineRoute({
+  method: 'get',
+  path: '/api/me/notices',
+  operationId: 'listMyNotices',
+  tags: ['Me'],
+  summary: "The caller's notices",
+  description:
+    'Notices the service owes the person, newest first (at most 100): e.g. that the account will be erased for ' +
+    'inactivity in 48 hours unless they sign in (DPDP Rule 8(2)).',
+  ...sessionAuth(),
+  responses: {
+    200: {
+      description: 'The notices.',
+      content: json(z.object({ notices: z.array(NoticeSchema).max(100) }).openapi('UserNotices')),
+    },
+  },
+});
 
 export const getMe = defineRoute({
   method: 'get',

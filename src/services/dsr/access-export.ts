@@ -39,6 +39,7 @@ import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import type { SessionUser } from '../../lib/types';
 import { auditInsert } from '../audit';
 import { consentHistory, consentStates } from '../consent';
+import { recipientsOf } from '../disclosures';
 import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from './pdf';
 import { completeRequest, requestInsert } from './requests';
 
@@ -327,6 +328,8 @@ const FILES = {
   'ratings-given.json': 'The ratings you gave as an employer (the rating only, not the candidate).',
   'briefs.json': 'The briefs you published as an employer.',
   'certificates.json': 'Your certificates, with the signed credential of each.',
+  'recipients.json':
+    'Who else has your data: the Data Processors that process it for us, and every party it was shared with (what and when).',
   'dsr-requests.json': 'Every data-rights request you made, this one included.',
   'audit-log.json': 'Audit entries of actions by you or about your account and requests.',
   'data-summary.pdf': 'A readable summary of this export.',
@@ -447,6 +450,7 @@ async function* archive(
   yield* array('ratings-given.json', src.ratingsGiven());
   yield* array('briefs.json', src.briefs());
   yield* array('certificates.json', src.certificates());
+  yield* whole('recipients.json', json(await recipientsOf(db, user.id)), FILES['recipients.json']);
 
   // A second pass for the PDFs: a ZIP entry must be finished before the next one starts.
   const certificateLines: SummaryBlock[] = [];
@@ -502,6 +506,7 @@ const PURPOSE_TITLES: Record<ConsentPurpose, string> = {
   ai_evaluation: 'AI evaluation of your submissions',
   leaderboard: 'Public leaderboard',
   public_verification: 'Your name on certificate verification',
+  integrity_corpus: 'Your work in the integrity corpus',
 };
 
 function summaryBlocks(
