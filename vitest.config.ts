@@ -3,6 +3,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { routeSources } from './scripts/lib/route-sources.mjs';
 import { generateSigningKeySecret } from './scripts/lib/signing-key.mjs';
+import { outbound } from './test/doubles/outbound.mjs';
 
 // The test Worker's secrets. Set in process.env too, so wrangler's required-secrets check is satisfied.
 const secrets = {
@@ -43,7 +44,10 @@ export default defineConfig({
       // Workers AI is remote-only; tests use the local engine and fake AI bindings.
       remoteBindings: false,
       miniflare: {
+        // Outside services (DNS-over-HTTPS …) are test doubles: test/doubles/outbound.mjs.
+        outboundService: outbound,
         bindings: {
+          DOH_RESOLVER_URL: 'http://doh.test/dns-query',
           ...secrets,
           TEST_MIGRATIONS: migrations,
           FINGERPRINT_MIGRATIONS: fingerprintMigrations,

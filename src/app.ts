@@ -6,6 +6,7 @@ import { authRouter } from './routes/auth/auth.index';
 import { briefsRouter } from './routes/briefs/briefs.index';
 import { certificatesRouter } from './routes/certificates/certificates.index';
 import { consentRouter } from './routes/consent/consent.index';
+import { dpoRouter } from './routes/dpo/dpo.index';
 import { dsrRouter } from './routes/dsr/dsr.index';
 import { evaluationsRouter } from './routes/evaluations/evaluations.index';
 import { healthRouter } from './routes/health/health.index';
@@ -44,6 +45,7 @@ export function buildApp() {
   app.route('/', agreementRouter);
   app.route('/', consentRouter);
   app.route('/', dsrRouter);
+  app.route('/', dpoRouter);
   app.route('/', healthRouter);
   app.route('/', pagesRouter);
   app.route('/', metaRouter(app));

@@ -1,10 +1,15 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
-import { backfillErasureJobs } from './services/dsr/erasure';
+import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { deleteExpiredExports } from './services/dsr/export-job';
+import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
+import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
 import './services/jobs/kinds';
+
+/** How far back the cron looks for ratings that earned a certificate none was issued for. */
+const EARNED_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Cron trigger (every 15 minutes): keep the agreement window rolling, drop expired sessions, and
@@ -15,8 +20,15 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   const results = await Promise.allSettled([
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
+    purgePseudonymisedLogs(getDb(env.DB), now),
+    runRetention(env, now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
     deleteExpiredExports(env, now),
+    // Backstops for issuance: earned but never created (a race between two last ratings), and
+    // waiting under an organisation that is verified by now (a crash after the verification).
+    issueEarnedCertificates(env, getDb(env.DB), new Date(now.getTime() - EARNED_LOOKBACK_MS), now).then(() =>
+      issueAllPending(env, getDb(env.DB)),
+    ),
   ]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   for (const f of failed)

@@ -1,7 +1,15 @@
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
-import { briefs, employerRatings, evaluations, milestones, submissions, users } from '../src/db/schema';
+import {
+  briefs,
+  employerRatings,
+  evaluations,
+  milestones,
+  organisations,
+  submissions,
+  users,
+} from '../src/db/schema';
 import { runScheduled } from '../src/scheduled';
 import {
   PUBLIC_AGREEMENT_KEY as PUBLIC_AGREEMENT_CACHE_KEY,
@@ -19,13 +27,26 @@ async function seedRatingPairs(pairs: { ai: Verdict | null; employer: Verdict; a
   const briefId = crypto.randomUUID();
   const milestoneId = crypto.randomUUID();
   const account = { passwordHash: 'x', passwordSalt: 'x', passwordIterations: 100_000 };
+  // Only a verified organisation's ratings count towards the public rate.
+  const organisationId = crypto.randomUUID();
+  await db
+    .insert(organisations)
+    .values({ id: organisationId, name: 'Verified Org', domains: ['e.test'], verification: 'verified' });
   await db.insert(users).values([
-    { id: employerId, email: `${employerId}@e.test`, name: 'Employer', role: 'employer', ...account },
+    {
+      id: employerId,
+      email: `${employerId}@e.test`,
+      name: 'Employer',
+      role: 'employer',
+      organisationId,
+      ...account,
+    },
     { id: candidateId, email: `${candidateId}@c.test`, name: 'Candidate', role: 'candidate', ...account },
   ]);
   await db.insert(briefs).values({
     id: briefId,
     employerId,
+    organisationId,
     title: 'Brief',
     domain: 'web',
     description: 'd',
@@ -60,6 +81,7 @@ async function seedRatingPairs(pairs: { ai: Verdict | null; employer: Verdict; a
     await db.insert(employerRatings).values({
       evaluationId,
       employerId,
+      organisationId,
       briefId,
       domain: 'web',
       score: pair.employer === 'pass' ? 4 : 2,

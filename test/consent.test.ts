@@ -28,14 +28,14 @@ describe('POST /api/consent', () => {
       expect(before.states[purpose]).toEqual({ state: 'never', since: null, noticeVersion: null });
     expect(before.history).toEqual([]);
 
-    const grant = await consent(person, { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' });
+    const grant = await consent(person, { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' });
     expect(grant.status).toBe(201);
     const granted = await grant.json<Receipt>();
-    expect(granted).toMatchObject({ purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' });
+    expect(granted).toMatchObject({ purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' });
     expect(grant.headers.get('RateLimit')).toMatch(/^"user";r=\d+;t=\d+$/);
 
-    await consent(person, { purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v1' });
-    const revoke = await consent(person, { purpose: 'leaderboard', action: 'revoke', noticeVersion: 'v1' });
+    await consent(person, { purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v2' });
+    const revoke = await consent(person, { purpose: 'leaderboard', action: 'revoke', noticeVersion: 'v2' });
     expect(revoke.status).toBe(201);
     const revoked = await revoke.json<Receipt>();
 
@@ -43,7 +43,7 @@ describe('POST /api/consent', () => {
     expect(after.states.leaderboard).toEqual({
       state: 'revoked',
       since: revoked.createdAt,
-      noticeVersion: 'v1',
+      noticeVersion: 'v2',
     });
     expect(after.states.ai_evaluation?.state).toBe('granted');
     expect(after.states.public_verification?.state).toBe('never');
@@ -58,7 +58,7 @@ describe('POST /api/consent', () => {
   it('never updates the ledger in place: every change is a new row', async () => {
     const person = await signup('candidate');
     for (const action of ['grant', 'revoke', 'grant'])
-      await consent(person, { purpose: 'public_verification', action, noticeVersion: 'v1' });
+      await consent(person, { purpose: 'public_verification', action, noticeVersion: 'v2' });
     const rows = await env.DB.prepare('SELECT action FROM consent_events WHERE user_id = ? ORDER BY rowid')
       .bind(person.id)
       .all<{ action: string }>();
@@ -90,7 +90,7 @@ describe('POST /api/consent', () => {
   it('refuses an unknown purpose, action or notice version, and unknown fields, with 422 pointers', async () => {
     const person = await signup('candidate');
     const purpose = await expectProblem(
-      await consent(person, { purpose: 'marketing', action: 'grant', noticeVersion: 'v1' }),
+      await consent(person, { purpose: 'marketing', action: 'grant', noticeVersion: 'v2' }),
       422,
       'validation-failed',
     );
@@ -104,7 +104,7 @@ describe('POST /api/consent', () => {
       { pointer: '#/noticeVersion', detail: expect.stringContaining('Unknown') },
     ]);
     const extra = await expectProblem(
-      await consent(person, { purpose: 'leaderboard', action: 'allow', noticeVersion: 'v1', userId: 'x' }),
+      await consent(person, { purpose: 'leaderboard', action: 'allow', noticeVersion: 'v2', userId: 'x' }),
       422,
       'validation-failed',
     );
@@ -122,7 +122,7 @@ describe('POST /api/consent', () => {
     await expectProblem(
       await call(
         '/api/consent',
-        jsonInit('POST', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' }),
+        jsonInit('POST', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' }),
       ),
       401,
       'unauthenticated',
@@ -133,7 +133,7 @@ describe('POST /api/consent', () => {
       '/api/consent',
       jsonInit(
         'POST',
-        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' },
+        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' },
         { cookie: person.cookie, origin: 'https://evil.example' },
       ),
     );
@@ -147,7 +147,7 @@ describe('POST /api/consent', () => {
     const brief = await seedBrief(employer.id);
     const mine = await seedCertifiedWork(person, { ...brief, employerId: employer.id });
     const theirs = await seedCertifiedWork(other, { ...brief, employerId: employer.id });
-    await consent(person, { purpose: 'public_verification', action: 'grant', noticeVersion: 'v1' });
+    await consent(person, { purpose: 'public_verification', action: 'grant', noticeVersion: 'v2' });
 
     await env.CACHE.put(leaderboardKey('*'), '{"entries":[{"alias":"Test Person"}]}');
     await env.CACHE.put(leaderboardKey('web'), '{"entries":[{"alias":"Test Person"}]}');
@@ -158,7 +158,7 @@ describe('POST /api/consent', () => {
     const res = await consent(person, {
       purpose: 'public_verification',
       action: 'revoke',
-      noticeVersion: 'v1',
+      noticeVersion: 'v2',
     });
     expect(res.status).toBe(201);
     expect(await env.CACHE.get(verificationKey(mine.certificateNo))).toBeNull();

@@ -71,6 +71,7 @@ const JSON_FILES = [
   'ratings-given.json',
   'briefs.json',
   'certificates.json',
+  'recipients.json',
   'dsr-requests.json',
   'audit-log.json',
   'manifest.json',
@@ -80,7 +81,7 @@ const SECRETS = /password|token_hash|tokenhash|key_hash|keyhash|salt/i;
 
 describe('GET /api/dsr/access', () => {
   it("exports every kind of record about the caller as JSON and PDFs, and nothing secret or anyone else's", async () => {
-    const employer = await signup('employer', 'Acme Hiring');
+    const employer = await signup('employer', 'Recruiter', 'Acme Hiring');
     const person = await signup('candidate', 'Priya Sharma');
     const other = await signup('candidate', 'Other Candidate');
     const brief = await seedBrief(employer.id);
@@ -89,7 +90,7 @@ describe('GET /api/dsr/access', () => {
     const theirs = await seedCertifiedWork(other, { ...brief, employerId: employer.id });
     await call(
       '/api/consent',
-      jsonInit('POST', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' }, as(person)),
+      jsonInit('POST', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' }, as(person)),
     );
     await call(
       '/api/dsr/grievance',
@@ -251,12 +252,13 @@ describe('GET /api/dsr/access', () => {
       userId: person.id,
       purpose: 'leaderboard' as const,
       action: i % 2 === 0 ? ('grant' as const) : ('revoke' as const),
-      noticeVersion: 'v1',
+      noticeVersion: 'v2',
     }));
-    for (let i = 0; i < events.length; i += 20)
+    // 16 rows of 6 columns each: within D1's 100 bound parameters.
+    for (let i = 0; i < events.length; i += 16)
       await db()
         .insert(consentEvents)
-        .values(events.slice(i, i + 20));
+        .values(events.slice(i, i + 16));
     for (let i = 0; i < 3; i += 1)
       await call('/api/dsr/grievance', jsonInit('POST', { subject: `s${i}`, description: 'd' }, as(person)));
     const auditRows = Array.from({ length: 150 }, () => ({

@@ -79,9 +79,9 @@ async function candidateWithEverything() {
   // A second session, from another device.
   await call('/api/auth/login', jsonInit('POST', { email: person.email, password: person.password }));
   const post = (path: string, body: unknown) => call(path, jsonInit('POST', body, as(person)));
-  await post('/api/consent', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' });
-  await post('/api/consent', { purpose: 'public_verification', action: 'grant', noticeVersion: 'v1' });
-  await post('/api/consent', { purpose: 'leaderboard', action: 'revoke', noticeVersion: 'v1' });
+  await post('/api/consent', { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' });
+  await post('/api/consent', { purpose: 'public_verification', action: 'grant', noticeVersion: 'v2' });
+  await post('/api/consent', { purpose: 'leaderboard', action: 'revoke', noticeVersion: 'v2' });
   const grievance = await (
     await post('/api/dsr/grievance', { subject: 'Score', description: 'Please look again.' })
   ).json<{ id: string }>();
@@ -194,7 +194,7 @@ describe('erasure', { timeout: 30_000 }, () => {
       users: 1,
     });
     expect(receipt.deletedCounts.dsr_requests).toBe(5); // grievance, nomination, correction, access, erasure
-    expect(receipt.deletedCounts.audit_log).toBeGreaterThanOrEqual(9);
+    expect(receipt.deletedCounts.audit_log_pseudonymised).toBeGreaterThanOrEqual(9);
 
     // Caches built from their rows are gone; the public rate was recomputed.
     for (const w of works) expect(await env.CACHE.get(verificationKey(w.certificateNo))).toBeNull();

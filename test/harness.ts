@@ -12,6 +12,7 @@
  * the step that broke; the fixtures assert nothing about the behaviour under test.
  */
 import { env } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { getDb } from '../src/db/client';
 import {
   briefs,
@@ -21,8 +22,10 @@ import {
   fingerprintFrequencies,
   fingerprints,
   milestones,
+  organisations,
   rubrics,
   submissions,
+  users,
 } from '../src/db/schema';
 import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
 import demo from './demo-brief.json';
@@ -41,14 +44,28 @@ export type Role = 'candidate' | 'employer';
 let counter = 0;
 
 /** Signs up a fresh account of the given role and returns its session. */
-export async function signup(role: Role = 'candidate', name = 'Test Person'): Promise<Account> {
+export async function signup(
+  role: Role = 'candidate',
+  name = 'Test Person',
+  organisationName = `Organisation ${crypto.randomUUID().slice(0, 8)}`,
+): Promise<Account> {
   counter += 1;
   const email = `user${counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
   const password = 'a-long-enough-password';
   const res = await expectStatus(
     await call(
       '/api/auth/signup',
-      jsonInit('POST', { email, password, name, role }, { 'CF-Connecting-IP': freshIp() }),
+      jsonInit(
+        'POST',
+        {
+          email,
+          password,
+          name,
+          role,
+          ...(role === 'employer' ? { organisation: { name: organisationName } } : {}),
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
     ),
     201,
     'signup',
@@ -85,7 +102,7 @@ export async function issueKey(
 }
 
 /** Every consent purpose: what a candidate who is shown everywhere has granted. */
-export const ALL_CONSENTS = ['ai_evaluation', 'leaderboard', 'public_verification'];
+export const ALL_CONSENTS = ['ai_evaluation', 'leaderboard', 'public_verification', 'integrity_corpus'];
 
 /** Grants (or revokes) a consent purpose through the API. */
 export async function consent(
@@ -94,7 +111,7 @@ export async function consent(
   action: 'grant' | 'revoke' = 'grant',
 ): Promise<void> {
   await expectStatus(
-    await call('/api/consent', jsonInit('POST', { purpose, action, noticeVersion: 'v1' }, as(account))),
+    await call('/api/consent', jsonInit('POST', { purpose, action, noticeVersion: 'v2' }, as(account))),
     201,
     'consent',
   );
@@ -192,19 +209,70 @@ export type CertifyOptions = {
   consents?: string[];
 };
 
+/** The id of the employer's organisation (from `GET /api/me`). */
+export async function organisationOf(employer: Account): Promise<string> {
+  const me = await expectStatus(await call('/api/me', { headers: as(employer) }), 200, 'profile');
+  const { organisation } = await me.json<{ organisation: { id: string } | null }>();
+  if (!organisation) throw new Error('the employer has no organisation');
+  return organisation.id;
+}
+
+let admin: Promise<Account> | undefined;
+
+/** The admin's verdict on the employer's organisation (`verified` by default), through the API. */
+export async function reviewOrganisation(
+  employer: Account,
+  verification: 'verified' | 'rejected' | 'suspended' = 'verified',
+  reason = 'Checked by the test harness',
+): Promise<Response> {
+  admin ??= loginAdmin();
+  const id = await organisationOf(employer);
+  return call(`/api/admin/organisations/${id}`, jsonInit('PATCH', { verification, reason }, as(await admin)));
+}
+
+/** Makes the employer's organisation verified (an admin's review); already verified is fine. */
+export async function verifyOrganisation(employer: Account): Promise<void> {
+  const res = await reviewOrganisation(employer);
+  if (res.status !== 200 && res.status !== 409)
+    throw new Error(`verification failed: ${res.status} ${await res.text()}`);
+}
+
+/** An employer whose organisation is verified, so its passing ratings issue certificates. */
+export async function verifiedEmployer(name = 'Test Employer'): Promise<Account> {
+  const employer = await signup('employer', name);
+  await verifyOrganisation(employer);
+  return employer;
+}
+
 /**
- * The candidate's certificate from the employer: a new one-milestone brief, the candidate's
- * consents, their work on it evaluated, and the employer's passing rating.
+ * Every milestone of the brief submitted by the candidate and rated `pass` by the employer, in
+ * order; returns the last rating's response body (with any certificate it issued).
+ */
+export async function passEveryMilestone(employer: Account, candidate: Account, brief: BriefView) {
+  const submissions: Submitted[] = [];
+  let last: { certificate: { certificateNo: string; status?: string } | null } = { certificate: null };
+  for (const milestone of brief.playbook.milestones) {
+    const submission = await submitAndWait(candidate, milestone.id);
+    submissions.push(submission);
+    const rated = await expectStatus(await rate(employer, submission.evaluationId), 201, 'rating');
+    last = await rated.json();
+  }
+  return { submissions, certificate: last.certificate };
+}
+
+/**
+ * The candidate's certificate from the employer: the employer's organisation verified, a new
+ * brief, the candidate's consents, their work on every milestone evaluated, and the employer's
+ * passing ratings. `submission` is the final milestone's.
  */
 export async function certify(employer: Account, candidate: Account, options: CertifyOptions = {}) {
   const { domain = DEMO_BRIEF.domain, title = DEMO_BRIEF.title, consents = ALL_CONSENTS } = options;
+  await verifyOrganisation(employer);
   for (const purpose of consents) await consent(candidate, purpose);
   const brief = await publishedBrief(employer, { title, domain, durationDays: 1 });
-  const submission = await submitAndWait(candidate, brief.playbook.milestones.at(-1)!.id);
-  const rated = await expectStatus(await rate(employer, submission.evaluationId), 201, 'rating');
-  const { certificate } = await rated.json<{ certificate: { certificateNo: string } | null }>();
-  if (!certificate) throw new Error('a final pass issued no certificate');
-  return { brief, submission, certificateNo: certificate.certificateNo };
+  const { submissions, certificate } = await passEveryMilestone(employer, candidate, brief);
+  if (!certificate) throw new Error('passing every milestone issued no certificate');
+  return { brief, submission: submissions.at(-1)!, certificateNo: certificate.certificateNo };
 }
 
 /** A new candidate with one certificate from a new employer (`<name>'s employer` by default). */
@@ -213,7 +281,7 @@ export async function candidateWithCertificate(
   options: CertifyOptions & { employerName?: string } = {},
 ) {
   const { employerName = `${name}'s employer`, ...rest } = options;
-  const employer = await signup('employer', employerName);
+  const employer = await signup('employer', 'Recruiter', employerName);
   const candidate = await signup('candidate', name);
   return { employer, candidate, ...(await certify(employer, candidate, rest)) };
 }
@@ -226,12 +294,14 @@ export const db = () => getDb(env.DB);
 export async function seedBrief(employerId: string, domain = 'web') {
   const briefId = crypto.randomUUID();
   const milestoneId = crypto.randomUUID();
+  const organisationId = await seededOrganisation(employerId);
   await db().batch([
     db()
       .insert(briefs)
       .values({
         id: briefId,
         employerId,
+        organisationId,
         title: `Build a status page (${domain})`,
         domain,
         description: 'A public status page for three services.',
@@ -274,6 +344,24 @@ export async function seedBrief(employerId: string, domain = 'web') {
   return { briefId, milestoneId };
 }
 
+/** The employer's organisation, made verified (as if an admin had reviewed it). */
+async function seededOrganisation(employerId: string): Promise<string> {
+  const [row] = await db()
+    .select({ organisationId: users.organisationId })
+    .from(users)
+    .where(eq(users.id, employerId));
+  const organisationId = row?.organisationId ?? crypto.randomUUID();
+  if (!row?.organisationId) {
+    await db().insert(organisations).values({ id: organisationId, name: 'Seeded organisation', domains: [] });
+    await db().update(users).set({ organisationId }).where(eq(users.id, employerId));
+  }
+  await db()
+    .update(organisations)
+    .set({ verification: 'verified', verificationMethod: 'admin', verifiedAt: new Date() })
+    .where(eq(organisations.id, organisationId));
+  return organisationId;
+}
+
 /**
  * A rated, certified submission of the candidate on the employer's brief, with fingerprints,
  * evaluation, employer rating and certificate, as the verification workflow would leave them.
@@ -288,6 +376,12 @@ export async function seedCertifiedWork(
   const certificateNo = generateCertificateNumber();
   const hashes = [Math.floor(Math.random() * 2 ** 40), Math.floor(Math.random() * 2 ** 40)];
   const domain = brief.domain ?? 'web';
+  const organisationId = await seededOrganisation(brief.employerId);
+  const [organisation] = await db()
+    .select({ name: organisations.name })
+    .from(organisations)
+    .where(eq(organisations.id, organisationId));
+  const organisationName = organisation?.name ?? 'Seeded organisation';
   await db().batch([
     db()
       .insert(submissions)
@@ -333,6 +427,7 @@ export async function seedCertifiedWork(
     db().insert(employerRatings).values({
       evaluationId,
       employerId: brief.employerId,
+      organisationId,
       briefId: brief.briefId,
       domain,
       score: 4,
@@ -346,6 +441,8 @@ export async function seedCertifiedWork(
       holderId: candidate.id,
       briefId: brief.briefId,
       employerId: brief.employerId,
+      organisationId,
+      signedOrganisationName: organisationName,
       submissionId,
       domain,
       credentialJwt: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln',

@@ -100,8 +100,8 @@ async function certifiedPerson() {
   await db()
     .insert(schema.consentEvents)
     .values([
-      { userId: id, purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v1' },
-      { userId: id, purpose: 'public_verification', action: 'grant', noticeVersion: 'v1' },
+      { userId: id, purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v2' },
+      { userId: id, purpose: 'public_verification', action: 'grant', noticeVersion: 'v2' },
     ]);
   const brief = await seedBrief(employerId);
   const work = await seedCertifiedWork({ id, email: `${id}@example.test` }, { ...brief, employerId });

@@ -90,19 +90,20 @@ describe('while an erasure is pending', () => {
     expect(after.entries).toEqual([]);
   });
 
-  it("an employer's pending erasure shows them as a former employer on the certificates they issued", async () => {
-    const employer = await signup('employer', 'Leaving Employer');
+  it("an employer's pending erasure leaves the certificates they rated verifying under the organisation, never their name", async () => {
+    const employer = await signup('employer', 'Leaving Employer', 'Staying Org');
     const candidate = await signup('candidate', 'Staying Candidate');
     const brief = await seedBrief(employer.id);
     const work = await seedCertifiedWork(candidate, { ...brief, employerId: employer.id });
-    expect(await (await call(`/api/verify/${work.certificateNo}`)).json()).toMatchObject({
-      employer: { name: 'Leaving Employer' },
-    });
+    const before = await (await call(`/api/verify/${work.certificateNo}`)).json<{
+      employer: { name: string };
+    }>();
+    expect(before.employer.name).toBe('Staying Org');
     await erase(employer);
-    expect(await (await call(`/api/verify/${work.certificateNo}`)).json()).toMatchObject({
-      status: 'active',
-      employer: { name: 'Former employer' },
-    });
+    const res = await call(`/api/verify/${work.certificateNo}`);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ status: 'active', employer: { name: 'Staying Org' } });
+    expect(text).not.toContain('Leaving Employer');
   });
 });
 

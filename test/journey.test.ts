@@ -1,12 +1,21 @@
 import { env } from 'cloudflare:test';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { type BriefView, consent, DEMO_BRIEF, type SubmissionView, signup, submitAndWait } from './harness';
+import {
+  type BriefView,
+  consent,
+  DEMO_BRIEF,
+  type SubmissionView,
+  signup,
+  submitAndWait,
+  verifyOrganisation,
+} from './harness';
 import { as, call, eventually, jsonInit } from './helpers';
 
 describe('the whole journey', () => {
   it('brief → submissions → AI evaluations → blind ratings → certificate → verify → leaderboard → agreement', async () => {
-    const employer = await signup('employer', 'Acme Hiring');
+    const employer = await signup('employer', 'Priya Recruiter', 'Acme Hiring');
+    await verifyOrganisation(employer);
     const candidate = await signup('candidate', 'Ravi Kumar');
     for (const purpose of ['ai_evaluation', 'leaderboard', 'public_verification'])
       await consent(candidate, purpose);

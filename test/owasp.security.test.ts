@@ -32,6 +32,7 @@ import {
   rate,
   signup,
   submitAndWait,
+  verifyOrganisation,
 } from './harness';
 import { type Account, as, BASE, call, expectProblem, jsonInit, ORIGIN, sessionCookieFrom } from './helpers';
 
@@ -108,6 +109,7 @@ beforeAll(async () => {
     signup('candidate', 'Stranger Candidate'),
   ]);
   await consent(holder, 'ai_evaluation');
+  await verifyOrganisation(owner);
   brief = await publishedBrief(owner, { durationDays: 1, domain: 'security-tests' });
   draft = await draftBrief(owner);
 }, 30_000);
@@ -225,6 +227,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
     'patch /api/admin/dsr-requests/{id}':
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
+    'patch /api/admin/organisations/{id}': 'admins review every organisation (function level: API5)',
+    'post /api/admin/breaches/{id}/board': 'admins track every breach for the Board (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
     'get /api/consent/notices/{version}': 'published notices are public',
@@ -597,7 +601,7 @@ describe('API3:2023 Broken Object Property Level Authorization', () => {
       [
         'POST',
         '/api/consent',
-        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1', userId: owner.id },
+        { purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2', userId: owner.id },
       ],
     ];
     for (const [method, path, body] of attempts) {
@@ -823,6 +827,8 @@ describe('API4:2023 Unrestricted Resource Consumption', () => {
 
     it('stores a bounded number of fingerprints for a maximal submission, and charges it to the quota', async () => {
       const candidate = await signup('candidate');
+      // Work enters the integrity corpus only with this consent (issue 19).
+      await consent(candidate, 'integrity_corpus');
       const words = Array.from({ length: 30_000 }, (_, i) => `w${((i + 7) * 2654435761) % 999_983}`).join(
         ' ',
       );
@@ -1065,8 +1071,9 @@ describe('API6:2023 Unrestricted Access to Sensitive Business Flows', () => {
     await expectProblem(await rate(owner, work.evaluationId, 'pass', 5), 409, 'conflict');
   });
 
-  it('issues a certificate only when the final milestone is rated pass', async () => {
+  it('issues a certificate only when every milestone is rated pass by a verified organisation', async () => {
     const employer = await signup('employer');
+    await verifyOrganisation(employer);
     const candidate = await signup('candidate');
     const long = await publishedBrief(employer, { durationDays: 30 });
     const milestones = long.playbook.milestones;
@@ -1081,14 +1088,20 @@ describe('API6:2023 Unrestricted Access to Sensitive Business Flows', () => {
       certificate: unknown;
     }>();
     expect(failed.certificate, 'a fail on the final milestone').toBeNull();
+    const skipped = await submitAndWait(candidate, milestones.at(-1)!.id);
+    const skipping = await (await rate(employer, skipped.evaluationId, 'pass')).json<{
+      certificate: unknown;
+    }>();
+    expect(skipping.certificate, 'a final pass with milestones in between never passed').toBeNull();
     expect(
       (await (await call('/api/me/certificates', { headers: as(candidate) })).json<{ items: unknown[] }>())
         .items,
     ).toEqual([]);
-    const finalPass = await submitAndWait(candidate, milestones.at(-1)!.id);
-    const passed = await (await rate(employer, finalPass.evaluationId, 'pass')).json<{
-      certificate: { certificateNo: string } | null;
-    }>();
+    let passed: { certificate: { certificateNo: string } | null } = { certificate: null };
+    for (const m of milestones.slice(1, -1)) {
+      const s = await submitAndWait(candidate, m.id);
+      passed = await (await rate(employer, s.evaluationId, 'pass')).json();
+    }
     expect(passed.certificate?.certificateNo).toMatch(/^VP-/);
     // There is no other way to a certificate.
     expect((await call('/api/certificates', jsonInit('POST', {}, as(employer)))).status).toBe(404);

@@ -43,7 +43,11 @@ export const IDS = {
   evaluation: '00000000-0000-4000-8000-000000000601',
   rating: '00000000-0000-4000-8000-000000000701',
   certificate: '00000000-0000-4000-8000-000000000801',
+  organisation: '00000000-0000-4000-8000-000000000901',
 };
+
+/** The demo employer's organisation: verified, so its ratings issue valid certificates. */
+export const DEMO_ORGANISATION = { name: 'Demo Hiring Co', domain: 'demo.local' };
 
 /** When the demo certificate was issued (fixed, so its credential is the same on every seed). */
 export const DEMO_ISSUED_AT = Date.UTC(2026, 0, 15, 10, 0, 0);
@@ -213,7 +217,7 @@ const MILESTONES = [
 ];
 
 const CONSENT_PURPOSES = ['ai_evaluation', 'leaderboard', 'public_verification'];
-const NOTICE_VERSION = 'v1';
+const NOTICE_VERSION = 'v2';
 
 /**
  * A SQL literal.
@@ -304,6 +308,7 @@ function demoCertificateRows(credentialJwt) {
       id: IDS.rating,
       evaluation_id: IDS.evaluation,
       employer_id: IDS.employer,
+      organisation_id: IDS.organisation,
       brief_id: IDS.brief,
       domain: BRIEF.domain,
       score: 4,
@@ -320,10 +325,13 @@ function demoCertificateRows(credentialJwt) {
         holder_id: IDS.candidate,
         brief_id: IDS.brief,
         employer_id: IDS.employer,
+        organisation_id: IDS.organisation,
+        signed_organisation_name: DEMO_ORGANISATION.name,
         submission_id: IDS.submission,
         domain: BRIEF.domain,
         status: 'active',
         credential_jwt: credentialJwt,
+        earned_at: at,
         issued_at: at,
       },
       'ON CONFLICT(id) DO UPDATE SET credential_jwt = excluded.credential_jwt',
@@ -359,11 +367,25 @@ export function buildSeedSql({ adminEmail, adminPassword, now = Date.now(), cred
 
   const statements = [
     adminUpsert,
-    insert('users', userRow({ id: IDS.employer, role: 'employer', ...DEMO_EMPLOYER }, now)),
+    insert('organisations', {
+      id: IDS.organisation,
+      name: DEMO_ORGANISATION.name,
+      domains: [DEMO_ORGANISATION.domain],
+      verification: 'verified',
+      verification_method: 'admin',
+      verification_reason: 'Demo data',
+      verified_at: now,
+      created_at: now,
+    }),
+    insert('users', {
+      ...userRow({ id: IDS.employer, role: 'employer', ...DEMO_EMPLOYER }, now),
+      organisation_id: IDS.organisation,
+    }),
     insert('users', userRow({ id: IDS.candidate, role: 'candidate', ...DEMO_CANDIDATE }, now)),
     insert('briefs', {
       id: IDS.brief,
       employer_id: IDS.employer,
+      organisation_id: IDS.organisation,
       title: BRIEF.title,
       domain: BRIEF.domain,
       description: BRIEF.description,
@@ -449,7 +471,7 @@ export async function seedLocalDatabase({ persistTo, baseUrl = 'http://localhost
         certificateId: IDS.certificate,
         briefTitle: BRIEF.title,
         domain: BRIEF.domain,
-        employerName: DEMO_EMPLOYER.name,
+        employerName: DEMO_ORGANISATION.name,
         issuedAt: new Date(DEMO_ISSUED_AT),
       })
     : undefined;

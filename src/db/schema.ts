@@ -27,6 +27,42 @@ const createdAt = () =>
 export const ROLES = ['candidate', 'employer', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
+export const ORGANISATION_VERIFICATION = [
+  'unverified',
+  'pending',
+  'verified',
+  'rejected',
+  'suspended',
+] as const;
+export type OrganisationVerification = (typeof ORGANISATION_VERIFICATION)[number];
+
+/**
+ * Who issues certificates. Every employer belongs to one; briefs, ratings and certificates
+ * belong to it, and only a `verified` organisation's certificates are publicly valid.
+ */
+export const organisations = sqliteTable(
+  'organisations',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    websiteUrl: text('website_url'),
+    /** Domains the organisation claims (lower-case); verified ones are in `verifiedDomain`. */
+    domains: text('domains', { mode: 'json' }).$type<string[]>().notNull(),
+    verification: text('verification', { enum: ORGANISATION_VERIFICATION }).notNull().default('unverified'),
+    /** `dns` (TXT proof) or `admin` (review), once verified. */
+    verificationMethod: text('verification_method', { enum: ['dns', 'admin'] }),
+    verifiedDomain: text('verified_domain'),
+    /** The admin's reason for the last review decision (verified, rejected, suspended). */
+    verificationReason: text('verification_reason'),
+    /** The value to publish at `_vp-verification.<domain>`; random, per organisation. */
+    dnsToken: text('dns_token'),
+    verifiedAt: integer('verified_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('organisations_verification_idx').on(t.verification, t.createdAt)],
+);
+
 export const users = sqliteTable(
   'users',
   {
@@ -43,10 +79,43 @@ export const users = sqliteTable(
     passwordSalt: text('password_salt').notNull(),
     passwordIterations: integer('password_iterations').notNull(),
     disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+    /** Employers only: the organisation they act for. */
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'set null' }),
+    /** The last sign-in (signup counts): the start of the retention period (src/services/retention.ts). */
+    lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
+    /** When the 48-hour notice of erasure for inactivity was given (Rule 8(2)); null after a sign-in. */
+    retentionNoticeAt: integer('retention_notice_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    index('users_organisation_idx').on(t.organisationId),
+  ],
+);
+
+/** How a second recruiter joins: a member invites an email address; the token is shown once. */
+export const organisationInvitations = sqliteTable(
+  'organisation_invitations',
+  {
+    id: id(),
+    organisationId: text('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** Lower-cased; only a signup with this address can use the token. */
+    email: text('email').notNull(),
+    /** SHA-256 of the invitation token, hex. */
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    acceptedAt: integer('accepted_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('organisation_invitations_token_unique').on(t.tokenHash),
+    index('organisation_invitations_organisation_idx').on(t.organisationId),
+    index('organisation_invitations_invited_by_idx').on(t.invitedBy),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -97,9 +166,12 @@ export const briefs = sqliteTable(
   'briefs',
   {
     id: id(),
+    /** The person who created the brief. */
     employerId: text('employer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The organisation the brief belongs to: any of its members may manage it. */
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     domain: text('domain').notNull(),
     description: text('description').notNull(),
@@ -115,6 +187,7 @@ export const briefs = sqliteTable(
   },
   (t) => [
     index('briefs_employer_idx').on(t.employerId),
+    index('briefs_organisation_idx').on(t.organisationId),
     index('briefs_state_domain_idx').on(t.state, t.domain),
   ],
 );
@@ -231,9 +304,11 @@ export const employerRatings = sqliteTable(
     evaluationId: text('evaluation_id')
       .notNull()
       .references(() => evaluations.id, { onDelete: 'cascade' }),
+    /** The person who rated, for the audit trail; the rating is the organisation's. */
     employerId: text('employer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     briefId: text('brief_id')
       .notNull()
       .references(() => briefs.id, { onDelete: 'cascade' }),
@@ -256,10 +331,16 @@ export const employerRatings = sqliteTable(
     index('employer_ratings_employer_created_idx').on(t.employerId, t.createdAt),
     index('employer_ratings_domain_created_idx').on(t.domain, t.createdAt),
     index('employer_ratings_brief_idx').on(t.briefId),
+    index('employer_ratings_organisation_created_idx').on(t.organisationId, t.createdAt),
   ],
 );
 
-export const CERTIFICATE_STATES = ['active', 'revoked'] as const;
+/**
+ * `pending_issuer`: earned under an organisation that is not verified yet; it has a number but no
+ * credential until the organisation is verified, and verifies as not valid until then.
+ */
+export const CERTIFICATE_STATES = ['pending_issuer', 'active', 'revoked'] as const;
+export type CertificateState = (typeof CERTIFICATE_STATES)[number];
 
 export const certificates = sqliteTable(
   'certificates',
@@ -273,15 +354,35 @@ export const certificates = sqliteTable(
     briefId: text('brief_id')
       .notNull()
       .references(() => briefs.id, { onDelete: 'cascade' }),
+    /** The person whose rating completed the certificate (audit trail); the issuer is the organisation. */
     employerId: text('employer_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     submissionId: text('submission_id').references(() => submissions.id, { onDelete: 'set null' }),
     domain: text('domain').notNull(),
     status: text('status', { enum: CERTIFICATE_STATES }).notNull().default('active'),
-    /** The signed Open Badges 3.0 credential, VC-JWT compact form. */
-    credentialJwt: text('credential_jwt').notNull(),
+    /**
+     * The issuer's name as signed into the credential (the organisation's name at issue). The
+     * verify page shows this, and "now known as …" when the organisation has renamed since.
+     */
+    signedOrganisationName: text('signed_organisation_name'),
+    /**
+     * Credentials issued before organisations existed were signed with the rating person's own
+     * name; they are re-signed under the organisation when that person corrects their name or is
+     * erased, so no credential keeps it.
+     */
+    signedByPerson: integer('signed_by_person', { mode: 'boolean' }).notNull().default(false),
+    /** The signed Open Badges 3.0 credential, VC-JWT compact form; null while `pending_issuer`. */
+    credentialJwt: text('credential_jwt'),
+    /** When it was earned (the last pass rating); `issuedAt` once signed. */
+    earnedAt: integer('earned_at', { mode: 'timestamp_ms' }),
     issuedAt: integer('issued_at', { mode: 'timestamp_ms' }).notNull(),
+    /**
+     * Bumped by every change a verifier can see (issue, revocation, re-signing). A cached
+     * verification is only trusted while the version it was built from is still current.
+     */
+    version: integer('version').notNull().default(1),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
     revokedReason: text('revoked_reason'),
     revokedBy: text('revoked_by').references(() => users.id, { onDelete: 'set null' }),
@@ -296,6 +397,7 @@ export const certificates = sqliteTable(
     index('certificates_brief_idx').on(t.briefId),
     index('certificates_revoked_by_idx').on(t.revokedBy),
     index('certificates_domain_status_idx').on(t.domain, t.status),
+    index('certificates_organisation_status_idx').on(t.organisationId, t.status),
   ],
 );
 
@@ -324,7 +426,12 @@ export const fingerprintFrequencies = sqliteTable('fingerprint_frequencies', {
   submissions: integer('submissions').notNull(),
 });
 
-export const CONSENT_PURPOSES = ['ai_evaluation', 'leaderboard', 'public_verification'] as const;
+export const CONSENT_PURPOSES = [
+  'ai_evaluation',
+  'leaderboard',
+  'public_verification',
+  'integrity_corpus',
+] as const;
 export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 
 /** Append-only: rows are never updated; the latest row per (user, purpose) is the state. */
@@ -338,6 +445,8 @@ export const consentEvents = sqliteTable(
     purpose: text('purpose', { enum: CONSENT_PURPOSES }).notNull(),
     action: text('action', { enum: ['grant', 'revoke'] }).notNull(),
     noticeVersion: text('notice_version').notNull(),
+    /** The language of the notice the person read (a code of NOTICE_LANGUAGES), DPDP §5(3). */
+    language: text('language').notNull().default('en'),
     createdAt: createdAt(),
   },
   (t) => [index('consent_events_user_purpose_created_idx').on(t.userId, t.purpose, t.createdAt)],
@@ -389,9 +498,17 @@ export const auditLog = sqliteTable(
     details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
     /** The client address (`CF-Connecting-IP`) of the request that used a power; null for other entries. */
     ip: text('ip'),
+    /**
+     * After the actor's erasure: their keyed pseudonym (`src/domain/pseudonym.ts`), `actor_id` then
+     * null. The entry is kept a year from `created_at` (Rule 8(3)), then deleted by the cron.
+     */
+    actorPseudonym: text('actor_pseudonym'),
+    /** When erasure pseudonymised the entry (ids hashed, details and address dropped); null otherwise. */
+    pseudonymisedAt: integer('pseudonymised_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
   (t) => [
+    index('audit_log_pseudonymised_idx').on(t.pseudonymisedAt, t.createdAt),
     index('audit_log_actor_created_idx').on(t.actorId, t.createdAt),
     index('audit_log_target_idx').on(t.targetType, t.targetId),
     // GET /api/admin/audit-log: newest first, optionally one action.
@@ -453,4 +570,97 @@ export const jobs = sqliteTable(
     index('jobs_created_idx').on(t.createdAt),
     index('jobs_subject_idx').on(t.subjectId),
   ],
+);
+
+/**
+ * Who else got something of a person's work (DPDP §11(1)(b)): one row each time a partner's
+ * integrity check (`POST /api/v1/integrity/check`) reported a match with one of their
+ * submissions, with the partner key (and its name at the time). Deleted with the submission.
+ */
+export const integrityDisclosures = sqliteTable(
+  'integrity_disclosures',
+  {
+    id: id(),
+    submissionId: text('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    /** The partner key's name when the check ran (keys can be revoked and renamed). */
+    partner: text('partner').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integrity_disclosures_submission_idx').on(t.submissionId, t.createdAt)],
+);
+
+/**
+ * The Data Protection Officer's records of an erased person's grievances, nominations and
+ * corrections (what was asked, when, when it was due and answered, and the outcome), kept a
+ * year without identifying them (Rule 8(3)): `id` and `subject_pseudonym` are keyed hashes of
+ * the request and the person (src/domain/pseudonym.ts); no free text. Deleted by the cron.
+ */
+export const dpoRecords = sqliteTable(
+  'dpo_records',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: DSR_KINDS }).notNull(),
+    /** The outcome: the request's last state. */
+    state: text('state', { enum: DSR_STATES }).notNull(),
+    subjectPseudonym: text('subject_pseudonym').notNull(),
+    dueAt: integer('due_at', { mode: 'timestamp_ms' }).notNull(),
+    requestedAt: integer('requested_at', { mode: 'timestamp_ms' }).notNull(),
+    completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
+    pseudonymisedAt: integer('pseudonymised_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
+);
+
+export const NOTICE_KINDS = ['retention', 'breach'] as const;
+
+/**
+ * In-app notices to a person (`GET /api/me/notices`): e.g. the notice of erasure for inactivity
+ * (Rule 8(2)). One per (person, kind, ref): writing a notice twice is a no-op.
+ */
+export const userNotices = sqliteTable(
+  'user_notices',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTICE_KINDS }).notNull(),
+    /** What the notice is about (the date of the retention notice, a breach id…). */
+    ref: text('ref').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** When the email copy was delivered (the `email` job); null: not (yet) emailed. */
+    emailedAt: integer('emailed_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_notices_user_kind_ref_unique').on(t.userId, t.kind, t.ref)],
+);
+
+/**
+ * Personal data breaches (DPDP §8(6), Rule 7): what happened, when it was found, the data and
+ * people affected, the measures taken, and the two intimations to the Data Protection Board
+ * (the intimation without delay: due when recorded; the detailed report within 72 hours of
+ * becoming aware). Each affected person gets an in-app notice (`user_notices`, kind `breach`).
+ */
+export const breaches = sqliteTable(
+  'breaches',
+  {
+    id: id(),
+    description: text('description').notNull(),
+    occurredAt: integer('occurred_at', { mode: 'timestamp_ms' }),
+    foundAt: integer('found_at', { mode: 'timestamp_ms' }).notNull(),
+    categories: text('categories', { mode: 'json' }).$type<string[]>().notNull(),
+    measures: text('measures').notNull(),
+    affectedCount: integer('affected_count').notNull(),
+    recordedBy: text('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+    boardIntimationDueAt: integer('board_intimation_due_at', { mode: 'timestamp_ms' }).notNull(),
+    boardIntimatedAt: integer('board_intimated_at', { mode: 'timestamp_ms' }),
+    boardReportDueAt: integer('board_report_due_at', { mode: 'timestamp_ms' }).notNull(),
+    boardReportedAt: integer('board_reported_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('breaches_created_idx').on(t.createdAt)],
 );

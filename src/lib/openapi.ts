@@ -18,7 +18,7 @@ const description = (
 ) => `Work-verification platform: AI pillars for partners (playbooks, integrity, rubrics),
 candidate submissions with AI evaluation and blind employer rating, signed certificates with public
 verification, a public leaderboard and AI/employer agreement rate, and data-subject rights under
-India's DPDP Act 2023.
+India's DPDP Act 2023. The Data Protection Officer's contact is at [\`/api/dpo\`](/api/dpo).
 
 Every error is RFC 9457 \`application/problem+json\` (the HTML pages below answer a browser's
 \`Accept: text/html\` with the same error as a page). Paths under \`/api/v1/\` are frozen: breaking
@@ -47,6 +47,11 @@ export const TAGS = [
   {
     name: 'AI pillars',
     description: 'Playbook generation, integrity checks and rubric extraction for partners (API key).',
+  },
+  {
+    name: 'Organisations',
+    description:
+      'Who issues certificates: employers act for an organisation, proven by a DNS record or an admin review; only verified ones issue valid certificates.',
   },
   { name: 'Briefs', description: 'Work briefs published by employers, with their rubric and playbook.' },
   { name: 'Submissions', description: "Candidates' work against a brief's milestones." },

@@ -67,16 +67,22 @@ export const PROBLEM_TYPES = {
     description:
       "A submission limit was reached: resubmissions of one milestone, submissions per day, or the account's storage quota. `detail` names the limit; `Retry-After` is set when waiting helps.",
   },
-  'internal-error': {
-    status: 500,
-    title: 'Internal error',
-    description: 'Something failed on our side. Quote the `requestId` when reporting it.',
-  },
   'not-configured': {
     status: 503,
     title: 'Not configured',
     description:
-      'The deployment is missing, or has an unusable value for, configuration this operation needs.',
+      'A setting this operation needs is missing or invalid on the server; nothing was changed. `GET /api/health` names it.',
+  },
+  'upstream-unavailable': {
+    status: 503,
+    title: 'Upstream unavailable',
+    description:
+      'A service this operation depends on (such as the DNS resolver) did not answer; nothing was changed.',
+  },
+  'internal-error': {
+    status: 500,
+    title: 'Internal error',
+    description: 'Something failed on our side. Quote the `requestId` when reporting it.',
   },
 } as const satisfies Record<string, { status: ContentfulStatusCode; title: string; description: string }>;
 
@@ -162,7 +168,10 @@ export const ERROR_STATUSES = {
   422: { description: 'Body does not match the schema', type: 'validation-failed' },
   429: { description: 'Rate limit exceeded', type: 'quota-exceeded' },
   500: { description: 'Internal error (no internals disclosed)', type: 'internal-error' },
-  503: { description: 'Required configuration is missing or unusable', type: 'not-configured' },
+  503: {
+    description: 'Not configured, or a dependency is unavailable; nothing was changed',
+    type: 'not-configured',
+  },
 } as const satisfies Record<number, { description: string; type: ProblemType }>;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

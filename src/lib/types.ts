@@ -9,6 +9,8 @@ export type SessionUser = {
   email: string;
   name: string;
   role: Role;
+  /** Employers: the organisation they act for. */
+  organisationId: string | null;
   sessionId: string;
 };
 

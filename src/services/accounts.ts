@@ -1,14 +1,28 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { type Role, sessions, users } from '../db/schema';
+import {
+  type OrganisationVerification,
+  organisationInvitations,
+  organisations,
+  type Role,
+  sessions,
+  users,
+} from '../db/schema';
 import { normaliseAlias } from '../domain/alias';
 import { checkPassword } from '../domain/password-policy';
 import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/secrets';
 import { ProblemError } from '../lib/problem';
-import { auditPower, auditPowerInsert, recordAudit } from './audit';
+import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
 import { purgeLeaderboards } from './cache-keys';
 import { leaderboardDomainsOf } from './leaderboard';
+import {
+  invitationFor,
+  loadOrganisation,
+  newOrganisation,
+  type OrganisationRow,
+  organisationSummary,
+} from './organisations';
 
 export type Profile = {
   id: string;
@@ -16,41 +30,120 @@ export type Profile = {
   name: string;
   role: Role;
   publicAlias: string | null;
+  organisation: { id: string; name: string; verification: OrganisationVerification } | null;
   createdAt: string;
 };
 
 type UserRow = typeof users.$inferSelect;
 
-export const toProfile = (u: UserRow): Profile => ({
+/** The profile; an employer's shows their organisation (pass it when the caller has it). */
+export const toProfile = (u: UserRow, organisation: OrganisationRow | null = null): Profile => ({
   id: u.id,
   email: u.email,
   name: u.name,
   role: u.role,
   publicAlias: u.publicAlias,
+  organisation: organisation ? organisationSummary(organisation) : null,
   createdAt: u.createdAt.toISOString(),
 });
+
+/** The profile with the person's organisation loaded. */
+export async function profileWithOrganisation(db: Database, u: UserRow): Promise<Profile> {
+  const organisation = u.organisationId ? await loadOrganisation(db, u.organisationId) : null;
+  return toProfile(u, organisation);
+}
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 const emailTaken = () => new ProblemError('conflict', 'An account with this email already exists.');
 
-/** Signup. Only candidate and employer accounts can be created this way, never admin. */
+export type SignupInput = {
+  email: string;
+  password: string;
+  name: string;
+  role: 'candidate' | 'employer';
+  /** Employers: the organisation to create (its name; the email's domain when absent). */
+  organisation?: { name?: string | undefined; websiteUrl?: string | undefined } | undefined;
+  /** Employers: join an existing organisation by a member's invitation instead. */
+  invitationCode?: string | undefined;
+};
+
+/**
+ * Signup. Only candidate and employer accounts can be created this way, never admin. An employer
+ * creates an organisation, or joins one with an invitation made for their address; the account,
+ * the organisation (or the used invitation) and the audit entry commit together.
+ */
 export async function registerAccount(
   db: Database,
-  input: { email: string; password: string; name: string; role: 'candidate' | 'employer' },
-  reservedEmails: string[] = [],
-): Promise<UserRow> {
+  input: SignupInput,
+  reservedEmails: (string | undefined)[] = [],
+): Promise<{ user: UserRow; organisation: OrganisationRow | null }> {
   const email = normaliseEmail(input.email);
-  if (reservedEmails.map(normaliseEmail).includes(email)) throw emailTaken();
+  if (input.role === 'candidate' && (input.organisation || input.invitationCode)) {
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [
+        {
+          pointer: input.organisation ? '#/organisation' : '#/invitationCode',
+          detail: 'Only employers belong to an organisation',
+        },
+      ],
+    });
+  }
+  const reserved = reservedEmails.filter((e): e is string => typeof e === 'string' && e.trim() !== '');
+  if (reserved.map(normaliseEmail).includes(email)) throw emailTaken();
   requireStrongPassword(input.password, [email, input.name]);
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (existing.length > 0) throw emailTaken();
+  const id = crypto.randomUUID();
+  const person = {
+    id,
+    email,
+    name: input.name.trim(),
+    role: input.role,
+    ...(await hashPassword(input.password)),
+  };
   try {
-    const [row] = await db
-      .insert(users)
-      .values({ email, name: input.name.trim(), role: input.role, ...(await hashPassword(input.password)) })
-      .returning();
-    return row as UserRow;
+    if (input.role === 'candidate') {
+      const [row] = await db.insert(users).values(person).returning();
+      return { user: row as UserRow, organisation: null };
+    }
+    if (input.invitationCode) {
+      const invitation = await invitationFor(db, input.invitationCode, email);
+      const [[row]] = await db.batch([
+        db
+          .insert(users)
+          .values({ ...person, organisationId: invitation.organisationId })
+          .returning(),
+        db
+          .update(organisationInvitations)
+          .set({ acceptedAt: new Date() })
+          .where(
+            and(eq(organisationInvitations.id, invitation.id), isNull(organisationInvitations.acceptedAt)),
+          ),
+        auditInsert(db, {
+          actorId: id,
+          action: 'organisation.member_joined',
+          targetType: 'organisation',
+          targetId: invitation.organisationId,
+        }),
+      ]);
+      return { user: row as UserRow, organisation: await loadOrganisation(db, invitation.organisationId) };
+    }
+    const organisation = newOrganisation(email, input.organisation);
+    const [[created], [row]] = await db.batch([
+      db.insert(organisations).values(organisation).returning(),
+      db
+        .insert(users)
+        .values({ ...person, organisationId: organisation.id })
+        .returning(),
+      auditInsert(db, {
+        actorId: id,
+        action: 'organisation.created',
+        targetType: 'organisation',
+        targetId: organisation.id,
+      }),
+    ]);
+    return { user: row as UserRow, organisation: created ?? null };
   } catch (err) {
     // Two signups racing for one email: the unique index decides.
     if (isUniqueViolation(err)) throw emailTaken();

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, isNotNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
-import { employerRatings } from '../db/schema';
+import { employerRatings, organisations } from '../db/schema';
 import {
   AGREEMENT_WINDOW_DAYS,
   type AgreementRate,
@@ -20,12 +20,22 @@ const CACHE_TTL_SECONDS = 60 * 60;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The 2×2 (AI verdict × employer verdict) table of rating pairs created since `since`. */
+/**
+ * The 2×2 (AI verdict × employer verdict) table of rating pairs created since `since`, counting
+ * only verified organisations' ratings: a self-declared employer cannot move the public rate.
+ */
 export async function countPairsSince(d1: D1Database, since: Date): Promise<PairCounts> {
   const rows = await getDb(d1)
     .select({ ai: employerRatings.aiVerdict, employer: employerRatings.verdict, n: count() })
     .from(employerRatings)
-    .where(and(gte(employerRatings.createdAt, since), isNotNull(employerRatings.aiVerdict)))
+    .innerJoin(organisations, eq(organisations.id, employerRatings.organisationId))
+    .where(
+      and(
+        gte(employerRatings.createdAt, since),
+        isNotNull(employerRatings.aiVerdict),
+        eq(organisations.verification, 'verified'),
+      ),
+    )
     .groupBy(employerRatings.aiVerdict, employerRatings.verdict);
   return rows.reduce((acc, r) => (r.ai ? addPair(acc, r.ai, r.employer, r.n) : acc), EMPTY_COUNTS);
 }
@@ -78,12 +88,12 @@ export type ScopedAgreement = {
  */
 export async function scopedAgreement(
   d1: D1Database,
-  options: { windowDays: number; employerId?: string; now?: Date },
+  options: { windowDays: number; organisationId?: string; now?: Date },
 ): Promise<ScopedAgreement> {
   const now = options.now ?? new Date();
   const since = new Date(now.getTime() - options.windowDays * DAY_MS);
   const filters = [gte(employerRatings.createdAt, since), isNotNull(employerRatings.aiVerdict)];
-  if (options.employerId) filters.push(eq(employerRatings.employerId, options.employerId));
+  if (options.organisationId) filters.push(eq(employerRatings.organisationId, options.organisationId));
   const rows = await getDb(d1)
     .select({
       domain: employerRatings.domain,
@@ -103,7 +113,7 @@ export async function scopedAgreement(
   }
   const stats = (counts: PairCounts) => agreementOverWindow(counts, { windowDays: options.windowDays, now });
   return {
-    scope: options.employerId ? 'employer' : 'platform',
+    scope: options.organisationId ? 'employer' : 'platform',
     overall: stats(overall),
     byDomain: [...perDomain.entries()]
       .sort(([a], [b]) => a.localeCompare(b))

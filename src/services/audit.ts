@@ -5,9 +5,9 @@ import { olderThan, type Position } from '../lib/paging';
 
 /**
  * One audit entry. `actorId` is who acted (null for the system); `targetType`/`targetId` what
- * was acted on. Entries by or about a person are deleted with the rest of their data on
- * erasure (see docs/data-rights.md), so `details` may hold their personal data while they
- * exist, but never anyone else's.
+ * was acted on. Entries by or about a person are pseudonymised on their erasure (ids replaced
+ * by keyed hashes, `details` and `ip` dropped) and deleted a year later (docs/data-rights.md),
+ * so `details` may hold their personal data while they exist, but never anyone else's.
  */
 export type AuditEntry = {
   actorId: string | null;

@@ -1,8 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
-import type { Database } from '../db/client';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { type Database, getDb } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { briefs, certificates, users } from '../db/schema';
+import { briefs, type CertificateState, certificates, organisations, users } from '../db/schema';
 import { generateCertificateNumber, parseCertificateNumber } from '../domain/certificates/certificate-number';
 import {
   importSigningKey,
@@ -14,6 +13,7 @@ import {
 } from '../domain/certificates/credential';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
+import { auditInsert } from './audit';
 import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
 
@@ -47,124 +47,101 @@ export async function publishedKeys(
 type CertificateRow = typeof certificates.$inferSelect;
 
 /**
- * Issues and signs a certificate. Numbers are random (55 bits), so a clash is rare; the
- * unique index decides and a clash draws again.
+ * What a verifier is told. `status` is the certificate's own state, except that an active
+ * certificate of a suspended organisation shows as `suspended`; `valid` is true only for an
+ * `active` one. `employer.name` is the issuer's name as signed into the credential;
+ * `organisation.name` is its name now (the page says "now known as …" when they differ).
  */
-export async function issueCertificate(
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
-  db: Database,
-  input: {
-    holderId: string;
-    briefId: string;
-    briefTitle: string;
-    employerId: string;
-    employerName: string;
-    submissionId: string;
-    domain: string;
-    issuedAt?: Date;
-  },
-): Promise<CertificateRow> {
-  const key = await signingKey(env);
-  const issuedAt = input.issuedAt ?? new Date();
-  for (let attempt = 0; ; attempt++) {
-    const id = crypto.randomUUID();
-    const certificateNo = generateCertificateNumber();
-    const credentialJwt = await signCredential(
-      {
-        certificateId: id,
-        certificateNo,
-        issuerUrl: env.PUBLIC_BASE_URL,
-        issuerName: ISSUER_NAME,
-        briefTitle: input.briefTitle,
-        domain: input.domain,
-        employerName: input.employerName,
-        issuedAt,
-      },
-      key,
-    );
-    try {
-      const [row] = await db
-        .insert(certificates)
-        .values({
-          id,
-          certificateNo,
-          holderId: input.holderId,
-          briefId: input.briefId,
-          employerId: input.employerId,
-          submissionId: input.submissionId,
-          domain: input.domain,
-          credentialJwt,
-          issuedAt,
-        })
-        .returning();
-      return row as CertificateRow;
-    } catch (err) {
-      if (attempt < 4 && isUniqueViolation(err, 'certificate_no')) continue;
-      throw err;
-    }
-  }
-}
-
 export type VerificationPayload = {
   certificateNo: string;
-  status: 'active' | 'revoked';
+  status: 'active' | 'revoked' | 'pending_issuer' | 'suspended';
+  valid: boolean;
   brief: { id: string; title: string };
   domain: string;
   employer: { name: string };
+  organisation: { id: string; name: string; verification: string } | null;
   issuedAt: string;
   revokedAt: string | null;
   holder: { name: string } | null;
-  credential: { format: 'vc-jwt'; jwt: string };
+  credential: { format: 'vc-jwt'; jwt: string } | null;
   jwksUrl: string;
 };
 
-const employer = alias(users, 'employer');
+/** The status a verifier sees (see `VerificationPayload`). */
+export function publicStatus(
+  status: CertificateState,
+  organisationVerification: string | null,
+): VerificationPayload['status'] {
+  if (status === 'active' && organisationVerification === 'suspended') return 'suspended';
+  return status;
+}
 
-/** What `GET /api/verify/{no}` shows, from D1. Null when no such certificate, or its holder is disabled. */
+/** What `GET /api/verify/{no}` shows, from D1, with the certificate's version. Null when no such certificate. */
 export async function buildVerification(
   env: Pick<Env, 'PUBLIC_BASE_URL'>,
   db: Database,
   certificateNo: string,
-): Promise<VerificationPayload | null> {
+): Promise<{ payload: VerificationPayload; version: number } | null> {
   const [row] = await db
     .select({
       certificateNo: certificates.certificateNo,
       status: certificates.status,
+      version: certificates.version,
       domain: certificates.domain,
       issuedAt: certificates.issuedAt,
       revokedAt: certificates.revokedAt,
       credentialJwt: certificates.credentialJwt,
+      signedOrganisationName: certificates.signedOrganisationName,
       holderId: certificates.holderId,
       holderName: users.name,
       holderDisabledAt: users.disabledAt,
       briefId: briefs.id,
       briefTitle: briefs.title,
-      employerName: employer.name,
-      employerDisabledAt: employer.disabledAt,
+      organisationId: organisations.id,
+      organisationName: organisations.name,
+      verification: organisations.verification,
     })
     .from(certificates)
     .innerJoin(users, eq(users.id, certificates.holderId))
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-    .innerJoin(employer, eq(employer.id, certificates.employerId))
+    .leftJoin(organisations, eq(organisations.id, certificates.organisationId))
     .where(eq(certificates.certificateNo, certificateNo))
     .limit(1);
   // A disabled holder is one whose erasure is pending (or an account closed): from the moment
   // they ask, their certificates answer as if already gone, before the cascade deletes them.
   if (!row || row.holderDisabledAt) return null;
   const showName = await hasConsent(db, row.holderId, 'public_verification');
+  const status = publicStatus(row.status, row.verification);
+  const currentName = row.organisationName ?? 'Former employer';
   return {
-    certificateNo: row.certificateNo,
-    status: row.status,
-    brief: { id: row.briefId, title: row.briefTitle },
-    domain: row.domain,
-    // An employer whose erasure is pending is shown as the cascade will leave them.
-    employer: { name: row.employerDisabledAt ? FORMER_EMPLOYER : row.employerName },
-    issuedAt: row.issuedAt.toISOString(),
-    revokedAt: row.revokedAt?.toISOString() ?? null,
-    holder: showName ? { name: row.holderName } : null,
-    credential: { format: 'vc-jwt', jwt: row.credentialJwt },
-    jwksUrl: `${env.PUBLIC_BASE_URL}/.well-known/jwks.json`,
+    version: row.version,
+    payload: {
+      certificateNo: row.certificateNo,
+      status,
+      valid: status === 'active',
+      brief: { id: row.briefId, title: row.briefTitle },
+      domain: row.domain,
+      employer: { name: row.signedOrganisationName ?? currentName },
+      organisation: row.organisationId
+        ? { id: row.organisationId, name: currentName, verification: row.verification ?? 'unverified' }
+        : null,
+      issuedAt: row.issuedAt.toISOString(),
+      revokedAt: row.revokedAt?.toISOString() ?? null,
+      holder: showName ? { name: row.holderName } : null,
+      credential: row.credentialJwt ? { format: 'vc-jwt', jwt: row.credentialJwt } : null,
+      jwksUrl: `${env.PUBLIC_BASE_URL}/.well-known/jwks.json`,
+    },
   };
+}
+
+/** The certificate's current version, read from the primary database (never a lagging replica). */
+async function currentVersion(db: Database, certificateNo: string): Promise<number | null> {
+  const [row] = await db
+    .select({ version: certificates.version })
+    .from(certificates)
+    .where(eq(certificates.certificateNo, certificateNo))
+    .limit(1);
+  return row?.version ?? null;
 }
 
 /**
@@ -177,25 +154,43 @@ export function verification(
   readDb: () => Database,
 ): Promise<CachedPayload | null> {
   const key = verificationKey(certificateNo);
-  return payloadMemory.get(key, () => loadVerification(env, key, certificateNo, readDb));
+  return payloadMemory.get(key, () => loadVerification(env, certificateNo, readDb));
 }
 
-async function loadVerification(
+/** Test seam: runs between reading the database and writing the cache (to interleave a revocation). */
+export type LoadHooks = { afterRead?: () => Promise<void> };
+
+/**
+ * A cache miss. The payload is written to KV with the version it was built from, then the
+ * version is read again from the primary: if a change (revocation, suspension, erasure…) landed
+ * in between, its invalidation may already have run, so the stale entry is replaced with a fresh
+ * build instead of being left for the TTL. Whatever the interleaving, "active" cannot outlive a
+ * revocation in KV by more than this one round trip. (The isolate's own memory drops in-flight
+ * loads on invalidation: `IsolateCache.delete`.)
+ */
+export async function loadVerification(
   env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE' | 'DB'>,
-  key: string,
   certificateNo: string,
   readDb: () => Database,
+  hooks: LoadHooks = {},
 ): Promise<CachedPayload | null> {
+  const key = verificationKey(certificateNo);
   const hit = await env.CACHE.getWithMetadata<{ etag: string }>(key);
   if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
-  const payload = await buildVerification(env, readDb(), certificateNo);
-  if (!payload) return null;
-  const json = JSON.stringify(payload);
-  const etag = `W/"${Date.now().toString(36)}"`;
-  // Invalidation (revocation, consent, erasure) deletes the entry at once; the TTL bounds how long
-  // a miss answered by a lagging read replica (e.g. just before a revocation) can be served.
-  await env.CACHE.put(key, json, { metadata: { etag }, expirationTtl: VERIFICATION_TTL_SECONDS });
-  return { json, etag };
+  let built = await buildVerification(env, readDb(), certificateNo);
+  for (let attempt = 0; built && attempt < 3; attempt++) {
+    await hooks.afterRead?.();
+    const json = JSON.stringify(built.payload);
+    const etag = `W/"${built.version.toString(36)}-${Date.now().toString(36)}"`;
+    // The TTL is a safety net only: every change deletes the entry at once.
+    await env.CACHE.put(key, json, { metadata: { etag }, expirationTtl: VERIFICATION_TTL_SECONDS });
+    const primary = getDb(env.DB);
+    if ((await currentVersion(primary, certificateNo)) === built.version) return { json, etag };
+    built = await buildVerification(env, primary, certificateNo);
+    hooks.afterRead = undefined;
+  }
+  await env.CACHE.delete(key);
+  return built ? { json: JSON.stringify(built.payload), etag: `W/"${built.version.toString(36)}-x"` } : null;
 }
 
 /** A certificate as its holder sees it (`GET /api/me/certificates`, the revocation answer). */
@@ -242,8 +237,10 @@ export async function holderCertificate(
 }
 
 /**
- * Revokes a certificate. Admins may revoke any; an employer only the ones issued on their
- * briefs (for anyone else the certificate "does not exist": null). Revoking twice is a conflict.
+ * Revokes a certificate (an active one, or one still waiting for its issuer). Admins may revoke
+ * any; an employer only those of their own organisation (for anyone else the certificate "does
+ * not exist": null). Revoking twice is a conflict. The revocation and its audit entry commit
+ * together, and the version bump makes any cache built before it stale.
  */
 export async function revokeCertificate(
   db: Database,
@@ -253,17 +250,38 @@ export async function revokeCertificate(
   now = new Date(),
 ): Promise<CertificateRow | null> {
   const [row] = await db
-    .select()
+    .select({ certificate: certificates, actorOrganisation: users.organisationId })
     .from(certificates)
+    .leftJoin(users, eq(users.id, actor.id))
     .where(eq(certificates.certificateNo, certificateNo))
     .limit(1);
-  if (!row || (actor.role !== 'admin' && row.employerId !== actor.id)) return null;
-  if (row.status === 'revoked') throw new ProblemError('conflict', 'This certificate is already revoked.');
-  const [updated] = await db
-    .update(certificates)
-    .set({ status: 'revoked', revokedAt: now, revokedReason: reason, revokedBy: actor.id })
-    .where(and(eq(certificates.id, row.id), eq(certificates.status, 'active')))
-    .returning();
+  if (!row) return null;
+  const { certificate } = row;
+  const ownOrganisation =
+    certificate.organisationId !== null && certificate.organisationId === row.actorOrganisation;
+  if (actor.role !== 'admin' && !ownOrganisation) return null;
+  if (certificate.status === 'revoked')
+    throw new ProblemError('conflict', 'This certificate is already revoked.');
+  const [[updated]] = await db.batch([
+    db
+      .update(certificates)
+      .set({
+        status: 'revoked',
+        revokedAt: now,
+        revokedReason: reason,
+        revokedBy: actor.id,
+        version: sql`${certificates.version} + 1`,
+      })
+      .where(and(eq(certificates.id, certificate.id), ne(certificates.status, 'revoked')))
+      .returning(),
+    auditInsert(db, {
+      actorId: actor.id,
+      action: 'certificate.revoked',
+      targetType: 'certificate',
+      targetId: certificate.id,
+      details: { reason },
+    }),
+  ]);
   if (!updated) throw new ProblemError('conflict', 'This certificate is already revoked.');
   return updated;
 }
@@ -276,7 +294,7 @@ export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCert
   domain: r.domain,
   issuedAt: r.issuedAt.toISOString(),
   revokedAt: r.revokedAt?.toISOString() ?? null,
-  credential: { format: 'vc-jwt' as const, jwt: r.credentialJwt },
+  credential: r.credentialJwt ? { format: 'vc-jwt' as const, jwt: r.credentialJwt } : null,
   verifyUrl: `${env.PUBLIC_BASE_URL}/api/verify/${r.certificateNo}`,
 });
 

@@ -15,11 +15,13 @@ import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { getDb } from '../db/client';
 import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents } from '../db/schema';
-import { CURRENT_NOTICE_VERSION, noticeFor } from '../domain/consent-notices';
+import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages } from '../domain/consent-notices';
+import { DEFAULT_NOTICE_LANGUAGE, type NoticeLanguage } from '../domain/notice-languages';
 import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { forgetPublicViews } from './dsr/public-views';
+import { deleteFingerprintStatements } from './integrity';
 
 export type ConsentAction = 'grant' | 'revoke';
 export type ConsentState = 'granted' | 'revoked' | 'never';
@@ -29,6 +31,8 @@ export type ConsentReceipt = {
   purpose: ConsentPurpose;
   action: ConsentAction;
   noticeVersion: string;
+  /** The language of the notice the person read. */
+  language: string;
   createdAt: Date;
 };
 export type Receipt = ConsentReceipt;
@@ -43,6 +47,7 @@ const receiptColumns = {
   purpose: consentEvents.purpose,
   action: consentEvents.action,
   noticeVersion: consentEvents.noticeVersion,
+  language: consentEvents.language,
   createdAt: consentEvents.createdAt,
 };
 
@@ -135,8 +140,9 @@ export async function consentHistoryPage(
 export async function recordConsent(
   env: Pick<Env, 'DB' | 'CACHE'>,
   userId: string,
-  input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string },
+  input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string; language?: NoticeLanguage },
 ): Promise<Receipt> {
+  const language = input.language ?? DEFAULT_NOTICE_LANGUAGE;
   const notice = noticeFor(input.noticeVersion);
   const superseded = input.action === 'grant' && input.noticeVersion !== CURRENT_NOTICE_VERSION;
   if (!notice || superseded) {
@@ -147,6 +153,16 @@ export async function recordConsent(
           detail: notice
             ? `Notice ${input.noticeVersion} is superseded; grants must cite ${CURRENT_NOTICE_VERSION}`
             : `Unknown notice version (current: ${CURRENT_NOTICE_VERSION})`,
+        },
+      ],
+    });
+  }
+  if (!noticeLanguages(notice).includes(language)) {
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [
+        {
+          pointer: '#/language',
+          detail: `Notice ${input.noticeVersion} is available in ${noticeLanguages(notice).join(', ')}`,
         },
       ],
     });
@@ -162,6 +178,7 @@ export async function recordConsent(
         purpose: input.purpose,
         action: input.action,
         noticeVersion: input.noticeVersion,
+        language,
       })
       .returning(receiptColumns),
     auditInsert(db, {
@@ -169,11 +186,42 @@ export async function recordConsent(
       action: `consent.${input.action}`,
       targetType: 'consent_event',
       targetId: id,
-      details: { purpose: input.purpose, noticeVersion: input.noticeVersion },
+      details: { purpose: input.purpose, noticeVersion: input.noticeVersion, language },
     }),
   ]);
+  if (input.purpose === 'integrity_corpus' && input.action === 'revoke') await leaveCorpus(env.DB, userId);
   await forgetPublicViews(env, userId);
   return inserted[0] as ConsentReceipt;
+}
+
+/** Submissions whose fingerprints go per batch (each id is bound twice: D1's 100 parameters). */
+const CORPUS_CHUNK = 50;
+
+/**
+ * Takes the person's work out of the integrity corpus (their `integrity_corpus` withdrawal):
+ * deletes the fingerprints of each of their submissions and lowers the document frequencies, a
+ * chunk of submissions per transaction. Idempotent: a retried withdrawal finds what is left.
+ */
+export async function leaveCorpus(d1: D1Database, userId: string): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const { results } = await d1
+      .prepare(
+        `SELECT s.id FROM submissions s WHERE s.candidate_id = ?
+           AND EXISTS (SELECT 1 FROM fingerprints f WHERE f.submission_id = s.id) LIMIT ${CORPUS_CHUNK}`,
+      )
+      .bind(userId)
+      .all<{ id: string }>();
+    if (results.length === 0) return removed;
+    await d1.batch(
+      deleteFingerprintStatements(
+        d1,
+        results.map((r) => r.id),
+      ),
+    );
+    removed += results.length;
+    if (results.length < CORPUS_CHUNK) return removed;
+  }
 }
 
 /** A consent receipt as the person sees it. */
@@ -182,6 +230,7 @@ export const consentReceiptView = (r: ConsentReceipt) => ({
   purpose: r.purpose,
   action: r.action,
   noticeVersion: r.noticeVersion,
+  language: r.language,
   createdAt: r.createdAt.toISOString(),
 });
 

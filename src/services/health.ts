@@ -4,6 +4,7 @@
  * not match the request), compute it here, add it to `checks` and to `HealthSchema`.
  */
 import type { Database } from '../db/client';
+import { missingSettings, type SettingName } from './configuration';
 import { checkBaseUrl } from './deployment-checks';
 import { stalledCounts } from './jobs/jobs';
 import { registeredKinds } from './jobs/registry';
@@ -13,7 +14,7 @@ export type Check = { status: CheckStatus; detail: string };
 
 export async function serviceHealth(
   db: Database,
-  deployment: { publicBaseUrl: string; requestUrl: string },
+  deployment: { publicBaseUrl: string; requestUrl: string; env: Partial<Record<SettingName, unknown>> },
   now = new Date(),
 ) {
   const stalled = await stalledCounts(db, registeredKinds());
@@ -31,7 +32,16 @@ export async function serviceHealth(
     configured: deployment.publicBaseUrl,
     observed: mismatch?.observed ?? null,
   };
-  const checks = { jobs, baseUrl };
+  const missing = await missingSettings(deployment.env);
+  const configuration = {
+    status: (missing.length > 0 ? 'degraded' : 'ok') as CheckStatus,
+    detail:
+      missing.length > 0
+        ? `Missing or invalid settings: ${missing.join(', ')}. Operations that need them answer 503 not-configured.`
+        : 'Every required setting is present and usable.',
+    missing,
+  };
+  const checks = { jobs, baseUrl, configuration };
   const status: CheckStatus = Object.values(checks).some((c) => c.status === 'degraded') ? 'degraded' : 'ok';
   return { status, checkedAt: now.toISOString(), jobs: { stalled }, checks };
 }

@@ -121,7 +121,12 @@ async function sourceRef(submissionId: string): Promise<string> {
 export async function findMatches(
   source: D1Database | FingerprintCorpus,
   hashes: number[],
-  options: { excludeCandidateId?: string; excludeSubmissionId?: string } = {},
+  options: {
+    excludeCandidateId?: string;
+    excludeSubmissionId?: string;
+    /** Filled with `ref → submission id` of every matched submission (disclosure records). */
+    sources?: Map<string, string>;
+  } = {},
 ): Promise<Map<number, FingerprintMatch[]>> {
   const matches = new Map<number, FingerprintMatch[]>();
   if (hashes.length === 0) return matches;
@@ -139,6 +144,7 @@ export async function findMatches(
     if (!ref) {
       ref = await sourceRef(row.submissionId);
       refs.set(row.submissionId, ref);
+      options.sources?.set(ref, row.submissionId);
     }
     const list = matches.get(row.hash) ?? [];
     list.push({ ref, position: row.position });
@@ -171,6 +177,8 @@ export type IntegrityContext = {
   candidateEmail?: string | readonly string[];
   /** The deadline: commits after it, and another author's bulk commit just before it, are findings. */
   dueAt?: Date;
+  /** Filled with `ref → submission id` of the stored submissions that matched (§11(1)(b) records). */
+  sources?: Map<string, string>;
   /** Starter material every candidate received (MOSS's base file): never evidence of copying. */
   template?: SubmissionMaterial;
   /** When the check runs (defaults to now): commits dated later were dated by hand. */
@@ -204,6 +212,7 @@ export async function checkIntegrity(
     {
       ...(context.excludeCandidateId ? { excludeCandidateId: context.excludeCandidateId } : {}),
       ...(context.excludeSubmissionId ? { excludeSubmissionId: context.excludeSubmissionId } : {}),
+      ...(context.sources ? { sources: context.sources } : {}),
     },
   );
   const boilerplate = boilerplateFilter(context.template);

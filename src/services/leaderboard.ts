@@ -53,7 +53,7 @@ export type Leaderboard = { domain: string | null; generatedAt: string; entries:
 
 /**
  * Candidates whose latest `leaderboard` consent event is a grant, with at least one active
- * certificate (in the domain, when given), ranked by certificates, then average employer
+ * certificate of a verified organisation (in the domain, when given), ranked by certificates, then average employer
  * score, then name. Ties share a rank (1, 2, 2, 4). The latest consent event is found by
  * time with the rowid as a tiebreak, so two events in the same millisecond resolve to the
  * last one written.
@@ -78,6 +78,7 @@ export async function computeLeaderboard(
     certified AS (
       SELECT c.holder_id AS user_id, count(*) AS certificates
       FROM certificates c JOIN consenting ON consenting.user_id = c.holder_id
+      JOIN organisations o ON o.id = c.organisation_id AND o.verification = 'verified'
       WHERE c.status = 'active' ${domainFilter}
       GROUP BY c.holder_id
     ),
@@ -86,6 +87,7 @@ export async function computeLeaderboard(
     scores AS (
       SELECT s.candidate_id AS user_id, avg(r.score) AS average_score
       FROM employer_ratings r
+      JOIN organisations o ON o.id = r.organisation_id AND o.verification = 'verified'
       JOIN evaluations e ON e.id = r.evaluation_id
       JOIN submissions s ON s.id = e.submission_id
       WHERE s.candidate_id IN (SELECT user_id FROM certified) ${ratingFilter}

@@ -15,9 +15,14 @@ export type NewSession = { token: string; expiresAt: Date };
 export async function startSession(db: Database, userId: string, now = new Date()): Promise<NewSession> {
   const token = randomToken(32);
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await db
-    .insert(sessions)
-    .values({ userId, tokenHash: await sha256Hex(token), expiresAt, createdAt: now, lastSeenAt: now });
+  // Signing in is activity: it restarts the retention period and cancels a pending erasure
+  // notice (DPDP Rule 8(2); src/services/retention.ts).
+  await db.batch([
+    db
+      .insert(sessions)
+      .values({ userId, tokenHash: await sha256Hex(token), expiresAt, createdAt: now, lastSeenAt: now }),
+    db.update(users).set({ lastLoginAt: now, retentionNoticeAt: null }).where(eq(users.id, userId)),
+  ]);
   return { token, expiresAt };
 }
 
@@ -37,6 +42,7 @@ export async function resolveSession(
       email: users.email,
       name: users.name,
       role: users.role,
+      organisationId: users.organisationId,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

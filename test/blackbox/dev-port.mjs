@@ -130,7 +130,7 @@ try {
       fetch(`${url}/api/consent`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Cookie: cookie, ...extra },
-        body: JSON.stringify({ purpose: 'leaderboard', action: 'grant', noticeVersion: 'v1' }),
+        body: JSON.stringify({ purpose: 'leaderboard', action: 'grant', noticeVersion: 'v2' }),
       });
     equal((await consent({})).status, 403, 'without Origin');
     equal((await consent({ Origin: base })).status, 201, `with Origin: ${base}`);

@@ -94,7 +94,7 @@ try {
     await api('/api/consent', {
       method: 'POST',
       cookie: candidate,
-      body: { purpose, action: 'grant', noticeVersion: 'v1' },
+      body: { purpose, action: 'grant', noticeVersion: 'v2' },
       expect: 201,
     });
   const { json: brief } = await api('/api/briefs', {

@@ -1,10 +1,12 @@
 // Seeds the end-to-end Worker through its public API only, as real users would: an employer
 // publishes briefs, candidates consent, submit, get evaluated and rated, and certificates are
 // issued (and one revoked) by the workflow itself.
-import demo from '../demo-brief.json' with { type: 'json' };
 
 // The API tests' demo brief and work (test/harness.ts): a brief the pillars build a rubric
 // for, and work the local engine passes. One milestone, so each certificate takes one rating.
+import { readDevVars } from '../../scripts/lib/dev-vars.mjs';
+import demo from '../demo-brief.json' with { type: 'json' };
+
 const BRIEF = { ...demo.brief, durationDays: 1 };
 const WORK = demo.work;
 
@@ -56,9 +58,17 @@ export async function seed(base) {
   async function signup(role, name) {
     n += 1;
     const email = `e2e-${n}-${Date.now().toString(36)}@example.test`;
+    // An employer signs up into an organisation of that name (a person's name is never used for it).
+    const organisation = role === 'employer' ? { organisation: { name } } : {};
     const { res } = await api('/api/auth/signup', {
       method: 'POST',
-      body: { email, password: 'an-e2e-password-123', name, role },
+      body: {
+        email,
+        password: 'an-e2e-password-123',
+        name: role === 'employer' ? 'E2E Recruiter' : name,
+        role,
+        ...organisation,
+      },
       expect: 201,
     });
     const session = res.headers.getSetCookie().find((c) => c.startsWith('session='));
@@ -72,13 +82,13 @@ export async function seed(base) {
       await api('/api/consent', {
         method: 'POST',
         cookie,
-        body: { purpose, action: 'grant', noticeVersion: 'v1' },
+        body: { purpose, action: 'grant', noticeVersion: 'v2' },
         expect: 201,
       });
     }
   }
 
-  /** @param {string} employer @param {Record<string, unknown>} fields @returns {Promise<string>} the final milestone id */
+  /** @param {string} employer @param {Record<string, unknown>} fields @returns {Promise<string[]>} every milestone id, in order */
   async function brief(employer, fields) {
     const { json } = await api('/api/briefs', {
       method: 'POST',
@@ -86,15 +96,43 @@ export async function seed(base) {
       body: { ...BRIEF, ...fields },
       expect: 201,
     });
-    return json.playbook.milestones.at(-1).id;
+    return json.playbook.milestones.map((/** @type {{ id: string }} */ m) => m.id);
+  }
+
+  /** An admin verifies the employer's organisation, so its passing ratings issue valid certificates. */
+  async function verifyOrganisation(/** @type {string} */ employer) {
+    const vars = readDevVars();
+    const { res } = await api('/api/auth/login', {
+      method: 'POST',
+      body: { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD },
+    });
+    const admin =
+      (res.headers.getSetCookie().find((c) => c.startsWith('session=')) ?? '').split(';')[0] ?? '';
+    const { json: me } = await api('/api/me', { cookie: employer });
+    await api(`/api/admin/organisations/${me.organisation.id}`, {
+      method: 'PATCH',
+      cookie: admin,
+      body: { verification: 'verified', reason: 'End-to-end fixture' },
+    });
   }
 
   /**
-   * Submits the final milestone, waits for the evaluation and rates it a pass.
-   * @param {string} candidate @param {string} employer @param {string} milestoneId @param {number} score
+   * Submits every milestone in order, waits for each evaluation and rates it a pass; the last
+   * pass completes the brief and issues the certificate.
+   * @param {string} candidate @param {string} employer @param {string[]} milestoneIds @param {number} score
    * @returns {Promise<string>} the certificate number
    */
-  async function certify(candidate, employer, milestoneId, score) {
+  async function certify(candidate, employer, milestoneIds, score) {
+    /** @type {{ certificate: { certificateNo: string } | null }} */
+    let rated = { certificate: null };
+    for (const milestoneId of milestoneIds)
+      rated = await passMilestone(candidate, employer, milestoneId, score);
+    if (!rated.certificate) throw new Error('passing every milestone issued no certificate');
+    return rated.certificate.certificateNo;
+  }
+
+  /** @param {string} candidate @param {string} employer @param {string} milestoneId @param {number} score */
+  async function passMilestone(candidate, employer, milestoneId, score) {
     const { json: created } = await api('/api/submissions', {
       method: 'POST',
       cookie: candidate,
@@ -114,12 +152,12 @@ export async function seed(base) {
       body: { score, verdict: 'pass' },
       expect: 201,
     });
-    if (!rated.certificate) throw new Error('a final pass issued no certificate');
-    return rated.certificate.certificateNo;
+    return rated;
   }
 
   const employerName = 'Acme Tools Pvt Ltd';
   const employer = await signup('employer', employerName);
+  await verifyOrganisation(employer);
   const todo = await brief(employer, { title: 'Build a REST API for a todo app' });
   const catalogue = await brief(employer, { title: 'Document and test a product catalogue API' });
   const markup = await brief(employer, { title: 'Markup check', domain: XSS_DOMAIN });

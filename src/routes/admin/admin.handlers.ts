@@ -3,8 +3,11 @@ import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import * as apiKeys from '../../services/api-keys';
 import * as audit from '../../services/audit';
+import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
+import { issueAfterVerification } from '../../services/issuance';
 import * as jobs from '../../services/jobs/jobs';
+import * as organisations from '../../services/organisations';
 import type * as routes from './admin.routes';
 
 export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c) => {
@@ -86,4 +89,26 @@ export const listAuditLog: AppRouteHandler<typeof routes.listAuditLog> = async (
   const page = toPage(rows, limit);
   c.header('Cache-Control', 'no-store');
   return c.json({ items: page.items.map(audit.auditView), nextCursor: page.nextCursor }, 200);
+};
+
+export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations> = async (c) => {
+  const { verification, limit, cursor } = c.req.valid('query');
+  const rows = await organisations.listOrganisations(c.var.db, { verification }, limit, decodeCursor(cursor));
+  const page = toPage(rows, limit);
+  return c.json({ items: page.items.map(organisations.organisationView), nextCursor: page.nextCursor }, 200);
+};
+
+export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisation> = async (c) => {
+  const reviewed = await organisations.reviewOrganisation(
+    c.var.db,
+    c.var.user,
+    c.req.valid('param').id,
+    c.req.valid('json'),
+  );
+  if (!reviewed) throw new ProblemError('not-found', 'No organisation with this id.');
+  const { organisation } = reviewed;
+  if (organisation.verification === 'verified')
+    await issueAfterVerification(c.env, c.var.db, organisation, reviewed.issuanceJobId);
+  else await forgetOrganisationViews(c.env, organisation.id);
+  return c.json(organisations.organisationView(organisation), 200);
 };

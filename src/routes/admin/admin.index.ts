@@ -1,6 +1,8 @@
 import { createRouter } from '../../lib/create-app';
 import * as handlers from './admin.handlers';
 import * as routes from './admin.routes';
+import * as breachHandlers from './breaches.handlers';
+import * as breachRoutes from './breaches.routes';
 
 export const adminRouter = createRouter()
   .openapi(routes.createApiKey, handlers.issueApiKey)
@@ -10,4 +12,9 @@ export const adminRouter = createRouter()
   .openapi(routes.resolveDsrRequest, handlers.resolveDsrRequest)
   .openapi(routes.listJobs, handlers.listJobs)
   .openapi(routes.retryJob, handlers.retryJob)
-  .openapi(routes.listAuditLog, handlers.listAuditLog);
+  .openapi(routes.listAuditLog, handlers.listAuditLog)
+  .openapi(routes.listOrganisations, handlers.listOrganisations)
+  .openapi(routes.reviewOrganisation, handlers.reviewOrganisation)
+  .openapi(breachRoutes.createBreach, breachHandlers.create)
+  .openapi(breachRoutes.listBreaches, breachHandlers.list)
+  .openapi(breachRoutes.markBreachBoardStep, breachHandlers.markBoardStep);

@@ -1,7 +1,8 @@
 /** Everything under `/api/admin`: partner API keys, the Data Protection Officer's queue, deferred jobs. */
 import { z } from '@hono/zod-openapi';
+import { ORGANISATION_VERIFICATION } from '../../db/schema';
 import { json } from '../../lib/content';
-import { cursorParam, limitParam } from '../../lib/paging';
+import { cursorParam, limitParam, pageSchema } from '../../lib/paging';
 import { defineRoute, IdParams } from '../../lib/route';
 import { sessionAuth } from '../../lib/route-auth';
 import {
@@ -11,6 +12,7 @@ import {
   DsrStateSchema,
   ResolutionSchema,
 } from '../dsr/dsr.schemas';
+import { OrganisationReviewSchema, OrganisationSchema } from '../me/me.schemas';
 import {
   ApiKeyPageSchema,
   ApiKeySchema,
@@ -159,4 +161,44 @@ export const listAuditLog = defineRoute({
   responses: {
     200: { description: 'Newest first.', content: json(AuditEntryPageSchema) },
   },
+});
+
+export const listOrganisations = defineRoute({
+  method: 'get',
+  path: '/api/admin/organisations',
+  operationId: 'listOrganisations',
+  tags: ['Organisations'],
+  summary: 'Organisations by verification state (the review queue)',
+  description:
+    'Oldest first, so the review queue is served in order. `verification=pending` lists those awaiting review.',
+  ...sessionAuth('admin'),
+  request: {
+    query: z.object({
+      verification: z
+        .enum(ORGANISATION_VERIFICATION)
+        .optional()
+        .openapi({ param: { name: 'verification', in: 'query' } }),
+      limit: limitParam(50),
+      cursor: cursorParam(),
+    }),
+  },
+  responses: {
+    200: { description: 'Oldest first.', content: json(pageSchema(OrganisationSchema, 'OrganisationPage')) },
+  },
+});
+
+export const reviewOrganisation = defineRoute({
+  method: 'patch',
+  path: '/api/admin/organisations/{id}',
+  operationId: 'reviewOrganisation',
+  tags: ['Organisations'],
+  summary: 'Verify, reject or suspend an organisation',
+  description:
+    'Audited with the reason. Verifying issues every certificate that was waiting (`pending_issuer`); suspending ' +
+    "shows the organisation's certificates as `suspended` on verification until it is verified again. Setting the " +
+    'state it already has is a 409.',
+  ...sessionAuth('admin'),
+  request: { params: IdParams, body: { required: true, content: json(OrganisationReviewSchema) } },
+  errors: [409],
+  responses: { 200: { description: 'The organisation.', content: json(OrganisationSchema) } },
 });

@@ -22,7 +22,7 @@ export const scopedAgreementRate: AppRouteHandler<typeof routes.getScopedAgreeme
   const { windowDays } = c.req.valid('query');
   const result = await scopedAgreement(c.env.DB, {
     windowDays,
-    ...(user.role === 'employer' ? { employerId: user.id } : {}),
+    ...(user.role === 'employer' ? { organisationId: user.organisationId ?? '-' } : {}),
   });
   return c.json(result, 200);
 };

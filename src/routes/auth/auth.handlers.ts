@@ -2,17 +2,23 @@ import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { countSignup, loginAttempts } from '../../middleware/rate-limit';
 import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
-import { authenticate, bootstrapAdmin, registerAccount, toProfile } from '../../services/accounts';
+import {
+  authenticate,
+  bootstrapAdmin,
+  profileWithOrganisation,
+  registerAccount,
+  toProfile,
+} from '../../services/accounts';
 import { endSession, startSession } from '../../services/sessions';
 import type * as routes from './auth.routes';
 
 export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
   const { db } = c.var;
   await countSignup(c.env, c.req.header('CF-Connecting-IP'));
-  const user = await registerAccount(db, c.req.valid('json'), [c.env.ADMIN_EMAIL]);
+  const { user, organisation } = await registerAccount(db, c.req.valid('json'), [c.env.ADMIN_EMAIL]);
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
-  return c.json({ user: toProfile(user), expiresAt: session.expiresAt.toISOString() }, 201);
+  return c.json({ user: toProfile(user, organisation), expiresAt: session.expiresAt.toISOString() }, 201);
 };
 
 export const login: AppRouteHandler<typeof routes.login> = async (c) => {
@@ -28,7 +34,10 @@ export const login: AppRouteHandler<typeof routes.login> = async (c) => {
   await attempts.succeeded();
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
-  return c.json({ user: toProfile(user), expiresAt: session.expiresAt.toISOString() }, 200);
+  return c.json(
+    { user: await profileWithOrganisation(db, user), expiresAt: session.expiresAt.toISOString() },
+    200,
+  );
 };
 
 export const logout: AppRouteHandler<typeof routes.logout> = async (c) => {

@@ -12,7 +12,7 @@ import type * as routes from './briefs.routes';
 const notFound = () => new ProblemError('not-found', 'No brief with this id.');
 
 export const create: AppRouteHandler<typeof routes.createBrief> = async (c) => {
-  const brief = await workflow.createBrief(c.var.db, c.var.engine, c.var.user.id, c.req.valid('json'));
+  const brief = await workflow.createBrief(c.var.db, c.var.engine, c.var.user, c.req.valid('json'));
   return c.json(workflow.briefToJson(brief), 201);
 };
 
@@ -36,7 +36,7 @@ export const get: AppRouteHandler<typeof routes.getBrief> = async (c) => {
 
 export const changeState: AppRouteHandler<typeof routes.changeBriefState> = async (c) => {
   const { id } = c.req.valid('param');
-  const brief = await workflow.changeBriefState(c.var.db, c.var.user.id, id, c.req.valid('json').state);
+  const brief = await workflow.changeBriefState(c.var.db, c.var.user, id, c.req.valid('json').state);
   if (!brief) throw notFound();
   return c.json(workflow.briefToJson(brief), 200);
 };
@@ -44,7 +44,7 @@ export const changeState: AppRouteHandler<typeof routes.changeBriefState> = asyn
 export const submissions: AppRouteHandler<typeof routes.briefSubmissions> = async (c) => {
   const { db, user } = c.var;
   const { id } = c.req.valid('param');
-  if (!(await workflow.ownsBrief(db, id, user.id))) throw notFound();
+  if (!(await workflow.ownsBrief(db, id, user))) throw notFound();
   const { limit, cursor } = c.req.valid('query');
   const rows = await submissionsForBrief(db, id, limit, decodeCursor(cursor));
   const page = toPage(rows, limit, submissionPosition);

@@ -12,22 +12,41 @@ export const CertificateNoParams = z.object({
     }),
 });
 
+const CredentialSchema = z.object({ format: z.literal('vc-jwt'), jwt: z.string() });
+
 export const VerificationSchema = z
   .object({
     certificateNo: z.string(),
-    status: z.enum(['active', 'revoked']),
+    status: z.enum(['active', 'revoked', 'pending_issuer', 'suspended']).openapi({
+      description:
+        '`active`: issued by a verified organisation and valid. `pending_issuer`: earned, but the organisation is not ' +
+        'verified yet, so not publicly valid (issued automatically on verification). `suspended`: the issuing ' +
+        'organisation is suspended. `revoked`: withdrawn by the organisation or an admin.',
+    }),
+    valid: z.boolean().openapi({ description: 'True only when `status` is `active`.' }),
     brief: z.object({ id: z.string(), title: z.string() }),
     domain: z.string(),
-    employer: z.object({ name: z.string() }),
+    employer: z
+      .object({ name: z.string() })
+      .openapi({ description: 'The issuing organisation, by the name signed into the credential.' }),
+    organisation: z
+      .object({
+        id: z.string(),
+        name: z
+          .string()
+          .openapi({ description: 'Its name now; differs from `employer.name` after a rename.' }),
+        verification: z.enum(['unverified', 'pending', 'verified', 'rejected', 'suspended']),
+      })
+      .nullable(),
     issuedAt: z.string().datetime(),
     revokedAt: z.string().datetime().nullable(),
     holder: z
       .object({ name: z.string() })
       .nullable()
       .openapi({ description: "The holder's name, only while they consent to public verification." }),
-    credential: z.object({ format: z.literal('vc-jwt'), jwt: z.string() }).openapi({
+    credential: CredentialSchema.nullable().openapi({
       description:
-        'The signed Open Badges 3.0 AchievementCredential (VC-JWT, EdDSA); verify it against `jwksUrl`.',
+        'The signed Open Badges 3.0 AchievementCredential (VC-JWT); verify it against `jwksUrl`. Null while `pending_issuer`.',
     }),
     jwksUrl: z.string().url(),
   })
@@ -51,12 +70,14 @@ export const JwksSchema = z
 export const CertificateSchema = z
   .object({
     certificateNo: z.string(),
-    status: z.enum(['active', 'revoked']),
+    status: z.enum(['active', 'revoked', 'pending_issuer']).openapi({
+      description: '`pending_issuer` until the organisation that rated the work is verified.',
+    }),
     brief: z.object({ id: z.string(), title: z.string() }),
     domain: z.string(),
     issuedAt: z.string().datetime(),
     revokedAt: z.string().datetime().nullable(),
-    credential: z.object({ format: z.literal('vc-jwt'), jwt: z.string() }),
+    credential: CredentialSchema.nullable(),
     verifyUrl: z.string().url(),
   })
   .openapi('Certificate');

@@ -1,4 +1,4 @@
-import { CURRENT_NOTICE_VERSION, noticeFor } from '../../domain/consent-notices';
+import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages, noticeText } from '../../domain/consent-notices';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import * as consent from '../../services/consent';
@@ -12,7 +12,18 @@ export const record: AppRouteHandler<typeof routes.recordConsent> = async (c) =>
 export const notice: AppRouteHandler<typeof routes.getNotice> = (c) => {
   const found = noticeFor(c.req.valid('param').version);
   if (!found) throw new ProblemError('not-found', 'No consent notice with this version.');
-  return c.json({ ...found, current: found.version === CURRENT_NOTICE_VERSION }, 200, {
-    'Cache-Control': 'public, max-age=86400',
-  });
+  const { language, text } = noticeText(found, c.req.valid('query').lang);
+  return c.json(
+    {
+      version: found.version,
+      publishedAt: found.publishedAt,
+      current: found.version === CURRENT_NOTICE_VERSION,
+      ...text,
+      language,
+      languages: noticeLanguages(found),
+      dpo: '/api/dpo',
+    },
+    200,
+    { 'Cache-Control': 'public, max-age=86400', 'Content-Language': language },
+  );
 };

@@ -5,6 +5,7 @@ import {
   ConsentNoticeSchema,
   ConsentReceiptSchema,
   ConsentRequestSchema,
+  NoticeQuery,
   NoticeVersionParams,
 } from './consent.schemas';
 
@@ -30,14 +31,18 @@ export const getNotice = defineRoute({
   operationId: 'getConsentNotice',
   tags: ['Consent'],
   summary: 'A consent notice',
-  description: 'The text a person is shown before granting consent. Published versions never change.',
+  description:
+    'The text a person is shown before granting consent, per purpose: what is processed, why, how to withdraw ' +
+    'and how to complain to the Data Protection Board. Published versions never change. Available in English ' +
+    'and Hindi (`?lang=hi`), with a slot for every Eighth Schedule language; links the Data Protection Officer.',
   security: [],
-  request: { params: NoticeVersionParams },
+  request: { params: NoticeVersionParams, query: NoticeQuery },
   responses: {
     200: {
       description: 'The notice.',
       headers: {
         'Cache-Control': { schema: { type: 'string' }, description: 'Public; a version never changes.' },
+        'Content-Language': { schema: { type: 'string' }, description: 'The language of the text served.' },
       },
       content: json(ConsentNoticeSchema),
     },

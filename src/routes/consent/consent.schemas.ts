@@ -1,6 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { CONSENT_PURPOSES } from '../../db/schema';
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
+import { NOTICE_LANGUAGE_CODES } from '../../domain/notice-languages';
+
+export const NoticeLanguageSchema = z.enum(NOTICE_LANGUAGE_CODES).openapi('NoticeLanguage', {
+  description:
+    'BCP 47 code of English or one of the 22 languages of the Eighth Schedule to the Constitution (DPDP §5(3)).',
+  example: 'hi',
+});
 
 export const ConsentPurposeSchema = z.enum(CONSENT_PURPOSES).openapi('ConsentPurpose');
 
@@ -13,6 +20,11 @@ export const ConsentRequestSchema = z
         'The notice the person was shown (`GET /api/consent/notices/{version}`). Grants must cite the current one.',
       example: CURRENT_NOTICE_VERSION,
     }),
+    language: NoticeLanguageSchema.optional().openapi({
+      description:
+        'The language the person read the notice in (default `en`); it must be one the notice is available in. ' +
+        'Recorded on the receipt.',
+    }),
   })
   .strict()
   .openapi('ConsentRequest');
@@ -23,6 +35,9 @@ export const ConsentReceiptSchema = z
     purpose: ConsentPurposeSchema,
     action: z.enum(['grant', 'revoke']),
     noticeVersion: z.string(),
+    language: z
+      .string()
+      .openapi({ description: 'The language of the notice the person read.', example: 'en' }),
     createdAt: z.string().datetime(),
   })
   .openapi('ConsentReceipt', { description: 'One entry of the append-only consent ledger.' });
@@ -46,6 +61,7 @@ export const ConsentsSchema = z
       ai_evaluation: PurposeStateSchema,
       leaderboard: PurposeStateSchema,
       public_verification: PurposeStateSchema,
+      integrity_corpus: PurposeStateSchema,
     }),
     history: z
       .array(ConsentReceiptSchema)
@@ -65,6 +81,15 @@ export const NoticeVersionParams = z.object({
     .openapi({ param: { name: 'version', in: 'path' }, example: CURRENT_NOTICE_VERSION }),
 });
 
+export const NoticeQuery = z.object({
+  lang: NoticeLanguageSchema.optional().openapi({
+    param: { name: 'lang', in: 'query' },
+    description:
+      'The language to read the notice in (default `en`). A language the notice has not been translated into yet ' +
+      'is answered in English; `language` and `Content-Language` say which was served.',
+  }),
+});
+
 export const ConsentNoticeSchema = z
   .object({
     version: z.string(),
@@ -78,10 +103,20 @@ export const ConsentNoticeSchema = z
         data: z.string().openapi({ description: 'The personal data used for this purpose.' }),
         use: z.string().openapi({ description: 'What it is used for.' }),
         withdraw: z.string().openapi({ description: 'How to withdraw, and what that does.' }),
+        complain: z
+          .string()
+          .openapi({ description: 'How to complain: the DPO, then the Data Protection Board of India.' }),
       }),
     ),
     rights: z.string(),
     grievance: z.string(),
+    language: NoticeLanguageSchema.openapi({ description: 'The language of this text.' }),
+    languages: z
+      .array(NoticeLanguageSchema)
+      .openapi({ description: 'Every language this version can be read in (`?lang=`).' }),
+    dpo: z
+      .string()
+      .openapi({ description: 'Where the Data Protection Officer’s contact is.', example: '/api/dpo' }),
   })
   .openapi('ConsentNotice', {
     description: 'A published consent notice (DPDP Act 2023 §5). Never edited once published.',

@@ -32,6 +32,7 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
       certificate: result.certificate
         ? {
             certificateNo: result.certificate.certificateNo,
+            status: result.certificate.status,
             verifyUrl: `${c.env.PUBLIC_BASE_URL}/api/verify/${result.certificate.certificateNo}`,
           }
         : null,

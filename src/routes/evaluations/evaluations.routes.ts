@@ -25,12 +25,14 @@ export const rate = defineRoute({
   tags: ['Evaluations'],
   summary: 'Rate a submission independently of the AI evaluation',
   description:
-    'By the employer who owns the brief (others: 404). One rating per evaluation (a second is 409); 409 too while the AI ' +
-    'evaluation is still running. The (AI verdict, employer verdict) pair feeds the agreement rate. Rating the final milestone ' +
-    '`pass` issues the certificate.',
+    'By any member of the organisation that owns the brief (others: 404); the member who rated is recorded. One rating ' +
+    'per evaluation (a second is 409); 409 too while the AI evaluation is still running. The (AI verdict, employer ' +
+    'verdict) pair feeds the agreement rate. A `pass` that completes the brief (every milestone passed) earns the ' +
+    'certificate: issued at once by a verified organisation, `pending_issuer` otherwise. The rating, the certificate and ' +
+    'their audit entries commit together; a missing signing key is a 503 before anything is written.',
   ...sessionAuth('employer'),
   request: { params: IdParams, body: { required: true, content: json(RateSchema) } },
-  errors: [409],
+  errors: [409, 503],
   responses: {
     201: {
       description: 'The rating, the revealed AI evaluation and any certificate issued.',

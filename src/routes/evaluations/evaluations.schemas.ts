@@ -51,8 +51,18 @@ export const RatedSchema = z
       description: 'Now revealed: the AI verdict the employer could not see before rating.',
     }),
     certificate: z
-      .object({ certificateNo: z.string(), verifyUrl: z.string().url() })
+      .object({
+        certificateNo: z.string(),
+        status: z.enum(['active', 'pending_issuer']).openapi({
+          description:
+            '`active` when the organisation is verified; `pending_issuer` until it is (then issued automatically).',
+        }),
+        verifyUrl: z.string().url(),
+      })
       .nullable()
-      .openapi({ description: 'Issued when the final milestone is rated `pass`.' }),
+      .openapi({
+        description:
+          'Earned when this pass completes the brief: every milestone has a submission by the candidate rated `pass`.',
+      }),
   })
   .openapi('EmployerRatingResult');

@@ -3,6 +3,10 @@ import { serviceHealth } from '../../services/health';
 import type * as routes from './health.routes';
 
 export const getHealth: AppRouteHandler<typeof routes.getHealth> = async (c) => {
-  const body = await serviceHealth(c.var.db, { publicBaseUrl: c.env.PUBLIC_BASE_URL, requestUrl: c.req.url });
+  const body = await serviceHealth(c.var.db, {
+    publicBaseUrl: c.env.PUBLIC_BASE_URL,
+    requestUrl: c.req.url,
+    env: c.env,
+  });
   return c.json(body, 200, { 'Cache-Control': 'no-store' });
 };

@@ -40,6 +40,13 @@ export const HealthSchema = z
               'The origin requests arrive at when it differs from `PUBLIC_BASE_URL` (then every self-URL is wrong); null when they match.',
           }),
         }).openapi({ description: '`degraded` when the configured base URL is not where requests arrive.' }),
+        configuration: check({
+          missing: z
+            .array(z.enum(['CERT_SIGNING_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PUBLIC_BASE_URL']))
+            .openapi({
+              description: 'Names (never values) of required settings that are missing or unusable.',
+            }),
+        }).openapi({ description: '`degraded` while a required setting is missing or unusable.' }),
       })
       .openapi({
         description: 'Named checks; more may be added (a client must ignore ones it does not know).',

@@ -2,10 +2,16 @@ import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { profileOf, setPublicAlias, toProfile } from '../../services/accounts';
+import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import * as consent from '../../services/consent';
+import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
+import { issueAfterVerification } from '../../services/issuance';
+import * as organisations from '../../services/organisations';
+import { organisationOf, organisationView } from '../../services/organisations';
+
+import { noticesOf } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';
 import type * as routes from './me.routes';
 
@@ -14,20 +20,20 @@ const accountGone = () => new ProblemError('unauthenticated', 'The account no lo
 export const get: AppRouteHandler<typeof routes.getMe> = async (c) => {
   const row = await profileOf(c.var.db, c.var.user.id);
   if (!row) throw accountGone();
-  return c.json(toProfile(row), 200);
+  return c.json(await profileWithOrganisation(c.var.db, row), 200);
 };
 
 export const update: AppRouteHandler<typeof routes.updateMe> = async (c) => {
   const row = await setPublicAlias(c.env, c.var.db, c.var.user.id, c.req.valid('json').publicAlias);
   if (!row) throw accountGone();
-  return c.json(toProfile(row), 200);
+  return c.json(await profileWithOrganisation(c.var.db, row), 200);
 };
 
 export const listBriefs: AppRouteHandler<typeof routes.myBriefs> = async (c) => {
   const { limit, cursor } = c.req.valid('query');
   const rows = await briefs.listBriefs(
     c.var.db,
-    { states: ['draft', 'published', 'closed'], employerId: c.var.user.id },
+    { states: ['draft', 'published', 'closed'], organisationId: c.var.user.organisationId ?? '-' },
     limit,
     decodeCursor(cursor),
   );
@@ -37,7 +43,7 @@ export const listBriefs: AppRouteHandler<typeof routes.myBriefs> = async (c) => 
 
 export const getBrief: AppRouteHandler<typeof routes.getMyBrief> = async (c) => {
   const brief = await briefs.loadBrief(c.var.db, c.req.valid('param').id);
-  if (!brief || brief.employerId !== c.var.user.id)
+  if (!brief || brief.organisationId === null || brief.organisationId !== c.var.user.organisationId)
     throw new ProblemError('not-found', 'No brief with this id.');
   return c.json(briefs.briefToJson(brief), 200);
 };
@@ -67,6 +73,7 @@ export const listConsents: AppRouteHandler<typeof routes.listConsents> = async (
         ai_evaluation: consent.consentStateView(states.ai_evaluation),
         leaderboard: consent.consentStateView(states.leaderboard),
         public_verification: consent.consentStateView(states.public_verification),
+        integrity_corpus: consent.consentStateView(states.integrity_corpus),
       },
       history: history.items.map(consent.consentReceiptView),
       nextCursor: history.nextCursor,
@@ -81,3 +88,40 @@ export const listDsrRequests: AppRouteHandler<typeof routes.listMyRequests> = as
   const page = toPage(rows, limit);
   return c.json({ items: page.items.map(requests.toRequestView), nextCursor: page.nextCursor }, 200);
 };
+
+export const getOrganisation: AppRouteHandler<typeof routes.getMyOrganisation> = async (c) =>
+  c.json(organisationView(await organisationOf(c.var.db, c.var.user.id)), 200);
+
+export const updateOrganisation: AppRouteHandler<typeof routes.updateMyOrganisation> = async (c) => {
+  const organisation = await organisations.updateOrganisation(c.var.db, c.var.user, c.req.valid('json'));
+  c.executionCtx.waitUntil(forgetOrganisationViews(c.env, organisation.id));
+  return c.json(organisationView(organisation), 200);
+};
+
+export const invite: AppRouteHandler<typeof routes.inviteToOrganisation> = async (c) => {
+  const invitation = await organisations.inviteMember(c.var.db, c.var.user, c.req.valid('json').email);
+  return c.json({ ...invitation, expiresAt: invitation.expiresAt.toISOString() }, 201);
+};
+
+export const startDomainVerification: AppRouteHandler<typeof routes.startDomainVerification> = async (c) => {
+  const { organisation, challenge } = await organisations.startDomainVerification(
+    c.var.db,
+    c.var.user,
+    c.req.valid('json').domain,
+  );
+  return c.json({ organisation: organisationView(organisation), challenge }, 201);
+};
+
+export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainVerification> = async (c) => {
+  const { organisation, check, issuanceJobId } = await organisations.checkDomainVerification(
+    c.env,
+    c.var.db,
+    c.var.user,
+    c.req.valid('json').domain,
+  );
+  const issued = await issueAfterVerification(c.env, c.var.db, organisation, issuanceJobId);
+  return c.json({ organisation: organisationView(organisation), check, issuedCertificates: issued }, 200);
+};
+
+export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (c) =>
+  c.json({ notices: await noticesOf(c.env.DB, c.var.user.id) }, 200);

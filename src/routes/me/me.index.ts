@@ -9,4 +9,10 @@ export const meRouter = createRouter()
   .openapi(routes.getMyBrief, handlers.getBrief)
   .openapi(routes.myCertificates, handlers.listCertificates)
   .openapi(routes.listConsents, handlers.listConsents)
-  .openapi(routes.listMyRequests, handlers.listDsrRequests);
+  .openapi(routes.listMyRequests, handlers.listDsrRequests)
+  .openapi(routes.getMyOrganisation, handlers.getOrganisation)
+  .openapi(routes.updateMyOrganisation, handlers.updateOrganisation)
+  .openapi(routes.inviteToOrganisation, handlers.invite)
+  .openapi(routes.startDomainVerification, handlers.startDomainVerification)
+  .openapi(routes.checkDomainVerification, handlers.checkDomainVerification)
+  .openapi(routes.listMyNotices, handlers.listNotices);

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { NOTICE_KINDS } from '../../db/schema';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { defineRoute, IdParams } from '../../lib/route';
@@ -9,7 +10,44 @@ import { BriefPageSchema, BriefSchema } from '../briefs/briefs.schemas';
 import { CertificateListSchema } from '../certificates/certificates.schemas';
 import { ConsentsSchema } from '../consent/consent.schemas';
 import { DsrRequestPageSchema } from '../dsr/dsr.schemas';
-import { UpdateMeSchema } from './me.schemas';
+import {
+  DnsChallengeSchema,
+  DnsCheckSchema,
+  DomainRequestSchema,
+  InvitationRequestSchema,
+  InvitationSchema,
+  OrganisationSchema,
+  UpdateMeSchema,
+  UpdateOrganisationSchema,
+} from './me.schemas';
+
+export const NoticeSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(NOTICE_KINDS),
+    title: z.string(),
+    body: z.string(),
+    createdAt: z.string().datetime(),
+  })
+  .openapi('UserNotice');
+
+export const listMyNotices = defineRoute({
+  method: 'get',
+  path: '/api/me/notices',
+  operationId: 'listMyNotices',
+  tags: ['Me'],
+  summary: "The caller's notices",
+  description:
+    'Notices the service owes the person, newest first (at most 100): e.g. that the account will be erased for ' +
+    'inactivity in 48 hours unless they sign in (DPDP Rule 8(2)).',
+  ...sessionAuth(),
+  responses: {
+    200: {
+      description: 'The notices.',
+      content: json(z.object({ notices: z.array(NoticeSchema).max(100) }).openapi('UserNotices')),
+    },
+  },
+});
 
 export const getMe = defineRoute({
   method: 'get',
@@ -107,5 +145,76 @@ export const listMyRequests = defineRoute({
   request: { query: z.object({ limit: limitParam(20), cursor: cursorParam() }) },
   responses: {
     200: { description: 'Newest first.', content: json(DsrRequestPageSchema) },
+  },
+});
+
+export const getMyOrganisation = defineRoute({
+  method: 'get',
+  path: '/api/me/organisation',
+  operationId: 'getMyOrganisation',
+  tags: ['Organisations'],
+  summary: "The employer's organisation",
+  ...sessionAuth('employer'),
+  responses: { 200: { description: 'The organisation.', content: json(OrganisationSchema) } },
+});
+
+export const updateMyOrganisation = defineRoute({
+  method: 'patch',
+  path: '/api/me/organisation',
+  operationId: 'updateMyOrganisation',
+  tags: ['Organisations'],
+  summary: 'Rename the organisation or change its website',
+  description:
+    'Any member may. Credentials already issued keep the name they were signed with; the verify page then shows ' +
+    '"now known as …" with the new name.',
+  ...sessionAuth('employer'),
+  request: { body: { required: true, content: json(UpdateOrganisationSchema) } },
+  responses: { 200: { description: 'The organisation.', content: json(OrganisationSchema) } },
+});
+
+export const inviteToOrganisation = defineRoute({
+  method: 'post',
+  path: '/api/me/organisation/invitations',
+  operationId: 'inviteToOrganisation',
+  tags: ['Organisations'],
+  summary: 'Invite a second recruiter to the organisation',
+  description:
+    'The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an ' +
+    'employer with `invitationCode`. An address that already has an account is a 409.',
+  ...sessionAuth('employer'),
+  request: { body: { required: true, content: json(InvitationRequestSchema) } },
+  errors: [409],
+  responses: { 201: { description: 'The invitation.', content: json(InvitationSchema) } },
+});
+
+export const startDomainVerification = defineRoute({
+  method: 'post',
+  path: '/api/me/organisation/domain-verification',
+  operationId: 'startDomainVerification',
+  tags: ['Organisations'],
+  summary: 'Start a DNS proof of a domain',
+  description:
+    'Returns the TXT record to publish at `_vp-verification.<domain>`. Only a member whose own email address is at ' +
+    'that domain may prove it (403 otherwise). The organisation becomes `pending`.',
+  ...sessionAuth('employer'),
+  request: { body: { required: true, content: json(DomainRequestSchema) } },
+  errors: [409],
+  responses: { 201: { description: 'The record to publish.', content: json(DnsChallengeSchema) } },
+});
+
+export const checkDomainVerification = defineRoute({
+  method: 'post',
+  path: '/api/me/organisation/domain-verification/check',
+  operationId: 'checkDomainVerification',
+  tags: ['Organisations'],
+  summary: 'Check the DNS proof and verify the organisation',
+  description:
+    'Looks the TXT record up through DNS-over-HTTPS. When it matches, the organisation is verified and every ' +
+    'certificate that was waiting (`pending_issuer`) is issued at once. A resolver that does not answer is a 503.',
+  ...sessionAuth('employer'),
+  request: { body: { required: true, content: json(DomainRequestSchema) } },
+  errors: [409, 503],
+  responses: {
+    200: { description: 'What the resolver returned, and the organisation.', content: json(DnsCheckSchema) },
   },
 });

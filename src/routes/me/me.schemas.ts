@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ORGANISATION_VERIFICATION } from '../../db/schema';
 
 export const UpdateMeSchema = z
   .object({
@@ -9,3 +10,90 @@ export const UpdateMeSchema = z
   })
   .strict()
   .openapi('UpdateProfileRequest');
+
+export const OrganisationSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    websiteUrl: z.string().nullable(),
+    domains: z.array(z.string()),
+    verification: z.enum(ORGANISATION_VERIFICATION).openapi({
+      description:
+        '`unverified` → `pending` (a DNS proof started) → `verified` (DNS proof or admin review), or `rejected`; ' +
+        '`suspended` by an admin. Only a verified organisation issues publicly valid certificates.',
+    }),
+    verifiedAt: z.string().datetime().nullable(),
+  })
+  .openapi('Organisation');
+
+export const UpdateOrganisationSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    websiteUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(500)
+      .nullable()
+      .optional(),
+  })
+  .strict()
+  .openapi('UpdateOrganisationRequest');
+
+export const InvitationRequestSchema = z
+  .object({ email: z.email().max(254).openapi({ example: 'second.recruiter@acme.example' }) })
+  .strict()
+  .openapi('InvitationRequest');
+
+export const InvitationSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    code: z.string().openapi({
+      description:
+        'Shown once. The invitee signs up as an employer with this `invitationCode` and this email.',
+    }),
+    expiresAt: z.string().datetime(),
+  })
+  .openapi('Invitation');
+
+export const DomainRequestSchema = z
+  .object({ domain: z.string().trim().min(3).max(253).openapi({ example: 'acme.example' }) })
+  .strict()
+  .openapi('DomainVerificationRequest');
+
+export const DnsChallengeSchema = z
+  .object({
+    organisation: OrganisationSchema,
+    challenge: z.object({
+      domain: z.string(),
+      recordName: z.string().openapi({ example: '_vp-verification.acme.example' }),
+      recordType: z.literal('TXT'),
+      recordValue: z.string().openapi({ example: 'vp-verification=3fQ9xKp2…' }),
+    }),
+  })
+  .openapi('DnsChallenge');
+
+export const DnsCheckSchema = z
+  .object({
+    organisation: OrganisationSchema,
+    check: z.object({
+      domain: z.string(),
+      recordName: z.string(),
+      expected: z.string(),
+      found: z
+        .array(z.string())
+        .openapi({ description: 'The TXT values the resolver returned at `recordName`.' }),
+      matched: z.boolean(),
+    }),
+    issuedCertificates: z
+      .array(z.string())
+      .openapi({ description: 'Numbers of the certificates that were waiting and are now issued.' }),
+  })
+  .openapi('DnsCheck');
+
+export const OrganisationReviewSchema = z
+  .object({
+    verification: z.enum(['verified', 'rejected', 'suspended']),
+    reason: z.string().trim().min(3).max(1000).openapi({ example: 'Registration documents checked' }),
+  })
+  .strict()
+  .openapi('OrganisationReview');

@@ -214,8 +214,11 @@ export const VERIFY_SCRIPT = `
     if (mismatches.length > 0) {
       throw new Failure('the signature is valid, but the signed credential does not match this page (' + mismatches.join(', ') + ')');
     }
-    var revoked = out.getAttribute('data-status') === 'revoked';
-    show('verified', '\\u2713 Signature verified in your browser: signed by ' + payload.iss + ' with key ' + header.kid.slice(0, 12) + '\\u2026, and the signed credential names this certificate, brief, employer and issue date.' + (revoked ? ' The signature only shows who issued it: the issuer has since revoked this certificate.' : ''));
+    var status = out.getAttribute('data-status');
+    var later = status === 'revoked' ? ' The signature only shows who issued it: the issuer has since revoked this certificate.'
+      : status === 'suspended' ? ' The signature only shows who issued it: the issuing organisation is suspended, so the certificate is not valid now.'
+      : '';
+    show('verified', '\\u2713 Signature verified in your browser: signed by ' + payload.iss + ' with key ' + header.kid.slice(0, 12) + '\\u2026, and the signed credential names this certificate, brief, employer and issue date.' + later);
   }
 
   check().catch(function (e) {

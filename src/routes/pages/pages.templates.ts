@@ -125,34 +125,60 @@ ${qr}
 </div>`;
 }
 
-/** `GET /verify/{certificateNo}` for a certificate that exists (active or revoked). */
+/** The status box: what a reader must know first. */
+function statusBox(v: VerificationPayload): Html {
+  switch (v.status) {
+    case 'active':
+      return html`<div class="status valid"><span class="icon" aria-hidden="true">✓</span><div><strong>Valid certificate</strong><p>Issued on ${date(v.issuedAt)} by a verified organisation and not revoked.</p></div></div>`;
+    case 'revoked':
+      return html`<div class="status revoked"><span class="icon" aria-hidden="true">✗</span><div><strong>Revoked certificate</strong><p>Revoked on ${v.revokedAt ? date(v.revokedAt) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
+    case 'suspended':
+      return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>Issuer suspended</strong><p>The organisation that issued this certificate is suspended by the platform. The certificate is not valid while the suspension lasts.</p></div></div>`;
+    case 'pending_issuer':
+      return html`<div class="status problem"><span class="icon" aria-hidden="true">…</span><div><strong>Not yet valid</strong><p>The work was completed, but the organisation that rated it has not been verified yet. The certificate is issued, and becomes valid, when it is.</p></div></div>`;
+  }
+}
+
+/** The employer line: the name that was signed, and the organisation's name now if it changed. */
+function employerLine(v: VerificationPayload): Html {
+  const now = v.organisation && v.organisation.name !== v.employer.name ? v.organisation.name : null;
+  return html`<dd>${v.employer.name}${now ? html` <span class="muted">(now known as ${now})</span>` : ''}</dd>`;
+}
+
+/** `GET /verify/{certificateNo}` for a certificate that exists, in any state. */
 export function verifyPage(v: VerificationPayload, shareUrl: string, jwksPath: string): string {
-  const valid = v.status === 'active';
-  const status = valid
-    ? html`<div class="status valid"><span class="icon" aria-hidden="true">✓</span><div><strong>Valid certificate</strong><p>Issued on ${date(v.issuedAt)} and not revoked.</p></div></div>`
-    : html`<div class="status revoked"><span class="icon" aria-hidden="true">✗</span><div><strong>Revoked certificate</strong><p>Revoked on ${v.revokedAt ? date(v.revokedAt) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
   const holder = v.holder
     ? html`<dd id="holder">${v.holder.name}</dd>`
     : html`<dd id="holder" class="muted">Not shown: the holder has not agreed to show their name publicly.</dd>`;
+  const label = {
+    active: 'valid',
+    revoked: 'revoked',
+    suspended: 'issuer suspended',
+    pending_issuer: 'not yet valid',
+  }[v.status];
+  const signature = v.credential
+    ? html`<h2>Signature</h2>
+<p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-number="${v.certificateNo}" data-title="${v.brief.title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">Checking the signature in your browser…</p>
+<details>
+<summary>The signed credential</summary>
+<p>An Open Badges 3.0 credential (VC-JWT). Your browser checks it against the public keys at <a href="${jwksPath}">${jwksPath}</a>, so you do not have to take this page's word for it. The signature cannot show a revocation; the status above comes from the issuer.</p>
+<code class="jwt" id="credential-jwt">${v.credential.jwt}</code>
+</details>`
+    : html`<h2>Signature</h2>
+<p class="muted">Nothing is signed yet: the credential is signed when the organisation is verified.</p>`;
   return verifyDocument(
-    `Certificate ${v.certificateNo} (${valid ? 'valid' : 'revoked'})`,
+    `Certificate ${v.certificateNo} (${label})`,
     html`<h1>Certificate ${v.certificateNo}</h1>
-${status}
+${statusBox(v)}
 <dl>
 <dt>Holder</dt>${holder}
 <dt>Brief</dt><dd>${v.brief.title}</dd>
 <dt>Domain</dt><dd>${v.domain}</dd>
-<dt>Employer</dt><dd>${v.employer.name}</dd>
-<dt>Issued</dt><dd>${dateTime(v.issuedAt)}</dd>
+<dt>Employer</dt>${employerLine(v)}
+<dt>${v.status === 'pending_issuer' ? 'Earned' : 'Issued'}</dt><dd>${dateTime(v.issuedAt)}</dd>
 ${v.revokedAt ? html`<dt>Revoked</dt><dd>${dateTime(v.revokedAt)}</dd>` : ''}
 </dl>
-<h2>Signature</h2>
-<p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-number="${v.certificateNo}" data-title="${v.brief.title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">Checking the signature in your browser…</p>
-<details>
-<summary>The signed credential</summary>
-<p>An Open Badges 3.0 credential, signed with Ed25519 (VC-JWT). Your browser checks it against the public keys at <a href="${jwksPath}">${jwksPath}</a>, so you do not have to take this page's word for it. The signature cannot show a revocation; the status above comes from the issuer.</p>
-<code class="jwt" id="credential-jwt">${v.credential.jwt}</code>
-</details>
+${signature}
 ${share(shareUrl)}
 <p class="muted">Machine-readable: <a href="/api/verify/${v.certificateNo}">/api/verify/${v.certificateNo}</a></p>`,
   );

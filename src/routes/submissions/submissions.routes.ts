@@ -18,7 +18,8 @@ export const createSubmission = defineRoute({
     'defaults; each is a deployment var, see docs/security.md): 256 KiB of content per submission (text, files and ' +
     'commit list together; 413 `payload-too-large`), 5 submissions per milestone, 20 per 24 hours and 16 MiB of ' +
     'storage per account (429 `submission-limit-reached`, the limit named in `detail`; `Retry-After` on the daily ' +
-    'limit). At most 2,000 fingerprints are stored per submission.',
+    'limit). At most 2,000 fingerprints are stored per submission, and only when the candidate consents to ' +
+    '`integrity_corpus` (otherwise the work is checked against the corpus but not added to it).',
   ...sessionAuth('candidate'),
   request: { body: { required: true, content: json(CreateSubmissionSchema) } },
   errors: [404, 409, 503],

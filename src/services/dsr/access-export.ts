@@ -17,7 +17,7 @@
  * token hash, no API key, no other candidate's work, and for ratings an employer gave only the
  * rating itself, not the candidate it was about.
  */
-import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
@@ -30,6 +30,7 @@ import {
   dsrRequests,
   employerRatings,
   evaluations,
+  organisations,
   sessions,
   submissions,
   users,
@@ -38,6 +39,7 @@ import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import type { SessionUser } from '../../lib/types';
 import { auditInsert } from '../audit';
 import { consentHistory, consentStates } from '../consent';
+import { recipientsOf } from '../disclosures';
 import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from './pdf';
 import { completeRequest, requestInsert } from './requests';
 
@@ -118,7 +120,7 @@ function sources(db: Database, userId: string, pages: ExportPages = STREAM_PAGES
           briefId: certificates.briefId,
           briefTitle: briefs.title,
           domain: certificates.domain,
-          employerName: employer.name,
+          employerName: sql<string>`coalesce(${certificates.signedOrganisationName}, ${organisations.name}, 'Former employer')`,
           submissionId: certificates.submissionId,
           issuedAt: certificates.issuedAt,
           revokedAt: certificates.revokedAt,
@@ -130,7 +132,7 @@ function sources(db: Database, userId: string, pages: ExportPages = STREAM_PAGES
             .select(columns)
             .from(certificates)
             .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-            .innerJoin(employer, eq(employer.id, certificates.employerId))
+            .leftJoin(organisations, eq(organisations.id, certificates.organisationId))
             .$dynamic(),
         eq(certificates.holderId, userId),
         { time: 'issuedAt' },
@@ -330,6 +332,8 @@ const FILES = {
   'ratings-given.json': 'The ratings you gave as an employer (the rating only, not the candidate).',
   'briefs.json': 'The briefs you published as an employer.',
   'certificates.json': 'Your certificates, with the signed credential of each.',
+  'recipients.json':
+    'Who else has your data: the Data Processors that process it for us, and every party it was shared with (what and when).',
   'dsr-requests.json': 'Every data-rights request you made, this one included.',
   'audit-log.json': 'Audit entries of actions by you or about your account and requests.',
   'data-summary.pdf': 'A readable summary of this export.',
@@ -451,6 +455,7 @@ export async function* archive(
   yield* array('ratings-given.json', src.ratingsGiven());
   yield* array('briefs.json', src.briefs());
   yield* array('certificates.json', src.certificates());
+  yield* whole('recipients.json', json(await recipientsOf(db, user.id)), FILES['recipients.json']);
 
   // A second pass for the PDFs: a ZIP entry must be finished before the next one starts.
   const certificateLines: SummaryBlock[] = [];
@@ -506,6 +511,7 @@ const PURPOSE_TITLES: Record<ConsentPurpose, string> = {
   ai_evaluation: 'AI evaluation of your submissions',
   leaderboard: 'Public leaderboard',
   public_verification: 'Your name on certificate verification',
+  integrity_corpus: 'Your work in the integrity corpus',
 };
 
 function summaryBlocks(

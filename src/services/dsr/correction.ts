@@ -3,8 +3,9 @@ import { getDb } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
-import { normaliseEmail, type Profile, toProfile } from '../accounts';
+import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
 import { auditInsert } from '../audit';
+import { resignCredentialsRatedBy } from '../issuance';
 import { forgetPublicViews } from './public-views';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
 
@@ -19,7 +20,7 @@ const emailTaken = () => new ProblemError('conflict', 'An account with this emai
  * public views (leaderboards, verification), so those caches are dropped.
  */
 export async function correctPersonalData(
-  env: Pick<Env, 'DB' | 'CACHE' | 'ADMIN_EMAIL'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   userId: string,
   input: Correction,
 ): Promise<{ profile: Profile; request: DsrRequestView }> {
@@ -62,8 +63,12 @@ export async function correctPersonalData(
         details: { before, after },
       }),
     ]);
+    if (fields.includes('name') && current.role === 'employer') {
+      // Credentials from before organisations named the rating person: none may keep the old name.
+      await resignCredentialsRatedBy(env, db, userId);
+    }
     if (fields.length > 0) await forgetPublicViews(env, userId);
-    return { profile: toProfile(updated[0]!), request: toRequestView(request[0]!) };
+    return { profile: await profileWithOrganisation(db, updated[0]!), request: toRequestView(request[0]!) };
   } catch (err) {
     // Two accounts racing for one address: the unique index decides.
     if (isUniqueViolation(err)) throw emailTaken();

@@ -24,7 +24,21 @@
  * certificates. Briefs nobody worked on are deleted instead; kept briefs are closed. See
  * docs/data-rights.md.
  */
-import { and, eq, exists, inArray, isNull, ne, not, notExists, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  exists,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  ne,
+  not,
+  notExists,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type Database, getDb } from '../../db/client';
 import {
@@ -33,6 +47,7 @@ import {
   briefs,
   certificates,
   consentEvents,
+  dpoRecords,
   dsrRequests,
   employerRatings,
   erasureReceipts,
@@ -45,6 +60,7 @@ import {
   submissions,
   users,
 } from '../../db/schema';
+import { pseudonym, pseudonymKey } from '../../domain/pseudonym';
 import { randomToken } from '../../domain/secrets';
 import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';
@@ -227,7 +243,7 @@ type Person = { userId: string; email: string | null; requestId: string };
 
 type StepContext = {
   db: Database;
-  env: Pick<Env, 'DB' | 'CACHE'>;
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>;
   person: Person;
   /** The tombstone employer, created on first use. */
   tombstone: () => Promise<string>;
@@ -379,8 +395,17 @@ const aboutThePerson: Where = (p, db) =>
  * `deleted_counts`: a table name for deletions, `<table>_<verb>` for re-linked rows.
  */
 export const ERASURE_STEPS: readonly Step[] = [
-  // Audit entries first, while the records they may point at still exist.
-  deleting('audit_log', auditLog, auditLog.id, aboutThePerson),
+  // Audit entries first, while the records they may point at still exist. Processing logs are
+  // kept a year (Rule 8(3)), so they are pseudonymised, not deleted (purgePseudonymisedLogs).
+  {
+    key: 'audit_log_pseudonymised',
+    run: async (ctx) => {
+      const key = await pseudonymKey(ctx.env.CERT_SIGNING_KEY);
+      while ((await pseudonymiseChunk(ctx, key)) >= AUDIT_CHUNK) {
+        // another chunk
+      }
+    },
+  },
   // Through the integrity service, which also lowers the fingerprints' document frequencies.
   {
     key: 'fingerprints',
@@ -426,6 +451,36 @@ export const ERASURE_STEPS: readonly Step[] = [
   ),
   deleting('submissions', submissions, submissions.id, (p) => eq(submissions.candidateId, p.userId)),
   deleting('consent_events', consentEvents, consentEvents.id, (p) => eq(consentEvents.userId, p.userId)),
+  // The DPO's records of grievances, nominations and corrections outlive the requests,
+  // pseudonymised (Rule 8(3)); the requests themselves are deleted next.
+  {
+    key: 'dpo_records_kept',
+    run: async ({ db, env, person, chunk }) => {
+      const key = await pseudonymKey(env.CERT_SIGNING_KEY);
+      const subject = await pseudonym(key, person.userId);
+      const rows = await db
+        .select()
+        .from(dsrRequests)
+        .where(and(eq(dsrRequests.userId, person.userId), inArray(dsrRequests.kind, DPO_RECORD_KINDS)));
+      if (rows.length === 0) return chunk('dpo_records_kept', null);
+      const now = new Date();
+      for (let i = 0; i < rows.length; i += DPO_RECORD_CHUNK) {
+        const values = await Promise.all(
+          rows.slice(i, i + DPO_RECORD_CHUNK).map(async (r) => ({
+            id: await pseudonym(key, r.id),
+            kind: r.kind,
+            state: r.state,
+            subjectPseudonym: subject,
+            dueAt: r.dueAt,
+            requestedAt: r.createdAt,
+            completedAt: r.completedAt,
+            pseudonymisedAt: now,
+          })),
+        );
+        await chunk('dpo_records_kept', db.insert(dpoRecords).values(values).onConflictDoNothing());
+      }
+    },
+  },
   // Not the erasure request itself: it stays in the DPO's queue, with its due date, until the
   // last step deletes it together with the account.
   deleting('dsr_requests', dsrRequests, dsrRequests.id, (p) =>
@@ -483,6 +538,85 @@ export const ERASURE_STEPS: readonly Step[] = [
   },
 ];
 
+/** The requests whose records the DPO keeps after erasure. */
+const DPO_RECORD_KINDS = ['grievance', 'nomination', 'correction'] as const;
+/** dpo_records rows per insert: 8 columns each, within D1's 100 bound parameters. */
+const DPO_RECORD_CHUNK = 10;
+
+/** Audit entries per chunk: each binds its id and at most one target pair, within 100 parameters. */
+const AUDIT_CHUNK = 20;
+
+/**
+ * Pseudonymises up to `AUDIT_CHUNK` entries about the person in one statement: the person as
+ * actor becomes their keyed pseudonym (`actor_id` null), every target id becomes its pseudonym,
+ * details and the client address are dropped. A pseudonymised entry no longer matches
+ * `aboutThePerson`, so the loop ends; a retried chunk finds what is left.
+ */
+async function pseudonymiseChunk(ctx: StepContext, key: CryptoKey): Promise<number> {
+  const { db, person } = ctx;
+  const rows = await db
+    .select({ id: auditLog.id, targetId: auditLog.targetId })
+    .from(auditLog)
+    .where(and(isNull(auditLog.pseudonymisedAt), aboutThePerson(person, db)))
+    .limit(AUDIT_CHUNK);
+  if (rows.length === 0) return ctx.chunk('audit_log_pseudonymised', null);
+  const targets = [...new Set(rows.map((r) => r.targetId).filter((t): t is string => t !== null))];
+  const mapped = await Promise.all(targets.map(async (t) => sql`when ${t} then ${await pseudonym(key, t)}`));
+  const targetCase = mapped.length
+    ? sql`case ${auditLog.targetId} ${sql.join(mapped, sql` `)} else ${auditLog.targetId} end`
+    : sql`${auditLog.targetId}`;
+  const actor = await pseudonym(key, person.userId);
+  const ids = rows.map((r) => r.id);
+  return ctx.chunk(
+    'audit_log_pseudonymised',
+    db
+      .update(auditLog)
+      .set({
+        actorPseudonym: sql`case when ${auditLog.actorId} = ${person.userId} then ${actor} else ${auditLog.actorPseudonym} end`,
+        actorId: sql`case when ${auditLog.actorId} = ${person.userId} then null else ${auditLog.actorId} end`,
+        targetId: targetCase,
+        details: null,
+        ip: null,
+        pseudonymisedAt: new Date(),
+      })
+      .where(inArray(auditLog.id, ids)),
+  );
+}
+
+/** How long pseudonymised processing logs are kept (Rule 8(3): one year). */
+export const PSEUDONYMISED_LOG_DAYS = 365;
+
+/**
+ * Deletes pseudonymised audit entries and the DPO's pseudonymised records older than a year (the cron; docs/data-rights.md).
+ * Returns how many. Entries of people who were not erased follow the audit log's own policy.
+ */
+export async function purgePseudonymisedLogs(db: Database, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - PSEUDONYMISED_LOG_DAYS * 86_400_000);
+  let total = 0;
+  for (;;) {
+    const deleted = await db
+      .delete(auditLog)
+      .where(
+        inArray(
+          auditLog.id,
+          db
+            .select({ id: auditLog.id })
+            .from(auditLog)
+            .where(and(isNotNull(auditLog.pseudonymisedAt), lt(auditLog.createdAt, cutoff)))
+            .limit(CHUNK),
+        ),
+      )
+      .returning({ id: auditLog.id });
+    total += deleted.length;
+    if (deleted.length < CHUNK) break;
+  }
+  const records = await db
+    .delete(dpoRecords)
+    .where(lt(dpoRecords.requestedAt, cutoff))
+    .returning({ id: dpoRecords.id });
+  return total + records.length;
+}
+
 async function any(db: Database, table: SQLiteTable, where: SQL): Promise<boolean> {
   const [row] = await db.select({ one: sql<number>`1` }).from(table).where(where).limit(1);
   return row !== undefined;
@@ -530,7 +664,7 @@ function addToCount(db: Database, requestId: string, key: string, delta: SQL) {
  */
 export async function runErasureCascade(
   message: ErasurePayload,
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>,
   now = new Date(),
   /** Called after each step (and after the cache purge); fault-injection tests throw here. */
   onStep: (step: string) => Promise<void> = async () => {},

@@ -118,7 +118,7 @@ export type CertificateDocument = {
   briefTitle: string;
   domain: string;
   employerName: string;
-  status: 'active' | 'revoked';
+  status: 'active' | 'revoked' | 'pending_issuer';
   issuedAt: Date;
   revokedAt: Date | null;
   verifyUrl: string;

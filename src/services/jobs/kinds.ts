@@ -5,9 +5,13 @@
  * Kinds the open issues will add: `certificate_issuance`, `webhook_delivery`, `export`,
  * `breach_notification`, `retention_erasure`.
  */
-
+import { and, eq, isNull } from 'drizzle-orm';
+import { userNotices, users } from '../../db/schema';
+import { EMAIL_JOB } from '../breaches';
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
 import { buildExport, EXPORT_JOB, type ExportPayload } from '../dsr/export-job';
+import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
+import { sendMail } from '../mail';
 import { pillarEngine } from '../pillars';
 import { EVALUATION_JOB, type EvaluationPayload, evaluateSubmission } from '../workflow/submissions';
 import { registerJobKind } from './registry';
@@ -54,5 +58,45 @@ export const exportJob = registerJobKind<ExportPayload>({
     await buildExport(env, payload, now);
   },
   redact: ({ requestId }) => ({ requestId }),
+  maxAgeSeconds: 24 * 60 * 60,
+});
+
+/**
+ * Certificates that waited for their organisation's verification (`pending_issuer`), signed once
+ * it is verified. Written in the same batch as the verification; idempotent (only waiting rows change).
+ */
+export const certificateIssuanceJob = registerJobKind<IssuancePayload>({
+  kind: CERTIFICATE_ISSUANCE_JOB,
+  parse: (payload) => {
+    const { organisationId } = record(payload);
+    return isString(organisationId) ? { organisationId } : null;
+  },
+  run: async ({ organisationId }, { env, db, now }) => {
+    await onOrganisationVerified(env, db, organisationId, now);
+  },
+  maxAgeSeconds: 6 * 60 * 60,
+});
+
+/**
+ * The email outbox: delivers one in-app notice by email (src/services/mail.ts). Idempotent: a
+ * notice already emailed is not sent again; a notice (or person) erased meanwhile sends nothing.
+ */
+export const emailJob = registerJobKind<{ noticeId: string }>({
+  kind: EMAIL_JOB,
+  parse: (payload) => {
+    const { noticeId } = record(payload);
+    return isString(noticeId) ? { noticeId } : null;
+  },
+  run: async ({ noticeId }, { env, db, now }) => {
+    const [row] = await db
+      .select({ to: users.email, subject: userNotices.title, text: userNotices.body })
+      .from(userNotices)
+      .innerJoin(users, eq(users.id, userNotices.userId))
+      .where(and(eq(userNotices.id, noticeId), isNull(userNotices.emailedAt)))
+      .limit(1);
+    if (!row) return;
+    await sendMail(env, row);
+    await db.update(userNotices).set({ emailedAt: now }).where(eq(userNotices.id, noticeId));
+  },
   maxAgeSeconds: 24 * 60 * 60,
 });

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type BriefState, briefs, milestones, rubrics, users } from '../../db/schema';
+import { type BriefState, briefs, milestones, organisations, rubrics } from '../../db/schema';
 import type { Rubric } from '../../domain/pillars/types';
 import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
-import { recordAudit } from '../audit';
+import { auditInsert, recordAudit } from '../audit';
 import type { PillarEngine } from '../pillars';
 import type { EngineName } from '../pillars/schemas';
 
@@ -37,8 +37,15 @@ const preview = (rubric: Rubric) => ({
   passThreshold: rubric.passThreshold,
 });
 
-/** Creates a brief with its rubric (pillar 4) and playbook (pillar 1), in one batch. */
-export async function createBrief(db: Database, engine: PillarEngine, employerId: string, input: BriefInput) {
+/** Creates a brief with its rubric (pillar 4) and playbook (pillar 1), in one batch, for the author's organisation. */
+export async function createBrief(
+  db: Database,
+  engine: PillarEngine,
+  author: { id: string; organisationId: string | null },
+  input: BriefInput,
+) {
+  const employerId = author.id;
+  const organisationId = requireOrganisation(author);
   const rubric = await engine.extractRubric(briefRequirementText(input), input.domain);
   const playbook = await engine.generatePlaybook({
     title: input.title,
@@ -54,6 +61,7 @@ export async function createBrief(db: Database, engine: PillarEngine, employerId
     db.insert(briefs).values({
       id: briefId,
       employerId,
+      organisationId,
       title: input.title,
       domain: input.domain,
       description: input.description,
@@ -82,13 +90,14 @@ export async function createBrief(db: Database, engine: PillarEngine, employerId
         isFinal: i === steps.length - 1,
       })),
     ),
+    auditInsert(db, {
+      actorId: employerId,
+      action: 'brief.created',
+      targetType: 'brief',
+      targetId: briefId,
+      details: { organisationId },
+    }),
   ]);
-  await recordAudit(db, {
-    actorId: employerId,
-    action: 'brief.created',
-    targetType: 'brief',
-    targetId: briefId,
-  });
   return (await loadBrief(db, briefId))!;
 }
 
@@ -97,9 +106,9 @@ export type BriefView = Awaited<ReturnType<typeof loadBrief>>;
 /** A brief with its employer's name, rubric and playbook. */
 export async function loadBrief(db: Database, briefId: string) {
   const [row] = await db
-    .select({ brief: briefs, employerName: users.name })
+    .select({ brief: briefs, employerName: organisations.name })
     .from(briefs)
-    .innerJoin(users, eq(users.id, briefs.employerId))
+    .innerJoin(organisations, eq(organisations.id, briefs.organisationId))
     .where(eq(briefs.id, briefId))
     .limit(1);
   if (!row) return null;
@@ -156,13 +165,13 @@ const engineName = (stored: string | null | undefined): EngineName =>
 /** Briefs newest first: public listings (published/closed) or one employer's own (any state). */
 export async function listBriefs(
   db: Database,
-  filter: { states: BriefState[]; domain?: string; employerId?: string },
+  filter: { states: BriefState[]; domain?: string; organisationId?: string },
   limit: number,
   after?: Position,
 ) {
   const conditions = [inArray(briefs.state, filter.states)];
   if (filter.domain) conditions.push(eq(briefs.domain, filter.domain));
-  if (filter.employerId) conditions.push(eq(briefs.employerId, filter.employerId));
+  if (filter.organisationId) conditions.push(eq(briefs.organisationId, filter.organisationId));
   if (after) {
     conditions.push(olderThan(briefs, after));
   }
@@ -174,10 +183,10 @@ export async function listBriefs(
       state: briefs.state,
       durationDays: briefs.durationDays,
       createdAt: briefs.createdAt,
-      employerName: users.name,
+      employerName: organisations.name,
     })
     .from(briefs)
-    .innerJoin(users, eq(users.id, briefs.employerId))
+    .innerJoin(organisations, eq(organisations.id, briefs.organisationId))
     .where(and(...conditions))
     .orderBy(desc(briefs.createdAt), desc(briefs.id))
     .limit(limit + 1);
@@ -189,12 +198,18 @@ const TRANSITIONS: Record<BriefState, BriefState[]> = {
   closed: [],
 };
 
-/** draft → published → closed; anything else is refused. Null when the brief is not the employer's. */
-export async function changeBriefState(db: Database, employerId: string, briefId: string, to: BriefState) {
+/** draft → published → closed; anything else is refused. Null when the brief is not the member's organisation's. */
+export async function changeBriefState(
+  db: Database,
+  member: { id: string; organisationId: string | null },
+  briefId: string,
+  to: BriefState,
+) {
+  const employerId = member.id;
   const [brief] = await db
     .select()
     .from(briefs)
-    .where(and(eq(briefs.id, briefId), eq(briefs.employerId, employerId)))
+    .where(and(eq(briefs.id, briefId), eq(briefs.organisationId, requireOrganisation(member))))
     .limit(1);
   if (!brief) return null;
   if (!TRANSITIONS[brief.state].includes(to)) {
@@ -225,12 +240,24 @@ export const briefSummaryView = (b: Awaited<ReturnType<typeof listBriefs>>[numbe
   createdAt: b.createdAt.toISOString(),
 });
 
-/** Whether the brief exists and belongs to this employer (anyone else's is "not found"). */
-export async function ownsBrief(db: Database, briefId: string, employerId: string): Promise<boolean> {
+/** Whether the brief exists and belongs to the member's organisation (anyone else's is "not found"). */
+export async function ownsBrief(
+  db: Database,
+  briefId: string,
+  member: { organisationId: string | null },
+): Promise<boolean> {
+  if (!member.organisationId) return false;
   const [owned] = await db
     .select({ id: briefs.id })
     .from(briefs)
-    .where(and(eq(briefs.id, briefId), eq(briefs.employerId, employerId)))
+    .where(and(eq(briefs.id, briefId), eq(briefs.organisationId, member.organisationId)))
     .limit(1);
   return owned !== undefined;
+}
+
+/** The organisation an employer acts for; an employer without one (never, after signup) cannot act. */
+function requireOrganisation(member: { organisationId: string | null }): string {
+  if (!member.organisationId)
+    throw new ProblemError('forbidden', 'This account does not belong to an organisation.');
+  return member.organisationId;
 }

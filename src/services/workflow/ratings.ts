@@ -3,21 +3,24 @@ import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
   briefs,
-  certificates,
   employerRatings,
   evaluations,
   milestones,
+  organisations,
   submissions,
   users,
 } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
-import { recordAudit } from '../audit';
-import { issueCertificate } from '../certificates';
+import { auditInsert } from '../audit';
+import { allMilestonesPassed, liveCertificate, prepareCertificate } from '../issuance';
 
 export type RatingInput = { score: number; verdict: 'pass' | 'fail'; comment?: string };
 
-/** An evaluation with what rating it needs: its submission, brief and milestone. Null unless `employerId` owns the brief. */
-export async function evaluationForEmployer(db: Database, evaluationId: string, employerId: string) {
+/**
+ * An evaluation with what rating it needs: its submission, brief and milestone. Null unless the
+ * brief belongs to `organisationId` (any member of the organisation may rate its briefs).
+ */
+export async function evaluationForOrganisation(db: Database, evaluationId: string, organisationId: string) {
   const [row] = await db
     .select({
       evaluation: evaluations,
@@ -25,21 +28,39 @@ export async function evaluationForEmployer(db: Database, evaluationId: string, 
       brief: briefs,
       milestone: milestones,
       rating: employerRatings,
+      organisation: organisations,
     })
     .from(evaluations)
     .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
     .innerJoin(briefs, eq(briefs.id, submissions.briefId))
+    .innerJoin(organisations, eq(organisations.id, briefs.organisationId))
     .innerJoin(milestones, eq(milestones.id, submissions.milestoneId))
     .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
-    .where(and(eq(evaluations.id, evaluationId), eq(briefs.employerId, employerId)))
+    .where(and(eq(evaluations.id, evaluationId), eq(briefs.organisationId, organisationId)))
     .limit(1);
   return row ?? null;
 }
 
+/** The evaluation as a member of the organisation that owns the brief sees it; null for anyone else. */
+export async function evaluationForEmployer(db: Database, evaluationId: string, employerId: string) {
+  const [member] = await db
+    .select({ organisationId: users.organisationId })
+    .from(users)
+    .where(eq(users.id, employerId))
+    .limit(1);
+  if (!member?.organisationId) return null;
+  return evaluationForOrganisation(db, evaluationId, member.organisationId);
+}
+
 /**
- * The employer's independent rating. One per evaluation (a second is refused; the unique
- * index settles a race). The AI verdict is copied onto the rating: that pair is the
- * agreement signal. Rating the final milestone `pass` issues the certificate.
+ * The organisation's independent rating, by one of its members (recorded for the audit trail).
+ * One per evaluation (a second is refused; the unique index settles a race). The AI verdict is
+ * copied onto the rating: that pair is the agreement signal.
+ *
+ * A `pass` that completes the brief (every milestone has a pass-rated submission by the
+ * candidate) earns the certificate. The rating, the submission's new state, the certificate and
+ * the audit entries are one D1 batch: all of it commits or none of it does, so a failure (a
+ * missing signing key is refused before the batch) leaves nothing that would block a retry.
  */
 export async function rateEvaluation(
   env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
@@ -50,79 +71,97 @@ export async function rateEvaluation(
 ) {
   const found = await evaluationForEmployer(db, evaluationId, employer.id);
   if (!found) return null;
-  const { evaluation, submission, brief, milestone } = found;
+  const { evaluation, submission, brief, milestone, organisation } = found;
   if (found.rating) throw new ProblemError('conflict', 'This evaluation has already been rated.');
   if (evaluation.state === 'pending')
     throw new ProblemError('conflict', 'The AI evaluation is still running; rate it once it has finished.');
   const aiVerdict = evaluation.aiEvaluated && evaluation.state === 'completed' ? evaluation.verdict : null;
-  let rating: typeof employerRatings.$inferSelect;
-  try {
-    const [row] = await db
-      .insert(employerRatings)
-      .values({
-        evaluationId,
-        employerId: employer.id,
-        briefId: brief.id,
-        domain: brief.domain,
-        score: input.score,
-        verdict: input.verdict,
-        comment: input.comment ?? null,
-        aiVerdict,
-      })
-      .returning();
-    rating = row!;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new ProblemError('conflict', 'This evaluation has already been rated.');
-    throw err;
-  }
-  await db
-    .update(submissions)
-    .set({ state: 'rated', updatedAt: new Date() })
-    .where(eq(submissions.id, submission.id));
-  await recordAudit(db, {
-    actorId: employer.id,
-    action: 'evaluation.rated',
-    targetType: 'evaluation',
-    targetId: evaluationId,
-    details: { verdict: input.verdict },
-  });
+  const now = new Date();
 
-  let certificate: typeof certificates.$inferSelect | null = null;
-  if (milestone.isFinal && input.verdict === 'pass') {
-    const [existing] = await db
-      .select({ id: certificates.id })
-      .from(certificates)
-      .where(
-        and(
-          eq(certificates.holderId, submission.candidateId),
-          eq(certificates.briefId, brief.id),
-          eq(certificates.status, 'active'),
-        ),
-      )
-      .limit(1);
-    if (!existing) {
-      const [employerRow] = await db
-        .select({ name: users.name })
-        .from(users)
-        .where(eq(users.id, employer.id))
-        .limit(1);
-      certificate = await issueCertificate(env, db, {
-        holderId: submission.candidateId,
-        briefId: brief.id,
-        briefTitle: brief.title,
-        employerId: employer.id,
-        employerName: employerRow?.name ?? 'Employer',
-        submissionId: submission.id,
-        domain: brief.domain,
-      });
-      await recordAudit(db, {
-        actorId: employer.id,
-        action: 'certificate.issued',
-        targetType: 'certificate',
-        targetId: certificate.id,
-      });
+  for (let attempt = 0; ; attempt++) {
+    const earnsCertificate =
+      input.verdict === 'pass' &&
+      !(await liveCertificate(db, submission.candidateId, brief.id)) &&
+      (await allMilestonesPassed(db, brief.id, submission.candidateId, milestone.id));
+    const ratingId = crypto.randomUUID();
+    const certificate = earnsCertificate
+      ? await prepareCertificate(
+          env,
+          db,
+          {
+            holderId: submission.candidateId,
+            briefId: brief.id,
+            briefTitle: brief.title,
+            domain: brief.domain,
+            organisation: {
+              id: organisation.id,
+              name: organisation.name,
+              verified: organisation.verification === 'verified',
+            },
+            ratedBy: employer.id,
+            submissionId: submission.id,
+            earnedAt: now,
+          },
+          now,
+        )
+      : null;
+    try {
+      await db.batch([
+        db.insert(employerRatings).values({
+          id: ratingId,
+          evaluationId,
+          employerId: employer.id,
+          organisationId: organisation.id,
+          briefId: brief.id,
+          domain: brief.domain,
+          score: input.score,
+          verdict: input.verdict,
+          comment: input.comment ?? null,
+          aiVerdict,
+          createdAt: now,
+        }),
+        db
+          .update(submissions)
+          .set({ state: 'rated', updatedAt: now })
+          .where(eq(submissions.id, submission.id)),
+        auditInsert(db, {
+          actorId: employer.id,
+          action: 'evaluation.rated',
+          targetType: 'evaluation',
+          targetId: evaluationId,
+          details: { verdict: input.verdict, organisationId: organisation.id },
+        }),
+        ...(certificate
+          ? [
+              certificate.statement,
+              auditInsert(db, {
+                actorId: employer.id,
+                action:
+                  certificate.row.status === 'active' ? 'certificate.issued' : 'certificate.pending_issuer',
+                targetType: 'certificate',
+                targetId: certificate.row.id,
+                details: { organisationId: organisation.id },
+              }),
+            ]
+          : []),
+      ]);
+    } catch (err) {
+      if (isUniqueViolation(err, 'evaluation_id'))
+        throw new ProblemError('conflict', 'This evaluation has already been rated.');
+      // A certificate number drawn twice (rare: 55 random bits) draws again; a certificate issued
+      // meanwhile by a racing rating makes the next attempt a rating without one.
+      if (certificate && attempt < 4 && isUniqueViolation(err, 'certificates.')) continue;
+      throw err;
     }
+    const [rating] = await db.select().from(employerRatings).where(eq(employerRatings.id, ratingId)).limit(1);
+    const [updated] = await db.select().from(evaluations).where(eq(evaluations.id, evaluationId)).limit(1);
+    return {
+      rating: rating!,
+      evaluation: updated!,
+      certificate: certificate
+        ? { certificateNo: certificate.row.certificateNo, status: certificate.row.status }
+        : null,
+      domain: brief.domain,
+    };
   }
-  const [updated] = await db.select().from(evaluations).where(eq(evaluations.id, evaluationId)).limit(1);
-  return { rating, evaluation: updated!, certificate, domain: brief.domain };
 }

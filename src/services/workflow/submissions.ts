@@ -121,9 +121,15 @@ export async function createSubmission(
     ...(input.files ? { files: input.files } : {}),
   };
   const contentBytes = submissionContentBytes(input);
-  // Fingerprinting is only worth doing for a submission that is not refused for its size.
+  // The work enters the integrity corpus only with the candidate's `integrity_corpus` consent
+  // (DPDP §6; docs/data-rights.md), and fingerprinting is only worth doing for a submission that
+  // is not refused for its size.
+  const [aiConsent, corpusConsent] = await Promise.all([
+    hasConsent(db, candidateId, 'ai_evaluation'),
+    hasConsent(db, candidateId, 'integrity_corpus'),
+  ]);
   const prints =
-    contentBytes > limits.submissionMaxBytes
+    !corpusConsent || contentBytes > limits.submissionMaxBytes
       ? []
       : fingerprintsToStore(material, limits.fingerprintsPerSubmission);
   const storageBytes = storageCost(contentBytes, prints.length);
@@ -143,7 +149,6 @@ export async function createSubmission(
             : {}),
         });
   }
-  const aiConsent = await hasConsent(db, candidateId, 'ai_evaluation');
   const submissionId = crypto.randomUUID();
   const evaluationId = crypto.randomUUID();
   const jobId = aiConsent ? crypto.randomUUID() : null;

@@ -1,0 +1,48 @@
+import { json } from '../../lib/content';
+import { defineRoute, IdParams } from '../../lib/route';
+import { sessionAuth } from '../../lib/route-auth';
+import {
+  BoardStepRequestSchema,
+  BreachListSchema,
+  BreachQuerySchema,
+  BreachSchema,
+  CreateBreachSchema,
+} from './breaches.schemas';
+
+export const createBreach = defineRoute({
+  method: 'post',
+  path: '/api/admin/breaches',
+  operationId: 'recordBreach',
+  tags: ['Data rights'],
+  summary: 'Record a personal data breach',
+  description:
+    'DPDP §8(6), Rule 7. Every affected person gets an in-app notice at once (`GET /api/me/notices`); the ' +
+    "Board's intimation is due at once and the detailed report 72 hours after `foundAt`. Audited.",
+  ...sessionAuth('admin'),
+  request: { body: { required: true, content: json(CreateBreachSchema) } },
+  responses: { 201: { description: 'The breach.', content: json(BreachSchema) } },
+});
+
+export const listBreaches = defineRoute({
+  method: 'get',
+  path: '/api/admin/breaches',
+  operationId: 'listBreaches',
+  tags: ['Data rights'],
+  summary: 'Breaches and their Board deadlines',
+  description: 'Newest first (at most 100); `overdue=true` keeps those with a Board step past due.',
+  ...sessionAuth('admin'),
+  request: { query: BreachQuerySchema },
+  responses: { 200: { description: 'The breaches.', content: json(BreachListSchema) } },
+});
+
+export const markBreachBoardStep = defineRoute({
+  method: 'post',
+  path: '/api/admin/breaches/{id}/board',
+  operationId: 'markBreachBoardStep',
+  tags: ['Data rights'],
+  summary: "Record that the Board's intimation or report was sent",
+  ...sessionAuth('admin'),
+  errors: [409],
+  request: { params: IdParams, body: { required: true, content: json(BoardStepRequestSchema) } },
+  responses: { 200: { description: 'The breach.', content: json(BreachSchema) } },
+});

@@ -1,0 +1,5 @@
+import { createRouter } from '../../lib/create-app';
+import * as handlers from './dpo.handlers';
+import * as routes from './dpo.routes';
+
+export const dpoRouter = createRouter().openapi(routes.getDpo, handlers.getDpo);

@@ -1,0 +1,92 @@
+/**
+ * Who else has a person's data (DPDP Act 2023 §11(1)(b)): the Data Processors that process it
+ * for us (a fixed list, `DATA_PROCESSORS`) and the parties it was shared with: employers who
+ * saw and rated their work, and partners whose integrity checks matched their submissions
+ * (`integrity_disclosures`, recorded here when a partner's check reports a match).
+ */
+import { desc, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { briefs, employerRatings, evaluations, integrityDisclosures, submissions, users } from '../db/schema';
+import { DATA_PROCESSORS } from '../domain/processors';
+import type { ApiKeyPrincipal } from '../lib/types';
+
+/** Most rows of each kind listed in an export (the export's other files have every row). */
+const LIMIT = 5000;
+
+/**
+ * Records that the partner's check disclosed a match with each stored submission whose
+ * reference appears in what the partner was sent (`report`). One batch; nothing when none.
+ */
+export async function recordIntegrityDisclosures(
+  db: Database,
+  apiKey: ApiKeyPrincipal,
+  sources: Map<string, string>,
+  report: unknown,
+): Promise<number> {
+  const sent = JSON.stringify(report);
+  const shown = [...new Set([...sources].filter(([ref]) => sent.includes(ref)).map(([, id]) => id))];
+  if (shown.length === 0) return 0;
+  await db
+    .insert(integrityDisclosures)
+    .values(shown.map((submissionId) => ({ submissionId, apiKeyId: apiKey.id, partner: apiKey.name })));
+  return shown.length;
+}
+
+export type Recipients = {
+  processors: typeof DATA_PROCESSORS;
+  sharedWith: { party: string; kind: 'employer' | 'integrity_partner'; what: string; when: string }[];
+};
+
+/** The recipients section of the person's export (`recipients.json`). */
+export async function recipientsOf(db: Database, userId: string): Promise<Recipients> {
+  const [rated, matched] = await Promise.all([
+    db
+      .select({
+        employer: users.name,
+        brief: briefs.title,
+        submissionId: submissions.id,
+        submittedAt: submissions.createdAt,
+        ratedAt: employerRatings.createdAt,
+      })
+      .from(submissions)
+      .innerJoin(evaluations, eq(evaluations.submissionId, submissions.id))
+      .innerJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
+      .innerJoin(briefs, eq(briefs.id, submissions.briefId))
+      .innerJoin(users, eq(users.id, employerRatings.employerId))
+      .where(eq(submissions.candidateId, userId))
+      .orderBy(desc(employerRatings.createdAt))
+      .limit(LIMIT),
+    db
+      .select({
+        partner: integrityDisclosures.partner,
+        submissionId: integrityDisclosures.submissionId,
+        at: integrityDisclosures.createdAt,
+      })
+      .from(integrityDisclosures)
+      .innerJoin(submissions, eq(submissions.id, integrityDisclosures.submissionId))
+      .where(eq(submissions.candidateId, userId))
+      .orderBy(desc(integrityDisclosures.createdAt))
+      .limit(LIMIT),
+  ]);
+  return {
+    processors: DATA_PROCESSORS,
+    sharedWith: [
+      ...rated.map((r) => ({
+        party: r.employer,
+        kind: 'employer' as const,
+        what:
+          `Your submission ${r.submissionId} to "${r.brief}" (submitted ${r.submittedAt.toISOString()}) with its ` +
+          'AI evaluation; the employer rated it.',
+        when: r.ratedAt.toISOString(),
+      })),
+      ...matched.map((m) => ({
+        party: m.partner,
+        kind: 'integrity_partner' as const,
+        what:
+          `An opaque reference to your submission ${m.submissionId} and the overlapping passage, reported as a ` +
+          'match by their integrity check (never your name).',
+        when: m.at.toISOString(),
+      })),
+    ],
+  };
+}

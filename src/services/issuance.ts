@@ -1,0 +1,474 @@
+/**
+ * When a certificate comes into being, and under whose name.
+ *
+ * A candidate earns a certificate when every milestone of a brief has a submission of theirs
+ * rated `pass` by the organisation that owns the brief. Under a verified organisation it is
+ * issued at once (signed, `active`); otherwise it waits as `pending_issuer` (a number, no
+ * credential) and is issued the moment the organisation is verified.
+ *
+ * Everything a rating triggers is written in the rating's own D1 batch (see ratings.ts); the
+ * functions here prepare those statements, and sweep up what a race or a crash left undone:
+ * `issueEarnedCertificates` finds earned-but-missing certificates, `issuePendingCertificates`
+ * signs what waited for verification. Both are idempotent, so the cron can run them again.
+ */
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
+import {
+  briefs,
+  certificates,
+  employerRatings,
+  evaluations,
+  milestones,
+  organisations,
+  submissions,
+} from '../db/schema';
+import { generateCertificateNumber } from '../domain/certificates/certificate-number';
+import { signCredential } from '../domain/certificates/credential';
+import { auditInsert } from './audit';
+import { forgetVerifications, purgeLeaderboards } from './cache-keys';
+import { ISSUER_NAME } from './certificates';
+import { requireSigningKey } from './configuration';
+import { forgetOrganisationViews } from './dsr/public-views';
+import { jobInsert, runJobNow } from './jobs/jobs';
+
+type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
+
+/**
+ * Whether `candidateId` has a `pass`-rated submission for every milestone of the brief, counting
+ * `assumePassed` (the milestone being rated in the same batch) as passed.
+ */
+export async function allMilestonesPassed(
+  db: Database,
+  briefId: string,
+  candidateId: string,
+  assumePassed?: string,
+): Promise<boolean> {
+  const steps = await db
+    .select({ id: milestones.id })
+    .from(milestones)
+    .where(eq(milestones.briefId, briefId));
+  if (steps.length === 0) return false;
+  const passed = await db
+    .selectDistinct({ milestoneId: submissions.milestoneId })
+    .from(submissions)
+    .innerJoin(evaluations, eq(evaluations.submissionId, submissions.id))
+    .innerJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
+    .where(
+      and(
+        eq(submissions.briefId, briefId),
+        eq(submissions.candidateId, candidateId),
+        eq(employerRatings.verdict, 'pass'),
+      ),
+    );
+  const done = new Set(passed.map((p) => p.milestoneId));
+  if (assumePassed) done.add(assumePassed);
+  return steps.every((s) => done.has(s.id));
+}
+
+/** The holder's live (not revoked) certificate for a brief, if any. */
+export async function liveCertificate(db: Database, holderId: string, briefId: string) {
+  const [row] = await db
+    .select({ id: certificates.id, certificateNo: certificates.certificateNo, status: certificates.status })
+    .from(certificates)
+    .where(
+      and(
+        eq(certificates.holderId, holderId),
+        eq(certificates.briefId, briefId),
+        ne(certificates.status, 'revoked'),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export type EarnedCertificate = {
+  holderId: string;
+  briefId: string;
+  briefTitle: string;
+  domain: string;
+  organisation: { id: string; name: string; verified: boolean };
+  /** The person whose rating completed it. */
+  ratedBy: string;
+  submissionId: string;
+  earnedAt: Date;
+};
+
+/** The credential's words: exactly what was done, under the organisation's name. */
+function credentialInput(env: Env_, c: EarnedCertificate, id: string, certificateNo: string, issuedAt: Date) {
+  return {
+    certificateId: id,
+    certificateNo,
+    issuerUrl: env.PUBLIC_BASE_URL,
+    issuerName: ISSUER_NAME,
+    briefTitle: c.briefTitle,
+    domain: c.domain,
+    employerName: c.organisation.name,
+    issuedAt,
+  };
+}
+
+/**
+ * The insert for an earned certificate: signed and `active` under a verified organisation
+ * (the signing key is checked first, so a missing key refuses before anything is written),
+ * else `pending_issuer` with no credential. The caller batches it with what earned it.
+ */
+export async function prepareCertificate(
+  env: Env_,
+  db: Database,
+  earned: EarnedCertificate,
+  now = new Date(),
+) {
+  const id = crypto.randomUUID();
+  const certificateNo = generateCertificateNumber();
+  const base = {
+    id,
+    certificateNo,
+    holderId: earned.holderId,
+    briefId: earned.briefId,
+    employerId: earned.ratedBy,
+    organisationId: earned.organisation.id,
+    submissionId: earned.submissionId,
+    domain: earned.domain,
+    earnedAt: earned.earnedAt,
+  };
+  if (!earned.organisation.verified) {
+    return {
+      row: { ...base, status: 'pending_issuer' as const, credentialJwt: null, issuedAt: now },
+      statement: db
+        .insert(certificates)
+        .values({ ...base, status: 'pending_issuer', credentialJwt: null, issuedAt: now }),
+    };
+  }
+  const key = await requireSigningKey(env);
+  const credentialJwt = await signCredential(credentialInput(env, earned, id, certificateNo, now), key);
+  const signed = {
+    ...base,
+    status: 'active' as const,
+    credentialJwt,
+    issuedAt: now,
+    signedOrganisationName: earned.organisation.name,
+  };
+  return { row: signed, statement: db.insert(certificates).values(signed) };
+}
+
+/**
+ * Signs every `pending_issuer` certificate of a now-verified organisation. Each update is
+ * conditional on the row still waiting, so a second run (the cron, a retry) changes nothing.
+ * Returns the numbers issued.
+ */
+export async function issuePendingCertificates(
+  env: Env_ & Pick<Env, 'CACHE'>,
+  db: Database,
+  organisationId: string,
+  now = new Date(),
+): Promise<string[]> {
+  const [organisation] = await db
+    .select()
+    .from(organisations)
+    .where(eq(organisations.id, organisationId))
+    .limit(1);
+  if (!organisation || organisation.verification !== 'verified') return [];
+  const waiting = await db
+    .select({ certificate: certificates, briefTitle: briefs.title })
+    .from(certificates)
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .where(and(eq(certificates.organisationId, organisationId), eq(certificates.status, 'pending_issuer')));
+  if (waiting.length === 0) return [];
+  const key = await requireSigningKey(env);
+  const issued: string[] = [];
+  for (const { certificate: c, briefTitle } of waiting) {
+    const earned: EarnedCertificate = {
+      holderId: c.holderId,
+      briefId: c.briefId,
+      briefTitle,
+      domain: c.domain,
+      organisation: { id: organisation.id, name: organisation.name, verified: true },
+      ratedBy: c.employerId,
+      submissionId: c.submissionId ?? '',
+      earnedAt: c.earnedAt ?? c.issuedAt,
+    };
+    const credentialJwt = await signCredential(credentialInput(env, earned, c.id, c.certificateNo, now), key);
+    const [, updated] = await db.batch([
+      auditInsert(db, {
+        actorId: null,
+        action: 'certificate.issued',
+        targetType: 'certificate',
+        targetId: c.id,
+        details: { organisationId, onVerification: true },
+      }),
+      db
+        .update(certificates)
+        .set({
+          status: 'active',
+          credentialJwt,
+          issuedAt: now,
+          signedOrganisationName: organisation.name,
+          version: sql`${certificates.version} + 1`,
+        })
+        .where(and(eq(certificates.id, c.id), eq(certificates.status, 'pending_issuer')))
+        .returning({ certificateNo: certificates.certificateNo }),
+    ]);
+    if (updated.length > 0) issued.push(c.certificateNo);
+  }
+  if (issued.length > 0) {
+    const domains = [...new Set(waiting.map((w) => w.certificate.domain))];
+    await Promise.all([forgetVerifications(env.CACHE, issued), purgeLeaderboards(env.CACHE, domains)]);
+  }
+  return issued;
+}
+
+/**
+ * Backstop for races and failures: certificates earned (every milestone rated pass) but never
+ * created, e.g. when two milestones were rated at the same moment and neither rating saw the
+ * other. Looks only at candidates rated since `since`; issues or parks each like a rating would.
+ */
+export async function issueEarnedCertificates(
+  env: Env_ & Pick<Env, 'CACHE'>,
+  db: Database,
+  since: Date,
+  now = new Date(),
+): Promise<number> {
+  const recent = await db
+    .selectDistinct({
+      candidateId: submissions.candidateId,
+      briefId: submissions.briefId,
+    })
+    .from(employerRatings)
+    .innerJoin(evaluations, eq(evaluations.id, employerRatings.evaluationId))
+    .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
+    .where(and(eq(employerRatings.verdict, 'pass'), sql`${employerRatings.createdAt} >= ${since.getTime()}`));
+  let created = 0;
+  const domains = new Set<string>();
+  for (const { candidateId, briefId } of recent) {
+    if (await liveCertificate(db, candidateId, briefId)) continue;
+    if (!(await allMilestonesPassed(db, briefId, candidateId))) continue;
+    const earned = await earnedFromRatings(db, candidateId, briefId);
+    if (!earned) continue;
+    const prepared = await prepareCertificate(env, db, earned, now);
+    try {
+      await db.batch([
+        prepared.statement,
+        auditInsert(db, {
+          actorId: null,
+          action: earned.organisation.verified ? 'certificate.issued' : 'certificate.pending_issuer',
+          targetType: 'certificate',
+          targetId: prepared.row.id,
+          details: { sweep: true },
+        }),
+      ]);
+      created++;
+      domains.add(earned.domain);
+    } catch (err) {
+      // Someone issued it meanwhile (the live-certificate index): nothing left to do.
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+  if (created > 0) await purgeLeaderboards(env.CACHE, [...domains]);
+  return created;
+}
+
+/** The brief, organisation and last pass rating behind an earned certificate. */
+async function earnedFromRatings(db: Database, candidateId: string, briefId: string) {
+  const [row] = await db
+    .select({
+      briefTitle: briefs.title,
+      domain: briefs.domain,
+      organisationId: organisations.id,
+      organisationName: organisations.name,
+      verification: organisations.verification,
+      ratedBy: employerRatings.employerId,
+      ratedAt: employerRatings.createdAt,
+      submissionId: submissions.id,
+    })
+    .from(employerRatings)
+    .innerJoin(evaluations, eq(evaluations.id, employerRatings.evaluationId))
+    .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
+    .innerJoin(briefs, eq(briefs.id, submissions.briefId))
+    .innerJoin(organisations, eq(organisations.id, briefs.organisationId))
+    .where(
+      and(
+        eq(submissions.candidateId, candidateId),
+        eq(submissions.briefId, briefId),
+        eq(employerRatings.verdict, 'pass'),
+      ),
+    )
+    .orderBy(sql`${employerRatings.createdAt} DESC`)
+    .limit(1);
+  if (!row) return null;
+  return {
+    holderId: candidateId,
+    briefId,
+    briefTitle: row.briefTitle,
+    domain: row.domain,
+    organisation: {
+      id: row.organisationId,
+      name: row.organisationName,
+      verified: row.verification === 'verified',
+    },
+    ratedBy: row.ratedBy,
+    submissionId: row.submissionId,
+    earnedAt: row.ratedAt,
+  } satisfies EarnedCertificate;
+}
+
+/**
+ * Re-signs the live credentials a person's rating completed, under their organisation's current
+ * name. Credentials issued before organisations existed were signed with the rating person's own
+ * name; when that person corrects their name or is erased, no credential may keep it. The
+ * certificate (number, holder, dates) stays; only its credential and signed name change.
+ */
+export async function resignCredentialsRatedBy(
+  env: Env_ & Pick<Env, 'CACHE'>,
+  db: Database,
+  personId: string,
+  now = new Date(),
+): Promise<string[]> {
+  const rows = await db
+    .select({
+      certificate: certificates,
+      briefTitle: briefs.title,
+      organisationName: organisations.name,
+      verification: organisations.verification,
+    })
+    .from(certificates)
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
+    .where(
+      and(
+        eq(certificates.employerId, personId),
+        eq(certificates.status, 'active'),
+        eq(certificates.signedByPerson, true),
+      ),
+    );
+  if (rows.length === 0) return [];
+  const key = await requireSigningKey(env);
+  const changed: string[] = [];
+  for (const { certificate: c, briefTitle, organisationName, verification } of rows) {
+    const earned: EarnedCertificate = {
+      holderId: c.holderId,
+      briefId: c.briefId,
+      briefTitle,
+      domain: c.domain,
+      organisation: {
+        id: c.organisationId ?? '',
+        name: organisationName,
+        verified: verification === 'verified',
+      },
+      ratedBy: c.employerId,
+      submissionId: c.submissionId ?? '',
+      earnedAt: c.earnedAt ?? c.issuedAt,
+    };
+    // The issue date is what was attested; re-signing keeps it.
+    const credentialJwt = await signCredential(
+      credentialInput(env, earned, c.id, c.certificateNo, c.issuedAt),
+      key,
+    );
+    await db.batch([
+      db
+        .update(certificates)
+        .set({
+          credentialJwt,
+          signedOrganisationName: organisationName,
+          signedByPerson: false,
+          version: sql`${certificates.version} + 1`,
+        })
+        .where(eq(certificates.id, c.id)),
+      auditInsert(db, {
+        actorId: null,
+        action: 'certificate.resigned',
+        targetType: 'certificate',
+        targetId: c.id,
+        details: { reason: 'rating person changed or erased' },
+      }),
+    ]);
+    changed.push(c.certificateNo);
+  }
+  if (changed.length > 0) await forgetVerifications(env.CACHE, changed);
+  return changed;
+}
+
+/**
+ * What verification triggers: every waiting certificate is signed and every cached view of the
+ * organisation's certificates is dropped. Idempotent; the cron runs it again for any verified
+ * organisation that still has waiting certificates (a crash between the verification and this).
+ */
+export async function onOrganisationVerified(
+  env: Env_ & Pick<Env, 'CACHE' | 'DB'>,
+  db: Database,
+  organisationId: string,
+  now = new Date(),
+): Promise<string[]> {
+  const issued = await issuePendingCertificates(env, db, organisationId, now);
+  await forgetOrganisationViews(env, organisationId);
+  return issued;
+}
+
+/** Cron backstop: organisations that are verified but still have certificates waiting. */
+export async function issueAllPending(env: Env_ & Pick<Env, 'CACHE' | 'DB'>, db: Database): Promise<number> {
+  const rows = await db
+    .selectDistinct({ organisationId: certificates.organisationId })
+    .from(certificates)
+    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
+    .where(and(eq(certificates.status, 'pending_issuer'), eq(organisations.verification, 'verified')));
+  let issued = 0;
+  for (const { organisationId } of rows) {
+    if (organisationId) issued += (await onOrganisationVerified(env, db, organisationId)).length;
+  }
+  return issued;
+}
+
+export const CERTIFICATE_ISSUANCE_JOB = 'certificate_issuance';
+export type IssuancePayload = { organisationId: string };
+
+/** The job that issues what waited for a verification, for the verification's own batch. */
+export function issuanceJob(db: Database, organisationId: string, now = new Date()) {
+  const id = crypto.randomUUID();
+  return {
+    id,
+    statement: jobInsert(
+      db,
+      {
+        id,
+        kind: CERTIFICATE_ISSUANCE_JOB,
+        payload: { organisationId },
+        ref: `${organisationId}:${now.getTime()}`,
+      },
+      now,
+    ),
+  };
+}
+
+/** Certificates issued because the organisation was verified at `verifiedAt` (earned before it). */
+export async function issuedOnVerification(
+  db: Database,
+  organisationId: string,
+  verifiedAt: Date,
+): Promise<string[]> {
+  const rows = await db
+    .select({ certificateNo: certificates.certificateNo, earnedAt: certificates.earnedAt })
+    .from(certificates)
+    .where(
+      and(
+        eq(certificates.organisationId, organisationId),
+        eq(certificates.status, 'active'),
+        sql`${certificates.issuedAt} >= ${verifiedAt.getTime()}`,
+      ),
+    );
+  return rows.filter((r) => r.earnedAt !== null && r.earnedAt < verifiedAt).map((r) => r.certificateNo);
+}
+
+/**
+ * After a verification committed with its issuance job: run the job here and now (the caller
+ * waits for its certificates), leaving the queue and the sweeper to finish it if this fails.
+ */
+export async function issueAfterVerification(
+  env: Env,
+  db: Database,
+  organisation: { id: string; verifiedAt: Date | null },
+  jobId: string | undefined,
+): Promise<string[]> {
+  if (!jobId) return [];
+  await runJobNow(env, jobId);
+  return organisation.verifiedAt ? issuedOnVerification(db, organisation.id, organisation.verifiedAt) : [];
+}

@@ -1,0 +1,401 @@
+/**
+ * Organisations: who issues certificates. An employer signs up into a new organisation or joins
+ * one by invitation; an organisation becomes `verified` by a DNS TXT proof of a domain its
+ * member's email is at, or by an admin's review. Verification issues every certificate that was
+ * waiting for it (see `issuePendingCertificates`).
+ */
+import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { type OrganisationVerification, organisationInvitations, organisations, users } from '../db/schema';
+import {
+  emailDomain,
+  emailIsAtDomain,
+  normaliseDomain,
+  reviewAllowed,
+  txtValues,
+  verificationRecordName,
+  verificationRecordValue,
+} from '../domain/organisations';
+import { randomToken, sha256Hex } from '../domain/secrets';
+import type { Position } from '../lib/paging';
+import { ProblemError } from '../lib/problem';
+import { auditInsert } from './audit';
+import { issuanceJob } from './issuance';
+
+export type OrganisationRow = typeof organisations.$inferSelect;
+
+/** How long an invitation token may be used. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Where DNS-over-HTTPS queries go when `DOH_RESOLVER_URL` is not set (Cloudflare's JSON API). */
+export const DEFAULT_DOH_RESOLVER = 'https://cloudflare-dns.com/dns-query';
+
+/** What the organisation's own members and the public may see (no tokens). */
+export function organisationView(o: OrganisationRow) {
+  return {
+    id: o.id,
+    name: o.name,
+    websiteUrl: o.websiteUrl,
+    domains: o.domains,
+    verification: o.verification,
+    verifiedAt: o.verifiedAt?.toISOString() ?? null,
+  };
+}
+
+/** The short form on `GET /api/me`. */
+export const organisationSummary = (o: OrganisationRow) => ({
+  id: o.id,
+  name: o.name,
+  verification: o.verification,
+});
+
+export async function loadOrganisation(db: Database, id: string): Promise<OrganisationRow | null> {
+  const [row] = await db.select().from(organisations).where(eq(organisations.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** The organisation an employer acts for; a 403 when the account has none (admins, candidates). */
+export async function organisationOf(db: Database, userId: string): Promise<OrganisationRow> {
+  const [row] = await db
+    .select({ organisation: organisations })
+    .from(users)
+    .innerJoin(organisations, eq(organisations.id, users.organisationId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw new ProblemError('forbidden', 'This account does not belong to an organisation.');
+  return row.organisation;
+}
+
+/** The new organisation of an employer who signs up without an invitation. */
+export function newOrganisation(
+  email: string,
+  input: { name?: string | undefined; websiteUrl?: string | undefined } | undefined,
+): typeof organisations.$inferInsert {
+  const domain = emailDomain(email);
+  return {
+    id: crypto.randomUUID(),
+    // Never the person's name: the organisation's own, or the domain the person writes from.
+    name: input?.name?.trim() || domain,
+    websiteUrl: input?.websiteUrl ?? null,
+    domains: normaliseDomain(domain) ? [domain] : [],
+  };
+}
+
+/**
+ * The invitation a signup presents, checked: it exists, is unused and unexpired, and was made
+ * for this email address. Anything else is one 422 that says which field (no oracle on tokens).
+ */
+export async function invitationFor(db: Database, token: string, email: string, now = new Date()) {
+  const [row] = await db
+    .select()
+    .from(organisationInvitations)
+    .where(
+      and(
+        eq(organisationInvitations.tokenHash, await sha256Hex(token)),
+        isNull(organisationInvitations.acceptedAt),
+        gt(organisationInvitations.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  if (!row || row.email !== email) {
+    throw new ProblemError(
+      'validation-failed',
+      'The invitation is unknown, used, expired or for another address.',
+      {
+        errors: [{ pointer: '#/invitationCode', detail: 'Not a valid invitation for this email address' }],
+      },
+    );
+  }
+  return row;
+}
+
+/** Invites `email` to join the inviter's organisation. The token is returned once, stored hashed. */
+export async function inviteMember(
+  db: Database,
+  inviter: { id: string },
+  email: string,
+  now = new Date(),
+): Promise<{ id: string; email: string; code: string; expiresAt: Date }> {
+  const organisation = await organisationOf(db, inviter.id);
+  const normalised = email.trim().toLowerCase();
+  const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, normalised)).limit(1);
+  if (member) throw new ProblemError('conflict', 'An account with this email already exists.');
+  const code = `vpi_${randomToken(32)}`;
+  const id = crypto.randomUUID();
+  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+  await db.batch([
+    db.insert(organisationInvitations).values({
+      id,
+      organisationId: organisation.id,
+      email: normalised,
+      tokenHash: await sha256Hex(code),
+      invitedBy: inviter.id,
+      createdAt: now,
+      expiresAt,
+    }),
+    auditInsert(db, {
+      actorId: inviter.id,
+      action: 'organisation.member_invited',
+      targetType: 'organisation',
+      targetId: organisation.id,
+      details: { email: normalised },
+    }),
+  ]);
+  return { id, email: normalised, code, expiresAt };
+}
+
+/** Name and website of the caller's organisation. A verified organisation keeps its verification. */
+export async function updateOrganisation(
+  db: Database,
+  actor: { id: string },
+  input: { name?: string | undefined; websiteUrl?: string | null | undefined },
+): Promise<OrganisationRow> {
+  const organisation = await organisationOf(db, actor.id);
+  const changes = {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(input.websiteUrl !== undefined ? { websiteUrl: input.websiteUrl } : {}),
+    updatedAt: new Date(),
+  };
+  const [, [updated]] = await db.batch([
+    auditInsert(db, {
+      actorId: actor.id,
+      action: 'organisation.updated',
+      targetType: 'organisation',
+      targetId: organisation.id,
+      details: { before: { name: organisation.name, websiteUrl: organisation.websiteUrl }, after: input },
+    }),
+    db.update(organisations).set(changes).where(eq(organisations.id, organisation.id)).returning(),
+  ]);
+  if (!updated) throw new ProblemError('not-found', 'No organisation with this id.');
+  return updated;
+}
+
+export type DnsChallenge = { domain: string; recordName: string; recordType: 'TXT'; recordValue: string };
+
+/**
+ * Starts (or restarts) a DNS proof of `domain` for the caller's organisation: the person's own
+ * email must be at that domain. The organisation is `pending` until the record is checked.
+ */
+export async function startDomainVerification(
+  db: Database,
+  actor: { id: string; email: string },
+  rawDomain: string,
+): Promise<{ organisation: OrganisationRow; challenge: DnsChallenge }> {
+  const domain = normaliseDomain(rawDomain);
+  if (!domain) {
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [{ pointer: '#/domain', detail: 'Not a public domain name' }],
+    });
+  }
+  if (!emailIsAtDomain(actor.email, domain)) {
+    throw new ProblemError(
+      'forbidden',
+      `Only a member whose own email address is at ${domain} can prove it; yours is at ${emailDomain(actor.email)}.`,
+    );
+  }
+  const organisation = await organisationOf(db, actor.id);
+  if (organisation.verification === 'suspended') {
+    throw new ProblemError(
+      'conflict',
+      'A suspended organisation cannot verify itself; contact the platform.',
+    );
+  }
+  const token = organisation.dnsToken ?? randomToken(24);
+  const verification: OrganisationVerification =
+    organisation.verification === 'verified' ? 'verified' : 'pending';
+  const domains = organisation.domains.includes(domain)
+    ? organisation.domains
+    : [...organisation.domains, domain];
+  const [, [updated]] = await db.batch([
+    auditInsert(db, {
+      actorId: actor.id,
+      action: 'organisation.dns_verification_started',
+      targetType: 'organisation',
+      targetId: organisation.id,
+      details: { domain },
+    }),
+    db
+      .update(organisations)
+      .set({ dnsToken: token, domains, verification, updatedAt: new Date() })
+      .where(eq(organisations.id, organisation.id))
+      .returning(),
+  ]);
+  return { organisation: updated ?? organisation, challenge: challengeFor(domain, token) };
+}
+
+const challengeFor = (domain: string, token: string): DnsChallenge => ({
+  domain,
+  recordName: verificationRecordName(domain),
+  recordType: 'TXT',
+  recordValue: verificationRecordValue(token),
+});
+
+/** TXT values at `name` through a DNS-over-HTTPS resolver's JSON API (RFC 8484 JSON flavour). */
+export async function resolveTxt(env: Pick<Env, 'DOH_RESOLVER_URL'>, name: string): Promise<string[]> {
+  const url = new URL(env.DOH_RESOLVER_URL || DEFAULT_DOH_RESOLVER);
+  url.searchParams.set('name', name);
+  url.searchParams.set('type', 'TXT');
+  let body: { Status?: number; Answer?: { type?: number; data?: unknown }[] };
+  try {
+    const res = await fetch(url, { headers: { accept: 'application/dns-json' }, redirect: 'manual' });
+    if (!res.ok) throw new Error(`resolver answered ${res.status}`);
+    body = await res.json();
+  } catch (err) {
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'DNS-over-HTTPS lookup failed', name, error: String(err) }),
+    );
+    throw new ProblemError(
+      'upstream-unavailable',
+      'The DNS resolver could not be reached; try again shortly.',
+    );
+  }
+  return txtValues(body.Answer ?? []);
+}
+
+export type DnsCheck = {
+  domain: string;
+  recordName: string;
+  expected: string;
+  found: string[];
+  matched: boolean;
+};
+
+/**
+ * Looks the record up. When it matches, the organisation is verified (method `dns`) in the same
+ * batch as its audit entry; the caller then issues what was waiting (`issuePendingCertificates`).
+ */
+export async function checkDomainVerification(
+  env: Pick<Env, 'DOH_RESOLVER_URL'>,
+  db: Database,
+  actor: { id: string; email: string },
+  rawDomain: string,
+): Promise<{
+  organisation: OrganisationRow;
+  check: DnsCheck;
+  newlyVerified: boolean;
+  issuanceJobId?: string;
+}> {
+  const domain = normaliseDomain(rawDomain);
+  const organisation = await organisationOf(db, actor.id);
+  if (!domain || !organisation.dnsToken || !organisation.domains.includes(domain)) {
+    throw new ProblemError(
+      'conflict',
+      'Start a verification of this domain first (POST …/domain-verification).',
+    );
+  }
+  if (!emailIsAtDomain(actor.email, domain)) {
+    throw new ProblemError(
+      'forbidden',
+      `Only a member whose own email address is at ${domain} can prove it.`,
+    );
+  }
+  const challenge = challengeFor(domain, organisation.dnsToken);
+  const found = await resolveTxt(env, challenge.recordName);
+  const check = {
+    domain,
+    recordName: challenge.recordName,
+    expected: challenge.recordValue,
+    found,
+    matched: found.includes(challenge.recordValue),
+  };
+  if (
+    !check.matched ||
+    organisation.verification === 'verified' ||
+    organisation.verification === 'suspended'
+  ) {
+    return { organisation, check, newlyVerified: false };
+  }
+  const now = new Date();
+  const job = issuanceJob(db, organisation.id, now);
+  const [, [updated]] = await db.batch([
+    auditInsert(db, {
+      actorId: actor.id,
+      action: 'organisation.verified',
+      targetType: 'organisation',
+      targetId: organisation.id,
+      details: { method: 'dns', domain },
+    }),
+    db
+      .update(organisations)
+      .set({
+        verification: 'verified',
+        verificationMethod: 'dns',
+        verifiedDomain: domain,
+        verifiedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(organisations.id, organisation.id))
+      .returning(),
+    job.statement,
+  ]);
+  return { organisation: updated ?? organisation, check, newlyVerified: true, issuanceJobId: job.id };
+}
+
+/** An admin's decision on an organisation, audited with its reason. */
+export async function reviewOrganisation(
+  db: Database,
+  admin: { id: string },
+  id: string,
+  input: { verification: 'verified' | 'rejected' | 'suspended'; reason: string },
+): Promise<{
+  organisation: OrganisationRow;
+  previous: OrganisationVerification;
+  issuanceJobId?: string | undefined;
+} | null> {
+  const organisation = await loadOrganisation(db, id);
+  if (!organisation) return null;
+  if (!reviewAllowed(organisation.verification, input.verification)) {
+    throw new ProblemError('conflict', `The organisation is already ${organisation.verification}.`);
+  }
+  const now = new Date();
+  const job = input.verification === 'verified' ? issuanceJob(db, id, now) : null;
+  const [, [updated]] = await db.batch([
+    auditInsert(db, {
+      actorId: admin.id,
+      action: `organisation.${input.verification}`,
+      targetType: 'organisation',
+      targetId: id,
+      details: { method: 'admin', from: organisation.verification, reason: input.reason },
+    }),
+    db
+      .update(organisations)
+      .set({
+        verification: input.verification,
+        verificationReason: input.reason,
+        ...(input.verification === 'verified'
+          ? { verificationMethod: 'admin' as const, verifiedAt: organisation.verifiedAt ?? now }
+          : {}),
+        updatedAt: now,
+      })
+      .where(eq(organisations.id, id))
+      .returning(),
+    ...(job ? [job.statement] : []),
+  ]);
+  return updated
+    ? { organisation: updated, previous: organisation.verification, issuanceJobId: job?.id }
+    : null;
+}
+
+/** The admin's review queue: organisations by verification state, oldest first (first come, first reviewed). */
+export async function listOrganisations(
+  db: Database,
+  filter: { verification?: OrganisationVerification | undefined },
+  limit: number,
+  after?: Position,
+) {
+  const conditions = [
+    filter.verification ? eq(organisations.verification, filter.verification) : undefined,
+    after
+      ? or(
+          gt(organisations.createdAt, after.createdAt),
+          and(eq(organisations.createdAt, after.createdAt), gt(organisations.id, after.id)),
+        )
+      : undefined,
+  ].filter((c) => c !== undefined);
+  return db
+    .select()
+    .from(organisations)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(asc(organisations.createdAt), asc(organisations.id))
+    .limit(limit + 1);
+}

@@ -1,0 +1,459 @@
+/**
+ * Trusted issuers: organisations, their verification (DNS proof through a DNS-over-HTTPS double,
+ * or an admin's review), the issuance rules, all-or-nothing ratings, names that change and
+ * caches that cannot go stale.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { app } from '../src/app';
+import { getDb } from '../src/db/client';
+import { certificates, employerRatings } from '../src/db/schema';
+import { runScheduled } from '../src/scheduled';
+import { verificationKey } from '../src/services/cache-keys';
+import { loadVerification, revokeCertificate } from '../src/services/certificates';
+import {
+  type BriefView,
+  consent,
+  DEMO_BRIEF,
+  loginAdmin,
+  organisationOf,
+  passEveryMilestone,
+  publishedBrief,
+  rate,
+  reviewOrganisation,
+  signup,
+  submitAndWait,
+  verifyOrganisation,
+} from './harness';
+import { type Account, as, BASE, call, expectProblem, freshIp, jsonInit } from './helpers';
+import { assertDocumentedResponse } from './response-validation';
+
+type Verification = {
+  status: string;
+  valid: boolean;
+  employer: { name: string };
+  organisation: { id: string; name: string; verification: string } | null;
+  credential: { jwt: string } | null;
+};
+
+const verify = async (no: string) => {
+  const res = await call(`/api/verify/${no}`);
+  expect(res.status).toBe(200);
+  return res.json<Verification>();
+};
+
+/** An employer of a new organisation at its own domain, and a consenting candidate. */
+async function employerAt(domain: string, organisation = `${domain} Ltd`) {
+  const email = `recruiter-${crypto.randomUUID().slice(0, 8)}@${domain}`;
+  const password = 'a-long-enough-password';
+  const res = await call(
+    '/api/auth/signup',
+    jsonInit(
+      'POST',
+      { email, password, name: 'Priya Recruiter', role: 'employer', organisation: { name: organisation } },
+      { 'CF-Connecting-IP': freshIp() },
+    ),
+  );
+  expect(res.status).toBe(201);
+  const body = await res.json<{ user: { id: string; organisation: { verification: string } } }>();
+  expect(body.user.organisation).toMatchObject({ name: organisation, verification: 'unverified' });
+  const cookie = /session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  return { cookie: `session=${cookie}`, id: body.user.id, email, password } satisfies Account;
+}
+
+async function candidate(name = 'Asha Candidate') {
+  const person = await signup('candidate', name);
+  for (const purpose of ['ai_evaluation', 'leaderboard', 'public_verification'])
+    await consent(person, purpose);
+  return person;
+}
+
+const publishTxt = (name: string, values: string[]) =>
+  fetch('http://doh.test/records', { method: 'PUT', body: JSON.stringify({ name, values }) });
+
+describe('organisations', () => {
+  it('an employer signs up into an organisation of their own, shown on GET /api/me; a second recruiter joins by invitation', async () => {
+    const owner = await employerAt('acme.example', 'Acme Hiring Pvt Ltd');
+    const me = await (await call('/api/me', { headers: as(owner) })).json<{
+      organisation: { id: string; name: string; verification: string };
+    }>();
+    expect(me.organisation).toMatchObject({ name: 'Acme Hiring Pvt Ltd', verification: 'unverified' });
+
+    const invited = `second-${crypto.randomUUID().slice(0, 6)}@acme.example`;
+    const inv = await call(
+      '/api/me/organisation/invitations',
+      jsonInit('POST', { email: invited }, as(owner)),
+    );
+    expect(inv.status).toBe(201);
+    const { code } = await inv.json<{ code: string }>();
+
+    // The token is for that address only.
+    const wrong = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email: `other-${crypto.randomUUID().slice(0, 6)}@acme.example`,
+          password: 'a-long-enough-password',
+          name: 'Intruder',
+          role: 'employer',
+          invitationCode: code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    await expectProblem(wrong, 422, 'validation-failed');
+
+    const joined = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email: invited,
+          password: 'a-long-enough-password',
+          name: 'Second',
+          role: 'employer',
+          invitationCode: code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    expect(joined.status).toBe(201);
+    const second = await joined.json<{ user: { organisation: { id: string } } }>();
+    expect(second.user.organisation.id).toBe(me.organisation.id);
+
+    // A used invitation does not work twice.
+    const again = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email: `third-${crypto.randomUUID().slice(0, 6)}@acme.example`,
+          password: 'a-long-enough-password',
+          name: 'Third',
+          role: 'employer',
+          invitationCode: code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    await expectProblem(again, 422, 'validation-failed');
+  });
+
+  it('a candidate cannot bring an organisation', async () => {
+    const res = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email: `cand-${crypto.randomUUID().slice(0, 6)}@example.test`,
+          password: 'a-long-enough-password',
+          name: 'Cand',
+          role: 'candidate',
+          organisation: { name: 'Google LLC' },
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    const problem = await expectProblem(res, 422, 'validation-failed');
+    expect(problem.errors?.[0]?.pointer).toBe('#/organisation');
+  });
+});
+
+describe('issuance rules', () => {
+  it('a self-declared organisation issues nothing publicly valid until verified, then valid with no further action', async () => {
+    const employer = await employerAt('google-lookalike.example', 'Google LLC');
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    expect(certificate).toMatchObject({ status: 'pending_issuer' });
+    const waiting = await verify(certificate!.certificateNo);
+    expect(waiting).toMatchObject({ status: 'pending_issuer', valid: false, credential: null });
+    // The public page says so too.
+    const page = await call(`/verify/${certificate!.certificateNo}`, { headers: { accept: 'text/html' } });
+    expect(await page.text()).toContain('Not yet valid');
+    // The holder sees it waiting.
+    const mine = await (await call('/api/me/certificates', { headers: as(person) })).json<{
+      items: { certificateNo: string; status: string }[];
+    }>();
+    expect(mine.items[0]).toMatchObject({
+      certificateNo: certificate!.certificateNo,
+      status: 'pending_issuer',
+    });
+
+    const reviewed = await reviewOrganisation(employer, 'verified', 'Registration checked');
+    expect(reviewed.status).toBe(200);
+    const issued = await verify(certificate!.certificateNo);
+    expect(issued).toMatchObject({ status: 'active', valid: true, employer: { name: 'Google LLC' } });
+    expect(issued.credential?.jwt).toMatch(/^ey/);
+  });
+
+  it('rating only the final milestone pass issues nothing', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Shortcut Org');
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 14 });
+    expect(brief.playbook.milestones.length).toBeGreaterThan(1);
+    const final = await submitAndWait(person, brief.playbook.milestones.at(-1)!.id);
+    const res = await rate(employer, final.evaluationId);
+    expect(res.status).toBe(201);
+    expect((await res.json<{ certificate: unknown }>()).certificate).toBeNull();
+    const rows = await getDb(env.DB).select().from(certificates);
+    expect(rows.filter((r) => r.holderId === person.id)).toHaveLength(0);
+  });
+
+  it('a missing signing key refuses with 503 before anything is written, and the retry succeeds', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Keyless Org');
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const steps = brief.playbook.milestones;
+    const submitted = [];
+    for (const m of steps) submitted.push(await submitAndWait(person, m.id));
+    for (const s of submitted.slice(0, -1)) expect((await rate(employer, s.evaluationId)).status).toBe(201);
+    const last = submitted.at(-1)!;
+
+    const ctx = createExecutionContext();
+    const url = `${BASE}/api/evaluations/${last.evaluationId}/employer-rating`;
+    const res = await app.fetch(
+      new Request(url, jsonInit('POST', { score: 5, verdict: 'pass' }, as(employer))),
+      { ...env, CERT_SIGNING_KEY: '' },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    await assertDocumentedResponse('POST', url, res.clone());
+    const problem = await expectProblem(res, 503, 'not-configured');
+    expect(problem.detail).toContain('CERT_SIGNING_KEY');
+    // No rating, no certificate: nothing blocks the retry.
+    const ratings = await getDb(env.DB).select().from(employerRatings);
+    expect(ratings.filter((r) => r.evaluationId === last.evaluationId)).toHaveLength(0);
+
+    const retry = await rate(employer, last.evaluationId, 'pass', 5);
+    expect(retry.status).toBe(201);
+    const { certificate } = await retry.json<{ certificate: { certificateNo: string; status: string } }>();
+    expect(certificate.status).toBe('active');
+    expect((await verify(certificate.certificateNo)).valid).toBe(true);
+  });
+});
+
+describe('verification of an organisation', () => {
+  it('by DNS: a TXT record at _vp-verification.<domain>, checked over DNS-over-HTTPS, issues what waited', async () => {
+    const employer = await employerAt('dns-proof.example', 'DNS Proof Pvt Ltd');
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    expect(certificate?.status).toBe('pending_issuer');
+
+    const started = await call(
+      '/api/me/organisation/domain-verification',
+      jsonInit('POST', { domain: 'dns-proof.example' }, as(employer)),
+    );
+    expect(started.status).toBe(201);
+    const { challenge, organisation } = await started.json<{
+      challenge: { recordName: string; recordValue: string };
+      organisation: { verification: string };
+    }>();
+    expect(organisation.verification).toBe('pending');
+    expect(challenge.recordName).toBe('_vp-verification.dns-proof.example');
+
+    // Not published yet: not verified.
+    const early = await call(
+      '/api/me/organisation/domain-verification/check',
+      jsonInit('POST', { domain: 'dns-proof.example' }, as(employer)),
+    );
+    expect(early.status).toBe(200);
+    expect((await early.json<{ check: { matched: boolean } }>()).check.matched).toBe(false);
+
+    await publishTxt(challenge.recordName, ['unrelated=1', challenge.recordValue]);
+    const checked = await call(
+      '/api/me/organisation/domain-verification/check',
+      jsonInit('POST', { domain: 'dns-proof.example' }, as(employer)),
+    );
+    expect(checked.status).toBe(200);
+    const body = await checked.json<{
+      organisation: { verification: string };
+      check: { matched: boolean };
+      issuedCertificates: string[];
+    }>();
+    expect(body.check.matched).toBe(true);
+    expect(body.organisation.verification).toBe('verified');
+    expect(body.issuedCertificates).toEqual([certificate!.certificateNo]);
+    expect(await verify(certificate!.certificateNo)).toMatchObject({ status: 'active', valid: true });
+
+    // Audited.
+    const audit = await env.DB.prepare(
+      "SELECT action FROM audit_log WHERE action = 'organisation.verified' AND target_id = ?",
+    )
+      .bind(await organisationOf(employer))
+      .all();
+    expect(audit.results).toHaveLength(1);
+  });
+
+  it('refuses a domain the person’s own email is not at (403)', async () => {
+    const employer = await employerAt('mine.example');
+    const res = await call(
+      '/api/me/organisation/domain-verification',
+      jsonInit('POST', { domain: 'google.com' }, as(employer)),
+    );
+    await expectProblem(res, 403, 'forbidden');
+  });
+
+  it('answers 503 when the resolver is down, and changes nothing', async () => {
+    const employer = await employerAt('down.example');
+    await call(
+      '/api/me/organisation/domain-verification',
+      jsonInit('POST', { domain: 'down.example' }, as(employer)),
+    );
+    await fetch('http://doh.test/down', { method: 'PUT', body: JSON.stringify({ down: true }) });
+    try {
+      const res = await call(
+        '/api/me/organisation/domain-verification/check',
+        jsonInit('POST', { domain: 'down.example' }, as(employer)),
+      );
+      await expectProblem(res, 503, 'upstream-unavailable');
+    } finally {
+      await fetch('http://doh.test/down', { method: 'PUT', body: JSON.stringify({ down: false }) });
+    }
+    const me = await (await call('/api/me/organisation', { headers: as(employer) })).json<{
+      verification: string;
+    }>();
+    expect(me.verification).toBe('pending');
+  });
+
+  it('by an admin: the pending queue, a review with a reason, 409 for the same state, suspension shown on verify', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Reviewed Org');
+    const person = await candidate();
+    const certified = await (async () => {
+      await verifyOrganisation(employer);
+      const brief: BriefView = await publishedBrief(employer, { durationDays: 1 });
+      return passEveryMilestone(employer, person, brief);
+    })();
+    const no = certified.certificate!.certificateNo;
+    expect((await verify(no)).valid).toBe(true);
+
+    const again = await reviewOrganisation(employer, 'verified');
+    await expectProblem(again, 409, 'conflict');
+
+    const suspended = await reviewOrganisation(employer, 'suspended', 'Fraud under investigation');
+    expect(suspended.status).toBe(200);
+    expect(await verify(no)).toMatchObject({ status: 'suspended', valid: false });
+    const page = await call(`/verify/${no}`, { headers: { accept: 'text/html' } });
+    expect(await page.text()).toContain('Issuer suspended');
+
+    const admin = await loginAdmin();
+    const queue = await call('/api/admin/organisations?verification=suspended', { headers: as(admin) });
+    expect(queue.status).toBe(200);
+    const items = (await queue.json<{ items: { id: string }[] }>()).items;
+    expect(items.map((i) => i.id)).toContain(await organisationOf(employer));
+  });
+});
+
+describe('names that change', () => {
+  it('an organisation renamed: the credential keeps the signed name, the page says "now known as"', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Old Name Co');
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    const no = certificate!.certificateNo;
+    const renamed = await call(
+      '/api/me/organisation',
+      jsonInit('PATCH', { name: 'New Name Co' }, as(employer)),
+    );
+    expect(renamed.status).toBe(200);
+    const after = await verify(no);
+    expect(after.employer.name).toBe('Old Name Co');
+    expect(after.organisation?.name).toBe('New Name Co');
+    const html = await (await call(`/verify/${no}`, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('now known as New Name Co');
+  });
+
+  it('the rating person’s name never appears in a credential or a verify response', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Named Org');
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { ...DEMO_BRIEF, durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    const body = await verify(certificate!.certificateNo);
+    const payload = JSON.parse(
+      atob(body.credential!.jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')),
+    );
+    // The harness employer's person name equals the organisation name; the organisation signs.
+    expect(JSON.stringify(payload)).toContain('Named Org');
+    expect(body.employer.name).toBe('Named Org');
+  });
+});
+
+describe('caches that cannot go stale', () => {
+  it('a verification load that read before a revocation cannot leave "active" in KV', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Race Org');
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    const no = certificate!.certificateNo;
+    await env.CACHE.delete(verificationKey(no));
+    const db = getDb(env.DB);
+    const loaded = await loadVerification(env, no, () => db, {
+      // The revocation lands between the load's read and its cache write, invalidation included.
+      afterRead: async () => {
+        const admin = await loginAdmin();
+        await revokeCertificate(db, no, { id: admin.id, role: 'admin' }, 'Revoked mid-load');
+        await env.CACHE.delete(verificationKey(no));
+      },
+    });
+    expect(JSON.parse(loaded!.json).status).toBe('revoked');
+    const cached = await env.CACHE.get(verificationKey(no));
+    expect(cached === null || JSON.parse(cached).status === 'revoked').toBe(true);
+  });
+});
+
+describe('configuration', () => {
+  it('GET /api/health names a missing secret (the name, never a value)', async () => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`${BASE}/api/health`), { ...env, CERT_SIGNING_KEY: '' }, ctx);
+    await waitOnExecutionContext(ctx);
+    const body = await res.json<{ status: string; checks: { configuration: { missing: string[] } } }>();
+    expect(body.status).toBe('degraded');
+    expect(body.checks.configuration.missing).toEqual(['CERT_SIGNING_KEY']);
+    expect(JSON.stringify(body)).not.toContain(env.ADMIN_PASSWORD);
+  });
+
+  it('signup with ADMIN_EMAIL unset does not fail', async () => {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(
+        `${BASE}/api/auth/signup`,
+        jsonInit(
+          'POST',
+          {
+            email: `noadmin-${crypto.randomUUID().slice(0, 6)}@example.test`,
+            password: 'a-long-enough-password',
+            name: 'No Admin',
+            role: 'candidate',
+          },
+          { 'CF-Connecting-IP': freshIp() },
+        ),
+      ),
+      { ...env, ADMIN_EMAIL: undefined as unknown as string },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(201);
+  });
+
+  it('the cron issues certificates a verified organisation still has waiting', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Cron Org');
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    // Verified behind the service's back (as if the verification's job were lost).
+    await env.DB.prepare("UPDATE organisations SET verification = 'verified' WHERE id = ?")
+      .bind(await organisationOf(employer))
+      .run();
+    expect((await verify(certificate!.certificateNo)).status).toBe('pending_issuer');
+    await runScheduled(env, new Date());
+    await env.CACHE.delete(verificationKey(certificate!.certificateNo));
+    expect(await verify(certificate!.certificateNo)).toMatchObject({ status: 'active', valid: true });
+  });
+});
