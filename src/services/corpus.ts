@@ -9,6 +9,7 @@
  * shard's rows to `shardOf(hash, m)` while writes go to both, then switch the count.
  */
 import type { Fingerprint } from '../domain/integrity/winnowing';
+import { ProblemError } from '../lib/problem';
 import { deleteFingerprintStatements, MAX_SHARED_BY, storeFingerprintRows } from './integrity';
 
 /** A stored fingerprint that a check may match (its hash is held by ≤ MAX_SHARED_BY submissions). */
@@ -19,8 +20,8 @@ export interface FingerprintCorpus {
   store(submissionId: string, candidateId: string, prints: Fingerprint[]): Promise<number>;
   /** The stored rows for `hashes`, skipping hashes held by more than MAX_SHARED_BY submissions. */
   lookup(hashes: number[]): Promise<{ rows: CorpusRow[]; rowsRead: number }>;
-  /** Removes submissions' fingerprints and lowers their frequencies (erasure, deletion). */
-  deleteSubmissions(submissionIds: string[]): Promise<void>;
+  /** Removes submissions' fingerprints and lowers their frequencies (erasure, deletion); returns the rows removed. */
+  deleteSubmissions(submissionIds: string[]): Promise<number>;
 }
 
 const PARAMS_PER_STATEMENT = 100;
@@ -64,6 +65,10 @@ async function runLookup(d1: D1Database, hashes: number[], candidateJoin: boolea
   };
 }
 
+/** Rows removed by deleteFingerprintStatements batches: every third statement deletes the fingerprints. */
+const deletedRows = (results: D1Result[]) =>
+  results.reduce((n, r, i) => n + (i % 3 === 2 ? (r.meta.changes ?? 0) : 0), 0);
+
 /** Today's corpus: `fingerprints` and `fingerprint_frequencies` in the main database. */
 export class D1Corpus implements FingerprintCorpus {
   constructor(private readonly d1: D1Database) {}
@@ -76,9 +81,10 @@ export class D1Corpus implements FingerprintCorpus {
     return runLookup(this.d1, [...new Set(hashes)], true);
   }
 
-  async deleteSubmissions(submissionIds: string[]): Promise<void> {
+  async deleteSubmissions(submissionIds: string[]): Promise<number> {
     const statements = deleteFingerprintStatements(this.d1, submissionIds);
-    if (statements.length > 0) await this.d1.batch(statements);
+    if (statements.length === 0) return 0;
+    return deletedRows(await this.d1.batch(statements));
   }
 }
 
@@ -176,19 +182,72 @@ export class ShardedCorpus implements FingerprintCorpus {
   }
 
   /** Every shard may hold some of a submission's fingerprints: all are asked, bounded. */
-  async deleteSubmissions(submissionIds: string[]): Promise<void> {
-    if (submissionIds.length === 0) return;
-    await bounded(
-      this.shards.map((d1) => async () => {
-        await d1.batch(deleteFingerprintStatements(d1, submissionIds));
-      }),
+  async deleteSubmissions(submissionIds: string[]): Promise<number> {
+    if (submissionIds.length === 0) return 0;
+    const removed = await bounded(
+      this.shards.map(
+        (d1) => async () => deletedRows(await d1.batch(deleteFingerprintStatements(d1, submissionIds))),
+      ),
       this.maxParallel,
     );
+    return removed.reduce((a, b) => a + b, 0);
   }
 }
 
 /** Most shards a deployment may configure (bindings FINGERPRINTS_0..63). */
 export const MAX_FINGERPRINT_SHARDS = 64;
+
+/** What the live paths need to find the corpus: the main database and, when sharded, the shard count and bindings. */
+export type CorpusEnv = { DB: D1Database; FINGERPRINT_SHARDS?: string };
+
+/**
+ * The corpus the live paths use (submission fingerprinting, checks, consent withdrawal, erasure):
+ * the sharded one when `FINGERPRINT_SHARDS` is a count ≥ 1, the single store in the main database
+ * when it is unset, empty or "0". A count that is not a whole number in 0..64, or a missing
+ * `FINGERPRINTS_<n>` binding, is a configuration error (503 not-configured), never a silent
+ * fallback that would write the corpus into the wrong place.
+ */
+export function corpusFor(env: CorpusEnv): FingerprintCorpus {
+  const raw = env.FINGERPRINT_SHARDS?.trim() ?? '';
+  if (raw === '' || raw === '0') return new D1Corpus(env.DB);
+  const sharded = shardedCorpusFromEnv(env as unknown as Record<string, unknown>);
+  if (!sharded)
+    throw new ProblemError(
+      'not-configured',
+      `FINGERPRINT_SHARDS is "${raw}": it must be a whole number from 0 to ${MAX_FINGERPRINT_SHARDS}, with a D1 binding FINGERPRINTS_<n> for each shard.`,
+    );
+  return sharded;
+}
+
+/** Submissions per page when a person's work leaves the corpus (one id list per shard batch). */
+const FORGET_PAGE = 50;
+
+/**
+ * Takes every submission of `candidateId` out of `corpus` (consent withdrawal, erasure): pages
+ * through the person's submissions in the main database by id and deletes their fingerprints
+ * from every shard, lowering the frequencies. Idempotent, so a retry after a failure part-way
+ * finds what is left. Returns the fingerprint rows deleted.
+ */
+export async function forgetCandidate(
+  d1: D1Database,
+  corpus: FingerprintCorpus,
+  candidateId: string,
+): Promise<number> {
+  let removed = 0;
+  let after = '';
+  for (;;) {
+    const { results } = await d1
+      .prepare(
+        `SELECT id FROM submissions WHERE candidate_id = ? AND id > ? ORDER BY id LIMIT ${FORGET_PAGE}`,
+      )
+      .bind(candidateId, after)
+      .all<{ id: string }>();
+    if (results.length === 0) return removed;
+    removed += await corpus.deleteSubmissions(results.map((r) => r.id));
+    after = results[results.length - 1]!.id;
+    if (results.length < FORGET_PAGE) return removed;
+  }
+}
 
 /**
  * The sharded corpus from `FINGERPRINT_SHARDS` (a count) and the bindings `FINGERPRINTS_<n>`;

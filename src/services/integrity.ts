@@ -48,14 +48,14 @@ export function fingerprintsToStore(
   return sampleFingerprints(fingerprintSubmission(material), cap);
 }
 
-/** Stores a submission's fingerprints (at most `cap`) and bumps their frequencies, atomically. */
+/** Stores a submission's fingerprints (at most `cap`) in `corpus` and bumps their frequencies. */
 export async function storeFingerprints(
-  d1: D1Database,
-  submissionId: string,
+  corpus: FingerprintCorpus,
+  submission: { id: string; candidateId: string },
   material: SubmissionMaterial,
   cap = Number.POSITIVE_INFINITY,
 ): Promise<number> {
-  return storeFingerprintRows(d1, submissionId, fingerprintsToStore(material, cap));
+  return corpus.store(submission.id, submission.candidateId, fingerprintsToStore(material, cap));
 }
 
 /** Stores the given fingerprint rows and bumps their frequencies, atomically. */

@@ -66,6 +66,7 @@ import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';
 import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
 import { FORMER_EMPLOYER } from '../certificates';
+import { type CorpusEnv, corpusFor, forgetCandidate, ShardedCorpus } from '../corpus';
 import { deleteFingerprintStatements } from '../integrity';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
 import { boardDomains } from '../leaderboard';
@@ -243,7 +244,7 @@ type Person = { userId: string; email: string | null; requestId: string };
 
 type StepContext = {
   db: Database;
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>;
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'> & CorpusEnv;
   person: Person;
   /** The tombstone employer, created on first use. */
   tombstone: () => Promise<string>;
@@ -253,6 +254,8 @@ type StepContext = {
    * `change` is a Drizzle statement, or raw D1 statements whose last one is counted.
    */
   chunk: (key: string, change: BatchStatement | D1PreparedStatement[] | null) => Promise<number>;
+  /** Adds `n` rows changed outside the main database (the corpus shards) to the step's count. */
+  count: (key: string, n: number) => Promise<void>;
 };
 
 type BatchStatement = Parameters<Database['batch']>[0][number];
@@ -436,6 +439,18 @@ export const ERASURE_STEPS: readonly Step[] = [
         );
         if (batch.length < FINGERPRINT_SUBMISSION_CHUNK) return;
       }
+    },
+  },
+  // The sharded corpus (FINGERPRINT_SHARDS): every shard may hold some of each submission's
+  // fingerprints, so each page of the person's submission ids is deleted from all of them (in
+  // parallel, bounded), frequencies lowered. Before `submissions` goes, which lists the ids.
+  {
+    key: 'fingerprint_shards',
+    run: async ({ env, person, count }) => {
+      const corpus = corpusFor(env);
+      const removed =
+        corpus instanceof ShardedCorpus ? await forgetCandidate(env.DB, corpus, person.userId) : 0;
+      await count('fingerprint_shards', removed);
     },
   },
   deleting('employer_ratings', employerRatings, employerRatings.id, (p, db) =>
@@ -664,7 +679,7 @@ function addToCount(db: Database, requestId: string, key: string, delta: SQL) {
  */
 export async function runErasureCascade(
   message: ErasurePayload,
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'> & CorpusEnv,
   now = new Date(),
   /** Called after each step (and after the cache purge); fault-injection tests throw here. */
   onStep: (step: string) => Promise<void> = async () => {},
@@ -690,6 +705,9 @@ export async function runErasureCascade(
     tombstone: async () => {
       tombstoneId ??= await ensureTombstone(db, requestId);
       return tombstoneId;
+    },
+    count: async (key, n) => {
+      await addToCount(db, requestId, key, sql`${n}`);
     },
     chunk: async (key, change) => {
       if (!change) {

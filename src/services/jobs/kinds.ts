@@ -8,6 +8,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { userNotices, users } from '../../db/schema';
 import { EMAIL_JOB } from '../breaches';
+import { corpusFor } from '../corpus';
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
 import { buildExport, EXPORT_JOB, type ExportPayload } from '../dsr/export-job';
 import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
@@ -42,7 +43,7 @@ export const evaluationJob = registerJobKind<EvaluationPayload>({
     return isString(submissionId) ? { submissionId } : null;
   },
   run: async ({ submissionId }, { env, db, step }) => {
-    await evaluateSubmission(env.DB, db, pillarEngine(env), submissionId, step);
+    await evaluateSubmission(env.DB, db, pillarEngine(env), corpusFor(env), submissionId, step);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
