@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
 import { describe, expect, it } from 'vitest';
 import { runScheduled } from '../src/scheduled';
+import { runErasureCascade } from '../src/services/dsr/erasure';
 import {
   deleteExpiredExports,
   EXPORT_JOB,
@@ -129,6 +130,42 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
     await runScheduled(env as unknown as Env, new Date(Date.now() + EXPORT_TTL_MS + 60_000));
     expect(await env.EXPORTS.head(exportObjectKey(request.id))).toBeNull();
     await expect(exportDownload(env, candidate.id, request.id)).rejects.toMatchObject({ type: 'not-found' });
+  }, 120_000);
+
+  it("erasure deletes the person's built exports from R2, not anyone else's; the cron deletes an export whose request is gone", async () => {
+    const [person, other, employer] = [
+      await signup('candidate'),
+      await signup('candidate'),
+      await signup('employer'),
+    ];
+    const { briefId, milestoneId } = await seedBrief(employer.id);
+    const built: Record<string, string> = {};
+    for (const who of [person, other]) {
+      await seedSubmissions(who.id, briefId, milestoneId, EXPORT_SYNC_MAX_ROWS + 1);
+      const res = await call('/api/dsr/access', { headers: as(who) });
+      expect(res.status).toBe(202);
+      const { id } = await res.json<{ id: string }>();
+      await runExportJob(id);
+      expect(await env.EXPORTS.head(exportObjectKey(id))).not.toBeNull();
+      built[who.id] = id;
+    }
+
+    const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(person) });
+    expect(erasure.status).toBe(202);
+    const { requestId } = await erasure.json<{ requestId: string }>();
+    const receipt = await runErasureCascade({ requestId, userId: person.id }, env);
+    expect(receipt.state).toBe('completed');
+    expect(receipt.deletedCounts.exports).toBe(1);
+    expect(await env.EXPORTS.head(exportObjectKey(built[person.id]!))).toBeNull();
+    expect(await env.EXPORTS.head(exportObjectKey(built[other.id]!))).not.toBeNull();
+
+    // An export whose access request no longer exists (say, built while its person was erased)
+    // is deleted by the next cron even though it is fresh; the other person's stays.
+    const orphan = exportObjectKey(crypto.randomUUID());
+    await env.EXPORTS.put(orphan, 'PK', { customMetadata: { builtAt: String(Date.now()) } });
+    expect(await deleteExpiredExports(env, new Date())).toBe(1);
+    expect(await env.EXPORTS.head(orphan)).toBeNull();
+    expect(await env.EXPORTS.head(exportObjectKey(built[other.id]!))).not.toBeNull();
   }, 120_000);
 
   it('keeps a small export synchronous', async () => {

@@ -71,6 +71,7 @@ import { deleteFingerprintStatements } from '../integrity';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
 import { boardDomains } from '../leaderboard';
 import { endAllSessionsStatement } from '../sessions';
+import { deleteExports } from './export-job';
 import { dueDate, requestInsert } from './requests';
 
 /** Rows per chunk: each chunk is one transaction, short enough never to hold D1 for long. */
@@ -244,7 +245,7 @@ type Person = { userId: string; email: string | null; requestId: string };
 
 type StepContext = {
   db: Database;
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'> & CorpusEnv;
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'EXPORTS'> & CorpusEnv;
   person: Person;
   /** The tombstone employer, created on first use. */
   tombstone: () => Promise<string>;
@@ -466,6 +467,27 @@ export const ERASURE_STEPS: readonly Step[] = [
   ),
   deleting('submissions', submissions, submissions.id, (p) => eq(submissions.candidateId, p.userId)),
   deleting('consent_events', consentEvents, consentEvents.id, (p) => eq(consentEvents.userId, p.userId)),
+  // Their built data exports in R2 (the `export` job's ZIPs, named by the access request), while
+  // the requests that name them still exist. A build still running when this step passes finds
+  // its request gone and deletes what it wrote; the cron deletes any export whose request is gone.
+  {
+    key: 'exports',
+    run: async ({ db, env, person, count }) => {
+      const rows = await db
+        .select({ id: dsrRequests.id })
+        .from(dsrRequests)
+        .where(and(eq(dsrRequests.userId, person.userId), eq(dsrRequests.kind, 'access')));
+      await count(
+        'exports',
+        env.EXPORTS
+          ? await deleteExports(
+              env.EXPORTS,
+              rows.map((r) => r.id),
+            )
+          : 0,
+      );
+    },
+  },
   // The DPO's records of grievances, nominations and corrections outlive the requests,
   // pseudonymised (Rule 8(3)); the requests themselves are deleted next.
   {
@@ -679,7 +701,7 @@ function addToCount(db: Database, requestId: string, key: string, delta: SQL) {
  */
 export async function runErasureCascade(
   message: ErasurePayload,
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'> & CorpusEnv,
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'EXPORTS'> & CorpusEnv,
   now = new Date(),
   /** Called after each step (and after the cache purge); fault-injection tests throw here. */
   onStep: (step: string) => Promise<void> = async () => {},

@@ -7,7 +7,7 @@
  * `GET /api/dsr/access/{requestId}/download` (their session, their request only) until the
  * cron deletes it 7 days after it was built.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { type Database, getDb } from '../../db/client';
 import { auditLog, dsrRequests, employerRatings, submissions } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
@@ -133,8 +133,34 @@ export async function buildExport(env: Env, { requestId, userId }: ExportPayload
     await upload.abort().catch(() => undefined);
     throw err;
   }
+  // Erased while it was being built: the erasure's `exports` step may have run before this
+  // object existed, so the build removes what it wrote.
+  const [still] = await db
+    .select({ id: dsrRequests.id })
+    .from(dsrRequests)
+    .where(eq(dsrRequests.id, requestId));
+  if (!still) {
+    await env.EXPORTS.delete(key);
+    return;
+  }
   await completeRequest(db, requestId, now);
 }
+
+/** Deletes the exports of these access requests; returns how many existed. */
+export async function deleteExports(bucket: R2Bucket, requestIds: string[]): Promise<number> {
+  let existed = 0;
+  for (let i = 0; i < requestIds.length; i += EXPORT_DELETE_CHUNK) {
+    const keys = requestIds.slice(i, i + EXPORT_DELETE_CHUNK).map(exportObjectKey);
+    const heads = await Promise.all(keys.map((k) => bucket.head(k)));
+    const present = keys.filter((_, j) => heads[j] !== null);
+    if (present.length > 0) await bucket.delete(present);
+    existed += present.length;
+  }
+  return existed;
+}
+
+/** Keys per R2 delete (its limit is 1,000; heads go in parallel, so fewer). */
+const EXPORT_DELETE_CHUNK = 50;
 
 /** The built archive of the caller's own `access` request. */
 export async function exportDownload(
@@ -166,9 +192,16 @@ export async function exportDownload(
   };
 }
 
-/** Cron: deletes exports built more than 7 days ago. */
-export async function deleteExpiredExports(env: Pick<Env, 'EXPORTS'>, now = new Date()): Promise<number> {
+/**
+ * Cron: deletes exports built more than 7 days ago, and any export whose access request no
+ * longer exists (its person was erased: the backstop of the erasure's own `exports` step).
+ */
+export async function deleteExpiredExports(
+  env: Pick<Env, 'EXPORTS' | 'DB'>,
+  now = new Date(),
+): Promise<number> {
   if (!env.EXPORTS) return 0;
+  const db = getDb(env.DB);
   let deleted = 0;
   let cursor: string | undefined;
   do {
@@ -182,8 +215,20 @@ export async function deleteExpiredExports(env: Pick<Env, 'EXPORTS'>, now = new 
         (o) => now.getTime() - Number(o.customMetadata?.builtAt ?? o.uploaded.getTime()) > EXPORT_TTL_MS,
       )
       .map((o) => o.key);
-    if (expired.length > 0) await env.EXPORTS.delete(expired);
-    deleted += expired.length;
+    const live = page.objects.map((o) => o.key).filter((k) => !expired.includes(k));
+    const requestIds = live.map((k) => k.slice('exports/'.length, -'.zip'.length));
+    const known = new Set<string>();
+    for (let i = 0; i < requestIds.length; i += 100) {
+      const rows = await db
+        .select({ id: dsrRequests.id })
+        .from(dsrRequests)
+        .where(inArray(dsrRequests.id, requestIds.slice(i, i + 100)));
+      for (const r of rows) known.add(r.id);
+    }
+    const orphaned = live.filter((_, j) => !known.has(requestIds[j] as string));
+    const gone = [...expired, ...orphaned];
+    if (gone.length > 0) await env.EXPORTS.delete(gone);
+    deleted += gone.length;
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   return deleted;
