@@ -57,6 +57,25 @@ describe('the sharded corpus on the live paths', { timeout: 60_000 }, () => {
     expect((await corpusFor(env).lookup(hashes)).rows.length).toBe(perShard[0]! + perShard[1]!);
   });
 
+  it('a match whose submission is gone from the main database answers 200 and records no disclosure for it', async () => {
+    // Shard rows of a submission erased while a check read them (no join to `submissions` in a shard).
+    const ghost = { id: crypto.randomUUID(), candidateId: crypto.randomUUID() };
+    const text = `${WORK} The ghost variant keeps a per-tenant ledger of replays and their outcomes.`;
+    await corpusFor(env).store(ghost.id, ghost.candidateId, fingerprintSubmission({ text }));
+    const admin = await loginAdmin();
+    const { key } = await issueKey(admin, ['integrity:check'], 'Ghost partner');
+    const res = await call('/api/v1/integrity/check', jsonInit('POST', { text }, { 'X-Service-Key': key }));
+    expect(res.status).toBe(200);
+    const report = await res.json<{ signals: { plagiarism: { risk: number } } }>();
+    expect(report.signals.plagiarism.risk).toBeGreaterThan(0);
+    const recorded = await env.DB.prepare(
+      'SELECT count(*) AS n FROM integrity_disclosures WHERE submission_id = ?',
+    )
+      .bind(ghost.id)
+      .first<{ n: number }>();
+    expect(recorded?.n).toBe(0);
+  });
+
   it('a bad FINGERPRINT_SHARDS answers 503 not-configured on the check, and a withdrawal records nothing', async () => {
     const admin = await loginAdmin();
     const { key } = await issueKey(admin, ['integrity:check']);

@@ -20,6 +20,7 @@ export { createSubmission } from './src/services/workflow/submissions';
 export { getDb } from './src/db/client';
 export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
 export { KV_WRITE_INTERVAL_MS, simulateCoalescing } from './src/domain/coalesce';
+export { shardOf } from './src/services/corpus';
 `;
 
 /**
@@ -44,6 +45,7 @@ export { KV_WRITE_INTERVAL_MS, simulateCoalescing } from './src/domain/coalesce'
  *   ) => Promise<{ state: string; deletedCounts: Record<string, number> }>;
  *   KV_WRITE_INTERVAL_MS: number;
  *   simulateCoalescing: (changes: number[], intervalMs?: number) => { writes: number[]; maxStalenessMs: number };
+ *   shardOf: (hash: number, shards: number) => number;
  * }} Domain
  */
 
