@@ -294,8 +294,11 @@ try {
     });
     const raw = await res.text();
     const ms = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`check on the ${which} corpus answered ${res.status}: ${raw.slice(0, 500)}`);
-    const body = /** @type {{ signals?: { plagiarism?: { evidence?: { matchedCount: number } } } }} */ (JSON.parse(raw));
+    if (res.status !== 200)
+      throw new Error(`check on the ${which} corpus answered ${res.status}: ${raw.slice(0, 500)}`);
+    const body = /** @type {{ signals?: { plagiarism?: { evidence?: { matchedCount: number } } } }} */ (
+      JSON.parse(raw)
+    );
     return {
       ms,
       rowsRead: Number(res.headers.get('x-d1-shard-rows-read') ?? Number.NaN),

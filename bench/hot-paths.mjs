@@ -62,7 +62,9 @@ const median = (v) => {
 /** @typedef {'verify' | 'agreement' | 'leaderboard'} HotPath */
 const PATHS = /** @type {const} */ (['verify', 'agreement', 'leaderboard']);
 /** @typedef {HotPath | 'floorKv' | 'floorLimiter'} Measured */
-/** @typedef {'leaderboardFresh' | 'leaderboardTenK' | 'embedFresh' | 'embedTenK'} Extra */
+/** @typedef {'leaderboardFresh' | 'leaderboardTenK' | 'embedFresh' | 'embedTenK' | 'verifyKeyspace'} Extra */
+/** In the keyspace run, one request in this many asks for a certificate that exists. */
+const KEYSPACE_KNOWN_EVERY = 10;
 const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
 
 /**
@@ -70,6 +72,7 @@ const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
  *   hello: import('./lib/server.mjs').RunningWorker;
  *   service: import('./lib/server.mjs').RunningWorker;
  *   certificates: string[];
+ *   keyspace: string[];
  *   domains: string[];
  *   connections: number;
  *   seconds: number;
@@ -127,6 +130,8 @@ export async function benchHotPaths(opts) {
 
   // --- Targets: each request's path (and headers) from a rotating source.
   let certTurn = 0;
+  let keyspaceTurn = 0;
+  let keyspaceKnownTurn = 0;
   let domainTurn = 0;
   const board = () => `/api/leaderboard?domain=${o.domains[domainTurn++ % o.domains.length]}`;
   const targets = {
@@ -134,6 +139,20 @@ export async function benchHotPaths(opts) {
     verify: {
       base: o.service,
       next: () => ({ path: `/api/verify/${o.certificates[certTurn++ % o.certificates.length]}` }),
+    },
+    // A million-number keyspace (issue 18): valid numbers, nearly all never issued and never
+    // asked for before (misses in the isolate's memory, in KV and in D1: 404), one request in
+    // KEYSPACE_KNOWN_EVERY for an issued certificate.
+    verifyKeyspace: {
+      base: o.service,
+      next: () => {
+        const n = keyspaceTurn++;
+        const no =
+          n % KEYSPACE_KNOWN_EVERY === 0
+            ? o.certificates[keyspaceKnownTurn++ % o.certificates.length]
+            : o.keyspace[n % o.keyspace.length];
+        return { path: `/api/verify/${no}` };
+      },
     },
     agreement: { base: o.service, next: () => ({ path: '/api/public/agreement-rate' }) },
     leaderboard: {
@@ -168,7 +187,9 @@ export async function benchHotPaths(opts) {
     const cpuBefore = worker.cpuSeconds();
     const r = await load({ ...targets[name], connections: o.connections, seconds });
     const cpuAfter = worker.cpuSeconds();
-    if (r.non2xx > 0 || r.errors > 0) {
+    // The keyspace run expects 404 for the numbers never issued; anything else non-2xx fails.
+    const expected404 = name === 'verifyKeyspace' ? (r.statuses['404'] ?? 0) : 0;
+    if (r.non2xx - expected404 > 0 || r.errors > 0) {
       throw new Error(`${name}: ${r.non2xx} non-2xx and ${r.errors} failed requests under load`);
     }
     // CPU the Worker's processes (wrangler, its dev proxy, workerd) spent per request.
@@ -192,6 +213,7 @@ export async function benchHotPaths(opts) {
     leaderboardTenK: [],
     embedFresh: [],
     embedTenK: [],
+    verifyKeyspace: [],
   };
   /** @type {Record<Measured | Extra, number[]>} */
   const ratios = {
@@ -204,6 +226,7 @@ export async function benchHotPaths(opts) {
     leaderboardTenK: [],
     embedFresh: [],
     embedTenK: [],
+    verifyKeyspace: [],
   };
   let before = await run('hello', o.seconds);
   runs.hello.push(before);
@@ -218,7 +241,12 @@ export async function benchHotPaths(opts) {
   };
   // The real traffic shapes (issue 18): a new IP per request is a target, measured every round.
   for (let round = 0; round < o.rounds; round++)
-    for (const name of [...MEASURED, /** @type {const} */ ('leaderboardFresh')]) await measure(name);
+    for (const name of [
+      ...MEASURED,
+      /** @type {const} */ ('leaderboardFresh'),
+      /** @type {const} */ ('verifyKeyspace'),
+    ])
+      await measure(name);
   for (const name of /** @type {const} */ (['leaderboardTenK', 'embedFresh', 'embedTenK']))
     await measure(name);
 
@@ -297,6 +325,14 @@ export async function benchHotPaths(opts) {
     leaderboardTenK: { ...pathResult('leaderboardTenK'), addresses: Math.min(tenKTurn, TEN_K) },
     embedFresh: pathResult('embedFresh'),
     embedTenK: pathResult('embedTenK'),
+    verifyKeyspace: {
+      ...pathResult('verifyKeyspace'),
+      minRatio: Math.min(...ratios.verifyKeyspace),
+      keyspace: o.keyspace.length,
+      requested: keyspaceTurn,
+      knownShare: 1 / KEYSPACE_KNOWN_EVERY,
+      notFound: runs.verifyKeyspace.reduce((n, r) => n + (r.statuses['404'] ?? 0), 0),
+    },
     runtimeFloor: { kvRead: pathResult('floorKv'), limiter: pathResult('floorLimiter') },
     ...(o.profile ? { profiles } : {}),
   };
@@ -356,6 +392,14 @@ export async function benchHotPaths(opts) {
       [...ratioRow(`GET /api/leaderboard, ${TEN_K} distinct IPs`, result.leaderboardTenK), '', ''],
       [...ratioRow('GET /embed/leaderboard, a new IP per request', result.embedFresh), '', ''],
       [...ratioRow(`GET /embed/leaderboard, ${TEN_K} distinct IPs`, result.embedTenK), '', ''],
+      [
+        ...ratioRow(
+          `GET /api/verify, ${(o.keyspace.length / 1e6).toFixed(0)} M-number keyspace (${100 - 100 / KEYSPACE_KNOWN_EVERY} % never issued: 404)`,
+          result.verifyKeyspace,
+        ),
+        '',
+        '',
+      ],
     ],
   );
   return result;
