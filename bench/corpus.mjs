@@ -235,7 +235,7 @@ step(`  ${(seededB.rows / 1e6).toFixed(1)} M rows, ${(bytesB / 1e9).toFixed(2)} 
 const seedSeconds = (performance.now() - started) / 1000;
 if (process.env.CORPUS_SEED_ONLY) process.exit(0);
 
-step('starting wrangler dev: sharded (8797 + 2), one shard (8797 + 3)');
+step('starting wrangler dev: sharded (port 8795), one shard (port 8796)');
 const common = { config, envFile: DEV_VARS, probe: '/.well-known/jwks.json' };
 const workers = await Promise.allSettled([
   startWorker({

@@ -89,6 +89,12 @@ describe('the sharded corpus on the live paths', { timeout: 60_000 }, () => {
       expect(problem.detail).toContain('FINGERPRINT_SHARDS');
     }
 
+    // GET /api/health names the setting (never a value).
+    const health = await fetchWith({ FINGERPRINT_SHARDS: '3' }, '/api/health', {});
+    const report = await health.json<{ status: string; checks: { configuration: { missing: string[] } } }>();
+    expect(report.status).toBe('degraded');
+    expect(report.checks.configuration.missing).toEqual(['FINGERPRINT_SHARDS']);
+
     const candidate = await signup('candidate');
     await consent(candidate, 'integrity_corpus');
     const refused = await fetchWith(
