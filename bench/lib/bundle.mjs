@@ -20,7 +20,7 @@ export { createSubmission } from './src/services/workflow/submissions';
 export { getDb } from './src/db/client';
 export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
 export { KV_WRITE_INTERVAL_MS, simulateCoalescing } from './src/domain/coalesce';
-export { shardOf } from './src/services/corpus';
+export { D1Corpus, shardOf } from './src/services/corpus';
 `;
 
 /**
