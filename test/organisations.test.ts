@@ -7,10 +7,13 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { getDb } from '../src/db/client';
+import { eq } from 'drizzle-orm';
 import { certificates, employerRatings } from '../src/db/schema';
+import { importSigningKey, signCredential } from '../src/domain/certificates/credential';
 import { runScheduled } from '../src/scheduled';
 import { verificationKey } from '../src/services/cache-keys';
 import { loadVerification, revokeCertificate } from '../src/services/certificates';
+import { runErasureCascade } from '../src/services/dsr/erasure';
 import {
   type BriefView,
   consent,
@@ -380,7 +383,97 @@ describe('names that change', () => {
     );
     // The harness employer's person name equals the organisation name; the organisation signs.
     expect(JSON.stringify(payload)).toContain('Named Org');
+    expect(JSON.stringify(payload)).not.toContain('Recruiter');
+    expect(JSON.stringify(body)).not.toContain('Recruiter');
     expect(body.employer.name).toBe('Named Org');
+  });
+});
+
+/**
+ * A certificate as issued before organisations existed: its credential signed with the rating
+ * person's own name (what migration 0007 marks `signed_by_person`).
+ */
+async function legacyCertificate(personName: string, organisation: string) {
+  const employer = await signup('employer', personName, organisation);
+  await verifyOrganisation(employer);
+  const person = await candidate();
+  const brief = await publishedBrief(employer, { durationDays: 1 });
+  const { certificate } = await passEveryMilestone(employer, person, brief);
+  const no = certificate!.certificateNo;
+  const db = getDb(env.DB);
+  const [row] = await db.select().from(certificates).where(eq(certificates.certificateNo, no));
+  const jwt = await signCredential(
+    {
+      certificateId: row!.id,
+      certificateNo: no,
+      issuerUrl: env.PUBLIC_BASE_URL,
+      issuerName: 'Verification Platform',
+      briefTitle: brief.title,
+      domain: row!.domain,
+      employerName: personName,
+      issuedAt: row!.issuedAt,
+    },
+    await importSigningKey(env.CERT_SIGNING_KEY),
+  );
+  await db
+    .update(certificates)
+    .set({ credentialJwt: jwt, signedOrganisationName: personName, signedByPerson: true })
+    .where(eq(certificates.id, row!.id));
+  await env.CACHE.delete(verificationKey(no));
+  const before = await verify(no);
+  expect(before).toMatchObject({ valid: true, employer: { name: personName } });
+  return { employer, no };
+}
+
+/** Everything the public is served about a certificate: the API answer, its JWT's claims, the page. */
+async function everythingServed(no: string) {
+  const body = await verify(no);
+  const claims = atob(body.credential!.jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'));
+  const page = await (await call(`/verify/${no}`, { headers: { accept: 'text/html' } })).text();
+  return { body, text: `${JSON.stringify(body)}\n${claims}\n${page}` };
+}
+
+describe('names that change: the rating person', () => {
+  it('a corrected name: the certificate still verifies and neither name is served', async () => {
+    const { employer, no } = await legacyCertificate('Priya Raman', 'Raman Analytics');
+    const corrected = await call('/api/dsr/correction', jsonInit('PATCH', { name: 'Priya R. Iyer' }, as(employer)));
+    expect(corrected.status).toBe(200);
+    const { body, text } = await everythingServed(no);
+    expect(body).toMatchObject({ valid: true, status: 'active', employer: { name: 'Raman Analytics' } });
+    expect(text).not.toContain('Priya');
+    expect(text).toContain('Raman Analytics');
+  });
+
+  it('an erased employer: the certificate still verifies under the organisation, no name of theirs anywhere', async () => {
+    const { employer, no } = await legacyCertificate('Karthik Subramanian', 'Subramanian Labs');
+    const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
+    expect(res.status).toBe(202);
+    const { requestId } = await res.json<{ requestId: string }>();
+    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    expect(receipt).toMatchObject({ state: 'completed' });
+    expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 1, certificates_reassigned: 1 });
+    const { body, text } = await everythingServed(no);
+    expect(body).toMatchObject({ valid: true, status: 'active', employer: { name: 'Subramanian Labs' } });
+    expect(text).not.toContain('Karthik');
+    expect(text).not.toContain(employer.email);
+  });
+
+  it('an erased employer whose credentials named the organisation already: nothing to re-sign, still valid', async () => {
+    const employer = await signup('employer', 'Meera Venkatesh', 'Venkatesh Design');
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    const no = certificate!.certificateNo;
+    const jwtBefore = (await verify(no)).credential!.jwt;
+    const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
+    const { requestId } = await res.json<{ requestId: string }>();
+    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 0 });
+    const { body, text } = await everythingServed(no);
+    expect(body).toMatchObject({ valid: true, employer: { name: 'Venkatesh Design' } });
+    expect(body.credential!.jwt).toBe(jwtBefore);
+    expect(text).not.toContain('Meera');
   });
 });
 

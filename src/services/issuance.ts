@@ -33,6 +33,7 @@ import { forgetOrganisationViews } from './dsr/public-views';
 import { jobInsert, runJobNow } from './jobs/jobs';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
+type BatchItem = Parameters<Database['batch']>[0][number];
 
 /**
  * Whether `candidateId` has a `pass`-rated submission for every milestone of the brief, counting
@@ -323,6 +324,8 @@ export async function resignCredentialsRatedBy(
   db: Database,
   personId: string,
   now = new Date(),
+  /** Statements committed with each re-signed credential (the erasure cascade counts them). */
+  alsoInBatch: () => BatchItem[] = () => [],
 ): Promise<string[]> {
   const rows = await db
     .select({
@@ -381,6 +384,7 @@ export async function resignCredentialsRatedBy(
         targetId: c.id,
         details: { reason: 'rating person changed or erased' },
       }),
+      ...alsoInBatch(),
     ]);
     changed.push(c.certificateNo);
   }
