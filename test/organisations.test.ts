@@ -4,10 +4,10 @@
  * caches that cannot go stale.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { getDb } from '../src/db/client';
-import { eq } from 'drizzle-orm';
 import { certificates, employerRatings } from '../src/db/schema';
 import { importSigningKey, signCredential } from '../src/domain/certificates/credential';
 import { runScheduled } from '../src/scheduled';
@@ -436,7 +436,10 @@ async function everythingServed(no: string) {
 describe('names that change: the rating person', () => {
   it('a corrected name: the certificate still verifies and neither name is served', async () => {
     const { employer, no } = await legacyCertificate('Priya Raman', 'Raman Analytics');
-    const corrected = await call('/api/dsr/correction', jsonInit('PATCH', { name: 'Priya R. Iyer' }, as(employer)));
+    const corrected = await call(
+      '/api/dsr/correction',
+      jsonInit('PATCH', { name: 'Priya R. Iyer' }, as(employer)),
+    );
     expect(corrected.status).toBe(200);
     const { body, text } = await everythingServed(no);
     expect(body).toMatchObject({ valid: true, status: 'active', employer: { name: 'Raman Analytics' } });
