@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { getDb } from '../src/db/client';
-import { certificates, employerRatings } from '../src/db/schema';
+import { briefs, certificates, employerRatings } from '../src/db/schema';
 import { importSigningKey, signCredential } from '../src/domain/certificates/credential';
 import { runScheduled } from '../src/scheduled';
 import { verificationKey } from '../src/services/cache-keys';
@@ -408,7 +408,7 @@ async function legacyCertificate(personName: string, organisation: string) {
       certificateNo: no,
       issuerUrl: env.PUBLIC_BASE_URL,
       issuerName: 'Verification Platform',
-      briefTitle: brief.title,
+      briefTitle: (await db.select().from(briefs).where(eq(briefs.id, brief.id)))[0]!.title,
       domain: row!.domain,
       employerName: personName,
       issuedAt: row!.issuedAt,
