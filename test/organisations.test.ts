@@ -9,11 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { getDb } from '../src/db/client';
 import { briefs, certificates, employerRatings } from '../src/db/schema';
+import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
 import { importSigningKey, signCredential } from '../src/domain/certificates/credential';
 import { runScheduled } from '../src/scheduled';
 import { verificationKey } from '../src/services/cache-keys';
 import { loadVerification, revokeCertificate } from '../src/services/certificates';
 import { runErasureCascade } from '../src/services/dsr/erasure';
+import { PURGE_PAGE, VERIFICATION_PURGE_JOB } from '../src/services/dsr/public-views';
+import { runJob } from '../src/services/jobs/jobs';
 import {
   type BriefView,
   consent,
@@ -24,6 +27,7 @@ import {
   publishedBrief,
   rate,
   reviewOrganisation,
+  seedBrief,
   signup,
   submitAndWait,
   verifyOrganisation,
@@ -481,6 +485,74 @@ describe('names that change: the rating person', () => {
 });
 
 describe('caches that cannot go stale', () => {
+  it('an organisation with more certificates than one invocation may purge: the first page at once, the rest by jobs, page by page', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Big Issuer Ltd');
+    await verifyOrganisation(employer);
+    const organisationId = await organisationOf(employer);
+    const holder = await candidate();
+    const brief = await seedBrief(employer.id);
+    const count = PURGE_PAGE * 2 + 10;
+    const numbers = Array.from({ length: count }, () => generateCertificateNumber()).sort();
+    const insert = env.DB.prepare(
+      `INSERT INTO certificates (id, certificate_no, holder_id, brief_id, employer_id, organisation_id, domain, status, issued_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'web', 'active', ?)`,
+    );
+    await env.DB.batch(
+      numbers.map((no) =>
+        insert.bind(
+          crypto.randomUUID(),
+          no,
+          holder.id,
+          brief.briefId,
+          employer.id,
+          organisationId,
+          Date.now(),
+        ),
+      ),
+    );
+    await Promise.all(numbers.map((no) => env.CACHE.put(verificationKey(no), '{"status":"active"}')));
+    const ours = new Set(numbers.map(verificationKey));
+    const cached = async () => {
+      let n = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await env.CACHE.list({ prefix: verificationKey(''), cursor });
+        n += page.keys.filter((k) => ours.has(k.name)).length;
+        cursor = page.list_complete ? undefined : page.cursor;
+      } while (cursor);
+      return n;
+    };
+
+    const admin = await loginAdmin();
+    const suspended = await call(
+      `/api/admin/organisations/${organisationId}`,
+      jsonInit('PATCH', { verification: 'suspended', reason: 'Complaint under review' }, as(admin)),
+    );
+    expect(suspended.status).toBe(200);
+    // The request purged one page itself and left the rest to a job: no invocation exceeds a page.
+    expect(await cached()).toBe(count - PURGE_PAGE);
+    const ran: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const pending = await env.DB.prepare(
+        `SELECT id FROM jobs WHERE kind = ? AND state != 'done' AND json_extract(payload, '$.organisationId') = ?`,
+      )
+        .bind(VERIFICATION_PURGE_JOB, organisationId)
+        .all<{ id: string }>();
+      if (pending.results.length === 0) break;
+      for (const { id } of pending.results) {
+        await runJob(env, id);
+        ran.push(id);
+      }
+    }
+    expect(await cached()).toBe(0);
+    const jobs = await env.DB.prepare(
+      `SELECT count(*) AS n FROM jobs WHERE kind = ? AND json_extract(payload, '$.organisationId') = ?`,
+    )
+      .bind(VERIFICATION_PURGE_JOB, organisationId)
+      .first<{ n: number }>();
+    expect(jobs?.n).toBe(2);
+  }, 60_000);
+
   it('a verification load that read before a revocation cannot leave "active" in KV', async () => {
     const employer = await signup('employer', 'Recruiter', 'Race Org');
     await verifyOrganisation(employer);

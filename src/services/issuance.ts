@@ -398,7 +398,7 @@ export async function resignCredentialsRatedBy(
  * organisation that still has waiting certificates (a crash between the verification and this).
  */
 export async function onOrganisationVerified(
-  env: Env_ & Pick<Env, 'CACHE' | 'DB'>,
+  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'ERASURE_QUEUE'>,
   db: Database,
   organisationId: string,
   now = new Date(),
@@ -409,7 +409,10 @@ export async function onOrganisationVerified(
 }
 
 /** Cron backstop: organisations that are verified but still have certificates waiting. */
-export async function issueAllPending(env: Env_ & Pick<Env, 'CACHE' | 'DB'>, db: Database): Promise<number> {
+export async function issueAllPending(
+  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'ERASURE_QUEUE'>,
+  db: Database,
+): Promise<number> {
   const rows = await db
     .selectDistinct({ organisationId: certificates.organisationId })
     .from(certificates)
