@@ -355,6 +355,35 @@ describe('verification of an organisation', () => {
   });
 });
 
+describe('what counts publicly', () => {
+  it('the leaderboard shows certificates of verified organisations only: a suspension takes them off', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Board Org');
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const alias = `board-${crypto.randomUUID().slice(0, 6)}`;
+    expect((await call('/api/me', jsonInit('PATCH', { publicAlias: alias }, as(person)))).status).toBe(200);
+    const domain = `board-${crypto.randomUUID().slice(0, 6)}`;
+    const brief = await publishedBrief(employer, { durationDays: 1, domain });
+    await passEveryMilestone(employer, person, brief);
+    const board = async () =>
+      (
+        await (
+          await call(`/api/leaderboard?domain=${domain}`, { headers: { 'CF-Connecting-IP': freshIp() } })
+        ).json<{
+          entries: { alias: string }[];
+        }>()
+      ).entries.map((e) => e.alias);
+    expect(await board()).toEqual([alias]);
+    const admin = await loginAdmin();
+    const suspended = await call(
+      `/api/admin/organisations/${await organisationOf(employer)}`,
+      jsonInit('PATCH', { verification: 'suspended', reason: 'Impersonation report' }, as(admin)),
+    );
+    expect(suspended.status).toBe(200);
+    expect(await board()).toEqual([]);
+  });
+});
+
 describe('names that change', () => {
   it('an organisation renamed: the credential keeps the signed name, the page says "now known as"', async () => {
     const employer = await signup('employer', 'Recruiter', 'Old Name Co');
