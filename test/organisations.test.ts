@@ -386,12 +386,7 @@ describe('what counts publicly', () => {
 
 describe('names that change', () => {
   it('an organisation renamed: the credential keeps the signed name, the page says "now known as"', async () => {
-    const employer = await signup('employer', 'Recruiter', 'Old Name Co');
-    await verifyOrganisation(employer);
-    const person = await candidate();
-    const brief = await publishedBrief(employer, { durationDays: 1 });
-    const { certificate } = await passEveryMilestone(employer, person, brief);
-    const no = certificate!.certificateNo;
+    const { employer, no } = await issuedBy('Recruiter', 'Old Name Co');
     const renamed = await call(
       '/api/me/organisation',
       jsonInit('PATCH', { name: 'New Name Co' }, as(employer)),
@@ -422,17 +417,22 @@ describe('names that change', () => {
   });
 });
 
-/**
- * A certificate as issued before organisations existed: its credential signed with the rating
- * person's own name (what migration 0007 marks `signed_by_person`).
- */
-async function legacyCertificate(personName: string, organisation: string) {
+/** A certificate issued by a verified organisation, rated by `personName`. */
+async function issuedBy(personName: string, organisation: string) {
   const employer = await signup('employer', personName, organisation);
   await verifyOrganisation(employer);
   const person = await candidate();
   const brief = await publishedBrief(employer, { durationDays: 1 });
   const { certificate } = await passEveryMilestone(employer, person, brief);
-  const no = certificate!.certificateNo;
+  return { employer, person, brief, no: certificate!.certificateNo };
+}
+
+/**
+ * A certificate as issued before organisations existed: its credential signed with the rating
+ * person's own name (what migration 0007 marks `signed_by_person`).
+ */
+async function legacyCertificate(personName: string, organisation: string) {
+  const { employer, brief, no } = await issuedBy(personName, organisation);
   const db = getDb(env.DB);
   const [row] = await db.select().from(certificates).where(eq(certificates.certificateNo, no));
   const jwt = await signCredential(
@@ -495,12 +495,7 @@ describe('names that change: the rating person', () => {
   });
 
   it('an erased employer whose credentials named the organisation already: nothing to re-sign, still valid', async () => {
-    const employer = await signup('employer', 'Meera Venkatesh', 'Venkatesh Design');
-    await verifyOrganisation(employer);
-    const person = await candidate();
-    const brief = await publishedBrief(employer, { durationDays: 1 });
-    const { certificate } = await passEveryMilestone(employer, person, brief);
-    const no = certificate!.certificateNo;
+    const { employer, no } = await issuedBy('Meera Venkatesh', 'Venkatesh Design');
     const jwtBefore = (await verify(no)).credential!.jwt;
     const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
     const { requestId } = await res.json<{ requestId: string }>();
@@ -583,12 +578,7 @@ describe('caches that cannot go stale', () => {
   }, 60_000);
 
   it('a verification load that read before a revocation cannot leave "active" in KV', async () => {
-    const employer = await signup('employer', 'Recruiter', 'Race Org');
-    await verifyOrganisation(employer);
-    const person = await candidate();
-    const brief = await publishedBrief(employer, { durationDays: 1 });
-    const { certificate } = await passEveryMilestone(employer, person, brief);
-    const no = certificate!.certificateNo;
+    const { no } = await issuedBy('Recruiter', 'Race Org');
     await env.CACHE.delete(verificationKey(no));
     const db = getDb(env.DB);
     const loaded = await loadVerification(env, no, () => db, {
