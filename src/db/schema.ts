@@ -398,6 +398,8 @@ export const certificates = sqliteTable(
     index('certificates_revoked_by_idx').on(t.revokedBy),
     index('certificates_domain_status_idx').on(t.domain, t.status),
     index('certificates_organisation_status_idx').on(t.organisationId, t.status),
+    // The verification filter's "recent numbers": certificates issued since the filter was built.
+    index('certificates_issued_idx').on(t.issuedAt),
   ],
 );
 

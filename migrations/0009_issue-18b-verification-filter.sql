@@ -1,0 +1,1 @@
+CREATE INDEX `certificates_issued_idx` ON `certificates` (`issued_at`);
