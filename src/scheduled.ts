@@ -6,6 +6,7 @@ import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
 import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
+import { rebuildVerificationFilter } from './services/verification-filter';
 import './services/jobs/kinds';
 
 /** How far back the cron looks for ratings that earned a certificate none was issued for. */
@@ -13,7 +14,8 @@ const EARNED_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Cron trigger (every 15 minutes): keep the agreement window rolling, drop expired sessions, and
- * sweep the deferred jobs (re-enqueue the lost, stall the overdue). Each part runs whatever the
+ * sweep the deferred jobs (re-enqueue the lost, stall the overdue), rebuild the verification
+ * filter. Each part runs whatever the
  * others do: one failing does not stop the sweep.
  */
 export async function runScheduled(env: Env, now = new Date()): Promise<void> {
@@ -24,6 +26,8 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     runRetention(env, now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
     deleteExpiredExports(env, now),
+    // The membership filter of issued numbers, so never-issued ones answer 404 from memory.
+    rebuildVerificationFilter(env, now.getTime()),
     // Backstops for issuance: earned but never created (a race between two last ratings), and
     // waiting under an organisation that is verified by now (a crash after the verification).
     issueEarnedCertificates(env, getDb(env.DB), new Date(now.getTime() - EARNED_LOOKBACK_MS), now).then(() =>

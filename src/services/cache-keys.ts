@@ -16,6 +16,14 @@ export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';
 /** A certificate's public verification payload. */
 export const verificationKey = (certificateNo: string) => `verify:v1:${certificateNo}`;
 
+/**
+ * The membership filter of every certificate number ever issued (binary, `BloomFilter.toBytes`,
+ * built by the cron) and the numbers issued since (JSON, rewritten through `KvCoalescer`).
+ * See `src/services/verification-filter.ts`.
+ */
+export const VERIFY_FILTER_KEY = 'verify-filter:v1';
+export const VERIFY_RECENT_KEY = 'verify-filter:recent:v1';
+
 /** Prefix of the leaderboard entries; one entry per domain holds its top 100. */
 export const LEADERBOARD_PREFIX = 'leaderboard:v1:';
 export const leaderboardKey = (domain: string) => `${LEADERBOARD_PREFIX}${domain}`;

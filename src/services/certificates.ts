@@ -16,6 +16,7 @@ import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
+import { mayBeIssued } from './verification-filter';
 
 /** How long a cached verification may live without being invalidated. */
 const VERIFICATION_TTL_SECONDS = 60 * 60;
@@ -146,13 +147,15 @@ async function currentVersion(db: Database, certificateNo: string): Promise<numb
 
 /**
  * Cached verification: `{json, etag}` from the isolate's memory or one KV read on a hit,
- * built from D1 on a miss; null for an unknown number.
+ * built from D1 on a miss; null for an unknown number. A number the membership filter knows was
+ * never issued is null at once, with no KV or D1 read (`./verification-filter.ts`).
  */
-export function verification(
+export async function verification(
   env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE' | 'DB'>,
   certificateNo: string,
   readDb: () => Database,
 ): Promise<CachedPayload | null> {
+  if (!(await mayBeIssued(env, certificateNo))) return null;
   const key = verificationKey(certificateNo);
   return payloadMemory.get(key, () => loadVerification(env, certificateNo, readDb));
 }

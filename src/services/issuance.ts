@@ -31,6 +31,7 @@ import { ISSUER_NAME } from './certificates';
 import { requireSigningKey } from './configuration';
 import { forgetOrganisationViews } from './dsr/public-views';
 import { jobInsert, runJobNow } from './jobs/jobs';
+import { announceIssued } from './verification-filter';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
 type BatchItem = Parameters<Database['batch']>[0][number];
@@ -225,7 +226,7 @@ export async function issuePendingCertificates(
  * other. Looks only at candidates rated since `since`; issues or parks each like a rating would.
  */
 export async function issueEarnedCertificates(
-  env: Env_ & Pick<Env, 'CACHE'>,
+  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'KV_COALESCER'>,
   db: Database,
   since: Date,
   now = new Date(),
@@ -241,6 +242,7 @@ export async function issueEarnedCertificates(
     .where(and(eq(employerRatings.verdict, 'pass'), sql`${employerRatings.createdAt} >= ${since.getTime()}`));
   let created = 0;
   const domains = new Set<string>();
+  const issued: string[] = [];
   for (const { candidateId, briefId } of recent) {
     if (await liveCertificate(db, candidateId, briefId)) continue;
     if (!(await allMilestonesPassed(db, briefId, candidateId))) continue;
@@ -260,12 +262,14 @@ export async function issueEarnedCertificates(
       ]);
       created++;
       domains.add(earned.domain);
+      issued.push(prepared.row.certificateNo);
     } catch (err) {
       // Someone issued it meanwhile (the live-certificate index): nothing left to do.
       if (!isUniqueViolation(err)) throw err;
     }
   }
   if (created > 0) await purgeLeaderboards(env.CACHE, [...domains]);
+  await announceIssued(env, issued);
   return created;
 }
 

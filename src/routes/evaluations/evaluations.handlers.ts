@@ -1,6 +1,7 @@
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { publicViewsChanged } from '../../services/kv-coalesce';
+import { announceIssued, rememberIssued } from '../../services/verification-filter';
 import { evaluationForEmployer, rateEvaluation } from '../../services/workflow/ratings';
 import { evaluationView, ratingView } from '../../services/workflow/submissions';
 import type * as routes from './evaluations.routes';
@@ -25,6 +26,12 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
   // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
   // Coalesced: each KV key is written at most once per second (services/kv-coalesce.ts).
   c.executionCtx.waitUntil(publicViewsChanged(c.env, result.rating.domain));
+  if (result.certificate) {
+    // This isolate verifies the new number at once; others once the recent set is rewritten.
+    const issued = [result.certificate.certificateNo];
+    rememberIssued(issued);
+    c.executionCtx.waitUntil(announceIssued(c.env, issued));
+  }
   return c.json(
     {
       rating: ratingView(result.rating),
