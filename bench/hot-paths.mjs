@@ -78,10 +78,12 @@ const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
  *   seconds: number;
  *   rounds: number;
  *   profile?: { inspectorPort: number };
- * }} opts `profile`: also take a CPU profile of the service's isolate under each path's load
+ *   only?: string[];
+ * }} opts `only`: measure just these paths (BENCH_ONLY=verification: verify and verifyKeyspace); `profile`: also take a CPU profile of the service's isolate under each path's load
  */
 export async function benchHotPaths(opts) {
   const o = { ...opts, hello: opts.hello.url, service: opts.service.url };
+  const wanted = (/** @type {string} */ name) => name === 'hello' || !o.only || o.only.includes(name);
   const workerOf = (/** @type {string} */ base) => (base === o.hello ? opts.hello : opts.service);
   // --- Fill the caches (misses), recording what a miss reads from D1.
   /** @param {{ status: number; ms: number; rowsRead: number; queries: number; unmetered: number }[]} rs */
@@ -199,7 +201,8 @@ export async function benchHotPaths(opts) {
   };
 
   // --- Untimed warm-up of every target (JIT, connection pools, KV and limiter objects).
-  for (const name of /** @type {const} */ (['hello', ...MEASURED])) await run(name, 2);
+  for (const name of /** @type {const} */ (['hello', ...MEASURED, 'verifyKeyspace']))
+    if (wanted(name)) await run(name, 2);
 
   /** @type {Record<'hello' | Measured | Extra, (import('./lib/load.mjs').LoadResult & { cpuMs: number })[]>} */
   const runs = {
@@ -246,9 +249,9 @@ export async function benchHotPaths(opts) {
       /** @type {const} */ ('leaderboardFresh'),
       /** @type {const} */ ('verifyKeyspace'),
     ])
-      await measure(name);
+      if (wanted(name)) await measure(name);
   for (const name of /** @type {const} */ (['leaderboardTenK', 'embedFresh', 'embedTenK']))
-    await measure(name);
+    if (wanted(name)) await measure(name);
 
   // --- Optional: where the Worker's own CPU time goes under each load (self time, top entries).
   /** @type {Record<string, { name: string; ms: number; share: number }[]>} */
@@ -400,7 +403,8 @@ export async function benchHotPaths(opts) {
         '',
         '',
       ],
-    ],
+      // BENCH_ONLY: the paths not measured have no rounds.
+    ].filter((row) => row[0]?.startsWith('hello-world') || row[6] !== ''),
   );
   return result;
 }
