@@ -11,6 +11,16 @@ export const CreateApiKeySchema = z
       .min(1)
       .max(API_KEY_SCOPES.length)
       .openapi({ example: ['playbooks:generate'] }),
+    organisationId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({
+        description:
+          "The organisation the key acts for. Needed for `webhooks:manage` (its endpoints are the organisation's). " +
+          'An unknown id is a 404.',
+      }),
   })
   .strict()
   .openapi('CreateApiKeyRequest');
@@ -23,6 +33,10 @@ export const ApiKeySchema = z
       .string()
       .openapi({ description: 'The first characters of the key, to recognise it.', example: 'vpk_3fQ9xKp2' }),
     scopes: z.array(ScopeSchema),
+    organisationId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The organisation the key acts for, if any.' }),
     createdAt: z.string().datetime(),
     lastUsedAt: z.string().datetime().nullable(),
     revokedAt: z.string().datetime().nullable(),
