@@ -2,6 +2,7 @@ import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { refreshPublicAgreement } from '../../services/agreement-rate';
 import { purgeLeaderboards } from '../../services/cache-keys';
+import { dispatchJobs } from '../../services/jobs/jobs';
 import { evaluationForEmployer, rateEvaluation } from '../../services/workflow/ratings';
 import { evaluationView, ratingView } from '../../services/workflow/submissions';
 import type * as routes from './evaluations.routes';
@@ -25,7 +26,11 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
   if (!result) throw notFound();
   // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
   c.executionCtx.waitUntil(
-    Promise.all([refreshPublicAgreement(c.env), purgeLeaderboards(c.env.CACHE, [result.rating.domain])]),
+    Promise.all([
+      refreshPublicAgreement(c.env),
+      purgeLeaderboards(c.env.CACHE, [result.rating.domain]),
+      dispatchJobs(c.env, result.webhookJobs),
+    ]),
   );
   return c.json(
     {

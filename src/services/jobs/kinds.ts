@@ -15,6 +15,7 @@ import { pillarEngine } from '../pillars';
 import { type DeliveryPayload, fanOut, runDeliveryAttempt } from '../webhooks/delivery';
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_FANOUT_JOB } from '../webhooks/events';
 import { EVALUATION_JOB, type EvaluationPayload, evaluateSubmission } from '../workflow/submissions';
+import { dispatchJobs } from './jobs';
 import { registerJobKind } from './registry';
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -43,7 +44,8 @@ export const evaluationJob = registerJobKind<EvaluationPayload>({
     return isString(submissionId) ? { submissionId } : null;
   },
   run: async ({ submissionId }, { env, db, step }) => {
-    await evaluateSubmission(env.DB, db, pillarEngine(env), submissionId, step);
+    const webhookJobs = await evaluateSubmission(env.DB, db, pillarEngine(env), submissionId, step);
+    await dispatchJobs(env, webhookJobs);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
