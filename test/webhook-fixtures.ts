@@ -42,7 +42,7 @@ export async function receiverFails(
 }
 
 /** Publishes A or AAAA records at the DNS-over-HTTPS double. */
-export async function publishAddress(name: string, type: 'A' | 'AAAA', values: string[]) {
+export async function publishAddress(name: string, type: 'A' | 'AAAA', values: readonly string[]) {
   await fetch('http://doh.test/records', { method: 'PUT', body: JSON.stringify({ name, type, values }) });
 }
 

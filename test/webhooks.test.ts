@@ -438,13 +438,11 @@ describe('secret rotation', () => {
     expect(rotated.status).toBe(200);
     const { secret, endpoint: view } = await rotated.json<{
       secret: string;
-      endpoint: { previousSecretExpiresAt: string };
+      endpoint: { rotationEndsAt: string };
     }>();
     expect(secret).toMatch(SECRET);
     expect(secret).not.toBe(endpoint.secret);
-    expect(Date.parse(view.previousSecretExpiresAt) - t0.getTime()).toBeGreaterThan(
-      24 * 3600 * 1000 - 60_000,
-    );
+    expect(Date.parse(view.rotationEndsAt) - t0.getTime()).toBeGreaterThan(24 * 3600 * 1000 - 60_000);
 
     const during = await pingAt(employer, endpoint.id, new Date());
     await drainWebhookJobs(during.env, new Date());

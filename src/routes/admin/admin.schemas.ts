@@ -1,13 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES, JOB_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
-import { ScopeSchema } from '../v1/keys/keys.schemas';
+import { AnyScopeSchema } from '../v1/keys/keys.schemas';
 
 export const CreateApiKeySchema = z
   .object({
     name: z.string().trim().min(1).max(100).openapi({ example: 'Acme Careers production' }),
     scopes: z
-      .array(ScopeSchema)
+      .array(AnyScopeSchema)
       .min(1)
       .max(API_KEY_SCOPES.length)
       .openapi({ example: ['playbooks:generate'] }),
@@ -32,7 +32,7 @@ export const ApiKeySchema = z
     prefix: z
       .string()
       .openapi({ description: 'The first characters of the key, to recognise it.', example: 'vpk_3fQ9xKp2' }),
-    scopes: z.array(ScopeSchema),
+    scopes: z.array(AnyScopeSchema),
     organisationId: z
       .string()
       .nullable()

@@ -33,7 +33,7 @@ export const endpointView = (e: EndpointRow, now = new Date()) => ({
   disabledReason: e.disabledReason,
   disabledAt: iso(e.disabledAt),
   failingSince: iso(e.failingSince),
-  previousSecretExpiresAt:
+  rotationEndsAt:
     e.previousSecretExpiresAt && e.previousSecretExpiresAt > now
       ? e.previousSecretExpiresAt.toISOString()
       : null,

@@ -65,7 +65,7 @@ export const WebhookEndpointSchema = z
     failingSince: z.string().datetime().nullable().openapi({
       description: 'The first failed attempt since the last success; null while deliveries succeed.',
     }),
-    previousSecretExpiresAt: z.string().datetime().nullable().openapi({
+    rotationEndsAt: z.string().datetime().nullable().openapi({
       description: 'After a rotation, the old secret also signs until this time.',
     }),
     createdAt: z.string().datetime(),
