@@ -271,6 +271,28 @@ describe('events from the real workflow', () => {
     }
   }, 120_000);
 
+  it("certificate.issued fires when a waiting certificate is issued on the organisation's verification", async () => {
+    const employer = await signup('employer');
+    const candidate = await signup('candidate');
+    const { endpoint, name } = await endpointFor(employer, 'on-verification', ['certificate.issued']);
+    await consent(candidate, 'ai_evaluation');
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, candidate, brief);
+    expect(certificate).toMatchObject({ status: 'pending_issuer' });
+    await drainWebhookJobs();
+    expect(await received(name)).toEqual([]);
+
+    await verifyOrganisation(employer);
+    await drainWebhookJobs();
+    const bodies = verifyAll(endpoint.secret, await received(name));
+    expect(bodies).toEqual([
+      expect.objectContaining({
+        type: 'certificate.issued',
+        data: expect.objectContaining({ certificateNo: certificate!.certificateNo, status: 'active' }),
+      }),
+    ]);
+  }, 60_000);
+
   it('an organisation without endpoints records no events', async () => {
     const employer = await signup('employer');
     const candidate = await signup('candidate');

@@ -32,7 +32,7 @@ import { ISSUER_NAME } from './certificates';
 import { requireSigningKey } from './configuration';
 import { forgetOrganisationViews } from './dsr/public-views';
 import { dispatchJobs, jobInsert, runJobNow } from './jobs/jobs';
-import { certificateEvent } from './webhooks/events';
+import { certificateEvent, NOTHING_EMITTED } from './webhooks/events';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
 
@@ -252,9 +252,19 @@ export async function issueEarnedCertificates(
     const earned = await earnedFromRatings(db, candidateId, briefId);
     if (!earned) continue;
     const prepared = await prepareCertificate(env, db, earned, now);
+    const hooks =
+      prepared.row.status === 'active'
+        ? await certificateEvent(
+            db,
+            'certificate.issued',
+            { ...prepared.row, organisationId: earned.organisation.id },
+            now,
+          )
+        : NOTHING_EMITTED;
     try {
       await db.batch([
         prepared.statement,
+        ...hooks.statements,
         auditInsert(db, {
           actorId: null,
           action: earned.organisation.verified ? 'certificate.issued' : 'certificate.pending_issuer',
