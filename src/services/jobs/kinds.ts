@@ -116,8 +116,8 @@ export const webhookDeliveryJob = registerJobKind<DeliveryPayload>({
       ? { deliveryId, attempt, manual: manual === true }
       : null;
   },
-  run: async (payload, { env, now }) => {
-    await runDeliveryAttempt(env, payload, now);
+  run: async (payload, { env, now, step }) => {
+    await runDeliveryAttempt(env, payload, now, step);
   },
   maxAgeSeconds: 24 * 60 * 60,
 });

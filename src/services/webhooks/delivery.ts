@@ -195,6 +195,8 @@ export async function runDeliveryAttempt(
   env: Env,
   payload: DeliveryPayload,
   now = new Date(),
+  /** Marks the point between the POST and its record (fault injection in tests). */
+  step: (name: string) => Promise<void> = async () => {},
 ): Promise<void> {
   const db = getDb(env.DB);
   const [row] = await db
@@ -211,6 +213,7 @@ export async function runDeliveryAttempt(
   const result: AttemptResult = endpoint.enabled
     ? await attemptDelivery(env, endpoint, event, now)
     : { ok: false, statusCode: null, latencyMs: null, error: 'The endpoint is disabled.' };
+  await step('sent');
   const statements: BatchItem<'sqlite'>[] = [];
   const next: { id: string; at: Date; delay: number }[] = [];
 
@@ -295,6 +298,7 @@ export async function runDeliveryAttempt(
   }
   const [first, ...rest] = statements;
   if (first) await db.batch([first, ...rest]);
+  await step('recorded');
   for (const n of next) await dispatchJobs(env, [n.id], n.at, n.delay);
 }
 
