@@ -48,6 +48,8 @@ export default defineConfig({
         outboundService: outbound,
         bindings: {
           DOH_RESOLVER_URL: 'http://doh.test/dns-query',
+          // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
+          WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
           ...secrets,
           TEST_MIGRATIONS: migrations,
           FINGERPRINT_MIGRATIONS: fingerprintMigrations,

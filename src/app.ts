@@ -19,6 +19,8 @@ import { submissionsRouter } from './routes/submissions/submissions.index';
 import { integrityRouter } from './routes/v1/integrity/integrity.index';
 import { keysRouter } from './routes/v1/keys/keys.index';
 import { playbooksRouter } from './routes/v1/playbooks/playbooks.index';
+import { webhooksRouter } from './routes/v1/webhooks/webhooks.index';
+import { organisationWebhooksRouter } from './routes/webhooks/webhooks.index';
 // The job kinds register themselves; requests create jobs of them.
 import './services/jobs/kinds';
 
@@ -37,6 +39,8 @@ export function buildApp() {
   app.route('/', playbooksRouter);
   app.route('/', rubricsRouter);
   app.route('/', integrityRouter);
+  app.route('/', webhooksRouter);
+  app.route('/', organisationWebhooksRouter);
   app.route('/', briefsRouter);
   app.route('/', submissionsRouter);
   app.route('/', evaluationsRouter);

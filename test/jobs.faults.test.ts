@@ -25,9 +25,10 @@ import { ERASURE_STEPS, erasureReceipt, requestErasure } from '../src/services/d
 import { dispatchJobs, jobInsert, retryJob } from '../src/services/jobs/jobs';
 import { registerJobKind } from '../src/services/jobs/registry';
 import { sweepJobs } from '../src/services/jobs/sweeper';
+import { ping } from '../src/services/webhooks/delivery';
 import { createSubmission, storageLimits } from '../src/services/workflow/submissions';
-import { db, GOOD_WORK, seedBrief, seedCertifiedWork } from './harness';
-import { call } from './helpers';
+import { db, GOOD_WORK, seedBrief, seedCertifiedWork, signup } from './harness';
+import { as, call, jsonInit } from './helpers';
 
 const LEASE = 60;
 const SECOND = 1000;
@@ -171,6 +172,47 @@ const evaluation: Kind = {
   },
 };
 
+/** A webhook attempt (a ping to the test receiver): succeeded, with exactly one recorded attempt. */
+const webhookDelivery: Kind = {
+  kind: 'webhook_delivery',
+  steps: ['sent', 'recorded'],
+  create: async (e, now) => {
+    const employer = await signup('employer');
+    const res = await call(
+      '/api/webhooks',
+      jsonInit(
+        'POST',
+        {
+          url: `https://hooks.test/faults-${crypto.randomUUID().slice(0, 8)}`,
+          eventTypes: ['certificate.issued'],
+        },
+        as(employer),
+      ),
+    );
+    const endpoint = await res.json<{ id: string }>();
+    const [member] = await db().select().from(schema.users).where(eq(schema.users.id, employer.id));
+    const delivery = await ping(e, member!.organisationId!, endpoint.id, now);
+    const [job] = await db()
+      .select()
+      .from(schema.jobs)
+      .where(and(eq(schema.jobs.kind, 'webhook_delivery'), eq(schema.jobs.ref, `${delivery.id}#1`)));
+    return {
+      jobId: job!.id,
+      check: async () => {
+        const [row] = await db()
+          .select()
+          .from(schema.webhookDeliveries)
+          .where(eq(schema.webhookDeliveries.id, delivery.id));
+        const attempts = await db()
+          .select()
+          .from(schema.webhookAttempts)
+          .where(eq(schema.webhookAttempts.deliveryId, delivery.id));
+        return row?.state === 'succeeded' && row.attempts === 1 && attempts.length === 1;
+      },
+    };
+  },
+};
+
 /** A test-only kind: two steps, each an idempotent write, to prove the generic machinery. */
 registerJobKind<{ key: string }>({
   kind: 'test.probe',
@@ -211,171 +253,175 @@ async function track(kind: Kind, e: Env, now: Date) {
 
 const later = (from: Date, s: number) => new Date(from.getTime() + s * SECOND);
 
-describe.each([erasure, evaluation, probe])('$kind job under faults', { timeout: 120_000 }, (kind) => {
-  it('queue.send throws after the commit: the job is kept, never enqueued, and the sweeper enqueues it', async () => {
-    const now = new Date();
-    const refusing = fakeQueue(true);
-    const { jobId, check } = await track(kind, envWith(refusing), now);
-    // For the evaluation the fault is the isolate dying before its waitUntil ran: no send at all.
-    figures.faults += 1;
-    expect(await jobRow(jobId)).toMatchObject({ state: 'pending', enqueuedAt: null, attempts: 0 });
-
-    const queue = fakeQueue();
-    const swept = await sweepJobs(envWith(queue), later(now, 1));
-    expect(swept.enqueued).toContain(jobId);
-    expect(queue.sent).toContain(jobId);
-    expect((await jobRow(jobId)).enqueuedAt).not.toBeNull();
-
-    expect(await deliver(envWith(queue), jobId, later(now, 2))).toEqual({ acked: true, retried: false });
-    expect(await jobRow(jobId)).toMatchObject({ state: 'done', attempts: 1 });
-    expect(await check()).toBe(true);
-  });
-
-  it('the consumer throws at each step: the message is retried and the next delivery completes it', async () => {
-    for (const failAt of kind.steps) {
+describe.each([erasure, evaluation, webhookDelivery, probe])(
+  '$kind job under faults',
+  { timeout: 120_000 },
+  (kind) => {
+    it('queue.send throws after the commit: the job is kept, never enqueued, and the sweeper enqueues it', async () => {
       const now = new Date();
-      const { jobId, check } = await track(kind, envWith(), now);
-      const failing = await deliver(envWith(), jobId, now, (step) => {
-        if (step === failAt) throw new Error(`injected failure after ${step}`);
-      });
+      const refusing = fakeQueue(true);
+      const { jobId, check } = await track(kind, envWith(refusing), now);
+      // For the evaluation the fault is the isolate dying before its waitUntil ran: no send at all.
       figures.faults += 1;
-      expect(failing, failAt).toEqual({ acked: false, retried: true });
-      const failed = await jobRow(jobId);
-      expect(failed, failAt).toMatchObject({
-        state: 'pending',
-        lastError: `injected failure after ${failAt}`,
-        leaseUntil: null,
-      });
-      // The sweeper leaves it to the queue's own redelivery for now.
-      expect((await sweepJobs(envWith(), later(now, 1))).enqueued).not.toContain(jobId);
+      expect(await jobRow(jobId)).toMatchObject({ state: 'pending', enqueuedAt: null, attempts: 0 });
 
-      expect(await deliver(envWith(), jobId, later(now, 30), undefined, 2), failAt).toEqual({
-        acked: true,
-        retried: false,
-      });
-      expect(await jobRow(jobId), failAt).toMatchObject({ state: 'done', attempts: 2, lastError: null });
-      expect(await check(), failAt).toBe(true);
-    }
-  });
-
-  it('a crash between steps: the lease expires, the sweeper re-enqueues it, the next run resumes', async () => {
-    for (const crashAt of kind.steps) {
-      const now = new Date();
-      const { jobId, check } = await track(kind, envWith(), now);
-      // The delivery stops at the step and never returns, as if the isolate died there.
-      let die: (err: Error) => void = () => {};
-      const stuck = new Promise<void>((_, reject) => {
-        die = reject;
-      });
-      let reached: () => void = () => {};
-      const atStep = new Promise<void>((resolve) => {
-        reached = resolve;
-      });
-      const crashed = deliver(envWith(), jobId, now, (step) => {
-        if (step !== crashAt) return;
-        reached();
-        return stuck;
-      });
-      await atStep;
-      figures.faults += 1;
-      expect(await jobRow(jobId), crashAt).toMatchObject({ state: 'running', attempts: 1 });
-
-      // Within the lease nothing happens; once it has expired, the sweeper re-enqueues the job.
-      expect((await sweepJobs(envWith(), later(now, LEASE - 1))).enqueued).not.toContain(jobId);
       const queue = fakeQueue();
-      expect((await sweepJobs(envWith(queue), later(now, LEASE + 1))).enqueued, crashAt).toContain(jobId);
+      const swept = await sweepJobs(envWith(queue), later(now, 1));
+      expect(swept.enqueued).toContain(jobId);
       expect(queue.sent).toContain(jobId);
-      expect(await deliver(envWith(queue), jobId, later(now, LEASE + 2)), crashAt).toEqual({
+      expect((await jobRow(jobId)).enqueuedAt).not.toBeNull();
+
+      expect(await deliver(envWith(queue), jobId, later(now, 2))).toEqual({ acked: true, retried: false });
+      expect(await jobRow(jobId)).toMatchObject({ state: 'done', attempts: 1 });
+      expect(await check()).toBe(true);
+    });
+
+    it('the consumer throws at each step: the message is retried and the next delivery completes it', async () => {
+      for (const failAt of kind.steps) {
+        const now = new Date();
+        const { jobId, check } = await track(kind, envWith(), now);
+        const failing = await deliver(envWith(), jobId, now, (step) => {
+          if (step === failAt) throw new Error(`injected failure after ${step}`);
+        });
+        figures.faults += 1;
+        expect(failing, failAt).toEqual({ acked: false, retried: true });
+        const failed = await jobRow(jobId);
+        expect(failed, failAt).toMatchObject({
+          state: 'pending',
+          lastError: `injected failure after ${failAt}`,
+          leaseUntil: null,
+        });
+        // The sweeper leaves it to the queue's own redelivery for now.
+        expect((await sweepJobs(envWith(), later(now, 1))).enqueued).not.toContain(jobId);
+
+        expect(await deliver(envWith(), jobId, later(now, 30), undefined, 2), failAt).toEqual({
+          acked: true,
+          retried: false,
+        });
+        expect(await jobRow(jobId), failAt).toMatchObject({ state: 'done', attempts: 2, lastError: null });
+        expect(await check(), failAt).toBe(true);
+      }
+    });
+
+    it('a crash between steps: the lease expires, the sweeper re-enqueues it, the next run resumes', async () => {
+      for (const crashAt of kind.steps) {
+        const now = new Date();
+        const { jobId, check } = await track(kind, envWith(), now);
+        // The delivery stops at the step and never returns, as if the isolate died there.
+        let die: (err: Error) => void = () => {};
+        const stuck = new Promise<void>((_, reject) => {
+          die = reject;
+        });
+        let reached: () => void = () => {};
+        const atStep = new Promise<void>((resolve) => {
+          reached = resolve;
+        });
+        const crashed = deliver(envWith(), jobId, now, (step) => {
+          if (step !== crashAt) return;
+          reached();
+          return stuck;
+        });
+        await atStep;
+        figures.faults += 1;
+        expect(await jobRow(jobId), crashAt).toMatchObject({ state: 'running', attempts: 1 });
+
+        // Within the lease nothing happens; once it has expired, the sweeper re-enqueues the job.
+        expect((await sweepJobs(envWith(), later(now, LEASE - 1))).enqueued).not.toContain(jobId);
+        const queue = fakeQueue();
+        expect((await sweepJobs(envWith(queue), later(now, LEASE + 1))).enqueued, crashAt).toContain(jobId);
+        expect(queue.sent).toContain(jobId);
+        expect(await deliver(envWith(queue), jobId, later(now, LEASE + 2)), crashAt).toEqual({
+          acked: true,
+          retried: false,
+        });
+        expect(await jobRow(jobId), crashAt).toMatchObject({ state: 'done', attempts: 2 });
+        expect(await check(), crashAt).toBe(true);
+
+        // The dead delivery's late failure changes nothing.
+        die(new Error('the isolate is gone'));
+        await crashed;
+        expect((await jobRow(jobId)).state).toBe('done');
+      }
+    });
+
+    it('the same message delivered twice at once, and again later: one run, the rest acknowledged', async () => {
+      const now = new Date();
+      const { jobId, check } = await track(kind, envWith(), now);
+      const twice = await Promise.all([deliver(envWith(), jobId, now), deliver(envWith(), jobId, now)]);
+      figures.faults += 1;
+      expect(twice).toEqual([
+        { acked: true, retried: false },
+        { acked: true, retried: false },
+      ]);
+      expect(await deliver(envWith(), jobId, later(now, 5))).toEqual({ acked: true, retried: false });
+      figures.faults += 1;
+      expect(await jobRow(jobId)).toMatchObject({ state: 'done', attempts: 1 });
+      expect(await check()).toBe(true);
+    });
+
+    it('a dependency down for every retry: dead-lettered, stalled with an audit entry, retried by an administrator', async () => {
+      const now = new Date();
+      const { jobId, check } = await track(kind, envWith(), now);
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        const r = await deliver(
+          envWith(),
+          jobId,
+          later(now, attempt * 700),
+          () => {
+            throw new Error('dependency down (injected)');
+          },
+          attempt,
+        );
+        figures.faults += 1;
+        expect(r.retried).toBe(true);
+      }
+      const dlq = createMessageBatch('erasure-dlq', [
+        { id: `dlq-${jobId}`, timestamp: now, attempts: 6, body: { jobId } },
+      ]);
+      await consumeDeadLetters(dlq, envWith(), later(now, 5000));
+      expect(await jobRow(jobId)).toMatchObject({
+        state: 'stalled',
+        lastError: 'Dead-lettered after 6 deliveries.',
+      });
+      const audit = await db()
+        .select()
+        .from(schema.auditLog)
+        .where(and(eq(schema.auditLog.targetId, jobId), eq(schema.auditLog.action, 'job.stalled')));
+      expect(audit).toHaveLength(1);
+      // The sweeper leaves stalled jobs alone.
+      expect((await sweepJobs(envWith(), later(now, 6000))).enqueued).not.toContain(jobId);
+
+      const queue = fakeQueue();
+      const retried = await retryJob(envWith(queue), (await admin()).id, jobId, later(now, 7000));
+      expect(retried.state).toBe('pending');
+      expect(queue.sent).toEqual([jobId]);
+      expect(await deliver(envWith(queue), jobId, later(now, 7001))).toEqual({ acked: true, retried: false });
+      expect(await jobRow(jobId)).toMatchObject({ state: 'done' });
+      expect(await check()).toBe(true);
+    });
+
+    it('a message lost for good: past its maximum age the sweeper marks it stalled; a retry completes it', async () => {
+      const now = new Date();
+      const { jobId, check } = await track(kind, envWith(), now);
+      figures.faults += 1; // the message never arrives
+      const maxAge = kind.kind === 'evaluation' ? 6 * 60 * 60 : DEFAULT_MAX_AGE_SECONDS;
+      const swept = await sweepJobs(envWith(), later(now, maxAge + 1));
+      expect(swept.stalled).toContain(jobId);
+      expect(await jobRow(jobId)).toMatchObject({
+        state: 'stalled',
+        lastError: expect.stringContaining('deadline'),
+      });
+
+      const queue = fakeQueue();
+      await retryJob(envWith(queue), (await admin()).id, jobId, later(now, maxAge + 2));
+      expect(await deliver(envWith(queue), jobId, later(now, maxAge + 3))).toEqual({
         acked: true,
         retried: false,
       });
-      expect(await jobRow(jobId), crashAt).toMatchObject({ state: 'done', attempts: 2 });
-      expect(await check(), crashAt).toBe(true);
-
-      // The dead delivery's late failure changes nothing.
-      die(new Error('the isolate is gone'));
-      await crashed;
-      expect((await jobRow(jobId)).state).toBe('done');
-    }
-  });
-
-  it('the same message delivered twice at once, and again later: one run, the rest acknowledged', async () => {
-    const now = new Date();
-    const { jobId, check } = await track(kind, envWith(), now);
-    const twice = await Promise.all([deliver(envWith(), jobId, now), deliver(envWith(), jobId, now)]);
-    figures.faults += 1;
-    expect(twice).toEqual([
-      { acked: true, retried: false },
-      { acked: true, retried: false },
-    ]);
-    expect(await deliver(envWith(), jobId, later(now, 5))).toEqual({ acked: true, retried: false });
-    figures.faults += 1;
-    expect(await jobRow(jobId)).toMatchObject({ state: 'done', attempts: 1 });
-    expect(await check()).toBe(true);
-  });
-
-  it('a dependency down for every retry: dead-lettered, stalled with an audit entry, retried by an administrator', async () => {
-    const now = new Date();
-    const { jobId, check } = await track(kind, envWith(), now);
-    for (let attempt = 1; attempt <= 6; attempt++) {
-      const r = await deliver(
-        envWith(),
-        jobId,
-        later(now, attempt * 700),
-        () => {
-          throw new Error('dependency down (injected)');
-        },
-        attempt,
-      );
-      figures.faults += 1;
-      expect(r.retried).toBe(true);
-    }
-    const dlq = createMessageBatch('erasure-dlq', [
-      { id: `dlq-${jobId}`, timestamp: now, attempts: 6, body: { jobId } },
-    ]);
-    await consumeDeadLetters(dlq, envWith(), later(now, 5000));
-    expect(await jobRow(jobId)).toMatchObject({
-      state: 'stalled',
-      lastError: 'Dead-lettered after 6 deliveries.',
+      expect(await check()).toBe(true);
     });
-    const audit = await db()
-      .select()
-      .from(schema.auditLog)
-      .where(and(eq(schema.auditLog.targetId, jobId), eq(schema.auditLog.action, 'job.stalled')));
-    expect(audit).toHaveLength(1);
-    // The sweeper leaves stalled jobs alone.
-    expect((await sweepJobs(envWith(), later(now, 6000))).enqueued).not.toContain(jobId);
-
-    const queue = fakeQueue();
-    const retried = await retryJob(envWith(queue), (await admin()).id, jobId, later(now, 7000));
-    expect(retried.state).toBe('pending');
-    expect(queue.sent).toEqual([jobId]);
-    expect(await deliver(envWith(queue), jobId, later(now, 7001))).toEqual({ acked: true, retried: false });
-    expect(await jobRow(jobId)).toMatchObject({ state: 'done' });
-    expect(await check()).toBe(true);
-  });
-
-  it('a message lost for good: past its maximum age the sweeper marks it stalled; a retry completes it', async () => {
-    const now = new Date();
-    const { jobId, check } = await track(kind, envWith(), now);
-    figures.faults += 1; // the message never arrives
-    const maxAge = kind.kind === 'evaluation' ? 6 * 60 * 60 : DEFAULT_MAX_AGE_SECONDS;
-    const swept = await sweepJobs(envWith(), later(now, maxAge + 1));
-    expect(swept.stalled).toContain(jobId);
-    expect(await jobRow(jobId)).toMatchObject({
-      state: 'stalled',
-      lastError: expect.stringContaining('deadline'),
-    });
-
-    const queue = fakeQueue();
-    await retryJob(envWith(queue), (await admin()).id, jobId, later(now, maxAge + 2));
-    expect(await deliver(envWith(queue), jobId, later(now, maxAge + 3))).toEqual({
-      acked: true,
-      retried: false,
-    });
-    expect(await check()).toBe(true);
-  });
-});
+  },
+);
 
 let adminId: string | undefined;
 async function admin() {

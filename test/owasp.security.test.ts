@@ -28,6 +28,7 @@ import {
   GOOD_WORK,
   issueKey,
   loginAdmin,
+  organisationOf,
   publishedBrief,
   rate,
   shardPrintTotal,
@@ -114,6 +115,55 @@ beforeAll(async () => {
   brief = await publishedBrief(owner, { durationDays: 1, domain: 'security-tests' });
   draft = await draftBrief(owner);
 }, 30_000);
+
+/** One endpoint of the owner's organisation with one delivery, and an intruder's credentials (session or key). */
+let webhookSetup: Promise<{
+  endpointId: string;
+  deliveryId: string;
+  secret: string;
+  keys: Record<string, string>;
+}> | null = null;
+async function webhookFixture(who: 'session' | 'key') {
+  webhookSetup ??= (async () => {
+    const res = await call(
+      '/api/webhooks',
+      jsonInit(
+        'POST',
+        { url: 'https://hooks.test/owasp-owner', eventTypes: ['certificate.issued'] },
+        as(owner),
+      ),
+    );
+    const endpoint = await res.json<{ id: string; secret: string }>();
+    const delivery = await (
+      await call(`/api/webhooks/${endpoint.id}/ping`, { method: 'POST', headers: as(owner) })
+    ).json<{ id: string }>();
+    const intruderKey = await call(
+      '/api/admin/api-keys',
+      jsonInit(
+        'POST',
+        { name: 'intruder', scopes: ['webhooks:manage'], organisationId: await organisationOf(intruder) },
+        as(admin),
+      ),
+    );
+    return {
+      endpointId: endpoint.id,
+      deliveryId: delivery.id,
+      secret: endpoint.secret,
+      keys: { intruder: (await intruderKey.json<{ key: string }>()).key },
+    };
+  })();
+  const setup = await webhookSetup;
+  return {
+    ...setup,
+    intruderHeaders: who === 'session' ? as(intruder) : { 'X-Service-Key': setup.keys.intruder! },
+  };
+}
+
+async function expectWebhookUntouched(endpointId: string) {
+  const res = await call(`/api/webhooks/${endpointId}`, { headers: as(owner) });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({ enabled: true, description: null, rotationEndsAt: null });
+}
 
 describe('API1:2023 Broken Object Level Authorization', () => {
   let submission: { id: string; evaluationId: string };
@@ -220,6 +270,98 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       const own = await call(url, { headers: as(owner) });
       expect(own.status).toBe(200);
       expect(new Uint8Array(await own.arrayBuffer())).toEqual(new Uint8Array([0x50, 0x4b, 5, 6]));
+    },
+    'get /api/webhooks/{id}': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('session');
+      const path = `/api/webhooks/${endpointId}`;
+      await expectProblem(await call(path, { method: 'GET', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'patch /api/webhooks/{id}': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('session');
+      const path = `/api/webhooks/${endpointId}`;
+      await expectProblem(
+        await call(path, jsonInit('PATCH', { description: 'intruder' }, intruderHeaders)),
+        404,
+        'not-found',
+      );
+      await expectWebhookUntouched(endpointId);
+    },
+    'delete /api/webhooks/{id}': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('session');
+      const path = `/api/webhooks/${endpointId}`;
+      await expectProblem(await call(path, { method: 'DELETE', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'post /api/webhooks/{id}/rotate-secret': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('session');
+      const path = `/api/webhooks/${endpointId}/rotate-secret`;
+      await expectProblem(await call(path, { method: 'POST', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'post /api/webhooks/{id}/ping': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('session');
+      const path = `/api/webhooks/${endpointId}/ping`;
+      await expectProblem(await call(path, { method: 'POST', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'get /api/webhooks/{id}/deliveries': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('session');
+      const path = `/api/webhooks/${endpointId}/deliveries`;
+      await expectProblem(await call(path, { method: 'GET', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'post /api/webhooks/{id}/deliveries/{deliveryId}/redeliver': async () => {
+      const { endpointId, deliveryId, intruderHeaders } = await webhookFixture('session');
+      const path = `/api/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`;
+      await expectProblem(await call(path, { method: 'POST', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'get /api/v1/webhooks/{id}': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('key');
+      const path = `/api/v1/webhooks/${endpointId}`;
+      await expectProblem(await call(path, { method: 'GET', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'patch /api/v1/webhooks/{id}': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('key');
+      const path = `/api/v1/webhooks/${endpointId}`;
+      await expectProblem(
+        await call(path, jsonInit('PATCH', { description: 'intruder' }, intruderHeaders)),
+        404,
+        'not-found',
+      );
+      await expectWebhookUntouched(endpointId);
+    },
+    'delete /api/v1/webhooks/{id}': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('key');
+      const path = `/api/v1/webhooks/${endpointId}`;
+      await expectProblem(await call(path, { method: 'DELETE', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'post /api/v1/webhooks/{id}/rotate-secret': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('key');
+      const path = `/api/v1/webhooks/${endpointId}/rotate-secret`;
+      await expectProblem(await call(path, { method: 'POST', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'post /api/v1/webhooks/{id}/ping': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('key');
+      const path = `/api/v1/webhooks/${endpointId}/ping`;
+      await expectProblem(await call(path, { method: 'POST', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'get /api/v1/webhooks/{id}/deliveries': async () => {
+      const { endpointId, intruderHeaders } = await webhookFixture('key');
+      const path = `/api/v1/webhooks/${endpointId}/deliveries`;
+      await expectProblem(await call(path, { method: 'GET', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
+    },
+    'post /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': async () => {
+      const { endpointId, deliveryId, intruderHeaders } = await webhookFixture('key');
+      const path = `/api/v1/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`;
+      await expectProblem(await call(path, { method: 'POST', headers: intruderHeaders }), 404, 'not-found');
+      await expectWebhookUntouched(endpointId);
     },
   };
   /** Id-taking operations whose objects are not anyone's to protect, and why. */
@@ -663,7 +805,18 @@ describe('API3:2023 Broken Object Property Level Authorization', () => {
       for (const [status, response] of Object.entries(op.responses))
         for (const media of Object.values(response.content ?? {}))
           walk(media.schema, `${key} ${status}`, new Set());
-    expect(found).toEqual([]);
+    // The webhook signing secret, once: when the endpoint is registered and when it is rotated
+    // (receivers need it to verify; it is never in a read).
+    const signingSecretOnce = [
+      'post /api/webhooks 201.secret',
+      'post /api/v1/webhooks 201.secret',
+      'post /api/webhooks/{id}/rotate-secret 200.secret',
+      'post /api/v1/webhooks/{id}/rotate-secret 200.secret',
+    ];
+    expect(found.filter((f) => !signingSecretOnce.includes(f))).toEqual([]);
+    expect(Object.keys(resolve(document.components.schemas.WebhookEndpoint!).properties ?? {})).not.toContain(
+      'secret',
+    );
     // And the one secret a response may carry: a new API key, once, at creation.
     expect(Object.keys(resolve(document.components.schemas.ApiKey!).properties ?? {})).not.toContain('key');
   });

@@ -10,6 +10,7 @@ const SELF_BODY = {
   id: 'k1',
   name: 'Partner',
   scopes: ['integrity:check'],
+  otherScopes: [],
   rateLimit: { limit: 600, windowSeconds: 60 },
 };
 const problems = async (method: string, url: string, res: Response) =>
@@ -57,6 +58,7 @@ describe('response validation against the generated OpenAPI document', () => {
       name: 'n',
       prefix: 'vpk_abc',
       scopes: ['integrity:check'],
+      organisationId: null,
       createdAt: '2026-01-01T00:00:00.000Z',
       lastUsedAt: null,
       revokedAt: null,

@@ -138,7 +138,12 @@ export const sessions = sqliteTable(
   ],
 );
 
-export const API_KEY_SCOPES = ['playbooks:generate', 'integrity:check', 'rubrics:generate'] as const;
+export const API_KEY_SCOPES = [
+  'playbooks:generate',
+  'integrity:check',
+  'rubrics:generate',
+  'webhooks:manage',
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export const apiKeys = sqliteTable(
@@ -151,6 +156,7 @@ export const apiKeys = sqliteTable(
     /** SHA-256 of the full key, hex. */
     keyHash: text('key_hash').notNull(),
     scopes: text('scopes', { mode: 'json' }).$type<ApiKeyScope[]>().notNull(),
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
@@ -616,7 +622,7 @@ export const dpoRecords = sqliteTable(
   (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
 );
 
-export const NOTICE_KINDS = ['retention', 'breach'] as const;
+export const NOTICE_KINDS = ['retention', 'breach', 'webhook'] as const;
 
 /**
  * In-app notices to a person (`GET /api/me/notices`): e.g. the notice of erasure for inactivity
@@ -665,4 +671,115 @@ export const breaches = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('breaches_created_idx').on(t.createdAt)],
+);
+
+export const WEBHOOK_EVENT_TYPES = [
+  'evaluation.completed',
+  'submission.rated',
+  'certificate.issued',
+  'certificate.revoked',
+  'dsr.erasure.completed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * An organisation's webhook endpoints (docs/webhooks.md). The signing secret is kept in clear
+ * (HMAC needs it); after a rotation the previous one also signs until `previousSecretExpiresAt`.
+ * `failingSince` is the first failed attempt since the last success: days of it disable the endpoint.
+ */
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: id(),
+    organisationId: text('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    eventTypes: text('event_types', { mode: 'json' }).$type<WebhookEventType[]>().notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    /** Why it is disabled: `manual` (a member or key) or `failing` (days of failed deliveries). */
+    disabledReason: text('disabled_reason', { enum: ['manual', 'failing'] }),
+    disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
+    /** `whsec_` + base64 of 32 random bytes. */
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: integer('previous_secret_expires_at', { mode: 'timestamp_ms' }),
+    failingSince: integer('failing_since', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('webhook_endpoints_organisation_idx').on(t.organisationId, t.createdAt)],
+);
+
+/**
+ * One event for one organisation: its id is the `webhook-id` every delivery of it carries. `ref`
+ * is what it is about (an evaluation id…); one event per (organisation, type, ref), so emitting
+ * twice (a retried job) records it once. The payload holds ids and states only, never personal data.
+ */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    organisationId: text('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** A WEBHOOK_EVENT_TYPES value, or `webhook.ping` (a test message). */
+    type: text('type').$type<WebhookEventType | 'webhook.ping'>().notNull(),
+    ref: text('ref').notNull(),
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('webhook_events_organisation_type_ref_unique').on(t.organisationId, t.type, t.ref)],
+);
+
+export const WEBHOOK_DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'dead_lettered'] as const;
+export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
+
+/** An event's delivery to one endpoint. `dead_lettered`: every scheduled attempt failed. */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: id(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: WEBHOOK_DELIVERY_STATES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: integer('next_attempt_at', { mode: 'timestamp_ms' }),
+    deliveredAt: integer('delivered_at', { mode: 'timestamp_ms' }),
+    deadLetteredAt: integer('dead_lettered_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_event_unique').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+/** Each HTTP attempt of a delivery: the delivery log. */
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    id: id(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    /** 1-based; a redelivery on demand continues the count. */
+    attempt: integer('attempt').notNull(),
+    trigger: text('trigger', { enum: ['scheduled', 'manual'] }).notNull(),
+    attemptedAt: integer('attempted_at', { mode: 'timestamp_ms' }).notNull(),
+    /** The receiver's status; null when there was no answer (refused target, timeout, network). */
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms'),
+    error: text('error'),
+  },
+  (t) => [uniqueIndex('webhook_attempts_delivery_attempt_unique').on(t.deliveryId, t.attempt)],
 );

@@ -53,6 +53,17 @@ export const TAGS = [
     description:
       'Who issues certificates: employers act for an organisation, proven by a DNS record or an admin review; only verified ones issue valid certificates.',
   },
+  {
+    name: 'Webhooks',
+    description:
+      "Signed event deliveries to an organisation's endpoints (Standard Webhooks): `evaluation.completed`, " +
+      '`submission.rated`, `certificate.issued`, `certificate.revoked`, `dsr.erasure.completed`, and the test ' +
+      '`webhook.ping`. Each is POSTed as `{type, timestamp, data}` (data: ids and states, never names, emails or ' +
+      'submitted work) with `webhook-id`, `webhook-timestamp` and `webhook-signature`; verify them with the ' +
+      "endpoint's `whsec_` secret (e.g. the `standardwebhooks` package) and deduplicate on `webhook-id`. Retries: " +
+      '5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then a dead letter; redirects are not followed; targets must be ' +
+      'https at public addresses. Guide: docs/webhooks.md.',
+  },
   { name: 'Briefs', description: 'Work briefs published by employers, with their rubric and playbook.' },
   { name: 'Submissions', description: "Candidates' work against a brief's milestones." },
   {

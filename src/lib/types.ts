@@ -19,6 +19,8 @@ export type ApiKeyPrincipal = {
   id: string;
   name: string;
   scopes: ApiKeyScope[];
+  /** The organisation the key acts for (webhooks); null for a key of the platform's own. */
+  organisationId: string | null;
 };
 
 /**

@@ -43,7 +43,7 @@ export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<ApiKeyEnv>
     if (!key) throw new ProblemError('unauthenticated', 'A valid X-Service-Key header is required.');
     if (scope && !key.scopes.includes(scope))
       throw new ProblemError('forbidden', `This API key lacks the ${scope} scope.`);
-    c.set('apiKey', { id: key.id, name: key.name, scopes: key.scopes });
+    c.set('apiKey', { id: key.id, name: key.name, scopes: key.scopes, organisationId: key.organisationId });
     if (lastUsedIsStale(key.lastUsedAt)) c.executionCtx.waitUntil(touchApiKey(db, key.id));
     await enforceRateLimit(c, 'apikey', key.id, next);
   };

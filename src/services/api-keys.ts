@@ -20,6 +20,8 @@ export type ApiKeyView = {
   name: string;
   prefix: string;
   scopes: ApiKeyScope[];
+  /** The organisation the key acts for (webhooks); null for a key of the platform's own. */
+  organisationId: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -30,6 +32,7 @@ export const toApiKeyView = (k: KeyRow): ApiKeyView => ({
   name: k.name,
   prefix: k.prefix,
   scopes: k.scopes,
+  organisationId: k.organisationId,
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
   revokedAt: k.revokedAt?.toISOString() ?? null,
@@ -41,7 +44,13 @@ export const toApiKeyView = (k: KeyRow): ApiKeyView => ({
  */
 export async function issueApiKey(
   db: Database,
-  input: { name: string; scopes: ApiKeyScope[]; createdBy: string; ip?: string | null },
+  input: {
+    name: string;
+    scopes: ApiKeyScope[];
+    createdBy: string;
+    ip?: string | null;
+    organisationId?: string | null | undefined;
+  },
 ): Promise<{ key: string; view: ApiKeyView }> {
   const key = `${API_KEY_PREFIX}${randomToken(32)}`;
   const id = crypto.randomUUID();
@@ -55,6 +64,7 @@ export async function issueApiKey(
         scopes,
         prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
         keyHash: await sha256Hex(key),
+        organisationId: input.organisationId ?? null,
         createdBy: input.createdBy,
       })
       .returning(),
@@ -63,7 +73,7 @@ export async function issueApiKey(
       action: 'api_key.issued',
       target: { type: 'api_key', id },
       ip: input.ip ?? null,
-      details: { name: input.name, scopes },
+      details: { name: input.name, scopes, organisationId: input.organisationId ?? null },
     }),
   ]);
   return { key, view: toApiKeyView(inserted[0] as KeyRow) };
@@ -114,7 +124,13 @@ export async function resolveApiKey(
 ): Promise<(ApiKeyPrincipal & { lastUsedAt: Date | null }) | null> {
   if (!presented.startsWith(API_KEY_PREFIX) || presented.length > 128) return null;
   const [row] = await db
-    .select({ id: apiKeys.id, name: apiKeys.name, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      scopes: apiKeys.scopes,
+      organisationId: apiKeys.organisationId,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, await sha256Hex(presented)), isNull(apiKeys.revokedAt)))
     .limit(1);

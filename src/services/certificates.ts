@@ -16,7 +16,9 @@ import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
+import { dispatchJobs } from './jobs/jobs';
 import { mayBeIssued } from './verification-filter';
+import { certificateEvent } from './webhooks/events';
 
 /** How long a cached verification may live without being invalidated. */
 const VERIFICATION_TTL_SECONDS = 60 * 60;
@@ -251,6 +253,8 @@ export async function revokeCertificate(
   actor: { id: string; role: string },
   reason: string,
   now = new Date(),
+  /** Where to hand the webhook jobs at once (else the sweeper enqueues them). */
+  queue?: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
 ): Promise<CertificateRow | null> {
   const [row] = await db
     .select({ certificate: certificates, actorOrganisation: users.organisationId })
@@ -265,6 +269,7 @@ export async function revokeCertificate(
   if (actor.role !== 'admin' && !ownOrganisation) return null;
   if (certificate.status === 'revoked')
     throw new ProblemError('conflict', 'This certificate is already revoked.');
+  const hooks = await certificateEvent(db, 'certificate.revoked', certificate, now);
   const [[updated]] = await db.batch([
     db
       .update(certificates)
@@ -284,8 +289,10 @@ export async function revokeCertificate(
       targetId: certificate.id,
       details: { reason },
     }),
+    ...hooks.statements,
   ]);
   if (!updated) throw new ProblemError('conflict', 'This certificate is already revoked.');
+  if (queue) await dispatchJobs(queue, hooks.jobIds, now);
   return updated;
 }
 

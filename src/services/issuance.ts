@@ -11,6 +11,7 @@
  * `issueEarnedCertificates` finds earned-but-missing certificates, `issuePendingCertificates`
  * signs what waited for verification. Both are idempotent, so the cron can run them again.
  */
+
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
@@ -30,8 +31,9 @@ import { forgetVerifications, purgeLeaderboards } from './cache-keys';
 import { ISSUER_NAME } from './certificates';
 import { requireSigningKey } from './configuration';
 import { forgetOrganisationViews } from './dsr/public-views';
-import { jobInsert, runJobNow } from './jobs/jobs';
+import { dispatchJobs, jobInsert, runJobNow } from './jobs/jobs';
 import { announceIssued } from './verification-filter';
+import { certificateEvent, NOTHING_EMITTED } from './webhooks/events';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
 type BatchItem = Parameters<Database['batch']>[0][number];
@@ -160,7 +162,7 @@ export async function prepareCertificate(
  * Returns the numbers issued.
  */
 export async function issuePendingCertificates(
-  env: Env_ & Pick<Env, 'CACHE'>,
+  env: Env_ & Pick<Env, 'CACHE'> & Partial<Pick<Env, 'DB' | 'ERASURE_QUEUE'>>,
   db: Database,
   organisationId: string,
   now = new Date(),
@@ -191,6 +193,7 @@ export async function issuePendingCertificates(
       earnedAt: c.earnedAt ?? c.issuedAt,
     };
     const credentialJwt = await signCredential(credentialInput(env, earned, c.id, c.certificateNo, now), key);
+    const hooks = await certificateEvent(db, 'certificate.issued', c, now);
     const [, updated] = await db.batch([
       auditInsert(db, {
         actorId: null,
@@ -210,8 +213,11 @@ export async function issuePendingCertificates(
         })
         .where(and(eq(certificates.id, c.id), eq(certificates.status, 'pending_issuer')))
         .returning({ certificateNo: certificates.certificateNo }),
+      ...hooks.statements,
     ]);
     if (updated.length > 0) issued.push(c.certificateNo);
+    if (env.DB && env.ERASURE_QUEUE)
+      await dispatchJobs({ DB: env.DB, ERASURE_QUEUE: env.ERASURE_QUEUE }, hooks.jobIds, now);
   }
   if (issued.length > 0) {
     const domains = [...new Set(waiting.map((w) => w.certificate.domain))];
@@ -249,9 +255,19 @@ export async function issueEarnedCertificates(
     const earned = await earnedFromRatings(db, candidateId, briefId);
     if (!earned) continue;
     const prepared = await prepareCertificate(env, db, earned, now);
+    const hooks =
+      prepared.row.status === 'active'
+        ? await certificateEvent(
+            db,
+            'certificate.issued',
+            { ...prepared.row, organisationId: earned.organisation.id },
+            now,
+          )
+        : NOTHING_EMITTED;
     try {
       await db.batch([
         prepared.statement,
+        ...hooks.statements,
         auditInsert(db, {
           actorId: null,
           action: earned.organisation.verified ? 'certificate.issued' : 'certificate.pending_issuer',

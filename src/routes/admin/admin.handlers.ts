@@ -11,10 +11,13 @@ import * as organisations from '../../services/organisations';
 import type * as routes from './admin.routes';
 
 export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c) => {
-  const { name, scopes } = c.req.valid('json');
+  const { name, scopes, organisationId } = c.req.valid('json');
+  if (organisationId && !(await organisations.loadOrganisation(c.var.db, organisationId)))
+    throw new ProblemError('not-found', 'No organisation with this id.');
   const { key, view } = await apiKeys.issueApiKey(c.var.db, {
     name,
     scopes,
+    organisationId: organisationId ?? null,
     createdBy: c.var.user.id,
     ip: c.req.header('CF-Connecting-IP') ?? null,
   });

@@ -31,8 +31,11 @@ export const createApiKey = defineRoute({
   operationId: 'createApiKey',
   tags: ['API keys'],
   summary: 'Issue a partner API key',
-  description: 'The key is returned once and stored only as its SHA-256.',
+  description:
+    'The key is returned once and stored only as its SHA-256. A key may act for an organisation ' +
+    "(`organisationId`): keys with `webhooks:manage` manage that organisation's webhook endpoints.",
   ...sessionAuth('admin'),
+  errors: [404],
   request: { body: { required: true, content: json(CreateApiKeySchema) } },
   responses: {
     201: { description: 'The new key, including the secret.', content: json(CreatedApiKeySchema) },

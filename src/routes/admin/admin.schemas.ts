@@ -1,16 +1,26 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES, JOB_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
-import { ScopeSchema } from '../v1/keys/keys.schemas';
+import { AnyScopeSchema } from '../v1/keys/keys.schemas';
 
 export const CreateApiKeySchema = z
   .object({
     name: z.string().trim().min(1).max(100).openapi({ example: 'Acme Careers production' }),
     scopes: z
-      .array(ScopeSchema)
+      .array(AnyScopeSchema)
       .min(1)
       .max(API_KEY_SCOPES.length)
       .openapi({ example: ['playbooks:generate'] }),
+    organisationId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({
+        description:
+          "The organisation the key acts for. Needed for `webhooks:manage` (its endpoints are the organisation's). " +
+          'An unknown id is a 404.',
+      }),
   })
   .strict()
   .openapi('CreateApiKeyRequest');
@@ -22,7 +32,11 @@ export const ApiKeySchema = z
     prefix: z
       .string()
       .openapi({ description: 'The first characters of the key, to recognise it.', example: 'vpk_3fQ9xKp2' }),
-    scopes: z.array(ScopeSchema),
+    scopes: z.array(AnyScopeSchema),
+    organisationId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The organisation the key acts for, if any.' }),
     createdAt: z.string().datetime(),
     lastUsedAt: z.string().datetime().nullable(),
     revokedAt: z.string().datetime().nullable(),

@@ -35,7 +35,7 @@ export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const { db, user } = c.var;
-  const row = await certs.revokeCertificate(db, number, user, c.req.valid('json').reason);
+  const row = await certs.revokeCertificate(db, number, user, c.req.valid('json').reason, new Date(), c.env);
   if (!row) throw new ProblemError('not-found', 'No certificate has this number.');
   await Promise.all([
     forgetVerifications(c.env.CACHE, [row.certificateNo]),

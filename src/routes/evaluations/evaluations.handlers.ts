@@ -1,5 +1,6 @@
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
+import { dispatchJobs } from '../../services/jobs/jobs';
 import { publicViewsChanged } from '../../services/kv-coalesce';
 import { announceIssued, rememberIssued } from '../../services/verification-filter';
 import { evaluationForEmployer, rateEvaluation } from '../../services/workflow/ratings';
@@ -25,7 +26,9 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
   if (!result) throw notFound();
   // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
   // Coalesced: each KV key is written at most once per second (services/kv-coalesce.ts).
-  c.executionCtx.waitUntil(publicViewsChanged(c.env, result.rating.domain));
+  c.executionCtx.waitUntil(
+    Promise.all([publicViewsChanged(c.env, result.rating.domain), dispatchJobs(c.env, result.webhookJobs)]),
+  );
   if (result.certificate) {
     // This isolate verifies the new number at once; others once the recent set is rewritten.
     const issued = [result.certificate.certificateNo];

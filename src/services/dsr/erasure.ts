@@ -24,6 +24,7 @@
  * certificates. Briefs nobody worked on are deleted instead; kept briefs are closed. See
  * docs/data-rights.md.
  */
+
 import {
   and,
   eq,
@@ -72,6 +73,7 @@ import { resignCredentialsRatedBy } from '../issuance';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
 import { boardDomains } from '../leaderboard';
 import { endAllSessionsStatement } from '../sessions';
+import { recordErasureEvents, releaseErasureEvents } from '../webhooks/events';
 import { deleteExports } from './export-job';
 import { dueDate, requestInsert } from './requests';
 
@@ -762,6 +764,8 @@ export async function runErasureCascade(
 
   // Resume at the last step with an entry: the ones before it are complete.
   const started = Object.keys(receipt.deletedCounts);
+  // Before anything is deleted: which organisations held the person's data (their webhooks).
+  if (started.length === 0) await recordErasureEvents(db, requestId, userId, now);
   const resumeAt = Math.max(0, ...ERASURE_STEPS.map((s, i) => (started.includes(s.key) ? i : -1)));
   for (const s of ERASURE_STEPS.slice(resumeAt)) {
     await s.run(ctx);
@@ -772,10 +776,16 @@ export async function runErasureCascade(
   await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
   await refreshPublicAgreement(env, now);
   await onStep('caches');
-  await db
-    .update(erasureReceipts)
-    .set({ state: 'completed', completedAt: now })
-    .where(and(eq(erasureReceipts.requestId, requestId), isNull(erasureReceipts.completedAt)));
+  const hooks = await releaseErasureEvents(db, requestId, now);
+  await db.batch([
+    db
+      .update(erasureReceipts)
+      .set({ state: 'completed', completedAt: now })
+      .where(and(eq(erasureReceipts.requestId, requestId), isNull(erasureReceipts.completedAt))),
+    ...hooks.statements,
+  ]);
+  if ('ERASURE_QUEUE' in env && env.ERASURE_QUEUE)
+    await dispatchJobs(env as Pick<Env, 'DB' | 'ERASURE_QUEUE'>, hooks.jobIds, now);
   return (await erasureReceipt(db, requestId))!;
 }
 

@@ -20,7 +20,10 @@ import {
 import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
 import { sendMail } from '../mail';
 import { pillarEngine } from '../pillars';
+import { type DeliveryPayload, fanOut, runDeliveryAttempt } from '../webhooks/delivery';
+import { WEBHOOK_DELIVERY_JOB, WEBHOOK_FANOUT_JOB } from '../webhooks/events';
 import { EVALUATION_JOB, type EvaluationPayload, evaluateSubmission } from '../workflow/submissions';
+import { dispatchJobs } from './jobs';
 import { registerJobKind } from './registry';
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -49,7 +52,15 @@ export const evaluationJob = registerJobKind<EvaluationPayload>({
     return isString(submissionId) ? { submissionId } : null;
   },
   run: async ({ submissionId }, { env, db, step }) => {
-    await evaluateSubmission(env.DB, db, pillarEngine(env), corpusFor(env), submissionId, step);
+    const webhookJobs = await evaluateSubmission(
+      env.DB,
+      db,
+      pillarEngine(env),
+      corpusFor(env),
+      submissionId,
+      step,
+    );
+    await dispatchJobs(env, webhookJobs);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
@@ -104,6 +115,38 @@ export const emailJob = registerJobKind<{ noticeId: string }>({
     if (!row) return;
     await sendMail(env, row);
     await db.update(userNotices).set({ emailedAt: now }).where(eq(userNotices.id, noticeId));
+  },
+  maxAgeSeconds: 24 * 60 * 60,
+});
+
+/** A webhook event's fan-out: one delivery (and its first attempt's job) per subscribed endpoint. */
+export const webhookFanoutJob = registerJobKind<{ eventId: string }>({
+  kind: WEBHOOK_FANOUT_JOB,
+  parse: (payload) => {
+    const { eventId } = record(payload);
+    return isString(eventId) ? { eventId } : null;
+  },
+  run: async ({ eventId }, { env, now }) => {
+    await fanOut(env, eventId, now);
+  },
+  maxAgeSeconds: 24 * 60 * 60,
+});
+
+/**
+ * One attempt of a webhook delivery (src/services/webhooks/delivery.ts). A failed attempt is not
+ * a job failure: it is recorded, and the next attempt is a new job due at the backoff's time.
+ * The job throws (and the queue retries it) only when recording fails.
+ */
+export const webhookDeliveryJob = registerJobKind<DeliveryPayload>({
+  kind: WEBHOOK_DELIVERY_JOB,
+  parse: (payload) => {
+    const { deliveryId, attempt, manual } = record(payload);
+    return isString(deliveryId) && typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 1
+      ? { deliveryId, attempt, manual: manual === true }
+      : null;
+  },
+  run: async (payload, { env, now, step }) => {
+    await runDeliveryAttempt(env, payload, now, step);
   },
   maxAgeSeconds: 24 * 60 * 60,
 });

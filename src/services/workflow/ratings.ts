@@ -13,6 +13,7 @@ import {
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
 import { allMilestonesPassed, liveCertificate, prepareCertificate } from '../issuance';
+import { certificateEvent, combine, NOTHING_EMITTED, submissionRatedEvent } from '../webhooks/events';
 
 export type RatingInput = { score: number; verdict: 'pass' | 'fail'; comment?: string };
 
@@ -105,6 +106,31 @@ export async function rateEvaluation(
           now,
         )
       : null;
+    // Webhook events in the same batch: the rating, and the certificate if it is issued now.
+    const hooks = combine(
+      await submissionRatedEvent(
+        db,
+        {
+          organisationId: organisation.id,
+          ratingId,
+          evaluationId,
+          submissionId: submission.id,
+          briefId: brief.id,
+          milestoneId: milestone.id,
+          verdict: input.verdict,
+          score: input.score,
+        },
+        now,
+      ),
+      certificate?.row.status === 'active'
+        ? await certificateEvent(
+            db,
+            'certificate.issued',
+            { ...certificate.row, organisationId: organisation.id },
+            now,
+          )
+        : NOTHING_EMITTED,
+    );
     try {
       await db.batch([
         db.insert(employerRatings).values({
@@ -144,6 +170,7 @@ export async function rateEvaluation(
               }),
             ]
           : []),
+        ...hooks.statements,
       ]);
     } catch (err) {
       if (isUniqueViolation(err, 'evaluation_id'))
@@ -162,6 +189,8 @@ export async function rateEvaluation(
         ? { certificateNo: certificate.row.certificateNo, status: certificate.row.status }
         : null,
       domain: brief.domain,
+      /** Webhook jobs to hand to `dispatchJobs` (the sweeper does if nobody does). */
+      webhookJobs: hooks.jobIds,
     };
   }
 }

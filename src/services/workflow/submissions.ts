@@ -24,6 +24,7 @@ import {
 } from '../../domain/storage-quota';
 import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
+import { evaluationCompletedEvent } from '../webhooks/events';
 
 /** Paging position of a joined submission row. */
 export const submissionPosition = (row: { submission: { createdAt: Date; id: string } }): Position =>
@@ -227,7 +228,7 @@ export async function evaluateSubmission(
   corpus: FingerprintCorpus,
   submissionId: string,
   step: (name: string) => Promise<void> = async () => {},
-) {
+): Promise<string[]> {
   const [row] = await db
     .select({
       submission: submissions,
@@ -244,7 +245,7 @@ export async function evaluateSubmission(
     .where(eq(submissions.id, submissionId))
     .limit(1);
   // Gone (the candidate was erased) or already evaluated: nothing to do.
-  if (row?.evaluation.state !== 'pending') return;
+  if (row?.evaluation.state !== 'pending') return [];
   const { submission, brief, rubric } = row;
   await db
     .update(submissions)
@@ -302,6 +303,19 @@ export async function evaluateSubmission(
     const { sql: text, params } = q.toSQL();
     return d1.prepare(text).bind(...params);
   };
+  // The webhook event (keyed by the evaluation, so a second run adds nothing): in the same batch.
+  const hooks = await evaluationCompletedEvent(
+    db,
+    {
+      organisationId: brief.organisationId,
+      evaluationId: row.evaluation.id,
+      submissionId,
+      briefId: brief.id,
+      milestoneId: submission.milestoneId,
+      state: outcome.state === 'completed' ? 'completed' : 'failed',
+    },
+    now,
+  );
   await d1.batch([
     raw(
       db
@@ -321,8 +335,10 @@ export async function evaluateSubmission(
          SELECT ?1, NULL, ?2, 'evaluation', ?3, ?4 WHERE changes() > 0`,
       )
       .bind(crypto.randomUUID(), `evaluation.${outcome.state}`, row.evaluation.id, now.getTime()),
+    ...hooks.statements.map(raw),
   ]);
   await step('written');
+  return hooks.jobIds;
 }
 
 const submissionColumns = {

@@ -1,13 +1,35 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES } from '../../../db/schema';
 
-export const ScopeSchema = z.enum(API_KEY_SCOPES).openapi('ApiKeyScope');
+/**
+ * The scopes `/api/v1/keys/self` lists in `scopes`: the AI pillars, as the frozen v1 contract
+ * documents them (a value added to a response enum would break clients that switch over it).
+ * Scopes added since are listed in `otherScopes`.
+ */
+export const PILLAR_SCOPES = [
+  'playbooks:generate',
+  'integrity:check',
+  'rubrics:generate',
+] as const satisfies readonly (typeof API_KEY_SCOPES)[number][];
+export const ScopeSchema = z.enum(PILLAR_SCOPES).openapi('ApiKeyScope');
+
+/** Every scope a key may be issued with (the admin API). */
+export const AnyScopeSchema = z.enum(API_KEY_SCOPES).openapi('AnyApiKeyScope', {
+  description:
+    "The AI pillars, and `webhooks:manage` (an organisation's webhook endpoints: `/api/v1/webhooks`).",
+});
+
+export const isPillarScope = (s: string): s is (typeof PILLAR_SCOPES)[number] =>
+  (PILLAR_SCOPES as readonly string[]).includes(s);
 
 export const KeySelfSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    scopes: z.array(ScopeSchema),
+    scopes: z.array(ScopeSchema).openapi({ description: 'The AI pillars the key may call.' }),
+    otherScopes: z.array(AnyScopeSchema).openapi({
+      description: 'Scopes beyond the pillars, e.g. `webhooks:manage`.',
+    }),
     rateLimit: z.object({ limit: z.number().int(), windowSeconds: z.number().int() }),
   })
   .openapi('ApiKeySelf');

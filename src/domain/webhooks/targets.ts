@@ -1,0 +1,157 @@
+/**
+ * Webhook targets and SSRF (docs/webhooks.md → Where we deliver). A target is an `https` URL
+ * whose host is a public address: never private, loopback, link-local (cloud metadata lives
+ * there), CGNAT, unique-local, multicast, reserved or documentation space. IP literals are
+ * checked at registration; host names are resolved and every answer checked before each
+ * delivery. Plain `http` is allowed only for loopback hosts when the development setting
+ * (`WEBHOOKS_ALLOW_HTTP_LOCALHOST`) says so.
+ */
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const HEXTET = /^[0-9a-f]{1,4}$/;
+
+/** The four octets of a dotted IPv4 address, or null. */
+export function ipv4Octets(address: string): number[] | null {
+  return IPV4.test(address) ? address.split('.').map(Number) : null;
+}
+
+/** The eight hextets of an IPv6 address (an embedded dotted IPv4 tail allowed), or null. */
+export function ipv6Hextets(address: string): number[] | null {
+  let text = address.toLowerCase();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  const zone = text.indexOf('%');
+  if (zone >= 0) text = text.slice(0, zone);
+  if (!text.includes(':')) return null;
+  const lastColon = text.lastIndexOf(':');
+  const last = text.slice(lastColon + 1);
+  if (last.includes('.')) {
+    const v4 = ipv4Octets(last);
+    if (!v4) return null;
+    const [a, b, c, d] = v4 as [number, number, number, number];
+    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const parse = (part: string): number[] | null => {
+    if (part === '') return [];
+    const groups = part.split(':');
+    if (!groups.every((g) => HEXTET.test(g))) return null;
+    return groups.map((g) => Number.parseInt(g, 16));
+  };
+  const head = parse(halves[0] ?? '');
+  const rest = halves.length === 2 ? parse(halves[1] ?? '') : [];
+  if (!head || !rest) return null;
+  if (halves.length === 1) return head.length === 8 ? head : null;
+  const missing = 8 - head.length - rest.length;
+  if (missing < 1) return null;
+  return [...head, ...new Array<number>(missing).fill(0), ...rest];
+}
+
+/** [first octets, prefix length, why] for IPv4 space no webhook may reach. */
+const V4_BLOCKED: [number[], number, string][] = [
+  [[0], 8, 'this network'],
+  [[10], 8, 'private'],
+  [[100, 64], 10, 'carrier-grade NAT'],
+  [[127], 8, 'loopback'],
+  [[169, 254], 16, 'link-local (cloud metadata)'],
+  [[172, 16], 12, 'private'],
+  [[192, 0, 0], 24, 'IETF protocol assignments'],
+  [[192, 0, 2], 24, 'documentation'],
+  [[192, 88, 99], 24, '6to4 relay'],
+  [[192, 168], 16, 'private'],
+  [[198, 18], 15, 'benchmarking'],
+  [[198, 51, 100], 24, 'documentation'],
+  [[203, 0, 113], 24, 'documentation'],
+  [[224], 4, 'multicast'],
+  [[240], 4, 'reserved'],
+];
+
+function v4Matches(octets: number[], prefix: number[], bits: number): boolean {
+  const value = ((octets[0]! << 24) | (octets[1]! << 16) | (octets[2]! << 8) | octets[3]!) >>> 0;
+  const base =
+    (((prefix[0] ?? 0) << 24) | ((prefix[1] ?? 0) << 16) | ((prefix[2] ?? 0) << 8) | (prefix[3] ?? 0)) >>> 0;
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return (value & mask) === (base & mask);
+}
+
+function v4Reason(octets: number[]): string | null {
+  for (const [prefix, bits, why] of V4_BLOCKED) if (v4Matches(octets, prefix, bits)) return why;
+  return null;
+}
+
+function v6Reason(h: number[]): string | null {
+  const [a = 0, b = 0] = h;
+  if (h.every((x) => x === 0)) return 'unspecified';
+  if (h.slice(0, 7).every((x) => x === 0) && h[7] === 1) return 'loopback';
+  // IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96) and NAT64 (64:ff9b::/96): the IPv4 inside decides.
+  const embedded = [h[6]! >> 8, h[6]! & 255, h[7]! >> 8, h[7]! & 255];
+  if (h.slice(0, 5).every((x) => x === 0) && (h[5] === 0xffff || h[5] === 0)) return v4Reason(embedded);
+  if (a === 0x64 && b === 0xff9b && h.slice(2, 6).every((x) => x === 0)) return v4Reason(embedded);
+  if ((a & 0xfe00) === 0xfc00) return 'unique-local';
+  if ((a & 0xffc0) === 0xfe80) return 'link-local';
+  if ((a & 0xffc0) === 0xfec0) return 'site-local';
+  if ((a & 0xff00) === 0xff00) return 'multicast';
+  if (a === 0x2001 && b === 0x0db8) return 'documentation';
+  if (a === 0x2002) return v4Reason([h[1]! >> 8, h[1]! & 255, h[2]! >> 8, h[2]! & 255]) ?? null;
+  if (a === 0x100 && b === 0 && h[2] === 0 && h[3] === 0) return 'discard-only';
+  return null;
+}
+
+/** Why no webhook may be delivered to this IP address, or null when it is public (or not an IP at all). */
+export function forbiddenAddressReason(address: string): string | null {
+  const v4 = ipv4Octets(address);
+  if (v4) return v4Reason(v4);
+  const v6 = ipv6Hextets(address);
+  if (v6) return v6Reason(v6);
+  return null;
+}
+
+export const isIpLiteral = (host: string) => ipv4Octets(host) !== null || ipv6Hextets(host) !== null;
+
+/** Names that are loopback or a cloud's metadata service whatever DNS says. */
+const LOOPBACK_NAMES = /^(localhost|localhost\.localdomain|.*\.localhost)$/;
+const METADATA_NAMES = /^(metadata|metadata\.google\.internal|.*\.internal|instance-data(\.ec2\.internal)?)$/;
+
+export const isLoopbackHost = (host: string) =>
+  LOOPBACK_NAMES.test(host) || ['127.0.0.1', '::1', '[::1]'].includes(host) || /^127\./.test(host);
+
+export type TargetCheck =
+  | { ok: true; url: URL; host: string; needsResolution: boolean }
+  | { ok: false; reason: string };
+
+/**
+ * The static check of a target URL (at registration and before each delivery): scheme, no
+ * credentials, and an IP literal's address. A host name still has to be resolved and its
+ * addresses checked (`needsResolution`), which only the delivery does.
+ */
+export function checkTargetUrl(raw: string, options: { allowHttpLocalhost: boolean }): TargetCheck {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'The URL is not valid.' };
+  }
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
+  if (url.username || url.password) return { ok: false, reason: 'The URL may not carry credentials.' };
+  const devLoopback = options.allowHttpLocalhost && isLoopbackHost(host);
+  if (url.protocol === 'http:' && !devLoopback)
+    return {
+      ok: false,
+      reason: 'Webhook URLs must use https (plain http only for localhost in development).',
+    };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: 'Webhook URLs must use https.' };
+  if (devLoopback) return { ok: true, url, host: bare, needsResolution: false };
+  if (LOOPBACK_NAMES.test(host)) return { ok: false, reason: 'The URL points at a loopback address.' };
+  if (METADATA_NAMES.test(host))
+    return { ok: false, reason: 'The URL points at a metadata or internal name.' };
+  if (isIpLiteral(bare)) {
+    const why = forbiddenAddressReason(bare);
+    return why
+      ? { ok: false, reason: `The URL points at a ${why} address.` }
+      : { ok: true, url, host: bare, needsResolution: false };
+  }
+  if (!host.includes('.')) return { ok: false, reason: 'The URL needs a fully qualified host name.' };
+  return { ok: true, url, host: bare, needsResolution: true };
+}

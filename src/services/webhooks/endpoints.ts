@@ -1,0 +1,219 @@
+/**
+ * An organisation's webhook endpoints: registration, changes, secret rotation (docs/webhooks.md).
+ * Every function takes the caller's organisation and finds only its own endpoints: another
+ * organisation's endpoint "does not exist" (404).
+ */
+import { and, desc, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { type WebhookEventType, webhookEndpoints } from '../../db/schema';
+import { PREVIOUS_SECRET_GRACE_MS } from '../../domain/webhooks/schedule';
+import { generateSecret } from '../../domain/webhooks/signing';
+import { checkTargetUrl } from '../../domain/webhooks/targets';
+import { olderThan, type Position } from '../../lib/paging';
+import { ProblemError } from '../../lib/problem';
+import { auditInsert } from '../audit';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** Who acts: an employer (user id) or a partner API key; recorded in the audit entries. */
+export type WebhookActor = { organisationId: string; userId: string | null; apiKeyId: string | null };
+
+/** The development allowance for `http://localhost` targets (wrangler.toml `WEBHOOKS_ALLOW_HTTP_LOCALHOST`). */
+export const allowHttpLocalhost = (env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>) =>
+  env.WEBHOOKS_ALLOW_HTTP_LOCALHOST === 'true';
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export const endpointView = (e: EndpointRow, now = new Date()) => ({
+  id: e.id,
+  url: e.url,
+  description: e.description,
+  eventTypes: e.eventTypes,
+  enabled: e.enabled,
+  disabledReason: e.disabledReason,
+  disabledAt: iso(e.disabledAt),
+  failingSince: iso(e.failingSince),
+  rotationEndsAt:
+    e.previousSecretExpiresAt && e.previousSecretExpiresAt > now
+      ? e.previousSecretExpiresAt.toISOString()
+      : null,
+  createdAt: e.createdAt.toISOString(),
+  updatedAt: iso(e.updatedAt),
+});
+export type EndpointView = ReturnType<typeof endpointView>;
+
+/** Refuses a target that is not https or points at a non-public address (422, pointing at `url`). */
+export function requireTargetUrl(env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>, url: string): string {
+  const check = checkTargetUrl(url, { allowHttpLocalhost: allowHttpLocalhost(env) });
+  if (!check.ok)
+    throw new ProblemError('validation-failed', check.reason, {
+      errors: [{ pointer: '#/url', detail: check.reason }],
+    });
+  return check.url.href;
+}
+
+const audit = (
+  db: Database,
+  actor: WebhookActor,
+  action: string,
+  id: string,
+  details: Record<string, unknown>,
+) =>
+  auditInsert(db, {
+    actorId: actor.userId,
+    action,
+    targetType: 'webhook_endpoint',
+    targetId: id,
+    details: {
+      organisationId: actor.organisationId,
+      ...(actor.apiKeyId ? { apiKeyId: actor.apiKeyId } : {}),
+      ...details,
+    },
+  });
+
+export async function createEndpoint(
+  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
+  db: Database,
+  actor: WebhookActor,
+  input: {
+    url: string;
+    description?: string | null | undefined;
+    eventTypes: WebhookEventType[];
+    enabled?: boolean | undefined;
+  },
+  now = new Date(),
+): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const url = requireTargetUrl(env, input.url);
+  const id = crypto.randomUUID();
+  const secret = generateSecret();
+  const enabled = input.enabled ?? true;
+  const [[endpoint]] = await db.batch([
+    db
+      .insert(webhookEndpoints)
+      .values({
+        id,
+        organisationId: actor.organisationId,
+        url,
+        description: input.description ?? null,
+        eventTypes: [...new Set(input.eventTypes)],
+        enabled,
+        disabledReason: enabled ? null : 'manual',
+        disabledAt: enabled ? null : now,
+        secret,
+        createdAt: now,
+      })
+      .returning(),
+    audit(db, actor, 'webhook_endpoint.created', id, { url }),
+  ]);
+  return { endpoint: endpoint!, secret };
+}
+
+export async function listEndpoints(db: Database, organisationId: string, limit: number, after?: Position) {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.organisationId, organisationId),
+        after ? olderThan(webhookEndpoints, after) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+    .limit(limit + 1);
+}
+
+/** The organisation's endpoint, or a 404 (another organisation's endpoint is not disclosed). */
+export async function ownEndpoint(db: Database, organisationId: string, id: string): Promise<EndpointRow> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organisationId, organisationId)))
+    .limit(1);
+  if (!row) throw new ProblemError('not-found', 'No webhook endpoint with this id.');
+  return row;
+}
+
+export async function updateEndpoint(
+  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
+  db: Database,
+  actor: WebhookActor,
+  id: string,
+  input: {
+    url?: string | undefined;
+    description?: string | null | undefined;
+    eventTypes?: WebhookEventType[] | undefined;
+    enabled?: boolean | undefined;
+  },
+  now = new Date(),
+): Promise<EndpointRow> {
+  const current = await ownEndpoint(db, actor.organisationId, id);
+  const url = input.url === undefined ? undefined : requireTargetUrl(env, input.url);
+  // Enabling again starts the failure clock afresh; disabling by hand records why.
+  const enabling = input.enabled === true && !current.enabled;
+  const disabling = input.enabled === false && current.enabled;
+  const [[row]] = await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set({
+        ...(url !== undefined ? { url } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.eventTypes !== undefined ? { eventTypes: [...new Set(input.eventTypes)] } : {}),
+        ...(enabling ? { enabled: true, disabledReason: null, disabledAt: null, failingSince: null } : {}),
+        ...(disabling ? { enabled: false, disabledReason: 'manual' as const, disabledAt: now } : {}),
+        updatedAt: now,
+      })
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organisationId, actor.organisationId)))
+      .returning(),
+    audit(db, actor, 'webhook_endpoint.updated', id, {
+      fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined),
+    }),
+  ]);
+  if (!row) throw new ProblemError('not-found', 'No webhook endpoint with this id.');
+  return row;
+}
+
+export async function deleteEndpoint(db: Database, actor: WebhookActor, id: string): Promise<void> {
+  await ownEndpoint(db, actor.organisationId, id);
+  await db.batch([
+    db
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organisationId, actor.organisationId))),
+    audit(db, actor, 'webhook_endpoint.deleted', id, {}),
+  ]);
+}
+
+/**
+ * A new secret; the current one keeps signing (beside the new one) for 24 hours, so receivers
+ * can switch without losing a message. Rotating again within those hours ends the older one.
+ */
+export async function rotateSecret(
+  db: Database,
+  actor: WebhookActor,
+  id: string,
+  now = new Date(),
+): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const current = await ownEndpoint(db, actor.organisationId, id);
+  const secret = generateSecret();
+  const [[endpoint]] = await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set({
+        secret,
+        previousSecret: current.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
+        updatedAt: now,
+      })
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.secret, current.secret)))
+      .returning(),
+    audit(db, actor, 'webhook_endpoint.secret_rotated', id, {}),
+  ]);
+  if (!endpoint) throw new ProblemError('conflict', 'The secret was rotated meanwhile; try again.');
+  return { endpoint, secret };
+}
+
+/** The secrets that sign a message now: the current one, and the previous one during its grace period. */
+export function signingSecrets(e: EndpointRow, now: Date): string[] {
+  return e.previousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > now
+    ? [e.secret, e.previousSecret]
+    : [e.secret];
+}
