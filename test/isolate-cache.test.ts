@@ -65,6 +65,15 @@ describe('IsolateCache', () => {
     expect(await cache.get('k', async () => 'after the change', 3)).toBe('after the change');
   });
 
+  it('peeks at a fresh entry without loading, and at nothing once it expires', async () => {
+    const cache = new IsolateCache<string>(1000, 10);
+    expect(cache.peek('k', 0)).toBeUndefined();
+    await cache.get('k', async () => 'v', 0);
+    expect(await cache.peek('k', 999)).toBe('v');
+    expect(cache.peek('k', 1000)).toBeUndefined();
+    expect(cache.size).toBe(1);
+  });
+
   it('holds at most maxEntries, dropping the oldest write first', async () => {
     const cache = new IsolateCache<number>(1000, 3);
     for (const n of [1, 2, 3, 4]) cache.set(`k${n}`, n, 0);

@@ -45,10 +45,23 @@ describe('BloomFilter', () => {
     expect(() => BloomFilter.fromBytes(new Uint8Array(3))).toThrow('too short');
   });
 
-  it('sizes 1 M numbers at 1 % in about 1.2 MB with 7 hashes, 10 M in about 12 MB', () => {
+  it('sizes 1 M numbers at 1 % in about 1.2 MB with 7 hashes, at 0.1 % in 1.8 MB with 10; 10 M in 12 / 18 MB', () => {
     const million = filterSize(1_000_000, 0.01);
     expect(million.hashes).toBe(7);
     expect(million.bits / 8 / 1e6).toBeCloseTo(1.198, 2);
     expect(filterSize(10_000_000, 0.01).bits / 8 / 1e6).toBeCloseTo(11.98, 1);
+    const strict = filterSize(1_000_000, 0.001);
+    expect(strict.hashes).toBe(10);
+    expect(strict.bits / 8 / 1e6).toBeCloseTo(1.797, 2);
+    // 10 M at 0.1 %: 18 MB, inside KV's 25 MiB per value.
+    expect(filterSize(10_000_000, 0.001).bits / 8).toBeLessThan(25 * 2 ** 20);
+  });
+
+  it('at 0.1 % about one absent string in a thousand is a false positive', () => {
+    const filter = BloomFilter.forCapacity(10_000, 0.001);
+    for (const s of numbers('VP-IN', 10_000)) filter.add(s);
+    const absent = numbers('VP-OUT', 50_000);
+    const rate = absent.filter((s) => filter.has(s)).length / absent.length;
+    expect(rate).toBeLessThan(0.003);
   });
 });

@@ -42,6 +42,12 @@ export class IsolateCache<V> {
     return value;
   }
 
+  /** The fresh entry for `key` (a value or a load in flight), or undefined; never loads. */
+  peek(key: string, now = Date.now()): Promise<V | null> | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.expires > now ? entry.value : undefined;
+  }
+
   /** Remember a value just written to KV, so this isolate serves it without reading it back. */
   set(key: string, value: V, now = Date.now()): void {
     this.store(key, { value: Promise.resolve(value), expires: now + this.ttlMs });

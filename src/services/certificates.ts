@@ -157,8 +157,11 @@ export async function verification(
   certificateNo: string,
   readDb: () => Database,
 ): Promise<CachedPayload | null> {
-  if (!(await mayBeIssued(env, certificateNo))) return null;
   const key = verificationKey(certificateNo);
+  // A payload in memory is a certificate that exists: served without asking the filter.
+  const remembered = payloadMemory.peek(key);
+  if (remembered) return remembered;
+  if (!(await mayBeIssued(env, certificateNo))) return null;
   return payloadMemory.get(key, () => loadVerification(env, certificateNo, readDb));
 }
 
