@@ -1,6 +1,7 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
 import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
+import { purgeExpiredIdempotencyKeys } from './services/idempotency';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
 import { runRetention } from './services/retention';
@@ -19,6 +20,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   const results = await Promise.allSettled([
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
+    purgeExpiredIdempotencyKeys(getDb(env.DB), now),
     purgePseudonymisedLogs(getDb(env.DB), now),
     runRetention(env, now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),

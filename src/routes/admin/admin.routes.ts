@@ -29,6 +29,7 @@ export const createApiKey = defineRoute({
   method: 'post',
   path: '/api/admin/api-keys',
   operationId: 'createApiKey',
+  idempotent: true,
   tags: ['API keys'],
   summary: 'Issue a partner API key',
   description: 'The key is returned once and stored only as its SHA-256.',
@@ -134,6 +135,7 @@ export const retryJob = defineRoute({
   method: 'post',
   path: '/api/admin/jobs/{id}/retry',
   operationId: 'retryJob',
+  idempotent: true,
   tags: ['Jobs'],
   summary: 'Retry a stalled job',
   description:

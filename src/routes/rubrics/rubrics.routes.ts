@@ -7,6 +7,7 @@ export const generateRubric = defineRoute({
   method: 'post',
   path: '/api/rubrics/generate',
   operationId: 'generateRubric',
+  idempotent: true,
   tags: ['AI pillars'],
   summary: 'Extract a structured rubric from an unstructured brief',
   description:
