@@ -1,5 +1,6 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
+import { purgeOldUsage } from './services/api-keys';
 import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
@@ -21,6 +22,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
     purgeExpiredIdempotencyKeys(getDb(env.DB), now),
+    purgeOldUsage(getDb(env.DB), now.getTime()),
     purgePseudonymisedLogs(getDb(env.DB), now),
     runRetention(env, now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),

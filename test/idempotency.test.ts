@@ -260,7 +260,13 @@ describe('Idempotency-Key: what is stored', () => {
       idempotent: true,
       security: [...SECURITY.apiKey],
       middleware: (async (c, next) => {
-        c.set('apiKey', { id: playbookKey.id, name: 'x', scopes: [] });
+        c.set('apiKey', {
+          id: playbookKey.id,
+          name: 'x',
+          scopes: [],
+          organisationId: null,
+          ratelimitPerMinute: null,
+        });
         await next();
       }) satisfies MiddlewareHandler<ApiKeyEnv>,
       responses: { 201: { description: 'ok' } },

@@ -19,6 +19,9 @@ export type ApiKeyPrincipal = {
   id: string;
   name: string;
   scopes: ApiKeyScope[];
+  organisationId: string | null;
+  /** A per-key limit below the default; null: the default. */
+  ratelimitPerMinute: number | null;
 };
 
 /**

@@ -16,6 +16,7 @@ import { OrganisationReviewSchema, OrganisationSchema } from '../me/me.schemas';
 import {
   ApiKeyPageSchema,
   ApiKeySchema,
+  ApiKeyUsageSchema,
   AuditEntryPageSchema,
   AuditLogQuerySchema,
   CreateApiKeySchema,
@@ -23,6 +24,7 @@ import {
   JobPageSchema,
   JobSchema,
   JobStateSchema,
+  RollApiKeySchema,
 } from './admin.schemas';
 
 export const createApiKey = defineRoute({
@@ -32,12 +34,45 @@ export const createApiKey = defineRoute({
   idempotent: true,
   tags: ['API keys'],
   summary: 'Issue a partner API key',
-  description: 'The key is returned once and stored only as its SHA-256.',
+  description:
+    'The key is returned once and stored only as its SHA-256. Optionally for an organisation (404 if unknown), ' +
+    'with an expiry (`expiresAt`, in the future) and a rate limit of its own below the default.',
   ...sessionAuth('admin'),
   request: { body: { required: true, content: json(CreateApiKeySchema) } },
+  errors: [404],
   responses: {
     201: { description: 'The new key, including the secret.', content: json(CreatedApiKeySchema) },
   },
+});
+
+export const rollApiKey = defineRoute({
+  method: 'post',
+  path: '/api/admin/api-keys/{id}/roll',
+  operationId: 'rollApiKey',
+  idempotent: true,
+  tags: ['API keys'],
+  summary: 'Roll an API key: a new secret, the old one valid for a grace period',
+  description:
+    'Issues a new secret for the same key (id, scopes, limit and usage stay). The old secret keeps working for ' +
+    '`gracePeriodSeconds` (default 86400; 0 ends it at once), then answers 401. Rolling again ends the grace period ' +
+    'of the secret before. A revoked key is a 409. The new secret is shown once. Audit-logged.',
+  ...sessionAuth('admin'),
+  request: { params: IdParams, body: { required: false, content: json(RollApiKeySchema) } },
+  errors: [409],
+  responses: {
+    200: { description: 'The key with its new secret.', content: json(CreatedApiKeySchema) },
+  },
+});
+
+export const getApiKeyUsage = defineRoute({
+  method: 'get',
+  path: '/api/admin/api-keys/{id}/usage',
+  operationId: 'getApiKeyUsage',
+  tags: ['API keys'],
+  summary: "An API key's requests per day by outcome (90 days)",
+  ...sessionAuth('admin'),
+  request: { params: IdParams },
+  responses: { 200: { description: 'The usage report.', content: json(ApiKeyUsageSchema) } },
 });
 
 export const listApiKeys = defineRoute({

@@ -8,6 +8,7 @@ export const KeySelfSchema = z
     id: z.string(),
     name: z.string(),
     scopes: z.array(ScopeSchema),
+    organisationId: z.string().nullable().openapi({ description: 'The organisation the key belongs to.' }),
     rateLimit: z.object({ limit: z.number().int(), windowSeconds: z.number().int() }),
   })
   .openapi('ApiKeySelf');
