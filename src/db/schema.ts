@@ -195,7 +195,7 @@ export const apiKeyUsage = sqliteTable(
 /**
  * `Idempotency-Key` records (draft-ietf-httpapi-idempotency-key-header): one per (caller, key),
  * kept 24 hours. `caller` is `apikey:<id>` or `user:<id>`; the row also links the key or the
- * user, so revoking nothing but erasing the person (or deleting the key) deletes it.
+ * user, so erasing the person (or deleting the key) deletes it.
  */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',

@@ -23,6 +23,15 @@ export type UsageCounts = Record<UsageOutcome, number>;
 /** Counts not yet written to D1: per key id, per UTC day. */
 type PendingUsage = Record<string, Record<string, UsageCounts>>;
 
+/** The pending counts of a key and day, created at zero. */
+function countsOf(usage: PendingUsage, apiKeyId: string, day: string): UsageCounts {
+  const perKey = usage[apiKeyId] ?? {};
+  usage[apiKeyId] = perKey;
+  const counts = perKey[day] ?? { success: 0, clientError: 0, rateLimited: 0, serverError: 0 };
+  perKey[day] = counts;
+  return counts;
+}
+
 /**
  * How long usage counts stay in the object before its alarm writes them to D1 in one batch
  * (one upsert per key and day, however many requests): the reports lag by at most this much,
@@ -78,9 +87,7 @@ export class RateLimiter extends DurableObject<Env> {
    */
   async record(apiKeyId: string, outcome: UsageOutcome, at: number = Date.now()): Promise<void> {
     const day = new Date(at).toISOString().slice(0, 10);
-    const perKey = (this.usage[apiKeyId] ??= {});
-    const counts = (perKey[day] ??= { success: 0, clientError: 0, rateLimited: 0, serverError: 0 });
-    counts[outcome] += 1;
+    countsOf(this.usage, apiKeyId, day)[outcome] += 1;
     this.usageDueAt ??= Date.now() + USAGE_FLUSH_MS;
     this.scheduleFlush();
   }
@@ -129,8 +136,7 @@ export class RateLimiter extends DurableObject<Env> {
         console.error('rate limiter: usage of a deleted key dropped', err);
       } else {
         for (const row of rows) {
-          const perKey = (this.usage[row.apiKeyId] ??= {});
-          const c = (perKey[row.day] ??= { success: 0, clientError: 0, rateLimited: 0, serverError: 0 });
+          const c = countsOf(this.usage, row.apiKeyId, row.day);
           c.success += row.success;
           c.clientError += row.clientError;
           c.rateLimited += row.rateLimited;
