@@ -19,6 +19,7 @@ import { submissionsRouter } from './routes/submissions/submissions.index';
 import { integrityRouter } from './routes/v1/integrity/integrity.index';
 import { keysRouter } from './routes/v1/keys/keys.index';
 import { playbooksRouter } from './routes/v1/playbooks/playbooks.index';
+import { rubricsV1Router } from './routes/v1/rubrics/rubrics.index';
 import { webhooksRouter } from './routes/v1/webhooks/webhooks.index';
 import { organisationWebhooksRouter } from './routes/webhooks/webhooks.index';
 // The job kinds register themselves; requests create jobs of them.
@@ -37,6 +38,7 @@ export function buildApp() {
   app.route('/', adminRouter);
   app.route('/', keysRouter);
   app.route('/', playbooksRouter);
+  app.route('/', rubricsV1Router);
   app.route('/', rubricsRouter);
   app.route('/', integrityRouter);
   app.route('/', webhooksRouter);

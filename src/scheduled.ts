@@ -1,7 +1,9 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
+import { purgeOldUsage } from './services/api-keys';
 import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { deleteExpiredExports } from './services/dsr/export-job';
+import { purgeExpiredIdempotencyKeys } from './services/idempotency';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
 import { runRetention } from './services/retention';
@@ -20,6 +22,8 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   const results = await Promise.allSettled([
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
+    purgeExpiredIdempotencyKeys(getDb(env.DB), now),
+    purgeOldUsage(getDb(env.DB), now.getTime()),
     purgePseudonymisedLogs(getDb(env.DB), now),
     runRetention(env, now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),

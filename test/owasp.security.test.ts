@@ -367,6 +367,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
   /** Id-taking operations whose objects are not anyone's to protect, and why. */
   const byDesign: Record<string, string> = {
     'delete /api/admin/api-keys/{id}': 'admins manage every key (function level: API5)',
+    'post /api/admin/api-keys/{id}/roll': 'admins manage every key (function level: API5)',
+    'get /api/admin/api-keys/{id}/usage': 'admins see every key (function level: API5)',
     'patch /api/admin/dsr-requests/{id}':
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',

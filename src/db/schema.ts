@@ -161,8 +161,72 @@ export const apiKeys = sqliteTable(
     createdAt: createdAt(),
     lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    /** After this the key answers 401 (`expired`); null: never expires. */
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+    /** A per-key limit per minute below the default (600); null: the default. */
+    ratelimitPerMinute: integer('ratelimit_per_minute'),
+    /** The secret a roll replaced (SHA-256), valid until `previousKeyExpiresAt` (the grace period). */
+    previousKeyHash: text('previous_key_hash'),
+    previousKeyExpiresAt: integer('previous_key_expires_at', { mode: 'timestamp_ms' }),
+    rolledAt: integer('rolled_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [uniqueIndex('api_keys_key_hash_unique').on(t.keyHash)],
+  (t) => [
+    uniqueIndex('api_keys_key_hash_unique').on(t.keyHash),
+    index('api_keys_previous_key_hash_idx').on(t.previousKeyHash),
+  ],
+);
+
+/**
+ * Requests per API key per UTC day by outcome, for the usage reports (90 days). Counted in the
+ * key's rate-limiter Durable Object and written here in batches by its alarm (never a write per
+ * request); `serverError` (5xx) is kept apart so our failures never count against the partner.
+ */
+export const apiKeyUsage = sqliteTable(
+  'api_key_usage',
+  {
+    apiKeyId: text('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** UTC day, `YYYY-MM-DD`. */
+    day: text('day').notNull(),
+    success: integer('success').notNull().default(0),
+    clientError: integer('client_error').notNull().default(0),
+    rateLimited: integer('rate_limited').notNull().default(0),
+    serverError: integer('server_error').notNull().default(0),
+  },
+  (t) => [uniqueIndex('api_key_usage_key_day_unique').on(t.apiKeyId, t.day)],
+);
+
+/**
+ * `Idempotency-Key` records (draft-ietf-httpapi-idempotency-key-header): one per (caller, key),
+ * kept 24 hours. `caller` is `apikey:<id>` or `user:<id>`; the row also links the key or the
+ * user, so erasing the person (or deleting the key) deletes it.
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    caller: text('caller').notNull(),
+    key: text('key').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** SHA-256 of method, path and body: the same key with another request is refused (422). */
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request is in flight. */
+    status: integer('status'),
+    /** The response headers worth replaying (content type, location…), JSON. */
+    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>(),
+    body: text('body'),
+    /** While in flight: when the claim is considered abandoned (the Worker died mid-request). */
+    lockedUntil: integer('locked_until', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('idempotency_keys_caller_key_unique').on(t.caller, t.key),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+    index('idempotency_keys_user_idx').on(t.userId),
+    index('idempotency_keys_api_key_idx').on(t.apiKeyId),
+  ],
 );
 
 export const BRIEF_STATES = ['draft', 'published', 'closed'] as const;

@@ -23,7 +23,8 @@ export const PROBLEM_TYPES = {
   unauthenticated: {
     status: 401,
     title: 'Authentication required',
-    description: 'No valid session cookie or API key was presented.',
+    description:
+      'No valid session cookie or API key was presented (missing, unknown, revoked, expired, or an old secret past its grace period).',
   },
   forbidden: {
     status: 403,
@@ -41,6 +42,18 @@ export const PROBLEM_TYPES = {
     description: 'The path exists but not with this method; `Allow` lists the methods it has.',
   },
   conflict: { status: 409, title: 'Conflict', description: 'The request conflicts with the current state.' },
+  'idempotency-key-in-use': {
+    status: 409,
+    title: 'Idempotency key in use',
+    description:
+      'A request with this `Idempotency-Key` is still being processed. Retry later with the same key to get its response.',
+  },
+  'idempotency-key-mismatch': {
+    status: 422,
+    title: 'Idempotency key reused',
+    description:
+      'This `Idempotency-Key` was already used (within 24 hours) for a different request: another method, path or body. Use a new key for a new request.',
+  },
   'payload-too-large': {
     status: 413,
     title: 'Payload too large',

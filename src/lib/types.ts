@@ -21,6 +21,8 @@ export type ApiKeyPrincipal = {
   scopes: ApiKeyScope[];
   /** The organisation the key acts for (webhooks); null for a key of the platform's own. */
   organisationId: string | null;
+  /** A per-key limit below the default; null: the default. */
+  ratelimitPerMinute: number | null;
 };
 
 /**

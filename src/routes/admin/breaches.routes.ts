@@ -13,6 +13,7 @@ export const createBreach = defineRoute({
   method: 'post',
   path: '/api/admin/breaches',
   operationId: 'recordBreach',
+  idempotent: true,
   tags: ['Data rights'],
   summary: 'Record a personal data breach',
   description:
@@ -39,6 +40,7 @@ export const markBreachBoardStep = defineRoute({
   method: 'post',
   path: '/api/admin/breaches/{id}/board',
   operationId: 'markBreachBoardStep',
+  idempotent: true,
   tags: ['Data rights'],
   summary: "Record that the Board's intimation or report was sent",
   ...sessionAuth('admin'),

@@ -149,6 +149,7 @@ export const grievance = defineRoute({
   method: 'post',
   path: '/api/dsr/grievance',
   operationId: 'fileGrievance',
+  idempotent: true,
   tags: TAGS,
   summary: 'File a grievance with the Data Protection Officer',
   description: 'Answered within 90 days (`dueAt`, DPDP Rules 2025 r. 14).',
@@ -163,6 +164,7 @@ export const nomination = defineRoute({
   method: 'post',
   path: '/api/dsr/nomination',
   operationId: 'nominateRepresentative',
+  idempotent: true,
   tags: TAGS,
   summary: 'Nominate a representative',
   description:

@@ -176,6 +176,7 @@ export const inviteToOrganisation = defineRoute({
   method: 'post',
   path: '/api/me/organisation/invitations',
   operationId: 'inviteToOrganisation',
+  idempotent: true,
   tags: ['Organisations'],
   summary: 'Invite a second recruiter to the organisation',
   description:
@@ -191,6 +192,7 @@ export const startDomainVerification = defineRoute({
   method: 'post',
   path: '/api/me/organisation/domain-verification',
   operationId: 'startDomainVerification',
+  idempotent: true,
   tags: ['Organisations'],
   summary: 'Start a DNS proof of a domain',
   description:
@@ -206,6 +208,7 @@ export const checkDomainVerification = defineRoute({
   method: 'post',
   path: '/api/me/organisation/domain-verification/check',
   operationId: 'checkDomainVerification',
+  idempotent: true,
   tags: ['Organisations'],
   summary: 'Check the DNS proof and verify the organisation',
   description:
