@@ -576,8 +576,8 @@ beforeAll(async () => {
     Promise.all(Array.from({ length: n }, () => signup(role, 'Fuzz Person')));
   const [candidates, employers, promoted] = await Promise.all([
     make('candidate', 20),
-    make('employer', 20),
-    make('employer', 16),
+    make('employer', 32),
+    make('employer', 24),
   ]);
   // A test fixture: more admins than the one the secrets create, so admin routes can take the
   // fuzzer's pace under the 60-a-minute limit per user.
