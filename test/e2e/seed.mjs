@@ -67,6 +67,7 @@ export async function seed(base) {
         password: 'an-e2e-password-123',
         name: role === 'employer' ? 'E2E Recruiter' : name,
         role,
+        dateOfBirth: '1990-01-01',
         ...organisation,
       },
       expect: 201,
