@@ -7,7 +7,12 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { userNotices, users } from '../../db/schema';
-import { EMAIL_JOB } from '../breaches';
+import {
+  BREACH_NOTIFICATION_JOB,
+  type BreachNotificationPayload,
+  EMAIL_JOB,
+  notifyBreachPage,
+} from '../breaches';
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
 import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
 import { sendMail } from '../mail';
@@ -82,6 +87,22 @@ export const emailJob = registerJobKind<{ noticeId: string }>({
     if (!row) return;
     await sendMail(env, row);
     await db.update(userNotices).set({ emailedAt: now }).where(eq(userNotices.id, noticeId));
+  },
+  maxAgeSeconds: 24 * 60 * 60,
+});
+
+/**
+ * A breach's affected people chosen by a selector, notified a page at a time: each page writes
+ * its notices, their email jobs and the next page's job in one batch (src/services/breaches.ts).
+ */
+export const breachNotificationJob = registerJobKind<BreachNotificationPayload>({
+  kind: BREACH_NOTIFICATION_JOB,
+  parse: (payload) => {
+    const { breachId, after } = record(payload);
+    return isString(breachId) && (after === null || isString(after)) ? { breachId, after } : null;
+  },
+  run: async (payload, { env, db, now }) => {
+    await notifyBreachPage(env, db, payload, now);
   },
   maxAgeSeconds: 24 * 60 * 60,
 });
