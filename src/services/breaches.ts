@@ -11,7 +11,6 @@ import {
   asc,
   desc,
   eq,
-  exists,
   gt,
   gte,
   inArray,
