@@ -6,21 +6,7 @@
  * overdue, and an admin marks each as sent. Each notice is also emailed through the outbox (an
  * `email` job per person, src/services/mail.ts).
  */
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gt,
-  gte,
-  inArray,
-  isNull,
-  lt,
-  lte,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, getDb } from '../db/client';
 import { breaches, submissions, userNotices, users } from '../db/schema';
 import { type BreachSelector, canonicalSelector, selectorProblem } from '../domain/breach-selector';
