@@ -1,6 +1,6 @@
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import { clock } from '../../lib/clock';
-import { toPage } from '../../lib/paging';
+import { decodeCursor, toPage } from '../../lib/paging';
 import type { AppRouteHandler } from '../../lib/types';
 import * as consent from '../../services/consent';
 import { startAccessExport } from '../../services/dsr/access-export';
@@ -60,11 +60,12 @@ const ward = (c: { var: { db: Parameters<typeof guardians.wardOf>[0]; user: { id
 
 export const wardConsents: AppRouteHandler<typeof routes.wardConsents> = async (c) => {
   const child = await ward(c, c.req.valid('param').id);
+  const { limit, cursor } = c.req.valid('query');
   const [states, rows] = await Promise.all([
     consent.consentStates(c.var.db, child.id),
-    consent.consentHistoryPage(c.var.db, child.id, 50),
+    consent.consentHistoryPage(c.var.db, child.id, limit, decodeCursor(cursor)),
   ]);
-  const history = toPage(rows, 50, consent.historyPosition);
+  const history = toPage(rows, limit, consent.historyPosition);
   return c.json(
     {
       currentNoticeVersion: CURRENT_NOTICE_VERSION,

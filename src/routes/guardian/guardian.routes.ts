@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
+import { cursorParam, limitParam } from '../../lib/paging';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { defineRoute, IdParams } from '../../lib/route';
 import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
@@ -128,9 +129,9 @@ export const wardConsents = defineRoute({
   operationId: 'getWardConsents',
   tags: TAGS,
   summary: "The child's consents",
-  description: WARD,
+  description: `${WARD}State per purpose and a page of the history, newest first, as \`GET /api/me/consents\`.`,
   ...sessionAuth(),
-  request: { params: IdParams },
+  request: { params: IdParams, query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
   responses: {
     200: { description: 'State and history, as the child would see them.', content: json(ConsentsSchema) },
   },
