@@ -310,7 +310,7 @@ export async function withdrawGuardianship(db: Database, guardianId: string, chi
           eq(guardianRequests.state, 'approved'),
         ),
       ),
-    ...(await revokeGuardianGrants(db, childId, now)),
+    ...(await revokeGuardianGrants(db, childId)),
     auditInsert(db, {
       actorId: guardianId,
       action: 'guardian.withdrawn',
@@ -321,7 +321,7 @@ export async function withdrawGuardianship(db: Database, guardianId: string, chi
 }
 
 /** Revocations of every purpose whose latest event is a grant a guardian gave, unexecuted. */
-async function revokeGuardianGrants(db: Database, childId: string, now: Date) {
+async function revokeGuardianGrants(db: Database, childId: string) {
   const events = await db
     .select({
       purpose: consentEvents.purpose,
@@ -341,7 +341,7 @@ async function revokeGuardianGrants(db: Database, childId: string, now: Date) {
         purpose: e.purpose,
         action: 'revoke',
         noticeVersion: CURRENT_NOTICE_VERSION,
-        createdAt: now,
+        // created_at from D1 itself, like every ledger event (one clock orders the ledger).
       }),
     );
 }
@@ -375,7 +375,7 @@ export async function endGuardianshipsAtMajority(db: Database, now = new Date())
         .where(
           and(eq(guardianRequests.id, row.id), inArray(guardianRequests.state, ['approved', 'pending'])),
         ),
-      ...(await revokeGuardianGrants(db, row.childId, now)),
+      ...(await revokeGuardianGrants(db, row.childId)),
       db
         .insert(userNotices)
         .values({
