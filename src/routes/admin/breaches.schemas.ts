@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { nullableRef } from '../../lib/route';
 
 export const BreachSelectorSchema = z
   .object({
@@ -89,7 +90,7 @@ export const BreachSchema = z
       .int()
       .min(0)
       .openapi({ description: 'People notified so far (all of them once `notification` is `done`).' }),
-    affectedQuery: BreachSelectorSchema.nullable().openapi({
+    affectedQuery: nullableRef(BreachSelectorSchema).openapi({
       description: 'The selector, when the people were chosen by a query.',
     }),
     notification: z.enum(['notifying', 'done']).openapi({
