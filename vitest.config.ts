@@ -33,6 +33,9 @@ for (const level of ['log', 'info', 'warn'] as const) {
 }
 
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
+const fingerprintMigrations = await readD1Migrations(
+  new URL('./migrations-fingerprints', import.meta.url).pathname,
+);
 
 export default defineConfig({
   plugins: [
@@ -47,6 +50,7 @@ export default defineConfig({
           DOH_RESOLVER_URL: 'http://doh.test/dns-query',
           ...secrets,
           TEST_MIGRATIONS: migrations,
+          FINGERPRINT_MIGRATIONS: fingerprintMigrations,
           COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
           README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
           ROUTE_SOURCES: JSON.stringify(routeSources()),

@@ -30,6 +30,7 @@ import { load, pool } from './lib/load.mjs';
 import { printTable } from './lib/stats.mjs';
 
 const IP_POOL = 200;
+const TEN_K = 10_000;
 const ip = (/** @type {number} */ i) => `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`;
 
 /**
@@ -61,6 +62,9 @@ const median = (v) => {
 /** @typedef {'verify' | 'agreement' | 'leaderboard'} HotPath */
 const PATHS = /** @type {const} */ (['verify', 'agreement', 'leaderboard']);
 /** @typedef {HotPath | 'floorKv' | 'floorLimiter'} Measured */
+/** @typedef {'leaderboardFresh' | 'leaderboardTenK' | 'embedFresh' | 'embedTenK' | 'verifyKeyspace'} Extra */
+/** In the keyspace run, one request in this many asks for a certificate that exists. */
+const KEYSPACE_KNOWN_EVERY = 10;
 const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
 
 /**
@@ -68,6 +72,7 @@ const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
  *   hello: import('./lib/server.mjs').RunningWorker;
  *   service: import('./lib/server.mjs').RunningWorker;
  *   certificates: string[];
+ *   keyspace: string[];
  *   domains: string[];
  *   connections: number;
  *   seconds: number;
@@ -116,9 +121,17 @@ export async function benchHotPaths(opts) {
     const n = freshTurn++;
     return `10.${Math.floor(n / 62_500) % 250}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
   };
+  // 10,000 distinct addresses, round robin (each one at most a few times a minute).
+  let tenKTurn = 0;
+  const tenK = () => {
+    const n = tenKTurn++ % TEN_K;
+    return `172.${16 + Math.floor(n / 62_500)}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+  };
 
   // --- Targets: each request's path (and headers) from a rotating source.
   let certTurn = 0;
+  let keyspaceTurn = 0;
+  let keyspaceKnownTurn = 0;
   let domainTurn = 0;
   const board = () => `/api/leaderboard?domain=${o.domains[domainTurn++ % o.domains.length]}`;
   const targets = {
@@ -126,6 +139,20 @@ export async function benchHotPaths(opts) {
     verify: {
       base: o.service,
       next: () => ({ path: `/api/verify/${o.certificates[certTurn++ % o.certificates.length]}` }),
+    },
+    // A million-number keyspace (issue 18): valid numbers, nearly all never issued and never
+    // asked for before (misses in the isolate's memory, in KV and in D1: 404), one request in
+    // KEYSPACE_KNOWN_EVERY for an issued certificate.
+    verifyKeyspace: {
+      base: o.service,
+      next: () => {
+        const n = keyspaceTurn++;
+        const no =
+          n % KEYSPACE_KNOWN_EVERY === 0
+            ? o.certificates[keyspaceKnownTurn++ % o.certificates.length]
+            : o.keyspace[n % o.keyspace.length];
+        return { path: `/api/verify/${no}` };
+      },
     },
     agreement: { base: o.service, next: () => ({ path: '/api/public/agreement-rate' }) },
     leaderboard: {
@@ -135,6 +162,18 @@ export async function benchHotPaths(opts) {
     leaderboardFresh: {
       base: o.service,
       next: () => ({ path: board(), headers: { 'CF-Connecting-IP': fresh() } }),
+    },
+    leaderboardTenK: {
+      base: o.service,
+      next: () => ({ path: board(), headers: { 'CF-Connecting-IP': tenK() } }),
+    },
+    embedFresh: {
+      base: o.service,
+      next: () => ({ path: `/embed${board().slice(4)}`, headers: { 'CF-Connecting-IP': fresh() } }),
+    },
+    embedTenK: {
+      base: o.service,
+      next: () => ({ path: `/embed${board().slice(4)}`, headers: { 'CF-Connecting-IP': tenK() } }),
     },
     floorKv: { base: o.hello, next: () => ({ path: '/kv' }) },
     floorLimiter: {
@@ -148,7 +187,9 @@ export async function benchHotPaths(opts) {
     const cpuBefore = worker.cpuSeconds();
     const r = await load({ ...targets[name], connections: o.connections, seconds });
     const cpuAfter = worker.cpuSeconds();
-    if (r.non2xx > 0 || r.errors > 0) {
+    // The keyspace run expects 404 for the numbers never issued; anything else non-2xx fails.
+    const expected404 = name === 'verifyKeyspace' ? (r.statuses['404'] ?? 0) : 0;
+    if (r.non2xx - expected404 > 0 || r.errors > 0) {
       throw new Error(`${name}: ${r.non2xx} non-2xx and ${r.errors} failed requests under load`);
     }
     // CPU the Worker's processes (wrangler, its dev proxy, workerd) spent per request.
@@ -160,7 +201,7 @@ export async function benchHotPaths(opts) {
   // --- Untimed warm-up of every target (JIT, connection pools, KV and limiter objects).
   for (const name of /** @type {const} */ (['hello', ...MEASURED])) await run(name, 2);
 
-  /** @type {Record<'hello' | Measured | 'leaderboardFresh', (import('./lib/load.mjs').LoadResult & { cpuMs: number })[]>} */
+  /** @type {Record<'hello' | Measured | Extra, (import('./lib/load.mjs').LoadResult & { cpuMs: number })[]>} */
   const runs = {
     hello: [],
     verify: [],
@@ -169,8 +210,12 @@ export async function benchHotPaths(opts) {
     floorKv: [],
     floorLimiter: [],
     leaderboardFresh: [],
+    leaderboardTenK: [],
+    embedFresh: [],
+    embedTenK: [],
+    verifyKeyspace: [],
   };
-  /** @type {Record<Measured | 'leaderboardFresh', number[]>} */
+  /** @type {Record<Measured | Extra, number[]>} */
   const ratios = {
     verify: [],
     agreement: [],
@@ -178,10 +223,14 @@ export async function benchHotPaths(opts) {
     floorKv: [],
     floorLimiter: [],
     leaderboardFresh: [],
+    leaderboardTenK: [],
+    embedFresh: [],
+    embedTenK: [],
+    verifyKeyspace: [],
   };
   let before = await run('hello', o.seconds);
   runs.hello.push(before);
-  /** @param {Measured | 'leaderboardFresh'} name */
+  /** @param {Measured | Extra} name */
   const measure = async (name) => {
     const r = await run(name, o.seconds);
     const after = await run('hello', o.seconds);
@@ -190,8 +239,16 @@ export async function benchHotPaths(opts) {
     ratios[name].push(r.rps / ((before.rps + after.rps) / 2));
     before = after;
   };
-  for (let round = 0; round < o.rounds; round++) for (const name of MEASURED) await measure(name);
-  await measure('leaderboardFresh');
+  // The real traffic shapes (issue 18): a new IP per request is a target, measured every round.
+  for (let round = 0; round < o.rounds; round++)
+    for (const name of [
+      ...MEASURED,
+      /** @type {const} */ ('leaderboardFresh'),
+      /** @type {const} */ ('verifyKeyspace'),
+    ])
+      await measure(name);
+  for (const name of /** @type {const} */ (['leaderboardTenK', 'embedFresh', 'embedTenK']))
+    await measure(name);
 
   // --- Optional: where the Worker's own CPU time goes under each load (self time, top entries).
   /** @type {Record<string, { name: string; ms: number; share: number }[]>} */
@@ -237,7 +294,7 @@ export async function benchHotPaths(opts) {
     requests: rs.reduce((n, r) => n + r.requests, 0),
     runs: rs.map((r) => Math.round(r.rps)),
   });
-  /** @param {Measured | 'leaderboardFresh'} name */
+  /** @param {Measured | Extra} name */
   const pathResult = (name) => ({
     ...summary(runs[name]),
     ratio: median(ratios[name]),
@@ -265,6 +322,17 @@ export async function benchHotPaths(opts) {
       },
     },
     leaderboardFreshAddresses: { ...pathResult('leaderboardFresh'), addresses: freshTurn },
+    leaderboardTenK: { ...pathResult('leaderboardTenK'), addresses: Math.min(tenKTurn, TEN_K) },
+    embedFresh: pathResult('embedFresh'),
+    embedTenK: pathResult('embedTenK'),
+    verifyKeyspace: {
+      ...pathResult('verifyKeyspace'),
+      minRatio: Math.min(...ratios.verifyKeyspace),
+      keyspace: o.keyspace.length,
+      requested: keyspaceTurn,
+      knownShare: 1 / KEYSPACE_KNOWN_EVERY,
+      notFound: runs.verifyKeyspace.reduce((n, r) => n + (r.statuses['404'] ?? 0), 0),
+    },
     runtimeFloor: { kvRead: pathResult('floorKv'), limiter: pathResult('floorLimiter') },
     ...(o.profile ? { profiles } : {}),
   };
@@ -320,11 +388,15 @@ export async function benchHotPaths(opts) {
       }),
       [...ratioRow('floor: hello + 1 KV read (bench/hello /kv)', result.runtimeFloor.kvRead), '', ''],
       [...ratioRow('floor: hello + 1 limiter DO call (/limiter)', result.runtimeFloor.limiter), '', ''],
+      [...ratioRow('GET /api/leaderboard, a new IP per request', result.leaderboardFreshAddresses), '', ''],
+      [...ratioRow(`GET /api/leaderboard, ${TEN_K} distinct IPs`, result.leaderboardTenK), '', ''],
+      [...ratioRow('GET /embed/leaderboard, a new IP per request', result.embedFresh), '', ''],
+      [...ratioRow(`GET /embed/leaderboard, ${TEN_K} distinct IPs`, result.embedTenK), '', ''],
       [
-        'GET /api/leaderboard, a new IP per request',
-        ...cells(result.leaderboardFreshAddresses),
-        result.leaderboardFreshAddresses.ratio.toFixed(2),
-        '(not a target)',
+        ...ratioRow(
+          `GET /api/verify, ${(o.keyspace.length / 1e6).toFixed(0)} M-number keyspace (${100 - 100 / KEYSPACE_KNOWN_EVERY} % never issued: 404)`,
+          result.verifyKeyspace,
+        ),
         '',
         '',
       ],

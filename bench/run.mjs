@@ -19,11 +19,12 @@ import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DEV_VARS, ensureDevVars, readDevVars } from '../scripts/lib/dev-vars.mjs';
+import { benchCoalescing, COALESCING_TARGET_WRITES_PER_MINUTE } from './coalescing.mjs';
 import { benchDsr } from './dsr.mjs';
 import { benchHotPaths, checkVerification } from './hot-paths.mjs';
 import { benchIntegrity, checkedText } from './integrity.mjs';
 import { loadBundle } from './lib/bundle.mjs';
-import { corpusStats, DOMAINS, d1File, rowsHolding, seedBase, seedCorpus } from './lib/seed.mjs';
+import { corpusStats, DOMAINS, d1File, prng, rowsHolding, seedBase, seedCorpus } from './lib/seed.mjs';
 import { buildWorker, prepareState, ROOT, startWorker } from './lib/server.mjs';
 import { printTable } from './lib/stats.mjs';
 import { benchLimiter } from './limiter.mjs';
@@ -39,11 +40,15 @@ const CONNECTIONS = env('BENCH_CONNECTIONS', 10);
 const CHECKS = env('BENCH_CHECKS', 30);
 /** Certificates whose verification is loaded (all cached first). */
 const VERIFY_SET = 1000;
+/** Distinct certificate numbers in the keyspace run (issue 18). */
+const KEYSPACE = env('BENCH_KEYSPACE', 1_000_000);
 
 const TARGETS = {
   verifyRatio: 0.8,
   agreementRatio: 0.8,
   leaderboardRatio: 0.6,
+  leaderboardFreshRatio: 0.6,
+  kvWritesPerKeyPerMinute: 60,
   hitRowsRead: 0,
   integrityRatio: 1.5,
   exportMemoryMB: 128,
@@ -57,8 +62,18 @@ if (process.env.BENCH_ONLY === 'storage') {
   step('storage added to D1 by a maximal submission');
   const storage = await benchStorage();
   process.exit(storage.maximal.charged >= storage.maximal.bytesAdded ? 0 : 1);
+} else if (process.env.BENCH_ONLY === 'coalescing') {
+  step('KV write coalescing: 1,000 ratings in one minute');
+  const coalescing = await benchCoalescing();
+  const met = coalescing.writesPerKey <= COALESCING_TARGET_WRITES_PER_MINUTE;
+  console.log(
+    `\nKV writes per key ${coalescing.writesPerKey} (goal ≤ ${COALESCING_TARGET_WRITES_PER_MINUTE}): ${met ? 'met' : 'MISSED'}`,
+  );
+  process.exit(met ? 0 : 1);
 } else if (process.env.BENCH_ONLY) {
-  console.error(`BENCH_ONLY=${process.env.BENCH_ONLY}: the only section that runs alone is "storage"`);
+  console.error(
+    `BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are "storage" and "coalescing"`,
+  );
   process.exit(2);
 }
 
@@ -141,7 +156,9 @@ rmSync(helloState, { recursive: true, force: true });
 const serviceOptions = {
   config: serviceConfig,
   envFile: DEV_VARS,
-  vars: { D1_STATS: 'on' },
+  // The corpus here is the single store the seed writes into the main database (as before issue
+  // 18), so its figures stay comparable across runs; the sharded corpus is `npm run bench:corpus`.
+  vars: { D1_STATS: 'on', FINGERPRINT_SHARDS: '0' },
   probe: '/.well-known/jwks.json',
 };
 const workers = await Promise.allSettled([
@@ -172,9 +189,20 @@ try {
 
   step('hot paths');
   const verifySet = base.certificates.filter((c) => c.holder !== base.dsr.userId).slice(0, VERIFY_SET);
+  // A million valid certificate numbers (check character included) that were never issued.
+  const issued = new Set(base.certificates.map((c) => c.no));
+  const keyspaceRng = prng(31337);
+  const keyspace = [];
+  while (keyspace.length < KEYSPACE) {
+    const no = domain.generateCertificateNumber((n) =>
+      Uint8Array.from({ length: n }, () => keyspaceRng.int(256)),
+    );
+    if (!issued.has(no)) keyspace.push(no);
+  }
   results.hotPaths = await benchHotPaths({
     hello,
     service,
+    keyspace,
     certificates: verifySet.map((c) => c.no),
     domains: DOMAINS,
     connections: CONNECTIONS,
@@ -197,6 +225,9 @@ try {
 
   step('storage added to D1 by a maximal submission');
   results.storage = await benchStorage();
+
+  step('KV write coalescing: 1,000 ratings in one minute');
+  results.coalescing = await benchCoalescing();
 
   step('data-subject rights (on the large database)');
   results.dsr = await benchDsr({
@@ -230,11 +261,19 @@ if (storage) {
   ]);
 }
 if (hp) {
+  // Verification: in every round, not on average (issue 18): the lowest round is what counts.
+  const verifyMin = Math.min(...hp.paths.verify.ratios);
   checks.push([
-    'verification ratio to hello-world',
-    hp.paths.verify.ratio,
+    'verification ratio to hello-world, lowest round',
+    verifyMin,
     `≥ ${TARGETS.verifyRatio}`,
-    hp.paths.verify.ratio >= TARGETS.verifyRatio,
+    verifyMin >= TARGETS.verifyRatio,
+  ]);
+  checks.push([
+    'verification over a 1 M-number keyspace, lowest round',
+    hp.verifyKeyspace.minRatio,
+    `≥ ${TARGETS.verifyRatio}`,
+    hp.verifyKeyspace.minRatio >= TARGETS.verifyRatio,
   ]);
   checks.push([
     'agreement rate ratio to hello-world',
@@ -248,6 +287,12 @@ if (hp) {
     `≥ ${TARGETS.leaderboardRatio}`,
     hp.paths.leaderboard.ratio >= TARGETS.leaderboardRatio,
   ]);
+  checks.push([
+    'leaderboard, a new IP per request, ratio to hello-world',
+    hp.leaderboardFreshAddresses.ratio,
+    `≥ ${TARGETS.leaderboardFreshRatio}`,
+    hp.leaderboardFreshAddresses.ratio >= TARGETS.leaderboardFreshRatio,
+  ]);
   const hitRows = Math.max(
     ...['verify', 'agreement', 'leaderboard'].map((p) => hp.paths[p].d1Hit.rowsReadMax),
   );
@@ -260,6 +305,15 @@ if (hp) {
     hitRows,
     `= ${TARGETS.hitRowsRead}`,
     hitRows === TARGETS.hitRowsRead && unmetered === 0,
+  ]);
+}
+const coalescing = /** @type {any} */ (results.coalescing);
+if (coalescing) {
+  checks.push([
+    'KV writes per key, 1,000 ratings in one minute',
+    coalescing.writesPerKey,
+    `≤ ${TARGETS.kvWritesPerKeyPerMinute}`,
+    coalescing.writesPerKey <= TARGETS.kvWritesPerKeyPerMinute,
   ]);
 }
 if (integrity) {
@@ -279,7 +333,7 @@ if (dsr) {
     need !== null && need <= TARGETS.exportMemoryMB,
   ]);
 }
-const expected = 6;
+const expected = 10;
 if (checks.length < expected) failed = true;
 console.log(
   `\nTargets (${elapsed()} in all; load average ${loadavg()

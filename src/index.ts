@@ -2,6 +2,7 @@ import { app } from './app';
 import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
 import { runScheduled } from './scheduled';
 
+export { KvCoalescer } from './durable/kv-coalescer';
 export { RateLimiter } from './durable/rate-limiter';
 
 export default {

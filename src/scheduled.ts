@@ -1,6 +1,7 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
 import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
+import { deleteExpiredExports } from './services/dsr/export-job';
 import { endGuardianshipsAtMajority } from './services/guardians';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
@@ -24,6 +25,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     runRetention(env, now),
     endGuardianshipsAtMajority(getDb(env.DB), now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
+    deleteExpiredExports(env, now),
     // Backstops for issuance: earned but never created (a race between two last ratings), and
     // waiting under an organisation that is verified by now (a crash after the verification).
     issueEarnedCertificates(env, getDb(env.DB), new Date(now.getTime() - EARNED_LOOKBACK_MS), now).then(() =>

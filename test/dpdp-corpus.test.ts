@@ -2,15 +2,11 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { CURRENT_NOTICE_VERSION } from '../src/domain/consent-notices';
-import { consent, publishedBrief, signup, submitAndWait } from './harness';
+import { consent, corpusShards, publishedBrief, shardPrintTotal, signup, submitAndWait } from './harness';
 import { call } from './helpers';
 
-const printsOf = async (submissionId: string) =>
-  (
-    await env.DB.prepare('SELECT count(*) AS n FROM fingerprints WHERE submission_id = ?')
-      .bind(submissionId)
-      .first<{ n: number }>()
-  )?.n ?? 0;
+/** The live corpus is sharded (FINGERPRINT_SHARDS = 2): a submission's rows across both shards. */
+const printsOf = shardPrintTotal;
 
 const WORK = (tag: string) =>
   `A careful write-up of the ${tag} cache design: we measured hit rates across three workloads, ` +
@@ -45,20 +41,39 @@ describe('integrity_corpus purpose (DPDP §6)', () => {
     // Only work submitted while granted enters the corpus.
     expect(await printsOf(without.id)).toBe(0);
 
-    const hashes = await env.DB.prepare('SELECT DISTINCT hash FROM fingerprints WHERE submission_id = ?')
+    // Its fingerprints spread over both shards (each hash lives in the shard it maps to).
+    const perShard = await Promise.all(
+      corpusShards().map(
+        async (d1) =>
+          (
+            await d1
+              .prepare('SELECT DISTINCT hash FROM fingerprints WHERE submission_id = ?')
+              .bind(withConsent.id)
+              .all<{ hash: number }>()
+          ).results,
+      ),
+    );
+    for (const hashes of perShard) expect(hashes.length).toBeGreaterThan(0);
+    // Nothing went to the single store in the main database.
+    const inMain = await env.DB.prepare('SELECT count(*) AS n FROM fingerprints WHERE submission_id = ?')
       .bind(withConsent.id)
-      .all<{ hash: string }>();
+      .first<{ n: number }>();
+    expect(inMain?.n).toBe(0);
+
     await consent(candidate, 'integrity_corpus', 'revoke');
     expect(await printsOf(withConsent.id)).toBe(0);
-    // Their document frequencies went down with them (no hash counts the withdrawn submission).
-    const sample = hashes.results.slice(0, 50).map((r) => r.hash);
-    const left = await env.DB.prepare(
-      `SELECT count(*) AS n FROM fingerprint_frequencies f WHERE f.hash IN (${sample.map(() => '?').join(',')})
-         AND f.submissions > (SELECT count(DISTINCT submission_id) FROM fingerprints p WHERE p.hash = f.hash)`,
-    )
-      .bind(...sample)
-      .first<{ n: number }>();
-    expect(left?.n).toBe(0);
+    // Their document frequencies went down with them, in every shard (no hash counts the withdrawn submission).
+    for (const [n, hashes] of perShard.entries()) {
+      const sample = hashes.slice(0, 50).map((r) => r.hash);
+      const left = await corpusShards()
+        [n]!.prepare(
+          `SELECT count(*) AS n FROM fingerprint_frequencies f WHERE f.hash IN (${sample.map(() => '?').join(',')})
+             AND f.submissions > (SELECT count(DISTINCT submission_id) FROM fingerprints p WHERE p.hash = f.hash)`,
+        )
+        .bind(...sample)
+        .first<{ n: number }>();
+      expect(left?.n).toBe(0);
+    }
 
     const after = await submitAndWait(candidate, milestone, { text: WORK('third') });
     expect(await printsOf(after.id)).toBe(0);

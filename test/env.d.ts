@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** migrations-fingerprints/: the corpus shards' schema. */
+      FINGERPRINT_MIGRATIONS: D1Migration[];
       COMMITTED_OPENAPI: string;
       README_MD: string;
       /** `METHOD /path` → the file that defines it (scripts/lib/route-sources.mjs), as JSON. */

@@ -5,8 +5,9 @@ import { describe, expect, it, vi } from 'vitest';
 import * as schema from '../src/db/schema';
 import worker from '../src/index';
 import { leaderboardKey, PUBLIC_AGREEMENT_KEY, verificationKey } from '../src/services/cache-keys';
+import { shardOf } from '../src/services/corpus';
 import { tombstoneEmail } from '../src/services/dsr/erasure';
-import { db, loginAdmin, seedBrief, seedCertifiedWork, signup } from './harness';
+import { corpusShards, db, loginAdmin, seedBrief, seedCertifiedWork, shardPrints, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit, sessionCookieFrom } from './helpers';
 
 /** Every table of the schema: a table added later is scanned without touching this test. */
@@ -175,6 +176,20 @@ describe('erasure', { timeout: 30_000 }, () => {
       .bind(...hashes)
       .first<{ n: number }>();
     expect(frequencies?.n).toBe(0);
+    // The sharded corpus: every shard held some of their fingerprints; none is left in any, nor
+    // the frequencies of their hashes; the bystander's stay.
+    for (const w of works) expect(await shardPrints(w.submissionId)).toEqual([0, 0]);
+    for (const [n, d1] of corpusShards().entries()) {
+      const theirHashes = works.flatMap((w) => w.shardHashes).filter((h) => shardOf(h, 2) === n);
+      const left = await d1
+        .prepare(
+          `SELECT count(*) AS n FROM fingerprint_frequencies WHERE hash IN (${theirHashes.map(() => '?').join(',')})`,
+        )
+        .bind(...theirHashes)
+        .first<{ n: number }>();
+      expect(left?.n, `frequencies in shard ${n}`).toBe(0);
+    }
+    expect((await shardPrints(theirs.submissionId)).every((n) => n > 0)).toBe(true);
 
     const receipt = await receiptOf(body.requestId);
     expect(receipt).toMatchObject({
@@ -188,6 +203,7 @@ describe('erasure', { timeout: 30_000 }, () => {
       employer_ratings: 2,
       certificates: 2,
       fingerprints: 4,
+      fingerprint_shards: works.reduce((n, w) => n + w.shardHashes.length, 0),
       consent_events: 3,
       sessions: 0,
       api_keys_unlinked: 1,

@@ -28,6 +28,7 @@ import {
   users,
 } from '../src/db/schema';
 import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
+import { corpusFor, shardOf } from '../src/services/corpus';
 import demo from './demo-brief.json';
 import { type Account, as, call, eventually, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 
@@ -369,6 +370,28 @@ async function seededOrganisation(employerId: string): Promise<string> {
   return organisationId;
 }
 
+/** The corpus shards the test Worker is configured with (FINGERPRINT_SHARDS = 2). */
+export const corpusShards = (): D1Database[] => [env.FINGERPRINTS_0, env.FINGERPRINTS_1];
+
+/** Fingerprint rows of `submissionId` in each corpus shard (index = shard). */
+export async function shardPrints(submissionId: string): Promise<number[]> {
+  return Promise.all(
+    corpusShards().map(
+      async (d1) =>
+        (
+          await d1
+            .prepare('SELECT count(*) AS n FROM fingerprints WHERE submission_id = ?')
+            .bind(submissionId)
+            .first<{ n: number }>()
+        )?.n ?? 0,
+    ),
+  );
+}
+
+/** Fingerprint rows of `submissionId` in all corpus shards together. */
+export const shardPrintTotal = async (submissionId: string) =>
+  (await shardPrints(submissionId)).reduce((a, b) => a + b, 0);
+
 /**
  * A rated, certified submission of the candidate on the employer's brief, with fingerprints,
  * evaluation, employer rating and certificate, as the verification workflow would leave them.
@@ -456,5 +479,15 @@ export async function seedCertifiedWork(
       issuedAt: new Date(),
     }),
   ]);
-  return { submissionId, evaluationId, certificateId, certificateNo, hashes };
+  // And in the sharded corpus the live paths use, with rows in every shard (the two rows above in
+  // the main database stand for work stored before the corpus was sharded).
+  const shardHashes: number[] = [];
+  while (new Set(shardHashes.map((h) => shardOf(h, corpusShards().length))).size < corpusShards().length)
+    shardHashes.push(Math.floor(Math.random() * 2 ** 40));
+  await corpusFor(env).store(
+    submissionId,
+    candidate.id,
+    shardHashes.map((hash, position) => ({ hash, position, start: position, end: position + 1 })),
+  );
+  return { submissionId, evaluationId, certificateId, certificateNo, hashes, shardHashes };
 }

@@ -20,11 +20,12 @@ import { describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema';
 import { DEFAULT_MAX_AGE_SECONDS } from '../src/domain/jobs';
 import { consumeDeadLetters, consumeJobBatch } from '../src/queue/consumer';
+import { corpusFor } from '../src/services/corpus';
 import { ERASURE_STEPS, erasureReceipt, requestErasure } from '../src/services/dsr/erasure';
 import { dispatchJobs, jobInsert, retryJob } from '../src/services/jobs/jobs';
 import { registerJobKind } from '../src/services/jobs/registry';
 import { sweepJobs } from '../src/services/jobs/sweeper';
-import { createSubmission } from '../src/services/workflow/submissions';
+import { createSubmission, storageLimits } from '../src/services/workflow/submissions';
 import { db, GOOD_WORK, seedBrief, seedCertifiedWork } from './harness';
 import { call } from './helpers';
 
@@ -144,10 +145,14 @@ const evaluation: Kind = {
   create: async (_e, _now) => {
     const p = await certifiedPerson();
     // As the route does, minus the `waitUntil` that would run it: the isolate died first.
-    const created = await createSubmission(env.DB, db(), p.id, {
-      milestoneId: p.brief.milestoneId,
-      text: GOOD_WORK,
-    });
+    const created = await createSubmission(
+      env.DB,
+      db(),
+      p.id,
+      { milestoneId: p.brief.milestoneId, text: GOOD_WORK },
+      storageLimits(env),
+      corpusFor(env),
+    );
     return {
       jobId: created!.jobId!,
       check: async () => {

@@ -10,6 +10,7 @@ import {
 } from '../src/domain/integrity/fixtures/prose';
 import { KNOWN_LICENCE_TEXTS } from '../src/domain/integrity/known-licences';
 import { ALL_TUTORIAL_URLS } from '../src/domain/pillars/tutorial-catalogue';
+import { corpusFor } from '../src/services/corpus';
 import { storeFingerprints } from '../src/services/integrity';
 import { issueKey, loginAdmin } from './harness';
 import { call, expectProblem, jsonInit } from './helpers';
@@ -149,6 +150,9 @@ describe('POST /api/rubrics/generate', () => {
   });
 });
 
+/** The stored platform submission the v1 check compares against (in the sharded corpus, as live). */
+const SUB_INT = { id: 'sub-int', candidateId: 'cand-int' };
+
 describe('POST /api/v1/integrity/check', () => {
   beforeAll(async () => {
     // A stored platform submission: the corpus the check compares against.
@@ -186,7 +190,7 @@ describe('POST /api/v1/integrity/check', () => {
       milestoneId: 'ms-int',
       text: ORIGINAL_ESSAY,
     });
-    await storeFingerprints(env.DB, 'sub-int', { text: ORIGINAL_ESSAY });
+    await storeFingerprints(corpusFor(env), SUB_INT, { text: ORIGINAL_ESSAY });
   });
 
   type Report = {
@@ -263,7 +267,7 @@ describe('POST /api/v1/integrity/check', () => {
   it('never counts a standard licence, and takes the partner template as a base file', async () => {
     const mit = KNOWN_LICENCE_TEXTS.MIT as string;
     const stored = `Ferry timetable scraper. Pulls the harbour board every minute.\n\n${mit}`;
-    await storeFingerprints(env.DB, 'sub-int', { text: stored });
+    await storeFingerprints(corpusFor(env), SUB_INT, { text: stored });
     const mine = `Allotment waiting list tracker for the parish council.\n\n${mit}`;
     const report = await (
       await post('/api/v1/integrity/check', keys.integrity, { text: mine })
@@ -271,7 +275,9 @@ describe('POST /api/v1/integrity/check', () => {
     expect(report.signals.plagiarism.risk).toBe(0);
     expect(report.verdict).not.toBe('flagged');
     const template = 'Answer each question in full sentences. Say what you tried, what failed and why.';
-    await storeFingerprints(env.DB, 'sub-int', { text: `${template}\nWe polled the API with a queue.` });
+    await storeFingerprints(corpusFor(env), SUB_INT, {
+      text: `${template}\nWe polled the API with a queue.`,
+    });
     const plain = await (
       await post('/api/v1/integrity/check', keys.integrity, { text: `${template}\nI tried a cron job.` })
     ).json<Report>();

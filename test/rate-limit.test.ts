@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { FLUSH_INTERVAL_MS, type RateDecision, type RateLimiter } from '../src/durable/rate-limiter';
-import { consumeRateLimit } from '../src/middleware/rate-limit';
+import { consumeRateLimit, ipShard } from '../src/middleware/rate-limit';
 import { issueKey, loginAdmin, signup } from './harness';
 import { as, call, expectProblem } from './helpers';
 
@@ -48,6 +48,87 @@ describe('per-user limit: 60/min on session routes', () => {
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit')).toBe('"user";r=59;t=0');
   }, 30_000);
+});
+
+describe('per-IP limit: 60/min, sharded', () => {
+  const ipEnv = { CERT_SIGNING_KEY: 'test-secret', IP_LIMITER_SHARDS: '64' };
+
+  it('lets exactly 60 of 80 parallel leaderboard calls from one IP through; another IP on the same shard is unaffected', async () => {
+    // Two addresses that hash to the same shard object, found with the test Worker's own key.
+    const testEnv = env as unknown as Env;
+    const first = `198.51.100.${Math.floor(Math.random() * 200)}`;
+    const { shard } = await ipShard(testEnv, first);
+    let neighbour = '';
+    for (let i = 0; !neighbour; i++) {
+      const candidate = `2001:db8:${i.toString(16)}::1`;
+      if (candidate !== first && (await ipShard(testEnv, candidate)).shard === shard) neighbour = candidate;
+    }
+    const get = (ip: string) => call('/api/leaderboard', { headers: { 'CF-Connecting-IP': ip } });
+    const burst = await Promise.all(Array.from({ length: 80 }, () => get(first)));
+    expect(statuses(burst)).toEqual({ 200: 60, 429: 20 });
+    const refused = burst.find((r) => r.status === 429)!;
+    expect(refused.headers.get('ratelimit-policy')).toBe('"ip";q=60;w=60');
+    await expectProblem(refused, 429, 'quota-exceeded');
+
+    const other = await get(neighbour);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit')).toBe('"ip";r=59;t=0');
+  }, 30_000);
+
+  it('spreads addresses over the configured shards by a keyed hash, and the key changes the spread', async () => {
+    const ips = Array.from({ length: 2000 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.7`);
+    const shards = new Map<string, number>();
+    for (const ip of ips) {
+      const { shard, key } = await ipShard(ipEnv, ip);
+      expect(shard).toMatch(/^ip-shard:\d+$/);
+      expect(key).toMatch(/^[0-9a-f]{32}$/); // no address is kept, even in memory
+      expect(key).not.toContain(ip);
+      shards.set(shard, (shards.get(shard) ?? 0) + 1);
+    }
+    expect(shards.size).toBe(64);
+    expect(Math.max(...shards.values())).toBeLessThan((2000 / 64) * 2);
+    const other = await Promise.all(
+      ips.slice(0, 50).map((ip) => ipShard({ ...ipEnv, CERT_SIGNING_KEY: 'other' }, ip)),
+    );
+    const same = await Promise.all(ips.slice(0, 50).map((ip) => ipShard(ipEnv, ip)));
+    expect(other.filter((o, i) => o.shard === same[i]!.shard).length).toBeLessThan(10);
+    expect((await ipShard({ ...ipEnv, IP_LIMITER_SHARDS: '2' }, ips[0]!)).shard).toMatch(/^ip-shard:[01]$/);
+    // An invalid setting falls back to the documented default.
+    const fallback = await Promise.all(ips.map((ip) => ipShard({ ...ipEnv, IP_LIMITER_SHARDS: 'lots' }, ip)));
+    expect(new Set(fallback.map((f) => f.shard)).size).toBe(64);
+  });
+
+  it('a shard object counts each key exactly, writes no storage, and bounds its memory by evicting idle keys first', async () => {
+    const limiter = env.RATE_LIMITER.getByName(`ip-shard:test-${crypto.randomUUID()}`);
+    const t0 = Date.now() - 10 * 60_000;
+    await runInDurableObject(limiter, async (instance: RateLimiter, state) => {
+      for (let i = 0; i < 3; i++) expect((await instance.hitKey('a', 3, 60, t0 + i)).allowed).toBe(true);
+      expect(await instance.hitKey('a', 3, 60, t0 + 10)).toEqual({
+        allowed: false,
+        limit: 3,
+        remaining: 0,
+        resetSeconds: 60,
+        retryAfterMs: 59_990,
+      });
+      expect((await instance.hitKey('b', 3, 60, t0 + 10)).remaining).toBe(2);
+      expect((await instance.hitKey('a', 3, 60, t0 + 60_000)).allowed).toBe(true); // the first left the window
+      expect(await state.storage.list()).toEqual(new Map());
+
+      // Bounded at 4 keys: 'a' and 'b' are idle at t0 + 200 s, so they go before the live ones.
+      await instance.hitKey('c', 3, 60, t0 + 190_000, 4);
+      await instance.hitKey('d', 3, 60, t0 + 190_000, 4);
+      await instance.hitKey('e', 3, 60, t0 + 200_000, 4);
+      expect(await instance.keyCount()).toBe(3);
+      await instance.hitKey('f', 3, 60, t0 + 200_000, 4);
+      await instance.hitKey('g', 3, 60, t0 + 200_000, 4);
+      expect(await instance.keyCount()).toBe(4);
+      // No idle key left: 'g' pushed out the least recently used live key ('c'); 'd', used again, outlives 'e'.
+      await instance.hitKey('d', 3, 60, t0 + 200_001, 4);
+      await instance.hitKey('h', 3, 60, t0 + 200_002, 4);
+      expect(await instance.keyCount()).toBe(4);
+      expect((await instance.hitKey('d', 3, 60, t0 + 200_003, 4)).remaining).toBe(0);
+    });
+  });
 });
 
 describe('the RateLimiter Durable Object', () => {
@@ -139,6 +220,10 @@ describe('keys known to be full', () => {
             asked.push(name);
             return decision;
           },
+          hitKey: async () => {
+            asked.push(name);
+            return decision;
+          },
         }),
       },
     } as unknown as Pick<Env, 'RATE_LIMITER'>;
@@ -162,7 +247,7 @@ describe('keys known to be full', () => {
 
     // Another key, and the same id under another kind, are not affected.
     await consumeRateLimit(fake, 'user', id, start + 20_000);
-    expect(asked).toEqual([`ip:${id}`, `user:${id}`]);
+    expect(asked).toEqual([(await ipShard({}, id)).shard, `user:${id}`]);
 
     // Once the slot has freed, the object decides again.
     expect((await consumeRateLimit(fake, 'ip', id, Date.now() + 30_001)).cached).toBe(false);

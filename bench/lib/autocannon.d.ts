@@ -20,6 +20,8 @@ declare module 'autocannon' {
     latency: Histogram;
     duration: number;
     non2xx: number;
+    /** Responses per status code (autocannon's own per-code counts). */
+    statusCodeStats?: Record<string, { count: number }>;
     errors: number;
     timeouts: number;
   };

@@ -19,6 +19,8 @@ export { runErasureCascade } from './src/services/dsr/erasure';
 export { createSubmission } from './src/services/workflow/submissions';
 export { getDb } from './src/db/client';
 export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
+export { KV_WRITE_INTERVAL_MS, simulateCoalescing } from './src/domain/coalesce';
+export { D1Corpus, shardOf } from './src/services/corpus';
 `;
 
 /**
@@ -41,6 +43,9 @@ export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
  *     message: { requestId: string; userId: string },
  *     env: { DB: unknown; CACHE: unknown },
  *   ) => Promise<{ state: string; deletedCounts: Record<string, number> }>;
+ *   KV_WRITE_INTERVAL_MS: number;
+ *   simulateCoalescing: (changes: number[], intervalMs?: number) => { writes: number[]; maxStalenessMs: number };
+ *   shardOf: (hash: number, shards: number) => number;
  * }} Domain
  */
 

@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
  *   p99: number;
  *   requests: number;
  *   non2xx: number;
+ *   statuses: Record<string, number>;
  *   errors: number;
  *   seconds: number;
  * }} LoadResult
@@ -45,6 +46,11 @@ export async function load({ base, connections, seconds, next }) {
     p99: result.latency.p99,
     requests: total,
     non2xx: result.non2xx,
+    statuses: Object.fromEntries(
+      Object.entries(/** @type {Record<string, { count: number }>} */ (result.statusCodeStats ?? {})).map(
+        ([code, v]) => [code, v.count],
+      ),
+    ),
     errors: result.errors + result.timeouts,
     seconds: result.duration,
   };

@@ -168,7 +168,7 @@ function checkForeignKeys(db, tables) {
  * @param {string} table
  * @param {string[]} columns
  */
-function inserter(db, table, columns) {
+export function inserter(db, table, columns) {
   const per = Math.max(1, Math.floor(900 / columns.length));
   const row = `(${columns.map(() => '?').join(', ')})`;
   const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;

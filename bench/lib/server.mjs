@@ -38,7 +38,9 @@ export async function buildWorker(config, outDir, entry) {
   const local = source.split(/^\[env\./m)[0] ?? '';
   const generated = local
     .replace(/^main\s*=.*$/m, 'main = "index.js"\nno_bundle = true')
-    .replace(/^migrations_dir\s*=.*$/gm, `migrations_dir = ${JSON.stringify(join(ROOT, 'migrations'))}`);
+    .replace(/^migrations_dir\s*=\s*"(.*)"$/gm, (_, d) => `migrations_dir = ${JSON.stringify(join(ROOT, d))}`)
+    // The bundle names the Scalar text module `<hash>-standalone.js`: keep it a text module.
+    .replace('"**/api-reference/dist/browser/standalone.js"', '"**/*-standalone.js"');
   if (!/^main = "index.js"$/m.test(generated) || !existsSync(join(dir, 'index.js'))) {
     throw new Error(`could not derive a benchmark config from ${config}`);
   }

@@ -6,6 +6,6 @@
 import worker from '../../src/index';
 import { withD1Stats } from './d1-stats';
 
-export { RateLimiter } from '../../src/index';
+export { KvCoalescer, RateLimiter } from '../../src/index';
 
 export default withD1Stats(worker);

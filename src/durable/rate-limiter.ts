@@ -14,6 +14,14 @@ export type RateDecision = {
 const STORAGE_KEY = 'hits';
 
 /**
+ * Most per-key logs one shard object keeps in memory (`hitKey`). Beyond it the least recently
+ * used key is forgotten; with 64 shards that is 3.2 million distinct IPs inside one minute
+ * before any log still in its window is dropped. Each entry costs about 100 bytes plus 8 bytes
+ * per counted hit, so a shard stays well under 128 MB even full of 60-hit logs.
+ */
+export const MAX_KEYS_PER_SHARD = 50_000;
+
+/**
  * How long the log may differ from storage. Counting happens in memory; storage is written
  * behind, at most once per this interval per key, instead of on every request.
  */
@@ -37,6 +45,11 @@ export const FLUSH_INTERVAL_MS = 5_000;
  */
 export class RateLimiter extends DurableObject<Env> {
   private hits: number[] = [];
+  /**
+   * Shard mode (`hitKey`, objects named `ip-shard:<n>`): one sliding log per key, in memory
+   * only, in least-recently-used order (a Map iterates in insertion order; a hit re-inserts).
+   */
+  private logs = new Map<string, number[]>();
   private windowMs = 60_000;
   /** When the pending cleanup alarm fires (null: none armed by this instance). */
   private alarmAt: number | null = null;
@@ -74,6 +87,72 @@ export class RateLimiter extends DurableObject<Env> {
       resetSeconds: retryAfterMs === 0 ? 0 : Math.ceil(retryAfterMs / 1000),
       retryAfterMs,
     };
+  }
+
+  /**
+   * Counts one request for `key` in this shard object: the same exact sliding window as `hit`,
+   * for many keys in one object (the per-IP public limit, sharded by a keyed hash of the IP so
+   * that a first-time visitor creates no object and writes no storage). Calls to one object run
+   * one at a time, so the count per key is exact under any concurrency. Nothing is persisted: an
+   * evicted or restarted shard forgets its counts (at worst one extra window's quota per IP),
+   * and beyond `maxKeys` the least recently used key is forgotten first; idle keys (window
+   * empty) are dropped before any live one.
+   */
+  async hitKey(
+    key: string,
+    limit: number,
+    windowSeconds: number,
+    now: number = Date.now(),
+    maxKeys: number = MAX_KEYS_PER_SHARD,
+  ): Promise<RateDecision> {
+    const windowMs = windowSeconds * 1000;
+    const cutoff = now - windowMs;
+    let log = this.logs.get(key);
+    if (log !== undefined) {
+      this.logs.delete(key); // re-inserted below: most recently used last
+      let drop = 0;
+      while (drop < log.length && (log[drop] as number) <= cutoff) drop++;
+      if (drop > 0) log.splice(0, drop);
+    } else {
+      log = [];
+      if (this.logs.size >= maxKeys) this.evict(cutoff, maxKeys);
+    }
+    this.logs.set(key, log);
+    const allowed = log.length < limit;
+    if (allowed) log.push(now);
+    const oldest = log[0];
+    const retryAfterMs =
+      log.length < limit || oldest === undefined ? 0 : Math.max(1, oldest + windowMs - now);
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - log.length),
+      resetSeconds: retryAfterMs === 0 ? 0 : Math.ceil(retryAfterMs / 1000),
+      retryAfterMs,
+    };
+  }
+
+  /** How many keys this shard object holds in memory (for tests and diagnostics). */
+  async keyCount(): Promise<number> {
+    return this.logs.size;
+  }
+
+  /**
+   * Makes room for one key: drops the idle keys (newest hit outside the window) among the least
+   * recently used, and if none is idle, the least recently used key itself.
+   */
+  private evict(cutoff: number, maxKeys: number): void {
+    let scanned = 0;
+    for (const [key, log] of this.logs) {
+      if (scanned++ >= 1024) break; // bounded work per new key
+      const newest = log[log.length - 1];
+      if (newest === undefined || newest <= cutoff) this.logs.delete(key);
+    }
+    while (this.logs.size >= maxKeys) {
+      const lru = this.logs.keys().next().value;
+      if (lru === undefined) break;
+      this.logs.delete(lru);
+    }
   }
 
   /**

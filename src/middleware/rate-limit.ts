@@ -42,12 +42,64 @@ function knownRefusal(limit: number, retryAfterMs: number): RateDecision {
   return { allowed: false, limit, remaining: 0, resetSeconds: Math.ceil(retryAfterMs / 1000), retryAfterMs };
 }
 
+/** Shards of the public per-IP limit when `IP_LIMITER_SHARDS` is unset or invalid. */
+export const DEFAULT_IP_LIMITER_SHARDS = 64;
+const MAX_IP_LIMITER_SHARDS = 4096;
+
+export function ipLimiterShards(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_IP_LIMITER_SHARDS ? n : DEFAULT_IP_LIMITER_SHARDS;
+}
+
+/** The HMAC key of the IP → shard hash, derived from `CERT_SIGNING_KEY` once per isolate. */
+let shardKey: { secret: string; key: Promise<CryptoKey> } | null = null;
+
+function shardHmacKey(secret: string): Promise<CryptoKey> {
+  if (shardKey?.secret !== secret) {
+    const material = new TextEncoder().encode(`ip-limiter-shard:v1:${secret}`);
+    shardKey = {
+      secret,
+      key: crypto.subtle
+        .digest('SHA-256', material)
+        .then((raw) =>
+          crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+        ),
+    };
+  }
+  return shardKey.key;
+}
+
 /**
- * Counts this request with the key's Durable Object (one object per `kind:id`), unless the
- * key is known to be full (see `fullUntil`). `cached` tells whether the object was asked.
+ * Where the public per-IP limit counts `ip`: the object `ip-shard:<n>` with n = HMAC(IP) mod
+ * `shards`, and the key inside it (the HMAC, so no address is held even in memory). Keyed with a
+ * secret so that nobody can choose addresses that all land on one shard.
+ */
+export async function ipShard(
+  env: Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
+  ip: string,
+): Promise<{ shard: string; key: string }> {
+  const shards = ipLimiterShards(env.IP_LIMITER_SHARDS);
+  const key = await shardHmacKey(env.CERT_SIGNING_KEY ?? '');
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(ip)));
+  const n =
+    (((mac[0] as number) << 24) |
+      ((mac[1] as number) << 16) |
+      ((mac[2] as number) << 8) |
+      (mac[3] as number)) >>>
+    0;
+  let hex = '';
+  for (let i = 0; i < 16; i++) hex += (mac[i] as number).toString(16).padStart(2, '0');
+  return { shard: `ip-shard:${n % shards}`, key: hex };
+}
+
+/**
+ * Counts this request with the key's Durable Object, unless the key is known to be full (see
+ * `fullUntil`). `cached` tells whether the object was asked. API keys and users have one object
+ * each (`kind:id`, exact, persisted write-behind); client IPs share a bounded set of shard
+ * objects (`ipShard`: exact per IP, in memory only), so a first-time visitor creates no object.
  */
 export async function consumeRateLimit(
-  env: Pick<Env, 'RATE_LIMITER'>,
+  env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
   kind: LimitKind,
   id: string,
   now: number = Date.now(),
@@ -59,7 +111,13 @@ export async function consumeRateLimit(
     if (now < until) return { ...knownRefusal(limit, until - now), cached: true };
     fullUntil.delete(key);
   }
-  const decision = await env.RATE_LIMITER.getByName(key).hit(limit, windowSeconds);
+  let decision: RateDecision;
+  if (kind === 'ip') {
+    const shard = await ipShard(env, id);
+    decision = await env.RATE_LIMITER.getByName(shard.shard).hitKey(shard.key, limit, windowSeconds);
+  } else {
+    decision = await env.RATE_LIMITER.getByName(key).hit(limit, windowSeconds);
+  }
   if (!decision.allowed) {
     if (fullUntil.size >= MAX_FULL_KEYS) {
       const oldest = fullUntil.keys().next().value;

@@ -6,6 +6,7 @@
 import type { SigningKey } from '../domain/certificates/credential';
 import { ProblemError } from '../lib/problem';
 import { signingKey } from './certificates';
+import { shardedCorpusFromEnv } from './corpus';
 
 /** The settings the service cannot work without, and what each is for. */
 export const REQUIRED_SETTINGS = {
@@ -13,6 +14,8 @@ export const REQUIRED_SETTINGS = {
   ADMIN_EMAIL: 'the first admin account',
   ADMIN_PASSWORD: 'the first admin account',
   PUBLIC_BASE_URL: "the service's own origin, in links and signed credentials",
+  FINGERPRINT_SHARDS:
+    'the integrity corpus shards: a count from 0 to 64 with a D1 binding FINGERPRINTS_<n> for each ("0" or unset: the main database)',
 } as const;
 
 export type SettingName = keyof typeof REQUIRED_SETTINGS;
@@ -43,6 +46,9 @@ export async function missingSettings(env: Partial<Record<SettingName, unknown>>
   if (!present(env.ADMIN_EMAIL)) missing.push('ADMIN_EMAIL');
   if (!present(env.ADMIN_PASSWORD)) missing.push('ADMIN_PASSWORD');
   if (!validBaseUrl(env.PUBLIC_BASE_URL)) missing.push('PUBLIC_BASE_URL');
+  const shards = typeof env.FINGERPRINT_SHARDS === 'string' ? env.FINGERPRINT_SHARDS.trim() : '';
+  if (shards !== '' && shards !== '0' && !shardedCorpusFromEnv(env as Record<string, unknown>))
+    missing.push('FINGERPRINT_SHARDS');
   return missing;
 }
 

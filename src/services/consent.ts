@@ -22,6 +22,7 @@ import { clock } from '../lib/clock';
 import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
+import { type CorpusEnv, corpusFor, type FingerprintCorpus, forgetCandidate, ShardedCorpus } from './corpus';
 import { forgetPublicViews } from './dsr/public-views';
 import { guardianLink } from './guardians';
 import { deleteFingerprintStatements } from './integrity';
@@ -165,7 +166,7 @@ export async function consentHistoryPage(
  * superseded version is a `validation-failed` problem pointing at `#/noticeVersion`.
  */
 export async function recordConsent(
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  env: Pick<Env, 'DB' | 'CACHE'> & CorpusEnv,
   userId: string,
   input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string; language?: NoticeLanguage },
   /** A guardian acting for their ward (src/services/guardians.ts): recorded as who gave it. */
@@ -221,6 +222,8 @@ export async function recordConsent(
       ],
     });
   }
+  // A withdrawal must be able to reach the corpus: a misconfigured one refuses (503) before anything is recorded.
+  const corpus = input.purpose === 'integrity_corpus' && input.action === 'revoke' ? corpusFor(env) : null;
   const db = getDb(env.DB);
   const id = crypto.randomUUID();
   const [inserted] = await db.batch([
@@ -249,7 +252,7 @@ export async function recordConsent(
       },
     }),
   ]);
-  if (input.purpose === 'integrity_corpus' && input.action === 'revoke') await leaveCorpus(env.DB, userId);
+  if (corpus) await leaveCorpus(env.DB, corpus, userId);
   await forgetPublicViews(env, userId);
   return inserted[0] as ConsentReceipt;
 }
@@ -260,9 +263,21 @@ const CORPUS_CHUNK = 50;
 /**
  * Takes the person's work out of the integrity corpus (their `integrity_corpus` withdrawal):
  * deletes the fingerprints of each of their submissions and lowers the document frequencies, a
- * chunk of submissions per transaction. Idempotent: a retried withdrawal finds what is left.
+ * chunk of submissions per transaction, from the single store in the main database and, when the
+ * corpus is sharded, from every shard (`forgetCandidate`). Idempotent: a retried withdrawal finds
+ * what is left. Returns the submissions (single store) plus fingerprint rows (shards) removed.
  */
-export async function leaveCorpus(d1: D1Database, userId: string): Promise<number> {
+export async function leaveCorpus(
+  d1: D1Database,
+  corpus: FingerprintCorpus,
+  userId: string,
+): Promise<number> {
+  const fromShards = corpus instanceof ShardedCorpus ? await forgetCandidate(d1, corpus, userId) : 0;
+  return fromShards + (await leaveSingleStore(d1, userId));
+}
+
+/** The single store's part of leaveCorpus (also rows written before the corpus was sharded). */
+async function leaveSingleStore(d1: D1Database, userId: string): Promise<number> {
   let removed = 0;
   for (;;) {
     const { results } = await d1

@@ -4,11 +4,14 @@
  * saw and rated their work, and partners whose integrity checks matched their submissions
  * (`integrity_disclosures`, recorded here when a partner's check reports a match).
  */
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { briefs, employerRatings, evaluations, integrityDisclosures, submissions, users } from '../db/schema';
 import { DATA_PROCESSORS } from '../domain/processors';
 import type { ApiKeyPrincipal } from '../lib/types';
+
+const chunked = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 /** Most rows of each kind listed in an export (the export's other files have every row). */
 const LIMIT = 5000;
@@ -26,10 +29,21 @@ export async function recordIntegrityDisclosures(
   const sent = JSON.stringify(report);
   const shown = [...new Set([...sources].filter(([ref]) => sent.includes(ref)).map(([, id]) => id))];
   if (shown.length === 0) return 0;
+  // A sharded corpus has no join to `submissions`: a match may name a submission deleted since
+  // its fingerprints were read (an erasure running meanwhile). Its person is gone, so there is
+  // nobody to disclose to; record the others rather than fail the check on the foreign key.
+  const existing = (
+    await Promise.all(
+      chunked(shown, 90).map((ids) =>
+        db.select({ id: submissions.id }).from(submissions).where(inArray(submissions.id, ids)),
+      ),
+    )
+  ).flat();
+  if (existing.length === 0) return 0;
   await db
     .insert(integrityDisclosures)
-    .values(shown.map((submissionId) => ({ submissionId, apiKeyId: apiKey.id, partner: apiKey.name })));
-  return shown.length;
+    .values(existing.map(({ id }) => ({ submissionId: id, apiKeyId: apiKey.id, partner: apiKey.name })));
+  return existing.length;
 }
 
 export type Recipients = {

@@ -23,6 +23,7 @@ import {
   type SubmissionMaterial,
 } from '../domain/integrity/winnowing';
 import { sha256Hex } from '../domain/secrets';
+import { D1Corpus, type FingerprintCorpus } from './corpus';
 import type { PillarEngine } from './pillars';
 
 /** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
@@ -47,14 +48,14 @@ export function fingerprintsToStore(
   return sampleFingerprints(fingerprintSubmission(material), cap);
 }
 
-/** Stores a submission's fingerprints (at most `cap`) and bumps their frequencies, atomically. */
+/** Stores a submission's fingerprints (at most `cap`) in `corpus` and bumps their frequencies. */
 export async function storeFingerprints(
-  d1: D1Database,
-  submissionId: string,
+  corpus: FingerprintCorpus,
+  submission: { id: string; candidateId: string },
   material: SubmissionMaterial,
   cap = Number.POSITIVE_INFINITY,
 ): Promise<number> {
-  return storeFingerprintRows(d1, submissionId, fingerprintsToStore(material, cap));
+  return corpus.store(submission.id, submission.candidateId, fingerprintsToStore(material, cap));
 }
 
 /** Stores the given fingerprint rows and bumps their frequencies, atomically. */
@@ -118,7 +119,7 @@ async function sourceRef(submissionId: string): Promise<string> {
  * earlier work is not plagiarism).
  */
 export async function findMatches(
-  d1: D1Database,
+  source: D1Database | FingerprintCorpus,
   hashes: number[],
   options: {
     excludeCandidateId?: string;
@@ -127,48 +128,23 @@ export async function findMatches(
     sources?: Map<string, string>;
   } = {},
 ): Promise<Map<number, FingerprintMatch[]>> {
-  const distinct = [...new Set(hashes)];
   const matches = new Map<number, FingerprintMatch[]>();
-  if (distinct.length === 0) return matches;
-  const frequencyResults = await d1.batch<{ hash: number; submissions: number }>(
-    chunks(distinct, PARAMS_PER_STATEMENT).map((chunk) =>
-      d1
-        .prepare(
-          `SELECT hash, submissions FROM fingerprint_frequencies WHERE hash IN (${chunk.map(() => '?').join(', ')})`,
-        )
-        .bind(...chunk),
-    ),
-  );
-  const candidates = frequencyResults
-    .flatMap((r) => r.results)
-    .filter((r) => r.submissions <= MAX_SHARED_BY)
-    .map((r) => r.hash);
-  if (candidates.length === 0) return matches;
-  const rowResults = await d1.batch<{
-    hash: number;
-    submission_id: string;
-    position: number;
-    candidate_id: string;
-  }>(
-    chunks(candidates, PARAMS_PER_STATEMENT).map((chunk) =>
-      d1
-        .prepare(
-          `SELECT f.hash, f.submission_id, f.position, s.candidate_id FROM fingerprints f
-           JOIN submissions s ON s.id = f.submission_id
-           WHERE f.hash IN (${chunk.map(() => '?').join(', ')})`,
-        )
-        .bind(...chunk),
-    ),
+  if (hashes.length === 0) return matches;
+  const corpus = 'lookup' in source ? source : new D1Corpus(source);
+  const { rows } = await corpus.lookup(hashes);
+  // Shards answer in any order: sort so the matches (and their evidence) do not depend on it.
+  rows.sort(
+    (a, b) => a.hash - b.hash || a.submissionId.localeCompare(b.submissionId) || a.position - b.position,
   );
   const refs = new Map<string, string>();
-  for (const row of rowResults.flatMap((r) => r.results)) {
-    if (row.candidate_id === options.excludeCandidateId || row.submission_id === options.excludeSubmissionId)
+  for (const row of rows) {
+    if (row.candidateId === options.excludeCandidateId || row.submissionId === options.excludeSubmissionId)
       continue;
-    let ref = refs.get(row.submission_id);
+    let ref = refs.get(row.submissionId);
     if (!ref) {
-      ref = await sourceRef(row.submission_id);
-      refs.set(row.submission_id, ref);
-      options.sources?.set(ref, row.submission_id);
+      ref = await sourceRef(row.submissionId);
+      refs.set(row.submissionId, ref);
+      options.sources?.set(ref, row.submissionId);
     }
     const list = matches.get(row.hash) ?? [];
     list.push({ ref, position: row.position });
@@ -224,7 +200,7 @@ export type IntegrityReport = {
 
 /** All three signals and the combined score. The AI-content signal is soft: it never flags on its own. */
 export async function checkIntegrity(
-  d1: D1Database,
+  d1: D1Database | FingerprintCorpus,
   engine: PillarEngine,
   input: IntegrityInput,
   context: IntegrityContext = {},

@@ -20,6 +20,8 @@ export const recordConsent = defineRoute({
     'stop (or start) showing the person from the next request. An unknown purpose or notice version is a 422.',
   ...sessionAuth(),
   request: { body: { required: true, content: json(ConsentRequestSchema) } },
+  // 503: withdrawing `integrity_corpus` while the corpus shards are misconfigured (nothing recorded).
+  errors: [503],
   responses: {
     201: { description: 'The receipt of this grant or withdrawal.', content: json(ConsentReceiptSchema) },
   },

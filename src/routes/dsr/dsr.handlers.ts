@@ -5,13 +5,33 @@ import { normaliseEmail } from '../../services/accounts';
 import { startAccessExport } from '../../services/dsr/access-export';
 import { correctPersonalData } from '../../services/dsr/correction';
 import { erasureReceipt, requestErasure } from '../../services/dsr/erasure';
+import {
+  EXPORT_SYNC_MAX_ROWS,
+  exportDownload,
+  exportRowCount,
+  queueAccessExport,
+} from '../../services/dsr/export-job';
 import * as requests from '../../services/dsr/requests';
 import type * as routes from './dsr.routes';
 
 export const access: AppRouteHandler<typeof routes.access> = async (c) => {
+  if ((await exportRowCount(c.var.db, c.var.user.id)) > EXPORT_SYNC_MAX_ROWS) {
+    const request = await queueAccessExport(c.env, c.var.user);
+    return c.json(request, 202, { Location: `/api/dsr/access/${request.id}/download` });
+  }
   const { filename, body } = await startAccessExport(c.env, c.var.user);
   return c.body(body, 200, {
     'Content-Type': 'application/zip',
+    'Content-Disposition': `attachment; filename="${filename}"`,
+    'Cache-Control': 'no-store',
+  });
+};
+
+export const accessDownload: AppRouteHandler<typeof routes.accessDownload> = async (c) => {
+  const { body, size, filename } = await exportDownload(c.env, c.var.user.id, c.req.valid('param').requestId);
+  return c.body(body, 200, {
+    'Content-Type': 'application/zip',
+    'Content-Length': String(size),
     'Content-Disposition': `attachment; filename="${filename}"`,
     'Cache-Control': 'no-store',
   });

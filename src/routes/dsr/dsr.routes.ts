@@ -26,8 +26,49 @@ export const access = defineRoute({
     '`submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, ' +
     '`certificates.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable ' +
     '`data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or ' +
-    "other people's data. Recorded as an `access` request.",
+    "other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, " +
+    'ratings given and audit entries together) is built in the background instead: the answer is 202 with ' +
+    'the tracked request, and the archive is downloaded from the `Location` given once the request is ' +
+    '`completed` (kept 7 days).',
   ...sessionAuth(),
+  responses: {
+    202: {
+      description: 'Accepted: the archive is being built; follow the request in `GET /api/dsr/requests`.',
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        Location: {
+          description: 'Where to download the archive once built.',
+          schema: { type: 'string' as const },
+        },
+      },
+      content: json(DsrRequestSchema),
+    },
+    200: {
+      description: 'The archive.',
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        'Content-Disposition': {
+          description: '`attachment; filename="personal-data-<date>.zip"`',
+          schema: { type: 'string' as const },
+        },
+      },
+      content: { 'application/zip': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+  },
+});
+
+export const accessDownload = defineRoute({
+  method: 'get',
+  path: '/api/dsr/access/{requestId}/download',
+  operationId: 'downloadMyDataExport',
+  tags: TAGS,
+  summary: 'Download an export built in the background',
+  description:
+    'The ZIP of a large `access` request (see `GET /api/dsr/access`), for the person who asked only. 409 ' +
+    'while it is still being built; 404 once it has expired (7 days after it was built).',
+  ...sessionAuth(),
+  request: { params: ErasureIdParams },
+  errors: [409],
   responses: {
     200: {
       description: 'The archive.',

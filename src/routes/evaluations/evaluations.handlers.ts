@@ -1,7 +1,6 @@
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { refreshPublicAgreement } from '../../services/agreement-rate';
-import { purgeLeaderboards } from '../../services/cache-keys';
+import { publicViewsChanged } from '../../services/kv-coalesce';
 import { evaluationForEmployer, rateEvaluation } from '../../services/workflow/ratings';
 import { evaluationView, ratingView } from '../../services/workflow/submissions';
 import type * as routes from './evaluations.routes';
@@ -24,9 +23,8 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
   );
   if (!result) throw notFound();
   // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
-  c.executionCtx.waitUntil(
-    Promise.all([refreshPublicAgreement(c.env), purgeLeaderboards(c.env.CACHE, [result.rating.domain])]),
-  );
+  // Coalesced: each KV key is written at most once per second (services/kv-coalesce.ts).
+  c.executionCtx.waitUntil(publicViewsChanged(c.env, result.rating.domain));
   return c.json(
     {
       rating: ratingView(result.rating),

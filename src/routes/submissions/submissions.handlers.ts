@@ -1,6 +1,7 @@
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
+import { corpusFor } from '../../services/corpus';
 import { runJobNow } from '../../services/jobs/jobs';
 import * as workflow from '../../services/workflow/submissions';
 import type * as routes from './submissions.routes';
@@ -13,6 +14,7 @@ export const create: AppRouteHandler<typeof routes.createSubmission> = async (c)
     user.id,
     c.req.valid('json'),
     workflow.storageLimits(c.env),
+    corpusFor(c.env),
   );
   if (!created) throw new ProblemError('not-found', 'No milestone of a published brief has this id.');
   if (created.jobId) {

@@ -88,11 +88,15 @@ async function* paged<
   }
 }
 
+/** Rows per page: small for a streamed response; larger in the export job, to stay within D1's queries per invocation. */
+export type ExportPages = { page: number; submissionPage: number };
+const STREAM_PAGES: ExportPages = { page: PAGE, submissionPage: SUBMISSION_PAGE };
+
 /** What each person-related table contributes, read page by page. */
-function sources(db: Database, userId: string) {
+function sources(db: Database, userId: string, pages: ExportPages = STREAM_PAGES) {
   const employer = alias(users, 'employer');
   const ownSubmission = eq(submissions.candidateId, userId);
-  const byCreation = { time: 'createdAt' } as const;
+  const byCreation = { time: 'createdAt', size: pages.page } as const;
   const ratingColumns = {
     id: employerRatings.id,
     evaluationId: employerRatings.evaluationId,
@@ -162,7 +166,7 @@ function sources(db: Database, userId: string) {
         },
         (columns) => db.select(columns).from(submissions).$dynamic(),
         ownSubmission,
-        { ...byCreation, size: SUBMISSION_PAGE },
+        { ...byCreation, size: pages.submissionPage },
       ),
     evaluations: () =>
       paged(
@@ -393,17 +397,18 @@ export async function startAccessExport(
   return { requestId, filename: `personal-data-${now.toISOString().slice(0, 10)}.zip`, body };
 }
 
-async function* archive(
+export async function* archive(
   db: Database,
   baseUrl: string,
-  user: SessionUser,
+  user: Pick<SessionUser, 'id' | 'sessionId'>,
   requestId: string,
   now: Date,
+  { pages = STREAM_PAGES, completeAtEnd = true }: { pages?: ExportPages; completeAtEnd?: boolean } = {},
 ): AsyncGenerator<Uint8Array> {
   const zip = new ZipStream(now);
   const manifest: ManifestFile[] = [];
   const counts: Partial<Record<FileName, number>> = {};
-  const src = sources(db, user.id);
+  const src = sources(db, user.id, pages);
 
   function* whole(name: FileName | `certificates/${string}.pdf`, data: Uint8Array, description: string) {
     const file = zip.open(name);
@@ -500,7 +505,7 @@ async function* archive(
   zip.end();
   const tail = zip.drain();
   if (tail) yield tail;
-  await completeRequest(db, requestId);
+  if (completeAtEnd) await completeRequest(db, requestId);
 }
 
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);

@@ -68,10 +68,13 @@ import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';
 import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
 import { FORMER_EMPLOYER } from '../certificates';
+import { type CorpusEnv, corpusFor, forgetCandidate, ShardedCorpus } from '../corpus';
 import { deleteFingerprintStatements } from '../integrity';
+import { resignCredentialsRatedBy } from '../issuance';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
 import { boardDomains } from '../leaderboard';
 import { endAllSessionsStatement } from '../sessions';
+import { deleteExports } from './export-job';
 import { dueDate, requestInsert } from './requests';
 
 /** Rows per chunk: each chunk is one transaction, short enough never to hold D1 for long. */
@@ -247,7 +250,7 @@ type Person = { userId: string; email: string | null; requestId: string };
 
 type StepContext = {
   db: Database;
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>;
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'EXPORTS'> & CorpusEnv;
   person: Person;
   /** The tombstone employer, created on first use. */
   tombstone: () => Promise<string>;
@@ -257,6 +260,8 @@ type StepContext = {
    * `change` is a Drizzle statement, or raw D1 statements whose last one is counted.
    */
   chunk: (key: string, change: BatchStatement | D1PreparedStatement[] | null) => Promise<number>;
+  /** Adds `n` rows changed outside the main database (the corpus shards) to the step's count. */
+  count: (key: string, n: number) => Promise<void>;
 };
 
 type BatchStatement = Parameters<Database['batch']>[0][number];
@@ -442,6 +447,18 @@ export const ERASURE_STEPS: readonly Step[] = [
       }
     },
   },
+  // The sharded corpus (FINGERPRINT_SHARDS): every shard may hold some of each submission's
+  // fingerprints, so each page of the person's submission ids is deleted from all of them (in
+  // parallel, bounded), frequencies lowered. Before `submissions` goes, which lists the ids.
+  {
+    key: 'fingerprint_shards',
+    run: async ({ env, person, count }) => {
+      const corpus = corpusFor(env);
+      const removed =
+        corpus instanceof ShardedCorpus ? await forgetCandidate(env.DB, corpus, person.userId) : 0;
+      await count('fingerprint_shards', removed);
+    },
+  },
   deleting('employer_ratings', employerRatings, employerRatings.id, (p, db) =>
     inArray(employerRatings.evaluationId, ownEvaluations(p, db)),
   ),
@@ -455,6 +472,27 @@ export const ERASURE_STEPS: readonly Step[] = [
   ),
   deleting('submissions', submissions, submissions.id, (p) => eq(submissions.candidateId, p.userId)),
   deleting('consent_events', consentEvents, consentEvents.id, (p) => eq(consentEvents.userId, p.userId)),
+  // Their built data exports in R2 (the `export` job's ZIPs, named by the access request), while
+  // the requests that name them still exist. A build still running when this step passes finds
+  // its request gone and deletes what it wrote; the cron deletes any export whose request is gone.
+  {
+    key: 'exports',
+    run: async ({ db, env, person, count }) => {
+      const rows = await db
+        .select({ id: dsrRequests.id })
+        .from(dsrRequests)
+        .where(and(eq(dsrRequests.userId, person.userId), eq(dsrRequests.kind, 'access')));
+      await count(
+        'exports',
+        env.EXPORTS
+          ? await deleteExports(
+              env.EXPORTS,
+              rows.map((r) => r.id),
+            )
+          : 0,
+      );
+    },
+  },
   // The DPO's records of grievances, nominations and corrections outlive the requests,
   // pseudonymised (Rule 8(3)); the requests themselves are deleted next.
   {
@@ -531,6 +569,18 @@ export const ERASURE_STEPS: readonly Step[] = [
   reassigning('employer_ratings_reassigned', employerRatings, employerRatings.employerId, (db, p, to) =>
     db.update(employerRatings).set({ employerId: to }).where(eq(employerRatings.employerId, p.userId)),
   ),
+  // Credentials signed before organisations existed carry the rating person's own name: they are
+  // re-signed under the organisation's name first (each with its count, in one batch), so the
+  // certificate keeps verifying and no credential keeps the name. Resumes by finding what is left.
+  {
+    key: 'credentials_resigned',
+    run: async ({ db, env, person, chunk }) => {
+      await chunk('credentials_resigned', null);
+      await resignCredentialsRatedBy(env, db, person.userId, new Date(), () => [
+        addToCount(db, person.requestId, 'credentials_resigned', sql`1`),
+      ]);
+    },
+  },
   certificateChunks(
     'certificates_reassigned',
     (p) => eq(certificates.employerId, p.userId),
@@ -697,7 +747,7 @@ function addToCount(db: Database, requestId: string, key: string, delta: SQL) {
  */
 export async function runErasureCascade(
   message: ErasurePayload,
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'EXPORTS'> & CorpusEnv,
   now = new Date(),
   /** Called after each step (and after the cache purge); fault-injection tests throw here. */
   onStep: (step: string) => Promise<void> = async () => {},
@@ -723,6 +773,9 @@ export async function runErasureCascade(
     tombstone: async () => {
       tombstoneId ??= await ensureTombstone(db, requestId);
       return tombstoneId;
+    },
+    count: async (key, n) => {
+      await addToCount(db, requestId, key, sql`${n}`);
     },
     chunk: async (key, change) => {
       if (!change) {

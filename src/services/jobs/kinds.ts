@@ -13,7 +13,15 @@ import {
   EMAIL_JOB,
   notifyBreachPage,
 } from '../breaches';
+import { corpusFor } from '../corpus';
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
+import { buildExport, EXPORT_JOB, type ExportPayload } from '../dsr/export-job';
+import {
+  purgeLater,
+  purgeOrganisationPage,
+  VERIFICATION_PURGE_JOB,
+  type VerificationPurgePayload,
+} from '../dsr/public-views';
 import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
 import { sendMail } from '../mail';
 import { pillarEngine } from '../pillars';
@@ -46,9 +54,23 @@ export const evaluationJob = registerJobKind<EvaluationPayload>({
     return isString(submissionId) ? { submissionId } : null;
   },
   run: async ({ submissionId }, { env, db, step }) => {
-    await evaluateSubmission(env.DB, db, pillarEngine(env), submissionId, step);
+    await evaluateSubmission(env.DB, db, pillarEngine(env), corpusFor(env), submissionId, step);
   },
   maxAgeSeconds: 6 * 60 * 60,
+});
+
+/** A large data export (right of access) built into R2 (src/services/dsr/export-job.ts). */
+export const exportJob = registerJobKind<ExportPayload>({
+  kind: EXPORT_JOB,
+  parse: (payload) => {
+    const { requestId, userId } = record(payload);
+    return isString(requestId) && isString(userId) ? { requestId, userId } : null;
+  },
+  run: async (payload, { env, now }) => {
+    await buildExport(env, payload, now);
+  },
+  redact: ({ requestId }) => ({ requestId }),
+  maxAgeSeconds: 24 * 60 * 60,
 });
 
 /**
@@ -105,4 +127,22 @@ export const breachNotificationJob = registerJobKind<BreachNotificationPayload>(
     await notifyBreachPage(env, db, payload, now);
   },
   maxAgeSeconds: 24 * 60 * 60,
+});
+
+/**
+ * One page of an organisation's cached verifications dropped (`forgetOrganisationViews` did the
+ * first); the next page, if any, is a job of its own, so each stays within one invocation's KV
+ * operations. Idempotent: deleting a cache entry twice is harmless.
+ */
+export const verificationPurgeJob = registerJobKind<VerificationPurgePayload>({
+  kind: VERIFICATION_PURGE_JOB,
+  parse: (payload) => {
+    const { organisationId, after } = record(payload);
+    return isString(organisationId) && isString(after) ? { organisationId, after } : null;
+  },
+  run: async (payload, { env, now }) => {
+    const next = await purgeOrganisationPage(env, payload);
+    if (next) await purgeLater(env, { organisationId: payload.organisationId, after: next }, now);
+  },
+  maxAgeSeconds: 6 * 60 * 60,
 });

@@ -15,7 +15,6 @@ import {
 } from '../../db/schema';
 import {
   checkSubmissionQuota,
-  DEFAULT_STORAGE_LIMITS,
   type StorageLimits,
   type StorageLimitVars,
   type SubmissionUsage,
@@ -32,7 +31,8 @@ export const submissionPosition = (row: { submission: { createdAt: Date; id: str
 
 import { recordAudit } from '../audit';
 import { hasConsent } from '../consent';
-import { checkIntegrity, fingerprintsToStore, storeFingerprintRows } from '../integrity';
+import type { FingerprintCorpus } from '../corpus';
+import { checkIntegrity, fingerprintsToStore } from '../integrity';
 import { jobInsert } from '../jobs/jobs';
 import type { PillarEngine } from '../pillars';
 
@@ -103,7 +103,9 @@ export async function createSubmission(
   db: Database,
   candidateId: string,
   input: SubmissionInput,
-  limits: StorageLimits = DEFAULT_STORAGE_LIMITS,
+  limits: StorageLimits,
+  /** Where the fingerprints go: `corpusFor(env)` (sharded when FINGERPRINT_SHARDS is set). */
+  corpus: FingerprintCorpus,
 ) {
   const [target] = await db
     .select({ milestone: milestones, briefState: briefs.state })
@@ -192,7 +194,7 @@ export async function createSubmission(
         ]
       : []),
   ]);
-  await storeFingerprintRows(d1, submissionId, prints);
+  if (prints.length > 0) await corpus.store(submissionId, candidateId, prints);
   await recordAudit(db, {
     actorId: candidateId,
     action: 'submission.created',
@@ -221,6 +223,8 @@ export async function evaluateSubmission(
   d1: D1Database,
   db: Database,
   engine: PillarEngine,
+  /** The corpus the integrity check reads: `corpusFor(env)`. */
+  corpus: FingerprintCorpus,
   submissionId: string,
   step: (name: string) => Promise<void> = async () => {},
 ) {
@@ -254,7 +258,7 @@ export async function evaluateSubmission(
       ...(submission.files ? { files: submission.files } : {}),
     };
     const integrity = await checkIntegrity(
-      d1,
+      corpus,
       engine,
       { ...material, ...(submission.commits ? { commits: submission.commits } : {}) },
       {

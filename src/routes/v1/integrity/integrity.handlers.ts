@@ -1,5 +1,6 @@
 import { ProblemError } from '../../../lib/problem';
 import type { AppRouteHandler } from '../../../lib/types';
+import { corpusFor } from '../../../services/corpus';
 import { recordIntegrityDisclosures } from '../../../services/disclosures';
 import { checkIntegrity, integrityContextFor } from '../../../services/integrity';
 import type * as routes from './integrity.routes';
@@ -9,7 +10,7 @@ export const check: AppRouteHandler<typeof routes.checkIntegrity> = async (c) =>
   const context = await integrityContextFor(c.env.DB, { briefId, dueAt, authorEmails, template });
   if (!context) throw new ProblemError('not-found', 'No published brief has this id.');
   const sources = new Map<string, string>();
-  const report = await checkIntegrity(c.env.DB, c.var.engine, material, { ...context, sources });
+  const report = await checkIntegrity(corpusFor(c.env), c.var.engine, material, { ...context, sources });
   await recordIntegrityDisclosures(c.var.db, c.var.apiKey, sources, report);
   return c.json(report, 200);
 };

@@ -15,6 +15,7 @@ export const checkIntegrity = defineRoute({
     'Checked text is not stored.',
   ...apiKeyAuth('integrity:check'),
   request: { body: { required: true, content: json(IntegrityRequestSchema) } },
-  errors: [404],
+  // 503: the corpus shards are misconfigured (FINGERPRINT_SHARDS without its bindings).
+  errors: [404, 503],
   responses: { 200: { description: 'The integrity report.', content: json(IntegrityResultSchema) } },
 });

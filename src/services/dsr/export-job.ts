@@ -1,0 +1,235 @@
+/**
+ * Exports of any size (issue 18). A streamed export reads D1 once per page inside one request,
+ * and a Worker invocation may issue at most 1,000 D1 queries: about 9,000 submissions. Larger
+ * histories are exported by a job (kind `export`): `GET /api/dsr/access` answers 202 with the
+ * tracked `access` request; the job builds the same ZIP with larger pages and writes it to R2
+ * (`EXPORTS`) as a multipart upload in parts of `PART_BYTES`; the person downloads it from
+ * `GET /api/dsr/access/{requestId}/download` (their session, their request only) until the
+ * cron deletes it 7 days after it was built.
+ */
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { type Database, getDb } from '../../db/client';
+import { auditLog, dsrRequests, employerRatings, submissions } from '../../db/schema';
+import { ProblemError } from '../../lib/problem';
+import type { SessionUser } from '../../lib/types';
+import { auditInsert } from '../audit';
+import { dispatchJobs, jobInsert } from '../jobs/jobs';
+import { archive, type ExportPages } from './access-export';
+import { completeRequest, type DsrRequestView, requestInsert, toRequestView } from './requests';
+
+export const EXPORT_JOB = 'export';
+export type ExportPayload = { requestId: string; userId: string };
+
+/** Above this many rows (submissions, ratings given, audit entries) the export runs as a job. */
+export const EXPORT_SYNC_MAX_ROWS = 2_000;
+/** How long a built export stays downloadable. */
+export const EXPORT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** R2 multipart parts must be at least 5 MiB (except the last). */
+export const PART_BYTES = 5 * 1024 * 1024;
+/**
+ * The job's pages: 100 submissions (at most 256 KB of content each, so ≤ 26 MB in memory) and
+ * 1,000 other rows per query, so 20,000 submissions take about 230 queries of the 1,000 allowed.
+ */
+export const JOB_PAGES: ExportPages = { page: 1_000, submissionPage: 100 };
+
+export const exportObjectKey = (requestId: string) => `exports/${requestId}.zip`;
+
+/** How many rows the person's export would read from the largest tables. */
+export async function exportRowCount(db: Database, userId: string): Promise<number> {
+  const [[own], [rated], [audited]] = await Promise.all([
+    db.select({ n: count() }).from(submissions).where(eq(submissions.candidateId, userId)),
+    db.select({ n: count() }).from(employerRatings).where(eq(employerRatings.employerId, userId)),
+    db.select({ n: count() }).from(auditLog).where(eq(auditLog.actorId, userId)),
+  ]);
+  return (own?.n ?? 0) + (rated?.n ?? 0) + (audited?.n ?? 0);
+}
+
+/** Records the `access` request (in progress) with its audit entry and its `export` job, together. */
+export async function queueAccessExport(
+  env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'EXPORTS'>,
+  user: SessionUser,
+  now = new Date(),
+): Promise<DsrRequestView> {
+  if (!env.EXPORTS)
+    throw new ProblemError('not-configured', 'Large exports need the EXPORTS R2 bucket, which is not bound.');
+  const db = getDb(env.DB);
+  const requestId = crypto.randomUUID();
+  const jobId = crypto.randomUUID();
+  const [inserted] = await db.batch([
+    requestInsert(db, { id: requestId, userId: user.id, kind: 'access', state: 'in_progress' }, now),
+    auditInsert(db, {
+      actorId: user.id,
+      action: 'dsr.access',
+      targetType: 'dsr_request',
+      targetId: requestId,
+    }),
+    jobInsert(
+      db,
+      {
+        id: jobId,
+        kind: EXPORT_JOB,
+        payload: { requestId, userId: user.id } satisfies ExportPayload,
+        ref: requestId,
+        subjectId: user.id,
+      },
+      now,
+    ),
+  ]);
+  await dispatchJobs(env, [jobId], now);
+  return toRequestView(inserted[0] as Parameters<typeof toRequestView>[0]);
+}
+
+/**
+ * The job: builds the archive into R2 as a multipart upload. Idempotent: an export already in
+ * R2 only completes the request; a run that fails part-way aborts its upload and the retry
+ * starts again.
+ */
+export async function buildExport(env: Env, { requestId, userId }: ExportPayload, now: Date): Promise<void> {
+  const db = getDb(env.DB);
+  const key = exportObjectKey(requestId);
+  if (await env.EXPORTS.head(key)) {
+    await completeRequest(db, requestId, now);
+    return;
+  }
+  const [request] = await db.select().from(dsrRequests).where(eq(dsrRequests.id, requestId)).limit(1);
+  if (!request || request.userId !== userId) return; // erased meanwhile: nothing to build
+  const upload = await env.EXPORTS.createMultipartUpload(key, {
+    httpMetadata: { contentType: 'application/zip' },
+    customMetadata: { requestId, builtAt: String(now.getTime()) },
+  });
+  try {
+    const parts: R2UploadedPart[] = [];
+    let buffered: Uint8Array[] = [];
+    let size = 0;
+    const flush = async () => {
+      const body = new Uint8Array(size);
+      let offset = 0;
+      for (const b of buffered) {
+        body.set(b, offset);
+        offset += b.length;
+      }
+      parts.push(await upload.uploadPart(parts.length + 1, body));
+      buffered = [];
+      size = 0;
+    };
+    for await (const chunk of archive(
+      db,
+      env.PUBLIC_BASE_URL,
+      { id: userId, sessionId: '' },
+      requestId,
+      now,
+      {
+        pages: JOB_PAGES,
+        completeAtEnd: false,
+      },
+    )) {
+      buffered.push(chunk);
+      size += chunk.length;
+      if (size >= PART_BYTES) await flush();
+    }
+    if (size > 0 || parts.length === 0) await flush();
+    await upload.complete(parts);
+  } catch (err) {
+    await upload.abort().catch(() => undefined);
+    throw err;
+  }
+  // Erased while it was being built: the erasure's `exports` step may have run before this
+  // object existed, so the build removes what it wrote.
+  const [still] = await db
+    .select({ id: dsrRequests.id })
+    .from(dsrRequests)
+    .where(eq(dsrRequests.id, requestId));
+  if (!still) {
+    await env.EXPORTS.delete(key);
+    return;
+  }
+  await completeRequest(db, requestId, now);
+}
+
+/** Deletes the exports of these access requests; returns how many existed. */
+export async function deleteExports(bucket: R2Bucket, requestIds: string[]): Promise<number> {
+  let existed = 0;
+  for (let i = 0; i < requestIds.length; i += EXPORT_DELETE_CHUNK) {
+    const keys = requestIds.slice(i, i + EXPORT_DELETE_CHUNK).map(exportObjectKey);
+    const heads = await Promise.all(keys.map((k) => bucket.head(k)));
+    const present = keys.filter((_, j) => heads[j] !== null);
+    if (present.length > 0) await bucket.delete(present);
+    existed += present.length;
+  }
+  return existed;
+}
+
+/** Keys per R2 delete (its limit is 1,000; heads go in parallel, so fewer). */
+const EXPORT_DELETE_CHUNK = 50;
+
+/** The built archive of the caller's own `access` request. */
+export async function exportDownload(
+  env: Pick<Env, 'DB' | 'EXPORTS'>,
+  userId: string,
+  requestId: string,
+  now = new Date(),
+): Promise<{ body: ReadableStream; size: number; filename: string }> {
+  const db = getDb(env.DB);
+  const [request] = await db
+    .select()
+    .from(dsrRequests)
+    .where(and(eq(dsrRequests.id, requestId), eq(dsrRequests.userId, userId), eq(dsrRequests.kind, 'access')))
+    .limit(1);
+  if (!request) throw new ProblemError('not-found', 'No export request of yours has this id.');
+  if (request.state !== 'completed')
+    throw new ProblemError('conflict', 'The export is still being built; try again in a minute.');
+  const object = env.EXPORTS ? await env.EXPORTS.get(exportObjectKey(requestId)) : null;
+  const builtAt = Number(object?.customMetadata?.builtAt ?? 0);
+  if (!object || now.getTime() - builtAt > EXPORT_TTL_MS)
+    throw new ProblemError(
+      'not-found',
+      'This export has expired (exports are kept for 7 days); request a new one.',
+    );
+  return {
+    body: object.body,
+    size: object.size,
+    filename: `personal-data-${request.createdAt.toISOString().slice(0, 10)}.zip`,
+  };
+}
+
+/**
+ * Cron: deletes exports built more than 7 days ago, and any export whose access request no
+ * longer exists (its person was erased: the backstop of the erasure's own `exports` step).
+ */
+export async function deleteExpiredExports(
+  env: Pick<Env, 'EXPORTS' | 'DB'>,
+  now = new Date(),
+): Promise<number> {
+  if (!env.EXPORTS) return 0;
+  const db = getDb(env.DB);
+  let deleted = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await env.EXPORTS.list({
+      prefix: 'exports/',
+      include: ['customMetadata'],
+      ...(cursor ? { cursor } : {}),
+    });
+    const expired = page.objects
+      .filter(
+        (o) => now.getTime() - Number(o.customMetadata?.builtAt ?? o.uploaded.getTime()) > EXPORT_TTL_MS,
+      )
+      .map((o) => o.key);
+    const live = page.objects.map((o) => o.key).filter((k) => !expired.includes(k));
+    const requestIds = live.map((k) => k.slice('exports/'.length, -'.zip'.length));
+    const known = new Set<string>();
+    for (let i = 0; i < requestIds.length; i += 100) {
+      const rows = await db
+        .select({ id: dsrRequests.id })
+        .from(dsrRequests)
+        .where(inArray(dsrRequests.id, requestIds.slice(i, i + 100)));
+      for (const r of rows) known.add(r.id);
+    }
+    const orphaned = live.filter((_, j) => !known.has(requestIds[j] as string));
+    const gone = [...expired, ...orphaned];
+    if (gone.length > 0) await env.EXPORTS.delete(gone);
+    deleted += gone.length;
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return deleted;
+}

@@ -1,0 +1,178 @@
+import { env } from 'cloudflare:test';
+import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
+import { describe, expect, it } from 'vitest';
+import { runScheduled } from '../src/scheduled';
+import { runErasureCascade } from '../src/services/dsr/erasure';
+import {
+  deleteExpiredExports,
+  EXPORT_JOB,
+  EXPORT_SYNC_MAX_ROWS,
+  EXPORT_TTL_MS,
+  exportDownload,
+  exportObjectKey,
+  PART_BYTES,
+} from '../src/services/dsr/export-job';
+import { runJob } from '../src/services/jobs/jobs';
+import { seedBrief, signup } from './harness';
+import { as, call, expectProblem } from './helpers';
+
+configure({ useWebWorkers: false });
+
+const SUBMISSIONS = 20_000;
+
+/** Rows straight into D1 in one statement (a recursive CTE), as the workflow would leave them. */
+async function seedSubmissions(candidateId: string, briefId: string, milestoneId: string, n: number) {
+  const base = Date.now() - 10 * 24 * 60 * 60 * 1000;
+  await env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?5)
+     INSERT INTO submissions (id, candidate_id, brief_id, milestone_id, text, state, storage_bytes, created_at)
+     SELECT lower(hex(randomblob(16))), ?1, ?2, ?3,
+            'Submission ' || i || ': my status page polls each service every 30 seconds and shows ' ||
+            'outages within a minute, with a history of the last ninety days. ' || hex(randomblob(400)),
+            'rated', 200, ?4 + i FROM n`,
+  )
+    .bind(candidateId, briefId, milestoneId, base, n)
+    .run();
+}
+
+async function unzip(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const reader = new ZipReader(new BlobReader(new Blob([bytes])));
+  const files = new Map<string, Uint8Array>();
+  for (const entry of await reader.getEntries()) {
+    if (entry.directory) continue;
+    files.set(entry.filename, await entry.getData(new Uint8ArrayWriter()));
+  }
+  await reader.close();
+  return files;
+}
+
+/** Runs the request's export job here (a queue delivery may have taken it already: then wait for it). */
+async function runExportJob(requestId: string) {
+  const job = await env.DB.prepare('SELECT id FROM jobs WHERE kind = ? AND ref = ?')
+    .bind(EXPORT_JOB, requestId)
+    .first<{ id: string }>();
+  expect(job).not.toBeNull();
+  for (let i = 0; i < 120; i++) {
+    const outcome = await runJob(env, job!.id);
+    if (outcome === 'done' || outcome === 'skipped') break;
+    expect(outcome).toBe('busy');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const state = await env.DB.prepare('SELECT state FROM jobs WHERE id = ?')
+    .bind(job!.id)
+    .first<{ state: string }>();
+  expect(state?.state).toBe('done');
+}
+
+describe('exports of any size: a job that builds the ZIP in R2', () => {
+  it('exports 20,000 submissions: 202 with the tracked request, built in parts, downloaded by the owner only, deleted after 7 days', async () => {
+    const [candidate, stranger, employer] = [
+      await signup('candidate'),
+      await signup('candidate'),
+      await signup('employer'),
+    ];
+    const { briefId, milestoneId } = await seedBrief(employer.id);
+    await seedSubmissions(candidate.id, briefId, milestoneId, SUBMISSIONS);
+    expect(SUBMISSIONS).toBeGreaterThan(EXPORT_SYNC_MAX_ROWS);
+
+    const res = await call('/api/dsr/access', { headers: as(candidate) });
+    expect(res.status).toBe(202);
+    const request = await res.json<{ id: string; kind: string; state: string }>();
+    expect(request).toMatchObject({ kind: 'access', state: 'in_progress' });
+    const location = res.headers.get('location');
+    expect(location).toBe(`/api/dsr/access/${request.id}/download`);
+
+    // Not built yet: 409. Someone else's request: 404, as if it did not exist.
+    await expectProblem(await call(location!, { headers: as(candidate) }), 409, 'conflict');
+
+    await runExportJob(request.id);
+    await expectProblem(await call(location!, { headers: as(stranger) }), 404, 'not-found');
+
+    const download = await call(location!, { headers: as(candidate) });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/zip');
+    expect(download.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="personal-data-\d{4}-\d{2}-\d{2}\.zip"$/,
+    );
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    const object = await env.EXPORTS.head(exportObjectKey(request.id));
+    expect(object?.size).toBe(bytes.length);
+    expect(bytes.length).toBeGreaterThan(PART_BYTES); // more than one multipart part
+
+    const files = await unzip(bytes);
+    const submissions = JSON.parse(new TextDecoder().decode(files.get('submissions.json')!)) as {
+      id: string;
+    }[];
+    expect(submissions).toHaveLength(SUBMISSIONS);
+    expect(new Set(submissions.map((s) => s.id)).size).toBe(SUBMISSIONS);
+    const manifest = JSON.parse(new TextDecoder().decode(files.get('manifest.json')!)) as {
+      requestId: string;
+      counts: Record<string, number>;
+    };
+    expect(manifest.requestId).toBe(request.id);
+    expect(manifest.counts['submissions.json']).toBe(SUBMISSIONS);
+
+    // The request is completed in the person's list.
+    const list = await (await call('/api/me/dsr-requests', { headers: as(candidate) })).json<{
+      items: { id: string; state: string }[];
+    }>();
+    expect(list.items.find((r) => r.id === request.id)?.state).toBe('completed');
+
+    // A second run of the job (a redelivery) changes nothing.
+    const job = await env.DB.prepare('SELECT id FROM jobs WHERE ref = ?')
+      .bind(request.id)
+      .first<{ id: string }>();
+    expect(await runJob(env, job!.id)).toBe('skipped');
+
+    // Kept for 7 days, then deleted by the cron; the download then answers 404.
+    expect(await deleteExpiredExports(env, new Date(Date.now() + EXPORT_TTL_MS - 60_000))).toBe(0);
+    expect(await env.EXPORTS.head(exportObjectKey(request.id))).not.toBeNull();
+    await runScheduled(env as unknown as Env, new Date(Date.now() + EXPORT_TTL_MS + 60_000));
+    expect(await env.EXPORTS.head(exportObjectKey(request.id))).toBeNull();
+    await expect(exportDownload(env, candidate.id, request.id)).rejects.toMatchObject({ type: 'not-found' });
+  }, 120_000);
+
+  it("erasure deletes the person's built exports from R2, not anyone else's; the cron deletes an export whose request is gone", async () => {
+    const [person, other, employer] = [
+      await signup('candidate'),
+      await signup('candidate'),
+      await signup('employer'),
+    ];
+    const { briefId, milestoneId } = await seedBrief(employer.id);
+    const built: Record<string, string> = {};
+    for (const who of [person, other]) {
+      await seedSubmissions(who.id, briefId, milestoneId, EXPORT_SYNC_MAX_ROWS + 1);
+      const res = await call('/api/dsr/access', { headers: as(who) });
+      expect(res.status).toBe(202);
+      const { id } = await res.json<{ id: string }>();
+      await runExportJob(id);
+      expect(await env.EXPORTS.head(exportObjectKey(id))).not.toBeNull();
+      built[who.id] = id;
+    }
+
+    const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(person) });
+    expect(erasure.status).toBe(202);
+    const { requestId } = await erasure.json<{ requestId: string }>();
+    const receipt = await runErasureCascade({ requestId, userId: person.id }, env);
+    expect(receipt.state).toBe('completed');
+    expect(receipt.deletedCounts.exports).toBe(1);
+    expect(await env.EXPORTS.head(exportObjectKey(built[person.id]!))).toBeNull();
+    expect(await env.EXPORTS.head(exportObjectKey(built[other.id]!))).not.toBeNull();
+
+    // An export whose access request no longer exists (say, built while its person was erased)
+    // is deleted by the next cron even though it is fresh; the other person's stays.
+    const orphan = exportObjectKey(crypto.randomUUID());
+    await env.EXPORTS.put(orphan, 'PK', { customMetadata: { builtAt: String(Date.now()) } });
+    expect(await deleteExpiredExports(env, new Date())).toBe(1);
+    expect(await env.EXPORTS.head(orphan)).toBeNull();
+    expect(await env.EXPORTS.head(exportObjectKey(built[other.id]!))).not.toBeNull();
+  }, 120_000);
+
+  it('keeps a small export synchronous', async () => {
+    const candidate = await signup('candidate');
+    const res = await call('/api/dsr/access', { headers: as(candidate) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    await res.arrayBuffer();
+  });
+});
