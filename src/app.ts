@@ -9,6 +9,7 @@ import { consentRouter } from './routes/consent/consent.index';
 import { dpoRouter } from './routes/dpo/dpo.index';
 import { dsrRouter } from './routes/dsr/dsr.index';
 import { evaluationsRouter } from './routes/evaluations/evaluations.index';
+import { guardianRouter } from './routes/guardian/guardian.index';
 import { healthRouter } from './routes/health/health.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
@@ -35,6 +36,7 @@ export function buildApp() {
   registerSecuritySchemes(app);
   app.route('/', authRouter);
   app.route('/', meRouter);
+  app.route('/', guardianRouter);
   app.route('/', adminRouter);
   app.route('/', keysRouter);
   app.route('/', playbooksRouter);

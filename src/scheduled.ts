@@ -3,6 +3,7 @@ import { refreshPublicAgreement } from './services/agreement-rate';
 import { purgeOldUsage } from './services/api-keys';
 import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { deleteExpiredExports } from './services/dsr/export-job';
+import { endGuardianshipsAtMajority } from './services/guardians';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
@@ -26,6 +27,7 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     purgeOldUsage(getDb(env.DB), now.getTime()),
     purgePseudonymisedLogs(getDb(env.DB), now),
     runRetention(env, now),
+    endGuardianshipsAtMajority(getDb(env.DB), now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
     deleteExpiredExports(env, now),
     // Backstops for issuance: earned but never created (a race between two last ratings), and

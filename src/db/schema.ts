@@ -85,6 +85,12 @@ export const users = sqliteTable(
     lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
     /** When the 48-hour notice of erasure for inactivity was given (Rule 8(2)); null after a sign-in. */
     retentionNoticeAt: integer('retention_notice_at', { mode: 'timestamp_ms' }),
+    /**
+     * ISO date (`YYYY-MM-DD`), required at signup since issue 19 (DPDP §9): under 18 on the
+     * service's clock, the person is a child (src/domain/age.ts). Null only for accounts made
+     * before then (treated as adults, and unable to act as a guardian) and the admin.
+     */
+    dateOfBirth: text('date_of_birth'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
@@ -517,6 +523,14 @@ export const consentEvents = sqliteTable(
     noticeVersion: text('notice_version').notNull(),
     /** The language of the notice the person read (a code of NOTICE_LANGUAGES), DPDP §5(3). */
     language: text('language').notNull().default('en'),
+    /**
+     * Who gave it when not the person: their parent or lawful guardian (DPDP §9). Null: the person
+     * themselves. A guardian's grant counts only while the person is a child and that guardian's
+     * link stands (src/services/consent.ts); it lapses at 18. Not a foreign key: the guardian's
+     * erasure replaces their id by `ERASED_GUARDIAN`, never by null (which would read as the
+     * child's own grant).
+     */
+    grantedBy: text('granted_by'),
     createdAt: createdAt(),
   },
   (t) => [index('consent_events_user_purpose_created_idx').on(t.userId, t.purpose, t.createdAt)],
@@ -684,7 +698,7 @@ export const dpoRecords = sqliteTable(
   (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
 );
 
-export const NOTICE_KINDS = ['retention', 'breach', 'webhook'] as const;
+export const NOTICE_KINDS = ['retention', 'breach', 'webhook', 'majority'] as const;
 
 /**
  * In-app notices to a person (`GET /api/me/notices`): e.g. the notice of erasure for inactivity
@@ -730,6 +744,15 @@ export const breaches = sqliteTable(
     boardIntimatedAt: integer('board_intimated_at', { mode: 'timestamp_ms' }),
     boardReportDueAt: integer('board_report_due_at', { mode: 'timestamp_ms' }).notNull(),
     boardReportedAt: integer('board_reported_at', { mode: 'timestamp_ms' }),
+    /**
+     * The selector that chose the affected people, when they were not named by id
+     * (src/domain/breach-selector.ts); they are notified in pages by `breach_notification` jobs.
+     */
+    affectedQuery: text('affected_query', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** `done` once every affected person has a notice; `notifying` while the pages run. */
+    notification: text('notification', { enum: ['notifying', 'done'] })
+      .notNull()
+      .default('done'),
     createdAt: createdAt(),
   },
   (t) => [index('breaches_created_idx').on(t.createdAt)],
@@ -844,4 +867,42 @@ export const webhookAttempts = sqliteTable(
     error: text('error'),
   },
   (t) => [uniqueIndex('webhook_attempts_delivery_attempt_unique').on(t.deliveryId, t.attempt)],
+);
+
+/** `consent_events.granted_by` of a grant whose guardian has since been erased. */
+export const ERASED_GUARDIAN = 'erased-guardian';
+
+export const GUARDIAN_REQUEST_STATES = ['pending', 'approved', 'refused', 'ended'] as const;
+export type GuardianRequestState = (typeof GUARDIAN_REQUEST_STATES)[number];
+
+/**
+ * Verifiable consent of a parent or lawful guardian for a child (DPDP §9(1), Rule 10): the child's
+ * signup names the guardian's email; that adult, signed in to their own account, approves or
+ * refuses. While the child has no `approved` request with a guardian, the account can do nothing
+ * beyond its signup (src/services/guardians.ts). `ended`: superseded by a new request, withdrawn
+ * by the guardian, or the child turned 18.
+ */
+export const guardianRequests = sqliteTable(
+  'guardian_requests',
+  {
+    id: id(),
+    childId: text('child_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Lower-cased; the account with this email decides. */
+    guardianEmail: text('guardian_email').notNull(),
+    /** The adult who decided; null while pending (and if they are erased: the link ends). */
+    guardianId: text('guardian_id').references(() => users.id, { onDelete: 'set null' }),
+    /** As the guardian declared it on approval. */
+    relationship: text('relationship', { enum: ['parent', 'lawful_guardian'] }),
+    state: text('state', { enum: GUARDIAN_REQUEST_STATES }).notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: integer('decided_at', { mode: 'timestamp_ms' }),
+    endedAt: integer('ended_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('guardian_requests_child_idx').on(t.childId, t.state),
+    index('guardian_requests_email_idx').on(t.guardianEmail, t.state),
+    index('guardian_requests_guardian_idx').on(t.guardianId, t.state),
+  ],
 );

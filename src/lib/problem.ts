@@ -31,6 +31,18 @@ export const PROBLEM_TYPES = {
     title: 'Forbidden',
     description: 'The caller is authenticated but not allowed to do this (role, scope or origin).',
   },
+  'guardian-consent-required': {
+    status: 403,
+    title: 'Guardian consent required',
+    description:
+      "The account is a child's (under 18, DPDP Act 2023 §9) and this needs the verifiable consent of their parent or lawful guardian, which has not been given: until a guardian approves the request (`GET /api/me/guardian`), the account can only read its profile and guardian status, name another guardian, log out or ask for its erasure. After approval, a child's consents are given by the guardian.",
+  },
+  'guardian-not-eligible': {
+    status: 403,
+    title: 'Not eligible as a guardian',
+    description:
+      'Only an adult whose own account records a date of birth at least 18 years ago can give consent for a child (DPDP Rules 2025, Rule 10(1)(a)).',
+  },
   'not-found': {
     status: 404,
     title: 'Not found',

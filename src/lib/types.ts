@@ -11,6 +11,8 @@ export type SessionUser = {
   role: Role;
   /** Employers: the organisation they act for. */
   organisationId: string | null;
+  /** ISO date; null for accounts from before it was asked (treated as adults). */
+  dateOfBirth: string | null;
   sessionId: string;
 };
 

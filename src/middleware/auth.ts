@@ -2,9 +2,11 @@ import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { ApiKeyScope, Role } from '../db/schema';
 import type { UsageOutcome } from '../durable/rate-limiter';
+import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
 import type { ApiKeyEnv, SessionEnv } from '../lib/types';
 import { lastUsedIsStale, resolveApiKey, touchApiKey } from '../services/api-keys';
+import { needsGuardianConsent } from '../services/guardians';
 import { resolveSession } from '../services/sessions';
 import { assertSameSiteRequest } from './csrf';
 import { enforceRateLimit } from './rate-limit';
@@ -12,9 +14,13 @@ import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
 
 /**
  * Session routes: a live session cookie (401), an allowed origin for unsafe methods (403),
- * one of `roles` when given (403), then 60 requests/min per user (429).
+ * one of `roles` when given (403), a child's guardian consent unless the route is allowed before
+ * it (403 `guardian-consent-required`), then 60 requests/min per user (429).
  */
-export function requireSession(...roles: Role[]): MiddlewareHandler<SessionEnv> {
+export function requireSession(
+  options: { roles: Role[]; beforeGuardianConsent?: boolean } = { roles: [] },
+): MiddlewareHandler<SessionEnv> {
+  const { roles } = options;
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
     const resolved = token ? await resolveSession(c.var.db, token) : null;
@@ -25,6 +31,11 @@ export function requireSession(...roles: Role[]): MiddlewareHandler<SessionEnv> 
       throw new ProblemError('forbidden', `This action needs the ${roles.join(' or ')} role.`);
     }
     c.set('user', user);
+    if (!options.beforeGuardianConsent && (await needsGuardianConsent(c.var.db, user, clock.now())))
+      throw new ProblemError(
+        'guardian-consent-required',
+        'This account belongs to a child: a parent or lawful guardian must approve it first (see GET /api/me/guardian).',
+      );
     await enforceRateLimit(c, 'user', user.id, async () => {
       await next();
       if (renewedUntil && token && !c.get('sessionEnded')) setSessionCookie(c, token, renewedUntil);
