@@ -9,6 +9,7 @@ import { consentRouter } from './routes/consent/consent.index';
 import { dpoRouter } from './routes/dpo/dpo.index';
 import { dsrRouter } from './routes/dsr/dsr.index';
 import { evaluationsRouter } from './routes/evaluations/evaluations.index';
+import { guardianRouter } from './routes/guardian/guardian.index';
 import { healthRouter } from './routes/health/health.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
@@ -19,6 +20,7 @@ import { submissionsRouter } from './routes/submissions/submissions.index';
 import { integrityRouter } from './routes/v1/integrity/integrity.index';
 import { keysRouter } from './routes/v1/keys/keys.index';
 import { playbooksRouter } from './routes/v1/playbooks/playbooks.index';
+import { rubricsV1Router } from './routes/v1/rubrics/rubrics.index';
 import { webhooksRouter } from './routes/v1/webhooks/webhooks.index';
 import { organisationWebhooksRouter } from './routes/webhooks/webhooks.index';
 // The job kinds register themselves; requests create jobs of them.
@@ -34,9 +36,11 @@ export function buildApp() {
   registerSecuritySchemes(app);
   app.route('/', authRouter);
   app.route('/', meRouter);
+  app.route('/', guardianRouter);
   app.route('/', adminRouter);
   app.route('/', keysRouter);
   app.route('/', playbooksRouter);
+  app.route('/', rubricsV1Router);
   app.route('/', rubricsRouter);
   app.route('/', integrityRouter);
   app.route('/', webhooksRouter);

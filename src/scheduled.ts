@@ -1,7 +1,10 @@
 import { getDb } from './db/client';
 import { refreshPublicAgreement } from './services/agreement-rate';
+import { purgeOldUsage } from './services/api-keys';
 import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/erasure';
 import { deleteExpiredExports } from './services/dsr/export-job';
+import { endGuardianshipsAtMajority } from './services/guardians';
+import { purgeExpiredIdempotencyKeys } from './services/idempotency';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
 import { runRetention } from './services/retention';
@@ -22,8 +25,11 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
   const results = await Promise.allSettled([
     refreshPublicAgreement(env, now),
     sweepExpiredSessions(getDb(env.DB), now),
+    purgeExpiredIdempotencyKeys(getDb(env.DB), now),
+    purgeOldUsage(getDb(env.DB), now.getTime()),
     purgePseudonymisedLogs(getDb(env.DB), now),
     runRetention(env, now),
+    endGuardianshipsAtMajority(getDb(env.DB), now),
     backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
     deleteExpiredExports(env, now),
     // The membership filter of issued numbers, so never-issued ones answer 404 from memory.

@@ -13,6 +13,7 @@ describe('signup', () => {
         password: 'correct horse battery',
         name: 'Meera',
         role: 'employer',
+        dateOfBirth: '1990-01-01',
       }),
     );
     expect(res.status).toBe(201);
@@ -33,6 +34,7 @@ describe('signup', () => {
         password: 'correct horse battery',
         name: 'H',
         role: 'candidate',
+        dateOfBirth: '1990-01-01',
       }),
     );
     const token = sessionCookieFrom(res)!;
@@ -58,6 +60,7 @@ describe('signup', () => {
       password: 'correct horse battery',
       name: 'D',
       role: 'candidate',
+      dateOfBirth: '1990-01-01',
     };
     expect((await call('/api/auth/signup', jsonInit('POST', body))).status).toBe(201);
     const again = await call('/api/auth/signup', jsonInit('POST', { ...body, email: 'DUP@example.test' }));
@@ -83,6 +86,7 @@ describe('signup', () => {
         password: 'correct horse battery',
         name: 'X',
         role: 'employer',
+        dateOfBirth: '1990-01-01',
       }),
     );
     await expectProblem(squat, 409, 'conflict');
@@ -94,7 +98,12 @@ describe('signup', () => {
       jsonInit('POST', { email: 'not-an-email', password: 'short', name: '', role: 'candidate' }),
     );
     const problem = await expectProblem(res, 422, 'validation-failed');
-    expect(problem.errors?.map((e) => e.pointer).sort()).toEqual(['#/email', '#/name', '#/password']);
+    expect(problem.errors?.map((e) => e.pointer).sort()).toEqual([
+      '#/dateOfBirth',
+      '#/email',
+      '#/name',
+      '#/password',
+    ]);
   });
 });
 

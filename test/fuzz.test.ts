@@ -542,12 +542,13 @@ let fingerprintSql = '';
  * Row counts of every table, plus sums over the columns requests update in place. Left out:
  * what legitimately moves without a change of data (API-key `last_used_at` on any authenticated
  * call, session expiry sliding) and what background work of earlier accepted requests writes
- * (evaluations, fingerprints, submission state).
+ * (evaluations, fingerprints, submission state, and `api_key_usage`, which the rate limiter's
+ * alarm writes behind: it counts refused requests too, by design).
  */
 async function fingerprint(): Promise<Record<string, unknown>> {
   if (!fingerprintSql) {
     const { results } = await env.DB.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'evaluations', 'fingerprints', 'fingerprint_frequencies')",
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT IN ('d1_migrations', 'evaluations', 'fingerprints', 'fingerprint_frequencies', 'api_key_usage')",
     ).all<{ name: string }>();
     const counts = results.map(({ name }) => `(SELECT count(*) FROM "${name}") AS "${name}"`);
     const updates = [
@@ -575,8 +576,8 @@ beforeAll(async () => {
     Promise.all(Array.from({ length: n }, () => signup(role, 'Fuzz Person')));
   const [candidates, employers, promoted] = await Promise.all([
     make('candidate', 20),
-    make('employer', 20),
-    make('employer', 16),
+    make('employer', 32),
+    make('employer', 24),
   ]);
   // A test fixture: more admins than the one the secrets create, so admin routes can take the
   // fuzzer's pace under the 60-a-minute limit per user.

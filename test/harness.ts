@@ -45,11 +45,16 @@ export type Role = 'candidate' | 'employer';
 
 let counter = 0;
 
+/** The date of birth the fixtures sign up with: an adult (DPDP §9 rules apply under 18). */
+export const ADULT_BIRTH_DATE = '1990-01-01';
+
 /** Signs up a fresh account of the given role and returns its session. */
 export async function signup(
   role: Role = 'candidate',
   name = 'Test Person',
   organisationName = `Organisation ${crypto.randomUUID().slice(0, 8)}`,
+  /** Adults by default; a child's signup passes a recent `dateOfBirth` and a `guardianEmail`. */
+  extra: { dateOfBirth?: string; guardianEmail?: string } = {},
 ): Promise<Account> {
   counter += 1;
   const email = `user${counter}-${crypto.randomUUID().slice(0, 8)}@example.test`;
@@ -64,6 +69,8 @@ export async function signup(
           password,
           name,
           role,
+          dateOfBirth: ADULT_BIRTH_DATE,
+          ...extra,
           ...(role === 'employer' ? { organisation: { name: organisationName } } : {}),
         },
         { 'CF-Connecting-IP': freshIp() },

@@ -165,6 +165,39 @@ async function expectWebhookUntouched(endpointId: string) {
   expect(await res.json()).toMatchObject({ enabled: true, description: null, rotationEndsAt: null });
 }
 
+/** A child (15) naming a fresh adult guardian; approved unless `approved` is false. */
+async function childAndGuardian(approved = true) {
+  const guardian = await signup('candidate', 'Guardian Person');
+  const born = new Date(Date.now() - 15 * 365 * 86_400_000).toISOString().slice(0, 10);
+  const child = await signup('candidate', 'Ward Person', undefined, {
+    dateOfBirth: born,
+    guardianEmail: guardian.email,
+  });
+  const { items } = await (await call('/api/guardian/requests', { headers: as(guardian) })).json<{
+    items: { id: string }[];
+  }>();
+  const requestId = items[0]!.id;
+  if (approved)
+    await call(
+      `/api/guardian/requests/${requestId}/approve`,
+      jsonInit('POST', { relationship: 'parent' }, as(guardian)),
+    );
+  return { guardian, child, requestId };
+}
+
+/** A ward route: another adult (not the guardian) gets 404; the guardian gets `ok`. */
+function wardCase(key: string, suffix: string, init: RequestInit, ok: number) {
+  return {
+    [key]: async () => {
+      const { guardian, child } = await childAndGuardian();
+      const url = `/api/guardian/wards/${child.id}${suffix}`;
+      const withCookie = (who: Account) => ({ ...init, headers: { ...(init.headers ?? {}), ...as(who) } });
+      await expectProblem(await call(url, withCookie(stranger)), 404, 'not-found');
+      expect((await call(url, withCookie(guardian))).status).toBe(ok);
+    },
+  };
+}
+
 describe('API1:2023 Broken Object Level Authorization', () => {
   let submission: { id: string; evaluationId: string };
   let certificateNo = '';
@@ -252,6 +285,46 @@ describe('API1:2023 Broken Object Level Authorization', () => {
         expect(text).not.toContain(personal);
       await expectProblem(await call(`/api/dsr/erasure/${crypto.randomUUID()}`), 404, 'not-found');
     },
+    // Children's guardians (DPDP §9): a request or ward is only the named guardian's.
+    'post /api/guardian/requests/{id}/approve': async () => {
+      const { guardian, requestId } = await childAndGuardian(false);
+      const approve = (who: Account) =>
+        call(
+          `/api/guardian/requests/${requestId}/approve`,
+          jsonInit('POST', { relationship: 'parent' }, as(who)),
+        );
+      await expectProblem(await approve(stranger), 404, 'not-found');
+      expect((await approve(guardian)).status).toBe(200);
+    },
+    'post /api/guardian/requests/{id}/refuse': async () => {
+      const { guardian, requestId } = await childAndGuardian(false);
+      const refuse = (who: Account) =>
+        call(`/api/guardian/requests/${requestId}/refuse`, jsonInit('POST', {}, as(who)));
+      await expectProblem(await refuse(stranger), 404, 'not-found');
+      expect((await refuse(guardian)).status).toBe(200);
+    },
+    ...wardCase('delete /api/guardian/wards/{id}', '', { method: 'DELETE' }, 204),
+    ...wardCase('get /api/guardian/wards/{id}/consents', '/consents', {}, 200),
+    ...wardCase(
+      'post /api/guardian/wards/{id}/consents',
+      '/consents',
+      jsonInit('POST', { purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v2' }),
+      201,
+    ),
+    ...wardCase('get /api/guardian/wards/{id}/access', '/access', {}, 200),
+    ...wardCase(
+      'patch /api/guardian/wards/{id}/correction',
+      '/correction',
+      jsonInit('PATCH', { name: 'Ward' }),
+      200,
+    ),
+    ...wardCase('delete /api/guardian/wards/{id}/erasure', '/erasure', { method: 'DELETE' }, 202),
+    ...wardCase(
+      'post /api/guardian/wards/{id}/grievance',
+      '/grievance',
+      jsonInit('POST', { subject: 'For my child', description: 'A question.' }),
+      201,
+    ),
     'get /api/dsr/access/{requestId}/download': async () => {
       const [owner, intruder] = [await signup('candidate'), await signup('candidate')];
       const exported = await call('/api/dsr/access', { headers: as(owner) });
@@ -367,6 +440,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
   /** Id-taking operations whose objects are not anyone's to protect, and why. */
   const byDesign: Record<string, string> = {
     'delete /api/admin/api-keys/{id}': 'admins manage every key (function level: API5)',
+    'post /api/admin/api-keys/{id}/roll': 'admins manage every key (function level: API5)',
+    'get /api/admin/api-keys/{id}/usage': 'admins see every key (function level: API5)',
     'patch /api/admin/dsr-requests/{id}':
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
@@ -678,6 +753,7 @@ describe('API2:2023 Broken Authentication', () => {
               password: 'a-long-enough-password',
               name: 'Mass',
               role: 'candidate',
+              dateOfBirth: '1990-01-01',
             },
             { 'CF-Connecting-IP': ip },
           ),
@@ -705,6 +781,7 @@ describe('API2:2023 Broken Authentication', () => {
               password,
               name: 'Weak',
               role: 'candidate',
+              dateOfBirth: '1990-01-01',
             },
             { 'CF-Connecting-IP': `192.0.2.${Math.floor(Math.random() * 200) + 20}` },
           ),

@@ -11,6 +11,7 @@ const SELF_BODY = {
   name: 'Partner',
   scopes: ['integrity:check'],
   otherScopes: [],
+  organisationId: null,
   rateLimit: { limit: 600, windowSeconds: 60 },
 };
 const problems = async (method: string, url: string, res: Response) =>
@@ -62,6 +63,10 @@ describe('response validation against the generated OpenAPI document', () => {
       createdAt: '2026-01-01T00:00:00.000Z',
       lastUsedAt: null,
       revokedAt: null,
+      expiresAt: null,
+      ratelimitPerMinute: null,
+      rolledAt: null,
+      previousKeyExpiresAt: null,
     };
     const url = 'http://localhost:8787/api/admin/api-keys';
     expect(await problems('POST', url, json({ ...key, key: 'vpk_secret' }, 201))).toEqual([]);

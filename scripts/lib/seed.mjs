@@ -250,6 +250,12 @@ function insert(table, row, suffix = '', verb = 'INSERT OR IGNORE') {
 }
 
 /**
+ * The demo people's date of birth (signup requires one since issue 19, DPDP §9): adults, so the
+ * demo shows the full product. The admin has none (it is not a person who signs up).
+ */
+const DEMO_BIRTH_DATE = '1994-06-15';
+
+/**
  * @param {{ id: string, email: string, name: string, role: string, password: string }} user
  * @param {number} now
  */
@@ -260,6 +266,7 @@ function userRow({ id, email, name, role, password }, now) {
     email: email.trim().toLowerCase(),
     name,
     role,
+    date_of_birth: role === 'admin' ? null : DEMO_BIRTH_DATE,
     password_hash: hash,
     password_salt: salt,
     password_iterations: iterations,

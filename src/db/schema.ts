@@ -85,6 +85,12 @@ export const users = sqliteTable(
     lastLoginAt: integer('last_login_at', { mode: 'timestamp_ms' }),
     /** When the 48-hour notice of erasure for inactivity was given (Rule 8(2)); null after a sign-in. */
     retentionNoticeAt: integer('retention_notice_at', { mode: 'timestamp_ms' }),
+    /**
+     * ISO date (`YYYY-MM-DD`), required at signup since issue 19 (DPDP §9): under 18 on the
+     * service's clock, the person is a child (src/domain/age.ts). Null only for accounts made
+     * before then (treated as adults, and unable to act as a guardian) and the admin.
+     */
+    dateOfBirth: text('date_of_birth'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
@@ -161,8 +167,72 @@ export const apiKeys = sqliteTable(
     createdAt: createdAt(),
     lastUsedAt: integer('last_used_at', { mode: 'timestamp_ms' }),
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
+    /** After this the key answers 401 (`expired`); null: never expires. */
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+    /** A per-key limit per minute below the default (600); null: the default. */
+    ratelimitPerMinute: integer('ratelimit_per_minute'),
+    /** The secret a roll replaced (SHA-256), valid until `previousKeyExpiresAt` (the grace period). */
+    previousKeyHash: text('previous_key_hash'),
+    previousKeyExpiresAt: integer('previous_key_expires_at', { mode: 'timestamp_ms' }),
+    rolledAt: integer('rolled_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [uniqueIndex('api_keys_key_hash_unique').on(t.keyHash)],
+  (t) => [
+    uniqueIndex('api_keys_key_hash_unique').on(t.keyHash),
+    index('api_keys_previous_key_hash_idx').on(t.previousKeyHash),
+  ],
+);
+
+/**
+ * Requests per API key per UTC day by outcome, for the usage reports (90 days). Counted in the
+ * key's rate-limiter Durable Object and written here in batches by its alarm (never a write per
+ * request); `serverError` (5xx) is kept apart so our failures never count against the partner.
+ */
+export const apiKeyUsage = sqliteTable(
+  'api_key_usage',
+  {
+    apiKeyId: text('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** UTC day, `YYYY-MM-DD`. */
+    day: text('day').notNull(),
+    success: integer('success').notNull().default(0),
+    clientError: integer('client_error').notNull().default(0),
+    rateLimited: integer('rate_limited').notNull().default(0),
+    serverError: integer('server_error').notNull().default(0),
+  },
+  (t) => [uniqueIndex('api_key_usage_key_day_unique').on(t.apiKeyId, t.day)],
+);
+
+/**
+ * `Idempotency-Key` records (draft-ietf-httpapi-idempotency-key-header): one per (caller, key),
+ * kept 24 hours. `caller` is `apikey:<id>` or `user:<id>`; the row also links the key or the
+ * user, so erasing the person (or deleting the key) deletes it.
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    caller: text('caller').notNull(),
+    key: text('key').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** SHA-256 of method, path and body: the same key with another request is refused (422). */
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request is in flight. */
+    status: integer('status'),
+    /** The response headers worth replaying (content type, location…), JSON. */
+    headers: text('headers', { mode: 'json' }).$type<Record<string, string>>(),
+    body: text('body'),
+    /** While in flight: when the claim is considered abandoned (the Worker died mid-request). */
+    lockedUntil: integer('locked_until', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('idempotency_keys_caller_key_unique').on(t.caller, t.key),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+    index('idempotency_keys_user_idx').on(t.userId),
+    index('idempotency_keys_api_key_idx').on(t.apiKeyId),
+  ],
 );
 
 export const BRIEF_STATES = ['draft', 'published', 'closed'] as const;
@@ -455,6 +525,14 @@ export const consentEvents = sqliteTable(
     noticeVersion: text('notice_version').notNull(),
     /** The language of the notice the person read (a code of NOTICE_LANGUAGES), DPDP §5(3). */
     language: text('language').notNull().default('en'),
+    /**
+     * Who gave it when not the person: their parent or lawful guardian (DPDP §9). Null: the person
+     * themselves. A guardian's grant counts only while the person is a child and that guardian's
+     * link stands (src/services/consent.ts); it lapses at 18. Not a foreign key: the guardian's
+     * erasure replaces their id by `ERASED_GUARDIAN`, never by null (which would read as the
+     * child's own grant).
+     */
+    grantedBy: text('granted_by'),
     createdAt: createdAt(),
   },
   (t) => [index('consent_events_user_purpose_created_idx').on(t.userId, t.purpose, t.createdAt)],
@@ -622,7 +700,7 @@ export const dpoRecords = sqliteTable(
   (t) => [index('dpo_records_requested_idx').on(t.requestedAt)],
 );
 
-export const NOTICE_KINDS = ['retention', 'breach', 'webhook'] as const;
+export const NOTICE_KINDS = ['retention', 'breach', 'webhook', 'majority'] as const;
 
 /**
  * In-app notices to a person (`GET /api/me/notices`): e.g. the notice of erasure for inactivity
@@ -668,6 +746,15 @@ export const breaches = sqliteTable(
     boardIntimatedAt: integer('board_intimated_at', { mode: 'timestamp_ms' }),
     boardReportDueAt: integer('board_report_due_at', { mode: 'timestamp_ms' }).notNull(),
     boardReportedAt: integer('board_reported_at', { mode: 'timestamp_ms' }),
+    /**
+     * The selector that chose the affected people, when they were not named by id
+     * (src/domain/breach-selector.ts); they are notified in pages by `breach_notification` jobs.
+     */
+    affectedQuery: text('affected_query', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** `done` once every affected person has a notice; `notifying` while the pages run. */
+    notification: text('notification', { enum: ['notifying', 'done'] })
+      .notNull()
+      .default('done'),
     createdAt: createdAt(),
   },
   (t) => [index('breaches_created_idx').on(t.createdAt)],
@@ -782,4 +869,42 @@ export const webhookAttempts = sqliteTable(
     error: text('error'),
   },
   (t) => [uniqueIndex('webhook_attempts_delivery_attempt_unique').on(t.deliveryId, t.attempt)],
+);
+
+/** `consent_events.granted_by` of a grant whose guardian has since been erased. */
+export const ERASED_GUARDIAN = 'erased-guardian';
+
+export const GUARDIAN_REQUEST_STATES = ['pending', 'approved', 'refused', 'ended'] as const;
+export type GuardianRequestState = (typeof GUARDIAN_REQUEST_STATES)[number];
+
+/**
+ * Verifiable consent of a parent or lawful guardian for a child (DPDP §9(1), Rule 10): the child's
+ * signup names the guardian's email; that adult, signed in to their own account, approves or
+ * refuses. While the child has no `approved` request with a guardian, the account can do nothing
+ * beyond its signup (src/services/guardians.ts). `ended`: superseded by a new request, withdrawn
+ * by the guardian, or the child turned 18.
+ */
+export const guardianRequests = sqliteTable(
+  'guardian_requests',
+  {
+    id: id(),
+    childId: text('child_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Lower-cased; the account with this email decides. */
+    guardianEmail: text('guardian_email').notNull(),
+    /** The adult who decided; null while pending (and if they are erased: the link ends). */
+    guardianId: text('guardian_id').references(() => users.id, { onDelete: 'set null' }),
+    /** As the guardian declared it on approval. */
+    relationship: text('relationship', { enum: ['parent', 'lawful_guardian'] }),
+    state: text('state', { enum: GUARDIAN_REQUEST_STATES }).notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: integer('decided_at', { mode: 'timestamp_ms' }),
+    endedAt: integer('ended_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('guardian_requests_child_idx').on(t.childId, t.state),
+    index('guardian_requests_email_idx').on(t.guardianEmail, t.state),
+    index('guardian_requests_guardian_idx').on(t.guardianId, t.state),
+  ],
 );

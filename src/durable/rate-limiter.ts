@@ -1,4 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
+import { sql } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import { apiKeyUsage } from '../db/schema';
 
 /** What one `hit` answers: whether the request may proceed and the numbers for the headers. */
 export type RateDecision = {
@@ -12,6 +15,29 @@ export type RateDecision = {
 };
 
 const STORAGE_KEY = 'hits';
+const USAGE_KEY = 'usage';
+
+/** What a counted request of an API key came to, for the usage reports. */
+export type UsageOutcome = 'success' | 'clientError' | 'rateLimited' | 'serverError';
+export type UsageCounts = Record<UsageOutcome, number>;
+/** Counts not yet written to D1: per key id, per UTC day. */
+type PendingUsage = Record<string, Record<string, UsageCounts>>;
+
+/** The pending counts of a key and day, created at zero. */
+function countsOf(usage: PendingUsage, apiKeyId: string, day: string): UsageCounts {
+  const perKey = usage[apiKeyId] ?? {};
+  usage[apiKeyId] = perKey;
+  const counts = perKey[day] ?? { success: 0, clientError: 0, rateLimited: 0, serverError: 0 };
+  perKey[day] = counts;
+  return counts;
+}
+
+/**
+ * How long usage counts stay in the object before its alarm writes them to D1 in one batch
+ * (one upsert per key and day, however many requests): the reports lag by at most this much,
+ * and D1 sees a write per key per minute at most, never one per request.
+ */
+export const USAGE_FLUSH_MS = 60_000;
 
 /**
  * Most per-key logs one shard object keeps in memory (`hitKey`). Beyond it the least recently
@@ -54,12 +80,93 @@ export class RateLimiter extends DurableObject<Env> {
   /** When the pending cleanup alarm fires (null: none armed by this instance). */
   private alarmAt: number | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Usage counts not yet in D1 (also written behind to storage with the log). */
+  private usage: PendingUsage = {};
+  /** When the pending usage is due in D1 (null: nothing pending). */
+  private usageDueAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.hits = (await ctx.storage.get<number[]>(STORAGE_KEY)) ?? [];
+      this.usage = (await ctx.storage.get<PendingUsage>(USAGE_KEY)) ?? {};
+      if (Object.keys(this.usage).length > 0) this.usageDueAt = Date.now();
     });
+  }
+
+  /**
+   * Counts one request of API key `apiKeyId` by outcome, on the UTC day of `at`. In memory; the
+   * write-behind timer puts it in storage, the alarm writes it to D1 within `USAGE_FLUSH_MS`.
+   */
+  async record(apiKeyId: string, outcome: UsageOutcome, at: number = Date.now()): Promise<void> {
+    const day = new Date(at).toISOString().slice(0, 10);
+    countsOf(this.usage, apiKeyId, day)[outcome] += 1;
+    this.usageDueAt ??= Date.now() + USAGE_FLUSH_MS;
+    this.scheduleFlush();
+  }
+
+  /** The counts not yet in D1, per UTC day, so a report can be exact before the next flush. */
+  async pendingUsage(apiKeyId: string): Promise<Record<string, UsageCounts>> {
+    return this.usage[apiKeyId] ?? {};
+  }
+
+  /**
+   * Writes the pending usage to D1 in one batch of upserts (adding to what is there). On
+   * failure the counts stay pending for the next alarm. Returns how many rows it wrote.
+   */
+  async flushUsage(): Promise<number> {
+    const pending = this.usage;
+    const rows = Object.entries(pending).flatMap(([apiKeyId, days]) =>
+      Object.entries(days).map(([day, c]) => ({ apiKeyId, day, ...c })),
+    );
+    if (rows.length === 0) {
+      this.usageDueAt = null;
+      return 0;
+    }
+    this.usage = {};
+    this.usageDueAt = null;
+    const db = getDb(this.env.DB);
+    try {
+      const statements = rows.map((row) =>
+        db
+          .insert(apiKeyUsage)
+          .values(row)
+          .onConflictDoUpdate({
+            target: [apiKeyUsage.apiKeyId, apiKeyUsage.day],
+            set: {
+              success: sql`${apiKeyUsage.success} + excluded.success`,
+              clientError: sql`${apiKeyUsage.clientError} + excluded.client_error`,
+              rateLimited: sql`${apiKeyUsage.rateLimited} + excluded.rate_limited`,
+              serverError: sql`${apiKeyUsage.serverError} + excluded.server_error`,
+            },
+          }),
+      );
+      const [first, ...rest] = statements;
+      if (first) await db.batch([first, ...rest]);
+    } catch (err) {
+      if (/FOREIGN KEY/i.test(String(err))) {
+        // The key is gone (its organisation was deleted): nothing to report any more.
+        console.error('rate limiter: usage of a deleted key dropped', err);
+      } else {
+        for (const row of rows) {
+          const c = countsOf(this.usage, row.apiKeyId, row.day);
+          c.success += row.success;
+          c.clientError += row.clientError;
+          c.rateLimited += row.rateLimited;
+          c.serverError += row.serverError;
+        }
+        this.usageDueAt = Date.now() + USAGE_FLUSH_MS;
+        throw err;
+      }
+    }
+    return rows.length;
+  }
+
+  private scheduleFlush(): void {
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = null;
+      this.flush().catch((err) => console.error('rate limiter: flush failed', err));
+    }, FLUSH_INTERVAL_MS);
   }
 
   /** Count one request against `limit` per `windowSeconds`, at time `now` (ms; injectable for tests). */
@@ -71,10 +178,7 @@ export class RateLimiter extends DurableObject<Env> {
     const allowed = this.hits.length < limit;
     if (allowed) {
       this.hits.push(now);
-      this.flushTimer ??= setTimeout(() => {
-        this.flushTimer = null;
-        this.flush().catch((err) => console.error('rate limiter: flush failed', err));
-      }, FLUSH_INTERVAL_MS);
+      this.scheduleFlush();
     }
     const oldest = this.hits[0];
     // The oldest hit leaves the window (and frees a slot) at oldest + window.
@@ -166,15 +270,24 @@ export class RateLimiter extends DurableObject<Env> {
     }
     this.prune(now);
     const newest = this.hits[this.hits.length - 1];
-    if (newest === undefined) {
+    const usagePending = Object.keys(this.usage).length > 0;
+    if (newest === undefined && !usagePending) {
       await this.ctx.storage.deleteAll();
       this.alarmAt = null;
       return;
     }
-    await this.ctx.storage.put(STORAGE_KEY, this.hits);
-    if (this.alarmAt === null) {
-      this.alarmAt = newest + this.windowMs + 1000;
-      await this.ctx.storage.setAlarm(this.alarmAt);
+    if (newest === undefined) await this.ctx.storage.delete(STORAGE_KEY);
+    else await this.ctx.storage.put(STORAGE_KEY, this.hits);
+    if (usagePending) await this.ctx.storage.put(USAGE_KEY, this.usage);
+    else await this.ctx.storage.delete(USAGE_KEY);
+    // One alarm serves both: the log's cleanup and the usage's write to D1, whichever is first.
+    const wanted = Math.min(
+      newest === undefined ? Number.POSITIVE_INFINITY : newest + this.windowMs + 1000,
+      this.usageDueAt ?? Number.POSITIVE_INFINITY,
+    );
+    if (this.alarmAt === null || wanted < this.alarmAt) {
+      this.alarmAt = wanted;
+      await this.ctx.storage.setAlarm(wanted);
     }
   }
 
@@ -186,10 +299,7 @@ export class RateLimiter extends DurableObject<Env> {
   async refund(now: number = Date.now()): Promise<void> {
     this.prune(now);
     if (this.hits.pop() === undefined) return;
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = null;
-      this.flush().catch((err) => console.error('rate limiter: flush failed', err));
-    }, FLUSH_INTERVAL_MS);
+    this.scheduleFlush();
   }
 
   /** Forgets every counted request: a successful login clears its earlier attempts. */
@@ -198,17 +308,17 @@ export class RateLimiter extends DurableObject<Env> {
     await this.flush();
   }
 
-  /** Forget the key once its window is empty; otherwise look again when the newest hit expires. */
+  /**
+   * Writes the pending usage to D1, then forgets the key once its window is empty (otherwise
+   * `flush` looks again when the newest hit expires).
+   */
   override async alarm(): Promise<void> {
     this.alarmAt = null;
-    const newest = this.hits[this.hits.length - 1];
-    if (newest !== undefined && Date.now() < newest + this.windowMs) {
-      this.alarmAt = newest + this.windowMs + 1000;
-      await this.ctx.storage.setAlarm(this.alarmAt);
-      return;
+    try {
+      await this.flushUsage();
+    } finally {
+      await this.flush();
     }
-    this.hits = [];
-    await this.ctx.storage.deleteAll();
   }
 
   /** Drops the hits that have left the window ending at `now`. */

@@ -23,12 +23,25 @@ export const PROBLEM_TYPES = {
   unauthenticated: {
     status: 401,
     title: 'Authentication required',
-    description: 'No valid session cookie or API key was presented.',
+    description:
+      'No valid session cookie or API key was presented (missing, unknown, revoked, expired, or an old secret past its grace period).',
   },
   forbidden: {
     status: 403,
     title: 'Forbidden',
     description: 'The caller is authenticated but not allowed to do this (role, scope or origin).',
+  },
+  'guardian-consent-required': {
+    status: 403,
+    title: 'Guardian consent required',
+    description:
+      "The account is a child's (under 18, DPDP Act 2023 §9) and this needs the verifiable consent of their parent or lawful guardian, which has not been given: until a guardian approves the request (`GET /api/me/guardian`), the account can only read its profile and guardian status, name another guardian, log out or ask for its erasure. After approval, a child's consents are given by the guardian.",
+  },
+  'guardian-not-eligible': {
+    status: 403,
+    title: 'Not eligible as a guardian',
+    description:
+      'Only an adult whose own account records a date of birth at least 18 years ago can give consent for a child (DPDP Rules 2025, Rule 10(1)(a)).',
   },
   'not-found': {
     status: 404,
@@ -41,6 +54,18 @@ export const PROBLEM_TYPES = {
     description: 'The path exists but not with this method; `Allow` lists the methods it has.',
   },
   conflict: { status: 409, title: 'Conflict', description: 'The request conflicts with the current state.' },
+  'idempotency-key-in-use': {
+    status: 409,
+    title: 'Idempotency key in use',
+    description:
+      'A request with this `Idempotency-Key` is still being processed. Retry later with the same key to get its response.',
+  },
+  'idempotency-key-mismatch': {
+    status: 422,
+    title: 'Idempotency key reused',
+    description:
+      'This `Idempotency-Key` was already used (within 24 hours) for a different request: another method, path or body. Use a new key for a new request.',
+  },
   'payload-too-large': {
     status: 413,
     title: 'Payload too large',

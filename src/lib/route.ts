@@ -10,6 +10,7 @@
  * `errors` adds the rest (409, or 429 for a public route with its own limit).
  */
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
+import { IDEMPOTENCY_HEADER, idempotency, REPLAYED_HEADER } from '../middleware/idempotency';
 import { type ErrorStatus, errorResponses, RATE_LIMIT_HEADERS } from './problem';
 
 type RouteSpec = RouteConfig & {
@@ -20,6 +21,12 @@ type RouteSpec = RouteConfig & {
   operationId: string;
   /** Error statuses beyond the ones the route's shape implies. */
   errors?: readonly ErrorStatus[];
+  /**
+   * Honours `Idempotency-Key` (src/middleware/idempotency.ts): runs the idempotency middleware
+   * after the route's auth, documents the header, the `Idempotent-Replayed` response header and
+   * the 400/409/422 refusals. For every POST that creates something or triggers work.
+   */
+  idempotent?: boolean;
 };
 
 const OPERATION_ID = /^[a-z][a-zA-Z0-9]*$/;
@@ -44,10 +51,39 @@ const ORIGIN_403 = {
 type ResponseDoc = RouteConfig['responses'][string];
 
 /** The route as `createRoute` returns it. Error responses are documented but not in the type: handlers throw them. */
-type DefinedRoute<R extends RouteSpec> = Omit<R, 'errors'> & { getRoutingPath(): string };
+type DefinedRoute<R extends RouteSpec> = Omit<R, 'errors' | 'idempotent'> & { getRoutingPath(): string };
+
+/** The `Idempotency-Key` request header, as every idempotent operation documents it. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header' as const,
+  required: false,
+  description:
+    'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a unique key per request, e.g. a UUID ' +
+    '(1–255 visible ASCII characters, bare or as a quoted string). For 24 hours per caller, a retry with the same ' +
+    'key and the same request gets the first response again, with `Idempotent-Replayed: true`; the same key with a ' +
+    'different method, path or body is a 422 (`idempotency-key-mismatch`); a retry while the first is still running ' +
+    'is a 409 (`idempotency-key-in-use`). Responses with a 5xx or 429 status are not kept, so a retry runs again.',
+  schema: {
+    type: 'string' as const,
+    minLength: 1,
+    maxLength: 255,
+    example: '0f8c1f4e-6a2b-4c2e-9a57-0d6f3e1b2c4d',
+  },
+};
+
+const REPLAYED_RESPONSE_HEADER = {
+  [REPLAYED_HEADER]: {
+    description:
+      '`true` when this response is the stored response of an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
 
 export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
-  const { errors = [], ...config } = spec;
+  const { errors = [], idempotent = false, ...config } = spec;
+  let middleware: RouteConfig['middleware'] = config.middleware;
+  let parameters: unknown[] | undefined = config.parameters;
   if (!OPERATION_ID.test(config.operationId)) {
     throw new Error(`operationId ${config.operationId} of ${config.path} is not camelCase`);
   }
@@ -61,11 +97,27 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   if (config.request?.query || config.request?.headers) add(400);
   if (authenticated) add(401, 403, 429);
   if (config.method !== 'get' && config.path.startsWith('/api/')) add(413);
+  if (idempotent) {
+    if (!authenticated)
+      throw new Error(`${config.operationId}: Idempotency-Key is scoped to a caller; the route has no auth`);
+    add(400, 409, 422);
+    const own = middleware === undefined ? [] : Array.isArray(middleware) ? middleware : [middleware];
+    middleware = [...own, idempotency()];
+    parameters = [...(parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+  }
 
   const success: Record<string, ResponseDoc> = {};
   for (const [status, response] of Object.entries(config.responses)) {
-    const limited = authenticated && status.startsWith('2') && !('$ref' in response) && !response.headers;
-    success[status] = limited ? { ...response, headers: RATE_LIMIT_HEADERS } : response;
+    if (!status.startsWith('2') || '$ref' in response) {
+      success[status] = response;
+      continue;
+    }
+    const headers = {
+      ...(authenticated && !response.headers ? RATE_LIMIT_HEADERS : {}),
+      ...response.headers,
+      ...(idempotent ? REPLAYED_RESPONSE_HEADER : {}),
+    };
+    success[status] = Object.keys(headers).length > 0 ? { ...response, headers } : response;
   }
   const ordered = [...statuses].sort((a, b) => a - b);
   const standard: Record<string, ResponseDoc> = errorResponses(...ordered);
@@ -85,6 +137,8 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   }
   return createRoute({
     ...config,
+    ...(middleware === undefined ? {} : { middleware }),
+    ...(parameters === undefined ? {} : { parameters }),
     // A route's own declaration of a status (an HTML error page, say) wins over the standard one.
     responses: { ...standard, ...success },
   }) as unknown as DefinedRoute<R>;

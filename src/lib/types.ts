@@ -11,6 +11,8 @@ export type SessionUser = {
   role: Role;
   /** Employers: the organisation they act for. */
   organisationId: string | null;
+  /** ISO date; null for accounts from before it was asked (treated as adults). */
+  dateOfBirth: string | null;
   sessionId: string;
 };
 
@@ -21,6 +23,8 @@ export type ApiKeyPrincipal = {
   scopes: ApiKeyScope[];
   /** The organisation the key acts for (webhooks); null for a key of the platform's own. */
   organisationId: string | null;
+  /** A per-key limit below the default; null: the default. */
+  ratelimitPerMinute: number | null;
 };
 
 /**

@@ -1,9 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { ApiKeyScope, Role } from '../db/schema';
+import type { UsageOutcome } from '../durable/rate-limiter';
+import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
 import type { ApiKeyEnv, SessionEnv } from '../lib/types';
 import { lastUsedIsStale, resolveApiKey, touchApiKey } from '../services/api-keys';
+import { needsGuardianConsent } from '../services/guardians';
 import { resolveSession } from '../services/sessions';
 import { assertSameSiteRequest } from './csrf';
 import { enforceRateLimit } from './rate-limit';
@@ -11,9 +14,13 @@ import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
 
 /**
  * Session routes: a live session cookie (401), an allowed origin for unsafe methods (403),
- * one of `roles` when given (403), then 60 requests/min per user (429).
+ * one of `roles` when given (403), a child's guardian consent unless the route is allowed before
+ * it (403 `guardian-consent-required`), then 60 requests/min per user (429).
  */
-export function requireSession(...roles: Role[]): MiddlewareHandler<SessionEnv> {
+export function requireSession(
+  options: { roles: Role[]; beforeGuardianConsent?: boolean } = { roles: [] },
+): MiddlewareHandler<SessionEnv> {
+  const { roles } = options;
   return async (c, next) => {
     const token = getCookie(c, SESSION_COOKIE);
     const resolved = token ? await resolveSession(c.var.db, token) : null;
@@ -24,6 +31,11 @@ export function requireSession(...roles: Role[]): MiddlewareHandler<SessionEnv> 
       throw new ProblemError('forbidden', `This action needs the ${roles.join(' or ')} role.`);
     }
     c.set('user', user);
+    if (!options.beforeGuardianConsent && (await needsGuardianConsent(c.var.db, user, clock.now())))
+      throw new ProblemError(
+        'guardian-consent-required',
+        'This account belongs to a child: a parent or lawful guardian must approve it first (see GET /api/me/guardian).',
+      );
     await enforceRateLimit(c, 'user', user.id, async () => {
       await next();
       if (renewedUntil && token && !c.get('sessionEnded')) setSessionCookie(c, token, renewedUntil);
@@ -31,20 +43,55 @@ export function requireSession(...roles: Role[]): MiddlewareHandler<SessionEnv> 
   };
 }
 
+/** Which usage count a response of an API key falls in (5xx apart: our failures are not the partner's). */
+export function usageOutcome(status: number): UsageOutcome {
+  if (status === 429) return 'rateLimited';
+  if (status >= 500) return 'serverError';
+  if (status >= 400) return 'clientError';
+  return 'success';
+}
+
 /**
- * Partner routes: a live `X-Service-Key` (401) carrying `scope` when given (403), then 600
- * requests/min per key (429).
+ * Partner routes: a live `X-Service-Key` (401; an expired key says so) carrying `scope` when given
+ * (403), then 600 requests/min per key or the key's own lower limit (429). Every request of a
+ * known key is counted by outcome in its limiter object, after the response (`waitUntil`).
  */
 export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<ApiKeyEnv> {
   return async (c, next) => {
     const presented = c.req.header('X-Service-Key');
     const db = c.var.db;
-    const key = presented ? await resolveApiKey(db, presented) : null;
-    if (!key) throw new ProblemError('unauthenticated', 'A valid X-Service-Key header is required.');
-    if (scope && !key.scopes.includes(scope))
-      throw new ProblemError('forbidden', `This API key lacks the ${scope} scope.`);
-    c.set('apiKey', { id: key.id, name: key.name, scopes: key.scopes, organisationId: key.organisationId });
-    if (lastUsedIsStale(key.lastUsedAt)) c.executionCtx.waitUntil(touchApiKey(db, key.id));
-    await enforceRateLimit(c, 'apikey', key.id, next);
+    const resolved = presented ? await resolveApiKey(db, presented) : null;
+    if (resolved?.status === 'expired')
+      throw new ProblemError('unauthenticated', 'This API key has expired; ask for a new one.');
+    if (!resolved) throw new ProblemError('unauthenticated', 'A valid X-Service-Key header is required.');
+    const { key } = resolved;
+    const at = Date.now();
+    let status = 500;
+    try {
+      if (scope && !key.scopes.includes(scope))
+        throw new ProblemError('forbidden', `This API key lacks the ${scope} scope.`);
+      const { id, name, scopes, organisationId, ratelimitPerMinute } = key;
+      c.set('apiKey', { id, name, scopes, organisationId, ratelimitPerMinute });
+      if (lastUsedIsStale(key.lastUsedAt)) c.executionCtx.waitUntil(touchApiKey(db, key.id));
+      await enforceRateLimit(c, 'apikey', key.id, next, key.ratelimitPerMinute);
+      status = c.res.status;
+    } catch (err) {
+      status = err instanceof ProblemError ? err.status : 500;
+      throw err;
+    } finally {
+      c.executionCtx.waitUntil(
+        recordUsage(c.env, key.id, usageOutcome(status), at).catch((err) =>
+          console.error('usage: record failed', err),
+        ),
+      );
+    }
   };
 }
+
+/** Counts one request of an API key in its limiter object (written to D1 in batches by its alarm). */
+export const recordUsage = (
+  env: Pick<Env, 'RATE_LIMITER'>,
+  apiKeyId: string,
+  outcome: UsageOutcome,
+  at: number,
+) => env.RATE_LIMITER.getByName(`apikey:${apiKeyId}`).record(apiKeyId, outcome, at);

@@ -103,8 +103,11 @@ export async function consumeRateLimit(
   kind: LimitKind,
   id: string,
   now: number = Date.now(),
+  /** A lower limit of this key's own (a per-key API-key limit); the kind's default otherwise. */
+  ownLimit?: number | null,
 ): Promise<RateDecision & { cached: boolean }> {
-  const { limit, windowSeconds } = RATE_LIMITS[kind];
+  const { windowSeconds } = RATE_LIMITS[kind];
+  const limit = ownLimit && ownLimit < RATE_LIMITS[kind].limit ? ownLimit : RATE_LIMITS[kind].limit;
   const key = `${kind}:${id}`;
   const until = fullUntil.get(key);
   if (until !== undefined) {
@@ -137,9 +140,10 @@ export async function enforceRateLimit<E extends { Bindings: Env }>(
   kind: LimitKind,
   id: string,
   next: () => Promise<void>,
+  ownLimit?: number | null,
 ): Promise<void> {
   const started = performance.now();
-  const decision = await consumeRateLimit(c.env, kind, id);
+  const decision = await consumeRateLimit(c.env, kind, id, Date.now(), ownLimit);
   // What the limiter adds to the request, for clients' devtools and for `npm run bench`.
   const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${decision.cached ? ';desc="known full"' : ''}`;
   const headers = { ...rateLimitHeaders(kind, decision), 'Server-Timing': timing };

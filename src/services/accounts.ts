@@ -9,12 +9,15 @@ import {
   sessions,
   users,
 } from '../db/schema';
+import { isChild } from '../domain/age';
 import { normaliseAlias } from '../domain/alias';
 import { checkPassword } from '../domain/password-policy';
 import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/secrets';
+import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
 import { purgeLeaderboards } from './cache-keys';
+import { guardianRequestInsert, sameEmail } from './guardians';
 import { leaderboardDomainsOf } from './leaderboard';
 import {
   invitationFor,
@@ -31,6 +34,7 @@ export type Profile = {
   role: Role;
   publicAlias: string | null;
   organisation: { id: string; name: string; verification: OrganisationVerification } | null;
+  dateOfBirth: string | null;
   createdAt: string;
 };
 
@@ -44,6 +48,7 @@ export const toProfile = (u: UserRow, organisation: OrganisationRow | null = nul
   role: u.role,
   publicAlias: u.publicAlias,
   organisation: organisation ? organisationSummary(organisation) : null,
+  dateOfBirth: u.dateOfBirth,
   createdAt: u.createdAt.toISOString(),
 });
 
@@ -62,6 +67,10 @@ export type SignupInput = {
   password: string;
   name: string;
   role: 'candidate' | 'employer';
+  /** ISO date (`YYYY-MM-DD`), checked by the schema. */
+  dateOfBirth: string;
+  /** A child (under 18): the email of the parent or lawful guardian who is to consent (§9). */
+  guardianEmail?: string | undefined;
   /** Employers: the organisation to create (its name; the email's domain when absent). */
   organisation?: { name?: string | undefined; websiteUrl?: string | undefined } | undefined;
   /** Employers: join an existing organisation by a member's invitation instead. */
@@ -77,6 +86,7 @@ export async function registerAccount(
   db: Database,
   input: SignupInput,
   reservedEmails: (string | undefined)[] = [],
+  now: Date = clock.now(),
 ): Promise<{ user: UserRow; organisation: OrganisationRow | null }> {
   const email = normaliseEmail(input.email);
   if (input.role === 'candidate' && (input.organisation || input.invitationCode)) {
@@ -89,6 +99,21 @@ export async function registerAccount(
       ],
     });
   }
+  const child = isChild(input.dateOfBirth, now);
+  const guardianEmail = input.guardianEmail ? normaliseEmail(input.guardianEmail) : null;
+  const refuse = (pointer: string, detail: string) =>
+    new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [{ pointer, detail }],
+    });
+  if (child && input.role !== 'candidate')
+    throw refuse('#/dateOfBirth', 'Employer accounts are for adults (18 or over)');
+  if (child && !guardianEmail)
+    throw refuse(
+      '#/guardianEmail',
+      'Under 18: name the parent or lawful guardian who is to consent (DPDP §9); they approve with their own account',
+    );
+  if (!child && guardianEmail) throw refuse('#/guardianEmail', 'Only a child (under 18) names a guardian');
+  if (guardianEmail === email) throw sameEmail();
   const reserved = reservedEmails.filter((e): e is string => typeof e === 'string' && e.trim() !== '');
   if (reserved.map(normaliseEmail).includes(email)) throw emailTaken();
   requireStrongPassword(input.password, [email, input.name]);
@@ -100,9 +125,19 @@ export async function registerAccount(
     email,
     name: input.name.trim(),
     role: input.role,
+    dateOfBirth: input.dateOfBirth,
     ...(await hashPassword(input.password)),
   };
   try {
+    if (input.role === 'candidate' && guardianEmail) {
+      // A child: the account and the guardian's request commit together (nothing else happens until approval).
+      const [[row]] = await db.batch([
+        db.insert(users).values(person).returning(),
+        guardianRequestInsert(db, id, guardianEmail, now),
+        auditInsert(db, { actorId: id, action: 'guardian.requested', targetType: 'user', targetId: id }),
+      ]);
+      return { user: row as UserRow, organisation: null };
+    }
     if (input.role === 'candidate') {
       const [row] = await db.insert(users).values(person).returning();
       return { user: row as UserRow, organisation: null };

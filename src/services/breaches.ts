@@ -6,9 +6,10 @@
  * overdue, and an admin marks each as sent. Each notice is also emailed through the outbox (an
  * `email` job per person, src/services/mail.ts).
  */
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, getDb } from '../db/client';
-import { breaches, userNotices, users } from '../db/schema';
+import { breaches, submissions, userNotices, users } from '../db/schema';
+import { type BreachSelector, canonicalSelector, selectorProblem } from '../domain/breach-selector';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { dispatchJobs, jobInsert } from './jobs/jobs';
@@ -19,6 +20,8 @@ export const EMAIL_JOB = 'email';
 export const REPORT_WITHIN_MS = 72 * 3600_000;
 /** user_notices rows per insert: 6 bound columns each, within D1's 100 parameters. */
 const NOTICE_CHUNK = 16;
+/** The same with `created_at` bound too (7 columns, and D1 binds every column of a multi-row insert). */
+const PAGE_NOTICE_CHUNK = 10;
 
 export type BreachInput = {
   description: string;
@@ -26,8 +29,17 @@ export type BreachInput = {
   foundAt: string;
   categories: string[];
   measures: string;
-  affectedUserIds: string[];
+  /** Either the accounts by id (at most 500)… */
+  affectedUserIds?: string[] | undefined;
+  /** …or a selector, notified in pages by `breach_notification` jobs, for any number of people. */
+  affected?: { query: BreachSelector } | undefined;
 };
+
+/** The job kind that notifies one page of a selector's people and chains the next page. */
+export const BREACH_NOTIFICATION_JOB = 'breach_notification';
+export type BreachNotificationPayload = { breachId: string; after: string | null };
+/** People per page: one batch of 7 notice inserts, 100 email jobs and 3 statements. */
+export const BREACH_PAGE = 100;
 
 type Row = typeof breaches.$inferSelect;
 
@@ -39,6 +51,8 @@ export const breachView = (r: Row, now = new Date()) => ({
   categories: r.categories,
   measures: r.measures,
   affectedCount: r.affectedCount,
+  affectedQuery: (r.affectedQuery as BreachSelector | null) ?? null,
+  notification: r.notification,
   boardIntimation: {
     dueAt: r.boardIntimationDueAt.toISOString(),
     doneAt: r.boardIntimatedAt?.toISOString() ?? null,
@@ -59,7 +73,8 @@ export async function recordBreach(
   now = new Date(),
 ) {
   const db = getDb(env.DB);
-  const ids = [...new Set(input.affectedUserIds)];
+  if (input.affected) return recordSelectedBreach(env, adminId, input, input.affected.query, now);
+  const ids = [...new Set(input.affectedUserIds ?? [])];
   // Checked in chunks: D1 binds at most 100 parameters per statement.
   const found: { id: string }[] = [];
   for (let i = 0; i < ids.length; i += 90)
@@ -75,11 +90,7 @@ export async function recordBreach(
     });
   const foundAt = new Date(input.foundAt);
   const id = crypto.randomUUID();
-  const title = 'A personal data breach affected your data';
-  const body =
-    `On ${foundAt.toISOString()} we found a personal data breach: ${input.description} The data concerned: ` +
-    `${input.categories.join(', ')}. What we have done: ${input.measures} What you can do: change your password ` +
-    'and watch for messages that pretend to be from us. Our Data Protection Officer answers questions (GET /api/dpo).';
+  const { title, body } = noticeText(input);
   const people = ids.map((userId) => ({ userId, noticeId: crypto.randomUUID(), jobId: crypto.randomUUID() }));
   const notices = [];
   for (let i = 0; i < people.length; i += NOTICE_CHUNK)
@@ -142,6 +153,181 @@ export async function recordBreach(
     now,
   );
   return breachView(row!, now);
+}
+
+const NOTICE_TITLE = 'A personal data breach affected your data';
+
+/** The notice every affected person gets (in-app and by email). */
+function noticeText(b: Pick<BreachInput, 'description' | 'foundAt' | 'categories' | 'measures'>) {
+  const body =
+    `On ${new Date(b.foundAt).toISOString()} we found a personal data breach: ${b.description} The data concerned: ` +
+    `${b.categories.join(', ')}. What we have done: ${b.measures} What you can do: change your password ` +
+    'and watch for messages that pretend to be from us. Our Data Protection Officer answers questions (GET /api/dpo).';
+  return { title: NOTICE_TITLE, body };
+}
+
+/**
+ * A breach whose affected people are chosen by a selector. The request writes the breach (with
+ * the selector, `notification: notifying`), its audit entry and the first page's job in one batch
+ * (so a breach never exists without the work that notifies its people), then enqueues the job.
+ * The people are counted as they are notified (`affectedCount`).
+ */
+async function recordSelectedBreach(
+  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  adminId: string,
+  input: BreachInput,
+  selector: BreachSelector,
+  now: Date,
+) {
+  const problem = selectorProblem(selector);
+  if (problem)
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [problem],
+    });
+  const db = getDb(env.DB);
+  const id = crypto.randomUUID();
+  const foundAt = new Date(input.foundAt);
+  const query = canonicalSelector(selector);
+  const jobId = crypto.randomUUID();
+  const [[row]] = await db.batch([
+    db
+      .insert(breaches)
+      .values({
+        id,
+        description: input.description,
+        occurredAt: input.occurredAt ? new Date(input.occurredAt) : null,
+        foundAt,
+        categories: input.categories,
+        measures: input.measures,
+        affectedCount: 0,
+        affectedQuery: query,
+        notification: 'notifying',
+        recordedBy: adminId,
+        boardIntimationDueAt: now,
+        boardReportDueAt: new Date(foundAt.getTime() + REPORT_WITHIN_MS),
+        createdAt: now,
+      })
+      .returning(),
+    auditInsert(db, {
+      actorId: adminId,
+      action: 'breach.recorded',
+      targetType: 'breach',
+      targetId: id,
+      details: { query, categories: input.categories },
+    }),
+    pageJob(db, { breachId: id, after: null }, jobId, now),
+  ]);
+  await dispatchJobs(env, [jobId], now);
+  return breachView(row!, now);
+}
+
+/** The job of one page (unique per breach and position, so writing it twice is a no-op). */
+function pageJob(db: Database, payload: BreachNotificationPayload, id: string, now: Date) {
+  return jobInsert(
+    db,
+    { id, kind: BREACH_NOTIFICATION_JOB, payload, ref: `${payload.breachId}:${payload.after ?? ''}` },
+    now,
+  ).onConflictDoNothing();
+}
+
+/** The fixed SQL condition of each criterion: nothing else reaches the query. */
+function selectorWhere(s: BreachSelector, recordedAt: Date): SQL {
+  return and(
+    isNull(users.disabledAt),
+    lte(users.createdAt, recordedAt),
+    s.role ? eq(users.role, s.role) : undefined,
+    s.organisationId ? eq(users.organisationId, s.organisationId) : undefined,
+    s.briefId
+      ? sql`exists (select 1 from ${submissions} where ${submissions.candidateId} = ${users.id} and ${submissions.briefId} = ${s.briefId})`
+      : undefined,
+    s.signedUpBefore ? lt(users.createdAt, new Date(s.signedUpBefore)) : undefined,
+    s.signedUpAfter ? gte(users.createdAt, new Date(s.signedUpAfter)) : undefined,
+  )!;
+}
+
+/** A notice's id for one person and breach: the same on a re-run, so nothing is written twice. */
+const pageNoticeId = (breachId: string, userId: string) => `breach-${breachId}-${userId}`;
+
+/**
+ * One page of a selector's people (the `breach_notification` job): the next `BREACH_PAGE`
+ * accounts after `after` (by id), each with a notice and an email job, the breach's count, and
+ * the next page's job when the page was full, all in one batch. A re-run (a redelivery after a
+ * crash) writes nothing twice: notices, email jobs and the next job are unique and inserted with
+ * ON CONFLICT DO NOTHING, and the count is recomputed from the notices.
+ */
+export async function notifyBreachPage(
+  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  db: Database,
+  payload: BreachNotificationPayload,
+  now: Date,
+): Promise<{ notified: number; next: string | null }> {
+  const [breach] = await db.select().from(breaches).where(eq(breaches.id, payload.breachId)).limit(1);
+  if (!breach?.affectedQuery) return { notified: 0, next: null };
+  const selector = breach.affectedQuery as BreachSelector;
+  const page = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(selectorWhere(selector, breach.createdAt), payload.after ? gt(users.id, payload.after) : undefined),
+    )
+    .orderBy(asc(users.id))
+    .limit(BREACH_PAGE);
+  const { title, body } = noticeText({ ...breach, foundAt: breach.foundAt.toISOString() });
+  const people = page.map((p) => ({
+    userId: p.id,
+    noticeId: pageNoticeId(breach.id, p.id),
+    jobId: crypto.randomUUID(),
+  }));
+  const full = page.length === BREACH_PAGE;
+  const next = full ? page[page.length - 1]!.id : null;
+  const nextJobId = crypto.randomUUID();
+  const notices = [];
+  for (let i = 0; i < people.length; i += PAGE_NOTICE_CHUNK)
+    notices.push(
+      db
+        .insert(userNotices)
+        .values(
+          people.slice(i, i + PAGE_NOTICE_CHUNK).map((p) => ({
+            id: p.noticeId,
+            userId: p.userId,
+            kind: 'breach' as const,
+            ref: breach.id,
+            title,
+            body,
+            createdAt: now,
+          })),
+        )
+        .onConflictDoNothing(),
+    );
+  const outbox = people.map((p) =>
+    jobInsert(
+      db,
+      {
+        id: p.jobId,
+        kind: EMAIL_JOB,
+        payload: { noticeId: p.noticeId },
+        ref: p.noticeId,
+        subjectId: p.userId,
+      },
+      now,
+    ).onConflictDoNothing(),
+  );
+  const [first, ...rest] = [
+    ...notices,
+    ...outbox,
+    ...(next ? [pageJob(db, { breachId: breach.id, after: next }, nextJobId, now)] : []),
+    // Last: the count includes this page's notices.
+    db
+      .update(breaches)
+      .set({
+        affectedCount: sql`(select count(*) from ${userNotices} where ${userNotices.kind} = 'breach' and ${userNotices.ref} = ${breach.id})`,
+        notification: full ? 'notifying' : 'done',
+      })
+      .where(eq(breaches.id, breach.id)),
+  ];
+  await db.batch([first!, ...rest]);
+  await dispatchJobs(env, [...people.map((p) => p.jobId), ...(next ? [nextJobId] : [])], now);
+  return { notified: people.length, next };
 }
 
 export async function listBreaches(db: Database, overdueOnly: boolean, now = new Date()) {

@@ -14,14 +14,17 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { getDb } from '../db/client';
-import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents } from '../db/schema';
+import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents, users } from '../db/schema';
+import { isChild } from '../domain/age';
 import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages } from '../domain/consent-notices';
 import { DEFAULT_NOTICE_LANGUAGE, type NoticeLanguage } from '../domain/notice-languages';
+import { clock } from '../lib/clock';
 import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { type CorpusEnv, corpusFor, type FingerprintCorpus, forgetCandidate, ShardedCorpus } from './corpus';
 import { forgetPublicViews } from './dsr/public-views';
+import { guardianLink } from './guardians';
 import { deleteFingerprintStatements } from './integrity';
 
 export type ConsentAction = 'grant' | 'revoke';
@@ -70,10 +73,34 @@ const toState = (latest: ConsentReceipt | undefined): PurposeState =>
       }
     : { state: 'never', since: null, noticeVersion: null };
 
-/** Whether the person's latest event for `purpose` is a grant. No event means no consent. */
-export async function hasConsent(db: Database, userId: string, purpose: ConsentPurpose): Promise<boolean> {
-  const [latest] = await latestEvent(db, userId, purpose);
-  return latest?.action === 'grant';
+/** Purposes a child may have at all (DPDP §9(3): no tracking, behavioural monitoring or public profile). */
+export const CHILD_PURPOSES: readonly ConsentPurpose[] = ['ai_evaluation'];
+
+/**
+ * Whether the person's latest event for `purpose` is a grant that counts. No event means no
+ * consent. For a child (§9): only the purposes in `CHILD_PURPOSES`, and only when the grant was
+ * given by their current guardian. For an adult: only their own grant (a guardian's lapses at 18).
+ */
+export async function hasConsent(
+  db: Database,
+  userId: string,
+  purpose: ConsentPurpose,
+  now: Date = clock.now(),
+): Promise<boolean> {
+  const [[latest], [person]] = await db.batch([
+    db
+      .select({ action: consentEvents.action, grantedBy: consentEvents.grantedBy })
+      .from(consentEvents)
+      .where(and(eq(consentEvents.userId, userId), eq(consentEvents.purpose, purpose)))
+      .orderBy(...LATEST_FIRST)
+      .limit(1),
+    db.select({ dateOfBirth: users.dateOfBirth }).from(users).where(eq(users.id, userId)).limit(1),
+  ]);
+  if (latest?.action !== 'grant') return false;
+  if (!isChild(person?.dateOfBirth, now)) return latest.grantedBy === null;
+  if (!CHILD_PURPOSES.includes(purpose) || latest.grantedBy === null) return false;
+  const link = await guardianLink(db, userId);
+  return link?.guardianId === latest.grantedBy;
 }
 
 /** The current state of every purpose: one batched round trip, one index probe per purpose. */
@@ -142,8 +169,35 @@ export async function recordConsent(
   env: Pick<Env, 'DB' | 'CACHE'> & CorpusEnv,
   userId: string,
   input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string; language?: NoticeLanguage },
+  /** A guardian acting for their ward (src/services/guardians.ts): recorded as who gave it. */
+  guardianId: string | null = null,
+  now: Date = clock.now(),
 ): Promise<Receipt> {
   const language = input.language ?? DEFAULT_NOTICE_LANGUAGE;
+  if (input.action === 'grant') {
+    const [person] = await getDb(env.DB)
+      .select({ dateOfBirth: users.dateOfBirth })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    if (isChild(person?.dateOfBirth, now)) {
+      if (guardianId === null)
+        throw new ProblemError(
+          'guardian-consent-required',
+          "A child's consent is given by their parent or lawful guardian (POST /api/guardian/wards/{id}/consents); " +
+            'a withdrawal is yours to make.',
+        );
+      if (!CHILD_PURPOSES.includes(input.purpose))
+        throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+          errors: [
+            {
+              pointer: '#/purpose',
+              detail: `Not offered to children (DPDP §9(3)); a guardian may grant ${CHILD_PURPOSES.join(', ')}`,
+            },
+          ],
+        });
+    }
+  }
   const notice = noticeFor(input.noticeVersion);
   const superseded = input.action === 'grant' && input.noticeVersion !== CURRENT_NOTICE_VERSION;
   if (!notice || superseded) {
@@ -182,14 +236,20 @@ export async function recordConsent(
         action: input.action,
         noticeVersion: input.noticeVersion,
         language,
+        grantedBy: input.action === 'grant' ? guardianId : null,
       })
       .returning(receiptColumns),
     auditInsert(db, {
-      actorId: userId,
+      actorId: guardianId ?? userId,
       action: `consent.${input.action}`,
       targetType: 'consent_event',
       targetId: id,
-      details: { purpose: input.purpose, noticeVersion: input.noticeVersion, language },
+      details: {
+        purpose: input.purpose,
+        noticeVersion: input.noticeVersion,
+        language,
+        ...(guardianId ? { forWard: userId } : {}),
+      },
     }),
   ]);
   if (corpus) await leaveCorpus(env.DB, corpus, userId);

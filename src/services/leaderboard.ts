@@ -1,3 +1,5 @@
+import { birthCutoff } from '../domain/age';
+import { clock } from '../lib/clock';
 import { type CachedPayload, leaderboardKey, leaderboardMemory } from './cache-keys';
 
 /**
@@ -61,9 +63,11 @@ export type Leaderboard = { domain: string | null; generatedAt: string; entries:
 export async function computeLeaderboard(
   d1: D1Database,
   domain: string | null,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<Leaderboard> {
   const domainFilter = domain === null ? '' : 'AND c.domain = ?1';
+  const adultBornBy = birthCutoff(now);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(adultBornBy)) throw new Error('unexpected birth cutoff');
   const ratingFilter = domain === null ? '' : 'AND r.domain = ?1';
   const sql = `
     WITH consenting AS (
@@ -74,6 +78,7 @@ export async function computeLeaderboard(
           WHERE c2.user_id = ce.user_id AND c2.purpose = 'leaderboard'
           ORDER BY c2.created_at DESC, c2.rowid DESC LIMIT 1)
         AND ce.action = 'grant'
+        AND ce.granted_by IS NULL
     ),
     certified AS (
       SELECT c.holder_id AS user_id, count(*) AS certificates
@@ -98,6 +103,8 @@ export async function computeLeaderboard(
     FROM certified JOIN users u ON u.id = certified.user_id
     LEFT JOIN scores ON scores.user_id = u.id
     WHERE u.disabled_at IS NULL
+      -- Never a child (DPDP §9(3)), whatever the ledger says; ISO dates compare as text.
+      AND (u.date_of_birth IS NULL OR u.date_of_birth <= '${adultBornBy}')
     ORDER BY certificates DESC, average_score DESC, alias ASC, u.id ASC
     LIMIT ${LEADERBOARD_SIZE}`;
   const statement = d1.prepare(sql);

@@ -43,6 +43,7 @@ export async function resolveSession(
       name: users.name,
       role: users.role,
       organisationId: users.organisationId,
+      dateOfBirth: users.dateOfBirth,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -83,7 +83,7 @@ try {
     const email = `blackbox-${role}-${Date.now().toString(36)}@example.test`;
     const { res } = await api('/api/auth/signup', {
       method: 'POST',
-      body: { email, password: 'a-blackbox-password-123', name, role },
+      body: { email, password: 'a-blackbox-password-123', name, role, dateOfBirth: '1990-01-01' },
       expect: 201,
     });
     return (res.headers.getSetCookie().find((c) => c.startsWith('session=')) ?? '').split(';')[0] ?? '';

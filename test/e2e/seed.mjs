@@ -72,6 +72,7 @@ export async function seed(base) {
         password: 'an-e2e-password-123',
         name: role === 'employer' ? personName : name,
         role,
+        dateOfBirth: '1990-01-01',
         ...organisation,
       },
       expect: 201,

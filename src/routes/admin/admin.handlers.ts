@@ -11,24 +11,48 @@ import * as organisations from '../../services/organisations';
 import type * as routes from './admin.routes';
 
 export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c) => {
-  const { name, scopes, organisationId } = c.req.valid('json');
-  if (organisationId && !(await organisations.loadOrganisation(c.var.db, organisationId)))
-    throw new ProblemError('not-found', 'No organisation with this id.');
+  const { name, scopes, organisationId, expiresAt, ratelimitPerMinute } = c.req.valid('json');
+  const expires = expiresAt === undefined ? undefined : new Date(expiresAt);
+  if (expires && expires.getTime() <= Date.now())
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [{ pointer: '#/expiresAt', detail: 'Must be in the future' }],
+    });
   const { key, view } = await apiKeys.issueApiKey(c.var.db, {
     name,
     scopes,
-    organisationId: organisationId ?? null,
+    organisationId,
+    expiresAt: expires,
+    ratelimitPerMinute,
     createdBy: c.var.user.id,
     ip: c.req.header('CF-Connecting-IP') ?? null,
   });
   return c.json({ ...view, key }, 201);
 };
 
+export const rollApiKey: AppRouteHandler<typeof routes.rollApiKey> = async (c) => {
+  const body = c.req.valid('json') as { gracePeriodSeconds?: number } | undefined;
+  const rolled = await apiKeys.rollApiKey(
+    c.var.db,
+    c.req.valid('param').id,
+    body?.gracePeriodSeconds ?? apiKeys.DEFAULT_ROLL_GRACE_SECONDS,
+    { actor: c.var.user.id, ip: c.req.header('CF-Connecting-IP') ?? null },
+  );
+  if (!rolled) throw new ProblemError('not-found', 'No API key with this id.');
+  return c.json({ ...rolled.view, key: rolled.key }, 200);
+};
+
+export const getApiKeyUsage: AppRouteHandler<typeof routes.getApiKeyUsage> = async (c) => {
+  const key = await apiKeys.getApiKey(c.var.db, c.req.valid('param').id);
+  if (!key) throw new ProblemError('not-found', 'No API key with this id.');
+  const pending = await c.env.RATE_LIMITER.getByName(`apikey:${key.id}`).pendingUsage(key.id);
+  return c.json({ apiKeyId: key.id, ...(await apiKeys.usageReport(c.var.db, key.id, pending)) }, 200);
+};
+
 export const listApiKeys: AppRouteHandler<typeof routes.listApiKeys> = async (c) => {
   const { limit, cursor } = c.req.valid('query');
   const rows = await apiKeys.listApiKeys(c.var.db, limit, decodeCursor(cursor));
   const page = toPage(rows, limit);
-  return c.json({ items: page.items.map(apiKeys.toApiKeyView), nextCursor: page.nextCursor }, 200);
+  return c.json({ items: page.items.map((k) => apiKeys.toApiKeyView(k)), nextCursor: page.nextCursor }, 200);
 };
 
 export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (c) => {

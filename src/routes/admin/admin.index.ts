@@ -6,6 +6,8 @@ import * as breachRoutes from './breaches.routes';
 
 export const adminRouter = createRouter()
   .openapi(routes.createApiKey, handlers.issueApiKey)
+  .openapi(routes.rollApiKey, handlers.rollApiKey)
+  .openapi(routes.getApiKeyUsage, handlers.getApiKeyUsage)
   .openapi(routes.listApiKeys, handlers.listApiKeys)
   .openapi(routes.revokeApiKey, handlers.revokeApiKey)
   .openapi(routes.listDsrRequests, handlers.listDsrRequests)

@@ -16,6 +16,7 @@ import { OrganisationReviewSchema, OrganisationSchema } from '../me/me.schemas';
 import {
   ApiKeyPageSchema,
   ApiKeySchema,
+  ApiKeyUsageSchema,
   AuditEntryPageSchema,
   AuditLogQuerySchema,
   CreateApiKeySchema,
@@ -23,23 +24,56 @@ import {
   JobPageSchema,
   JobSchema,
   JobStateSchema,
+  RollApiKeySchema,
 } from './admin.schemas';
 
 export const createApiKey = defineRoute({
   method: 'post',
   path: '/api/admin/api-keys',
   operationId: 'createApiKey',
+  idempotent: true,
   tags: ['API keys'],
   summary: 'Issue a partner API key',
   description:
-    'The key is returned once and stored only as its SHA-256. A key may act for an organisation ' +
-    "(`organisationId`): keys with `webhooks:manage` manage that organisation's webhook endpoints.",
+    'The key is returned once and stored only as its SHA-256. Optionally for an organisation (404 if unknown; ' +
+    "keys with `webhooks:manage` manage that organisation's webhook endpoints), with an expiry (`expiresAt`, " +
+    'in the future) and a rate limit of its own below the default.',
   ...sessionAuth('admin'),
-  errors: [404],
   request: { body: { required: true, content: json(CreateApiKeySchema) } },
+  errors: [404],
   responses: {
     201: { description: 'The new key, including the secret.', content: json(CreatedApiKeySchema) },
   },
+});
+
+export const rollApiKey = defineRoute({
+  method: 'post',
+  path: '/api/admin/api-keys/{id}/roll',
+  operationId: 'rollApiKey',
+  idempotent: true,
+  tags: ['API keys'],
+  summary: 'Roll an API key: a new secret, the old one valid for a grace period',
+  description:
+    'Issues a new secret for the same key (id, scopes, limit and usage stay). The old secret keeps working for ' +
+    '`gracePeriodSeconds` (default 86400; 0 ends it at once), then answers 401. Rolling again ends the grace period ' +
+    'of the secret before. A revoked key is a 409. The new secret is shown once. Audit-logged.',
+  ...sessionAuth('admin'),
+  request: { params: IdParams, body: { required: false, content: json(RollApiKeySchema) } },
+  errors: [409],
+  responses: {
+    200: { description: 'The key with its new secret.', content: json(CreatedApiKeySchema) },
+  },
+});
+
+export const getApiKeyUsage = defineRoute({
+  method: 'get',
+  path: '/api/admin/api-keys/{id}/usage',
+  operationId: 'getApiKeyUsage',
+  tags: ['API keys'],
+  summary: "An API key's requests per day by outcome (90 days)",
+  ...sessionAuth('admin'),
+  request: { params: IdParams },
+  responses: { 200: { description: 'The usage report.', content: json(ApiKeyUsageSchema) } },
 });
 
 export const listApiKeys = defineRoute({
@@ -137,6 +171,7 @@ export const retryJob = defineRoute({
   method: 'post',
   path: '/api/admin/jobs/{id}/retry',
   operationId: 'retryJob',
+  idempotent: true,
   tags: ['Jobs'],
   summary: 'Retry a stalled job',
   description:

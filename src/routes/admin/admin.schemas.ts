@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES, JOB_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
+import { RATE_LIMITS } from '../../middleware/rate-limit';
+import { DEFAULT_ROLL_GRACE_SECONDS, MAX_ROLL_GRACE_SECONDS } from '../../services/api-keys';
 import { AnyScopeSchema } from '../v1/keys/keys.schemas';
 
 export const CreateApiKeySchema = z
@@ -18,12 +20,74 @@ export const CreateApiKeySchema = z
       .optional()
       .openapi({
         description:
-          "The organisation the key acts for. Needed for `webhooks:manage` (its endpoints are the organisation's). " +
+          "The organisation the key belongs to. Needed for `webhooks:manage` (its endpoints are the organisation's). " +
           'An unknown id is a 404.',
+      }),
+    expiresAt: z.iso.datetime({ offset: true }).max(40).optional().openapi({
+      description:
+        'When the key stops working (401 `unauthenticated`, saying it expired). Must be in the future.',
+      example: '2027-06-30T00:00:00Z',
+    }),
+    ratelimitPerMinute: z
+      .number()
+      .int()
+      .min(1)
+      .max(RATE_LIMITS.apikey.limit - 1)
+      .optional()
+      .openapi({
+        description: `A limit of the key's own per 60-second sliding window, below the default (${RATE_LIMITS.apikey.limit}).`,
+        example: 120,
       }),
   })
   .strict()
   .openapi('CreateApiKeyRequest');
+
+export const RollApiKeySchema = z
+  .object({
+    gracePeriodSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ROLL_GRACE_SECONDS)
+      .default(DEFAULT_ROLL_GRACE_SECONDS)
+      .openapi({
+        description:
+          'How long the old secret keeps working (default 86400, a day; at most 7 days). 0 ends it at once.',
+        example: 3600,
+      }),
+  })
+  .strict()
+  .openapi('RollApiKeyRequest');
+
+export const UsageCountsSchema = z.object({
+  success: z.number().int().openapi({ description: '2xx and 3xx responses.' }),
+  clientError: z
+    .number()
+    .int()
+    .openapi({ description: '4xx responses other than 429 (bad input, missing scope…).' }),
+  rateLimited: z.number().int().openapi({ description: '429 responses: refused by the rate limit.' }),
+  serverError: z.number().int().openapi({
+    description: '5xx responses: our failures, counted apart so they never count against the key.',
+  }),
+});
+
+export const ApiKeyUsageSchema = z
+  .object({
+    apiKeyId: z.string(),
+    from: z
+      .string()
+      .openapi({ description: 'First UTC day of the report (`YYYY-MM-DD`), 89 days before `to`.' }),
+    to: z.string().openapi({ description: 'Last UTC day of the report: today.' }),
+    days: z.array(UsageCountsSchema.extend({ day: z.string().openapi({ example: '2026-11-23' }) })).openapi({
+      description: 'Every day of the 90, oldest first (days without requests are zeros).',
+    }),
+    totals: UsageCountsSchema,
+  })
+  .openapi('ApiKeyUsage', {
+    description:
+      'Requests per UTC day by outcome for the last 90 days. Counted by the rate limiter and written behind in ' +
+      'batches; the report adds what is not written yet, so it is exact up to the request that asks.',
+  });
 
 export const ApiKeySchema = z
   .object({
@@ -40,6 +104,22 @@ export const ApiKeySchema = z
     createdAt: z.string().datetime(),
     lastUsedAt: z.string().datetime().nullable(),
     revokedAt: z.string().datetime().nullable(),
+    expiresAt: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({ description: 'When the key stops working; null: never.' }),
+    ratelimitPerMinute: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The key's own limit per minute; null: the default." }),
+    rolledAt: z.string().datetime().nullable().openapi({ description: 'When the secret was last rolled.' }),
+    previousKeyExpiresAt: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({ description: 'While the secret a roll replaced still works: when it stops.' }),
   })
   .openapi('ApiKey');
 

@@ -13,10 +13,13 @@ export const createBreach = defineRoute({
   method: 'post',
   path: '/api/admin/breaches',
   operationId: 'recordBreach',
+  idempotent: true,
   tags: ['Data rights'],
   summary: 'Record a personal data breach',
   description:
-    'DPDP §8(6), Rule 7. Every affected person gets an in-app notice at once (`GET /api/me/notices`); the ' +
+    'DPDP §8(6), Rule 7. Every affected person gets an in-app notice (`GET /api/me/notices`) and an email ' +
+    '(outbox): at once for `affectedUserIds` (at most 500), or a page of 100 at a time through the job queue for ' +
+    'a selector (`affected.query`), which reaches any number of people. The ' +
     "Board's intimation is due at once and the detailed report 72 hours after `foundAt`. Audited.",
   ...sessionAuth('admin'),
   request: { body: { required: true, content: json(CreateBreachSchema) } },
@@ -39,6 +42,7 @@ export const markBreachBoardStep = defineRoute({
   method: 'post',
   path: '/api/admin/breaches/{id}/board',
   operationId: 'markBreachBoardStep',
+  idempotent: true,
   tags: ['Data rights'],
   summary: "Record that the Board's intimation or report was sent",
   ...sessionAuth('admin'),

@@ -1,4 +1,31 @@
 import { z } from '@hono/zod-openapi';
+import { nullableRef } from '../../lib/route';
+
+export const BreachSelectorSchema = z
+  .object({
+    all: z.literal(true).optional().openapi({ description: 'Every account (give it alone).' }),
+    role: z.enum(['candidate', 'employer', 'admin']).optional(),
+    organisationId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: "The organisation's members." }),
+    briefId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .openapi({ description: 'Candidates who submitted work to the brief.' }),
+    signedUpBefore: z.string().datetime().max(40).optional(),
+    signedUpAfter: z.string().datetime().max(40).optional(),
+  })
+  .strict()
+  .openapi('BreachSelector', {
+    description:
+      'Criteria combined with AND; no free-form filter. At least one criterion, or `all: true` alone (422 otherwise).',
+    example: { role: 'candidate', signedUpBefore: '2026-01-01T00:00:00Z' },
+  });
 
 export const CreateBreachSchema = z
   .object({
@@ -19,13 +46,29 @@ export const CreateBreachSchema = z
     affectedUserIds: z
       .array(z.string().min(1).max(64))
       .max(500)
+      .optional()
       .openapi({
         description:
-          'The accounts affected (each gets an in-app notice and an email at once); at most 500 per request, so a ' +
-          'larger breach is recorded as several.',
+          'The accounts affected, by id (each gets an in-app notice and an email at once); at most 500. Give this ' +
+          'or `affected`, not both.',
+      }),
+    affected: z
+      .object({ query: BreachSelectorSchema })
+      .strict()
+      .optional()
+      .openapi({
+        description:
+          'The affected people as a query, for any number of them: selected on the server when the breach is ' +
+          'recorded (accounts that exist then and are not disabled) and notified a page at a time by the job ' +
+          'queue; `notification` is `notifying` until the last page, and `affectedCount` grows as they are ' +
+          'notified. Give this or `affectedUserIds`, not both.',
       }),
   })
   .strict()
+  .refine((b) => (b.affectedUserIds === undefined) !== (b.affected === undefined), {
+    message: 'Give either affectedUserIds or affected, exactly one',
+    path: ['affectedUserIds'],
+  })
   .openapi('CreateBreach');
 
 const BoardStepSchema = z.object({
@@ -42,7 +85,17 @@ export const BreachSchema = z
     foundAt: z.string().datetime(),
     categories: z.array(z.string()).max(20),
     measures: z.string(),
-    affectedCount: z.number().int().min(0).max(500),
+    affectedCount: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: 'People notified so far (all of them once `notification` is `done`).' }),
+    affectedQuery: nullableRef(BreachSelectorSchema).openapi({
+      description: 'The selector, when the people were chosen by a query.',
+    }),
+    notification: z.enum(['notifying', 'done']).openapi({
+      description: '`notifying` while pages of a selected breach are still being notified.',
+    }),
     boardIntimation: BoardStepSchema.openapi({
       description: 'Intimation to the Board: due at once (Rule 7(2)(a)).',
     }),

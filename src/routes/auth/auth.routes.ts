@@ -1,6 +1,6 @@
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { defineRoute } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
+import { sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 import { LoginSchema, SessionResponseSchema, SignupSchema } from './auth.schemas';
 
 const setCookieHeader = {
@@ -67,7 +67,7 @@ export const logout = defineRoute({
   tags: ['Auth'],
   summary: 'End the current session',
   description: 'The session is deleted at once: the token is refused from the next request on.',
-  ...sessionAuth(),
+  ...sessionAuthBeforeGuardianConsent(),
   responses: {
     204: { description: 'Logged out; the cookie is cleared.', headers: RATE_LIMIT_HEADERS },
   },

@@ -1,8 +1,26 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION, ROLES } from '../../db/schema';
+import { isIsoDate } from '../../domain/age';
+import { clock } from '../../lib/clock';
 import { nullableRef } from '../../lib/route';
 
 export const PASSWORD_MIN_LENGTH = 10;
+
+/** A date of birth: a real calendar date, not in the future, not before 1900. */
+export const DateOfBirthSchema = z
+  .string()
+  .max(10)
+  .refine(isIsoDate, { message: 'A calendar date written YYYY-MM-DD' })
+  .refine((d) => d >= '1900-01-01' && d <= clock.now().toISOString().slice(0, 10), {
+    message: 'A date between 1900-01-01 and today',
+  })
+  .openapi({
+    description:
+      "ISO date (`YYYY-MM-DD`), required (DPDP §9): under 18 on the day of the request, the account is a child's and " +
+      "needs a guardian's consent before anything else.",
+    example: '1998-04-17',
+    format: 'date',
+  });
 
 export const SignupSchema = z
   .object({
@@ -12,6 +30,18 @@ export const SignupSchema = z
     role: z
       .enum(['candidate', 'employer'])
       .openapi({ description: 'Admin cannot be chosen; see README → First admin.' }),
+    dateOfBirth: DateOfBirthSchema,
+    guardianEmail: z
+      .email()
+      .max(254)
+      .optional()
+      .openapi({
+        description:
+          'Required under 18, refused otherwise: the email of the parent or lawful guardian who is to consent (DPDP ' +
+          "§9). They approve with their own account (`POST /api/guardian/requests/{id}/approve`); until then the child's " +
+          'account can only read its profile and guardian status, log out and ask for erasure.',
+        example: 'parent@example.com',
+      }),
     organisation: z
       .object({
         name: z.string().trim().min(1).max(200).optional().openapi({ example: 'Acme Hiring Pvt Ltd' }),
@@ -74,6 +104,10 @@ export const ProfileSchema = z
       .openapi({ description: 'Shown on the leaderboard instead of the name when set.' }),
     organisation: nullableRef(OrganisationSummarySchema).openapi({
       description: 'Employers: the organisation they act for. Null for candidates and admins.',
+    }),
+    dateOfBirth: z.string().nullable().openapi({
+      description: 'ISO date; null for accounts made before it was asked (and the admin).',
+      format: 'date',
     }),
     createdAt: z.string().datetime(),
   })

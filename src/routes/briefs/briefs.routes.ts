@@ -10,6 +10,7 @@ export const createBrief = defineRoute({
   method: 'post',
   path: '/api/briefs',
   operationId: 'createBrief',
+  idempotent: true,
   tags: ['Briefs'],
   summary: 'Create a brief (with its rubric and playbook)',
   ...sessionAuth('employer'),

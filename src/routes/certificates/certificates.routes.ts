@@ -46,6 +46,7 @@ export const revokeCertificate = defineRoute({
   method: 'post',
   path: '/api/certificates/{certificateNo}/revoke',
   operationId: 'revokeCertificate',
+  idempotent: true,
   tags: ['Certificates'],
   summary: 'Revoke a certificate',
   description:

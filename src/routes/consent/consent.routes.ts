@@ -13,6 +13,7 @@ export const recordConsent = defineRoute({
   method: 'post',
   path: '/api/consent',
   operationId: 'recordConsent',
+  idempotent: true,
   tags: ['Consent'],
   summary: 'Grant or revoke consent for a purpose',
   description:

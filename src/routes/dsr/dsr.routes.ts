@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { defineRoute } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
+import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 import {
   CorrectionResultSchema,
   CorrectionSchema,
@@ -116,7 +116,7 @@ export const erasure = defineRoute({
     "An employer's briefs, issued certificates and given ratings are kept for the candidates under an " +
     'anonymous "Former employer". Only a receipt without personal data remains, at the `Location` given. ' +
     'Backups (D1 Time Travel) age out within 30 days.',
-  ...sessionAuth(),
+  ...sessionAuthBeforeGuardianConsent(),
   responses: {
     202: {
       description: 'Accepted; the cascade runs in the background. The session cookie is cleared.',
@@ -149,6 +149,7 @@ export const grievance = defineRoute({
   method: 'post',
   path: '/api/dsr/grievance',
   operationId: 'fileGrievance',
+  idempotent: true,
   tags: TAGS,
   summary: 'File a grievance with the Data Protection Officer',
   description: 'Answered within 90 days (`dueAt`, DPDP Rules 2025 r. 14).',
@@ -163,6 +164,7 @@ export const nomination = defineRoute({
   method: 'post',
   path: '/api/dsr/nomination',
   operationId: 'nominateRepresentative',
+  idempotent: true,
   tags: TAGS,
   summary: 'Nominate a representative',
   description:

@@ -22,6 +22,7 @@ export const rate = defineRoute({
   method: 'post',
   path: '/api/evaluations/{id}/employer-rating',
   operationId: 'rateEvaluation',
+  idempotent: true,
   tags: ['Evaluations'],
   summary: 'Rate a submission independently of the AI evaluation',
   description:

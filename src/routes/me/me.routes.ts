@@ -3,7 +3,7 @@ import { NOTICE_KINDS } from '../../db/schema';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
+import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 /** Everything under `/api/me`: the signed-in person's own records. */
 import { ProfileSchema } from '../auth/auth.schemas';
 import { BriefPageSchema, BriefSchema } from '../briefs/briefs.schemas';
@@ -55,7 +55,7 @@ export const getMe = defineRoute({
   operationId: 'getMyProfile',
   tags: ['Auth'],
   summary: "The caller's profile",
-  ...sessionAuth(),
+  ...sessionAuthBeforeGuardianConsent(),
   responses: {
     200: { description: 'The profile.', content: { 'application/json': { schema: ProfileSchema } } },
   },
@@ -176,6 +176,7 @@ export const inviteToOrganisation = defineRoute({
   method: 'post',
   path: '/api/me/organisation/invitations',
   operationId: 'inviteToOrganisation',
+  idempotent: true,
   tags: ['Organisations'],
   summary: 'Invite a second recruiter to the organisation',
   description:
@@ -191,6 +192,7 @@ export const startDomainVerification = defineRoute({
   method: 'post',
   path: '/api/me/organisation/domain-verification',
   operationId: 'startDomainVerification',
+  idempotent: true,
   tags: ['Organisations'],
   summary: 'Start a DNS proof of a domain',
   description:
@@ -206,6 +208,7 @@ export const checkDomainVerification = defineRoute({
   method: 'post',
   path: '/api/me/organisation/domain-verification/check',
   operationId: 'checkDomainVerification',
+  idempotent: true,
   tags: ['Organisations'],
   summary: 'Check the DNS proof and verify the organisation',
   description:

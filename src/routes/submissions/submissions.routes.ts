@@ -10,6 +10,7 @@ export const createSubmission = defineRoute({
   method: 'post',
   path: '/api/submissions',
   operationId: 'createSubmission',
+  idempotent: true,
   tags: ['Submissions'],
   summary: 'Submit work for a milestone',
   description:

@@ -25,6 +25,7 @@ export const orgCreateWebhook = defineRoute({
   method: 'post',
   path: '/api/webhooks',
   operationId: 'createOrganisationWebhook',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: 'Register a webhook endpoint',
   description: `${WHO} The signing secret is in this response only. ${DELIVERY_DOC}`,
@@ -91,6 +92,7 @@ export const orgRotateWebhookSecret = defineRoute({
   method: 'post',
   path: '/api/webhooks/{id}/rotate-secret',
   operationId: 'rotateOrganisationWebhookSecret',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: "Rotate a webhook endpoint's signing secret",
   description:
@@ -106,6 +108,7 @@ export const orgPingWebhook = defineRoute({
   method: 'post',
   path: '/api/webhooks/{id}/ping',
   operationId: 'pingOrganisationWebhook',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: 'Send a test event',
   description:
@@ -133,6 +136,7 @@ export const orgRedeliverWebhook = defineRoute({
   method: 'post',
   path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
   operationId: 'redeliverOrganisationWebhook',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: 'Redeliver an event now',
   description:

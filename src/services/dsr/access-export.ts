@@ -354,13 +354,20 @@ export async function startAccessExport(
   env: Pick<Env, 'DB' | 'PUBLIC_BASE_URL'>,
   user: SessionUser,
   now = new Date(),
+  /** Who asked when not the person: their guardian (src/services/guardians.ts). */
+  actorId: string = user.id,
 ): Promise<AccessExport> {
   const db = getDb(env.DB);
   const requestId = crypto.randomUUID();
+  const byGuardian = actorId !== user.id ? { details: { byGuardian: true } } : {};
   await db.batch([
-    requestInsert(db, { id: requestId, userId: user.id, kind: 'access', state: 'in_progress' }, now),
+    requestInsert(
+      db,
+      { id: requestId, userId: user.id, kind: 'access', state: 'in_progress', ...byGuardian },
+      now,
+    ),
     auditInsert(db, {
-      actorId: user.id,
+      actorId,
       action: 'dsr.access',
       targetType: 'dsr_request',
       targetId: requestId,

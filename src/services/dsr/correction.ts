@@ -23,6 +23,8 @@ export async function correctPersonalData(
   env: Pick<Env, 'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   userId: string,
   input: Correction,
+  /** Who asked when not the person: their guardian (src/services/guardians.ts). */
+  actorId: string = userId,
 ): Promise<{ profile: Profile; request: DsrRequestView }> {
   const db = getDb(env.DB);
   const [current] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -54,9 +56,18 @@ export async function correctPersonalData(
         .set({ ...next, updatedAt: now })
         .where(eq(users.id, userId))
         .returning(),
-      requestInsert(db, { userId, kind: 'correction', state: 'completed', details: { fields } }, now),
+      requestInsert(
+        db,
+        {
+          userId,
+          kind: 'correction',
+          state: 'completed',
+          details: { fields, ...(actorId !== userId ? { byGuardian: true } : {}) },
+        },
+        now,
+      ),
       auditInsert(db, {
-        actorId: userId,
+        actorId,
         action: 'dsr.correction',
         targetType: 'user',
         targetId: userId,

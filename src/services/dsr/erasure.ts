@@ -50,10 +50,12 @@ import {
   consentEvents,
   dpoRecords,
   dsrRequests,
+  ERASED_GUARDIAN,
   employerRatings,
   erasureReceipts,
   evaluations,
   fingerprints,
+  guardianRequests,
   jobs,
   milestones,
   rubrics,
@@ -123,6 +125,8 @@ export async function requestErasure(
   env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'CACHE'>,
   userId: string,
   now = new Date(),
+  /** Who asked when not the person: their guardian (src/services/guardians.ts). */
+  actorId: string = userId,
 ): Promise<ErasureReceiptView> {
   const db = getDb(env.DB);
   const requestId = crypto.randomUUID();
@@ -134,7 +138,7 @@ export async function requestErasure(
       .returning(),
     requestInsert(db, { id: requestId, userId, kind: 'erasure', state: 'in_progress' }, now),
     auditInsert(db, {
-      actorId: userId,
+      actorId,
       action: 'dsr.erasure',
       targetType: 'dsr_request',
       targetId: requestId,
@@ -527,6 +531,35 @@ export const ERASURE_STEPS: readonly Step[] = [
     and(eq(dsrRequests.userId, p.userId), ne(dsrRequests.id, p.requestId)),
   ),
   deleting('sessions', sessions, sessions.id, (p) => eq(sessions.userId, p.userId)),
+  // A child's guardian requests go with them; as a guardian, the person's email and id leave the
+  // children's requests (the link ends) and the consents they gave keep only that a guardian gave them.
+  deleting('guardian_requests', guardianRequests, guardianRequests.id, (p) =>
+    eq(guardianRequests.childId, p.userId),
+  ),
+  relinking('guardian_requests_unlinked', ({ db, person }) =>
+    db
+      .update(guardianRequests)
+      .set({
+        guardianId: null,
+        guardianEmail: 'erased@invalid',
+        state: sql`case when ${guardianRequests.state} in ('pending', 'approved') then 'ended' else ${guardianRequests.state} end`,
+        endedAt: sql`coalesce(${guardianRequests.endedAt}, ${Date.now()})`,
+      })
+      .where(
+        person.email
+          ? or(
+              eq(guardianRequests.guardianId, person.userId),
+              eq(guardianRequests.guardianEmail, person.email),
+            )
+          : eq(guardianRequests.guardianId, person.userId),
+      ),
+  ),
+  relinking('consents_given_unlinked', ({ db, person }) =>
+    db
+      .update(consentEvents)
+      .set({ grantedBy: ERASED_GUARDIAN })
+      .where(eq(consentEvents.grantedBy, person.userId)),
+  ),
   // API keys belong to the platform, not to the administrator who issued them.
   relinking('api_keys_unlinked', ({ db, person }) =>
     db.update(apiKeys).set({ createdBy: null }).where(eq(apiKeys.createdBy, person.userId)),

@@ -129,12 +129,17 @@ export function requestInsert(db: Database, input: NewRequest, now = new Date())
 }
 
 /** Files a request the person makes (grievance, nomination), with its audit entry. */
-export async function fileRequest(db: Database, input: NewRequest): Promise<DsrRequestView> {
+export async function fileRequest(
+  db: Database,
+  input: NewRequest,
+  /** Who asked when not the person: their guardian (src/services/guardians.ts). */
+  actorId: string = input.userId,
+): Promise<DsrRequestView> {
   const id = input.id ?? crypto.randomUUID();
   const [inserted] = await db.batch([
     requestInsert(db, { ...input, id }),
     auditInsert(db, {
-      actorId: input.userId,
+      actorId,
       action: `dsr.${input.kind}`,
       targetType: 'dsr_request',
       targetId: id,

@@ -104,11 +104,12 @@ export async function dispatchJobs(
       );
     }
   }
-  if (sent.length > 0)
+  // In chunks: D1 binds at most 100 parameters per statement (a breach page dispatches 100 jobs).
+  for (let i = 0; i < sent.length; i += 90)
     await db
       .update(jobs)
       .set({ enqueuedAt: now })
-      .where(and(inArray(jobs.id, sent), ne(jobs.state, 'done')));
+      .where(and(inArray(jobs.id, sent.slice(i, i + 90)), ne(jobs.state, 'done')));
   return failed;
 }
 

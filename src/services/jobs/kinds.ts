@@ -7,7 +7,12 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { userNotices, users } from '../../db/schema';
-import { EMAIL_JOB } from '../breaches';
+import {
+  BREACH_NOTIFICATION_JOB,
+  type BreachNotificationPayload,
+  EMAIL_JOB,
+  notifyBreachPage,
+} from '../breaches';
 import { corpusFor } from '../corpus';
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
 import { buildExport, EXPORT_JOB, type ExportPayload } from '../dsr/export-job';
@@ -147,6 +152,22 @@ export const webhookDeliveryJob = registerJobKind<DeliveryPayload>({
   },
   run: async (payload, { env, now, step }) => {
     await runDeliveryAttempt(env, payload, now, step);
+  },
+  maxAgeSeconds: 24 * 60 * 60,
+});
+
+/**
+ * A breach's affected people chosen by a selector, notified a page at a time: each page writes
+ * its notices, their email jobs and the next page's job in one batch (src/services/breaches.ts).
+ */
+export const breachNotificationJob = registerJobKind<BreachNotificationPayload>({
+  kind: BREACH_NOTIFICATION_JOB,
+  parse: (payload) => {
+    const { breachId, after } = record(payload);
+    return isString(breachId) && (after === null || isString(after)) ? { breachId, after } : null;
+  },
+  run: async (payload, { env, db, now }) => {
+    await notifyBreachPage(env, db, payload, now);
   },
   maxAgeSeconds: 24 * 60 * 60,
 });

@@ -7,6 +7,7 @@ export const checkIntegrity = defineRoute({
   method: 'post',
   path: '/api/v1/integrity/check',
   operationId: 'checkIntegrity',
+  idempotent: true,
   tags: ['AI pillars'],
   summary: 'Integrity score and signals for a submission',
   description:

@@ -1,18 +1,27 @@
 import type { AppRouteHandler } from '../../../lib/types';
 import { RATE_LIMITS } from '../../../middleware/rate-limit';
+import { usageReport } from '../../../services/api-keys';
 import type * as routes from './keys.routes';
 import { isPillarScope } from './keys.schemas';
 
 export const self: AppRouteHandler<typeof routes.getKeySelf> = (c) => {
-  const { id, name, scopes } = c.var.apiKey;
+  const { id, name, scopes, organisationId, ratelimitPerMinute } = c.var.apiKey;
+  const limit = ratelimitPerMinute ?? RATE_LIMITS.apikey.limit;
   return c.json(
     {
       id,
       name,
       scopes: scopes.filter(isPillarScope),
       otherScopes: scopes.filter((s) => !isPillarScope(s)),
-      rateLimit: { ...RATE_LIMITS.apikey },
+      organisationId,
+      rateLimit: { limit, windowSeconds: RATE_LIMITS.apikey.windowSeconds },
     },
     200,
   );
+};
+
+export const usage: AppRouteHandler<typeof routes.getKeySelfUsage> = async (c) => {
+  const { id } = c.var.apiKey;
+  const pending = await c.env.RATE_LIMITER.getByName(`apikey:${id}`).pendingUsage(id);
+  return c.json({ apiKeyId: id, ...(await usageReport(c.var.db, id, pending)) }, 200);
 };

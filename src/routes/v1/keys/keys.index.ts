@@ -2,4 +2,6 @@ import { createRouter } from '../../../lib/create-app';
 import * as handlers from './keys.handlers';
 import * as routes from './keys.routes';
 
-export const keysRouter = createRouter().openapi(routes.getKeySelf, handlers.self);
+export const keysRouter = createRouter()
+  .openapi(routes.getKeySelf, handlers.self)
+  .openapi(routes.getKeySelfUsage, handlers.usage);

@@ -30,6 +30,7 @@ export const KeySelfSchema = z
     otherScopes: z.array(AnyScopeSchema).openapi({
       description: 'Scopes beyond the pillars, e.g. `webhooks:manage`.',
     }),
+    organisationId: z.string().nullable().openapi({ description: 'The organisation the key belongs to.' }),
     rateLimit: z.object({ limit: z.number().int(), windowSeconds: z.number().int() }),
   })
   .openapi('ApiKeySelf');

@@ -7,6 +7,7 @@ export const generatePlaybook = defineRoute({
   method: 'post',
   path: '/api/v1/playbooks/generate',
   operationId: 'generatePlaybook',
+  idempotent: true,
   tags: ['AI pillars'],
   summary: 'Generate a playbook from a brief',
   description:

@@ -25,6 +25,7 @@ export const createWebhook = defineRoute({
   method: 'post',
   path: '/api/v1/webhooks',
   operationId: 'createWebhook',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: 'Register a webhook endpoint',
   description: `${WHO} The signing secret is in this response only. ${DELIVERY_DOC}`,
@@ -91,6 +92,7 @@ export const rotateWebhookSecret = defineRoute({
   method: 'post',
   path: '/api/v1/webhooks/{id}/rotate-secret',
   operationId: 'rotateWebhookSecret',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: "Rotate a webhook endpoint's signing secret",
   description:
@@ -106,6 +108,7 @@ export const pingWebhook = defineRoute({
   method: 'post',
   path: '/api/v1/webhooks/{id}/ping',
   operationId: 'pingWebhook',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: 'Send a test event',
   description:
@@ -133,6 +136,7 @@ export const redeliverWebhook = defineRoute({
   method: 'post',
   path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
   operationId: 'redeliverWebhook',
+  idempotent: true,
   tags: ['Webhooks'],
   summary: 'Redeliver an event now',
   description:

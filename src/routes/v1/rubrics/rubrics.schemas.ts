@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { EngineSchema, FallbackReasonSchema, RubricCriterionSchema } from '../../services/pillars/schemas';
-import { nonEmpty } from '../v1/playbooks/playbooks.schemas';
+import { EngineSchema, FallbackReasonSchema, RubricCriterionSchema } from '../../../services/pillars/schemas';
+import { nonEmpty } from '../playbooks/playbooks.schemas';
 
 export const RubricRequestSchema = z
   .object({

@@ -1,7 +1,8 @@
-import type { AppRouteHandler } from '../../lib/types';
+import type { AppRouteHandler } from '../../../lib/types';
 import type * as routes from './rubrics.routes';
 
-export const generate: AppRouteHandler<typeof routes.generateRubric> = async (c) => {
+/** Pillar 4, for both `/api/v1/rubrics/generate` and its deprecated alias `/api/rubrics/generate`. */
+export const generate: AppRouteHandler<typeof routes.generateRubricV1> = async (c) => {
   const { brief, domain } = c.req.valid('json');
   const { result, engine, fallbackReason } = await c.var.engine.extractRubric(brief, domain);
   return c.json({ ...result, engine, fallbackReason }, 200);

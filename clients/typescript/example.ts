@@ -1,0 +1,58 @@
+/**
+ * The partner flow through the typed client. Run against a local server (`npm run dev`):
+ *   VP_BASE_URL=http://localhost:8787 VP_API_KEY=vpk_… node --experimental-strip-types clients/typescript/example.ts
+ */
+import { createClient, verifyWebhook, wasReplayed } from './src/index';
+
+declare const process: { env: Record<string, string | undefined> };
+
+export async function main(baseUrl: string, apiKey: string): Promise<void> {
+  const api = createClient({ baseUrl, apiKey });
+
+  // Every POST gets an Idempotency-Key; set your own to retry safely after a network error.
+  const retryKey = crypto.randomUUID();
+  const brief = {
+    title: 'Build a REST API for a todo app',
+    deliverables: ['A deployed REST API', 'A test suite'],
+    successCriteria: ['All endpoints return RFC 9457 errors'],
+    durationDays: 14,
+    domain: 'web-development',
+  };
+  const first = await api.POST('/api/v1/playbooks/generate', {
+    params: { header: { 'Idempotency-Key': retryKey } },
+    body: brief,
+  });
+  if (first.error) throw new Error(`${first.error.title}: ${first.error.detail}`);
+  console.log(`${first.data.milestones.length} milestones (engine: ${first.data.engine})`);
+  const retry = await api.POST('/api/v1/playbooks/generate', {
+    params: { header: { 'Idempotency-Key': retryKey } },
+    body: brief,
+  });
+  console.log('retry replayed:', wasReplayed(retry.response));
+
+  const rubric = await api.POST('/api/v1/rubrics/generate', {
+    body: {
+      brief: 'We need a REST API. It must return RFC 9457 errors. We expect tests for every endpoint.',
+    },
+  });
+  if (rubric.data)
+    console.log(`${rubric.data.criteria.length} criteria, pass at ${rubric.data.passThreshold}`);
+
+  const usage = await api.GET('/api/v1/keys/self/usage');
+  if (usage.data) console.log('usage over 90 days:', usage.data.totals);
+}
+
+/** A webhook receiver (any fetch-style server): verify, then act. */
+export async function receive(request: Request, secrets: string[]): Promise<Response> {
+  const payload = await request.text(); // the raw body: verification needs it byte for byte
+  try {
+    const event = verifyWebhook<{ type: string }>(secrets, payload, request.headers);
+    console.log('event', event.type);
+    return new Response(null, { status: 204 });
+  } catch {
+    return new Response('invalid signature', { status: 400 });
+  }
+}
+
+const { VP_BASE_URL, VP_API_KEY } = process.env;
+if (VP_BASE_URL && VP_API_KEY) await main(VP_BASE_URL, VP_API_KEY);

@@ -1,0 +1,5 @@
+import { createRouter } from '../../../lib/create-app';
+import * as handlers from './rubrics.handlers';
+import * as routes from './rubrics.routes';
+
+export const rubricsV1Router = createRouter().openapi(routes.generateRubricV1, handlers.generate);
