@@ -16,8 +16,12 @@ declare module '*.wasm' {
   export default module;
 }
 
-/** Font files (the `Data` rule in wrangler.toml): the bytes. */
+/** Font files and the badge's base image (the `Data` rule in wrangler.toml): the bytes. */
 declare module '*.ttf' {
+  const bytes: ArrayBuffer;
+  export default bytes;
+}
+declare module '*.png' {
   const bytes: ArrayBuffer;
   export default bytes;
 }
