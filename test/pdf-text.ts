@@ -25,7 +25,10 @@ export async function pdfText(pdf: Uint8Array): Promise<string> {
   for (const m of raw.matchAll(/<<([\s\S]*?)>>\s*stream\r?\n/g)) {
     const start = m.index! + m[0].length;
     const length = /\/Length (\d+)/.exec(m[1]!);
-    let body: Uint8Array = pdf.slice(start, length ? start + Number(length[1]) : raw.indexOf('endstream', start));
+    let body: Uint8Array = pdf.slice(
+      start,
+      length ? start + Number(length[1]) : raw.indexOf('endstream', start),
+    );
     if (/\/FlateDecode/.test(m[1]!)) {
       try {
         body = await inflate(body);

@@ -62,7 +62,7 @@ describe('PNG baking', () => {
     expect(() => bakePng(bakePng(tinyPng(), JWT), JWT)).toThrow(BadgeError);
     expect(() => extractFromPng(new TextEncoder().encode('GIF89a'))).toThrow(BadgeError);
     const corrupt = bakePng(tinyPng(), JWT);
-    corrupt[corrupt.length - 30] ^= 1; // inside the iTXt text
+    corrupt[corrupt.length - 30]! ^= 1; // inside the iTXt text
     expect(() => extractFromPng(corrupt)).toThrow(/CRC/);
   });
 

@@ -103,7 +103,7 @@ export function pngChunks(png: Uint8Array): Chunk[] {
 }
 
 const latin1 = new TextDecoder('latin1');
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /** An iTXt chunk's fields (PNG 1.2 § 11.3.4.5), or null when it is not well formed. */
@@ -124,7 +124,7 @@ function parseITxt(data: Uint8Array) {
 }
 
 /** Bakes `jwt` into a PNG: an uncompressed `iTXt` chunk `openbadgecredential`, before `IEND`. */
-export function bakePng(png: Uint8Array, jwt: string): Uint8Array {
+export function bakePng(png: Uint8Array, jwt: string): Uint8Array<ArrayBuffer> {
   const chunks = pngChunks(png);
   if (chunks.some((c) => c.type === 'iTXt' && parseITxt(c.data)?.keyword === PNG_KEYWORD)) {
     throw new BadgeError('the PNG already carries a credential');

@@ -125,8 +125,22 @@ export async function renderCertificatePdf(cert: CertificateDocument, now = new 
   const { doc, text } = await newDocument(`Certificate ${cert.certificateNo}`, now);
   const [height, width] = PageSizes.A4;
   const page = doc.addPage([width, height]);
-  page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: ACCENT, borderWidth: 2 });
-  page.drawRectangle({ x: 30, y: 30, width: width - 60, height: height - 60, borderColor: ACCENT, borderWidth: 0.5 });
+  page.drawRectangle({
+    x: 24,
+    y: 24,
+    width: width - 48,
+    height: height - 48,
+    borderColor: ACCENT,
+    borderWidth: 2,
+  });
+  page.drawRectangle({
+    x: 30,
+    y: 30,
+    width: width - 60,
+    height: height - 60,
+    borderColor: ACCENT,
+    borderWidth: 0.5,
+  });
 
   let y = height - 100;
   const centred = async (content: string, style: TextStyle, gap = 10) => {

@@ -33,10 +33,10 @@ import {
   setTextMatrix,
   showText,
 } from 'pdf-lib';
-import devanagariBold from '../../assets/fonts/NotoSansDevanagari-Bold.ttf';
-import devanagariRegular from '../../assets/fonts/NotoSansDevanagari-Regular.ttf';
 import latinBold from '../../assets/fonts/NotoSans-Bold.ttf';
 import latinRegular from '../../assets/fonts/NotoSans-Regular.ttf';
+import devanagariBold from '../../assets/fonts/NotoSansDevanagari-Bold.ttf';
+import devanagariRegular from '../../assets/fonts/NotoSansDevanagari-Regular.ttf';
 import tamilBold from '../../assets/fonts/NotoSansTamil-Bold.ttf';
 import tamilRegular from '../../assets/fonts/NotoSansTamil-Regular.ttf';
 import { itemize, type Script } from '../../domain/pdf/scripts';
