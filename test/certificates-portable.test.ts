@@ -198,3 +198,42 @@ describe('GET /api/me/certificates/{certificateNo}/pdf', () => {
     );
   });
 });
+
+describe('verification pages: LinkedIn, badges and the verifier for anything', () => {
+  const html = { headers: { accept: 'text/html' } };
+
+  it('/verify/{no} links LinkedIn (the verify page as the credential URL) and the badges, only while valid', async () => {
+    const { certificateNo } = await candidateWithCertificate('Page Holder', { employerName: 'Acme Hiring' });
+    const page = await (await call(`/verify/${certificateNo}`, html)).text();
+    const href = /id="linkedin" href="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
+    const url = new URL(href!);
+    expect(url.searchParams.get('organizationName')).toBe('Acme Hiring');
+    expect(url.searchParams.get('certId')).toBe(certificateNo);
+    expect(url.searchParams.get('certUrl')).toBe(`http://localhost:8787/verify/${certificateNo}`);
+    expect(page).toContain(`href="/api/certificates/${certificateNo}/badge.png"`);
+    expect(page).toContain('href="/verify"');
+
+    await revoke(certificateNo);
+    const revoked = await (await call(`/verify/${certificateNo}`, html)).text();
+    expect(revoked).not.toContain('id="linkedin"');
+    expect(revoked).not.toContain('badge.png');
+  });
+
+  it('/verify serves the paste-or-upload verifier under the same hash-based CSP as the certificate page', async () => {
+    const res = await call('/verify', html);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/script-src 'sha256-[^']+'; connect-src 'self'/);
+    const { certificateNo } = await candidateWithCertificate('Csp Holder');
+    expect((await call(`/verify/${certificateNo}`, html)).headers.get('content-security-policy')).toBe(csp);
+    const page = await res.text();
+    expect(page).toContain('id="verifier"');
+    expect(page).toContain('id="jwt-input"');
+    expect(page).toContain('id="badge-file"');
+    const etag = res.headers.get('etag')!;
+    expect((await call('/verify', { headers: { accept: 'text/html', 'if-none-match': etag } })).status).toBe(
+      304,
+    );
+  });
+});
