@@ -40,7 +40,7 @@ async function revoke(certificateNo: string) {
   expect(res.status).toBe(200);
 }
 
-describe('baked badges', () => {
+describe('baked badges', { timeout: 30_000 }, () => {
   it('bakes the stored credential into an SVG (openbadges:credential verify=…) that verifies', async () => {
     const { certificateNo } = await candidateWithCertificate('Badge Holder', { employerName: 'Acme Hiring' });
     const res = await call(`/api/certificates/${certificateNo}/badge.svg`);
@@ -115,7 +115,7 @@ describe('baked badges', () => {
   });
 });
 
-describe('GET /api/me/certificates: LinkedIn', () => {
+describe('GET /api/me/certificates: LinkedIn', { timeout: 30_000 }, () => {
   it("lists LinkedIn's add-certification link for a valid certificate, and none once revoked", async () => {
     const { candidate, certificateNo } = await candidateWithCertificate('Linked Holder', {
       employerName: 'Acme & Sons',
@@ -148,7 +148,7 @@ describe('GET /api/me/certificates: LinkedIn', () => {
   });
 });
 
-describe('GET /api/me/certificates/{certificateNo}/pdf', () => {
+describe('GET /api/me/certificates/{certificateNo}/pdf', { timeout: 30_000 }, () => {
   it('gives the holder a PDF with their name in Devanagari or Tamil as text, the achievement, organisation and number', async () => {
     for (const name of ['अनन्या क्षत्रिय', 'தமிழ்செல்வி']) {
       const { candidate, certificateNo } = await candidateWithCertificate(name, {
@@ -199,7 +199,7 @@ describe('GET /api/me/certificates/{certificateNo}/pdf', () => {
   });
 });
 
-describe('verification pages: LinkedIn, badges and the verifier for anything', () => {
+describe('verification pages: LinkedIn, badges and the verifier for anything', { timeout: 30_000 }, () => {
   const html = { headers: { accept: 'text/html' } };
 
   it('/verify/{no} links LinkedIn (the verify page as the credential URL) and the badges, only while valid', async () => {

@@ -192,7 +192,7 @@ export const VERIFY_SCRIPT = `
   async function keyFor(header, jwksPath) {
     var kid = header.kid;
     var thumbprint = kid;
-    if (/^https?:///.test(kid)) {
+    if (/^https?:[/][/]/.test(kid)) {
       var url = new URL(kid);
       thumbprint = url.pathname.split('/').pop();
       if (url.origin === location.origin) {
@@ -238,7 +238,7 @@ export const VERIFY_SCRIPT = `
   /** The certificate numbers the signed credential links to (in its verification URLs). */
   function numbersIn(payload) {
     var found = [];
-    JSON.stringify(payload).replace(//verify/(VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/g, function (_, n) { found.push(n); return _; });
+    JSON.stringify(payload).replace(/[/]verify[/](VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/g, function (_, n) { found.push(n); return _; });
     return found;
   }
   function achievementOf(payload) {
@@ -265,7 +265,7 @@ export const VERIFY_SCRIPT = `
       var changed = [];
       var achievement = achievementOf(payload);
       var title = out.getAttribute('data-title');
-      if (payload.name !== title && achievement.name !== title) changed.push('brief title (signed: \u201c' + (achievement.name || payload.name) + '\u201d)');
+      if (payload.name !== title && achievement.name !== title) changed.push('brief title (signed: \\u201c' + (achievement.name || payload.name) + '\\u201d)');
       if (JSON.stringify(payload).indexOf(JSON.stringify(out.getAttribute('data-employer')).slice(1, -1)) < 0) changed.push('employer name');
       var issued = Math.floor(Date.parse(out.getAttribute('data-issued')) / 1000) * 1000;
       if (Date.parse(payload.validFrom) !== issued) changed.push('issue date (signed: ' + payload.validFrom + ')');
@@ -275,9 +275,9 @@ export const VERIFY_SCRIPT = `
         : '';
       var note = changed.length ? ' Since it was signed, this changed: ' + changed.join(', ') + '.' : '';
       var kid = checked.header.kid.split('/').pop();
-      showSignature('verified', '\u2713 Signature verified in your browser: signed by ' + (payload.iss || (payload.issuer && payload.issuer.id) || 'the issuer') + ' with ' + checked.header.alg + ' key ' + kid.slice(0, 12) + '\u2026, and the signed credential names this certificate, brief, employer and issue date.' + note + later);
+      showSignature('verified', '\\u2713 Signature verified in your browser: signed by ' + (payload.iss || (payload.issuer && payload.issuer.id) || 'the issuer') + ' with ' + checked.header.alg + ' key ' + kid.slice(0, 12) + '\\u2026, and the signed credential names this certificate, brief, employer and issue date.' + note + later);
     })().catch(function (e) {
-      if (e instanceof Failure) showSignature('failed', '\u2717 Signature check failed: ' + e.message + '.');
+      if (e instanceof Failure) showSignature('failed', '\\u2717 Signature check failed: ' + e.message + '.');
       else if (e instanceof Unsupported) showSignature('unsupported', e.message);
       else showSignature('error', 'The signature could not be checked: ' + (e && e.message ? e.message : String(e)) + '.');
     });
@@ -357,7 +357,7 @@ export const VERIFY_SCRIPT = `
     try {
       checked = await verifyJwt(jwt, jwksPath);
     } catch (e) {
-      if (e instanceof Failure) return showResult('tampered', '\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
+      if (e instanceof Failure) return showResult('tampered', '\\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
       if (e instanceof Unsupported) return showResult('unknown', 'Cannot check here', e.message);
       throw e;
     }
@@ -365,7 +365,7 @@ export const VERIFY_SCRIPT = `
     var achievement = achievementOf(payload);
     var what = (achievement.name || payload.name || 'A credential') + ', issued by ' + ((payload.issuer && payload.issuer.name) || payload.iss || 'an unknown issuer');
     var until = payload.validUntil ? Date.parse(payload.validUntil) : typeof payload.exp === 'number' ? payload.exp * 1000 : NaN;
-    if (!isNaN(until) && until < Date.now()) return showResult('expired', '\u2717 Expired', what + '. The signature is genuine, but the credential expired on ' + new Date(until).toISOString().slice(0, 10) + '.');
+    if (!isNaN(until) && until < Date.now()) return showResult('expired', '\\u2717 Expired', what + '. The signature is genuine, but the credential expired on ' + new Date(until).toISOString().slice(0, 10) + '.');
     var status = null;
     var entries = [].concat(payload.credentialStatus || []);
     for (var i = 0; i < entries.length && status === null; i++) {
@@ -383,8 +383,8 @@ export const VERIFY_SCRIPT = `
       }
     }
     var label = number ? ' Certificate ' + number + '.' : '';
-    if (status === 'active') return showResult('valid', '\u2713 Valid credential', what + '.' + label + ' The signature is genuine and the issuer has not revoked it.');
-    if (status === 'revocation' || status === 'revoked') return showResult('revoked', '\u2717 Revoked', what + '.' + label + ' The signature is genuine, but the issuer has revoked it.');
+    if (status === 'active') return showResult('valid', '\\u2713 Valid credential', what + '.' + label + ' The signature is genuine and the issuer has not revoked it.');
+    if (status === 'revocation' || status === 'revoked') return showResult('revoked', '\\u2717 Revoked', what + '.' + label + ' The signature is genuine, but the issuer has revoked it.');
     if (status === 'suspension' || status === 'suspended') return showResult('suspended', '! Suspended', what + '.' + label + ' The signature is genuine, but the credential is suspended.');
     if (status === 'replaced') return showResult('unknown', '? Not the current credential', what + '.' + label + ' The signature is genuine, but the issuer now publishes a different credential for this certificate.');
     return showResult('unknown', '? Status unknown', what + '. The signature is genuine, but this platform has no status for it.');
@@ -394,17 +394,17 @@ export const VERIFY_SCRIPT = `
     event.preventDefault();
     var file = $('badge-file').files[0];
     var pasted = $('jwt-input').value.trim();
-    showResult('pending', 'Checking\u2026', 'Checking the signature and the status in your browser.');
+    showResult('pending', 'Checking\\u2026', 'Checking the signature and the status in your browser.');
     (async function () {
       var jwt = pasted;
       if (file) {
         var data = new Uint8Array(await file.arrayBuffer());
         jwt = data[0] === 137 ? fromPng(data) : fromSvg(new TextDecoder().decode(data));
       }
-      if (!jwt) return showResult('tampered', '\u2717 Nothing to check', 'Paste a credential (VC-JWT) or choose a badge image.');
+      if (!jwt) return showResult('tampered', '\\u2717 Nothing to check', 'Paste a credential (VC-JWT) or choose a badge image.');
       await check(jwt);
     })().catch(function (e) {
-      if (e instanceof Failure) showResult('tampered', '\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
+      if (e instanceof Failure) showResult('tampered', '\\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
       else showResult('unknown', 'Could not check', (e && e.message) ? e.message : String(e));
     });
   });

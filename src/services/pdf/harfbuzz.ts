@@ -40,15 +40,42 @@ export type HarfBuzz = {
 
 let loading: Promise<HarfBuzz> | undefined;
 
+/**
+ * Emscripten's loader looks for its own file to find the .wasm beside it: `__filename` /
+ * `__dirname` when `process.versions.node` is set (workerd with `nodejs_compat`), else
+ * `self.location.href` when it sees `WorkerGlobalScope`. Workers have neither, so for the call
+ * only (the loader reads them synchronously, before its first await) placeholders are defined,
+ * and removed again before anything else can run. They are never used to load anything:
+ * `instantiateWasm` supplies the module.
+ */
+function withScriptLocation<T>(start: () => T): T {
+  const scope = globalThis as Record<string, unknown>;
+  const placeholders = { __filename: '/harfbuzzjs/hb.js', __dirname: '/harfbuzzjs' };
+  const added = Object.keys(placeholders).filter((name) => !(name in scope));
+  for (const name of added) {
+    Object.defineProperty(globalThis, name, {
+      value: placeholders[name as keyof typeof placeholders],
+      configurable: true,
+    });
+  }
+  try {
+    return start();
+  } finally {
+    for (const name of added) delete scope[name];
+  }
+}
+
 /** The HarfBuzz API, instantiated on first use and kept for the isolate's life. */
 export function harfBuzz(): Promise<HarfBuzz> {
   loading ??= (async () => {
-    const module = (await createHarfBuzz({
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(hbWasm, imports).then((instance) => receive(instance, hbWasm));
-        return {};
-      },
-    })) as Record<string, unknown>;
+    const module = (await withScriptLocation(() =>
+      createHarfBuzz({
+        instantiateWasm(imports, receive) {
+          WebAssembly.instantiate(hbWasm, imports).then((instance) => receive(instance, hbWasm));
+          return {};
+        },
+      }),
+    )) as Record<string, unknown>;
     // The same object, not a copy: Emscripten replaces its HEAP views when the memory grows.
     module.addFunction = () => 0;
     module.removeFunction = () => undefined;
