@@ -16,15 +16,8 @@ declare module '*.wasm' {
   export default module;
 }
 
-/** Font files and the badge's base image (the `Data` rule in wrangler.toml): the bytes. */
-declare module '*.ttf' {
-  const bytes: ArrayBuffer;
-  export default bytes;
-}
-declare module '*.png' {
-  const bytes: ArrayBuffer;
-  export default bytes;
-}
+// Font files and the badge's base image (`*.ttf`, `*.png`: the `Data` rule in wrangler.toml) are
+// declared by `wrangler types` in worker-configuration.d.ts, as ArrayBuffer.
 
 /** harfbuzzjs 0.10: the Emscripten factory and the JavaScript API over its instance (untyped CommonJS). */
 declare module 'harfbuzzjs/hb.js' {
