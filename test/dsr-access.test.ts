@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditLog, consentEvents } from '../src/db/schema';
 import { db, seedBrief, seedCertifiedWork, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit } from './helpers';
+import { pdfText } from './pdf-text';
 
 // zip.js, independent of the fflate that wrote the archive, reads it inside workerd.
 configure({ useWebWorkers: false });
@@ -23,37 +24,6 @@ async function unzip(bytes: Uint8Array): Promise<Archive> {
 const latin1 = (b: Uint8Array) => new TextDecoder('latin1').decode(b);
 const parse = <T>(files: Archive, name: string): T =>
   JSON.parse(new TextDecoder().decode(files.get(name)!)) as T;
-
-async function inflate(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([new Uint8Array(data)]).stream().pipeThrough(new DecompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-/**
- * The text a PDF draws: every Flate content stream inflated, then the operands of its `Tj`
- * operators (hex strings of WinAnsi codes, as pdf-lib writes them, or literal strings).
- */
-async function pdfText(pdf: Uint8Array): Promise<string> {
-  const raw = latin1(pdf);
-  const out: string[] = [];
-  for (const m of raw.matchAll(/<<([\s\S]*?)>>\s*stream\r?\n/g)) {
-    const start = m.index! + m[0].length;
-    const length = /\/Length (\d+)/.exec(m[1]!);
-    let body: Uint8Array = pdf.slice(
-      start,
-      length ? start + Number(length[1]) : raw.indexOf('endstream', start),
-    );
-    if (/\/FlateDecode/.test(m[1]!)) body = await inflate(body);
-    const content = latin1(body);
-    for (const t of content.matchAll(/<([0-9A-Fa-f\s]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj/g)) {
-      if (t[1] !== undefined) {
-        const hex = t[1].replace(/\s/g, '');
-        out.push(String.fromCharCode(...(hex.match(/../g) ?? []).map((h) => Number.parseInt(h, 16))));
-      } else out.push(t[2]!.replace(/\\(.)/g, '$1'));
-    }
-  }
-  return out.join('\n');
-}
 
 async function exportOf(account: Account): Promise<{ res: Response; files: Archive }> {
   const res = await call('/api/dsr/access', { headers: as(account) });
@@ -234,12 +204,19 @@ describe('GET /api/dsr/access', () => {
     expect(await pdfText(files.get('data-summary.pdf')!)).toContain('Kiran Rao');
   });
 
-  it('draws a name outside Windows-1252 without failing, and keeps it exact in the JSON', async () => {
-    const person = await signup('candidate', 'प्रिया Sharma');
-    const { res, files } = await exportOf(person);
-    expect(res.status).toBe(200);
-    expect(parse<{ name: string }>(files, 'profile.json').name).toBe('प्रिया Sharma');
-    expect(await pdfText(files.get('data-summary.pdf')!)).toContain('Sharma');
+  it('draws names in Devanagari and Tamil as text (embedded Noto fonts, shaped), not as question marks', async () => {
+    for (const name of ['अनन्या क्षत्रिय', 'தமிழ்செல்வி Raman']) {
+      const person = await signup('candidate', name);
+      const { res, files } = await exportOf(person);
+      expect(res.status).toBe(200);
+      expect(parse<{ name: string }>(files, 'profile.json').name).toBe(name);
+      const summary = files.get('data-summary.pdf')!;
+      expect(await pdfText(summary)).toContain(name);
+      expect(await pdfText(summary)).not.toContain('?????');
+      // The fonts are embedded (as subsets), not referenced: a reader needs none installed.
+      expect(latin1(summary)).toMatch(/\/FontFile2 \d+ 0 R/);
+      expect(latin1(summary)).toMatch(/\/BaseFont \/NotoSans(Devanagari|Tamil)-Regular/);
+    }
   });
 
   it('needs a session', async () => {

@@ -259,6 +259,12 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       certificateNo = (await rated.json<{ certificate: { certificateNo: string } }>()).certificate
         .certificateNo;
     },
+    'get /api/me/certificates/{certificateNo}/pdf': async () => {
+      const pdf = (who: Account) => call(`/api/me/certificates/${certificateNo}/pdf`, { headers: as(who) });
+      await expectProblem(await pdf(stranger), 404, 'not-found');
+      await expectProblem(await pdf(owner), 404, 'not-found'); // the issuer is not the holder
+      expect((await pdf(holder)).status).toBe(200);
+    },
     'post /api/certificates/{certificateNo}/revoke': async () => {
       const revoke = (who: Account) =>
         call(
@@ -449,6 +455,9 @@ describe('API1:2023 Broken Object Level Authorization', () => {
     'post /api/admin/breaches/{id}/board': 'admins track every breach for the Board (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
+    'get /api/certificates/{certificateNo}/badge.svg':
+      'a public copy of the public credential (no holder data); 410 once revoked',
+    'get /api/certificates/{certificateNo}/badge.png': 'the same, as a PNG',
     'get /api/consent/notices/{version}': 'published notices are public',
     'get /problems/{type}': 'public documentation',
   };

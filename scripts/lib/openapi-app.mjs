@@ -22,6 +22,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const textModules = {
   name: 'text-modules',
   setup(/** @type {import('esbuild').PluginBuild} */ b) {
+    // The PDFs' HarfBuzz (a compiled WebAssembly module in the Worker), fonts and badge image (bytes):
+    // describing the API never draws a PDF, so Node gets empty stand-ins.
+    b.onResolve({ filter: /\.(wasm|ttf|png)$/ }, (args) => ({ path: args.path, namespace: 'pdf-stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'pdf-stub' }, () => ({
+      contents: 'export default new ArrayBuffer(0);',
+      loader: 'js',
+    }));
     b.onLoad({ filter: /api-reference[\\/]dist[\\/]browser[\\/]standalone\.js$/ }, (args) => ({
       contents: readFileSync(args.path, 'utf8'),
       loader: 'text',

@@ -66,6 +66,13 @@ export const PROBLEM_TYPES = {
     description:
       'This `Idempotency-Key` was already used (within 24 hours) for a different request: another method, path or body. Use a new key for a new request.',
   },
+  'certificate-revoked': {
+    status: 410,
+    title: 'Certificate revoked',
+    description:
+      'The certificate was revoked, so the platform no longer hands out its badge: copies made before still carry ' +
+      'the credential, and verifiers learn of the revocation from its status.',
+  },
   'payload-too-large': {
     status: 413,
     title: 'Payload too large',
@@ -188,6 +195,7 @@ export const ERROR_STATUSES = {
   404: { description: 'Not found (or not visible to the caller)', type: 'not-found' },
   405: { description: 'Method not allowed on this path', type: 'method-not-allowed' },
   409: { description: 'Conflict with the current state', type: 'conflict' },
+  410: { description: 'Gone: withdrawn (e.g. a revoked certificate)', type: 'certificate-revoked' },
   413: { description: 'Request body over the limit', type: 'payload-too-large' },
   415: { description: 'Request body is not JSON', type: 'unsupported-media-type' },
   422: { description: 'Body does not match the schema', type: 'validation-failed' },

@@ -11,6 +11,7 @@ import {
   type SigningKey,
   signCredential,
 } from '../domain/certificates/credential';
+import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
@@ -214,9 +215,13 @@ function holderViews(db: Database) {
       credentialJwt: certificates.credentialJwt,
       briefId: certificates.briefId,
       briefTitle: briefs.title,
+      holderId: certificates.holderId,
+      signedOrganisationName: certificates.signedOrganisationName,
+      organisationName: organisations.name,
     })
     .from(certificates)
-    .innerJoin(briefs, eq(briefs.id, certificates.briefId));
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .leftJoin(organisations, eq(organisations.id, certificates.organisationId));
 }
 
 export type HolderCertificate = Awaited<ReturnType<ReturnType<typeof holderViews>['execute']>>[number];
@@ -299,6 +304,30 @@ export async function revokeCertificate(
   return updated;
 }
 
+/** The organisation a certificate names: the name signed into it, else its name now. */
+export const issuingOrganisationName = (
+  r: Pick<HolderCertificate, 'signedOrganisationName' | 'organisationName'>,
+) => r.signedOrganisationName ?? r.organisationName ?? FORMER_EMPLOYER;
+
+/** The public verification page of a certificate (for people: the HTML page, not the JSON). */
+export const verifyPageUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, certificateNo: string) =>
+  `${env.PUBLIC_BASE_URL.replace(/\/$/, '')}/verify/${certificateNo}`;
+
+/**
+ * LinkedIn's add-certification link, for a certificate that is valid (issued and not revoked);
+ * null otherwise, so nobody is invited to list a certificate that does not verify.
+ */
+export function linkedInUrlOf(env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCertificate): string | null {
+  if (r.status !== 'active' || !r.credentialJwt) return null;
+  return linkedInAddToProfileUrl({
+    name: r.briefTitle,
+    organisationName: issuingOrganisationName(r),
+    issuedAt: r.issuedAt,
+    certificateNo: r.certificateNo,
+    verifyUrl: verifyPageUrl(env, r.certificateNo),
+  });
+}
+
 /** A certificate as its holder (and a revoker) sees it. */
 export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCertificate) => ({
   certificateNo: r.certificateNo,
@@ -309,7 +338,47 @@ export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCert
   revokedAt: r.revokedAt?.toISOString() ?? null,
   credential: r.credentialJwt ? { format: 'vc-jwt' as const, jwt: r.credentialJwt } : null,
   verifyUrl: `${env.PUBLIC_BASE_URL}/api/verify/${r.certificateNo}`,
+  linkedInAddToProfileUrl: linkedInUrlOf(env, r),
 });
+
+/** What the holder's printable certificate shows; null unless `holderId` holds this certificate. */
+export async function holderCertificateDocument(
+  env: Pick<Env, 'PUBLIC_BASE_URL'>,
+  db: Database,
+  certificateNo: string,
+  holderId: string,
+) {
+  const [row] = await db
+    .select({
+      certificateNo: certificates.certificateNo,
+      status: certificates.status,
+      domain: certificates.domain,
+      issuedAt: certificates.issuedAt,
+      revokedAt: certificates.revokedAt,
+      briefTitle: briefs.title,
+      holderName: users.name,
+      signedOrganisationName: certificates.signedOrganisationName,
+      organisationName: organisations.name,
+    })
+    .from(certificates)
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .innerJoin(users, eq(users.id, certificates.holderId))
+    .leftJoin(organisations, eq(organisations.id, certificates.organisationId))
+    .where(and(eq(certificates.certificateNo, certificateNo), eq(certificates.holderId, holderId)))
+    .limit(1);
+  if (!row) return null;
+  return {
+    holderName: row.holderName,
+    certificateNo: row.certificateNo,
+    briefTitle: row.briefTitle,
+    domain: row.domain,
+    employerName: issuingOrganisationName(row),
+    status: row.status,
+    issuedAt: row.issuedAt,
+    revokedAt: row.revokedAt,
+    verifyUrl: verifyPageUrl(env, row.certificateNo),
+  };
+}
 
 /** A mistyped number is refused before any lookup (the check character catches typos). */
 export function requireCertificateNumber(input: string): string {

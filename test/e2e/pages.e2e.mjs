@@ -2,11 +2,14 @@
 // Run by scripts/e2e.mjs (`npm run test:e2e`), which starts the Worker and the partner site,
 // seeds data through the API and passes the URLs and fixtures in the environment.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import jsQRModule from 'jsqr';
 import { chromium } from 'playwright-core';
 
 const BASE = process.env.E2E_BASE_URL ?? '';
@@ -15,6 +18,12 @@ const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? '';
 /** @type {import('./seed.mjs').Fixtures} */
 const F = JSON.parse(process.env.E2E_FIXTURES ?? 'null');
 if (!BASE || !PARTNER || !F) throw new Error('run the end-to-end tests with `npm run test:e2e`');
+
+// jsqr is CommonJS: Node's default import is its module.exports, the function itself.
+const jsQR =
+  /** @type {(data: Uint8ClampedArray, width: number, height: number) => { data: string } | null} */ (
+    /** @type {unknown} */ (jsQRModule)
+  );
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -386,6 +395,132 @@ describe('verification page', () => {
     assert.equal(sig.state, 'failed', sig.text);
     assert.match(sig.text, /signature is valid, but the signed credential does not match this page/);
     await t.done();
+  });
+});
+
+describe('portable certificates', () => {
+  it('the verify page links LinkedIn with the certificate filled in, and a revoked one does not', async () => {
+    const t = await openPage();
+    await t.page.goto(`${BASE}/verify/${F.valid.certificateNo}`);
+    const href = await t.page.locator('#linkedin').getAttribute('href');
+    const url = new URL(href ?? '');
+    const api = /** @type {{ issuedAt: string }} */ (
+      await (await fetch(`${BASE}/api/verify/${F.valid.certificateNo}`)).json()
+    );
+    const issued = new Date(api.issuedAt);
+    assert.equal(url.origin + url.pathname, 'https://www.linkedin.com/profile/add');
+    assert.deepEqual(Object.fromEntries(url.searchParams), {
+      startTask: 'CERTIFICATION_NAME',
+      name: F.valid.title,
+      organizationName: F.employerName,
+      issueYear: String(issued.getUTCFullYear()),
+      issueMonth: String(issued.getUTCMonth() + 1),
+      certUrl: `${BASE}/verify/${F.valid.certificateNo}`,
+      certId: F.valid.certificateNo,
+    });
+    assert.equal(await t.page.locator('#linkedin').textContent(), 'Add to LinkedIn profile');
+    await t.page.goto(`${BASE}/verify/${F.revoked.certificateNo}`);
+    assert.equal(await t.page.locator('#linkedin').count(), 0);
+    await t.done();
+  });
+
+  /** Opens /verify (from a certificate page's link), submits, and returns the verdict. */
+  async function verifyWith(/** @type {(page: import('playwright-core').Page) => Promise<void>} */ fill) {
+    const t = await openPage();
+    await t.page.goto(`${BASE}/verify/${F.valid.certificateNo}`);
+    await Promise.all([t.page.waitForNavigation(), t.page.click('footer a[href="/verify"]')]);
+    await t.page.waitForSelector('#verifier:not([hidden])');
+    await fill(t.page);
+    await t.page.click('#verifier button[type="submit"]');
+    await t.page.waitForSelector('#verifier-result:not([data-result="none"]):not([data-result="pending"])', {
+      timeout: 10_000,
+    });
+    const result = t.page.locator('#verifier-result');
+    return { t, kind: await result.getAttribute('data-result'), text: (await result.textContent()) ?? '' };
+  }
+
+  const validJwt = async () =>
+    /** @type {{ credential: { jwt: string } }} */ (
+      await (await fetch(`${BASE}/api/verify/${F.valid.certificateNo}`)).json()
+    ).credential.jwt;
+
+  it('/verify accepts a pasted credential: valid, and tampered when a claim is changed', async () => {
+    const jwt = await validJwt();
+    const valid = await verifyWith((page) => page.fill('#jwt-input', jwt));
+    assert.equal(valid.kind, 'valid', valid.text);
+    assert.match(valid.text, new RegExp(`Certificate ${F.valid.certificateNo}`));
+    await expectAccessible(valid.t.page, 'credential verifier');
+    await valid.t.page.screenshot({ path: join(SCREENSHOTS, 'verifier-valid.png'), fullPage: true });
+    await valid.t.done();
+
+    const [header, payload, sig] = jwt.split('.');
+    const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'));
+    claims.name = 'A brief the holder never did';
+    const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${sig}`;
+    const tampered = await verifyWith((page) => page.fill('#jwt-input', forged));
+    assert.equal(tampered.kind, 'tampered', tampered.text);
+    assert.match(tampered.text, /signature does not match/);
+    await tampered.t.done();
+
+    const junk = await verifyWith((page) => page.fill('#jwt-input', 'not a credential'));
+    assert.equal(junk.kind, 'tampered', junk.text);
+    await junk.t.done();
+  });
+
+  it('/verify reads uploaded baked badges: the valid SVG from the badge route, and a revoked certificate’s PNG', async () => {
+    const svg = await fetch(`${BASE}/api/certificates/${F.valid.certificateNo}/badge.svg`);
+    assert.equal(svg.status, 200);
+    const svgPath = join(mkdtempSync(join(tmpdir(), 'vp-badge-')), `${F.valid.certificateNo}.svg`);
+    writeFileSync(svgPath, await svg.text());
+    const valid = await verifyWith((page) => page.setInputFiles('#badge-file', svgPath));
+    assert.equal(valid.kind, 'valid', valid.text);
+    await valid.t.done();
+
+    // Downloaded before the revocation (the route answers 410 now): the copy still carries a
+    // genuine credential, and the status says it is revoked.
+    assert.equal((await fetch(`${BASE}/api/certificates/${F.revoked.certificateNo}/badge.png`)).status, 410);
+    const revoked = await verifyWith((page) => page.setInputFiles('#badge-file', F.revoked.badgePng));
+    assert.equal(revoked.kind, 'revoked', revoked.text);
+    assert.match(revoked.text, /The signature is genuine, but the issuer has revoked it/);
+    await revoked.t.page.screenshot({ path: join(SCREENSHOTS, 'verifier-revoked.png'), fullPage: true });
+    await revoked.t.done();
+  });
+
+  it('the holder downloads their PDF: the Devanagari name is text pdftotext finds, and the QR code opens the verify page', async () => {
+    const context = await browser.newContext();
+    const [name, value] = F.indic.cookie.split(/=(.*)/s);
+    await context.addCookies([{ name: name ?? 'session', value: value ?? '', url: BASE }]);
+    const res = await context.request.get(`${BASE}/api/me/certificates/${F.indic.certificateNo}/pdf`);
+    assert.equal(res.status(), 200);
+    assert.equal(res.headers()['content-type'], 'application/pdf');
+    const dir = mkdtempSync(join(tmpdir(), 'vp-pdf-'));
+    const file = join(dir, 'certificate.pdf');
+    writeFileSync(file, await res.body());
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    assert.ok(text.includes(F.indic.holder), text);
+    assert.ok(text.includes(F.indic.certificateNo), text);
+    assert.ok(text.includes(F.employerName), text);
+    // Render the page and read its QR code (jsQR on the raw pixels of a PPM).
+    execFileSync('pdftoppm', ['-r', '110', file, join(dir, 'page')]);
+    const ppm = readFileSync(join(dir, 'page-1.ppm'));
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 40).toString('latin1'));
+    assert.ok(header, 'a binary PPM');
+    const [width, height] = [Number(header[1]), Number(header[2])];
+    const rgb = ppm.subarray(header[0].length);
+    const rgba = new Uint8ClampedArray(width * height * 4);
+    for (let i = 0; i < width * height; i++) {
+      rgba[i * 4] = rgb[i * 3] ?? 0;
+      rgba[i * 4 + 1] = rgb[i * 3 + 1] ?? 0;
+      rgba[i * 4 + 2] = rgb[i * 3 + 2] ?? 0;
+      rgba[i * 4 + 3] = 255;
+    }
+    assert.equal(jsQR(rgba, width, height)?.data, `${BASE}/verify/${F.indic.certificateNo}`);
+    // Without the holder's session: 401 (another account gets 404, tested in workerd).
+    const other = await browser.newContext();
+    const stranger = await other.request.get(`${BASE}/api/me/certificates/${F.indic.certificateNo}/pdf`);
+    assert.equal(stranger.status(), 401);
+    await other.close();
+    await context.close();
   });
 });
 

@@ -4,6 +4,9 @@
 
 // The API tests' demo brief and work (test/harness.ts): a brief the pillars build a rubric
 // for, and work the local engine passes. One milestone, so each certificate takes one rating.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readDevVars } from '../../scripts/lib/dev-vars.mjs';
 import demo from '../demo-brief.json' with { type: 'json' };
 
@@ -13,6 +16,7 @@ const WORK = demo.work;
 export const DOMAIN = 'web-development';
 export const XSS_DOMAIN = 'markup-check';
 export const XSS_ALIAS = '<img src=x onerror=alert(1)>';
+export const INDIC_HOLDER = 'अनन्या क्षत्रिय';
 
 /**
  * @typedef {{
@@ -22,7 +26,8 @@ export const XSS_ALIAS = '<img src=x onerror=alert(1)>';
  *   employerName: string;
  *   valid: { certificateNo: string; holder: string; title: string };
  *   second: { certificateNo: string };
- *   revoked: { certificateNo: string; holder: string };
+ *   revoked: { certificateNo: string; holder: string; badgePng: string };
+ *   indic: { certificateNo: string; holder: string; cookie: string };
  *   anonymous: { certificateNo: string; holder: string };
  *   listed: string[];
  *   unlisted: string[];
@@ -178,6 +183,9 @@ export async function seed(base) {
   await consent(chen, ['ai_evaluation', 'leaderboard']); // listed, but no name on verification
   const dana = await signup('candidate', 'Dana Unlisted');
   await consent(dana, ['ai_evaluation', 'public_verification']); // never on the leaderboard
+  // A name in Devanagari, for the holder's PDF (not on the leaderboard, so the board stays as it is).
+  const ananya = await signup('candidate', INDIC_HOLDER);
+  await consent(ananya, ['ai_evaluation', 'public_verification']);
   const eve = await signup('candidate', 'Eve Markup');
   await consent(eve, ['leaderboard']);
   await api('/api/me', { method: 'PATCH', cookie: eve, body: { publicAlias: XSS_ALIAS } });
@@ -189,6 +197,13 @@ export async function seed(base) {
   const anonymous = await certify(chen, employer, todo, 3);
   await certify(dana, employer, todo, 5);
   await certify(eve, employer, markup, 4);
+  const indic = await certify(ananya, employer, catalogue, 4);
+  // The badge of the certificate about to be revoked, downloaded while it was still valid (the
+  // route answers 410 afterwards): a copy in circulation, for the verifier's revoked case.
+  const badge = await fetch(`${base}/api/certificates/${revoked}/badge.png`);
+  if (badge.status !== 200) throw new Error(`badge.png: ${badge.status}`);
+  const revokedBadgePng = join(mkdtempSync(join(tmpdir(), 'vp-e2e-')), `${revoked}.png`);
+  writeFileSync(revokedBadgePng, new Uint8Array(await badge.arrayBuffer()));
   await api(`/api/certificates/${revoked}/revoke`, {
     method: 'POST',
     cookie: employer,
@@ -247,7 +262,8 @@ export async function seed(base) {
     employerName,
     valid: { certificateNo: valid, holder: 'Asha Rao', title: 'Build a REST API for a todo app' },
     second: { certificateNo: second },
-    revoked: { certificateNo: revoked, holder: 'Bilal Khan' },
+    revoked: { certificateNo: revoked, holder: 'Bilal Khan', badgePng: revokedBadgePng },
+    indic: { certificateNo: indic, holder: INDIC_HOLDER, cookie: ananya },
     anonymous: { certificateNo: anonymous, holder: 'Chen Wei' },
     // Ranked: two certificates; then one each, by average employer score (3.5, then 3).
     listed: ['asha.codes', 'Bilal Khan', 'Chen Wei'],

@@ -136,6 +136,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/certificates/{certificateNo}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable PDF of one of the caller's certificates
+         * @description The holder only (anyone else gets 404, as for a number that does not exist). A landscape A4 page with the holder's name, the achievement (brief), the organisation (by the name signed into the credential), the issue date and number, and a QR code of the public verification page `/verify/{certificateNo}`. Names in Devanagari and Tamil are drawn with embedded Noto fonts and OpenType shaping, and stay searchable. A revoked certificate says so on the page.
+         */
+        get: operations["getMyCertificatePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/consents": {
         parameters: {
             query?: never;
@@ -1349,6 +1369,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/certificates/{certificateNo}/badge.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Baked badge (SVG) with the signed credential
+         * @description Public. The certificate as an Open Badges 3.0 baked badge: the image carries the signed credential (the VC-JWT exactly as stored and as `GET /api/verify/{certificateNo}` returns it) in an `<openbadges:credential verify="…">` element (namespace `https://purl.imsglobal.org/ob/v3p0`), so any OB 3.0 verifier or backpack can extract and check it. The image names the achievement, organisation and number, never the holder. 404 for an unknown number or a certificate not issued yet (`pending_issuer`: nothing is signed); 410 for a revoked one. CORS open.
+         */
+        get: operations["getCertificateBadgeSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/certificates/{certificateNo}/badge.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Baked badge (PNG) with the signed credential
+         * @description Public. The certificate as an Open Badges 3.0 baked badge: the image carries the signed credential (the VC-JWT exactly as stored and as `GET /api/verify/{certificateNo}` returns it) in an uncompressed `iTXt` chunk with keyword `openbadgecredential`, so any OB 3.0 verifier or backpack can extract and check it. The image names the achievement, organisation and number, never the holder. 404 for an unknown number or a certificate not issued yet (`pending_issuer`: nothing is signed); 410 for a revoked one. CORS open.
+         */
+        get: operations["getCertificateBadgePng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leaderboard": {
         parameters: {
             query?: never;
@@ -1678,6 +1738,26 @@ export interface paths {
          * @description What `GET /api/verify/{certificateNo}` says, as a page: valid or revoked (200), the holder’s name only while they consent to public verification, the brief, employer and dates, a QR code and a copyable link. The browser checks the credential’s Ed25519 signature itself against `/.well-known/jwks.json` (WebCrypto) and that the signed claims are the ones shown. A mistyped number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`).
          */
         get: operations["getVerificationPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check any credential or baked badge (HTML, for people)
+         * @description A page that checks, in the browser, a pasted VC-JWT or a baked Open Badges 3.0 badge (PNG `iTXt` `openbadgecredential` or SVG `openbadges:credential`, read locally, never uploaded): the signature (EdDSA or ES256) against the key the credential names at this site (`kid` URL, else `/.well-known/jwks.json`), then the status (the credential's Bitstring Status List when it has one, else `GET /api/verify/{certificateNo}`), and shows valid, tampered, revoked or expired. Also a look-up by certificate number.
+         */
+        get: operations["getCredentialVerifierPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2019,6 +2099,11 @@ export interface components {
             } | null;
             /** Format: uri */
             verifyUrl: string;
+            /**
+             * Format: uri
+             * @description LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the verification page as the credential URL). Null unless the certificate is `active`.
+             */
+            linkedInAddToProfileUrl: string | null;
         };
         Consents: {
             /** @example v2 */
@@ -4112,6 +4197,99 @@ export interface operations {
             };
             /** @description Not allowed for this caller */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getMyCertificatePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description `attachment; filename="certificate-<number>.pdf"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12034,6 +12212,132 @@ export interface operations {
             };
         };
     };
+    getCertificateBadgeSvg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SVG badge. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description `inline; filename="<number>.svg"` (or `.png`). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Gone: withdrawn (e.g. a revoked certificate) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCertificateBadgePng: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG badge. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control"?: string;
+                    /** @description `inline; filename="<number>.svg"` (or `.png`). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Gone: withdrawn (e.g. a revoked certificate) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     getLeaderboard: {
         parameters: {
             query?: {
@@ -13389,6 +13693,48 @@ export interface operations {
             };
         };
     };
+    getCredentialVerifierPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Changes when the page does. */
+                    ETag?: string;
+                    /** @description `public, max-age=…`: the page may be cached briefly. */
+                    "Cache-Control"?: string;
+                    /** @description The page's own policy: its inline style and script by hash, nothing else. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified (matches `If-None-Match`). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     getOpenApiYaml: {
         parameters: {
             query?: never;
@@ -13510,7 +13856,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                type: "malformed-json" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "guardian-not-eligible" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "internal-error";
+                type: "malformed-json" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "guardian-not-eligible" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "internal-error";
             };
             cookie?: never;
         };

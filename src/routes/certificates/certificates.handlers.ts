@@ -1,10 +1,55 @@
+import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
+import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { recordAudit } from '../../services/audit';
 import { forgetVerifications, purgeLeaderboards } from '../../services/cache-keys';
 import * as certs from '../../services/certificates';
 import type * as routes from './certificates.routes';
+
+/** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
+async function badgeSource(c: Parameters<AppRouteHandler<typeof routes.getBadgeSvg>>[0]) {
+  const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
+  const found = await certs.verification(c.env, number, () => getReadReplicaDb(c.env.DB));
+  if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
+  const v = JSON.parse(found.json) as certs.VerificationPayload;
+  if (v.status === 'revoked') throw new ProblemError('certificate-revoked', 'This certificate was revoked.');
+  if (!v.credential)
+    throw new ProblemError('not-found', 'This certificate is not issued yet: nothing is signed.');
+  return {
+    jwt: v.credential.jwt,
+    face: {
+      title: v.brief.title,
+      organisation: v.employer.name,
+      certificateNo: v.certificateNo,
+      issuedAt: new Date(v.issuedAt),
+    },
+  };
+}
+
+const badgeHeaders = (file: string) => ({
+  'Cache-Control': 'public, max-age=300',
+  'Content-Disposition': `inline; filename="${file}"`,
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+});
+
+export const badgeSvg: AppRouteHandler<typeof routes.getBadgeSvg> = async (c) => {
+  const { jwt, face } = await badgeSource(c);
+  return c.body(bakeSvg(badgeSvg_(face), jwt), 200, {
+    ...badgeHeaders(`${face.certificateNo}.svg`),
+    'Content-Type': 'image/svg+xml; charset=utf-8',
+    // Opened on its own, the SVG is a document: it may draw itself and nothing else.
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  });
+};
+
+export const badgePng: AppRouteHandler<typeof routes.getBadgePng> = async (c) => {
+  const { jwt, face } = await badgeSource(c);
+  const png = bakePng(new Uint8Array(BADGE_PNG), jwt);
+  return c.body(png, 200, { ...badgeHeaders(`${face.certificateNo}.png`), 'Content-Type': 'image/png' });
+};
 
 /** Hot path: no I/O on an isolate-memory hit, else one KV read. */
 export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c) => {

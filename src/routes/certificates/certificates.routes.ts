@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
 import { defineRoute } from '../../lib/route';
 import { sessionAuth } from '../../lib/route-auth';
@@ -61,3 +62,58 @@ export const revokeCertificate = defineRoute({
 
 /** Where the public keys that sign certificates are published (the verify page links it). */
 export const JWKS_PATH = getJwks.path;
+
+const BADGE_HEADERS = {
+  'Cache-Control': { description: '`public, max-age=300`.', schema: { type: 'string' as const } },
+  'Content-Disposition': {
+    description: '`inline; filename="<number>.svg"` (or `.png`).',
+    schema: { type: 'string' as const },
+  },
+};
+
+const badgeDescription = (format: string) =>
+  'Public. The certificate as an Open Badges 3.0 baked badge: the image carries the signed credential (the ' +
+  `VC-JWT exactly as stored and as \`GET /api/verify/{certificateNo}\` returns it) ${format}, so any OB 3.0 ` +
+  'verifier or backpack can extract and check it. The image names the achievement, organisation and number, ' +
+  'never the holder. 404 for an unknown number or a certificate not issued yet (`pending_issuer`: nothing is ' +
+  'signed); 410 for a revoked one. CORS open.';
+
+export const getBadgeSvg = defineRoute({
+  method: 'get',
+  path: '/api/certificates/{certificateNo}/badge.svg',
+  operationId: 'getCertificateBadgeSvg',
+  tags: ['Certificates'],
+  summary: 'Baked badge (SVG) with the signed credential',
+  description: badgeDescription(
+    'in an `<openbadges:credential verify="…">` element (namespace `https://purl.imsglobal.org/ob/v3p0`)',
+  ),
+  security: [],
+  request: { params: CertificateNoParams },
+  errors: [410],
+  responses: {
+    200: {
+      description: 'The SVG badge.',
+      headers: BADGE_HEADERS,
+      content: { 'image/svg+xml': { schema: z.string() } },
+    },
+  },
+});
+
+export const getBadgePng = defineRoute({
+  method: 'get',
+  path: '/api/certificates/{certificateNo}/badge.png',
+  operationId: 'getCertificateBadgePng',
+  tags: ['Certificates'],
+  summary: 'Baked badge (PNG) with the signed credential',
+  description: badgeDescription('in an uncompressed `iTXt` chunk with keyword `openbadgecredential`'),
+  security: [],
+  request: { params: CertificateNoParams },
+  errors: [410],
+  responses: {
+    200: {
+      description: 'The PNG badge.',
+      headers: BADGE_HEADERS,
+      content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+  },
+});

@@ -79,6 +79,15 @@ export const CertificateSchema = z
     revokedAt: z.string().datetime().nullable(),
     credential: CredentialSchema.nullable(),
     verifyUrl: z.string().url(),
+    linkedInAddToProfileUrl: z
+      .string()
+      .url()
+      .nullable()
+      .openapi({
+        description:
+          "LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the " +
+          'verification page as the credential URL). Null unless the certificate is `active`.',
+      }),
   })
   .openapi('Certificate');
 

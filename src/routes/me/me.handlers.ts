@@ -5,6 +5,7 @@ import type { AppRouteHandler } from '../../lib/types';
 import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import * as consent from '../../services/consent';
+import { renderCertificatePdf } from '../../services/dsr/pdf';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
 import { issueAfterVerification } from '../../services/issuance';
@@ -56,6 +57,17 @@ export const listCertificates: AppRouteHandler<typeof routes.myCertificates> = a
     { items: page.items.map((r) => certs.certificateView(c.env, r)), nextCursor: page.nextCursor },
     200,
   );
+};
+
+export const certificatePdf: AppRouteHandler<typeof routes.getMyCertificatePdf> = async (c) => {
+  const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
+  const document = await certs.holderCertificateDocument(c.env, c.var.db, number, c.var.user.id);
+  if (!document) throw new ProblemError('not-found', 'You hold no certificate with this number.');
+  const pdf = await renderCertificatePdf(document);
+  return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `attachment; filename="certificate-${document.certificateNo}.pdf"`,
+  });
 };
 
 export const listConsents: AppRouteHandler<typeof routes.listConsents> = async (c) => {

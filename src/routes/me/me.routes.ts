@@ -2,12 +2,13 @@ import { z } from '@hono/zod-openapi';
 import { NOTICE_KINDS } from '../../db/schema';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
+import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { defineRoute, IdParams } from '../../lib/route';
 import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 /** Everything under `/api/me`: the signed-in person's own records. */
 import { ProfileSchema } from '../auth/auth.schemas';
 import { BriefPageSchema, BriefSchema } from '../briefs/briefs.schemas';
-import { CertificateListSchema } from '../certificates/certificates.schemas';
+import { CertificateListSchema, CertificateNoParams } from '../certificates/certificates.schemas';
 import { ConsentsSchema } from '../consent/consent.schemas';
 import { DsrRequestPageSchema } from '../dsr/dsr.schemas';
 import {
@@ -112,6 +113,35 @@ export const myCertificates = defineRoute({
   request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
   responses: {
     200: { description: 'Newest issued first, one page of `limit`.', content: json(CertificateListSchema) },
+  },
+});
+
+export const getMyCertificatePdf = defineRoute({
+  method: 'get',
+  path: '/api/me/certificates/{certificateNo}/pdf',
+  operationId: 'getMyCertificatePdf',
+  tags: ['Certificates'],
+  summary: "A printable PDF of one of the caller's certificates",
+  description:
+    'The holder only (anyone else gets 404, as for a number that does not exist). A landscape A4 page with the ' +
+    "holder's name, the achievement (brief), the organisation (by the name signed into the credential), the " +
+    'issue date and number, and a QR code of the public verification page `/verify/{certificateNo}`. Names in ' +
+    'Devanagari and Tamil are drawn with embedded Noto fonts and OpenType shaping, and stay searchable. A revoked ' +
+    'certificate says so on the page.',
+  ...sessionAuth(),
+  request: { params: CertificateNoParams },
+  responses: {
+    200: {
+      description: 'The PDF.',
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        'Content-Disposition': {
+          description: '`attachment; filename="certificate-<number>.pdf"`',
+          schema: { type: 'string' as const },
+        },
+      },
+      content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
   },
 });
 

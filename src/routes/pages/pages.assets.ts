@@ -110,6 +110,11 @@ code.jwt{display:block;white-space:pre-wrap;overflow-wrap:anywhere;word-break:br
 .share .link{flex:1;min-width:14rem}
 .share label{display:block;font-weight:600;margin-bottom:4px}
 .row{display:flex;gap:8px}
+textarea{display:block;width:100%;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace;padding:6px 8px;border:1px solid var(--muted);border-radius:6px;background:var(--card);color:var(--fg);margin-bottom:12px}
+input[type=file]{display:block;margin-bottom:12px}
+.carry{padding-left:20px}
+.carry li{margin:4px 0}
+#verifier-result{margin-top:20px}
 input{flex:1;min-width:0;font:inherit;font-size:14px;padding:6px 8px;border:1px solid var(--muted);border-radius:6px;background:var(--card);color:var(--fg)}
 button{font:inherit;font-size:14px;padding:6px 12px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--card);cursor:pointer}
 form{margin-top:20px}
@@ -150,14 +155,6 @@ export const VERIFY_SCRIPT = `
     });
   }
 
-  var out = $('signature');
-  var jwtElement = $('credential-jwt');
-  if (!out || !jwtElement) return;
-
-  function show(state, text) {
-    out.setAttribute('data-state', state);
-    out.textContent = text;
-  }
   function Failure(message) { this.message = message; }
   function bytes(segment) {
     if (!/^[A-Za-z0-9_-]*$/.test(segment)) throw new Failure('the credential is not valid base64url');
@@ -172,58 +169,244 @@ export const VERIFY_SCRIPT = `
     try { return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes(segment))); }
     catch (e) { throw new Failure('the credential is malformed'); }
   }
+  function Unsupported(message) { this.message = message; }
 
-  async function check() {
-    var parts = jwtElement.textContent.trim().split('.');
+  // The algorithms a credential may be signed with: Ed25519 (credentials issued first) and ECDSA
+  // P-256 (ES256, what Open Badges verifiers accept). Both are WebCrypto.
+  var ALGORITHMS = {
+    EdDSA: { kty: 'OKP', crv: 'Ed25519', import: { name: 'Ed25519' }, verify: { name: 'Ed25519' },
+      members: function (k) { return { kty: 'OKP', crv: 'Ed25519', x: k.x }; } },
+    ES256: { kty: 'EC', crv: 'P-256', import: { name: 'ECDSA', namedCurve: 'P-256' }, verify: { name: 'ECDSA', hash: 'SHA-256' },
+      members: function (k) { return { kty: 'EC', crv: 'P-256', x: k.x, y: k.y }; } }
+  };
+
+  async function getJson(url) {
+    var response = await fetch(url, { credentials: 'omit', headers: { accept: 'application/json' } });
+    if (!response.ok) throw new Error(url + ' answered HTTP ' + response.status);
+    return response.json();
+  }
+
+  // The key a credential names: a kid that is a URL of this site is fetched for its one JWK;
+  // otherwise (or if that fails) the published JWKS is searched by kid or by the URL's last
+  // segment (the key's thumbprint). Keys named on other sites are never trusted.
+  async function keyFor(header, jwksPath) {
+    var kid = header.kid;
+    var thumbprint = kid;
+    if (/^https?:[/][/]/.test(kid)) {
+      var url = new URL(kid);
+      thumbprint = url.pathname.split('/').pop();
+      if (url.origin === location.origin) {
+        try {
+          var single = await getJson(url.href);
+          if (single && single.kty) return single;
+        } catch (e) { /* fall back to the JWKS */ }
+      }
+    }
+    var jwks = await getJson(jwksPath);
+    return (jwks.keys || []).filter(function (k) { return k && (k.kid === kid || k.kid === thumbprint); })[0] || null;
+  }
+
+  /** Checks a compact JWS: header, key, signature. Returns { header, payload } or throws Failure. */
+  async function verifyJwt(jwt, jwksPath) {
+    var parts = String(jwt).trim().split('.');
     if (parts.length !== 3) throw new Failure('the credential is not a signed JWT');
     var header = json(parts[0]);
     var payload = json(parts[1]);
-    if (!header || header.alg !== 'EdDSA' || typeof header.kid !== 'string') {
-      throw new Failure('the credential is not signed with EdDSA');
+    var algorithm = header && ALGORITHMS[header.alg];
+    if (!algorithm || typeof header.kid !== 'string' || header.jku || header.jwk || header.x5u || header.crit) {
+      throw new Failure('the credential is not signed with EdDSA or ES256 and a key id');
     }
-    if (!window.crypto || !crypto.subtle) return show('unsupported', 'This browser cannot check signatures here (WebCrypto needs a secure context).');
-
-    var response = await fetch(out.getAttribute('data-jwks'), { credentials: 'omit', headers: { accept: 'application/json' } });
-    if (!response.ok) throw new Error('the public keys could not be loaded (HTTP ' + response.status + ')');
-    var jwks = await response.json();
-    var jwk = (jwks.keys || []).filter(function (k) { return k && k.kid === header.kid; })[0];
-    if (!jwk || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
-      throw new Failure('no published Ed25519 key has the id the credential names');
+    if (!window.crypto || !crypto.subtle) throw new Unsupported('This browser cannot check signatures here (WebCrypto needs a secure context).');
+    var jwk = await keyFor(header, jwksPath);
+    if (!jwk || jwk.kty !== algorithm.kty || jwk.crv !== algorithm.crv) {
+      throw new Failure('no published ' + header.alg + ' key has the id the credential names');
     }
     var key;
     try {
-      key = await crypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, { name: 'Ed25519' }, false, ['verify']);
+      key = await crypto.subtle.importKey('jwk', algorithm.members(jwk), algorithm.import, false, ['verify']);
     } catch (e) {
-      if (e && e.name === 'NotSupportedError') return show('unsupported', 'This browser cannot check Ed25519 signatures. Any JOSE library can check the credential below against the published keys.');
-      throw new Failure('the published key is not a valid Ed25519 key');
+      if (e && e.name === 'NotSupportedError') throw new Unsupported('This browser cannot check ' + header.alg + ' signatures. Any JOSE library can check the credential against the published keys.');
+      throw new Failure('the published key is not a valid ' + header.alg + ' key');
     }
     var signed = new TextEncoder().encode(parts[0] + '.' + parts[1]);
-    var valid = await crypto.subtle.verify({ name: 'Ed25519' }, key, bytes(parts[2]), signed);
+    var valid = await crypto.subtle.verify(algorithm.verify, key, bytes(parts[2]), signed);
     if (!valid) throw new Failure('the signature does not match the published key');
-
-    // A valid signature on some other credential proves nothing about this page: what the page
-    // shows must be what was signed.
-    var achievement = (payload.credentialSubject && payload.credentialSubject.achievement) || {};
-    var mismatches = [];
-    var number = out.getAttribute('data-number');
-    if (typeof achievement.id !== 'string' || achievement.id.slice(-('/verify/' + number).length) !== '/verify/' + number) mismatches.push('certificate number');
-    if (payload.name !== out.getAttribute('data-title')) mismatches.push('brief');
-    if (typeof achievement.description !== 'string' || achievement.description.indexOf(out.getAttribute('data-employer')) < 0) mismatches.push('employer');
-    var issued = Math.floor(Date.parse(out.getAttribute('data-issued')) / 1000) * 1000;
-    if (Date.parse(payload.validFrom) !== issued) mismatches.push('issue date');
-    if (mismatches.length > 0) {
-      throw new Failure('the signature is valid, but the signed credential does not match this page (' + mismatches.join(', ') + ')');
-    }
-    var status = out.getAttribute('data-status');
-    var later = status === 'revoked' ? ' The signature only shows who issued it: the issuer has since revoked this certificate.'
-      : status === 'suspended' ? ' The signature only shows who issued it: the issuing organisation is suspended, so the certificate is not valid now.'
-      : '';
-    show('verified', '\\u2713 Signature verified in your browser: signed by ' + payload.iss + ' with key ' + header.kid.slice(0, 12) + '\\u2026, and the signed credential names this certificate, brief, employer and issue date.' + later);
+    if (!payload || typeof payload !== 'object') throw new Failure('the credential is malformed');
+    return { header: header, payload: payload };
   }
 
-  check().catch(function (e) {
-    if (e instanceof Failure) show('failed', '\\u2717 Signature check failed: ' + e.message + '.');
-    else show('error', 'The signature could not be checked: ' + (e && e.message ? e.message : String(e)) + '.');
+  /** The certificate numbers the signed credential links to (in its verification URLs). */
+  function numbersIn(payload) {
+    var found = [];
+    JSON.stringify(payload).replace(/[/]verify[/](VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/g, function (_, n) { found.push(n); return _; });
+    return found;
+  }
+  function achievementOf(payload) {
+    return (payload.credentialSubject && payload.credentialSubject.achievement) || {};
+  }
+
+  // ----- /verify/{no}: the page's own credential
+  var out = $('signature');
+  var jwtElement = $('credential-jwt');
+  if (out && jwtElement) {
+    var showSignature = function (state, text) {
+      out.setAttribute('data-state', state);
+      out.textContent = text;
+    };
+    (async function () {
+      var checked = await verifyJwt(jwtElement.textContent, out.getAttribute('data-jwks'));
+      var payload = checked.payload;
+      // A valid signature on some other credential proves nothing about this page.
+      var number = out.getAttribute('data-number');
+      if (numbersIn(payload).indexOf(number) < 0) {
+        throw new Failure('the signature is valid, but the signed credential does not match this page (certificate number)');
+      }
+      // What changed since issue is information, not a failure.
+      var changed = [];
+      var achievement = achievementOf(payload);
+      var title = out.getAttribute('data-title');
+      if (payload.name !== title && achievement.name !== title) changed.push('brief title (signed: \\u201c' + (achievement.name || payload.name) + '\\u201d)');
+      if (JSON.stringify(payload).indexOf(JSON.stringify(out.getAttribute('data-employer')).slice(1, -1)) < 0) changed.push('employer name');
+      var issued = Math.floor(Date.parse(out.getAttribute('data-issued')) / 1000) * 1000;
+      if (Date.parse(payload.validFrom) !== issued) changed.push('issue date (signed: ' + payload.validFrom + ')');
+      var status = out.getAttribute('data-status');
+      var later = status === 'revoked' ? ' The signature only shows who issued it: the issuer has since revoked this certificate.'
+        : status === 'suspended' ? ' The signature only shows who issued it: the issuing organisation is suspended, so the certificate is not valid now.'
+        : '';
+      var note = changed.length ? ' Since it was signed, this changed: ' + changed.join(', ') + '.' : '';
+      var kid = checked.header.kid.split('/').pop();
+      showSignature('verified', '\\u2713 Signature verified in your browser: signed by ' + (payload.iss || (payload.issuer && payload.issuer.id) || 'the issuer') + ' with ' + checked.header.alg + ' key ' + kid.slice(0, 12) + '\\u2026, and the signed credential names this certificate, brief, employer and issue date.' + note + later);
+    })().catch(function (e) {
+      if (e instanceof Failure) showSignature('failed', '\\u2717 Signature check failed: ' + e.message + '.');
+      else if (e instanceof Unsupported) showSignature('unsupported', e.message);
+      else showSignature('error', 'The signature could not be checked: ' + (e && e.message ? e.message : String(e)) + '.');
+    });
+  }
+
+  // ----- /verify: any credential, pasted or in a baked badge
+  var form = $('verifier');
+  if (!form) return;
+  form.hidden = false;
+  var result = $('verifier-result');
+  function showResult(kind, title, detail) {
+    result.setAttribute('data-result', kind);
+    result.hidden = false;
+    result.className = 'status ' + ({ valid: 'valid', revoked: 'revoked', expired: 'revoked', tampered: 'problem', suspended: 'revoked' }[kind] || 'unknown');
+    result.textContent = '';
+    var strong = document.createElement('strong');
+    strong.textContent = title;
+    var p = document.createElement('p');
+    p.textContent = detail;
+    var box = document.createElement('div');
+    box.appendChild(strong);
+    box.appendChild(p);
+    result.appendChild(box);
+  }
+
+  // Baked badges (Open Badges 3.0): SVG <openbadges:credential verify="…">, PNG iTXt "openbadgecredential".
+  function fromSvg(text) {
+    var doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    var element = doc.getElementsByTagNameNS('https://purl.imsglobal.org/ob/v3p0', 'credential')[0];
+    if (!element) throw new Failure('the SVG carries no Open Badges credential');
+    return element.getAttribute('verify') || element.textContent.trim();
+  }
+  function fromPng(data) {
+    var sig = [137, 80, 78, 71, 13, 10, 26, 10];
+    for (var i = 0; i < 8; i++) if (data[i] !== sig[i]) throw new Failure('the file is not a PNG');
+    var view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    var offset = 8;
+    while (offset + 12 <= data.length) {
+      var length = view.getUint32(offset);
+      var type = String.fromCharCode(data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7]);
+      var body = data.subarray(offset + 8, offset + 8 + length);
+      if (type === 'iTXt') {
+        var nul = body.indexOf(0);
+        var keyword = String.fromCharCode.apply(null, body.subarray(0, nul));
+        if (keyword === 'openbadgecredential') {
+          if (body[nul + 1] !== 0) throw new Failure('the badge credential is compressed, which Open Badges forbids');
+          var language = body.indexOf(0, nul + 3);
+          var translated = body.indexOf(0, language + 1);
+          return new TextDecoder().decode(body.subarray(translated + 1));
+        }
+      }
+      if (type === 'IEND') break;
+      offset += 12 + length;
+    }
+    throw new Failure('the PNG carries no Open Badges credential');
+  }
+
+  async function statusFromList(entry, jwksPath) {
+    var url = new URL(entry.statusListCredential, location.href);
+    if (url.origin !== location.origin) return null; // only this platform's lists are trusted here
+    var response = await fetch(url.href, { credentials: 'omit' });
+    if (!response.ok) throw new Error('the status list answered HTTP ' + response.status);
+    var text = (await response.text()).trim();
+    var list = text.charAt(0) === '{' ? JSON.parse(text) : (await verifyJwt(text, jwksPath)).payload;
+    var subject = list.credentialSubject || {};
+    var encoded = String(subject.encodedList || '').replace(/^u/, '');
+    var stream = new Blob([bytes(encoded)]).stream().pipeThrough(new DecompressionStream('gzip'));
+    var bits = new Uint8Array(await new Response(stream).arrayBuffer());
+    var index = Number(entry.statusListIndex);
+    var set = (bits[index >> 3] >> (7 - (index & 7))) & 1;
+    return set ? (entry.statusPurpose || subject.statusPurpose || 'revocation') : 'active';
+  }
+
+  async function check(jwt) {
+    var jwksPath = form.getAttribute('data-jwks');
+    var checked;
+    try {
+      checked = await verifyJwt(jwt, jwksPath);
+    } catch (e) {
+      if (e instanceof Failure) return showResult('tampered', '\\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
+      if (e instanceof Unsupported) return showResult('unknown', 'Cannot check here', e.message);
+      throw e;
+    }
+    var payload = checked.payload;
+    var achievement = achievementOf(payload);
+    var what = (achievement.name || payload.name || 'A credential') + ', issued by ' + ((payload.issuer && payload.issuer.name) || payload.iss || 'an unknown issuer');
+    var until = payload.validUntil ? Date.parse(payload.validUntil) : typeof payload.exp === 'number' ? payload.exp * 1000 : NaN;
+    if (!isNaN(until) && until < Date.now()) return showResult('expired', '\\u2717 Expired', what + '. The signature is genuine, but the credential expired on ' + new Date(until).toISOString().slice(0, 10) + '.');
+    var status = null;
+    var entries = [].concat(payload.credentialStatus || []);
+    for (var i = 0; i < entries.length && status === null; i++) {
+      if (entries[i] && entries[i].statusListCredential) status = await statusFromList(entries[i], jwksPath);
+    }
+    var number = numbersIn(payload)[0];
+    if (status === null && number) {
+      var response = await fetch('/api/verify/' + encodeURIComponent(number), { credentials: 'omit', headers: { accept: 'application/json' } });
+      if (response.status === 404) status = 'unknown';
+      else if (!response.ok) throw new Error('the status could not be loaded (HTTP ' + response.status + ')');
+      else {
+        var verification = await response.json();
+        status = verification.status;
+        if (!verification.credential || verification.credential.jwt !== String(jwt).trim()) status = status === 'revoked' ? status : 'replaced';
+      }
+    }
+    var label = number ? ' Certificate ' + number + '.' : '';
+    if (status === 'active') return showResult('valid', '\\u2713 Valid credential', what + '.' + label + ' The signature is genuine and the issuer has not revoked it.');
+    if (status === 'revocation' || status === 'revoked') return showResult('revoked', '\\u2717 Revoked', what + '.' + label + ' The signature is genuine, but the issuer has revoked it.');
+    if (status === 'suspension' || status === 'suspended') return showResult('suspended', '! Suspended', what + '.' + label + ' The signature is genuine, but the credential is suspended.');
+    if (status === 'replaced') return showResult('unknown', '? Not the current credential', what + '.' + label + ' The signature is genuine, but the issuer now publishes a different credential for this certificate.');
+    return showResult('unknown', '? Status unknown', what + '. The signature is genuine, but this platform has no status for it.');
+  }
+
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var file = $('badge-file').files[0];
+    var pasted = $('jwt-input').value.trim();
+    showResult('pending', 'Checking\\u2026', 'Checking the signature and the status in your browser.');
+    (async function () {
+      var jwt = pasted;
+      if (file) {
+        var data = new Uint8Array(await file.arrayBuffer());
+        jwt = data[0] === 137 ? fromPng(data) : fromSvg(new TextDecoder().decode(data));
+      }
+      if (!jwt) return showResult('tampered', '\\u2717 Nothing to check', 'Paste a credential (VC-JWT) or choose a badge image.');
+      await check(jwt);
+    })().catch(function (e) {
+      if (e instanceof Failure) showResult('tampered', '\\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
+      else showResult('unknown', 'Could not check', (e && e.message) ? e.message : String(e));
+    });
   });
 })();
 `.trim();

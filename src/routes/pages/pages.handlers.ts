@@ -7,7 +7,7 @@ import { cachedLeaderboard } from '../../services/leaderboard';
 import { JWKS_PATH } from '../certificates/certificates.routes';
 import { embedCsp, LOADER_SCRIPT, verifyCsp } from './pages.assets';
 import type * as routes from './pages.routes';
-import { embedPage, verifyPage } from './pages.templates';
+import { embedPage, verifierPage, verifyPage } from './pages.templates';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -51,3 +51,20 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const shareUrl = `${c.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/verify/${payload.certificateNo}`;
   return c.body(verifyPage(payload, shareUrl, JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
 };
+
+/** The page is the same for everyone and changes only with a deployment (its CSP hashes). */
+export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) => {
+  const csp = await verifyCsp();
+  const headers = {
+    ETag: `W/"verifier-${csp.length.toString(36)}-${(await sha(csp)).slice(0, 16)}"`,
+    'Cache-Control': 'public, max-age=300',
+    'Content-Security-Policy': csp,
+  };
+  if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers);
+  return c.body(verifierPage(JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
+};
+
+async function sha(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}

@@ -6,4 +6,5 @@ import * as routes from './pages.routes';
 export const pagesRouter = createRouter()
   .openapi(routes.embedLeaderboard, handlers.embed)
   .openapi(routes.embedLoader, handlers.loader)
-  .openapi(routes.verifyPage, handlers.verify);
+  .openapi(routes.verifyPage, handlers.verify)
+  .openapi(routes.verifierPage, handlers.verifier);

@@ -124,3 +124,26 @@ export const verifyPage = defineRoute({
     ...pageErrors(400, 404),
   },
 });
+
+export const verifierPage = defineRoute({
+  method: 'get',
+  path: '/verify',
+  operationId: 'getCredentialVerifierPage',
+  tags: ['Pages'],
+  summary: 'Check any credential or baked badge (HTML, for people)',
+  description:
+    'A page that checks, in the browser, a pasted VC-JWT or a baked Open Badges 3.0 badge (PNG `iTXt` ' +
+    '`openbadgecredential` or SVG `openbadges:credential`, read locally, never uploaded): the signature (EdDSA or ' +
+    'ES256) against the key the credential names at this site (`kid` URL, else `/.well-known/jwks.json`), then ' +
+    "the status (the credential's Bitstring Status List when it has one, else `GET /api/verify/{certificateNo}`), " +
+    'and shows valid, tampered, revoked or expired. Also a look-up by certificate number.',
+  security: [],
+  responses: {
+    200: {
+      description: 'The page.',
+      headers: PAGE_HEADERS,
+      content: htmlContent('A self-contained HTML document.'),
+    },
+    304: { description: 'Not modified (matches `If-None-Match`).' },
+  },
+});

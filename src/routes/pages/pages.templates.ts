@@ -5,6 +5,7 @@
  */
 
 import { html, raw } from 'hono/html';
+import { linkedInAddToProfileUrl } from '../../domain/certificates/linkedin';
 import { type Html, htmlString } from '../../domain/pages/html';
 import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
 import type { ProblemBody } from '../../lib/problem';
@@ -100,7 +101,7 @@ function verifyDocument(title: string, body: Html): string {
 <main>
 ${body}
 </main>
-<footer>Certificates are signed Open Badges 3.0 credentials. <a href="/docs">API reference</a></footer>
+<footer>Certificates are signed Open Badges 3.0 credentials. <a href="/verify">Check any credential or badge</a> · <a href="/docs">API reference</a></footer>
 <script>${raw(VERIFY_SCRIPT)}</script>
 </body>
 </html>
@@ -145,6 +146,27 @@ function employerLine(v: VerificationPayload): Html {
   return html`<dd>${v.employer.name}${now ? html` <span class="muted">(now known as ${now})</span>` : ''}</dd>`;
 }
 
+/**
+ * What a holder (or anyone) can take elsewhere, for a valid certificate: LinkedIn's
+ * add-certification link and the baked badges.
+ */
+function carry(v: VerificationPayload, shareUrl: string): Html {
+  if (v.status !== 'active' || !v.credential) return html``;
+  const linkedIn = linkedInAddToProfileUrl({
+    name: v.brief.title,
+    organisationName: v.employer.name,
+    issuedAt: new Date(v.issuedAt),
+    certificateNo: v.certificateNo,
+    verifyUrl: shareUrl,
+  });
+  const badge = `/api/certificates/${v.certificateNo}/badge`;
+  return html`<h2>Take it with you</h2>
+<ul class="carry">
+<li><a id="linkedin" href="${linkedIn}" rel="noopener noreferrer" target="_blank">Add to LinkedIn profile</a></li>
+<li>Badge with the signed credential inside (Open Badges 3.0): <a id="badge-png" href="${badge}.png" download>PNG</a> · <a id="badge-svg" href="${badge}.svg" download>SVG</a></li>
+</ul>`;
+}
+
 /** `GET /verify/{certificateNo}` for a certificate that exists, in any state. */
 export function verifyPage(v: VerificationPayload, shareUrl: string, jwksPath: string): string {
   const holder = v.holder
@@ -180,12 +202,40 @@ ${v.revokedAt ? html`<dt>Revoked</dt><dd>${dateTime(v.revokedAt)}</dd>` : ''}
 </dl>
 ${signature}
 ${share(shareUrl)}
+${carry(v, shareUrl)}
 <p class="muted">Machine-readable: <a href="/api/verify/${v.certificateNo}">/api/verify/${v.certificateNo}</a></p>`,
+  );
+}
+
+/**
+ * `GET /verify`: checks any credential in the browser, pasted as a VC-JWT or in a baked badge
+ * (PNG or SVG): its signature against the key it names, then its status.
+ */
+export function verifierPage(jwksPath: string): string {
+  return verifyDocument(
+    'Check a credential',
+    html`<h1>Check a credential</h1>
+<p>Paste a certificate's signed credential (VC-JWT), or choose a badge image (PNG or SVG) with the credential baked in. Your browser checks the signature against the key the credential names at this site, then whether the issuer has revoked it. Nothing is uploaded.</p>
+<form id="verifier" data-jwks="${jwksPath}" hidden>
+<label for="jwt-input">Signed credential (VC-JWT)</label>
+<textarea id="jwt-input" rows="5" spellcheck="false" autocomplete="off" placeholder="eyJhbGciOi…"></textarea>
+<label for="badge-file">or a badge image</label>
+<input id="badge-file" type="file" accept="image/png,image/svg+xml,.png,.svg">
+<div class="row"><button type="submit">Check</button></div>
+</form>
+<noscript><p>Checking needs JavaScript; any JOSE library can check a credential against <a href="${jwksPath}">${jwksPath}</a>.</p></noscript>
+<div id="verifier-result" class="status" role="status" data-result="none" hidden></div>
+${LOOKUP_VISIBLE}`,
   );
 }
 
 const LOOKUP = html`<form id="lookup" hidden>
 <label for="lookup-number">Check another number</label>
+<div class="row"><input id="lookup-number" name="number" autocomplete="off" spellcheck="false" placeholder="VP-XXXX-XXXX-XXXX"><button type="submit">Verify</button></div>
+</form>`;
+
+const LOOKUP_VISIBLE = html`<form id="lookup" hidden>
+<label for="lookup-number">Or look up a certificate number</label>
 <div class="row"><input id="lookup-number" name="number" autocomplete="off" spellcheck="false" placeholder="VP-XXXX-XXXX-XXXX"><button type="submit">Verify</button></div>
 </form>`;
 

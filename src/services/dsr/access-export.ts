@@ -478,7 +478,8 @@ export async function* archive(
         {
           ...cert,
           holderName: profile.name,
-          verifyUrl: `${baseUrl.replace(/\/$/, '')}/api/verify/${cert.certificateNo}`,
+          verifyUrl: `${baseUrl.replace(/\/$/, '')}/verify/${cert.certificateNo}`,
+          note: 'A copy from your data export; the signed credential is in certificates.json.',
         },
         now,
       );

@@ -1,64 +1,52 @@
 /**
- * The PDF documents of an access export, drawn with pdf-lib: pure JavaScript (its only
- * dependencies are pako, tslib and two data packages), no Node built-ins, no file system, no
- * WebAssembly, so it runs unchanged in workerd. The 14 standard PDF fonts are used, which need
- * no font file but cover only Windows-1252: characters outside it (e.g. Devanagari) are drawn
- * as `?`; the JSON files of the export carry every value exactly.
+ * The PDF documents of the platform: the data summary and certificate copies of an access export,
+ * and the printable certificate a holder downloads (`GET /api/me/certificates/{no}/pdf`). Drawn
+ * with pdf-lib; text goes through `ShapedText` (src/services/pdf/text.ts): Noto fonts embedded as
+ * subsets and OpenType shaping by HarfBuzz, so names in Devanagari and Tamil come out right
+ * (conjuncts, vowel signs) and stay searchable and extractable.
  */
-import { PageSizes, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PageSizes, PDFDocument, type PDFPage, rgb } from 'pdf-lib';
+import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
+import { ShapedText, type TextStyle } from '../pdf/text';
 
 const MARGIN = 56;
 const INK = rgb(0.1, 0.1, 0.12);
 const MUTED = rgb(0.38, 0.38, 0.42);
 const ACCENT = rgb(0.11, 0.3, 0.55);
 
-type Fonts = { regular: PDFFont; bold: PDFFont; drawable: Set<number> };
-
-async function newDocument(title: string, now: Date): Promise<{ doc: PDFDocument; fonts: Fonts }> {
+async function newDocument(title: string, now: Date): Promise<{ doc: PDFDocument; text: ShapedText }> {
   const doc = await PDFDocument.create();
   doc.setTitle(title);
   doc.setAuthor('Verification Platform');
   doc.setCreator('Verification Platform Core API');
-  doc.setProducer('Verification Platform Core API (pdf-lib)');
+  doc.setProducer('Verification Platform Core API (pdf-lib, HarfBuzz)');
   doc.setCreationDate(now);
   doc.setModificationDate(now);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const inBold = new Set(bold.getCharacterSet());
-  const drawable = new Set(regular.getCharacterSet().filter((c) => inBold.has(c)));
-  return { doc, fonts: { regular, bold, drawable } };
+  doc.setLanguage('en');
+  return { doc, text: await ShapedText.for(doc) };
 }
 
 /** Plain objects keep the file readable by old viewers; content streams stay Flate-compressed. */
 const save = (doc: PDFDocument) => doc.save({ useObjectStreams: false });
 
-/** Replaces what the standard fonts cannot draw, so a name in any script never breaks the export. */
-function drawableText(fonts: Fonts, text: string): string {
-  let out = '';
-  for (const ch of text.normalize('NFC')) {
-    const code = ch.codePointAt(0)!;
-    out += ch === '\t' ? ' ' : fonts.drawable.has(code) ? ch : '?';
-  }
-  return out;
-}
-
-function wrap(font: PDFFont, size: number, text: string, width: number): string[] {
+/** Breaks text into lines no wider than `width`; a word longer than a line is broken by characters. */
+function wrap(measure: (text: string) => number, text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {
     const candidate = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) <= width) {
+    if (measure(candidate) <= width) {
       line = candidate;
       continue;
     }
     if (line) lines.push(line);
-    // A word longer than the line (a URL, an id) is broken by characters.
     let rest = word;
-    while (font.widthOfTextAtSize(rest, size) > width) {
-      let cut = rest.length - 1;
-      while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut -= 1;
-      lines.push(rest.slice(0, cut));
-      rest = rest.slice(cut);
+    while (measure(rest) > width) {
+      const chars = [...rest];
+      let cut = chars.length - 1;
+      while (cut > 1 && measure(chars.slice(0, cut).join('')) > width) cut -= 1;
+      lines.push(chars.slice(0, cut).join(''));
+      rest = chars.slice(cut).join('');
     }
     line = rest;
   }
@@ -72,10 +60,10 @@ export type SummaryBlock =
   | { kind: 'gap' };
 
 const STYLE = {
-  title: { size: 20, bold: true, color: INK, before: 0 },
-  heading: { size: 13, bold: true, color: ACCENT, before: 14 },
-  text: { size: 10.5, bold: false, color: INK, before: 2 },
-  muted: { size: 9, bold: false, color: MUTED, before: 2 },
+  title: { size: 20, weight: 'bold', color: INK, before: 0 },
+  heading: { size: 13, weight: 'bold', color: ACCENT, before: 14 },
+  text: { size: 10.5, weight: 'regular', color: INK, before: 2 },
+  muted: { size: 9, weight: 'regular', color: MUTED, before: 2 },
 } as const;
 
 /** A flowing document of headings, paragraphs and label/value pairs, paginated on A4. */
@@ -84,30 +72,29 @@ export async function renderSummaryPdf(
   blocks: SummaryBlock[],
   now = new Date(),
 ): Promise<Uint8Array> {
-  const { doc, fonts } = await newDocument(title, now);
+  const { doc, text } = await newDocument(title, now);
   const [pageWidth, pageHeight] = PageSizes.A4;
   const width = pageWidth - 2 * MARGIN;
   let page: PDFPage = doc.addPage(PageSizes.A4);
   let y = pageHeight - MARGIN;
 
-  const emit = (text: string, style: (typeof STYLE)[keyof typeof STYLE], indent = 0) => {
-    const font = style.bold ? fonts.bold : fonts.regular;
+  const emit = async (content: string, style: (typeof STYLE)[keyof typeof STYLE], indent = 0) => {
     y -= style.before;
-    for (const line of wrap(font, style.size, drawableText(fonts, text), width - indent)) {
-      const height = style.size * 1.4;
+    for (const line of wrap((t) => text.width(t, style), content, width - indent)) {
+      const height = style.size * 1.5;
       if (y - height < MARGIN) {
         page = doc.addPage(PageSizes.A4);
         y = pageHeight - MARGIN;
       }
       y -= height;
-      page.drawText(line, { x: MARGIN + indent, y, size: style.size, font, color: style.color });
+      await text.draw(page, line, MARGIN + indent, y, style);
     }
   };
 
   for (const block of blocks) {
     if (block.kind === 'gap') y -= 8;
-    else if (block.kind === 'pair') emit(`${block.label}: ${block.value}`, STYLE.text, 12);
-    else emit(block.text, STYLE[block.kind]);
+    else if (block.kind === 'pair') await emit(`${block.label}: ${block.value}`, STYLE.text, 12);
+    else await emit(block.text, STYLE[block.kind]);
   }
   return save(doc);
 }
@@ -117,18 +104,25 @@ export type CertificateDocument = {
   certificateNo: string;
   briefTitle: string;
   domain: string;
+  /** The organisation, by the name signed into the credential. */
   employerName: string;
   status: 'active' | 'revoked' | 'pending_issuer';
   issuedAt: Date;
   revokedAt: Date | null;
+  /** The public verification page, `{base}/verify/{no}`: printed and encoded in the QR code. */
   verifyUrl: string;
+  /** A line at the foot of the page (e.g. where the export keeps the signed credential). */
+  note?: string;
 };
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
+const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 
-/** One certificate on a landscape A4 page, with its number and where to verify it. */
+/**
+ * One certificate on a landscape A4 page: the holder's name, the achievement, the organisation,
+ * the date and number, and a QR code of the verification page.
+ */
 export async function renderCertificatePdf(cert: CertificateDocument, now = new Date()): Promise<Uint8Array> {
-  const { doc, fonts } = await newDocument(`Certificate ${cert.certificateNo}`, now);
+  const { doc, text } = await newDocument(`Certificate ${cert.certificateNo}`, now);
   const [height, width] = PageSizes.A4;
   const page = doc.addPage([width, height]);
   page.drawRectangle({
@@ -139,28 +133,59 @@ export async function renderCertificatePdf(cert: CertificateDocument, now = new 
     borderColor: ACCENT,
     borderWidth: 2,
   });
+  page.drawRectangle({
+    x: 30,
+    y: 30,
+    width: width - 60,
+    height: height - 60,
+    borderColor: ACCENT,
+    borderWidth: 0.5,
+  });
 
-  let y = height - 110;
-  const centred = (text: string, size: number, bold = false, color = INK, gap = 10) => {
-    const font = bold ? fonts.bold : fonts.regular;
-    for (const line of wrap(font, size, drawableText(fonts, text), width - 2 * MARGIN - 48)) {
-      y -= size;
-      page.drawText(line, { x: (width - font.widthOfTextAtSize(line, size)) / 2, y, size, font, color });
-      y -= size * 0.3;
+  let y = height - 100;
+  const centred = async (content: string, style: TextStyle, gap = 10) => {
+    for (const line of wrap((t) => text.width(t, style), content, width - 2 * MARGIN - 48)) {
+      y -= style.size;
+      await text.draw(page, line, (width - text.width(line, style)) / 2, y, style);
+      y -= style.size * 0.45;
     }
     y -= gap;
   };
 
-  centred('Certificate of verified work', 26, true, ACCENT, 24);
-  centred('This certifies that', 12, false, MUTED);
-  centred(cert.holderName, 28, true, INK, 18);
-  centred('completed the employer brief', 12, false, MUTED);
-  centred(cert.briefTitle, 18, true, INK, 6);
-  centred(`in ${cert.domain}, rated pass by ${cert.employerName}`, 12, false, INK, 24);
-  centred(`Issued ${day(cert.issuedAt)}   |   Certificate number ${cert.certificateNo}`, 11, true);
+  await centred('Certificate of verified work', { size: 26, weight: 'bold', color: ACCENT }, 24);
+  await centred('This certifies that', { size: 12, color: MUTED });
+  await centred(cert.holderName, { size: 28, weight: 'bold', color: INK }, 18);
+  await centred('completed the employer brief', { size: 12, color: MUTED });
+  await centred(cert.briefTitle, { size: 18, weight: 'bold', color: INK }, 6);
+  await centred(`in ${cert.domain}, rated pass by ${cert.employerName}`, { size: 12, color: INK }, 20);
+  await centred(`Issued ${DAY.format(cert.issuedAt)}`, { size: 11, weight: 'bold', color: INK }, 0);
+  await centred(`Certificate number ${cert.certificateNo}`, { size: 11, weight: 'bold', color: INK }, 8);
   if (cert.status === 'revoked')
-    centred(`REVOKED${cert.revokedAt ? ` on ${day(cert.revokedAt)}` : ''}`, 14, true, rgb(0.7, 0.1, 0.1));
-  centred(`Verify at ${cert.verifyUrl}`, 10, false, MUTED, 4);
-  centred('A copy from your data export; the signed credential is in certificates.json.', 9, false, MUTED);
+    await centred(`REVOKED${cert.revokedAt ? ` on ${DAY.format(cert.revokedAt)}` : ''}`, {
+      size: 14,
+      weight: 'bold',
+      color: rgb(0.7, 0.1, 0.1),
+    });
+  if (cert.status === 'pending_issuer')
+    await centred('NOT YET VALID: the issuing organisation is not verified yet', {
+      size: 12,
+      weight: 'bold',
+      color: rgb(0.55, 0.35, 0),
+    });
+
+  // The QR code of the verification page, bottom right, with the link beside it.
+  const code = encodeQr(cert.verifyUrl);
+  const side = 96;
+  if (code) {
+    const scale = side / (code.size + 8);
+    const qx = width - 48 - side;
+    const qy = 48 + side;
+    page.drawRectangle({ x: qx, y: 48, width: side, height: side, color: rgb(1, 1, 1) });
+    page.drawSvgPath(qrSvgPath(code), { x: qx, y: qy, scale, color: rgb(0, 0, 0) });
+  }
+  const linkStyle = { size: 9, color: MUTED };
+  await text.draw(page, 'Check this certificate at', 56, 48 + 40, linkStyle);
+  await text.draw(page, cert.verifyUrl, 56, 48 + 26, { size: 10, color: ACCENT });
+  if (cert.note) await text.draw(page, cert.note, 56, 48 + 8, { size: 8, color: MUTED });
   return save(doc);
 }
