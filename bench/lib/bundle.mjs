@@ -70,6 +70,10 @@ export function loadBundle() {
       target: 'node22',
       outfile,
       logLevel: 'warning',
+      // Data modules of the Worker (wrangler.toml [[rules]]: fonts, the badge PNG) and HarfBuzz's
+      // WASM, which workerd imports as modules: bytes here, so the bundle builds. (Only the DSR
+      // export's PDFs use them in Node; the verification rows never do.)
+      loader: { '.ttf': 'binary', '.png': 'binary', '.wasm': 'binary' },
     });
     return { domain: /** @type {Domain} */ (await import(pathToFileURL(outfile).href)), path: outfile };
   })();
