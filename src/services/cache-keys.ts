@@ -16,6 +16,9 @@ export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';
 /** A certificate's public verification payload. */
 export const verificationKey = (certificateNo: string) => `verify:v1:${certificateNo}`;
 
+/** Replaced on every certificate change; the status lists' KV keys include it (services/status-lists.ts). */
+export const STATUS_LIST_GENERATION_KEY = 'status-list:generation';
+
 /** Prefix of the leaderboard entries; one entry per domain holds its top 100. */
 export const LEADERBOARD_PREFIX = 'leaderboard:v1:';
 export const leaderboardKey = (domain: string) => `${LEADERBOARD_PREFIX}${domain}`;
@@ -39,7 +42,11 @@ export async function forgetVerifications(
   certificateNos: readonly string[],
 ): Promise<void> {
   for (const no of certificateNos) payloadMemory.delete(verificationKey(no));
-  await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
+  await Promise.all([
+    ...certificateNos.map((no) => cache.delete(verificationKey(no))),
+    // A revocation, an erasure or a suspension can change a status list bit: rebuild them all.
+    ...(certificateNos.length > 0 ? [cache.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID())] : []),
+  ]);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { verifyPageUrl } from '../../domain/certificates/urls';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { refreshPublicAgreement } from '../../services/agreement-rate';
@@ -35,7 +36,7 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
         ? {
             certificateNo: result.certificate.certificateNo,
             status: result.certificate.status,
-            verifyUrl: `${c.env.PUBLIC_BASE_URL}/api/verify/${result.certificate.certificateNo}`,
+            verifyUrl: verifyPageUrl(c.env.PUBLIC_BASE_URL, result.certificate.certificateNo),
           }
         : null,
     },

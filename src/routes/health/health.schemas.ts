@@ -42,7 +42,15 @@ export const HealthSchema = z
         }).openapi({ description: '`degraded` when the configured base URL is not where requests arrive.' }),
         configuration: check({
           missing: z
-            .array(z.enum(['CERT_SIGNING_KEY', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PUBLIC_BASE_URL']))
+            .array(
+              z.enum([
+                'CERT_SIGNING_KEY',
+                'CERT_PREVIOUS_PUBLIC_KEYS',
+                'ADMIN_EMAIL',
+                'ADMIN_PASSWORD',
+                'PUBLIC_BASE_URL',
+              ]),
+            )
             .openapi({
               description: 'Names (never values) of required settings that are missing or unusable.',
             }),

@@ -101,6 +101,7 @@ export async function rateEvaluation(
             ratedBy: employer.id,
             submissionId: submission.id,
             earnedAt: now,
+            rating: input.score,
           },
           now,
         )
@@ -133,7 +134,7 @@ export async function rateEvaluation(
         }),
         ...(certificate
           ? [
-              certificate.statement,
+              ...certificate.statements,
               auditInsert(db, {
                 actorId: employer.id,
                 action:
