@@ -124,10 +124,11 @@ async function signFor(
   const facts = await briefCredentialFacts(db, c.briefId);
   const results = await submissionResults(db, c.submissionId || null);
   if (c.rating !== undefined) results.overall = c.rating;
+  // Whole seconds, as the credential's validUntil (and exp) state it.
   const validUntil = keep
     ? keep.validUntil
     : facts.validForMonths
-      ? addMonths(issuedAt, facts.validForMonths)
+      ? new Date(Math.floor(addMonths(issuedAt, facts.validForMonths).getTime() / 1000) * 1000)
       : null;
   const existing = await statusIndexOf(db, id);
   const statusIndex = existing ?? (await reserveStatusIndex(db));

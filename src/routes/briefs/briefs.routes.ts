@@ -81,7 +81,10 @@ export const changeBriefState = defineRoute({
       required: true,
       content: json(
         z
-          .object({ state: z.enum(['published', 'closed']).optional(), validForMonths: ValidForMonths.optional() })
+          .object({
+            state: z.enum(['published', 'closed']).optional(),
+            validForMonths: ValidForMonths.optional(),
+          })
           .strict()
           .refine((b) => b.state !== undefined || b.validForMonths !== undefined, {
             message: 'Give `state`, `validForMonths` or both.',

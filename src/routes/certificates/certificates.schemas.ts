@@ -40,13 +40,9 @@ export const VerificationSchema = z
       })
       .nullable(),
     issuedAt: z.string().datetime(),
-    validUntil: z
-      .string()
-      .datetime()
-      .nullable()
-      .openapi({
-        description: 'When it stops being valid (the brief’s `validForMonths`); null: it does not expire.',
-      }),
+    validUntil: z.string().datetime().nullable().openapi({
+      description: 'When it stops being valid (the brief’s `validForMonths`); null: it does not expire.',
+    }),
     revokedAt: z.string().datetime().nullable(),
     holder: z
       .object({ name: z.string() })

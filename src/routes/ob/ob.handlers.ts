@@ -38,8 +38,9 @@ export const achievement: AppRouteHandler<typeof routes.getAchievement> = async 
   return c.json(doc, 200, open(300));
 };
 
-export const list: AppRouteHandler<typeof routes.getStatusList> = async (c) => {
-  const { purpose, list: number } = c.req.valid('param');
+export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = async (c) => {
+  const { purpose, list } = c.req.valid('param');
+  const number = Number(list);
   // The primary, not a replica: a revocation must show at once.
   const found = await statusList(c.env, c.var.db, purpose, number);
   if (!found) throw new ProblemError('not-found', 'No status list has this number.');

@@ -7,4 +7,4 @@ export const obRouter = createRouter()
   .openapi(routes.getKey, handlers.key)
   .openapi(routes.getIssuer, handlers.issuer)
   .openapi(routes.getAchievement, handlers.achievement)
-  .openapi(routes.getStatusList, handlers.list);
+  .openapi(routes.getStatusList, handlers.statusListDocument);

@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 export const ThumbprintParams = z.object({
   thumbprint: z
     .string()
+    .max(43)
     .regex(/^[A-Za-z0-9_-]{43}$/)
     .openapi({
       param: { name: 'thumbprint', in: 'path' },
@@ -14,6 +15,7 @@ export const ThumbprintParams = z.object({
 export const IssuerParams = z.object({
   issuerId: z
     .string()
+    .max(36)
     .regex(/^(platform|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/)
     .openapi({
       param: { name: 'issuerId', in: 'path' },
@@ -25,6 +27,7 @@ export const IssuerParams = z.object({
 export const AchievementParams = z.object({
   briefId: z
     .string()
+    .max(36)
     .uuid()
     .openapi({ param: { name: 'briefId', in: 'path' }, description: 'The brief whose achievement it is.' }),
 });
@@ -33,15 +36,14 @@ export const StatusListParams = z.object({
   purpose: z
     .enum(['revocation'])
     .openapi({ param: { name: 'purpose', in: 'path' }, description: 'The status purpose of the list.' }),
-  list: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1_000_000)
+  list: z
+    .string()
+    .max(7)
+    .regex(/^(0|[1-9][0-9]{0,6})$/)
     .openapi({
       param: { name: 'list', in: 'path' },
       description: 'The list number (index ÷ 131,072).',
-      example: 0,
+      example: '0',
     }),
 });
 

@@ -227,7 +227,11 @@ export async function changeBrief(
   }
   const now = new Date();
   const stateChange =
-    to === undefined ? {} : to === 'published' ? { state: to, publishedAt: now } : { state: to, closedAt: now };
+    to === undefined
+      ? {}
+      : to === 'published'
+        ? { state: to, publishedAt: now }
+        : { state: to, closedAt: now };
   const validity = change.validForMonths === undefined ? {} : { validForMonths: change.validForMonths };
   await db.batch([
     db
