@@ -485,7 +485,12 @@ export async function seedLocalDatabase({ persistTo, baseUrl = 'http://localhost
         issuer: { organisationId: IDS.organisation, name: DEMO_ORGANISATION.name },
         subjectId: IDS.candidateSubject,
         brief: { id: IDS.brief, title: BRIEF.title, domain: BRIEF.domain },
-        rubric: RUBRIC_CRITERIA.map(({ id, name, description, levels }) => ({ id, name, description, levels })),
+        rubric: RUBRIC_CRITERIA.map(({ id, name, description, levels }) => ({
+          id,
+          name,
+          description,
+          levels,
+        })),
         results: { criteria: RUBRIC_CRITERIA.map((c) => ({ criterionId: c.id, score: 4 })), overall: 4 },
         statusIndex: DEMO_STATUS_INDEX,
         issuedAt: new Date(DEMO_ISSUED_AT),

@@ -41,7 +41,8 @@ export function generateSigningKeySecret() {
 export function generateLegacyEd25519Key() {
   const { privateKey } = generateKeyPairSync('ed25519');
   const { kty, crv, x, d } = privateKey.export({ format: 'jwk' });
-  if (kty !== 'OKP' || crv !== 'Ed25519' || !x || !d) throw new Error('node:crypto did not export an Ed25519 JWK');
+  if (kty !== 'OKP' || crv !== 'Ed25519' || !x || !d)
+    throw new Error('node:crypto did not export an Ed25519 JWK');
   const kid = jwkThumbprint({ kty, crv, x });
   return { secret: JSON.stringify({ kty, crv, x, d, kid }), publicJwk: { kty, crv, x, kid } };
 }

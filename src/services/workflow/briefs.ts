@@ -4,7 +4,7 @@ import { type BriefState, briefs, milestones, organisations, rubrics } from '../
 import type { Rubric } from '../../domain/pillars/types';
 import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
-import { auditInsert, recordAudit } from '../audit';
+import { auditInsert } from '../audit';
 import type { PillarEngine } from '../pillars';
 import type { EngineName } from '../pillars/schemas';
 
