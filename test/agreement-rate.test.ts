@@ -20,7 +20,10 @@ import { call } from './helpers';
 const DAY = 24 * 60 * 60 * 1000;
 type Verdict = 'pass' | 'fail';
 
-async function seedRatingPairs(pairs: { ai: Verdict | null; employer: Verdict; ageDays: number }[]) {
+async function seedRatingPairs(
+  pairs: { ai: Verdict | null; employer: Verdict; ageDays: number }[],
+  verification: 'verified' | 'unverified' | 'pending' | 'suspended' = 'verified',
+) {
   const db = getDb(env.DB);
   const employerId = crypto.randomUUID();
   const candidateId = crypto.randomUUID();
@@ -31,7 +34,7 @@ async function seedRatingPairs(pairs: { ai: Verdict | null; employer: Verdict; a
   const organisationId = crypto.randomUUID();
   await db
     .insert(organisations)
-    .values({ id: organisationId, name: 'Verified Org', domains: ['e.test'], verification: 'verified' });
+    .values({ id: organisationId, name: `${verification} Org`, domains: ['e.test'], verification });
   await db.insert(users).values([
     {
       id: employerId,
@@ -133,6 +136,20 @@ describe('GET /api/public/agreement-rate', () => {
     // kappa for [[1,1],[0,1]]: po=2/3, pe=(2/3·1/3 + 1/3·2/3)=4/9 → (2/3-4/9)/(5/9) = 0.4
     expect(body.kappa).toBeCloseTo(0.4, 4);
     expect(body.confidenceInterval).toMatchObject({ level: 0.95 });
+  });
+
+  it('leaves out the ratings of organisations that are not verified (unverified, pending, suspended)', async () => {
+    await seedRatingPairs([{ ai: 'pass', employer: 'pass', ageDays: 1 }]);
+    for (const verification of ['unverified', 'pending', 'suspended'] as const)
+      await seedRatingPairs(
+        [
+          { ai: 'pass', employer: 'fail', ageDays: 1 },
+          { ai: 'fail', employer: 'pass', ageDays: 2 },
+        ],
+        verification,
+      );
+    const body = await (await call('/api/public/agreement-rate')).json<Record<string, unknown>>();
+    expect(body).toMatchObject({ demo: false, total: 1, agreed: 1, agreementRate: 1 });
   });
 
   it('serves from KV on a hit and shows new pairs only after invalidation', async () => {

@@ -4,13 +4,19 @@
  * caches that cannot go stale.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { getDb } from '../src/db/client';
-import { certificates, employerRatings } from '../src/db/schema';
+import { briefs, certificates, employerRatings } from '../src/db/schema';
+import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
+import { importSigningKey, signCredential } from '../src/domain/certificates/credential';
 import { runScheduled } from '../src/scheduled';
 import { verificationKey } from '../src/services/cache-keys';
 import { loadVerification, revokeCertificate } from '../src/services/certificates';
+import { runErasureCascade } from '../src/services/dsr/erasure';
+import { PURGE_PAGE, VERIFICATION_PURGE_JOB } from '../src/services/dsr/public-views';
+import { runJob } from '../src/services/jobs/jobs';
 import {
   type BriefView,
   consent,
@@ -21,6 +27,7 @@ import {
   publishedBrief,
   rate,
   reviewOrganisation,
+  seedBrief,
   signup,
   submitAndWait,
   verifyOrganisation,
@@ -348,14 +355,38 @@ describe('verification of an organisation', () => {
   });
 });
 
-describe('names that change', () => {
-  it('an organisation renamed: the credential keeps the signed name, the page says "now known as"', async () => {
-    const employer = await signup('employer', 'Recruiter', 'Old Name Co');
+describe('what counts publicly', () => {
+  it('the leaderboard shows certificates of verified organisations only: a suspension takes them off', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Board Org');
     await verifyOrganisation(employer);
     const person = await candidate();
-    const brief = await publishedBrief(employer, { durationDays: 1 });
-    const { certificate } = await passEveryMilestone(employer, person, brief);
-    const no = certificate!.certificateNo;
+    const alias = `board-${crypto.randomUUID().slice(0, 6)}`;
+    expect((await call('/api/me', jsonInit('PATCH', { publicAlias: alias }, as(person)))).status).toBe(200);
+    const domain = `board-${crypto.randomUUID().slice(0, 6)}`;
+    const brief = await publishedBrief(employer, { durationDays: 1, domain });
+    await passEveryMilestone(employer, person, brief);
+    const board = async () =>
+      (
+        await (
+          await call(`/api/leaderboard?domain=${domain}`, { headers: { 'CF-Connecting-IP': freshIp() } })
+        ).json<{
+          entries: { alias: string }[];
+        }>()
+      ).entries.map((e) => e.alias);
+    expect(await board()).toEqual([alias]);
+    const admin = await loginAdmin();
+    const suspended = await call(
+      `/api/admin/organisations/${await organisationOf(employer)}`,
+      jsonInit('PATCH', { verification: 'suspended', reason: 'Impersonation report' }, as(admin)),
+    );
+    expect(suspended.status).toBe(200);
+    expect(await board()).toEqual([]);
+  });
+});
+
+describe('names that change', () => {
+  it('an organisation renamed: the credential keeps the signed name, the page says "now known as"', async () => {
+    const { employer, no } = await issuedBy('Recruiter', 'Old Name Co');
     const renamed = await call(
       '/api/me/organisation',
       jsonInit('PATCH', { name: 'New Name Co' }, as(employer)),
@@ -380,18 +411,174 @@ describe('names that change', () => {
     );
     // The harness employer's person name equals the organisation name; the organisation signs.
     expect(JSON.stringify(payload)).toContain('Named Org');
+    expect(JSON.stringify(payload)).not.toContain('Recruiter');
+    expect(JSON.stringify(body)).not.toContain('Recruiter');
     expect(body.employer.name).toBe('Named Org');
   });
 });
 
+/** A certificate issued by a verified organisation, rated by `personName`. */
+async function issuedBy(personName: string, organisation: string) {
+  const employer = await signup('employer', personName, organisation);
+  await verifyOrganisation(employer);
+  const person = await candidate();
+  const brief = await publishedBrief(employer, { durationDays: 1 });
+  const { certificate } = await passEveryMilestone(employer, person, brief);
+  return { employer, person, brief, no: certificate!.certificateNo };
+}
+
+/**
+ * A certificate as issued before organisations existed: its credential signed with the rating
+ * person's own name (what migration 0007 marks `signed_by_person`).
+ */
+async function legacyCertificate(personName: string, organisation: string) {
+  const { employer, brief, no } = await issuedBy(personName, organisation);
+  const db = getDb(env.DB);
+  const [row] = await db.select().from(certificates).where(eq(certificates.certificateNo, no));
+  const jwt = await signCredential(
+    {
+      certificateId: row!.id,
+      certificateNo: no,
+      issuerUrl: env.PUBLIC_BASE_URL,
+      issuerName: 'Verification Platform',
+      briefTitle: (await db.select().from(briefs).where(eq(briefs.id, brief.id)))[0]!.title,
+      domain: row!.domain,
+      employerName: personName,
+      issuedAt: row!.issuedAt,
+    },
+    await importSigningKey(env.CERT_SIGNING_KEY),
+  );
+  await db
+    .update(certificates)
+    .set({ credentialJwt: jwt, signedOrganisationName: personName, signedByPerson: true })
+    .where(eq(certificates.id, row!.id));
+  await env.CACHE.delete(verificationKey(no));
+  const before = await verify(no);
+  expect(before).toMatchObject({ valid: true, employer: { name: personName } });
+  return { employer, no };
+}
+
+/** Everything the public is served about a certificate: the API answer, its JWT's claims, the page. */
+async function everythingServed(no: string) {
+  const body = await verify(no);
+  const claims = atob(body.credential!.jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'));
+  const page = await (await call(`/verify/${no}`, { headers: { accept: 'text/html' } })).text();
+  return { body, text: `${JSON.stringify(body)}\n${claims}\n${page}` };
+}
+
+describe('names that change: the rating person', () => {
+  it('a corrected name: the certificate still verifies and neither name is served', async () => {
+    const { employer, no } = await legacyCertificate('Priya Raman', 'Raman Analytics');
+    const corrected = await call(
+      '/api/dsr/correction',
+      jsonInit('PATCH', { name: 'Priya R. Iyer' }, as(employer)),
+    );
+    expect(corrected.status).toBe(200);
+    const { body, text } = await everythingServed(no);
+    expect(body).toMatchObject({ valid: true, status: 'active', employer: { name: 'Raman Analytics' } });
+    expect(text).not.toContain('Priya');
+    expect(text).toContain('Raman Analytics');
+  });
+
+  it('an erased employer: the certificate still verifies under the organisation, no name of theirs anywhere', async () => {
+    const { employer, no } = await legacyCertificate('Karthik Subramanian', 'Subramanian Labs');
+    const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
+    expect(res.status).toBe(202);
+    const { requestId } = await res.json<{ requestId: string }>();
+    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    expect(receipt).toMatchObject({ state: 'completed' });
+    expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 1, certificates_reassigned: 1 });
+    const { body, text } = await everythingServed(no);
+    expect(body).toMatchObject({ valid: true, status: 'active', employer: { name: 'Subramanian Labs' } });
+    expect(text).not.toContain('Karthik');
+    expect(text).not.toContain(employer.email);
+  });
+
+  it('an erased employer whose credentials named the organisation already: nothing to re-sign, still valid', async () => {
+    const { employer, no } = await issuedBy('Meera Venkatesh', 'Venkatesh Design');
+    const jwtBefore = (await verify(no)).credential!.jwt;
+    const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
+    const { requestId } = await res.json<{ requestId: string }>();
+    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 0 });
+    const { body, text } = await everythingServed(no);
+    expect(body).toMatchObject({ valid: true, employer: { name: 'Venkatesh Design' } });
+    expect(body.credential!.jwt).toBe(jwtBefore);
+    expect(text).not.toContain('Meera');
+  });
+});
+
 describe('caches that cannot go stale', () => {
-  it('a verification load that read before a revocation cannot leave "active" in KV', async () => {
-    const employer = await signup('employer', 'Recruiter', 'Race Org');
+  it('an organisation with more certificates than one invocation may purge: the first page at once, the rest by jobs, page by page', async () => {
+    const employer = await signup('employer', 'Recruiter', 'Big Issuer Ltd');
     await verifyOrganisation(employer);
-    const person = await candidate();
-    const brief = await publishedBrief(employer, { durationDays: 1 });
-    const { certificate } = await passEveryMilestone(employer, person, brief);
-    const no = certificate!.certificateNo;
+    const organisationId = await organisationOf(employer);
+    const holder = await candidate();
+    const brief = await seedBrief(employer.id);
+    const count = PURGE_PAGE * 2 + 10;
+    const numbers = Array.from({ length: count }, () => generateCertificateNumber()).sort();
+    const insert = env.DB.prepare(
+      `INSERT INTO certificates (id, certificate_no, holder_id, brief_id, employer_id, organisation_id, domain, status, issued_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'web', 'active', ?)`,
+    );
+    await env.DB.batch(
+      numbers.map((no) =>
+        insert.bind(
+          crypto.randomUUID(),
+          no,
+          holder.id,
+          brief.briefId,
+          employer.id,
+          organisationId,
+          Date.now(),
+        ),
+      ),
+    );
+    await Promise.all(numbers.map((no) => env.CACHE.put(verificationKey(no), '{"status":"active"}')));
+    const ours = new Set(numbers.map(verificationKey));
+    const cached = async () => {
+      let n = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await env.CACHE.list({ prefix: verificationKey(''), cursor });
+        n += page.keys.filter((k) => ours.has(k.name)).length;
+        cursor = page.list_complete ? undefined : page.cursor;
+      } while (cursor);
+      return n;
+    };
+
+    const admin = await loginAdmin();
+    const suspended = await call(
+      `/api/admin/organisations/${organisationId}`,
+      jsonInit('PATCH', { verification: 'suspended', reason: 'Complaint under review' }, as(admin)),
+    );
+    expect(suspended.status).toBe(200);
+    // The request purged one page itself and left the rest to a job: no invocation exceeds a page.
+    expect(await cached()).toBe(count - PURGE_PAGE);
+    const ran: string[] = [];
+    for (let round = 0; round < 5; round++) {
+      const pending = await env.DB.prepare(
+        `SELECT id FROM jobs WHERE kind = ? AND state != 'done' AND json_extract(payload, '$.organisationId') = ?`,
+      )
+        .bind(VERIFICATION_PURGE_JOB, organisationId)
+        .all<{ id: string }>();
+      if (pending.results.length === 0) break;
+      for (const { id } of pending.results) {
+        await runJob(env, id);
+        ran.push(id);
+      }
+    }
+    expect(await cached()).toBe(0);
+    const jobs = await env.DB.prepare(
+      `SELECT count(*) AS n FROM jobs WHERE kind = ? AND json_extract(payload, '$.organisationId') = ?`,
+    )
+      .bind(VERIFICATION_PURGE_JOB, organisationId)
+      .first<{ n: number }>();
+    expect(jobs?.n).toBe(2);
+  }, 60_000);
+
+  it('a verification load that read before a revocation cannot leave "active" in KV', async () => {
+    const { no } = await issuedBy('Recruiter', 'Race Org');
     await env.CACHE.delete(verificationKey(no));
     const db = getDb(env.DB);
     const loaded = await loadVerification(env, no, () => db, {

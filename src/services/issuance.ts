@@ -41,6 +41,7 @@ import { forgetOrganisationViews } from './dsr/public-views';
 import { jobInsert, runJobNow } from './jobs/jobs';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
+type BatchItem = Parameters<Database['batch']>[0][number];
 
 /**
  * Whether `candidateId` has a `pass`-rated submission for every milestone of the brief, counting
@@ -390,6 +391,8 @@ export async function resignCredentialsRatedBy(
   db: Database,
   personId: string,
   now = new Date(),
+  /** Statements committed with each re-signed credential (the erasure cascade counts them). */
+  alsoInBatch: () => BatchItem[] = () => [],
 ): Promise<string[]> {
   const rows = await db
     .select({
@@ -457,6 +460,7 @@ export async function resignCredentialsRatedBy(
         details: { reason: 'rating person changed or erased' },
       }),
       ...statements,
+      ...alsoInBatch(),
     ]);
     changed.push(c.certificateNo);
   }
@@ -470,7 +474,7 @@ export async function resignCredentialsRatedBy(
  * organisation that still has waiting certificates (a crash between the verification and this).
  */
 export async function onOrganisationVerified(
-  env: Env_ & Pick<Env, 'CACHE' | 'DB'>,
+  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'ERASURE_QUEUE'>,
   db: Database,
   organisationId: string,
   now = new Date(),
@@ -481,7 +485,10 @@ export async function onOrganisationVerified(
 }
 
 /** Cron backstop: organisations that are verified but still have certificates waiting. */
-export async function issueAllPending(env: Env_ & Pick<Env, 'CACHE' | 'DB'>, db: Database): Promise<number> {
+export async function issueAllPending(
+  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'ERASURE_QUEUE'>,
+  db: Database,
+): Promise<number> {
   const rows = await db
     .selectDistinct({ organisationId: certificates.organisationId })
     .from(certificates)

@@ -284,6 +284,29 @@ describe('verification page', () => {
     await t.done();
   });
 
+  it('keeps verifying after the rating person corrects their name or the employer is erased, with no personal name served', async () => {
+    assert.equal(F.peopleChanged.length, 2);
+    for (const { certificateNo, organisation, names, what } of F.peopleChanged) {
+      const t = await openPage();
+      const res = await t.page.goto(`${BASE}/verify/${certificateNo}`);
+      assert.equal(res?.status(), 200, what);
+      assert.match((await t.page.locator('.status').textContent()) ?? '', /Valid certificate/, what);
+      assert.ok(((await t.page.locator('dl').textContent()) ?? '').includes(organisation), what);
+      const sig = await signature(t.page);
+      assert.equal(sig.state, 'verified', `${what}: ${sig.text}`);
+      const page = await t.page.content();
+      const api = await fetch(`${BASE}/api/verify/${certificateNo}`);
+      assert.equal(api.status, 200);
+      const body = await api.text();
+      assert.equal(JSON.parse(body).valid, true, what);
+      for (const name of names) {
+        assert.ok(!page.includes(name), `${what}: the page does not show ${name}`);
+        assert.ok(!body.includes(name), `${what}: the API does not show ${name}`);
+      }
+      await t.done();
+    }
+  });
+
   it('shows an unknown number as a 404 page and a mistyped one as a 400 page, with a working look-up', async () => {
     const t = await openPage();
     const unknown = await t.page.goto(`${BASE}/verify/VP-7K3M-Q9TD-2XWV`);

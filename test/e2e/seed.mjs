@@ -26,6 +26,7 @@ export const XSS_ALIAS = '<img src=x onerror=alert(1)>';
  *   anonymous: { certificateNo: string; holder: string };
  *   listed: string[];
  *   unlisted: string[];
+ *   peopleChanged: { certificateNo: string; organisation: string; names: string[]; what: string }[];
  * }} Fixtures
  */
 
@@ -54,8 +55,12 @@ export async function seed(base) {
   }
 
   let n = 0;
-  /** @param {'candidate' | 'employer'} role @param {string} name */
-  async function signup(role, name) {
+  /**
+   * @param {'candidate' | 'employer'} role
+   * @param {string} name the person's, or for an employer the organisation's
+   * @param {string} [personName] an employer's own name
+   */
+  async function signup(role, name, personName = 'E2E Recruiter') {
     n += 1;
     const email = `e2e-${n}-${Date.now().toString(36)}@example.test`;
     // An employer signs up into an organisation of that name (a person's name is never used for it).
@@ -65,7 +70,7 @@ export async function seed(base) {
       body: {
         email,
         password: 'an-e2e-password-123',
-        name: role === 'employer' ? 'E2E Recruiter' : name,
+        name: role === 'employer' ? personName : name,
         role,
         ...organisation,
       },
@@ -189,7 +194,52 @@ export async function seed(base) {
     body: { reason: 'Submitted work was not the candidate’s own' },
   });
 
+  // The people behind two organisations change: one rating person corrects her name, the other
+  // employer is erased. Their certificates must keep verifying with no personal name in them.
+  // Another domain, so the leaderboards above stay as they are.
+  const farah = await signup('candidate', 'Farah Ali');
+  await consent(farah, ['ai_evaluation', 'public_verification']);
+  /** @type {Fixtures['peopleChanged']} */
+  const peopleChanged = [];
+  for (const [organisation, person, what] of [
+    ['Kaveri Analytics', 'Lakshmi Narayanan', 'name corrected'],
+    ['Godavari Works', 'Suresh Pillai', 'employer erased'],
+  ]) {
+    const employerOf = await signup('employer', organisation, person);
+    await verifyOrganisation(employerOf);
+    const work = await brief(employerOf, {
+      title: `Analyse a dataset for ${organisation}`,
+      domain: 'data-work',
+    });
+    const certificateNo = await certify(farah, employerOf, work, 4);
+    const names = [person];
+    if (what === 'name corrected') {
+      await api('/api/dsr/correction', {
+        method: 'PATCH',
+        cookie: employerOf,
+        body: { name: 'Lakshmi N. Rao' },
+      });
+      names.push('Lakshmi N. Rao');
+    } else {
+      const { json } = await api('/api/dsr/erasure', { method: 'DELETE', cookie: employerOf, expect: 202 });
+      await erasureCompleted(json.requestId);
+    }
+    peopleChanged.push({ certificateNo, organisation, names, what });
+  }
+
+  /** Waits for the erasure job (run by the local queue consumer) to finish. @param {string} requestId */
+  async function erasureCompleted(requestId) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { json } = await api(`/api/dsr/erasure/${requestId}`);
+      if (json.state === 'completed') return;
+      if (Date.now() > deadline) throw new Error(`erasure ${requestId} stuck in ${json.state}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
   return {
+    peopleChanged,
     domain: DOMAIN,
     xssDomain: XSS_DOMAIN,
     xssAlias: XSS_ALIAS,

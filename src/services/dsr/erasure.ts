@@ -67,6 +67,7 @@ import { auditInsert } from '../audit';
 import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
 import { FORMER_EMPLOYER } from '../certificates';
 import { deleteFingerprintStatements } from '../integrity';
+import { resignCredentialsRatedBy } from '../issuance';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
 import { boardDomains } from '../leaderboard';
 import { endAllSessionsStatement } from '../sessions';
@@ -243,7 +244,7 @@ type Person = { userId: string; email: string | null; requestId: string };
 
 type StepContext = {
   db: Database;
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>;
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
   person: Person;
   /** The tombstone employer, created on first use. */
   tombstone: () => Promise<string>;
@@ -498,6 +499,18 @@ export const ERASURE_STEPS: readonly Step[] = [
   reassigning('employer_ratings_reassigned', employerRatings, employerRatings.employerId, (db, p, to) =>
     db.update(employerRatings).set({ employerId: to }).where(eq(employerRatings.employerId, p.userId)),
   ),
+  // Credentials signed before organisations existed carry the rating person's own name: they are
+  // re-signed under the organisation's name first (each with its count, in one batch), so the
+  // certificate keeps verifying and no credential keeps the name. Resumes by finding what is left.
+  {
+    key: 'credentials_resigned',
+    run: async ({ db, env, person, chunk }) => {
+      await chunk('credentials_resigned', null);
+      await resignCredentialsRatedBy(env, db, person.userId, new Date(), () => [
+        addToCount(db, person.requestId, 'credentials_resigned', sql`1`),
+      ]);
+    },
+  },
   certificateChunks(
     'certificates_reassigned',
     (p) => eq(certificates.employerId, p.userId),
@@ -664,7 +677,7 @@ function addToCount(db: Database, requestId: string, key: string, delta: SQL) {
  */
 export async function runErasureCascade(
   message: ErasurePayload,
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   now = new Date(),
   /** Called after each step (and after the cache purge); fault-injection tests throw here. */
   onStep: (step: string) => Promise<void> = async () => {},

@@ -1,7 +1,8 @@
-import { eq, or } from 'drizzle-orm';
+import { and, asc, eq, gt, or } from 'drizzle-orm';
 import { getDb } from '../../db/client';
 import { certificates } from '../../db/schema';
 import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
+import { dispatchJobs, jobInsert } from '../jobs/jobs';
 
 /**
  * Drops every cached public view that may show the person: the leaderboards (name, alias,
@@ -29,22 +30,66 @@ export async function forgetPublicViews(env: Pick<Env, 'DB' | 'CACHE'>, userId: 
 }
 
 /**
+ * KV deletions per invocation in one purge page: a Worker invocation may make 1,000 KV
+ * operations, so an organisation with more certificates than this is purged page by page, each
+ * page after the first by a `verification_purge` job of its own (a fresh invocation).
+ */
+export const PURGE_PAGE = 400;
+export const VERIFICATION_PURGE_JOB = 'verification_purge';
+export type VerificationPurgePayload = { organisationId: string; after: string };
+
+/**
+ * Drops the cached verification of the certificates an organisation issued after certificate
+ * number `after` (in number order), at most one page; returns where the next page starts, or
+ * null when none is left.
+ */
+export async function purgeOrganisationPage(
+  env: Pick<Env, 'DB' | 'CACHE'>,
+  { organisationId, after }: VerificationPurgePayload,
+): Promise<string | null> {
+  const page = await getDb(env.DB)
+    .select({ no: certificates.certificateNo })
+    .from(certificates)
+    .where(and(eq(certificates.organisationId, organisationId), gt(certificates.certificateNo, after)))
+    .orderBy(asc(certificates.certificateNo))
+    .limit(PURGE_PAGE);
+  await forgetVerifications(
+    env.CACHE,
+    page.map((c) => c.no),
+  );
+  return page.length < PURGE_PAGE ? null : page[page.length - 1]!.no;
+}
+
+/** Writes and enqueues the job that purges the next page. */
+export async function purgeLater(
+  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  payload: VerificationPurgePayload,
+  now = new Date(),
+): Promise<void> {
+  const db = getDb(env.DB);
+  const id = crypto.randomUUID();
+  await jobInsert(db, { id, kind: VERIFICATION_PURGE_JOB, payload }, now);
+  await dispatchJobs(env, [id], now);
+}
+
+/**
  * Drops the cached verification of every certificate an organisation issued (a rename, a
- * suspension or a verification changes what each shows), and the leaderboards.
+ * suspension or a verification changes what each shows), and the leaderboards of their domains.
+ * The first page is purged now; any further pages by `verification_purge` jobs, one page each.
  */
 export async function forgetOrganisationViews(
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'ERASURE_QUEUE'>,
   organisationId: string,
+  now = new Date(),
 ): Promise<void> {
-  const issued = await getDb(env.DB)
-    .select({ no: certificates.certificateNo, domain: certificates.domain })
+  const domains = await getDb(env.DB)
+    .selectDistinct({ domain: certificates.domain })
     .from(certificates)
     .where(eq(certificates.organisationId, organisationId));
-  await Promise.all([
-    purgeLeaderboards(env.CACHE, [...new Set(issued.map((c) => c.domain))]),
-    forgetVerifications(
-      env.CACHE,
-      issued.map((c) => c.no),
-    ),
-  ]);
+  await purgeLeaderboards(
+    env.CACHE,
+    domains.map((d) => d.domain),
+  );
+  const next = await purgeOrganisationPage(env, { organisationId, after: '' });
+  if (next) await purgeLater(env, { organisationId, after: next }, now);
 }

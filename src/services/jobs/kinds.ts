@@ -9,6 +9,12 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { userNotices, users } from '../../db/schema';
 import { EMAIL_JOB } from '../breaches';
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
+import {
+  purgeLater,
+  purgeOrganisationPage,
+  VERIFICATION_PURGE_JOB,
+  type VerificationPurgePayload,
+} from '../dsr/public-views';
 import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
 import { sendMail } from '../mail';
 import { pillarEngine } from '../pillars';
@@ -84,4 +90,22 @@ export const emailJob = registerJobKind<{ noticeId: string }>({
     await db.update(userNotices).set({ emailedAt: now }).where(eq(userNotices.id, noticeId));
   },
   maxAgeSeconds: 24 * 60 * 60,
+});
+
+/**
+ * One page of an organisation's cached verifications dropped (`forgetOrganisationViews` did the
+ * first); the next page, if any, is a job of its own, so each stays within one invocation's KV
+ * operations. Idempotent: deleting a cache entry twice is harmless.
+ */
+export const verificationPurgeJob = registerJobKind<VerificationPurgePayload>({
+  kind: VERIFICATION_PURGE_JOB,
+  parse: (payload) => {
+    const { organisationId, after } = record(payload);
+    return isString(organisationId) && isString(after) ? { organisationId, after } : null;
+  },
+  run: async (payload, { env, now }) => {
+    const next = await purgeOrganisationPage(env, payload);
+    if (next) await purgeLater(env, { organisationId: payload.organisationId, after: next }, now);
+  },
+  maxAgeSeconds: 6 * 60 * 60,
 });
