@@ -129,7 +129,13 @@ export async function statusList(
 /** `GET /ob/issuers/{id}`: the organisation's OB 3.0 Profile as it is now, or the platform's. */
 export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Database, id: string) {
   const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
-  const context = [VC_CONTEXT_V2, OB_CONTEXT_V3];
+  // `verification` is ours, not Open Badges': defined here (as an opaque JSON value) so a JSON-LD
+  // processor in safe mode accepts the Profile too.
+  const context = [
+    VC_CONTEXT_V2,
+    OB_CONTEXT_V3,
+    { verification: { '@id': `${base}/ob/vocab#verification`, '@type': '@json' } },
+  ];
   if (id === PLATFORM_ISSUER) {
     return {
       '@context': context,
