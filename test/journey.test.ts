@@ -140,5 +140,5 @@ describe('the whole journey', () => {
     expect(scoped.byDomain).toEqual([
       expect.objectContaining({ domain: DEMO_BRIEF.domain, total: steps.length }),
     ]);
-  });
+  }, 30_000);
 });
