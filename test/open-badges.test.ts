@@ -6,7 +6,7 @@
  * list itself (fflate + bit arithmetic), before and after a revocation.
  */
 
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { Validator } from '@cfworker/json-schema';
 import { eq } from 'drizzle-orm';
 import { gunzipSync } from 'fflate';
@@ -20,6 +20,7 @@ import {
   SignJWT,
 } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { app } from '../src/app';
 import { certificates, credentialStatuses, users } from '../src/db/schema';
 import { verifyCredential } from '../src/domain/certificates/credential';
 import { forgetVerifications } from '../src/services/cache-keys';
@@ -37,7 +38,8 @@ import {
   signup,
   verifyOrganisation,
 } from './harness';
-import { as, call, expectProblem, jsonInit } from './helpers';
+import { as, BASE, call, expectProblem, jsonInit } from './helpers';
+import { assertDocumentedResponse } from './response-validation';
 
 type Payload = Record<string, unknown> & {
   iss: string;
@@ -421,5 +423,36 @@ describe('links for people', () => {
       items: { verifyUrl: string }[];
     }>();
     expect(mine.items[0]?.verifyUrl).toBe(`${env.PUBLIC_BASE_URL}/verify/${certificateNo}`);
+  });
+});
+
+describe('key configuration', () => {
+  /** The Worker with some settings changed, its response checked against the OpenAPI document. */
+  async function withSettings(path: string, settings: Partial<Env>): Promise<Response> {
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`${BASE}${path}`), { ...env, ...settings }, ctx);
+    await waitOnExecutionContext(ctx);
+    await assertDocumentedResponse('GET', `${BASE}${path}`, res.clone());
+    return res;
+  }
+
+  it('treats an Ed25519 CERT_SIGNING_KEY (from before ES256) and malformed previous keys as not configured: health names them, the keys answer 503', async () => {
+    const health = await withSettings('/api/health', {
+      CERT_SIGNING_KEY: env.TEST_LEGACY_SIGNING_KEY,
+      CERT_PREVIOUS_PUBLIC_KEYS: '[{"kty":"OKP"}]',
+    });
+    const body = await health.json<{ checks: { configuration: { missing: string[] } } }>();
+    expect(body.checks.configuration.missing).toEqual(['CERT_SIGNING_KEY', 'CERT_PREVIOUS_PUBLIC_KEYS']);
+    expect(JSON.stringify(body)).not.toContain(JSON.parse(env.TEST_LEGACY_SIGNING_KEY).d);
+    await expectProblem(
+      await withSettings('/.well-known/jwks.json', { CERT_SIGNING_KEY: env.TEST_LEGACY_SIGNING_KEY }),
+      503,
+      'not-configured',
+    );
+    await expectProblem(
+      await withSettings(`/ob/keys/${'A'.repeat(43)}`, { CERT_PREVIOUS_PUBLIC_KEYS: 'not json' }),
+      503,
+      'not-configured',
+    );
   });
 });

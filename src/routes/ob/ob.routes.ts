@@ -26,6 +26,7 @@ export const getKey = defineRoute({
     'retired (ES256 on P-256; EdDSA on Ed25519 for credentials issued before ES256).',
   security: [],
   request: { params: ThumbprintParams },
+  errors: [503],
   responses: {
     200: { description: 'The public JWK.', headers: PUBLIC_HEADERS, content: json(JwkSchema) },
   },
@@ -75,6 +76,7 @@ export const getStatusList = defineRoute({
     'or erasure.',
   security: [],
   request: { params: StatusListParams },
+  errors: [503],
   responses: {
     200: {
       description: 'The status list credential, compact JWS.',
