@@ -2,10 +2,14 @@ import { readFileSync } from 'node:fs';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { routeSources } from './scripts/lib/route-sources.mjs';
-import { generateSigningKeySecret } from './scripts/lib/signing-key.mjs';
+import { generateLegacyEd25519Key, generateSigningKeySecret } from './scripts/lib/signing-key.mjs';
 import { outbound } from './test/doubles/outbound.mjs';
 
 // The test Worker's secrets. Set in process.env too, so wrangler's required-secrets check is satisfied.
+// CERT_SIGNING_KEY is a P-256 (ES256) key; an Ed25519 key from before ES256 is retired: its public
+// half is published (CERT_PREVIOUS_PUBLIC_KEYS) and its private half is given to the tests only
+// (TEST_LEGACY_SIGNING_KEY), to sign credentials "issued before" the switch.
+const legacy = generateLegacyEd25519Key();
 const secrets = {
   ADMIN_EMAIL: 'admin@test.local',
   ADMIN_PASSWORD: 'test-admin-password-123',
@@ -51,6 +55,8 @@ export default defineConfig({
           // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
           WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
           ...secrets,
+          CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacy.publicJwk]),
+          TEST_LEGACY_SIGNING_KEY: legacy.secret,
           TEST_MIGRATIONS: migrations,
           FINGERPRINT_MIGRATIONS: fingerprintMigrations,
           COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),

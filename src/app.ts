@@ -14,6 +14,7 @@ import { healthRouter } from './routes/health/health.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { meRouter } from './routes/me/me.index';
 import { metaRouter } from './routes/meta/meta.index';
+import { obRouter } from './routes/ob/ob.index';
 import { pagesRouter } from './routes/pages/pages.index';
 import { rubricsRouter } from './routes/rubrics/rubrics.index';
 import { submissionsRouter } from './routes/submissions/submissions.index';
@@ -49,6 +50,7 @@ export function buildApp() {
   app.route('/', submissionsRouter);
   app.route('/', evaluationsRouter);
   app.route('/', certificatesRouter);
+  app.route('/', obRouter);
   app.route('/', leaderboardRouter);
   app.route('/', agreementRouter);
   app.route('/', consentRouter);

@@ -446,18 +446,19 @@ async function legacyCertificate(personName: string, organisation: string) {
   const { employer, brief, no } = await issuedBy(personName, organisation);
   const db = getDb(env.DB);
   const [row] = await db.select().from(certificates).where(eq(certificates.certificateNo, no));
+  const [briefRow] = await db.select().from(briefs).where(eq(briefs.id, brief.id));
   const jwt = await signCredential(
     {
       certificateId: row!.id,
       certificateNo: no,
-      issuerUrl: env.PUBLIC_BASE_URL,
-      issuerName: 'Verification Platform',
-      briefTitle: (await db.select().from(briefs).where(eq(briefs.id, brief.id)))[0]!.title,
-      domain: row!.domain,
-      employerName: personName,
+      baseUrl: env.PUBLIC_BASE_URL,
+      // The person's own name where the organisation's now stands.
+      issuer: { organisationId: row!.organisationId, name: personName },
+      subjectId: crypto.randomUUID(),
+      brief: { id: brief.id, title: briefRow!.title, domain: row!.domain },
       issuedAt: row!.issuedAt,
     },
-    await importSigningKey(env.CERT_SIGNING_KEY),
+    await importSigningKey(env.CERT_SIGNING_KEY, env.PUBLIC_BASE_URL),
   );
   await db
     .update(certificates)

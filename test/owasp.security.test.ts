@@ -460,6 +460,12 @@ describe('API1:2023 Broken Object Level Authorization', () => {
     'get /api/certificates/{certificateNo}/badge.png': 'the same, as a PNG',
     'get /api/consent/notices/{version}': 'published notices are public',
     'get /problems/{type}': 'public documentation',
+    'get /ob/keys/{thumbprint}': 'public keys, by design (a credential’s kid URL)',
+    'get /ob/issuers/{issuerId}':
+      'an issuer’s public Profile, named by the credentials it issues (random ids)',
+    'get /ob/achievements/{briefId}': 'what a published brief’s certificate attests; drafts are 404',
+    'get /ob/status-lists/{purpose}/{list}':
+      'the public revocation list every credential names (herd privacy)',
   };
 
   it('has a decision for every operation that takes an id in its path', () => {

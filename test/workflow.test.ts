@@ -299,12 +299,18 @@ describe('certificates and public verification', () => {
     expect(res.status).toBe(200);
   });
 
-  it('publishes the signing key in the JWKS', async () => {
+  it('publishes the signing key (ES256) first in the JWKS, then the retired Ed25519 key', async () => {
     const jwks = await (await call('/.well-known/jwks.json')).json<{
       keys: { kty: string; crv: string; kid: string; d?: string }[];
     }>();
-    expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', kid: expect.any(String) });
-    expect(jwks.keys[0]).not.toHaveProperty('d');
+    expect(jwks.keys[0]).toMatchObject({
+      kty: 'EC',
+      crv: 'P-256',
+      alg: 'ES256',
+      kid: expect.stringContaining('/ob/keys/'),
+    });
+    expect(jwks.keys[1]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA' });
+    for (const key of jwks.keys) expect(key).not.toHaveProperty('d');
   });
 });
 

@@ -4,8 +4,8 @@
 //
 // Its number is fixed (DEMO_CERTIFICATE_NO), so the README can link it from a fresh clone. The
 // credential names the dev server's base URL as its issuer and is re-signed on every seed, so it
-// follows `npm run dev -- --port N`. Ed25519 signatures are deterministic: with the same key and
-// base URL a re-seed writes the same credential.
+// follows `npm run dev -- --port N`. (ES256 signatures are randomised, so each seed writes a new
+// signature over the same credential.)
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,9 +18,8 @@ export const DEMO_CERTIFICATE_NO = 'VP-DEM0-CERT-1FY3';
 /**
  * @returns {Promise<{
  *   isValidCertificateNumber: (n: string) => boolean,
- *   importSigningKey: (secret: string) => Promise<unknown>,
+ *   importSigningKey: (secret: string, baseUrl: string) => Promise<unknown>,
  *   signCredential: (input: Record<string, unknown>, key: unknown) => Promise<string>,
- *   ISSUER_NAME: string,
  * }>}
  */
 async function loadCredentialCode() {
@@ -42,9 +41,9 @@ async function loadCredentialCode() {
 }
 
 /**
- * Signs the demo certificate's credential.
- * @param {{ signingKey: string, baseUrl: string, certificateId: string, briefTitle: string,
- *   domain: string, employerName: string, issuedAt: Date }} input
+ * Signs the demo certificate's credential (the fields of `CredentialInput` in credential.ts,
+ * without `certificateNo` and `baseUrl`).
+ * @param {{ signingKey: string, baseUrl: string } & Record<string, unknown>} input
  * @returns {Promise<string>} the VC-JWT
  */
 export async function signDemoCredential({ signingKey, baseUrl, ...rest }) {
@@ -52,9 +51,6 @@ export async function signDemoCredential({ signingKey, baseUrl, ...rest }) {
   if (!code.isValidCertificateNumber(DEMO_CERTIFICATE_NO)) {
     throw new Error(`DEMO_CERTIFICATE_NO ${DEMO_CERTIFICATE_NO} has a wrong check symbol`);
   }
-  const key = await code.importSigningKey(signingKey);
-  return code.signCredential(
-    { ...rest, certificateNo: DEMO_CERTIFICATE_NO, issuerUrl: baseUrl, issuerName: code.ISSUER_NAME },
-    key,
-  );
+  const key = await code.importSigningKey(signingKey, baseUrl);
+  return code.signCredential({ ...rest, certificateNo: DEMO_CERTIFICATE_NO, baseUrl }, key);
 }

@@ -2,4 +2,3 @@
 // demo certificate is signed exactly as an issued one is.
 export { isValidCertificateNumber } from '../../src/domain/certificates/certificate-number';
 export { importSigningKey, signCredential } from '../../src/domain/certificates/credential';
-export { ISSUER_NAME } from '../../src/services/certificates';

@@ -44,7 +44,12 @@ export const IDS = {
   rating: '00000000-0000-4000-8000-000000000701',
   certificate: '00000000-0000-4000-8000-000000000801',
   organisation: '00000000-0000-4000-8000-000000000901',
+  /** The demo candidate's `credentialSubject` id. */
+  candidateSubject: '00000000-0000-4000-8000-000000000a01',
 };
+
+/** The demo certificate's bit in the revocation status list. */
+export const DEMO_STATUS_INDEX = 0;
 
 /** The demo employer's organisation: verified, so its ratings issue valid certificates. */
 export const DEMO_ORGANISATION = { name: 'Demo Hiring Co', domain: 'demo.local' };
@@ -344,6 +349,14 @@ function demoCertificateRows(credentialJwt) {
       'ON CONFLICT(id) DO UPDATE SET credential_jwt = excluded.credential_jwt',
       'INSERT',
     ),
+    // The holder's subject id and the certificate's status bit, as issuing sets them.
+    `UPDATE users SET credential_subject_id = ${lit(IDS.candidateSubject)} WHERE id = ${lit(IDS.candidate)};`,
+    insert(
+      'credential_statuses',
+      { status_index: DEMO_STATUS_INDEX, state: 'bound', certificate_id: IDS.certificate, created_at: at },
+      'ON CONFLICT DO NOTHING',
+      'INSERT',
+    ),
   ];
 }
 
@@ -476,9 +489,17 @@ export async function seedLocalDatabase({ persistTo, baseUrl = 'http://localhost
         signingKey: vars.CERT_SIGNING_KEY,
         baseUrl,
         certificateId: IDS.certificate,
-        briefTitle: BRIEF.title,
-        domain: BRIEF.domain,
-        employerName: DEMO_ORGANISATION.name,
+        issuer: { organisationId: IDS.organisation, name: DEMO_ORGANISATION.name },
+        subjectId: IDS.candidateSubject,
+        brief: { id: IDS.brief, title: BRIEF.title, domain: BRIEF.domain },
+        rubric: RUBRIC_CRITERIA.map(({ id, name, description, levels }) => ({
+          id,
+          name,
+          description,
+          levels,
+        })),
+        results: { criteria: RUBRIC_CRITERIA.map((c) => ({ criterionId: c.id, score: 4 })), overall: 4 },
+        statusIndex: DEMO_STATUS_INDEX,
         issuedAt: new Date(DEMO_ISSUED_AT),
       })
     : undefined;

@@ -91,6 +91,12 @@ export const users = sqliteTable(
      * before then (treated as adults, and unable to act as a guardian) and the admin.
      */
     dateOfBirth: text('date_of_birth'),
+    /**
+     * The holder's random id in their credentials (`credentialSubject.id` = `urn:uuid:<this>`),
+     * set at their first certificate. Binds their credentials to one holder without saying who;
+     * erased with the account, after which it names nobody.
+     */
+    credentialSubjectId: text('credential_subject_id'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
@@ -254,6 +260,8 @@ export const briefs = sqliteTable(
     deliverables: text('deliverables', { mode: 'json' }).$type<string[]>().notNull(),
     successCriteria: text('success_criteria', { mode: 'json' }).$type<string[]>().notNull(),
     durationDays: integer('duration_days').notNull(),
+    /** How long its certificates are valid (1–120 months; credentials carry `validUntil`); null: forever. */
+    validForMonths: integer('valid_for_months'),
     state: text('state', { enum: BRIEF_STATES }).notNull().default('draft'),
     /** Which engine generated the playbook (`workers-ai` or `local`). */
     playbookEngine: text('playbook_engine'),
@@ -454,6 +462,8 @@ export const certificates = sqliteTable(
     /** When it was earned (the last pass rating); `issuedAt` once signed. */
     earnedAt: integer('earned_at', { mode: 'timestamp_ms' }),
     issuedAt: integer('issued_at', { mode: 'timestamp_ms' }).notNull(),
+    /** The credential's `validUntil` (from the brief's `validForMonths` at issue); null: never expires. */
+    validUntil: integer('valid_until', { mode: 'timestamp_ms' }),
     /**
      * Bumped by every change a verifier can see (issue, revocation, re-signing). A cached
      * verification is only trusted while the version it was built from is still current.
@@ -477,6 +487,27 @@ export const certificates = sqliteTable(
     // The verification filter's "recent numbers": certificates issued since the filter was built.
     index('certificates_issued_idx').on(t.issuedAt),
   ],
+);
+
+/**
+ * Bits of the W3C Bitstring Status Lists (revocation). One row per allocated index, never deleted
+ * and never reused: `status_index` is the global index (list = index / 131072). A row is
+ * `reserved` when allocated (before the credential is signed; a failed issue leaves it reserved,
+ * its bit 0, naming no credential) and `bound` in the issue's own batch. A bound row whose
+ * certificate is gone (erasure deletes it: `certificate_id` becomes null) or revoked has its bit
+ * set, so a credential out in the world stops verifying when its certificate stops existing.
+ */
+export const credentialStatuses = sqliteTable(
+  'credential_statuses',
+  {
+    statusIndex: integer('status_index').primaryKey(),
+    state: text('state', { enum: ['reserved', 'bound'] })
+      .notNull()
+      .default('reserved'),
+    certificateId: text('certificate_id').references(() => certificates.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('credential_statuses_certificate_unique').on(t.certificateId)],
 );
 
 export const fingerprints = sqliteTable(

@@ -74,6 +74,12 @@ export const TAGS = [
     name: 'Certificates',
     description: 'Signed certificates (Open Badges 3.0 VC-JWT), public verification and keys.',
   },
+  {
+    name: 'Open Badges',
+    description:
+      'The public documents a credential names and resolves: its key (`kid`), issuer Profile, achievement and ' +
+      'revocation status list. CORS open, cacheable.',
+  },
   { name: 'Leaderboard', description: 'The public leaderboard of consenting candidates.' },
   { name: 'Agreement', description: 'How often AI verdicts agree with independent employer verdicts.' },
   { name: 'Consent', description: 'Consent notices and the per-purpose consent ledger (DPDP Act 2023 §6).' },

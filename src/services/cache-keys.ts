@@ -24,6 +24,9 @@ export const verificationKey = (certificateNo: string) => `verify:v1:${certifica
 export const VERIFY_FILTER_KEY = 'verify-filter:v1';
 export const VERIFY_RECENT_KEY = 'verify-filter:recent:v1';
 
+/** Replaced on every certificate change; the status lists' KV keys include it (services/status-lists.ts). */
+export const STATUS_LIST_GENERATION_KEY = 'status-list:generation';
+
 /** Prefix of the leaderboard entries; one entry per domain holds its top 100. */
 export const LEADERBOARD_PREFIX = 'leaderboard:v1:';
 export const leaderboardKey = (domain: string) => `${LEADERBOARD_PREFIX}${domain}`;
@@ -47,7 +50,11 @@ export async function forgetVerifications(
   certificateNos: readonly string[],
 ): Promise<void> {
   for (const no of certificateNos) payloadMemory.delete(verificationKey(no));
-  await Promise.all(certificateNos.map((no) => cache.delete(verificationKey(no))));
+  await Promise.all([
+    ...certificateNos.map((no) => cache.delete(verificationKey(no))),
+    // A revocation, an erasure or a suspension can change a status list bit: rebuild them all.
+    ...(certificateNos.length > 0 ? [cache.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID())] : []),
+  ]);
 }
 
 /**

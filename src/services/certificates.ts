@@ -1,21 +1,15 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { type Database, getDb } from '../db/client';
-import { isUniqueViolation } from '../db/errors';
 import { briefs, type CertificateState, certificates, organisations, users } from '../db/schema';
-import { generateCertificateNumber, parseCertificateNumber } from '../domain/certificates/certificate-number';
-import {
-  importSigningKey,
-  type Jwks,
-  jwksFrom,
-  parsePreviousKeys,
-  type SigningKey,
-  signCredential,
-} from '../domain/certificates/credential';
+import { parseCertificateNumber } from '../domain/certificates/certificate-number';
+import { importSigningKey, type Jwks, jwksFrom, type SigningKey } from '../domain/certificates/credential';
 import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
+import { verifyPageUrl as pageUrlOf } from '../domain/certificates/urls';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
 import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
+import { requirePreviousKeys, requireSigningKey } from './configuration';
 import { hasConsent } from './consent';
 import { dispatchJobs } from './jobs/jobs';
 import { mayBeIssued } from './verification-filter';
@@ -30,22 +24,32 @@ export const FORMER_EMPLOYER = 'Former employer';
 /** The name credentials are issued under. */
 export const ISSUER_NAME = 'Verification Platform';
 
-let cachedKey: { secret: string; key: Promise<SigningKey> } | undefined;
+let cachedKey: { secret: string; base: string; key: Promise<SigningKey> } | undefined;
 
-/** The signing key from the `CERT_SIGNING_KEY` secret, imported once per isolate. */
-export function signingKey(env: Pick<Env, 'CERT_SIGNING_KEY'>): Promise<SigningKey> {
-  if (cachedKey?.secret !== env.CERT_SIGNING_KEY) {
-    cachedKey = { secret: env.CERT_SIGNING_KEY, key: importSigningKey(env.CERT_SIGNING_KEY) };
+/**
+ * The signing key from the `CERT_SIGNING_KEY` secret, imported once per isolate; its `kid` is a
+ * URL under `PUBLIC_BASE_URL`.
+ */
+export function signingKey(env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>): Promise<SigningKey> {
+  if (cachedKey?.secret !== env.CERT_SIGNING_KEY || cachedKey.base !== env.PUBLIC_BASE_URL) {
+    cachedKey = {
+      secret: env.CERT_SIGNING_KEY,
+      base: env.PUBLIC_BASE_URL,
+      key: importSigningKey(env.CERT_SIGNING_KEY, env.PUBLIC_BASE_URL),
+    };
   }
   return cachedKey.key;
 }
 
-/** The current public key plus retired ones (`CERT_PREVIOUS_PUBLIC_KEYS`), for `/.well-known/jwks.json`. */
+/**
+ * The current public key plus retired ones (`CERT_PREVIOUS_PUBLIC_KEYS`), for
+ * `/.well-known/jwks.json` and `/ob/keys/{thumbprint}`; 503 `not-configured` when either is unusable.
+ */
 export async function publishedKeys(
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS'>,
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS' | 'PUBLIC_BASE_URL'>,
 ): Promise<Jwks> {
-  const current = await signingKey(env);
-  return jwksFrom([current.publicJwk, ...parsePreviousKeys(env.CERT_PREVIOUS_PUBLIC_KEYS)]);
+  const current = await requireSigningKey(env);
+  return jwksFrom([current.publicJwk, ...requirePreviousKeys(env)]);
 }
 
 type CertificateRow = typeof certificates.$inferSelect;
@@ -58,25 +62,32 @@ type CertificateRow = typeof certificates.$inferSelect;
  */
 export type VerificationPayload = {
   certificateNo: string;
-  status: 'active' | 'revoked' | 'pending_issuer' | 'suspended';
+  status: 'active' | 'revoked' | 'pending_issuer' | 'suspended' | 'expired';
   valid: boolean;
   brief: { id: string; title: string };
   domain: string;
   employer: { name: string };
   organisation: { id: string; name: string; verification: string } | null;
   issuedAt: string;
+  validUntil: string | null;
   revokedAt: string | null;
   holder: { name: string } | null;
   credential: { format: 'vc-jwt'; jwt: string } | null;
   jwksUrl: string;
 };
 
-/** The status a verifier sees (see `VerificationPayload`). */
+/**
+ * The status a verifier sees (see `VerificationPayload`): a revocation outranks everything, then
+ * the issuer's suspension, then expiry (`validUntil` reached).
+ */
 export function publicStatus(
   status: CertificateState,
   organisationVerification: string | null,
+  validUntil: Date | null = null,
+  now = new Date(),
 ): VerificationPayload['status'] {
   if (status === 'active' && organisationVerification === 'suspended') return 'suspended';
+  if (status === 'active' && validUntil !== null && validUntil.getTime() <= now.getTime()) return 'expired';
   return status;
 }
 
@@ -85,6 +96,7 @@ export async function buildVerification(
   env: Pick<Env, 'PUBLIC_BASE_URL'>,
   db: Database,
   certificateNo: string,
+  now = new Date(),
 ): Promise<{ payload: VerificationPayload; version: number } | null> {
   const [row] = await db
     .select({
@@ -93,6 +105,7 @@ export async function buildVerification(
       version: certificates.version,
       domain: certificates.domain,
       issuedAt: certificates.issuedAt,
+      validUntil: certificates.validUntil,
       revokedAt: certificates.revokedAt,
       credentialJwt: certificates.credentialJwt,
       signedOrganisationName: certificates.signedOrganisationName,
@@ -115,7 +128,7 @@ export async function buildVerification(
   // they ask, their certificates answer as if already gone, before the cascade deletes them.
   if (!row || row.holderDisabledAt) return null;
   const showName = await hasConsent(db, row.holderId, 'public_verification');
-  const status = publicStatus(row.status, row.verification);
+  const status = publicStatus(row.status, row.verification, row.validUntil, now);
   const currentName = row.organisationName ?? 'Former employer';
   return {
     version: row.version,
@@ -130,12 +143,20 @@ export async function buildVerification(
         ? { id: row.organisationId, name: currentName, verification: row.verification ?? 'unverified' }
         : null,
       issuedAt: row.issuedAt.toISOString(),
+      validUntil: row.validUntil?.toISOString() ?? null,
       revokedAt: row.revokedAt?.toISOString() ?? null,
       holder: showName ? { name: row.holderName } : null,
       credential: row.credentialJwt ? { format: 'vc-jwt', jwt: row.credentialJwt } : null,
       jwksUrl: `${env.PUBLIC_BASE_URL}/.well-known/jwks.json`,
     },
   };
+}
+
+/** Seconds a verification may stay in KV: at most an hour, and not past the certificate's expiry. */
+function cacheTtl(payload: VerificationPayload, now = Date.now()): number {
+  if (payload.validUntil === null || payload.status !== 'active') return VERIFICATION_TTL_SECONDS;
+  const left = Math.ceil((Date.parse(payload.validUntil) - now) / 1000);
+  return Math.max(60, Math.min(VERIFICATION_TTL_SECONDS, left));
 }
 
 /** The certificate's current version, read from the primary database (never a lagging replica). */
@@ -191,8 +212,9 @@ export async function loadVerification(
     await hooks.afterRead?.();
     const json = JSON.stringify(built.payload);
     const etag = `W/"${built.version.toString(36)}-${Date.now().toString(36)}"`;
-    // The TTL is a safety net only: every change deletes the entry at once.
-    await env.CACHE.put(key, json, { metadata: { etag }, expirationTtl: VERIFICATION_TTL_SECONDS });
+    // The TTL is a safety net only: every change deletes the entry at once. Nothing deletes it
+    // when a certificate expires, so an entry never outlives `validUntil` (KV's floor is 60 s).
+    await env.CACHE.put(key, json, { metadata: { etag }, expirationTtl: cacheTtl(built.payload) });
     const primary = getDb(env.DB);
     if ((await currentVersion(primary, certificateNo)) === built.version) return { json, etag };
     built = await buildVerification(env, primary, certificateNo);
@@ -212,6 +234,7 @@ function holderViews(db: Database) {
       domain: certificates.domain,
       issuedAt: certificates.issuedAt,
       revokedAt: certificates.revokedAt,
+      validUntil: certificates.validUntil,
       credentialJwt: certificates.credentialJwt,
       briefId: certificates.briefId,
       briefTitle: briefs.title,
@@ -311,7 +334,7 @@ export const issuingOrganisationName = (
 
 /** The public verification page of a certificate (for people: the HTML page, not the JSON). */
 export const verifyPageUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, certificateNo: string) =>
-  `${env.PUBLIC_BASE_URL.replace(/\/$/, '')}/verify/${certificateNo}`;
+  pageUrlOf(env.PUBLIC_BASE_URL, certificateNo);
 
 /**
  * LinkedIn's add-certification link, for a certificate that is valid (issued and not revoked);
@@ -337,7 +360,9 @@ export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCert
   issuedAt: r.issuedAt.toISOString(),
   revokedAt: r.revokedAt?.toISOString() ?? null,
   credential: r.credentialJwt ? { format: 'vc-jwt' as const, jwt: r.credentialJwt } : null,
-  verifyUrl: `${env.PUBLIC_BASE_URL}/api/verify/${r.certificateNo}`,
+  validUntil: r.validUntil?.toISOString() ?? null,
+  // For people: the HTML page (the JSON is at /api/verify/{no}).
+  verifyUrl: verifyPageUrl(env, r.certificateNo),
   linkedInAddToProfileUrl: linkedInUrlOf(env, r),
 });
 

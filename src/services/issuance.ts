@@ -25,11 +25,19 @@ import {
   submissions,
 } from '../db/schema';
 import { generateCertificateNumber } from '../domain/certificates/certificate-number';
-import { signCredential } from '../domain/certificates/credential';
+import { type CredentialInput, type SigningKey, signCredential } from '../domain/certificates/credential';
 import { auditInsert } from './audit';
 import { forgetVerifications, purgeLeaderboards } from './cache-keys';
-import { ISSUER_NAME } from './certificates';
 import { requireSigningKey } from './configuration';
+import {
+  addMonths,
+  bindStatusIndex,
+  briefCredentialFacts,
+  holderSubjectId,
+  reserveStatusIndex,
+  statusIndexOf,
+  submissionResults,
+} from './credentials';
 import { forgetOrganisationViews } from './dsr/public-views';
 import { dispatchJobs, jobInsert, runJobNow } from './jobs/jobs';
 import { announceIssued } from './verification-filter';
@@ -96,19 +104,56 @@ export type EarnedCertificate = {
   ratedBy: string;
   submissionId: string;
   earnedAt: Date;
+  /** The organisation's score (1–5) of the final work, when the rating is in the same batch. */
+  rating?: number;
 };
 
-/** The credential's words: exactly what was done, under the organisation's name. */
-function credentialInput(env: Env_, c: EarnedCertificate, id: string, certificateNo: string, issuedAt: Date) {
-  return {
+/**
+ * Signs a certificate's credential: exactly what was done, under the organisation's name, bound
+ * to the holder's subject id, with its bit in the revocation list. The status index is reserved
+ * here unless the certificate already has one (re-signing keeps it); the returned statements
+ * (binding a new index) belong in the caller's batch. `validUntil` undefined means "from the
+ * brief's `validForMonths`"; re-signing passes the certificate's own.
+ */
+async function signFor(
+  env: Env_,
+  db: Database,
+  key: SigningKey,
+  c: EarnedCertificate,
+  id: string,
+  certificateNo: string,
+  issuedAt: Date,
+  keep: { validUntil: Date | null } | null = null,
+) {
+  const facts = await briefCredentialFacts(db, c.briefId);
+  const results = await submissionResults(db, c.submissionId || null);
+  if (c.rating !== undefined) results.overall = c.rating;
+  // Whole seconds, as the credential's validUntil (and exp) state it.
+  const validUntil = keep
+    ? keep.validUntil
+    : facts.validForMonths
+      ? new Date(Math.floor(addMonths(issuedAt, facts.validForMonths).getTime() / 1000) * 1000)
+      : null;
+  const existing = await statusIndexOf(db, id);
+  const statusIndex = existing ?? (await reserveStatusIndex(db));
+  const input: CredentialInput = {
     certificateId: id,
     certificateNo,
-    issuerUrl: env.PUBLIC_BASE_URL,
-    issuerName: ISSUER_NAME,
-    briefTitle: c.briefTitle,
-    domain: c.domain,
-    employerName: c.organisation.name,
+    baseUrl: env.PUBLIC_BASE_URL,
+    issuer: { organisationId: c.organisation.id || null, name: c.organisation.name, url: facts.websiteUrl },
+    subjectId: await holderSubjectId(db, c.holderId),
+    brief: { id: c.briefId, title: c.briefTitle, domain: c.domain },
+    rubric: facts.rubric,
+    results,
+    statusIndex,
     issuedAt,
+    validUntil,
+  };
+  const credentialJwt = await signCredential(input, key);
+  return {
+    credentialJwt,
+    validUntil,
+    statements: existing === null ? [bindStatusIndex(db, statusIndex, id)] : [],
   };
 }
 
@@ -139,21 +184,33 @@ export async function prepareCertificate(
   if (!earned.organisation.verified) {
     return {
       row: { ...base, status: 'pending_issuer' as const, credentialJwt: null, issuedAt: now },
-      statement: db
-        .insert(certificates)
-        .values({ ...base, status: 'pending_issuer', credentialJwt: null, issuedAt: now }),
+      statements: [
+        db
+          .insert(certificates)
+          .values({ ...base, status: 'pending_issuer', credentialJwt: null, issuedAt: now }),
+      ] as const,
     };
   }
   const key = await requireSigningKey(env);
-  const credentialJwt = await signCredential(credentialInput(env, earned, id, certificateNo, now), key);
+  const { credentialJwt, validUntil, statements } = await signFor(
+    env,
+    db,
+    key,
+    earned,
+    id,
+    certificateNo,
+    now,
+  );
   const signed = {
     ...base,
     status: 'active' as const,
     credentialJwt,
     issuedAt: now,
+    validUntil,
     signedOrganisationName: earned.organisation.name,
   };
-  return { row: signed, statement: db.insert(certificates).values(signed) };
+  // The certificate first: the status row refers to it.
+  return { row: signed, statements: [db.insert(certificates).values(signed), ...statements] as const };
 }
 
 /**
@@ -172,7 +229,7 @@ export async function issuePendingCertificates(
     .from(organisations)
     .where(eq(organisations.id, organisationId))
     .limit(1);
-  if (!organisation || organisation.verification !== 'verified') return [];
+  if (organisation?.verification !== 'verified') return [];
   const waiting = await db
     .select({ certificate: certificates, briefTitle: briefs.title })
     .from(certificates)
@@ -192,7 +249,15 @@ export async function issuePendingCertificates(
       submissionId: c.submissionId ?? '',
       earnedAt: c.earnedAt ?? c.issuedAt,
     };
-    const credentialJwt = await signCredential(credentialInput(env, earned, c.id, c.certificateNo, now), key);
+    const { credentialJwt, validUntil, statements } = await signFor(
+      env,
+      db,
+      key,
+      earned,
+      c.id,
+      c.certificateNo,
+      now,
+    );
     const hooks = await certificateEvent(db, 'certificate.issued', c, now);
     const [, updated] = await db.batch([
       auditInsert(db, {
@@ -208,11 +273,13 @@ export async function issuePendingCertificates(
           status: 'active',
           credentialJwt,
           issuedAt: now,
+          validUntil,
           signedOrganisationName: organisation.name,
           version: sql`${certificates.version} + 1`,
         })
         .where(and(eq(certificates.id, c.id), eq(certificates.status, 'pending_issuer')))
         .returning({ certificateNo: certificates.certificateNo }),
+      ...statements,
       ...hooks.statements,
     ]);
     if (updated.length > 0) issued.push(c.certificateNo);
@@ -266,7 +333,7 @@ export async function issueEarnedCertificates(
         : NOTHING_EMITTED;
     try {
       await db.batch([
-        prepared.statement,
+        ...prepared.statements,
         ...hooks.statements,
         auditInsert(db, {
           actorId: null,
@@ -343,7 +410,7 @@ export async function resignCredentialsRatedBy(
   env: Env_ & Pick<Env, 'CACHE'>,
   db: Database,
   personId: string,
-  now = new Date(),
+  _now = new Date(),
   /** Statements committed with each re-signed credential (the erasure cascade counts them). */
   alsoInBatch: () => BatchItem[] = () => [],
 ): Promise<string[]> {
@@ -382,10 +449,18 @@ export async function resignCredentialsRatedBy(
       submissionId: c.submissionId ?? '',
       earnedAt: c.earnedAt ?? c.issuedAt,
     };
-    // The issue date is what was attested; re-signing keeps it.
-    const credentialJwt = await signCredential(
-      credentialInput(env, earned, c.id, c.certificateNo, c.issuedAt),
+    // The issue date, the validity and the status bit are what was attested; re-signing keeps them.
+    const { credentialJwt, statements } = await signFor(
+      env,
+      db,
       key,
+      earned,
+      c.id,
+      c.certificateNo,
+      c.issuedAt,
+      {
+        validUntil: c.validUntil,
+      },
     );
     await db.batch([
       db
@@ -404,6 +479,7 @@ export async function resignCredentialsRatedBy(
         targetId: c.id,
         details: { reason: 'rating person changed or erased' },
       }),
+      ...statements,
       ...alsoInBatch(),
     ]);
     changed.push(c.certificateNo);

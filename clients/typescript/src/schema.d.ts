@@ -1199,8 +1199,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Publish or close a brief
-         * @description draft → published → closed. Other transitions are 409; another employer’s brief is 404.
+         * Publish or close a brief, or set its certificates’ validity
+         * @description `state`: draft → published → closed; other transitions are 409. `validForMonths`: the validity of certificates issued from now on (null: no expiry; certificates already issued keep theirs). Another employer’s brief is 404.
          */
         patch: operations["changeBriefState"];
         trace?: never;
@@ -1338,7 +1338,7 @@ export interface paths {
         };
         /**
          * Public keys that sign certificates
-         * @description Ed25519 keys (JWK) by `kid`: the current key and retired ones, so every issued credential verifies.
+         * @description Public keys (JWK) by `kid`: the current ES256 (P-256) key and retired ones (Ed25519 keys of credentials issued before ES256), so every issued credential verifies. Each is also at its own `kid` URL (`/ob/keys/{thumbprint}`).
          */
         get: operations["getJwks"];
         put?: never;
@@ -1401,6 +1401,86 @@ export interface paths {
          * @description Public. The certificate as an Open Badges 3.0 baked badge: the image carries the signed credential (the VC-JWT exactly as stored and as `GET /api/verify/{certificateNo}` returns it) in an uncompressed `iTXt` chunk with keyword `openbadgecredential`, so any OB 3.0 verifier or backpack can extract and check it. The image names the achievement, organisation and number, never the holder. 404 for an unknown number or a certificate not issued yet (`pending_issuer`: nothing is signed); 410 for a revoked one. CORS open.
          */
         get: operations["getCertificateBadgePng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ob/keys/{thumbprint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One public key that signs credentials (the JWS `kid` URL)
+         * @description Public, CORS open. Every credential’s JOSE header `kid` is this URL: it answers exactly that public JWK, current or retired (ES256 on P-256; EdDSA on Ed25519 for credentials issued before ES256).
+         */
+        get: operations["getCredentialKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ob/issuers/{issuerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An issuer’s Open Badges 3.0 Profile (a credential’s `issuer.id`)
+         * @description Public, CORS open. The organisation’s current name, website and verification state; `platform` is the platform itself (the issuer of status lists and of credentials earned before organisations).
+         */
+        get: operations["getIssuerProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ob/achievements/{briefId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a brief’s certificate attests (a credential’s achievement id)
+         * @description Public, CORS open. Name, description, criteria narrative and the rubric as `resultDescription`s. Draft briefs are 404.
+         */
+        get: operations["getAchievement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ob/status-lists/{purpose}/{list}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A W3C Bitstring Status List credential (a credential’s `credentialStatus`)
+         * @description Public, CORS open, cacheable (`ETag`; `If-None-Match` → 304). A `BitstringStatusListCredential` signed as a VC-JWT (same keys and header as certificates): `encodedList` is `u` + base64url(GZIP(131,072 bits)), index 0 the left-most bit of the first byte; a set bit means revoked (or erased). Rebuilt on every revocation, suspension or erasure.
+         */
+        get: operations["getStatusList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2005,6 +2085,11 @@ export interface components {
             successCriteria: string[];
             /** Format: int64 */
             durationDays: number;
+            /**
+             * Format: int64
+             * @description How long its certificates are valid, in months; null: they do not expire.
+             */
+            validForMonths: number | null;
             /** @enum {string} */
             state: "draft" | "published" | "closed";
             employer: {
@@ -2091,13 +2176,18 @@ export interface components {
             /** Format: date-time */
             issuedAt: string;
             /** Format: date-time */
+            validUntil?: string | null;
+            /** Format: date-time */
             revokedAt: string | null;
             credential: {
                 /** @enum {string} */
                 format: "vc-jwt";
                 jwt: string;
             } | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The public verification page (HTML) to share.
+             */
             verifyUrl: string;
             /**
              * Format: uri
@@ -3092,7 +3182,13 @@ export interface components {
         };
         ChangeBriefStateRequest: {
             /** @enum {string} */
-            state: "published" | "closed";
+            state?: "published" | "closed";
+            /**
+             * Format: int32
+             * @description How long certificates of this brief are valid, in months (1–120): their credentials carry `validUntil`, and verification says `expired` after it. Null or absent: they do not expire.
+             * @example 24
+             */
+            validForMonths?: number | null;
         };
         BriefSubmissionPage: {
             items: components["schemas"]["BriefSubmission"][];
@@ -3231,10 +3327,10 @@ export interface components {
         CertificateVerification: {
             certificateNo: string;
             /**
-             * @description `active`: issued by a verified organisation and valid. `pending_issuer`: earned, but the organisation is not verified yet, so not publicly valid (issued automatically on verification). `suspended`: the issuing organisation is suspended. `revoked`: withdrawn by the organisation or an admin.
+             * @description `active`: issued by a verified organisation and valid. `pending_issuer`: earned, but the organisation is not verified yet, so not publicly valid (issued automatically on verification). `suspended`: the issuing organisation is suspended. `expired`: past its `validUntil` (the brief set a validity). `revoked`: withdrawn by the organisation or an admin.
              * @enum {string}
              */
-            status: "active" | "revoked" | "pending_issuer" | "suspended";
+            status: "active" | "revoked" | "pending_issuer" | "suspended" | "expired";
             /** @description True only when `status` is `active`. */
             valid: boolean;
             brief: {
@@ -3255,13 +3351,18 @@ export interface components {
             } | null;
             /** Format: date-time */
             issuedAt: string;
+            /**
+             * Format: date-time
+             * @description When it stops being valid (the brief’s `validForMonths`); null: it does not expire.
+             */
+            validUntil: string | null;
             /** Format: date-time */
             revokedAt: string | null;
             /** @description The holder's name, only while they consent to public verification. */
             holder: {
                 name: string;
             } | null;
-            /** @description The signed Open Badges 3.0 AchievementCredential (VC-JWT); verify it against `jwksUrl`. Null while `pending_issuer`. */
+            /** @description The signed Open Badges 3.0 AchievementCredential (VC-JWT, ES256; EdDSA for ones issued before). Its header `kid` is the URL of its public key (also in `jwksUrl`). Null while `pending_issuer`. */
             credential: {
                 /** @enum {string} */
                 format: "vc-jwt";
@@ -3275,6 +3376,8 @@ export interface components {
                 kty: string;
                 crv: string;
                 x: string;
+                /** @description P-256 (ES256) keys only. */
+                y?: string;
                 kid: string;
                 use: string;
                 alg: string;
@@ -3283,6 +3386,70 @@ export interface components {
         RevokeCertificateRequest: {
             /** @example Work found to be plagiarised */
             reason: string;
+        };
+        /** @description One public signing key (never private members). */
+        Jwk: {
+            /** @enum {string} */
+            kty: "EC" | "OKP";
+            /** @enum {string} */
+            crv: "P-256" | "Ed25519";
+            x: string;
+            /** @description P-256 keys only. */
+            y?: string;
+            /** @description Exactly the `kid` in the headers of the credentials it signed. */
+            kid: string;
+            /** @enum {string} */
+            use: "sig";
+            /** @enum {string} */
+            alg: "ES256" | "EdDSA";
+        };
+        /** @description An Open Badges 3.0 `Profile`. */
+        IssuerProfile: {
+            "@context": (string | {
+                [key: string]: unknown;
+            })[];
+            /** Format: uri */
+            id: string;
+            type: string[];
+            /** @description The organisation’s name now (it may differ from the name signed into older credentials). */
+            name: string;
+            url?: string;
+            description: string;
+            /** @description Where the organisation stands with the platform (an extension to the OB Profile). */
+            verification: {
+                /** @enum {string} */
+                state: "unverified" | "pending" | "verified" | "rejected" | "suspended" | "platform";
+                /** @enum {string|null} */
+                method: "dns" | "admin" | null;
+                domain: string | null;
+                /** Format: date-time */
+                verifiedAt: string | null;
+            };
+        };
+        /** @description An Open Badges 3.0 `Achievement`: what a certificate of the brief attests. */
+        Achievement: {
+            "@context": (string | {
+                [key: string]: unknown;
+            })[];
+            /** Format: uri */
+            id: string;
+            type: string[];
+            achievementType: string;
+            name: string;
+            description: string;
+            criteria: {
+                narrative: string;
+            };
+            resultDescription: ({
+                id: string;
+                type: string[];
+                name: string;
+                resultType: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** Format: int64 */
+            validForMonths?: number;
         };
         Leaderboard: {
             /** @description The domain, or null for all domains. */
@@ -3452,7 +3619,7 @@ export interface components {
                     /** @description One line for a human. */
                     detail: string;
                     /** @description Names (never values) of required settings that are missing or unusable. */
-                    missing: ("CERT_SIGNING_KEY" | "ADMIN_EMAIL" | "ADMIN_PASSWORD" | "PUBLIC_BASE_URL" | "FINGERPRINT_SHARDS")[];
+                    missing: ("CERT_SIGNING_KEY" | "CERT_PREVIOUS_PUBLIC_KEYS" | "ADMIN_EMAIL" | "ADMIN_PASSWORD" | "PUBLIC_BASE_URL" | "FINGERPRINT_SHARDS")[];
                 };
             };
         };
@@ -11006,6 +11173,12 @@ export interface operations {
                     /** Format: int32 */
                     durationDays: number;
                     /**
+                     * Format: int32
+                     * @description How long certificates of this brief are valid, in months (1–120): their credentials carry `validUntil`, and verification says `expired` after it. Null or absent: they do not expire.
+                     * @example 24
+                     */
+                    validForMonths?: number | null;
+                    /**
                      * @description Publish at once (default), or keep as a draft.
                      * @default true
                      */
@@ -12066,6 +12239,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     revokeCertificate: {
@@ -12329,6 +12511,242 @@ export interface operations {
             };
             /** @description Internal error (no internals disclosed) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCredentialKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description RFC 7638 JWK thumbprint (SHA-256, base64url) of the key. */
+                thumbprint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public JWK. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Jwk"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getIssuerProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An organisation id, or `platform` for the platform itself. */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Profile. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuerProfile"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getAchievement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The brief whose achievement it is. */
+                briefId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Achievement. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Achievement"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getStatusList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The status purpose of the list. */
+                purpose: "revocation";
+                /** @description The list number (index ÷ 131,072). */
+                list: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status list credential, compact JWS. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vc+jwt": string;
+                };
+            };
+            /** @description Not modified (matches `If-None-Match`). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

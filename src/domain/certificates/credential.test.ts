@@ -1,10 +1,13 @@
+import { CompactSign, importJWK, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { generateCertificateNumber } from './certificate-number';
 import {
   type CredentialInput,
   importSigningKey,
+  JWT_CLAIMS_CONTEXT,
   jwksFrom,
   jwkThumbprint,
+  keyByThumbprint,
   OB_CONTEXT_V3,
   parsePreviousKeys,
   type SigningKey,
@@ -13,7 +16,7 @@ import {
   verifyCredential,
 } from './credential';
 
-/** RFC 8037 Appendix A.1: a published Ed25519 test key (not a secret). */
+/** RFC 8037 Appendix A.1: a published Ed25519 test key (not a secret): the retired algorithm. */
 const RFC8037_KEY = {
   kty: 'OKP',
   crv: 'Ed25519',
@@ -23,26 +26,88 @@ const RFC8037_KEY = {
 /** RFC 8037 Appendix A.3: its JWK thumbprint. */
 const RFC8037_THUMBPRINT = 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k';
 
+/** RFC 7515 Appendix A.3: a published P-256 (ES256) test key (not a secret). */
+const RFC7515_KEY = {
+  kty: 'EC',
+  crv: 'P-256',
+  x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+  y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+  d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
+};
+/** Its RFC 7638 thumbprint, computed independently (node:crypto SHA-256 over {crv,kty,x,y}). */
+const RFC7515_THUMBPRINT = 'oKIywvGUpTVTyxMQ3bwIIeQUudfr_CkLMjCE19ECD-U';
+
+const BASE = 'https://api.example.com';
 const HOLDER_NAME = 'Asha Verma';
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 const input: CredentialInput = {
   certificateId: '3f2c6a9e-8d1b-4c7e-9a0f-5b6d7e8f9a01',
   certificateNo: generateCertificateNumber(),
-  issuerUrl: 'https://api.example.com/',
-  issuerName: 'Verification Platform',
-  briefTitle: 'Build a REST API for a todo app',
-  domain: 'web-development',
-  employerName: 'Acme Tools Pvt Ltd',
+  baseUrl: `${BASE}/`,
+  issuer: { organisationId: '0b5f3a7e-1c2d-4e5f-8a9b-0c1d2e3f4a5b', name: 'Acme Tools Pvt Ltd' },
+  subjectId: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
+  brief: {
+    id: '11111111-2222-4333-8444-555555555555',
+    title: 'Build a REST API for a todo app',
+    domain: 'web-development',
+  },
+  rubric: [
+    {
+      id: 'c1',
+      name: 'CRUD endpoints',
+      description: 'The endpoints work',
+      levels: [1, 2, 3, 4, 5].map((score) => ({ score, descriptor: `level ${score}` })),
+    },
+  ],
+  results: { criteria: [{ criterionId: 'c1', score: 4 }], overall: 5 },
+  statusIndex: 131_077,
   issuedAt: new Date('2026-03-14T09:26:53.589Z'),
 };
 
-/** A fresh key pair in the secret's format, as `npm run dev` would write it (kid left to derive). */
+/** A fresh key pair in the secret's format, as `npm run dev` would write it. */
 async function freshSecret(): Promise<string> {
-  const pair = (await crypto.subtle.generateKey('Ed25519', true, ['sign', 'verify'])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
   const jwk = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as JsonWebKey;
-  return JSON.stringify({ kty: jwk.kty, crv: jwk.crv, d: jwk.d, x: jwk.x });
+  return JSON.stringify({ kty: jwk.kty, crv: jwk.crv, d: jwk.d, x: jwk.x, y: jwk.y });
 }
+
+/** A credential as issued before ES256: EdDSA, a bare-thumbprint kid, the old payload. */
+async function legacyCredential(): Promise<string> {
+  const id = `urn:uuid:${input.certificateId}`;
+  const key = await importJWK(RFC8037_KEY, 'EdDSA');
+  return new SignJWT({
+    iss: BASE,
+    sub: id,
+    jti: id,
+    nbf: 1773480413,
+    iat: 1773480413,
+    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3],
+    id,
+    type: ['VerifiableCredential', 'OpenBadgeCredential'],
+    issuer: { id: BASE, type: ['Profile'], name: 'Verification Platform' },
+    validFrom: '2026-03-14T09:26:53Z',
+    name: 'Build a REST API for a todo app',
+    credentialSubject: {
+      id,
+      type: ['AchievementSubject'],
+      achievement: {
+        id: `${BASE}/api/verify/VP-7K3M-Q9TD-2XWV`,
+        type: ['Achievement'],
+        name: 'Build a REST API for a todo app',
+        description: 'Completed the work brief.',
+        criteria: { narrative: 'Submit the work.' },
+      },
+    },
+  })
+    .setProtectedHeader({ alg: 'EdDSA', kid: RFC8037_THUMBPRINT, typ: 'JWT' })
+    .sign(key);
+}
+
+const LEGACY_PUBLIC = { kty: 'OKP', crv: 'Ed25519', x: RFC8037_KEY.x, kid: RFC8037_THUMBPRINT };
 
 function decodeSegment(segment: string): Record<string, unknown> {
   const b64 = segment.replaceAll('-', '+').replaceAll('_', '/');
@@ -57,71 +122,79 @@ function encodeSegment(value: unknown): string {
 }
 
 async function signedWithFreshKey(): Promise<{ key: SigningKey; jwt: string }> {
-  const key = await importSigningKey(await freshSecret());
+  const key = await importSigningKey(await freshSecret(), BASE);
   return { key, jwt: await signCredential(input, key) };
 }
 
-describe('Ed25519 in workerd', () => {
-  it('reproduces the RFC 8037 A.4 signature (deterministic EdDSA)', async () => {
-    const key = await importSigningKey(JSON.stringify(RFC8037_KEY));
-    const signingInput = 'eyJhbGciOiJFZERTQSJ9.RXhhbXBsZSBvZiBFZDI1NTE5IHNpZ25pbmc';
-    const signature = new Uint8Array(
-      await crypto.subtle.sign('Ed25519', key.privateKey, new TextEncoder().encode(signingInput)),
-    );
-    let binary = '';
-    for (const b of signature) binary += String.fromCharCode(b);
-    expect(btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')).toBe(
-      'hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg',
-    );
-  });
-});
+/** Signs `signingInput` with the key's ECDSA P-256 private key, as a JWS signature segment. */
+async function es256(key: SigningKey, signingInput: string): Promise<string> {
+  const sig = new Uint8Array(
+    await crypto.subtle.sign(
+      { name: 'ECDSA', hash: 'SHA-256' },
+      key.privateKey,
+      new TextEncoder().encode(signingInput),
+    ),
+  );
+  let binary = '';
+  for (const b of sig) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
 
 describe('importSigningKey', () => {
-  it('derives kid as the RFC 7638 thumbprint (RFC 8037 A.3 vector) and a public JWK without d', async () => {
-    const key = await importSigningKey(JSON.stringify(RFC8037_KEY));
-    expect(key.kid).toBe(RFC8037_THUMBPRINT);
+  it('imports a P-256 key: kid is the key URL with the RFC 7638 thumbprint, public JWK without d', async () => {
+    const key = await importSigningKey(JSON.stringify(RFC7515_KEY), `${BASE}/`);
+    expect(key.thumbprint).toBe(RFC7515_THUMBPRINT);
+    expect(key.kid).toBe(`${BASE}/ob/keys/${RFC7515_THUMBPRINT}`);
     expect(key.publicJwk).toEqual({
-      kty: 'OKP',
-      crv: 'Ed25519',
-      x: RFC8037_KEY.x,
-      kid: RFC8037_THUMBPRINT,
+      kty: 'EC',
+      crv: 'P-256',
+      x: RFC7515_KEY.x,
+      y: RFC7515_KEY.y,
+      kid: key.kid,
       use: 'sig',
-      alg: 'EdDSA',
+      alg: 'ES256',
     });
     expect(key.publicJwk).not.toHaveProperty('d');
     expect(key.privateKey.extractable).toBe(false);
   });
 
-  it('keeps the thumbprint stable across imports and independent of member order', async () => {
-    const reordered = JSON.stringify({ x: RFC8037_KEY.x, d: RFC8037_KEY.d, crv: 'Ed25519', kty: 'OKP' });
-    expect((await importSigningKey(reordered)).kid).toBe(RFC8037_THUMBPRINT);
+  it('keeps the thumbprint stable across imports and member order, and ignores a kid in the secret', async () => {
+    const reordered = JSON.stringify({
+      d: RFC7515_KEY.d,
+      y: RFC7515_KEY.y,
+      x: RFC7515_KEY.x,
+      crv: 'P-256',
+      kty: 'EC',
+      kid: 'x',
+    });
+    expect((await importSigningKey(reordered, BASE)).kid).toBe(`${BASE}/ob/keys/${RFC7515_THUMBPRINT}`);
     expect(await jwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: RFC8037_KEY.x })).toBe(RFC8037_THUMBPRINT);
   });
 
-  it('uses the kid in the secret when there is one', async () => {
-    const key = await importSigningKey(JSON.stringify({ ...RFC8037_KEY, kid: '2026-03' }));
-    expect(key.kid).toBe('2026-03');
-    expect(key.publicJwk.kid).toBe('2026-03');
+  it('refuses an Ed25519 key with a message that says what to do', async () => {
+    await expect(importSigningKey(JSON.stringify(RFC8037_KEY), BASE)).rejects.toThrow(
+      /ES256.*CERT_PREVIOUS_PUBLIC_KEYS/,
+    );
   });
 
   it.each([
     ['not JSON', 'nope'],
     ['an RSA key', JSON.stringify({ kty: 'RSA', n: 'x', e: 'AQAB' })],
-    ['a public key only', JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: RFC8037_KEY.x })],
-    ['an X25519 key', JSON.stringify({ ...RFC8037_KEY, crv: 'X25519' })],
-    ['a short d', JSON.stringify({ ...RFC8037_KEY, d: 'AAAA' })],
-    ['an empty kid', JSON.stringify({ ...RFC8037_KEY, kid: '' })],
+    ['a public key only', JSON.stringify({ ...RFC7515_KEY, d: undefined })],
+    ['a P-384 key', JSON.stringify({ ...RFC7515_KEY, crv: 'P-384' })],
+    ['a short d', JSON.stringify({ ...RFC7515_KEY, d: 'AAAA' })],
+    ['no y', JSON.stringify({ ...RFC7515_KEY, y: undefined })],
   ])('rejects %s without echoing the secret', async (_, secret) => {
-    const error = await importSigningKey(secret).catch((e: unknown) => e);
+    const error = await importSigningKey(secret, BASE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).not.toContain(RFC8037_KEY.d);
+    expect((error as Error).message).not.toContain(RFC7515_KEY.d);
   });
 
-  it('rejects an x that does not belong to d', async () => {
-    const other = JSON.parse(await freshSecret()) as { x: string };
-    await expect(importSigningKey(JSON.stringify({ ...RFC8037_KEY, x: other.x }))).rejects.toThrow(
-      /not the public key/,
-    );
+  it('rejects public members that do not belong to d', async () => {
+    const other = JSON.parse(await freshSecret()) as { x: string; y: string };
+    await expect(
+      importSigningKey(JSON.stringify({ ...RFC7515_KEY, x: other.x, y: other.y }), BASE),
+    ).rejects.toThrow(/not the public key/);
   });
 });
 
@@ -132,44 +205,115 @@ describe('signCredential / verifyCredential', () => {
     expect(result).toMatchObject({ valid: true, kid: key.kid });
   });
 
-  it('writes a JOSE header of alg EdDSA, typ JWT and the kid only', async () => {
+  it('writes a JOSE header of alg ES256, typ JWT and the kid URL only', async () => {
     const { key, jwt } = await signedWithFreshKey();
-    expect(decodeSegment(jwt.split('.')[0]!)).toEqual({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' });
+    expect(decodeSegment(jwt.split('.')[0]!)).toEqual({ alg: 'ES256', kid: key.kid, typ: 'JWT' });
+    expect(key.kid).toMatch(/^https:\/\/api\.example\.com\/ob\/keys\/[A-Za-z0-9_-]{43}$/);
   });
 
-  it('signs an Open Badges 3.0 credential whose claims mirror it, with no personal name', async () => {
+  it('signs an Open Badges 3.0 credential whose claims mirror it, bound to the holder, with no personal name', async () => {
     const { key, jwt } = await signedWithFreshKey();
     const payload = decodeSegment(jwt.split('.')[1]!);
     const id = `urn:uuid:${input.certificateId}`;
+    const subject = `urn:uuid:${input.subjectId}`;
+    const issuer = `${BASE}/ob/issuers/${input.issuer.organisationId}`;
+    const achievement = `${BASE}/ob/achievements/${input.brief.id}`;
+    const list = `${BASE}/ob/status-lists/revocation/1`;
     expect(payload).toEqual({
-      iss: 'https://api.example.com',
-      sub: id,
+      iss: issuer,
+      sub: subject,
       jti: id,
       nbf: 1773480413,
       iat: 1773480413,
-      '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3],
+      '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3, JWT_CLAIMS_CONTEXT],
       id,
       type: ['VerifiableCredential', 'OpenBadgeCredential'],
-      issuer: { id: 'https://api.example.com', type: ['Profile'], name: 'Verification Platform' },
+      issuer: { id: issuer, type: ['Profile'], name: 'Acme Tools Pvt Ltd' },
       validFrom: '2026-03-14T09:26:53Z',
-      name: input.briefTitle,
+      name: input.brief.title,
       credentialSubject: {
-        id,
+        id: subject,
         type: ['AchievementSubject'],
         achievement: {
-          id: `https://api.example.com/api/verify/${input.certificateNo}`,
+          id: achievement,
           type: ['Achievement'],
           achievementType: 'Certificate',
-          name: input.briefTitle,
-          description: expect.stringContaining(input.briefTitle),
+          name: input.brief.title,
+          description: expect.stringContaining(input.brief.title),
           criteria: { narrative: expect.stringContaining('final milestone') },
+          resultDescription: [
+            expect.objectContaining({
+              id: `${achievement}#criterion-c1`,
+              type: ['ResultDescription'],
+              name: 'CRUD endpoints',
+              resultType: 'RubricCriterionLevel',
+            }),
+            expect.objectContaining({ id: `${achievement}#rating`, resultType: 'RawScore', valueMax: '5' }),
+          ],
         },
+        result: [
+          {
+            type: ['Result'],
+            resultDescription: `${achievement}#criterion-c1`,
+            achievedLevel: `${achievement}#criterion-c1-level-4`,
+          },
+          { type: ['Result'], resultDescription: `${achievement}#rating`, value: '5', status: 'Completed' },
+        ],
+      },
+      evidence: [
+        expect.objectContaining({ id: `${BASE}/verify/${input.certificateNo}`, type: ['Evidence'] }),
+      ],
+      credentialSchema: [
+        {
+          id: 'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json',
+          type: '1EdTechJsonSchemaValidator2019',
+        },
+      ],
+      // Global index 131,077 is bit 5 of list 1.
+      credentialStatus: {
+        id: `${list}#5`,
+        type: 'BitstringStatusListEntry',
+        statusPurpose: 'revocation',
+        statusListIndex: '5',
+        statusListCredential: list,
       },
     });
     expect(payload).not.toHaveProperty('exp');
+    expect(payload).not.toHaveProperty('validUntil');
     expect(payload).not.toHaveProperty('vc');
+    // The achievement's rubric levels are what the results point at.
+    const levels = (
+      payload.credentialSubject as {
+        achievement: { resultDescription: { rubricCriterionLevel?: { id: string }[] }[] };
+      }
+    ).achievement.resultDescription[0]?.rubricCriterionLevel?.map((l) => l.id);
+    expect(levels).toContain(`${achievement}#criterion-c1-level-4`);
     const verified = await verifyCredential(jwt, jwksFrom([key.publicJwk]));
     expect(verified.valid && verified.payload).toEqual(payload);
+  });
+
+  it('mirrors validUntil in exp, and reports expired after it', async () => {
+    const key = await importSigningKey(await freshSecret(), BASE);
+    const validUntil = new Date('2028-03-14T09:26:53Z');
+    const jwt = await signCredential({ ...input, validUntil }, key);
+    const payload = decodeSegment(jwt.split('.')[1]!);
+    expect(payload.validUntil).toBe('2028-03-14T09:26:53Z');
+    expect(payload.exp).toBe(validUntil.getTime() / 1000);
+    const jwks = jwksFrom([key.publicJwk]);
+    expect((await verifyCredential(jwt, jwks, { now: new Date('2028-03-14T09:26:52Z') })).valid).toBe(true);
+    expect(await verifyCredential(jwt, jwks, { now: new Date('2028-03-14T09:26:53Z') })).toEqual({
+      valid: false,
+      reason: 'expired',
+    });
+  });
+
+  it('adds the holder-requested identifier as a salted hash only', async () => {
+    const key = await importSigningKey(await freshSecret(), BASE);
+    const identity = { identityHash: `sha256$${'a'.repeat(64)}`, salt: 'pepper' };
+    const payload = decodeSegment((await signCredential({ ...input, identity }, key)).split('.')[1]!);
+    expect((payload.credentialSubject as Record<string, unknown>).identifier).toEqual([
+      { type: 'IdentityObject', identityType: 'emailAddress', hashed: true, ...identity },
+    ]);
   });
 
   it('puts no holder name or email anywhere in the signed token, whatever the certificate', async () => {
@@ -200,7 +344,7 @@ describe('signCredential / verifyCredential', () => {
   it('fails when the header is swapped for one with another kid', async () => {
     const { key, jwt } = await signedWithFreshKey();
     const [, payload, signature] = jwt.split('.') as [string, string, string];
-    const forged = `${encodeSegment({ alg: 'EdDSA', kid: 'someone-else', typ: 'JWT' })}.${payload}.${signature}`;
+    const forged = `${encodeSegment({ alg: 'ES256', kid: 'someone-else', typ: 'JWT' })}.${payload}.${signature}`;
     expect(await verifyCredential(forged, jwksFrom([key.publicJwk]))).toEqual({
       valid: false,
       reason: 'unknown-kid',
@@ -209,7 +353,7 @@ describe('signCredential / verifyCredential', () => {
 
   it('fails against a JWKS that does not hold the signing kid', async () => {
     const { jwt } = await signedWithFreshKey();
-    const other = await importSigningKey(await freshSecret());
+    const other = await importSigningKey(await freshSecret(), 'https://elsewhere.example');
     expect(await verifyCredential(jwt, jwksFrom([other.publicJwk]))).toEqual({
       valid: false,
       reason: 'unknown-kid',
@@ -218,8 +362,7 @@ describe('signCredential / verifyCredential', () => {
 
   it('fails when another key signed under the published kid', async () => {
     const { key } = await signedWithFreshKey();
-    const impostorSecret = JSON.parse(await freshSecret()) as Record<string, string>;
-    const impostor = await importSigningKey(JSON.stringify({ ...impostorSecret, kid: key.kid }));
+    const impostor = { ...(await importSigningKey(await freshSecret(), BASE)), kid: key.kid };
     const jwt = await signCredential(input, impostor);
     expect(await verifyCredential(jwt, jwksFrom([key.publicJwk]))).toEqual({
       valid: false,
@@ -227,13 +370,22 @@ describe('signCredential / verifyCredential', () => {
     });
   });
 
-  it('keeps verifying credentials signed with a previous key after rotation', async () => {
+  it('keeps verifying credentials signed with previous keys (ES256 and the retired EdDSA) after rotation', async () => {
     const { key: oldKey, jwt: oldJwt } = await signedWithFreshKey();
-    const newKey = await importSigningKey(await freshSecret());
-    const previous = parsePreviousKeys(JSON.stringify([oldKey.publicJwk]));
+    const newKey = await importSigningKey(await freshSecret(), BASE);
+    const previous = parsePreviousKeys(JSON.stringify([oldKey.publicJwk, LEGACY_PUBLIC]));
     const jwks = jwksFrom([newKey.publicJwk, ...previous]);
-    expect(jwks.keys.map((k) => ('kid' in k ? k.kid : undefined))).toEqual([newKey.kid, oldKey.kid]);
-    expect(await verifyCredential(oldJwt, jwks)).toMatchObject({ valid: true, kid: oldKey.kid });
+    expect(jwks.keys.map((k) => k.kid)).toEqual([newKey.kid, oldKey.kid, RFC8037_THUMBPRINT]);
+    expect(await verifyCredential(oldJwt, jwks)).toMatchObject({
+      valid: true,
+      kid: oldKey.kid,
+      alg: 'ES256',
+    });
+    expect(await verifyCredential(await legacyCredential(), jwks)).toMatchObject({
+      valid: true,
+      kid: RFC8037_THUMBPRINT,
+      alg: 'EdDSA',
+    });
     expect(await verifyCredential(await signCredential(input, newKey), jwks)).toMatchObject({
       valid: true,
       kid: newKey.kid,
@@ -243,9 +395,10 @@ describe('signCredential / verifyCredential', () => {
   it.each([
     ['alg none', { alg: 'none', typ: 'JWT' }],
     ['alg HS256', { alg: 'HS256', typ: 'JWT' }],
-    ['typ vc+jwt', { alg: 'EdDSA', typ: 'vc+jwt' }],
-    ['a jku header', { alg: 'EdDSA', typ: 'JWT', jku: 'https://evil.example/jwks.json' }],
-    ['a crit header', { alg: 'EdDSA', typ: 'JWT', crit: ['exp'] }],
+    ['alg ES384', { alg: 'ES384', typ: 'JWT' }],
+    ['typ vc+jwt', { alg: 'ES256', typ: 'vc+jwt' }],
+    ['a jku header', { alg: 'ES256', typ: 'JWT', jku: 'https://evil.example/jwks.json' }],
+    ['a crit header', { alg: 'ES256', typ: 'JWT', crit: ['exp'] }],
   ])('rejects a header with %s', async (_, header) => {
     const { key, jwt } = await signedWithFreshKey();
     const [, payload, signature] = jwt.split('.') as [string, string, string];
@@ -256,7 +409,27 @@ describe('signCredential / verifyCredential', () => {
     });
   });
 
-  it('refuses to use a JWKS entry that is not an Ed25519 signing key', async () => {
+  it('refuses an algorithm on a key of the other type (EdDSA header on a P-256 key, and back)', async () => {
+    const { key, jwt } = await signedWithFreshKey();
+    const [, payload, signature] = jwt.split('.') as [string, string, string];
+    const swapped = `${encodeSegment({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })}.${payload}.${signature}`;
+    expect(await verifyCredential(swapped, jwksFrom([key.publicJwk]))).toEqual({
+      valid: false,
+      reason: 'unknown-kid',
+    });
+    const [, legacyPayload, legacySignature] = (await legacyCredential()).split('.') as [
+      string,
+      string,
+      string,
+    ];
+    const upgraded = `${encodeSegment({ alg: 'ES256', kid: RFC8037_THUMBPRINT, typ: 'JWT' })}.${legacyPayload}.${legacySignature}`;
+    expect(await verifyCredential(upgraded, jwksFrom([LEGACY_PUBLIC]))).toEqual({
+      valid: false,
+      reason: 'unknown-kid',
+    });
+  });
+
+  it('refuses to use a JWKS entry that is not a signing key', async () => {
     const { key, jwt } = await signedWithFreshKey();
     const encryptionKey = { ...key.publicJwk, use: 'enc' };
     expect(await verifyCredential(jwt, { keys: [encryptionKey] })).toEqual({
@@ -283,21 +456,18 @@ describe('signCredential / verifyCredential', () => {
   });
 
   it('rejects a validly signed payload whose claims do not mirror the credential', async () => {
-    const key = await importSigningKey(await freshSecret());
+    const key = await importSigningKey(await freshSecret(), BASE);
     const [header, payload] = (await signCredential(input, key)).split('.') as [string, string];
     const body = decodeSegment(payload);
     for (const change of [
       { sub: 'mailto:asha@example.com' },
       { nbf: 1 },
       { vc: {}, type: ['VerifiableCredential'] },
+      { validUntil: '2030-01-01T00:00:00Z' },
+      { exp: 1900000000 },
     ]) {
       const signingInput = `${header}.${encodeSegment({ ...body, ...change })}`;
-      const sig = new Uint8Array(
-        await crypto.subtle.sign('Ed25519', key.privateKey, new TextEncoder().encode(signingInput)),
-      );
-      let binary = '';
-      for (const b of sig) binary += String.fromCharCode(b);
-      const jwt = `${signingInput}.${btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')}`;
+      const jwt = `${signingInput}.${await es256(key, signingInput)}`;
       expect(await verifyCredential(jwt, jwksFrom([key.publicJwk]))).toEqual({
         valid: false,
         reason: 'payload',
@@ -316,19 +486,21 @@ describe('signCredential / verifyCredential', () => {
     });
   });
 
-  // Ed25519 is deterministic, so the signature pins the exact bytes signed: header and payload
-  // serialised as before the JWS mechanics moved to jose (recorded from the hand-written signer).
-  it('signs exactly the bytes it signed before (RFC 8037 key, fixed input)', async () => {
-    const key = await importSigningKey(JSON.stringify(RFC8037_KEY));
-    const jwt = await signCredential({ ...input, certificateNo: 'VP-7K3M-Q9TD-2XWV' }, key);
-    const [header, , signature] = jwt.split('.');
-    expect(header).toBe(
-      'eyJhbGciOiJFZERTQSIsImtpZCI6ImtQcktfcW14VldhWVZBOXd3QkY2SXVvM3ZWeno3VHhIQ1R3WEJ5Z3JTNGsiLCJ0eXAiOiJKV1QifQ',
+  it('verifies a credential issued before ES256 (EdDSA, bare-thumbprint kid, old payload)', async () => {
+    const jwks = jwksFrom([LEGACY_PUBLIC]);
+    const legacy = await legacyCredential();
+    expect(await verifyCredential(legacy, jwks)).toMatchObject({ valid: true, alg: 'EdDSA' });
+    expect(await verifyCredential(legacy, jwks, { algorithms: ['ES256'] })).toEqual({
+      valid: false,
+      reason: 'header',
+    });
+    // RFC 8037 A.4: workerd's Ed25519 is the deterministic EdDSA that signed them.
+    const signed = await new CompactSign(new TextEncoder().encode('Example of Ed25519 signing'))
+      .setProtectedHeader({ alg: 'EdDSA' })
+      .sign(await importJWK(RFC8037_KEY, 'EdDSA'));
+    expect(signed.split('.')[2]).toBe(
+      'hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg',
     );
-    expect(signature).toBe(
-      'RzonctnVTfPN0SN7R9uMCl8RjNXJ4uibuxCwdz0SzUzb02AvNzmkiedQafrzrMxOTzPRlr2DSxaUgg3U3n5FAg',
-    );
-    expect(jwt).toHaveLength(1744);
   });
 
   it('answers signature, not an error, for segments that are not base64url at all', async () => {
@@ -348,20 +520,28 @@ describe('signCredential / verifyCredential', () => {
   it('accepts only the algorithms the caller allows', async () => {
     const { key, jwt } = await signedWithFreshKey();
     const jwks = jwksFrom([key.publicJwk]);
-    expect(await verifyCredential(jwt, jwks, { algorithms: ['EdDSA'] })).toMatchObject({ valid: true });
+    expect(await verifyCredential(jwt, jwks, { algorithms: ['ES256'] })).toMatchObject({ valid: true });
+    expect(await verifyCredential(jwt, jwks, { algorithms: ['EdDSA'] })).toEqual({
+      valid: false,
+      reason: 'header',
+    });
     expect(await verifyCredential(jwt, jwks, { algorithms: [] })).toEqual({ valid: false, reason: 'header' });
   });
 
   it('refuses input that would produce an invalid credential', async () => {
-    const key = await importSigningKey(await freshSecret());
+    const key = await importSigningKey(await freshSecret(), BASE);
     await expect(signCredential({ ...input, certificateId: 'cert-1' }, key)).rejects.toThrow(RangeError);
+    await expect(signCredential({ ...input, subjectId: 'asha@example.com' }, key)).rejects.toThrow(
+      RangeError,
+    );
+    await expect(signCredential({ ...input, validUntil: input.issuedAt }, key)).rejects.toThrow(RangeError);
     await expect(signCredential({ ...input, certificateNo: 'VP-0000-0000-0001' }, key)).rejects.toThrow(
       RangeError,
     );
     await expect(signCredential({ ...input, issuedAt: new Date(Number.NaN) }, key)).rejects.toThrow(
       RangeError,
     );
-    await expect(signCredential({ ...input, issuerUrl: '/relative' }, key)).rejects.toThrow();
+    await expect(signCredential({ ...input, baseUrl: '/relative' }, key)).rejects.toThrow();
   });
 });
 
@@ -373,16 +553,29 @@ describe('parsePreviousKeys / jwksFrom', () => {
     expect(parsePreviousKeys('  ')).toEqual([]);
   });
 
-  it('reads a JSON array or a whole JWKS', () => {
-    const expected = [{ ...previous, use: 'sig', alg: 'EdDSA' }];
-    expect(parsePreviousKeys(JSON.stringify([previous]))).toEqual(expected);
-    expect(parsePreviousKeys(JSON.stringify({ keys: [previous] }))).toEqual(expected);
+  it('reads a JSON array or a whole JWKS, Ed25519 and P-256 keys', () => {
+    const ec = { kty: 'EC', crv: 'P-256', x: RFC7515_KEY.x, y: RFC7515_KEY.y, kid: `${BASE}/ob/keys/t` };
+    const expected = [
+      { ...previous, use: 'sig', alg: 'EdDSA' },
+      { ...ec, use: 'sig', alg: 'ES256' },
+    ];
+    expect(parsePreviousKeys(JSON.stringify([previous, ec]))).toEqual(expected);
+    expect(parsePreviousKeys(JSON.stringify({ keys: [previous, ec] }))).toEqual(expected);
+  });
+
+  it('finds a published key by its RFC 7638 thumbprint (what a kid URL names)', async () => {
+    const current = await importSigningKey(JSON.stringify(RFC7515_KEY), BASE);
+    const jwks = jwksFrom([current.publicJwk, previous]);
+    expect(await keyByThumbprint(jwks, RFC7515_THUMBPRINT)).toEqual(current.publicJwk);
+    expect(await keyByThumbprint(jwks, RFC8037_THUMBPRINT)).toMatchObject({ kid: 'old', alg: 'EdDSA' });
+    expect(await keyByThumbprint(jwks, 'A'.repeat(43))).toBeUndefined();
   });
 
   it.each([
     ['not JSON', '[{'],
     ['an object that is not a JWKS', '{"kty":"OKP"}'],
     ['a private key', JSON.stringify([{ ...previous, d: RFC8037_KEY.d }])],
+    ['a private P-256 key', JSON.stringify([{ ...RFC7515_KEY, kid: 'k' }])],
     ['a key without kid', JSON.stringify([{ kty: 'OKP', crv: 'Ed25519', x: RFC8037_KEY.x }])],
     ['an RSA key', JSON.stringify([{ kty: 'RSA', n: 'abc', e: 'AQAB', kid: 'r' }])],
   ])('refuses %s', (_, value) => {

@@ -1,23 +1,26 @@
 /**
  * Certificates as Open Badges 3.0 `OpenBadgeCredential`s (W3C Verifiable Credentials, data
- * model 2.0), secured as VC-JWT: a compact JWS signed with Ed25519 (`alg: "EdDSA"`).
+ * model 2.0), secured as VC-JWT: a compact JWS signed with ES256 (ECDSA on P-256), the algorithm
+ * the 1EdTech validator and most wallets accept. Credentials signed before with Ed25519
+ * (`alg: "EdDSA"`) keep verifying: {@link verifyCredential} accepts both, each only on a key of
+ * its own type.
  *
- * Follows the JSON Web Token proof format of Open Badges 3.0 (§ "Proofs"): the JOSE header holds
- * only `alg`, `kid` and `typ: "JWT"`; the JWT payload is the credential itself with the registered
- * claims `iss` (= issuer.id), `sub` (= credentialSubject.id), `jti` (= id) and `nbf` (= validFrom)
- * added. The older VC 1.1 style wrapped the credential in a `vc` claim; OB 3.0 with the VC 2.0
- * context puts it at the top level, so that is what is signed here.
+ * The JWS follows the JSON Web Token proof format of Open Badges 3.0 (§ "Proofs"): the JOSE
+ * header holds only `alg`, `kid` and `typ: "JWT"`, and `kid` is a URL that dereferences to that
+ * one public JWK. The JWT payload is the credential itself with the registered claims `iss`
+ * (= issuer.id), `sub` (= credentialSubject.id), `jti` (= id), `nbf` (= validFrom) and, when it
+ * expires, `exp` (= validUntil). So that a JSON-LD processor in safe mode accepts the same
+ * payload, a third `@context` entry ({@link JWT_CLAIMS_CONTEXT}) defines those claim names (the
+ * VC and OB contexts do not); see docs/decisions.md.
  *
- * **No personal data is signed.** The holder's name and email are not in the credential: a signed
- * JWT cannot be edited or recalled once it has been handed out, so anything inside it would
- * outlive an erasure request or a withdrawn `public_verification` consent. The subject is an
- * opaque `urn:uuid:` of the certificate; the verification endpoint shows the holder's name beside
- * the credential, from the database, only while consent is active.
+ * **No personal data is signed.** Neither the holder's name nor their email is in the
+ * credential: a signed JWT cannot be edited or recalled once handed out. The subject is the
+ * holder's random per-person `urn:uuid:` (stored on the account, erased with it), so the
+ * credential is bound to one holder and says nothing about who they are. Only when the holder
+ * asks for it is a salted hash of their email added (`identifier`), which wallets use to match.
  *
  * The JWS mechanics (compact serialisation, key import, signing and verifying, JWK thumbprints)
- * are `jose`'s, which runs on WebCrypto (Ed25519 is supported by workerd and Node ≥ 20); the rules
- * of the credential format (what is signed, which header members and keys are accepted, the
- * registered claims and their leeway) are here. No bindings or Hono.
+ * are `jose`'s, on WebCrypto; the rules of the credential format are here. No bindings or Hono.
  */
 
 import {
@@ -30,27 +33,50 @@ import {
   SignJWT,
 } from 'jose';
 import { parseCertificateNumber } from './certificate-number';
+import { type StatusPurpose, statusEntry } from './status-list';
+import {
+  achievementUrl,
+  issuerUrl,
+  keyUrl,
+  OB_ACHIEVEMENT_CREDENTIAL_SCHEMA,
+  statusListUrl,
+  verifyPageUrl,
+} from './urls';
 
 export const VC_CONTEXT_V2 = 'https://www.w3.org/ns/credentials/v2';
 export const OB_CONTEXT_V3 = 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json';
 
 /**
- * The JWS algorithms a credential may be signed with, and the key each one needs. Signing takes
- * the algorithm from the key, verifying from the header (among those the caller accepts), so
- * another algorithm (ES256 on P-256 keys, via jose's `importJWK`/`importPKCS8`) is an entry here
- * plus the parsing of its keys. Today every key is Ed25519.
+ * Defines the JWT registered claims that sit beside the credential's own properties (IRIs from
+ * the IANA JSON Web Token Claims registry). The VC 2.0 and OB 3.0 contexts are `@protected` but
+ * define none of these names, so adding them redefines nothing; without it a JSON-LD processor
+ * in safe mode refuses `iss`, `sub`, `jti`, `nbf`, `iat` and `exp` as undefined terms.
+ */
+export const JWT_CLAIMS_CONTEXT = {
+  iss: { '@id': 'https://www.iana.org/assignments/jwt#iss', '@type': '@id' },
+  sub: { '@id': 'https://www.iana.org/assignments/jwt#sub', '@type': '@id' },
+  jti: { '@id': 'https://www.iana.org/assignments/jwt#jti', '@type': '@id' },
+  nbf: { '@id': 'https://www.iana.org/assignments/jwt#nbf' },
+  iat: { '@id': 'https://www.iana.org/assignments/jwt#iat' },
+  exp: { '@id': 'https://www.iana.org/assignments/jwt#exp' },
+} as const;
+
+/**
+ * The JWS algorithms a credential may be signed with, and the key each one needs. New
+ * credentials are signed with ES256; EdDSA is accepted for credentials issued before.
  */
 const ALGORITHMS = {
+  ES256: { kty: 'EC', crv: 'P-256' },
   EdDSA: { kty: 'OKP', crv: 'Ed25519' },
 } as const satisfies Record<string, { kty: string; crv: string }>;
 
 export type CredentialAlgorithm = keyof typeof ALGORITHMS;
 
-/** The algorithm of Ed25519 keys in JOSE (RFC 8037). */
-const JWS_ALG = 'EdDSA' satisfies CredentialAlgorithm;
+/** What new credentials are signed with. */
+export const SIGNING_ALGORITHM = 'ES256' satisfies CredentialAlgorithm;
 
 /** What {@link verifyCredential} accepts unless told otherwise. */
-const DEFAULT_ALGORITHMS: readonly CredentialAlgorithm[] = [JWS_ALG];
+const DEFAULT_ALGORITHMS: readonly CredentialAlgorithm[] = ['ES256', 'EdDSA'];
 
 /**
  * Clock skew tolerated when checking `nbf`: credentials are verified by other Worker instances
@@ -67,66 +93,76 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 // ---------------------------------------------------------------------------------------------
 // Types
 
+/** A rubric criterion as the achievement describes it (`ResultDescription`). */
+export type RubricCriterionInput = {
+  id: string;
+  name: string;
+  description: string;
+  /** Scores 1..5 in ascending order, each with what it means. */
+  levels: { score: number; descriptor: string }[];
+};
+
 /** What a certificate contributes to its credential. Nothing here identifies the holder. */
 export type CredentialInput = {
-  /** The certificate's UUID; becomes `urn:uuid:<id>` for the credential id and the subject id. */
+  /** The certificate's UUID; becomes `urn:uuid:<id>`, the credential id. */
   certificateId: string;
-  /** `VP-XXXX-XXXX-XXXX`; part of the achievement's verification URL. */
+  /** `VP-XXXX-XXXX-XXXX`; part of the verification page's URL (the evidence). */
   certificateNo: string;
-  /** The service's base URL (e.g. `PUBLIC_BASE_URL`): the issuer id and `iss`. */
-  issuerUrl: string;
-  issuerName: string;
-  briefTitle: string;
-  domain: string;
-  /** Shown as the party whose rating earned the certificate; use an organisation name. */
-  employerName: string;
+  /** The service's base URL (`PUBLIC_BASE_URL`): every URL in the credential is under it. */
+  baseUrl: string;
+  /** The issuing organisation (null: the platform itself) and its name at issue. */
+  issuer: { organisationId: string | null; name: string; url?: string | null };
+  /** The holder's per-person UUID (`users.credential_subject_id`); becomes `urn:uuid:<id>`. */
+  subjectId: string;
+  brief: { id: string; title: string; domain: string };
+  /** The brief's rubric: the achievement's `resultDescription`s. */
+  rubric?: RubricCriterionInput[] | null;
+  /** Per-criterion scores (1..5) of the final submission, and the organisation's rating (1..5). */
+  results?: { criteria: { criterionId: string; score: number }[]; overall: number | null } | null;
+  /** This credential's bit in the revocation status list (global index); none for legacy ones. */
+  statusIndex?: number | null;
+  /** Only when the holder asked for it: `sha256$<hex>` of email + salt, and the salt. */
+  identity?: { identityHash: string; salt: string } | null;
   issuedAt: Date;
+  /** When the certificate stops being valid (the brief's `validForMonths`), if ever. */
+  validUntil?: Date | null;
 };
 
-/** A public Ed25519 JWK as published in the JWKS. */
-export type PublicJwk = JsonWebKey & {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  kid: string;
-  use: 'sig';
-  alg: 'EdDSA';
-};
+type OkpPublic = { kty: 'OKP'; crv: 'Ed25519'; x: string };
+type EcPublic = { kty: 'EC'; crv: 'P-256'; x: string; y: string };
+type KeyMembers = OkpPublic | EcPublic;
+
+/** A public JWK as published (JWKS, `/ob/keys/{thumbprint}`). */
+export type PublicJwk = KeyMembers & { kid: string; use: 'sig'; alg: CredentialAlgorithm };
 
 export type SigningKey = {
-  /** Identifies the key in JWS headers and the JWKS: the RFC 7638 thumbprint unless the secret sets one. */
+  /** The JWS header `kid`: `{base}/ob/keys/{thumbprint}`, a URL that answers the public JWK. */
   kid: string;
+  /** RFC 7638 thumbprint of the public key. */
+  thumbprint: string;
   privateKey: CryptoKey;
   /** Also names the algorithm the key signs with (`alg`). */
   publicJwk: PublicJwk;
 };
 
-export type Jwks = { keys: JsonWebKey[] };
+export type Jwks = { keys: PublicJwk[] };
 
-/** The Open Badges 3.0 credential, as it appears inside the JWT payload. */
-export type OpenBadgeCredential = {
-  '@context': string[];
+/** The JWT payload: the Open Badges 3.0 credential plus the registered claims that mirror it. */
+export type CredentialPayload = {
+  '@context': (string | Record<string, unknown>)[];
   id: string;
   type: string[];
-  issuer: { id: string; type: string[]; name: string };
+  issuer: { id: string; type: string[]; name: string; url?: string };
   validFrom: string;
+  validUntil?: string;
   name: string;
   credentialSubject: {
     id: string;
     type: string[];
-    achievement: {
-      id: string;
-      type: string[];
-      name: string;
-      description: string;
-      criteria: { narrative: string };
-      achievementType?: string;
-    };
+    achievement: Record<string, unknown> & { id: string; name: string };
+    [member: string]: unknown;
   };
-};
-
-/** The JWT payload: the credential plus the registered claims that mirror it. */
-export type CredentialPayload = OpenBadgeCredential & {
+  [member: string]: unknown;
   iss: string;
   sub: string;
   jti: string;
@@ -137,15 +173,15 @@ export type CredentialPayload = OpenBadgeCredential & {
 
 export type CredentialVerificationFailure =
   | 'malformed' // not three base64url segments of JSON
-  | 'header' // alg is not EdDSA, typ is not JWT, kid missing, or unsupported header members
-  | 'unknown-kid' // no Ed25519 key with this kid in the JWKS
+  | 'header' // alg not accepted, typ is not JWT, kid missing, or unsupported header members
+  | 'unknown-kid' // no key of the header alg's type with this kid in the JWKS
   | 'signature' // the signature does not verify
   | 'payload' // signed, but not an Open Badges 3.0 credential with consistent claims
   | 'not-yet-valid' // nbf / validFrom in the future
-  | 'expired'; // exp in the past
+  | 'expired'; // exp / validUntil in the past
 
 export type CredentialVerification =
-  | { valid: true; kid: string; payload: CredentialPayload }
+  | { valid: true; kid: string; alg: CredentialAlgorithm; payload: CredentialPayload }
   | { valid: false; reason: CredentialVerificationFailure };
 
 // ---------------------------------------------------------------------------------------------
@@ -196,19 +232,40 @@ function hasTypes(value: unknown, ...types: string[]): boolean {
   return isStringArray(value) && types.every((t) => value.includes(t));
 }
 
-function jwkKid(jwk: JsonWebKey): string | undefined {
-  return 'kid' in jwk && typeof jwk.kid === 'string' && jwk.kid.length > 0 ? jwk.kid : undefined;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Keys
 
+/** A 32-byte key member (`x`, `y` or `d` of Ed25519 and P-256) as base64url: 43 characters. */
+function isKeyMember(value: unknown): value is string {
+  return typeof value === 'string' && value.length === 43 && fromBase64Url(value)?.length === 32;
+}
+
+/** The public key members of a JWK of a supported type, or null. */
+function publicMembers(jwk: unknown): KeyMembers | null {
+  if (!isRecord(jwk)) return null;
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519' && isKeyMember(jwk.x)) {
+    return { kty: 'OKP', crv: 'Ed25519', x: jwk.x };
+  }
+  if (jwk.kty === 'EC' && jwk.crv === 'P-256' && isKeyMember(jwk.x) && isKeyMember(jwk.y)) {
+    return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+  }
+  return null;
+}
+
+function algorithmOf(key: KeyMembers): CredentialAlgorithm {
+  return key.kty === 'EC' ? 'ES256' : 'EdDSA';
+}
+
 /**
- * RFC 7638 JWK thumbprint (SHA-256, base64url) of an OKP public key: a `kid` derived from the key
- * itself, so it is stable across deployments and cannot drift from the key it names.
+ * RFC 7638 JWK thumbprint (SHA-256, base64url) of a public key: derived from the key itself, so
+ * it is stable across deployments and cannot drift from the key it names.
  */
-export function jwkThumbprint(jwk: { kty: string; crv: string; x: string }): Promise<string> {
-  return calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x }, 'sha256');
+export function jwkThumbprint(jwk: KeyMembers): Promise<string> {
+  const members = jwk.kty === 'EC' ? { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } : jwk;
+  return calculateJwkThumbprint(
+    jwk.kty === 'EC' ? members : { kty: jwk.kty, crv: jwk.crv, x: jwk.x },
+    'sha256',
+  );
 }
 
 /**
@@ -216,67 +273,82 @@ export function jwkThumbprint(jwk: { kty: string; crv: string; x: string }): Pro
  * WebCrypto implementations reject JWK `alg`, `use` or `key_ops` values they do not expect, and
  * those members carry no key information. Private keys come out non-extractable.
  */
-function importKey(
-  jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string; d?: string },
-  alg: CredentialAlgorithm,
-): Promise<CryptoKey> {
-  return importJWK(jwk, alg);
-}
-
-/** A 32-byte Ed25519 key member (`x` or `d`) encoded as base64url: 43 characters. */
-function isKeyMember(value: unknown): value is string {
-  return typeof value === 'string' && value.length === 43 && fromBase64Url(value)?.length === 32;
+function importKey(jwk: KeyMembers & { d?: string }, alg: CredentialAlgorithm): Promise<CryptoKey> {
+  return importJWK(jwk, alg) as Promise<CryptoKey>;
 }
 
 /**
- * Imports the Worker secret `CERT_SIGNING_KEY`: the JSON of a private OKP JWK
- * `{"kty":"OKP","crv":"Ed25519","d":…,"x":…,"kid"?:…}` (what `npm run dev` generates locally).
+ * Imports the Worker secret `CERT_SIGNING_KEY`: the JSON of a private P-256 JWK
+ * `{"kty":"EC","crv":"P-256","x":…,"y":…,"d":…}` (what `npm run dev` generates locally). The
+ * `kid` is `{baseUrl}/ob/keys/{thumbprint}`; a `kid` member in the secret is ignored, since the
+ * header `kid` must be the URL that answers the key.
+ *
+ * An Ed25519 key is refused with a message that says what to do: new credentials are ES256, and
+ * the Ed25519 key's public half belongs in `CERT_PREVIOUS_PUBLIC_KEYS`.
  *
  * Error messages never include the secret. The key pair is checked by signing and verifying a
- * probe, because a `d` pasted next to the wrong `x` would otherwise sign credentials that nobody
- * can verify with the published key.
+ * probe, because a `d` pasted next to the wrong `x`/`y` would otherwise sign credentials that
+ * nobody can verify with the published key.
  *
- * @throws Error when the secret is not such a JWK or `x` does not belong to `d`.
+ * @throws Error when the secret is not such a JWK or the public members do not belong to `d`.
  */
-export async function importSigningKey(secret: string): Promise<SigningKey> {
+export async function importSigningKey(secret: string, baseUrl: string): Promise<SigningKey> {
   let jwk: unknown;
   try {
     jwk = JSON.parse(secret);
   } catch {
-    throw new Error('CERT_SIGNING_KEY is not JSON; expected a private Ed25519 JWK');
+    throw new Error('CERT_SIGNING_KEY is not JSON; expected a private P-256 JWK');
   }
-  if (!isRecord(jwk) || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') {
-    throw new Error('CERT_SIGNING_KEY must be an Ed25519 JWK ({"kty":"OKP","crv":"Ed25519",…})');
-  }
-  if (!isKeyMember(jwk.d) || !isKeyMember(jwk.x)) {
+  if (isRecord(jwk) && jwk.kty === 'OKP' && jwk.crv === 'Ed25519') {
     throw new Error(
-      'CERT_SIGNING_KEY must contain the private key "d" and public key "x" (32 bytes, base64url)',
+      'CERT_SIGNING_KEY is an Ed25519 key: credentials are now signed with ES256. Generate a P-256 key and ' +
+        'list the Ed25519 public key in CERT_PREVIOUS_PUBLIC_KEYS (docs/certificates.md, "Rotating the signing key")',
     );
   }
-  if (jwk.kid !== undefined && !isNonEmptyString(jwk.kid)) {
-    throw new Error('CERT_SIGNING_KEY "kid" must be a non-empty string when present');
+  if (!isRecord(jwk) || jwk.kty !== 'EC' || jwk.crv !== 'P-256') {
+    throw new Error('CERT_SIGNING_KEY must be a P-256 JWK ({"kty":"EC","crv":"P-256",…})');
+  }
+  const members = publicMembers(jwk);
+  if (!isKeyMember(jwk.d) || members?.kty !== 'EC') {
+    throw new Error(
+      'CERT_SIGNING_KEY must contain the private key "d" and public key "x", "y" (32 bytes each, base64url)',
+    );
   }
 
-  const base = { kty: 'OKP', crv: 'Ed25519', x: jwk.x } as const;
-  const privateKey = await importKey({ ...base, d: jwk.d }, JWS_ALG);
-  const publicKey = await importKey(base, JWS_ALG);
+  let privateKey: CryptoKey;
+  let publicKey: CryptoKey;
+  try {
+    privateKey = await importKey({ ...members, d: jwk.d }, SIGNING_ALGORITHM);
+    publicKey = await importKey(members, SIGNING_ALGORITHM);
+  } catch {
+    // workerd checks the point and the pair on import (messages without the secret).
+    throw new Error('CERT_SIGNING_KEY "x"/"y" is not the public key of its "d" (or not a P-256 point)');
+  }
   const probe = await new CompactSign(encoder.encode('CERT_SIGNING_KEY key-pair check'))
-    .setProtectedHeader({ alg: JWS_ALG })
+    .setProtectedHeader({ alg: SIGNING_ALGORITHM })
     .sign(privateKey);
-  if (!(await verifiesWith(probe, publicKey, JWS_ALG))) {
-    throw new Error('CERT_SIGNING_KEY "x" is not the public key of its "d"');
+  if (!(await verifiesWith(probe, publicKey, SIGNING_ALGORITHM))) {
+    throw new Error('CERT_SIGNING_KEY "x"/"y" is not the public key of its "d"');
   }
 
-  const kid = jwk.kid ?? (await jwkThumbprint(base));
-  return { kid, privateKey, publicJwk: { ...base, kid, use: 'sig', alg: JWS_ALG } };
+  const thumbprint = await jwkThumbprint(members);
+  const kid = keyUrl(baseUrl, thumbprint);
+  return {
+    kid,
+    thumbprint,
+    privateKey,
+    publicJwk: { ...members, kid, use: 'sig', alg: SIGNING_ALGORITHM },
+  };
 }
 
 /**
- * Reads `CERT_PREVIOUS_PUBLIC_KEYS`: the public keys of retired signing keys, still published so
- * credentials signed before a rotation keep verifying. Accepts a JSON array of JWKs or a whole
- * JWKS (`{"keys":[…]}`, e.g. a saved copy of `/.well-known/jwks.json`). Unset or blank means none.
+ * Reads `CERT_PREVIOUS_PUBLIC_KEYS`: the public keys of retired signing keys (Ed25519 or P-256),
+ * still published so credentials signed before a rotation keep verifying. Accepts a JSON array of
+ * JWKs or a whole JWKS (`{"keys":[…]}`, e.g. a saved copy of `/.well-known/jwks.json`). Each keeps
+ * its `kid`: the one the credentials it signed carry in their header (a bare thumbprint for the
+ * Ed25519 keys of before, a `…/ob/keys/…` URL for ES256 ones). Unset or blank means none.
  *
- * @throws Error on malformed JSON, a non-Ed25519 key, a key without `kid`, or a key that contains
+ * @throws Error on malformed JSON, an unsupported key, a key without `kid`, or a key that contains
  *   private material (`d`) — a misconfiguration to fix, never something to publish.
  */
 export function parsePreviousKeys(secretOrVar?: string): PublicJwk[] {
@@ -291,14 +363,15 @@ export function parsePreviousKeys(secretOrVar?: string): PublicJwk[] {
   if (!Array.isArray(list)) throw new Error('CERT_PREVIOUS_PUBLIC_KEYS must be a JSON array of public JWKs');
 
   return list.map((entry, i) => {
-    if (!isRecord(entry) || entry.kty !== 'OKP' || entry.crv !== 'Ed25519' || !isKeyMember(entry.x)) {
-      throw new Error(`CERT_PREVIOUS_PUBLIC_KEYS[${i}] is not a public Ed25519 JWK`);
+    const members = publicMembers(entry);
+    if (!isRecord(entry) || members === null) {
+      throw new Error(`CERT_PREVIOUS_PUBLIC_KEYS[${i}] is not a public Ed25519 or P-256 JWK`);
     }
     if ('d' in entry) {
       throw new Error(`CERT_PREVIOUS_PUBLIC_KEYS[${i}] contains a private key ("d"); remove it`);
     }
     if (!isNonEmptyString(entry.kid)) throw new Error(`CERT_PREVIOUS_PUBLIC_KEYS[${i}] needs a "kid"`);
-    return { kty: 'OKP', crv: 'Ed25519', x: entry.x, kid: entry.kid, use: 'sig', alg: JWS_ALG };
+    return { ...members, kid: entry.kid, use: 'sig', alg: algorithmOf(members) };
   });
 }
 
@@ -309,17 +382,25 @@ export function parsePreviousKeys(secretOrVar?: string): PublicJwk[] {
  * by mistake; keys without a `kid` are left out (nothing could select them), and a repeated `kid`
  * keeps its first occurrence.
  */
-export function jwksFrom(keys: JsonWebKey[]): Jwks {
+export function jwksFrom(keys: unknown[]): Jwks {
   const seen = new Set<string>();
   const published: PublicJwk[] = [];
   for (const key of keys) {
-    const kid = jwkKid(key);
-    if (kid === undefined || seen.has(kid) || key.kty !== 'OKP' || key.crv !== 'Ed25519') continue;
-    if (!isKeyMember(key.x)) continue;
+    const members = publicMembers(key);
+    const kid = isRecord(key) && isNonEmptyString(key.kid) ? key.kid : undefined;
+    if (members === null || kid === undefined || seen.has(kid)) continue;
     seen.add(kid);
-    published.push({ kty: 'OKP', crv: 'Ed25519', x: key.x, kid, use: 'sig', alg: JWS_ALG });
+    published.push({ ...members, kid, use: 'sig', alg: algorithmOf(members) });
   }
   return { keys: published };
+}
+
+/** The published key whose RFC 7638 thumbprint is `thumbprint` (what a `kid` URL names). */
+export async function keyByThumbprint(jwks: Jwks, thumbprint: string): Promise<PublicJwk | undefined> {
+  for (const key of jwks.keys) {
+    if ((await jwkThumbprint(key)) === thumbprint) return key;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -334,65 +415,179 @@ function toDateTime(numericDate: number): string {
   return new Date(numericDate * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** Builds the credential for a certificate; exported for previews and tests. */
-export function buildCredential(input: CredentialInput): OpenBadgeCredential {
+/** The brief's achievement, as signed and as `GET /ob/achievements/{briefId}` describes it. */
+export function buildAchievement(input: {
+  baseUrl: string;
+  brief: { id: string; title: string; domain: string };
+  issuerName: string;
+  rubric?: RubricCriterionInput[] | null;
+}) {
+  const id = achievementUrl(input.baseUrl, input.brief.id);
+  const { title, domain } = input.brief;
+  const resultDescription = [
+    ...(input.rubric ?? []).map((criterion) => ({
+      id: `${id}#criterion-${criterion.id}`,
+      type: ['ResultDescription'],
+      name: criterion.name,
+      resultType: 'RubricCriterionLevel',
+      rubricCriterionLevel: criterion.levels.map((level) => ({
+        id: `${id}#criterion-${criterion.id}-level-${level.score}`,
+        type: ['RubricCriterionLevel'],
+        name: `${level.score} of 5`,
+        description: level.descriptor,
+        points: String(level.score),
+      })),
+    })),
+    {
+      id: `${id}#rating`,
+      type: ['ResultDescription'],
+      name: `${input.issuerName}'s rating of the final work (1 to 5)`,
+      resultType: 'RawScore',
+      valueMin: '1',
+      valueMax: '5',
+    },
+  ];
+  return {
+    id,
+    type: ['Achievement'],
+    achievementType: 'Certificate',
+    name: title,
+    description: `Completed the work brief "${title}" (${domain}) set by ${input.issuerName}.`,
+    criteria: {
+      narrative:
+        `Submit the work for every milestone of the brief "${title}"; the certificate is ` +
+        `issued when ${input.issuerName} rates the final milestone as a pass.`,
+    },
+    resultDescription,
+  };
+}
+
+/** Builds the credential for a certificate (without the JWT claims); exported for previews and tests. */
+export function buildCredential(input: CredentialInput) {
   if (!UUID.test(input.certificateId)) throw new RangeError('certificateId must be a UUID');
+  if (!UUID.test(input.subjectId)) throw new RangeError('subjectId must be a UUID');
   const number = parseCertificateNumber(input.certificateNo);
   if (!number.ok) throw new RangeError('certificateNo is not a valid certificate number');
   if (Number.isNaN(input.issuedAt.getTime())) throw new RangeError('issuedAt is not a valid date');
-  const issuer = new URL(input.issuerUrl); // throws on a relative or malformed URL
-  const issuerId = issuer.href.replace(/\/$/, '');
-  const credentialId = `urn:uuid:${input.certificateId.toLowerCase()}`;
-
-  return {
-    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3],
-    id: credentialId,
-    type: ['VerifiableCredential', 'OpenBadgeCredential'],
-    issuer: { id: issuerId, type: ['Profile'], name: input.issuerName },
-    validFrom: toDateTime(toNumericDate(input.issuedAt)),
-    name: input.briefTitle,
-    credentialSubject: {
-      // The credential's own id stands in for the holder: opaque, and unlinkable across a
-      // holder's certificates, so the signed data says nothing about who the person is.
-      id: credentialId,
-      type: ['AchievementSubject'],
-      achievement: {
-        // The public verification URL: dereferenceable, and it shows the live status.
-        id: `${issuerId}/api/verify/${number.normalised}`,
-        type: ['Achievement'],
-        achievementType: 'Certificate',
-        name: input.briefTitle,
-        description: `Completed the work brief "${input.briefTitle}" (${input.domain}) set by ${input.employerName}.`,
-        criteria: {
-          narrative:
-            `Submit the work for every milestone of the brief "${input.briefTitle}"; the certificate is ` +
-            `issued when ${input.employerName} rates the final milestone as a pass.`,
+  if (input.validUntil && !(input.validUntil.getTime() > input.issuedAt.getTime())) {
+    throw new RangeError('validUntil must be after issuedAt');
+  }
+  const base = new URL(input.baseUrl).href.replace(/\/$/, ''); // throws on a relative URL
+  const achievement = buildAchievement({
+    baseUrl: base,
+    brief: input.brief,
+    issuerName: input.issuer.name,
+    rubric: input.rubric,
+  });
+  const results = input.results;
+  const known = new Set((input.rubric ?? []).map((c) => c.id));
+  const result = results
+    ? [
+        ...results.criteria
+          .filter((r) => known.has(r.criterionId))
+          .map((r) => ({
+            type: ['Result'],
+            resultDescription: `${achievement.id}#criterion-${r.criterionId}`,
+            achievedLevel: `${achievement.id}#criterion-${r.criterionId}-level-${r.score}`,
+          })),
+        ...(results.overall === null
+          ? []
+          : [
+              {
+                type: ['Result'],
+                resultDescription: `${achievement.id}#rating`,
+                value: String(results.overall),
+                status: 'Completed',
+              },
+            ]),
+      ]
+    : undefined;
+  const identifier = input.identity
+    ? [
+        {
+          type: 'IdentityObject',
+          identityType: 'emailAddress',
+          hashed: true,
+          identityHash: input.identity.identityHash,
+          salt: input.identity.salt,
         },
-      },
+      ]
+    : undefined;
+  const validFrom = toDateTime(toNumericDate(input.issuedAt));
+  const issuer = {
+    id: issuerUrl(base, input.issuer.organisationId),
+    type: ['Profile'],
+    name: input.issuer.name,
+    ...(input.issuer.url ? { url: input.issuer.url } : {}),
+  };
+  return {
+    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3, JWT_CLAIMS_CONTEXT],
+    id: `urn:uuid:${input.certificateId.toLowerCase()}`,
+    type: ['VerifiableCredential', 'OpenBadgeCredential'],
+    issuer,
+    validFrom,
+    ...(input.validUntil ? { validUntil: toDateTime(toNumericDate(input.validUntil)) } : {}),
+    name: input.brief.title,
+    credentialSubject: {
+      // The holder's own opaque id: the same on all their credentials, meaningless to anyone
+      // without our database, and gone with their account.
+      id: `urn:uuid:${input.subjectId.toLowerCase()}`,
+      type: ['AchievementSubject'],
+      achievement,
+      ...(result && result.length > 0 ? { result } : {}),
+      ...(identifier ? { identifier } : {}),
     },
+    // The public verification page: never the submission's content.
+    evidence: [
+      {
+        id: verifyPageUrl(base, number.normalised),
+        type: ['Evidence'],
+        name: `Public verification of certificate ${number.normalised}`,
+        description: 'Shows whether the certificate is valid, revoked, suspended or expired, now.',
+      },
+    ],
+    credentialSchema: [{ id: OB_ACHIEVEMENT_CREDENTIAL_SCHEMA, type: '1EdTechJsonSchemaValidator2019' }],
+    ...(input.statusIndex === undefined || input.statusIndex === null
+      ? {}
+      : {
+          credentialStatus: statusEntry(
+            (list) => statusListUrl(base, 'revocation' satisfies StatusPurpose, list),
+            'revocation',
+            input.statusIndex,
+          ),
+        }),
   };
 }
 
 /**
- * Signs a certificate's credential as a VC-JWT (compact JWS, EdDSA over Ed25519).
- * `nbf` and `iat` are the issue time in whole seconds; there is no `exp` because certificates do
- * not expire (revocation is a status shown by the verification endpoint).
+ * Signs any payload as a compact JWS with the key's algorithm and its `kid` URL, header
+ * `{alg, kid, typ: "JWT"}` (the only members OB 3.0 allows). Used for credentials and status lists.
+ */
+export function signJwt(payload: Record<string, unknown>, key: SigningKey): Promise<string> {
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: key.publicJwk.alg, kid: key.kid, typ: 'JWT' })
+    .sign(key.privateKey);
+}
+
+/**
+ * Signs a certificate's credential as a VC-JWT (compact JWS, ES256). `nbf` and `iat` are the
+ * issue time in whole seconds; `exp` mirrors `validUntil` when the certificate expires.
  */
 export async function signCredential(input: CredentialInput, key: SigningKey): Promise<string> {
   const credential = buildCredential(input);
   const issuedAt = toNumericDate(input.issuedAt);
-  const payload: CredentialPayload = {
-    iss: credential.issuer.id,
-    sub: credential.credentialSubject.id,
-    jti: credential.id,
-    nbf: issuedAt,
-    iat: issuedAt,
-    ...credential,
-  };
-  // OB 3.0 allows only these three header members.
-  return new SignJWT(payload)
-    .setProtectedHeader({ alg: key.publicJwk.alg, kid: key.kid, typ: 'JWT' })
-    .sign(key.privateKey);
+  return signJwt(
+    {
+      ...credential,
+      iss: credential.issuer.id,
+      sub: credential.credentialSubject.id,
+      jti: credential.id,
+      nbf: issuedAt,
+      iat: issuedAt,
+      ...(input.validUntil ? { exp: toNumericDate(input.validUntil) } : {}),
+    },
+    key,
+  );
 }
 
 /**
@@ -417,17 +612,19 @@ const ALLOWED_HEADER_MEMBERS = new Set(['alg', 'kid', 'typ']);
 /**
  * The payload as an Open Badges 3.0 credential with consistent registered claims, or why not.
  * Checks every member {@link CredentialPayload} promises, since a presented credential is input.
+ * Credentials issued before ES256 (no status, no `validUntil`, the OB/VC contexts only) pass too.
  */
 function checkPayload(payload: unknown, now: number): CredentialPayload | CredentialVerificationFailure {
   if (!isRecord(payload)) return 'payload';
-  const { issuer, credentialSubject: subject, validFrom, nbf, iat, exp } = payload;
+  const { issuer, credentialSubject: subject, validFrom, validUntil, nbf, iat, exp } = payload;
   if (!isRecord(issuer) || !isRecord(subject) || !isRecord(subject.achievement)) return 'payload';
   const achievement = subject.achievement;
   const context = payload['@context'];
   const shapeOk =
-    isStringArray(context) &&
+    Array.isArray(context) &&
     context[0] === VC_CONTEXT_V2 &&
     context.includes(OB_CONTEXT_V3) &&
+    context.every((c) => typeof c === 'string' || isRecord(c)) &&
     hasTypes(payload.type, 'VerifiableCredential', 'OpenBadgeCredential') &&
     isNonEmptyString(payload.id) &&
     isNonEmptyString(payload.name) &&
@@ -452,7 +649,11 @@ function checkPayload(payload: unknown, now: number): CredentialPayload | Creden
     Number.isInteger(nbf) &&
     Date.parse(validFrom) === nbf * 1000 &&
     (iat === undefined || Number.isInteger(iat)) &&
-    (exp === undefined || Number.isInteger(exp));
+    // `exp` mirrors `validUntil`: both or neither.
+    (exp === undefined) === (validUntil === undefined) &&
+    (exp === undefined || Number.isInteger(exp)) &&
+    (validUntil === undefined ||
+      (typeof validUntil === 'string' && Date.parse(validUntil) === Number(exp) * 1000));
   if (!claimsOk) return 'payload';
 
   if (nbf > now + NBF_LEEWAY_SECONDS) return 'not-yet-valid';
@@ -467,17 +668,18 @@ function isAlgorithm(value: unknown, accepted: readonly CredentialAlgorithm[]): 
 /**
  * Verifies a VC-JWT credential against a JWKS: the key is chosen by the header's `kid` (so
  * credentials signed before a key rotation verify with the previous key), the algorithm must be
- * one of `options.algorithms` (EdDSA) on a key of its type (Ed25519), and the payload must be a
- * structurally valid Open Badges 3.0 credential whose registered claims match it.
+ * one of `options.algorithms` (ES256 and EdDSA) on a key of its type (P-256, Ed25519), and the
+ * payload must be a structurally valid Open Badges 3.0 credential whose registered claims match it.
  *
- * Revocation is not part of the signature; the caller combines this with the certificate's status.
+ * Revocation is not part of the signature; the caller combines this with the status list or the
+ * certificate's status.
  *
  * @param options.now the time to check `nbf`/`exp` against (defaults to the current time)
- * @param options.algorithms the JWS algorithms accepted (defaults to EdDSA)
+ * @param options.algorithms the JWS algorithms accepted (defaults to ES256 and EdDSA)
  */
 export async function verifyCredential(
   jwt: string,
-  jwks: Jwks,
+  jwks: { keys: readonly unknown[] },
   options: { now?: Date; algorithms?: readonly CredentialAlgorithm[] } = {},
 ): Promise<CredentialVerification> {
   const parts = jwt.split('.');
@@ -496,23 +698,34 @@ export async function verifyCredential(
     Object.keys(header).every((name) => ALLOWED_HEADER_MEMBERS.has(name));
   if (!headerOk || !isNonEmptyString(kid)) return { valid: false, reason: 'header' };
 
-  const jwk = jwks.keys.find((k) => jwkKid(k) === kid);
+  const jwk: unknown = jwks.keys.find((k) => isRecord(k) && k.kid === kid);
+  const members = publicMembers(jwk);
   const { kty, crv } = ALGORITHMS[alg];
   if (
-    jwk?.kty !== kty ||
-    jwk.crv !== crv ||
-    !isKeyMember(jwk.x) ||
+    !isRecord(jwk) ||
+    members?.kty !== kty ||
+    members.crv !== crv ||
     (jwk.alg !== undefined && jwk.alg !== alg) ||
     (jwk.use !== undefined && jwk.use !== 'sig')
   ) {
     return { valid: false, reason: 'unknown-kid' };
   }
 
-  const publicKey = await importKey({ kty, crv, x: jwk.x }, alg);
+  const publicKey = await importKey(members, alg);
   if (!(await verifiesWith(jwt, publicKey, alg))) return { valid: false, reason: 'signature' };
 
   const checked = checkPayload(decodeJson(payloadSegment), toNumericDate(options.now ?? new Date()));
   return typeof checked === 'string'
     ? { valid: false, reason: checked }
-    : { valid: true, kid, payload: checked };
+    : { valid: true, kid, alg, payload: checked };
+}
+
+/** The JOSE header and payload of a compact JWS, unverified (for display and routing only). */
+export function decodeJwt(
+  jwt: string,
+): { header: Record<string, unknown>; payload: Record<string, unknown> } | null {
+  const [h = '', p = ''] = jwt.split('.');
+  const header = decodeJson(h);
+  const payload = decodeJson(p);
+  return isRecord(header) && isRecord(payload) ? { header, payload } : null;
 }

@@ -36,7 +36,7 @@ export const get: AppRouteHandler<typeof routes.getBrief> = async (c) => {
 
 export const changeState: AppRouteHandler<typeof routes.changeBriefState> = async (c) => {
   const { id } = c.req.valid('param');
-  const brief = await workflow.changeBriefState(c.var.db, c.var.user, id, c.req.valid('json').state);
+  const brief = await workflow.changeBrief(c.var.db, c.var.user, id, c.req.valid('json'));
   if (!brief) throw notFound();
   return c.json(workflow.briefToJson(brief), 200);
 };

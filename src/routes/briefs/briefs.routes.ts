@@ -4,7 +4,13 @@ import { cursorParam, limitParam, pageSchema } from '../../lib/paging';
 import { errorResponses } from '../../lib/problem';
 import { defineRoute, IdParams } from '../../lib/route';
 import { sessionAuth } from '../../lib/route-auth';
-import { BriefPageSchema, BriefSchema, BriefSubmissionSchema, CreateBriefSchema } from './briefs.schemas';
+import {
+  BriefPageSchema,
+  BriefSchema,
+  BriefSubmissionSchema,
+  CreateBriefSchema,
+  ValidForMonths,
+} from './briefs.schemas';
 
 export const createBrief = defineRoute({
   method: 'post',
@@ -65,8 +71,10 @@ export const changeBriefState = defineRoute({
   path: '/api/briefs/{id}',
   operationId: 'changeBriefState',
   tags: ['Briefs'],
-  summary: 'Publish or close a brief',
-  description: 'draft → published → closed. Other transitions are 409; another employer’s brief is 404.',
+  summary: 'Publish or close a brief, or set its certificates’ validity',
+  description:
+    '`state`: draft → published → closed; other transitions are 409. `validForMonths`: the validity of certificates ' +
+    'issued from now on (null: no expiry; certificates already issued keep theirs). Another employer’s brief is 404.',
   ...sessionAuth('employer'),
   request: {
     params: IdParams,
@@ -74,8 +82,14 @@ export const changeBriefState = defineRoute({
       required: true,
       content: json(
         z
-          .object({ state: z.enum(['published', 'closed']) })
+          .object({
+            state: z.enum(['published', 'closed']).optional(),
+            validForMonths: ValidForMonths.optional(),
+          })
           .strict()
+          .refine((b) => b.state !== undefined || b.validForMonths !== undefined, {
+            message: 'Give `state`, `validForMonths` or both.',
+          })
           .openapi('ChangeBriefStateRequest'),
       ),
     },

@@ -15,6 +15,11 @@ export const BriefSchema = z
     deliverables: z.array(z.string()),
     successCriteria: z.array(z.string()),
     durationDays: z.number().int(),
+    validForMonths: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'How long its certificates are valid, in months; null: they do not expire.' }),
     state: z.enum(['draft', 'published', 'closed']),
     employer: z.object({ name: z.string() }),
     createdAt: z.string().datetime(),
@@ -74,6 +79,19 @@ export const BriefSubmissionSchema = z
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
+export const ValidForMonths = z
+  .number()
+  .int()
+  .min(1)
+  .max(120)
+  .nullable()
+  .openapi({
+    description:
+      'How long certificates of this brief are valid, in months (1–120): their credentials carry `validUntil`, and ' +
+      'verification says `expired` after it. Null or absent: they do not expire.',
+    example: 24,
+  });
+
 /**
  * Inline in the document, not a named component: generators (openapi-typescript) type a
  * component property that has a `default` as required, while in a request body it is optional.
@@ -88,6 +106,7 @@ export const CreateBriefSchema = z
     deliverables: z.array(text(500)).min(1).max(20),
     successCriteria: z.array(text(500)).min(1).max(20),
     durationDays: z.number().int().min(1).max(365),
+    validForMonths: ValidForMonths.optional(),
     publish: z
       .boolean()
       .default(true)

@@ -38,8 +38,11 @@ export const getJwks = defineRoute({
   tags: ['Certificates'],
   summary: 'Public keys that sign certificates',
   description:
-    'Ed25519 keys (JWK) by `kid`: the current key and retired ones, so every issued credential verifies.',
+    'Public keys (JWK) by `kid`: the current ES256 (P-256) key and retired ones (Ed25519 keys of credentials issued ' +
+    'before ES256), so every issued credential verifies. Each is also at its own `kid` URL (`/ob/keys/{thumbprint}`).',
   security: [],
+  // A missing or unusable CERT_SIGNING_KEY / CERT_PREVIOUS_PUBLIC_KEYS (named by GET /api/health).
+  errors: [503],
   responses: { 200: { description: 'The JWK set.', content: json(JwksSchema) } },
 });
 

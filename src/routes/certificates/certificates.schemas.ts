@@ -17,11 +17,12 @@ const CredentialSchema = z.object({ format: z.literal('vc-jwt'), jwt: z.string()
 export const VerificationSchema = z
   .object({
     certificateNo: z.string(),
-    status: z.enum(['active', 'revoked', 'pending_issuer', 'suspended']).openapi({
+    status: z.enum(['active', 'revoked', 'pending_issuer', 'suspended', 'expired']).openapi({
       description:
         '`active`: issued by a verified organisation and valid. `pending_issuer`: earned, but the organisation is not ' +
         'verified yet, so not publicly valid (issued automatically on verification). `suspended`: the issuing ' +
-        'organisation is suspended. `revoked`: withdrawn by the organisation or an admin.',
+        'organisation is suspended. `expired`: past its `validUntil` (the brief set a validity). `revoked`: ' +
+        'withdrawn by the organisation or an admin.',
     }),
     valid: z.boolean().openapi({ description: 'True only when `status` is `active`.' }),
     brief: z.object({ id: z.string(), title: z.string() }),
@@ -39,6 +40,9 @@ export const VerificationSchema = z
       })
       .nullable(),
     issuedAt: z.string().datetime(),
+    validUntil: z.string().datetime().nullable().openapi({
+      description: 'When it stops being valid (the brief’s `validForMonths`); null: it does not expire.',
+    }),
     revokedAt: z.string().datetime().nullable(),
     holder: z
       .object({ name: z.string() })
@@ -46,7 +50,8 @@ export const VerificationSchema = z
       .openapi({ description: "The holder's name, only while they consent to public verification." }),
     credential: CredentialSchema.nullable().openapi({
       description:
-        'The signed Open Badges 3.0 AchievementCredential (VC-JWT); verify it against `jwksUrl`. Null while `pending_issuer`.',
+        'The signed Open Badges 3.0 AchievementCredential (VC-JWT, ES256; EdDSA for ones issued before). Its header `kid` ' +
+        'is the URL of its public key (also in `jwksUrl`). Null while `pending_issuer`.',
     }),
     jwksUrl: z.string().url(),
   })
@@ -59,6 +64,7 @@ export const JwksSchema = z
         kty: z.string(),
         crv: z.string(),
         x: z.string(),
+        y: z.string().optional().openapi({ description: 'P-256 (ES256) keys only.' }),
         kid: z.string(),
         use: z.string(),
         alg: z.string(),
@@ -76,9 +82,10 @@ export const CertificateSchema = z
     brief: z.object({ id: z.string(), title: z.string() }),
     domain: z.string(),
     issuedAt: z.string().datetime(),
+    validUntil: z.string().datetime().nullable().optional(),
     revokedAt: z.string().datetime().nullable(),
     credential: CredentialSchema.nullable(),
-    verifyUrl: z.string().url(),
+    verifyUrl: z.string().url().openapi({ description: 'The public verification page (HTML) to share.' }),
     linkedInAddToProfileUrl: z
       .string()
       .url()

@@ -1,3 +1,4 @@
+import { verifyPageUrl } from '../../domain/certificates/urls';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { dispatchJobs } from '../../services/jobs/jobs';
@@ -43,7 +44,7 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
         ? {
             certificateNo: result.certificate.certificateNo,
             status: result.certificate.status,
-            verifyUrl: `${c.env.PUBLIC_BASE_URL}/api/verify/${result.certificate.certificateNo}`,
+            verifyUrl: verifyPageUrl(c.env.PUBLIC_BASE_URL, result.certificate.certificateNo),
           }
         : null,
     },

@@ -45,6 +45,7 @@ export const HealthSchema = z
             .array(
               z.enum([
                 'CERT_SIGNING_KEY',
+                'CERT_PREVIOUS_PUBLIC_KEYS',
                 'ADMIN_EMAIL',
                 'ADMIN_PASSWORD',
                 'PUBLIC_BASE_URL',

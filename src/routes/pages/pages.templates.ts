@@ -135,6 +135,8 @@ function statusBox(v: VerificationPayload): Html {
       return html`<div class="status revoked"><span class="icon" aria-hidden="true">✗</span><div><strong>Revoked certificate</strong><p>Revoked on ${v.revokedAt ? date(v.revokedAt) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
     case 'suspended':
       return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>Issuer suspended</strong><p>The organisation that issued this certificate is suspended by the platform. The certificate is not valid while the suspension lasts.</p></div></div>`;
+    case 'expired':
+      return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>Expired certificate</strong><p>Valid from ${date(v.issuedAt)} until ${v.validUntil ? date(v.validUntil) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
     case 'pending_issuer':
       return html`<div class="status problem"><span class="icon" aria-hidden="true">…</span><div><strong>Not yet valid</strong><p>The work was completed, but the organisation that rated it has not been verified yet. The certificate is issued, and becomes valid, when it is.</p></div></div>`;
   }
@@ -176,6 +178,7 @@ export function verifyPage(v: VerificationPayload, shareUrl: string, jwksPath: s
     active: 'valid',
     revoked: 'revoked',
     suspended: 'issuer suspended',
+    expired: 'expired',
     pending_issuer: 'not yet valid',
   }[v.status];
   const signature = v.credential
@@ -198,6 +201,7 @@ ${statusBox(v)}
 <dt>Domain</dt><dd>${v.domain}</dd>
 <dt>Employer</dt>${employerLine(v)}
 <dt>${v.status === 'pending_issuer' ? 'Earned' : 'Issued'}</dt><dd>${dateTime(v.issuedAt)}</dd>
+${v.validUntil ? html`<dt>${v.status === 'expired' ? 'Expired' : 'Valid until'}</dt><dd>${dateTime(v.validUntil)}</dd>` : ''}
 ${v.revokedAt ? html`<dt>Revoked</dt><dd>${dateTime(v.revokedAt)}</dd>` : ''}
 </dl>
 ${signature}

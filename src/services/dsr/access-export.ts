@@ -94,7 +94,7 @@ const STREAM_PAGES: ExportPages = { page: PAGE, submissionPage: SUBMISSION_PAGE 
 
 /** What each person-related table contributes, read page by page. */
 function sources(db: Database, userId: string, pages: ExportPages = STREAM_PAGES) {
-  const employer = alias(users, 'employer');
+  const _employer = alias(users, 'employer');
   const ownSubmission = eq(submissions.candidateId, userId);
   const byCreation = { time: 'createdAt', size: pages.page } as const;
   const ratingColumns = {

@@ -4,7 +4,7 @@ import { type BriefState, briefs, milestones, organisations, rubrics } from '../
 import type { Rubric } from '../../domain/pillars/types';
 import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
-import { auditInsert, recordAudit } from '../audit';
+import { auditInsert } from '../audit';
 import type { PillarEngine } from '../pillars';
 import type { EngineName } from '../pillars/schemas';
 
@@ -15,6 +15,8 @@ export type BriefInput = {
   deliverables: string[];
   successCriteria: string[];
   durationDays: number;
+  /** How long its certificates are valid, in months (1–120); absent or null: they do not expire. */
+  validForMonths?: number | null | undefined;
   publish: boolean;
 };
 
@@ -68,6 +70,7 @@ export async function createBrief(
       deliverables: input.deliverables,
       successCriteria: input.successCriteria,
       durationDays: input.durationDays,
+      validForMonths: input.validForMonths ?? null,
       state: input.publish ? 'published' : 'draft',
       playbookEngine: playbook.engine,
       createdAt: now,
@@ -137,6 +140,7 @@ export function briefToJson(b: NonNullable<BriefView>) {
     deliverables: b.deliverables,
     successCriteria: b.successCriteria,
     durationDays: b.durationDays,
+    validForMonths: b.validForMonths,
     state: b.state,
     employer: { name: b.employerName },
     createdAt: b.createdAt.toISOString(),
@@ -199,11 +203,16 @@ const TRANSITIONS: Record<BriefState, BriefState[]> = {
 };
 
 /** draft → published → closed; anything else is refused. Null when the brief is not the member's organisation's. */
-export async function changeBriefState(
+/**
+ * Changes a brief: its state (draft → published → closed; other transitions are 409) and/or the
+ * validity of the certificates it issues from now on (`validForMonths`, null for none;
+ * certificates already issued keep what they were signed with).
+ */
+export async function changeBrief(
   db: Database,
   member: { id: string; organisationId: string | null },
   briefId: string,
-  to: BriefState,
+  change: { state?: BriefState | undefined; validForMonths?: number | null | undefined },
 ) {
   const employerId = member.id;
   const [brief] = await db
@@ -212,20 +221,31 @@ export async function changeBriefState(
     .where(and(eq(briefs.id, briefId), eq(briefs.organisationId, requireOrganisation(member))))
     .limit(1);
   if (!brief) return null;
-  if (!TRANSITIONS[brief.state].includes(to)) {
+  const to = change.state;
+  if (to !== undefined && !TRANSITIONS[brief.state].includes(to)) {
     throw new ProblemError('conflict', `A ${brief.state} brief cannot become ${to}.`);
   }
   const now = new Date();
-  await db
-    .update(briefs)
-    .set(to === 'published' ? { state: to, publishedAt: now } : { state: to, closedAt: now })
-    .where(and(eq(briefs.id, briefId), eq(briefs.state, brief.state)));
-  await recordAudit(db, {
-    actorId: employerId,
-    action: `brief.${to}`,
-    targetType: 'brief',
-    targetId: briefId,
-  });
+  const stateChange =
+    to === undefined
+      ? {}
+      : to === 'published'
+        ? { state: to, publishedAt: now }
+        : { state: to, closedAt: now };
+  const validity = change.validForMonths === undefined ? {} : { validForMonths: change.validForMonths };
+  await db.batch([
+    db
+      .update(briefs)
+      .set({ ...stateChange, ...validity })
+      .where(and(eq(briefs.id, briefId), eq(briefs.state, brief.state))),
+    auditInsert(db, {
+      actorId: employerId,
+      action: to === undefined ? 'brief.validity_changed' : `brief.${to}`,
+      targetType: 'brief',
+      targetId: briefId,
+      ...(change.validForMonths === undefined ? {} : { details: { validForMonths: change.validForMonths } }),
+    }),
+  ]);
   return loadBrief(db, briefId);
 }
 

@@ -102,6 +102,7 @@ export async function rateEvaluation(
             ratedBy: employer.id,
             submissionId: submission.id,
             earnedAt: now,
+            rating: input.score,
           },
           now,
         )
@@ -159,7 +160,7 @@ export async function rateEvaluation(
         }),
         ...(certificate
           ? [
-              certificate.statement,
+              ...certificate.statements,
               auditInsert(db, {
                 actorId: employer.id,
                 action:

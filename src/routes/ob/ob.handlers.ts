@@ -1,0 +1,50 @@
+import { getReadReplicaDb } from '../../db/client';
+import { keyByThumbprint } from '../../domain/certificates/credential';
+import { ProblemError } from '../../lib/problem';
+import type { AppRouteHandler } from '../../lib/types';
+import { publishedKeys } from '../../services/certificates';
+import {
+  achievementDocument,
+  issuerProfile,
+  STATUS_LIST_MAX_AGE,
+  statusList,
+} from '../../services/status-lists';
+import type * as routes from './ob.routes';
+
+/** Documents anyone may fetch, from any origin, and keep a while. */
+const open = (maxAge: number) => ({
+  'Cache-Control': `public, max-age=${maxAge}`,
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+});
+
+export const key: AppRouteHandler<typeof routes.getKey> = async (c) => {
+  const jwks = await publishedKeys(c.env);
+  const found = await keyByThumbprint(jwks, c.req.valid('param').thumbprint);
+  if (!found) throw new ProblemError('not-found', 'No signing key has this thumbprint.');
+  // A key never changes under its thumbprint; only whether it is still published does.
+  return c.json(found, 200, open(3600));
+};
+
+export const issuer: AppRouteHandler<typeof routes.getIssuer> = async (c) => {
+  const profile = await issuerProfile(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').issuerId);
+  if (!profile) throw new ProblemError('not-found', 'No issuer has this id.');
+  return c.json(profile, 200, open(300));
+};
+
+export const achievement: AppRouteHandler<typeof routes.getAchievement> = async (c) => {
+  const doc = await achievementDocument(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  if (!doc) throw new ProblemError('not-found', 'No public brief has this id.');
+  return c.json(doc, 200, open(300));
+};
+
+export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = async (c) => {
+  const { purpose, list } = c.req.valid('param');
+  const number = Number(list);
+  // The primary, not a replica: a revocation must show at once.
+  const found = await statusList(c.env, c.var.db, purpose, number);
+  if (!found) throw new ProblemError('not-found', 'No status list has this number.');
+  const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
+  if (c.req.header('If-None-Match') === found.etag) return c.body(null, 304, headers);
+  return c.body(found.jwt, 200, { ...headers, 'Content-Type': 'application/vc+jwt' });
+};

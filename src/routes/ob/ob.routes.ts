@@ -1,0 +1,88 @@
+import { json } from '../../lib/content';
+import { defineRoute } from '../../lib/route';
+import {
+  AchievementParams,
+  AchievementSchema,
+  IssuerParams,
+  JwkSchema,
+  ProfileSchema,
+  StatusListParams,
+  ThumbprintParams,
+} from './ob.schemas';
+
+const PUBLIC_HEADERS = {
+  'Cache-Control': { schema: { type: 'string' as const } },
+  'Access-Control-Allow-Origin': { schema: { type: 'string' as const } },
+};
+
+export const getKey = defineRoute({
+  method: 'get',
+  path: '/ob/keys/{thumbprint}',
+  operationId: 'getCredentialKey',
+  tags: ['Open Badges'],
+  summary: 'One public key that signs credentials (the JWS `kid` URL)',
+  description:
+    'Public, CORS open. Every credential’s JOSE header `kid` is this URL: it answers exactly that public JWK, current or ' +
+    'retired (ES256 on P-256; EdDSA on Ed25519 for credentials issued before ES256).',
+  security: [],
+  request: { params: ThumbprintParams },
+  errors: [503],
+  responses: {
+    200: { description: 'The public JWK.', headers: PUBLIC_HEADERS, content: json(JwkSchema) },
+  },
+});
+
+export const getIssuer = defineRoute({
+  method: 'get',
+  path: '/ob/issuers/{issuerId}',
+  operationId: 'getIssuerProfile',
+  tags: ['Open Badges'],
+  summary: 'An issuer’s Open Badges 3.0 Profile (a credential’s `issuer.id`)',
+  description:
+    'Public, CORS open. The organisation’s current name, website and verification state; `platform` is the platform ' +
+    'itself (the issuer of status lists and of credentials earned before organisations).',
+  security: [],
+  request: { params: IssuerParams },
+  responses: {
+    200: { description: 'The Profile.', headers: PUBLIC_HEADERS, content: json(ProfileSchema) },
+  },
+});
+
+export const getAchievement = defineRoute({
+  method: 'get',
+  path: '/ob/achievements/{briefId}',
+  operationId: 'getAchievement',
+  tags: ['Open Badges'],
+  summary: 'What a brief’s certificate attests (a credential’s achievement id)',
+  description:
+    'Public, CORS open. Name, description, criteria narrative and the rubric as `resultDescription`s. Draft briefs are 404.',
+  security: [],
+  request: { params: AchievementParams },
+  responses: {
+    200: { description: 'The Achievement.', headers: PUBLIC_HEADERS, content: json(AchievementSchema) },
+  },
+});
+
+export const getStatusList = defineRoute({
+  method: 'get',
+  path: '/ob/status-lists/{purpose}/{list}',
+  operationId: 'getStatusList',
+  tags: ['Open Badges'],
+  summary: 'A W3C Bitstring Status List credential (a credential’s `credentialStatus`)',
+  description:
+    'Public, CORS open, cacheable (`ETag`; `If-None-Match` → 304). A `BitstringStatusListCredential` signed as a VC-JWT ' +
+    '(same keys and header as certificates): `encodedList` is `u` + base64url(GZIP(131,072 bits)), index 0 the ' +
+    'left-most bit of the first byte; a set bit means revoked (or erased). Rebuilt on every revocation, suspension ' +
+    'or erasure.',
+  security: [],
+  request: { params: StatusListParams },
+  errors: [503],
+  responses: {
+    200: {
+      description: 'The status list credential, compact JWS.',
+      headers: { ...PUBLIC_HEADERS, ETag: { schema: { type: 'string' as const } } },
+      content: { 'application/vc+jwt': { schema: { type: 'string' as const } } },
+    },
+    304: { description: 'Not modified (matches `If-None-Match`).' },
+  },
+});

@@ -1,0 +1,137 @@
+/**
+ * What a certificate's credential needs beyond the certificate row: the holder's per-person
+ * subject id, a bit in the revocation status list, the brief's rubric and validity, and the
+ * final submission's results. Shared by issuance (rating, verification, the sweep) and re-signing.
+ */
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import {
+  briefs,
+  credentialStatuses,
+  employerRatings,
+  evaluations,
+  organisations,
+  rubrics,
+  users,
+} from '../db/schema';
+import type { CredentialInput } from '../domain/certificates/credential';
+
+/**
+ * The holder's `credentialSubject` id (a UUID), created at their first certificate. The update
+ * only fills an empty column, so two issues racing for the same holder agree on one id.
+ */
+export async function holderSubjectId(db: Database, holderId: string): Promise<string> {
+  await db
+    .update(users)
+    .set({ credentialSubjectId: crypto.randomUUID() })
+    .where(and(eq(users.id, holderId), isNull(users.credentialSubjectId)));
+  const [row] = await db
+    .select({ id: users.credentialSubjectId })
+    .from(users)
+    .where(eq(users.id, holderId))
+    .limit(1);
+  if (!row?.id) throw new Error(`holder ${holderId} has no credential subject id`);
+  return row.id;
+}
+
+/**
+ * Reserves the next free status list index. One statement (read the maximum and insert after
+ * it), which SQLite runs atomically, so concurrent issues never share an index; rows are never
+ * deleted, so an index is never reused. The index is reserved before the credential is signed
+ * (the credential contains it) and bound to the certificate in the issue's own batch; a failed
+ * issue leaves it reserved, its bit 0, naming nothing.
+ */
+export async function reserveStatusIndex(db: Database, now = new Date()): Promise<number> {
+  const rows = await db.all<{ status_index: number }>(
+    sql`INSERT INTO credential_statuses (status_index, state, created_at)
+        SELECT coalesce(max(status_index), -1) + 1, 'reserved', ${now.getTime()} FROM credential_statuses
+        RETURNING status_index`,
+  );
+  const index = rows[0]?.status_index;
+  if (typeof index !== 'number') throw new Error('no status index was reserved');
+  return index;
+}
+
+/** For the issue's batch: the reserved index now belongs to the certificate. */
+export function bindStatusIndex(db: Database, statusIndex: number, certificateId: string) {
+  return db
+    .update(credentialStatuses)
+    .set({ state: 'bound', certificateId })
+    .where(eq(credentialStatuses.statusIndex, statusIndex));
+}
+
+/** The status index a certificate's credential already carries (re-signing keeps it). */
+export async function statusIndexOf(db: Database, certificateId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ index: credentialStatuses.statusIndex })
+    .from(credentialStatuses)
+    .where(eq(credentialStatuses.certificateId, certificateId))
+    .limit(1);
+  return row?.index ?? null;
+}
+
+/** `date` plus whole calendar months (the day clamped to the target month's last day). */
+export function addMonths(date: Date, months: number): Date {
+  const result = new Date(date.getTime());
+  const day = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + months);
+  const last = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
+  result.setUTCDate(Math.min(day, last));
+  return result;
+}
+
+/** The brief's rubric and validity, and the organisation's website: what every credential of it says. */
+export async function briefCredentialFacts(db: Database, briefId: string) {
+  const [row] = await db
+    .select({
+      validForMonths: briefs.validForMonths,
+      criteria: rubrics.criteria,
+      websiteUrl: organisations.websiteUrl,
+    })
+    .from(briefs)
+    .leftJoin(rubrics, eq(rubrics.briefId, briefs.id))
+    .leftJoin(organisations, eq(organisations.id, briefs.organisationId))
+    .where(eq(briefs.id, briefId))
+    .limit(1);
+  return {
+    validForMonths: row?.validForMonths ?? null,
+    rubric: (row?.criteria ?? []).map((c) => ({
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      levels: c.levels.map((l) => ({ score: l.score, descriptor: l.descriptor })),
+    })),
+    websiteUrl: row?.websiteUrl ?? null,
+  };
+}
+
+/**
+ * The final submission's results: the AI's per-criterion scores (only when it was evaluated with
+ * the candidate's consent) and the organisation's rating. Scores only, never the work itself.
+ */
+export async function submissionResults(
+  db: Database,
+  submissionId: string | null,
+): Promise<NonNullable<CredentialInput['results']>> {
+  if (!submissionId) return { criteria: [], overall: null };
+  const [row] = await db
+    .select({
+      aiEvaluated: evaluations.aiEvaluated,
+      state: evaluations.state,
+      scores: evaluations.criterionScores,
+      rating: employerRatings.score,
+    })
+    .from(evaluations)
+    .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
+    .where(eq(evaluations.submissionId, submissionId))
+    .orderBy(desc(evaluations.createdAt))
+    .limit(1);
+  const ai = row?.aiEvaluated && row.state === 'completed' ? (row.scores ?? []) : [];
+  return {
+    criteria: ai
+      .filter((s) => Number.isInteger(s.score) && s.score >= 1 && s.score <= 5)
+      .map((s) => ({ criterionId: s.criterionId, score: s.score })),
+    overall: row?.rating ?? null,
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The public documents a credential points to: its revocation status list (W3C Bitstring Status
+ * List v1.0), its issuer's Open Badges `Profile` and its achievement. Status lists are built from
+ * D1, signed, and cached in KV under a generation that every certificate change replaces
+ * (`forgetVerifications` → {@link forgetStatusLists}), so a list never shows a revocation late
+ * by more than KV's own propagation.
+ */
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { briefs, credentialStatuses, organisations } from '../db/schema';
+import {
+  buildAchievement,
+  JWT_CLAIMS_CONTEXT,
+  OB_CONTEXT_V3,
+  signJwt,
+  VC_CONTEXT_V2,
+} from '../domain/certificates/credential';
+import {
+  bitstring,
+  encodeStatusList,
+  STATUS_LIST_SIZE,
+  type StatusPurpose,
+  statusListCredential,
+} from '../domain/certificates/status-list';
+import { issuerUrl, PLATFORM_ISSUER, statusListUrl } from '../domain/certificates/urls';
+import { STATUS_LIST_GENERATION_KEY } from './cache-keys';
+import { requireSigningKey } from './configuration';
+import { briefCredentialFacts } from './credentials';
+
+/** How long verifiers and caches may keep a status list (seconds). */
+export const STATUS_LIST_MAX_AGE = 300;
+/** Safety net in KV: every change replaces the generation at once. */
+const STATUS_LIST_TTL_SECONDS = 60 * 60;
+const listKey = (generation: string, purpose: StatusPurpose, list: number) =>
+  `status-list:v1:${generation}:${purpose}:${list}`;
+
+/** The name the platform issues under when no organisation does (credentials from before them). */
+export const PLATFORM_NAME = 'Verification Platform';
+
+/** Makes every cached status list stale: the next request rebuilds it from D1. */
+export async function forgetStatusLists(cache: KVNamespace): Promise<void> {
+  await cache.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID());
+}
+
+/**
+ * The bits set in a revocation list: indexes bound to a certificate that is revoked, erased
+ * (deleted: `certificate_id` is null) or whose holder's erasure is pending (account disabled).
+ * Reserved indexes (no credential was ever handed out with them) stay 0.
+ */
+async function revokedBits(db: Database, list: number): Promise<number[]> {
+  const first = list * STATUS_LIST_SIZE;
+  const rows = await db.all<{ status_index: number }>(
+    sql`SELECT cs.status_index FROM credential_statuses cs
+        LEFT JOIN certificates c ON c.id = cs.certificate_id
+        LEFT JOIN users u ON u.id = c.holder_id
+        WHERE cs.status_index >= ${first} AND cs.status_index < ${first + STATUS_LIST_SIZE}
+          AND cs.state = 'bound'
+          AND (c.id IS NULL OR c.status = 'revoked' OR u.disabled_at IS NOT NULL)`,
+  );
+  return rows.map((r) => r.status_index - first);
+}
+
+/** Whether list `list` exists: list 0 always, later ones once an index in them was reserved. */
+async function listExists(db: Database, list: number): Promise<boolean> {
+  if (list === 0) return true;
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(credentialStatuses)
+    .where(sql`${credentialStatuses.statusIndex} >= ${list * STATUS_LIST_SIZE}`);
+  return (row?.n ?? 0) > 0;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The signed status list credential (a VC-JWT) and its ETag, from KV or built from D1; null for
+ * a list that does not exist. The list's issuer is the platform: one list serves every issuing
+ * organisation, which is what makes it herd-private.
+ */
+export async function statusList(
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
+  db: Database,
+  purpose: StatusPurpose,
+  list: number,
+  now = new Date(),
+): Promise<{ jwt: string; etag: string } | null> {
+  const generation = (await env.CACHE.get(STATUS_LIST_GENERATION_KEY)) ?? '0';
+  const key = listKey(generation, purpose, list);
+  const hit = await env.CACHE.getWithMetadata<{ etag: string }>(key);
+  if (hit.value !== null && hit.metadata) return { jwt: hit.value, etag: hit.metadata.etag };
+  if (!(await listExists(db, list))) return null;
+
+  const signer = await requireSigningKey(env);
+  const url = statusListUrl(env.PUBLIC_BASE_URL, purpose, list);
+  const issuerId = issuerUrl(env.PUBLIC_BASE_URL, null);
+  const encodedList = encodeStatusList(bitstring(await revokedBits(db, list)));
+  const validFrom = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const credential = statusListCredential({
+    url,
+    issuerId,
+    purpose,
+    encodedList,
+    validFrom: validFrom.toISOString().replace('.000Z', 'Z'),
+    maxAgeSeconds: STATUS_LIST_MAX_AGE,
+  });
+  const nbf = validFrom.getTime() / 1000;
+  const jwt = await signJwt(
+    {
+      ...credential,
+      '@context': [...credential['@context'], JWT_CLAIMS_CONTEXT],
+      iss: issuerId,
+      sub: credential.credentialSubject.id,
+      jti: url,
+      nbf,
+      iat: nbf,
+    },
+    signer,
+  );
+  // The ETag names the bits (and the key), not the signing time: a rebuild with nothing changed
+  // still answers 304.
+  const etag = `"${(await sha256Hex(`${signer.kid} ${encodedList}`)).slice(0, 32)}"`;
+  await env.CACHE.put(key, jwt, { metadata: { etag }, expirationTtl: STATUS_LIST_TTL_SECONDS });
+  return { jwt, etag };
+}
+
+/** `GET /ob/issuers/{id}`: the organisation's OB 3.0 Profile as it is now, or the platform's. */
+export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Database, id: string) {
+  const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  // `verification` is ours, not Open Badges': defined here (as an opaque JSON value) so a JSON-LD
+  // processor in safe mode accepts the Profile too.
+  const context = [
+    VC_CONTEXT_V2,
+    OB_CONTEXT_V3,
+    { verification: { '@id': `${base}/ob/vocab#verification`, '@type': '@json' } },
+  ];
+  if (id === PLATFORM_ISSUER) {
+    return {
+      '@context': context,
+      id: issuerUrl(base, null),
+      type: ['Profile'],
+      name: PLATFORM_NAME,
+      url: base,
+      description:
+        'The platform itself: it signs every credential, and issues those earned before organisations.',
+      verification: { state: 'platform' as const, method: null, domain: null, verifiedAt: null },
+    };
+  }
+  const [row] = await db.select().from(organisations).where(eq(organisations.id, id)).limit(1);
+  if (!row) return null;
+  const states: Record<string, string> = {
+    verified: 'verified by the platform',
+    pending: 'awaiting verification',
+    unverified: 'not verified',
+    rejected: 'not verified (rejected)',
+    suspended: 'suspended by the platform: its certificates are not valid while the suspension lasts',
+  };
+  return {
+    '@context': context,
+    id: issuerUrl(base, row.id),
+    type: ['Profile'],
+    name: row.name,
+    ...(row.websiteUrl ? { url: row.websiteUrl } : {}),
+    description: `An organisation issuing certificates on ${PLATFORM_NAME}; ${states[row.verification] ?? row.verification}.`,
+    verification: {
+      state: row.verification,
+      method: row.verification === 'verified' ? row.verificationMethod : null,
+      domain: row.verification === 'verified' ? row.verifiedDomain : null,
+      verifiedAt: row.verification === 'verified' ? (row.verifiedAt?.toISOString() ?? null) : null,
+    },
+  };
+}
+
+/** `GET /ob/achievements/{briefId}`: the achievement of a brief that is (or was) public; null for drafts. */
+export async function achievementDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Database, briefId: string) {
+  const [row] = await db
+    .select({ id: briefs.id, title: briefs.title, domain: briefs.domain, organisation: organisations.name })
+    .from(briefs)
+    .leftJoin(organisations, eq(organisations.id, briefs.organisationId))
+    .where(and(eq(briefs.id, briefId), ne(briefs.state, 'draft')))
+    .limit(1);
+  if (!row) return null;
+  const facts = await briefCredentialFacts(db, briefId);
+  return {
+    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3],
+    ...buildAchievement({
+      baseUrl: env.PUBLIC_BASE_URL,
+      brief: row,
+      issuerName: row.organisation ?? PLATFORM_NAME,
+      rubric: facts.rubric,
+    }),
+    ...(facts.validForMonths ? { validForMonths: facts.validForMonths } : {}),
+  };
+}
