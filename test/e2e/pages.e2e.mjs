@@ -248,7 +248,11 @@ describe('verification page', () => {
     assert.equal(sig.state, 'verified', sig.text);
     assert.match(sig.text, /Signature verified in your browser/);
     // The browser fetched the keys itself, and nothing outside the Worker was requested.
-    assert.ok(requests.includes(`${BASE}/.well-known/jwks.json`));
+    // The key the credential's `kid` names: a URL of this site that returns that one JWK.
+    assert.ok(
+      requests.some((u) => u.startsWith(`${BASE}/ob/keys/`)),
+      `the kid URL was fetched: ${requests.join(', ')}`,
+    );
     assert.deepEqual(
       requests.filter((u) => new URL(u).origin !== BASE),
       [],
@@ -364,11 +368,20 @@ describe('verification page', () => {
 
   it('fails the signature check against a substituted key', async () => {
     const t = await openPage();
-    const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    // Credentials are ES256 with a kid URL (/ob/keys/{thumbprint}); older ones EdDSA via the JWKS.
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+    const substitute = (/** @type {any} */ key) => {
+      if (key.kty === 'EC') Object.assign(key, { x: other.x, y: other.y });
+      return key;
+    };
+    await t.page.route(`${BASE}/ob/keys/**`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: substitute(await response.json()) });
+    });
     await t.page.route(`${BASE}/.well-known/jwks.json`, async (route) => {
       const response = await route.fetch();
       const jwks = await response.json();
-      for (const key of jwks.keys) key.x = other.x;
+      jwks.keys.forEach(substitute);
       await route.fulfill({ response, json: jwks });
     });
     await t.page.goto(`${BASE}/verify/${F.valid.certificateNo}`);
