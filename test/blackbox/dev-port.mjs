@@ -91,10 +91,19 @@ try {
     );
     equal(body.status, 'active', 'status');
     equal(body.jwksUrl, `${base}/.well-known/jwks.json`, 'jwksUrl');
-    const [, payload = ''] = String(body.credential.jwt).split('.');
+    const [header = '', payload = ''] = String(body.credential.jwt).split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    equal(claims.iss, base, 'credential iss');
-    equal(claims.issuer?.id, base, 'credential issuer.id');
+    const { kid = '' } = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+    // Open Badges 3.0: the issuer is the organisation's Profile and the kid the key's URL, both here.
+    if (!String(claims.issuer?.id).startsWith(`${base}/ob/issuers/`))
+      throw new Error(`credential issuer.id ${claims.issuer?.id} is not under ${base}/ob/issuers/`);
+    equal(claims.iss, claims.issuer.id, 'credential iss');
+    if (!String(kid).startsWith(`${base}/ob/keys/`))
+      throw new Error(`kid ${kid} is not under ${base}/ob/keys/`);
+    const profile = await fetch(claims.issuer.id);
+    equal(profile.status, 200, `GET ${claims.issuer.id}`);
+    const key = await fetch(kid);
+    equal(key.status, 200, `GET ${kid}`);
   });
 
   await check('the verification page links the dev port', async () => {
