@@ -1,6 +1,6 @@
 // Runs the project's own wrangler (node_modules) with a Node that satisfies its >=22 check.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,17 +68,30 @@ export function runWrangler(args, { capture = false } = {}) {
 }
 
 /**
- * Applies the D1 migrations in migrations/ to the local database (idempotent).
- * @param {string} [persistTo] wrangler's state directory (default .wrangler/state)
+ * The local D1 bindings whose migrations must be applied: `DB` and every integrity-corpus shard
+ * (`FINGERPRINTS_0..N-1`, migrations in migrations-fingerprints/) the top level of wrangler.toml
+ * binds. Without the shards' tables, fingerprinting a submission fails.
+ * @returns {string[]}
  */
-export async function applyLocalMigrations(persistTo) {
-  console.log('Applying D1 migrations to the local database…');
-  await runWrangler([
-    'd1',
-    'migrations',
-    'apply',
-    D1_BINDING,
-    '--local',
-    ...(persistTo ? ['--persist-to', persistTo] : []),
-  ]);
+export function localD1Bindings() {
+  const toml = readFileSync(join(ROOT, 'wrangler.toml'), 'utf8');
+  const topLevel = toml.split(/^\[env\./m)[0] ?? toml;
+  const shards = [...topLevel.matchAll(/^binding\s*=\s*"(FINGERPRINTS_\d+)"/gm)].map((m) => m[1] ?? '');
+  return [D1_BINDING, ...shards.filter(Boolean)];
+}
+
+/**
+ * Applies the D1 migrations to the local databases (idempotent): migrations/ to `DB`,
+ * migrations-fingerprints/ to each corpus shard.
+ * @param {string} [persistTo] wrangler's state directory (default .wrangler/state)
+ * @param {{ capture?: boolean }} [options]
+ */
+export async function applyLocalMigrations(persistTo, { capture = false } = {}) {
+  if (!capture) console.log('Applying D1 migrations to the local databases…');
+  for (const binding of localD1Bindings()) {
+    await runWrangler(
+      ['d1', 'migrations', 'apply', binding, '--local', ...(persistTo ? ['--persist-to', persistTo] : [])],
+      { capture },
+    );
+  }
 }

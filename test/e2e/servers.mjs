@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { ROOT, runWrangler, spawnWrangler } from '../../scripts/lib/wrangler.mjs';
+import { applyLocalMigrations, ROOT, spawnWrangler } from '../../scripts/lib/wrangler.mjs';
 
 /** A TCP port that is free right now on 127.0.0.1. @returns {Promise<number>} */
 export function freePort() {
@@ -38,9 +38,7 @@ export async function startWorker({
   const persistTo = join(ROOT, stateDir);
   if (fresh) {
     rmSync(persistTo, { recursive: true, force: true });
-    await runWrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
-      capture: true,
-    });
+    await applyLocalMigrations(persistTo, { capture: true });
   }
   const args = [
     'dev',
