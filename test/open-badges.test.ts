@@ -230,6 +230,58 @@ describe('a freshly issued credential, checked only through what it names', () =
   });
 });
 
+describe('the holder’s identifier (asked for, off by default)', () => {
+  it('adds a salted email hash when the holder asks, re-signing what they hold; drops it when they stop; follows an email correction', async () => {
+    const { candidate, certificateNo } = await candidateWithCertificate('Divya Menon');
+    const subjectOf = async () => {
+      const jwt = await credentialOf(certificateNo);
+      const { payload } = await verifyByKidUrl(jwt);
+      expectSchemaValid(credentialValidator, payload);
+      return payload.credentialSubject as { identifier?: Record<string, unknown>[] };
+    };
+    expect((await subjectOf()).identifier).toBeUndefined();
+    const issuedAt = (
+      await db().select().from(certificates).where(eq(certificates.certificateNo, certificateNo))
+    )[0]!.issuedAt;
+
+    const set = (enabled: boolean) =>
+      call('/api/me/credential-identifier', jsonInit('PUT', { enabled }, as(candidate)));
+    const on = await set(true);
+    expect(on.status).toBe(200);
+    expect(await on.json()).toEqual({ enabled: true, resigned: [certificateNo] });
+    const [identifier] = (await subjectOf()).identifier ?? [];
+    expect(identifier).toMatchObject({ type: 'IdentityObject', identityType: 'emailAddress', hashed: true });
+    const salt = String(identifier!.salt);
+    const digest = await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode(`${candidate.email}${salt}`),
+    );
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    expect(identifier!.identityHash).toBe(`sha256$${hex}`);
+    expect(JSON.stringify(identifier)).not.toContain(candidate.email);
+    // Re-signing keeps what was attested.
+    const [row] = await db().select().from(certificates).where(eq(certificates.certificateNo, certificateNo));
+    expect(row!.issuedAt).toEqual(issuedAt);
+
+    // A corrected email: the hash follows it, with the same salt.
+    const email = `divya-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    expect((await call('/api/dsr/correction', jsonInit('PATCH', { email }, as(candidate)))).status).toBe(200);
+    const [after] = (await subjectOf()).identifier ?? [];
+    const digest2 = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${email}${salt}`));
+    const hex2 = [...new Uint8Array(digest2)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    expect(after).toMatchObject({ identityHash: `sha256$${hex2}`, salt });
+
+    const off = await set(false);
+    expect(await off.json()).toEqual({ enabled: false, resigned: [certificateNo] });
+    expect((await subjectOf()).identifier).toBeUndefined();
+    await expectProblem(
+      await call('/api/me/credential-identifier', jsonInit('PUT', { enabled: 'yes' }, as(candidate))),
+      422,
+      'validation-failed',
+    );
+  });
+});
+
 describe('credentials issued before ES256', () => {
   it('still verify through the API: JWKS and the kid URL publish the retired Ed25519 key', async () => {
     const { certificateNo } = await candidateWithCertificate('Old Timer');

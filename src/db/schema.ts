@@ -97,6 +97,11 @@ export const users = sqliteTable(
      * erased with the account, after which it names nobody.
      */
     credentialSubjectId: text('credential_subject_id'),
+    /**
+     * Set while the holder asks for an `identifier` in their credentials (OB 3.0 IdentityObject: a
+     * salted SHA-256 of their email, which wallets match): the salt. Null: no identifier.
+     */
+    credentialIdentitySalt: text('credential_identity_salt'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },

@@ -34,6 +34,27 @@ export async function holderSubjectId(db: Database, holderId: string): Promise<s
   return row.id;
 }
 
+/** `sha256$<hex>` of the email followed by the salt, as OB 3.0's IdentityObject states it. */
+export async function identityHash(email: string, salt: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${email}${salt}`));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `sha256$${hex}`;
+}
+
+/** The holder's identity for their credentials' `identifier`, only while they ask for it. */
+export async function holderIdentity(
+  db: Database,
+  holderId: string,
+): Promise<{ identityHash: string; salt: string } | null> {
+  const [row] = await db
+    .select({ email: users.email, salt: users.credentialIdentitySalt })
+    .from(users)
+    .where(eq(users.id, holderId))
+    .limit(1);
+  if (!row?.salt) return null;
+  return { identityHash: await identityHash(row.email.toLowerCase(), row.salt), salt: row.salt };
+}
+
 /**
  * Reserves the next free status list index. One statement (read the maximum and insert after
  * it), which SQLite runs atomically, so concurrent issues never share an index; rows are never

@@ -12,7 +12,8 @@
  * signs what waited for verification. Both are idempotent, so the cron can run them again.
  */
 
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { base64url } from 'jose';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import {
@@ -23,6 +24,7 @@ import {
   milestones,
   organisations,
   submissions,
+  users,
 } from '../db/schema';
 import { generateCertificateNumber } from '../domain/certificates/certificate-number';
 import { type CredentialInput, type SigningKey, signCredential } from '../domain/certificates/credential';
@@ -33,6 +35,7 @@ import {
   addMonths,
   bindStatusIndex,
   briefCredentialFacts,
+  holderIdentity,
   holderSubjectId,
   reserveStatusIndex,
   statusIndexOf,
@@ -142,6 +145,7 @@ async function signFor(
     baseUrl: env.PUBLIC_BASE_URL,
     issuer: { organisationId: c.organisation.id || null, name: c.organisation.name, url: facts.websiteUrl },
     subjectId: await holderSubjectId(db, c.holderId),
+    identity: await holderIdentity(db, c.holderId),
     brief: { id: c.briefId, title: c.briefTitle, domain: c.domain },
     rubric: facts.rubric,
     results,
@@ -431,10 +435,84 @@ export async function resignCredentialsRatedBy(
         eq(certificates.signedByPerson, true),
       ),
     );
+  return resign(env, db, rows, {
+    signedName: (r) => r.organisationName,
+    reason: 'rating person changed or erased',
+    alsoInBatch,
+  });
+}
+
+/**
+ * Re-signs the holder's live credentials, e.g. when they ask for (or drop) an `identifier` or
+ * their email changes while they have one. The issuer's name stays the one signed at issue.
+ */
+export async function resignHolderCredentials(
+  env: Env_ & Pick<Env, 'CACHE'>,
+  db: Database,
+  holderId: string,
+): Promise<string[]> {
+  const rows = await db
+    .select({
+      certificate: certificates,
+      briefTitle: briefs.title,
+      organisationName: organisations.name,
+      verification: organisations.verification,
+    })
+    .from(certificates)
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
+    .where(and(eq(certificates.holderId, holderId), eq(certificates.status, 'active')));
+  return resign(env, db, rows, {
+    // Credentials from before organisations named the rating person: those take the organisation.
+    signedName: (r) =>
+      r.certificate.signedByPerson
+        ? r.organisationName
+        : (r.certificate.signedOrganisationName ?? r.organisationName),
+    reason: 'holder identifier changed',
+  });
+}
+
+/**
+ * Turns the holder's credential `identifier` on (a new random salt, unless one is set) or off, and
+ * re-signs their active credentials. A missing signing key refuses before the setting changes.
+ */
+export async function setHolderIdentifier(
+  env: Env_ & Pick<Env, 'CACHE'>,
+  db: Database,
+  holderId: string,
+  enabled: boolean,
+): Promise<string[]> {
+  await requireSigningKey(env);
+  const salt = enabled ? base64url.encode(crypto.getRandomValues(new Uint8Array(16))) : null;
+  await db
+    .update(users)
+    .set({ credentialIdentitySalt: salt })
+    .where(
+      enabled ? and(eq(users.id, holderId), isNull(users.credentialIdentitySalt)) : eq(users.id, holderId),
+    );
+  return resignHolderCredentials(env, db, holderId);
+}
+
+type ResignRow = {
+  certificate: typeof certificates.$inferSelect;
+  briefTitle: string;
+  organisationName: string;
+  verification: string;
+};
+
+/** Signs each row's credential again, keeping its number, dates, validity and status bit. */
+async function resign(
+  env: Env_ & Pick<Env, 'CACHE'>,
+  db: Database,
+  rows: ResignRow[],
+  options: { signedName: (r: ResignRow) => string; reason: string; alsoInBatch?: () => BatchItem[] },
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const key = await requireSigningKey(env);
   const changed: string[] = [];
-  for (const { certificate: c, briefTitle, organisationName, verification } of rows) {
+  for (const row of rows) {
+    const { certificate: c, briefTitle, verification } = row;
+    const organisationName = options.signedName(row);
     const earned: EarnedCertificate = {
       holderId: c.holderId,
       briefId: c.briefId,
@@ -477,10 +555,10 @@ export async function resignCredentialsRatedBy(
         action: 'certificate.resigned',
         targetType: 'certificate',
         targetId: c.id,
-        details: { reason: 'rating person changed or erased' },
+        details: { reason: options.reason },
       }),
       ...statements,
-      ...alsoInBatch(),
+      ...(options.alsoInBatch?.() ?? []),
     ]);
     changed.push(c.certificateNo);
   }

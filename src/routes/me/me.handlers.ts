@@ -8,7 +8,7 @@ import * as consent from '../../services/consent';
 import { renderCertificatePdf } from '../../services/dsr/pdf';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
-import { issueAfterVerification } from '../../services/issuance';
+import { issueAfterVerification, setHolderIdentifier } from '../../services/issuance';
 import * as organisations from '../../services/organisations';
 import { organisationOf, organisationView } from '../../services/organisations';
 
@@ -137,3 +137,9 @@ export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainV
 
 export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (c) =>
   c.json({ notices: await noticesOf(c.env.DB, c.var.user.id) }, 200);
+
+export const setCredentialIdentifier: AppRouteHandler<typeof routes.setCredentialIdentifier> = async (c) => {
+  const { enabled } = c.req.valid('json');
+  const resigned = await setHolderIdentifier(c.env, c.var.db, c.var.user.id, enabled);
+  return c.json({ enabled, resigned }, 200);
+};

@@ -116,6 +116,44 @@ export const myCertificates = defineRoute({
   },
 });
 
+export const CredentialIdentifierRequestSchema = z
+  .object({
+    enabled: z.boolean().openapi({
+      description:
+        'true: your credentials carry an `identifier` (a salted SHA-256 of your email, never the email), which ' +
+        'wallets use to match them to you; false: they carry none (the default).',
+    }),
+  })
+  .strict()
+  .openapi('CredentialIdentifierRequest');
+
+export const CredentialIdentifierSchema = z
+  .object({
+    enabled: z.boolean(),
+    resigned: z
+      .array(z.string().max(17))
+      .openapi({ description: 'The certificates whose credentials were signed again with (or without) it.' }),
+  })
+  .openapi('CredentialIdentifier');
+
+export const setCredentialIdentifier = defineRoute({
+  method: 'put',
+  path: '/api/me/credential-identifier',
+  operationId: 'setMyCredentialIdentifier',
+  tags: ['Certificates'],
+  summary: 'Ask for (or drop) an identifier in your credentials',
+  description:
+    'Open Badges 3.0 `credentialSubject.identifier`: an IdentityObject with `identityType: emailAddress`, `hashed: true`, ' +
+    '`identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your ' +
+    'active credentials are signed again at once (number, dates and status unchanged); new ones follow the setting. ' +
+    'Off by default: a credential says nothing about who holds it unless you ask.',
+  ...sessionAuth(),
+  request: { body: { required: true, content: json(CredentialIdentifierRequestSchema) } },
+  responses: {
+    200: { description: 'The setting, and what was re-signed.', content: json(CredentialIdentifierSchema) },
+  },
+});
+
 export const getMyCertificatePdf = defineRoute({
   method: 'get',
   path: '/api/me/certificates/{certificateNo}/pdf',

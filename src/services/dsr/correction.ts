@@ -5,7 +5,7 @@ import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
 import { auditInsert } from '../audit';
-import { resignCredentialsRatedBy } from '../issuance';
+import { resignCredentialsRatedBy, resignHolderCredentials } from '../issuance';
 import { forgetPublicViews } from './public-views';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
 
@@ -78,6 +78,9 @@ export async function correctPersonalData(
       // Credentials from before organisations named the rating person: none may keep the old name.
       await resignCredentialsRatedBy(env, db, userId);
     }
+    // A credential identifier is a hash of the email: a new email means signing them again.
+    if (fields.includes('email') && updated[0]?.credentialIdentitySalt)
+      await resignHolderCredentials(env, db, userId);
     if (fields.length > 0) await forgetPublicViews(env, userId);
     return { profile: await profileWithOrganisation(db, updated[0]!), request: toRequestView(request[0]!) };
   } catch (err) {

@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `credential_identity_salt` text;
