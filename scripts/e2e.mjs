@@ -11,6 +11,7 @@ import { spec } from 'node:test/reporters';
 import { DOMAIN, seed } from '../test/e2e/seed.mjs';
 import { freePort, startThirdParty, startWorker } from '../test/e2e/servers.mjs';
 import { ensureDevVars } from './lib/dev-vars.mjs';
+import { generateLegacyEd25519Key } from './lib/signing-key.mjs';
 import { ROOT } from './lib/wrangler.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -45,6 +46,7 @@ let failed = 0;
 let exitCode = 1;
 try {
   ensureDevVars(); // the signing key and admin secrets wrangler dev requires
+  const legacyKey = generateLegacyEd25519Key();
   const [port, inspectorPort, partnerPort] = [await freePort(), await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
   console.log(`E2E: starting wrangler dev --local on ${base}`);
@@ -53,7 +55,13 @@ try {
     inspectorPort,
     stateDir: '.wrangler/e2e',
     // The Worker's own origin: the issuer in credentials, the share links, the allowed Origin.
-    vars: { PUBLIC_BASE_URL: base, ALLOWED_ORIGINS: base },
+    // A retired Ed25519 key, as production lists its pre-ES256 key: the JWKS publishes it, so a
+    // credential it signed (made by the tests) must still verify in the browser.
+    vars: {
+      PUBLIC_BASE_URL: base,
+      ALLOWED_ORIGINS: base,
+      CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacyKey.publicJwk]),
+    },
   });
   cleanups.push(worker.stop);
   const partner = await startThirdParty({ port: partnerPort, workerUrl: base, domain: DOMAIN });
@@ -67,6 +75,7 @@ try {
     E2E_BASE_URL: base,
     E2E_PARTNER_URL: partner.url,
     E2E_FIXTURES: JSON.stringify(fixtures),
+    E2E_LEGACY_KEY: legacyKey.secret,
     E2E_SCREENSHOTS: screenshots,
     CHROMIUM_PATH: CHROMIUM,
   });

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CompactSign, importJWK } from 'jose';
 import jsQRModule from 'jsqr';
 import { chromium } from 'playwright-core';
 
@@ -478,6 +479,33 @@ describe('portable certificates', () => {
     const junk = await verifyWith((page) => page.fill('#jwt-input', 'not a credential'));
     assert.equal(junk.kind, 'tampered', junk.text);
     await junk.t.done();
+  });
+
+  it('/verify checks a credential signed before ES256 (EdDSA, key from the JWKS by its kid)', async () => {
+    const legacy = JSON.parse(process.env.E2E_LEGACY_KEY ?? 'null');
+    assert.ok(legacy, 'the e2e runner passes the retired Ed25519 key');
+    const [, payload] = (await validJwt()).split('.');
+    const jwt = await new CompactSign(Buffer.from(payload ?? '', 'base64url'))
+      .setProtectedHeader({ alg: 'EdDSA', kid: legacy.kid, typ: 'JWT' })
+      .sign(await importJWK(legacy, 'EdDSA'));
+    const jwks = /** @type {{ keys: { kid: string }[] }} */ (
+      await (await fetch(`${BASE}/.well-known/jwks.json`)).json()
+    );
+    assert.ok(
+      jwks.keys.some((k) => k.kid === legacy.kid),
+      'JWKS keeps the retired key',
+    );
+    const checked = await verifyWith((page) => page.fill('#jwt-input', jwt));
+    assert.equal(checked.kind, 'valid', checked.text);
+    await checked.t.done();
+    // The same claims signed by another Ed25519 key under that kid: the browser checked the signature.
+    const impostor = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+    const forged = await new CompactSign(Buffer.from(payload ?? '', 'base64url'))
+      .setProtectedHeader({ alg: 'EdDSA', kid: legacy.kid, typ: 'JWT' })
+      .sign(await importJWK(impostor, 'EdDSA'));
+    const refused = await verifyWith((page) => page.fill('#jwt-input', forged));
+    assert.equal(refused.kind, 'tampered', refused.text);
+    await refused.t.done();
   });
 
   it('/verify reads uploaded baked badges: the valid SVG from the badge route, and a revoked certificate’s PNG', async () => {
