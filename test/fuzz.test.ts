@@ -575,9 +575,9 @@ beforeAll(async () => {
   const make = (role: 'candidate' | 'employer', n: number) =>
     Promise.all(Array.from({ length: n }, () => signup(role, 'Fuzz Person')));
   const [candidates, employers, promoted] = await Promise.all([
-    make('candidate', 20),
+    make('candidate', 40),
+    make('employer', 40),
     make('employer', 32),
-    make('employer', 24),
   ]);
   // A test fixture: more admins than the one the secrets create, so admin routes can take the
   // fuzzer's pace under the 60-a-minute limit per user.

@@ -442,8 +442,16 @@ export async function* archive(
 
   const [profile] = await db.select().from(users).where(eq(users.id, user.id)).limit(1);
   if (!profile) throw new Error('the account of an export vanished');
-  const { passwordHash: _h, passwordSalt: _s, passwordIterations: _i, ...publicProfile } = profile;
-  yield* whole('profile.json', json(publicProfile), FILES['profile.json']);
+  const {
+    passwordHash: _h,
+    passwordSalt: _s,
+    passwordIterations: _i,
+    credentialIdentitySalt,
+    ...publicProfile
+  } = profile;
+  // Whether their credentials carry an identifier (the salt itself is in those credentials).
+  const exported = { ...publicProfile, credentialIdentifier: credentialIdentitySalt !== null };
+  yield* whole('profile.json', json(exported), FILES['profile.json']);
 
   const [states, history] = await Promise.all([consentStates(db, user.id), consentHistory(db, user.id)]);
   yield* whole(
