@@ -12,7 +12,7 @@ export async function main(baseUrl: string, apiKey: string): Promise<void> {
   // Every POST gets an Idempotency-Key; set your own to retry safely after a network error.
   const retryKey = crypto.randomUUID();
   const brief = {
-    title: 'Build a REST API for a todo app',
+    title: 'Build a REST API for a task tracker',
     deliverables: ['A deployed REST API', 'A test suite'],
     successCriteria: ['All endpoints return RFC 9457 errors'],
     durationDays: 14,

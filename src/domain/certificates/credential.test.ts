@@ -49,7 +49,7 @@ const input: CredentialInput = {
   subjectId: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a',
   brief: {
     id: '11111111-2222-4333-8444-555555555555',
-    title: 'Build a REST API for a todo app',
+    title: 'Build a REST API for a task tracker',
     domain: 'web-development',
   },
   rubric: [
@@ -90,14 +90,14 @@ async function legacyCredential(): Promise<string> {
     type: ['VerifiableCredential', 'OpenBadgeCredential'],
     issuer: { id: BASE, type: ['Profile'], name: 'Verification Platform' },
     validFrom: '2026-03-14T09:26:53Z',
-    name: 'Build a REST API for a todo app',
+    name: 'Build a REST API for a task tracker',
     credentialSubject: {
       id,
       type: ['AchievementSubject'],
       achievement: {
         id: `${BASE}/api/verify/VP-7K3M-Q9TD-2XWV`,
         type: ['Achievement'],
-        name: 'Build a REST API for a todo app',
+        name: 'Build a REST API for a task tracker',
         description: 'Completed the work brief.',
         criteria: { narrative: 'Submit the work.' },
       },

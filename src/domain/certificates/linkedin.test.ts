@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkedInAddToProfileUrl } from './linkedin';
 
 const cert = {
-  name: 'Build a REST API for a todo app',
+  name: 'Build a REST API for a task tracker',
   organisationName: 'Acme Tools Pvt Ltd & Co',
   issuedAt: new Date('2026-01-31T23:30:00Z'),
   certificateNo: 'VP-7K3M-Q9TD-2XWV',
@@ -15,7 +15,7 @@ describe('linkedInAddToProfileUrl', () => {
     expect(url.origin + url.pathname).toBe('https://www.linkedin.com/profile/add');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       startTask: 'CERTIFICATION_NAME',
-      name: 'Build a REST API for a todo app',
+      name: 'Build a REST API for a task tracker',
       organizationName: 'Acme Tools Pvt Ltd & Co',
       issueYear: '2026',
       issueMonth: '1',
