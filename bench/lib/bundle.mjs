@@ -27,10 +27,14 @@ export { D1Corpus, shardOf } from './src/services/corpus';
  * @typedef {{
  *   generateCertificateNumber: (random?: (n: number) => Uint8Array) => string;
  *   parseCertificateNumber: (input: string) => { ok: boolean; normalised?: string };
- *   importSigningKey: (secret: string) => Promise<unknown>;
+ *   importSigningKey: (secret: string, baseUrl: string) => Promise<unknown>;
  *   signCredential: (input: {
- *     certificateId: string; certificateNo: string; issuerUrl: string; issuerName: string;
- *     briefTitle: string; domain: string; employerName: string; issuedAt: Date;
+ *     certificateId: string; certificateNo: string; baseUrl: string;
+ *     issuer: { organisationId: string | null; name: string; url?: string | null };
+ *     subjectId: string; brief: { id: string; title: string; domain: string };
+ *     rubric?: { id: string; name: string; description: string; levels: { score: number; descriptor: string }[] }[];
+ *     results?: { criteria: { criterionId: string; score: number }[]; overall: number | null };
+ *     statusIndex?: number; issuedAt: Date;
  *   }, key: unknown) => Promise<string>;
  *   verifyCredential: (jwt: string, jwks: { keys: unknown[] }) => Promise<{ valid: boolean; reason?: string }>;
  *   fingerprintSubmission: (material: { text?: string }) => { hash: number; position: number }[];
@@ -70,10 +74,27 @@ export function loadBundle() {
       target: 'node22',
       outfile,
       logLevel: 'warning',
+      // Emscripten's loader (HarfBuzz) calls require('fs') when it sees Node; an ES module bundle
+      // has no require of its own.
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; import { readFileSync } from 'node:fs'; const require = __createRequire(import.meta.url);",
+      },
       // Data modules of the Worker (wrangler.toml [[rules]]: fonts, the badge PNG) and HarfBuzz's
       // WASM, which workerd imports as modules: bytes here, so the bundle builds. (Only the DSR
       // export's PDFs use them in Node; the verification rows never do.)
-      loader: { '.ttf': 'binary', '.png': 'binary', '.wasm': 'binary' },
+      loader: { '.ttf': 'binary', '.png': 'binary' },
+      // workerd imports .wasm as a compiled WebAssembly.Module (wrangler's CompiledWasm rule): so here.
+      plugins: [
+        {
+          name: 'compiled-wasm',
+          setup(b) {
+            b.onLoad({ filter: /\.wasm$/ }, (args) => ({
+              contents: `export default new WebAssembly.Module(readFileSync(${JSON.stringify(args.path)}));`,
+              loader: 'js',
+            }));
+          },
+        },
+      ],
     });
     return { domain: /** @type {Domain} */ (await import(pathToFileURL(outfile).href)), path: outfile };
   })();

@@ -225,7 +225,7 @@ const base64 = (/** @type {Uint8Array} */ b) => Buffer.from(b).toString('base64'
  */
 export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = Date.now() }) {
   const rng = prng(20261121);
-  const key = await domain.importSigningKey(signingKey);
+  const key = await domain.importSigningKey(signingKey, baseUrl);
   const db = open(persistTo);
   const notice = domain.CURRENT_NOTICE_VERSION;
   const users = inserter(db, 'users', [
@@ -237,6 +237,7 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     'password_hash',
     'password_salt',
     'password_iterations',
+    'organisation_id',
     'created_at',
   ]);
   const user = (
@@ -244,6 +245,7 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     /** @type {string} */ name,
     /** @type {string} */ role,
     alias = null,
+    /** @type {string | null} */ organisationId = null,
   ) => {
     const id = rng.uuid();
     users.add([
@@ -255,25 +257,56 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
       base64(rng.bytes(32)),
       base64(rng.bytes(16)),
       100000,
+      organisationId,
       now - 200 * DAY,
     ]);
     return id;
   };
 
   db.exec('BEGIN');
-  // Employers and their published briefs, each with a rubric and a three-milestone playbook.
-  /** @type {{ id: string; name: string; domain: string }[]} */
+  // Employers, each the member of its own organisation (one in ten not verified: its ratings and
+  // certificates stay out of the public leaderboard and agreement rate, as in production), and
+  // their published briefs, each with a rubric and a three-milestone playbook.
+  const organisationRows = inserter(db, 'organisations', [
+    'id',
+    'name',
+    'website_url',
+    'domains',
+    'verification',
+    'verification_method',
+    'verified_domain',
+    'verified_at',
+    'created_at',
+  ]);
+  /** @type {{ id: string; name: string; domain: string; organisationId: string; verified: boolean }[]} */
   const employers = [];
   for (const d of DOMAINS) {
     for (let i = 0; i < EMPLOYERS_PER_DOMAIN; i++) {
       const name = `${rng.pick(COMPANY)} ${rng.pick(COMPANY_KIND)}`;
-      employers.push({ id: user(`hiring-${d}-${i}@bench.local`, name, 'employer'), name, domain: d });
+      const organisationId = rng.uuid();
+      const verified = !rng.chance(0.1);
+      const site = `${d}-${i}.bench.example`;
+      organisationRows.add([
+        organisationId,
+        name,
+        `https://${site}`,
+        json([site]),
+        verified ? 'verified' : 'unverified',
+        verified ? 'dns' : null,
+        verified ? site : null,
+        verified ? now - 190 * DAY : null,
+        now - 200 * DAY,
+      ]);
+      const id = user(`hiring-${d}-${i}@bench.local`, name, 'employer', null, organisationId);
+      employers.push({ id, name, domain: d, organisationId, verified });
     }
   }
+  organisationRows.done();
   users.done();
   const briefRows = inserter(db, 'briefs', [
     'id',
     'employer_id',
+    'organisation_id',
     'title',
     'domain',
     'description',
@@ -305,7 +338,10 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
   ]);
   /** @type {BaseSeed['briefs']} */
   const briefs = [];
-  /** @type {Map<string, { title: string; employerName: string }>} */
+  /**
+   * @type {Map<string, { title: string; employer: (typeof employers)[number];
+   *   rubric: { id: string; name: string; description: string; levels: { score: number; descriptor: string }[] }[] }>}
+   */
   const briefInfo = new Map();
   for (const e of employers) {
     for (let b = 0; b < BRIEFS_PER_EMPLOYER; b++) {
@@ -315,6 +351,7 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
       briefRows.add([
         id,
         e.id,
+        e.organisationId,
         title,
         e.domain,
         prose(rng, 80),
@@ -326,23 +363,15 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
         created,
         created + DAY,
       ]);
-      rubricRows.add([
-        rng.uuid(),
-        id,
-        json(
-          [1, 2, 3, 4].map((n) => ({
-            id: `c${n}`,
-            name: prose(rng, 3),
-            description: prose(rng, 12),
-            weight: 25,
-            levels: [1, 2, 3, 4, 5].map((score) => ({ score, descriptor: prose(rng, 6) })),
-            source: prose(rng, 10),
-          })),
-        ),
-        3,
-        'local',
-        created,
-      ]);
+      const rubric = [1, 2, 3, 4].map((n) => ({
+        id: `c${n}`,
+        name: prose(rng, 3),
+        description: prose(rng, 12),
+        weight: 25,
+        levels: [1, 2, 3, 4, 5].map((score) => ({ score, descriptor: prose(rng, 6) })),
+        source: prose(rng, 10),
+      }));
+      rubricRows.add([rng.uuid(), id, json(rubric), 3, 'local', created]);
       const milestones = [];
       for (let m = 1; m <= MILESTONES_PER_BRIEF; m++) {
         const mid = rng.uuid();
@@ -359,7 +388,7 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
         ]);
       }
       briefs.push({ id, domain: e.domain, employerId: e.id, milestones });
-      briefInfo.set(id, { title, employerName: e.name });
+      briefInfo.set(id, { title, employer: e, rubric });
     }
   }
   briefRows.done();
@@ -415,6 +444,7 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     'id',
     'evaluation_id',
     'employer_id',
+    'organisation_id',
     'brief_id',
     'domain',
     'score',
@@ -429,19 +459,41 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     'holder_id',
     'brief_id',
     'employer_id',
+    'organisation_id',
     'submission_id',
     'domain',
     'status',
+    'signed_organisation_name',
     'credential_jwt',
+    'earned_at',
     'issued_at',
     'revoked_at',
     'revoked_reason',
   ]);
+  // Each signed credential's bit in the revocation status list, bound in the issue (as issuance does).
+  const statusRows = inserter(db, 'credential_statuses', [
+    'status_index',
+    'state',
+    'certificate_id',
+    'created_at',
+  ]);
+  /** @type {Map<string, string>} holder id → `credentialSubject.id` UUID, set at their first certificate */
+  const subjects = new Map();
+  const subjectOf = (/** @type {string} */ holderId) => {
+    const known = subjects.get(holderId);
+    if (known) return known;
+    const subject = rng.uuid();
+    subjects.set(holderId, subject);
+    return subject;
+  };
   /** @type {BaseSeed['certificates']} */
   const certificates = [];
   const usedNumbers = new Set();
+  let nextStatusIndex = 0;
   /** @type {Map<string, number>} */
   const revokedOf = new Map();
+  /** @type {Map<string, number>} holder → certificates waiting for their organisation's verification */
+  const pendingOf = new Map();
 
   /**
    * One piece of work: submission → AI evaluation (with consent) → employer rating → a
@@ -494,10 +546,12 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
       : rng.pick(['pass', 'fail']);
     const score = verdict === 'pass' ? 3 + rng.int(3) : 1 + rng.int(2);
     const ratedAt = w.at + DAY;
+    const info = /** @type {NonNullable<ReturnType<typeof briefInfo.get>>} */ (briefInfo.get(w.brief.id));
     ratingRows.add([
       rng.uuid(),
       evaluationId,
       w.brief.employerId,
+      info.employer.organisationId,
       w.brief.id,
       w.brief.domain,
       score,
@@ -511,16 +565,44 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     while (usedNumbers.has(no)) no = domain.generateCertificateNumber(rng.bytes);
     usedNumbers.add(no);
     const id = rng.uuid();
-    const info = /** @type {{ title: string; employerName: string }} */ (briefInfo.get(w.brief.id));
+    const organisation = info.employer;
+    if (!organisation.verified) {
+      // Earned under an organisation not verified yet: a number, no credential (pending_issuer).
+      certificateRows.add([
+        id,
+        no,
+        w.candidateId,
+        w.brief.id,
+        w.brief.employerId,
+        organisation.organisationId,
+        submissionId,
+        w.brief.domain,
+        'pending_issuer',
+        null,
+        null,
+        ratedAt,
+        ratedAt,
+        null,
+        null,
+      ]);
+      pendingOf.set(w.candidateId, (pendingOf.get(w.candidateId) ?? 0) + 1);
+      return;
+    }
+    const statusIndex = nextStatusIndex++;
     const jwt = await domain.signCredential(
       {
         certificateId: id,
         certificateNo: no,
-        issuerUrl: baseUrl,
-        issuerName: 'Verification Platform',
-        briefTitle: info.title,
-        domain: w.brief.domain,
-        employerName: info.employerName,
+        baseUrl,
+        issuer: { organisationId: organisation.organisationId, name: organisation.name, url: null },
+        subjectId: subjectOf(w.candidateId),
+        brief: { id: w.brief.id, title: info.title, domain: w.brief.domain },
+        rubric: info.rubric,
+        results: {
+          criteria: info.rubric.map((c) => ({ criterionId: c.id, score: w.aiConsent ? aiScore : score })),
+          overall: score,
+        },
+        statusIndex,
         issuedAt: new Date(ratedAt),
       },
       key,
@@ -532,14 +614,18 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
       w.candidateId,
       w.brief.id,
       w.brief.employerId,
+      organisation.organisationId,
       submissionId,
       w.brief.domain,
       revoked ? 'revoked' : 'active',
+      organisation.name,
       jwt,
+      ratedAt,
       ratedAt,
       revoked ? ratedAt + 5 * DAY : null,
       revoked ? 'Issued in error' : null,
     ]);
+    statusRows.add([statusIndex, 'bound', id, ratedAt]);
     if (!revoked) certificates.push({ no, domain: w.brief.domain, named: w.named, holder: w.candidateId });
     else revokedOf.set(w.candidateId, (revokedOf.get(w.candidateId) ?? 0) + 1);
   };
@@ -668,7 +754,8 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     });
   }
   const dsrCertificateNos = certificates.slice(certificatesBefore).map((c) => c.no);
-  const dsrCertificates = dsrCertificateNos.length + (revokedOf.get(dsrId) ?? 0);
+  const dsrCertificates =
+    dsrCertificateNos.length + (revokedOf.get(dsrId) ?? 0) + (pendingOf.get(dsrId) ?? 0);
   const token = Buffer.from(rng.bytes(32)).toString('base64url');
   const sessionRows = inserter(db, 'sessions', [
     'id',
@@ -748,6 +835,7 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     evaluations: evaluationRows.done(),
     employerRatings: ratingRows.done(),
     certificates: certificateRows.done(),
+    credentialStatuses: statusRows.done(),
   };
   const sourcePrints = domain.fingerprintSubmission({ text: sourceText });
   const fp = inserter(db, 'fingerprints', ['hash', 'submission_id', 'position']);
@@ -756,6 +844,8 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
   const freq = inserter(db, 'fingerprint_frequencies', ['hash', 'submissions']);
   for (const h of new Set(sourcePrints.map((p) => p.hash))) freq.add([h, 1]);
   freq.done();
+  const setSubject = db.prepare('UPDATE users SET credential_subject_id = ? WHERE id = ?');
+  for (const [holderId, subject] of subjects) setSubject.run(subject, holderId);
   checkForeignKeys(db, [
     'briefs',
     'rubrics',
@@ -763,8 +853,10 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     'consent_events',
     'submissions',
     'evaluations',
+    'users',
     'employer_ratings',
     'certificates',
+    'credential_statuses',
     'sessions',
     'dsr_requests',
     'audit_log',
