@@ -57,6 +57,14 @@ const SEPARATORS = /[\s\u002d\u2010-\u2015\u2212]/g;
 /** Crockford's decoding aliases: letters easily misread for digits mean those digits. */
 const ALIASES: Readonly<Record<string, string>> = { I: '1', L: '1', O: '0' };
 
+/** `VP-XXXX-XXXX-XXXX` in upper-case Crockford symbols, without aliases. */
+const CANONICAL = /^VP-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
+
+/** Each canonical symbol's value by character code; -1 for everything else (the hyphens). */
+const SYMBOL_VALUES = Int8Array.from({ length: 128 }, (_, code) =>
+  CROCKFORD_ALPHABET.indexOf(String.fromCharCode(code)),
+);
+
 /** x·v in GF(32): shift left, and reduce by the modulus when the x⁵ term appears. */
 function timesX(v: number): number {
   const shifted = v << 1;
@@ -127,6 +135,15 @@ export type CertificateNumberParse =
  * @example parseCertificateNumber('vp 7k3m q9td 2xwa') // → { ok: true, normalised: 'VP-7K3M-Q9TD-2XWA' } when valid
  */
 export function parseCertificateNumber(input: string): CertificateNumberParse {
+  // The canonical form (what links and QR codes carry: nearly every lookup) needs no rewriting.
+  if (CANONICAL.test(input)) {
+    let acc = 0;
+    for (let i = CERTIFICATE_NUMBER_PREFIX.length; i < input.length; i++) {
+      const value = SYMBOL_VALUES[input.charCodeAt(i)] ?? -1;
+      if (value >= 0) acc = timesX(acc) ^ value;
+    }
+    return acc === 0 ? { ok: true, normalised: input } : { ok: false, reason: 'checksum' };
+  }
   if (input.length > MAX_INPUT_LENGTH) return { ok: false, reason: 'format' };
   const compact = input.replace(SEPARATORS, '').toUpperCase();
   if (!compact.startsWith(CERTIFICATE_NUMBER_PREFIX)) return { ok: false, reason: 'format' };
