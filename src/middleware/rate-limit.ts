@@ -79,8 +79,15 @@ export async function ipShard(
   ip: string,
 ): Promise<{ shard: string; key: string }> {
   const shards = ipLimiterShards(env.IP_LIMITER_SHARDS);
-  const key = await shardHmacKey(env.CERT_SIGNING_KEY ?? '');
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(ip)));
+  const secret = env.CERT_SIGNING_KEY ?? '';
+  const memo = `${shards}:${ip}`;
+  if (shardMemo.secret === secret) {
+    const known = shardMemo.entries.get(memo);
+    if (known) return known;
+  } else shardMemo = { secret, entries: new Map() };
+  const entries = shardMemo.entries;
+  const key = await shardHmacKey(secret);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(ip)));
   const n =
     (((mac[0] as number) << 24) |
       ((mac[1] as number) << 16) |
@@ -88,9 +95,24 @@ export async function ipShard(
       (mac[3] as number)) >>>
     0;
   let hex = '';
-  for (let i = 0; i < 16; i++) hex += (mac[i] as number).toString(16).padStart(2, '0');
-  return { shard: `ip-shard:${n % shards}`, key: hex };
+  for (let i = 0; i < 16; i++) hex += HEX[mac[i] as number];
+  const found = { shard: `ip-shard:${n % shards}`, key: hex };
+  if (entries.size >= MAX_SHARD_MEMO) entries.clear();
+  entries.set(memo, found);
+  return found;
 }
+
+const encoder = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+/**
+ * Addresses whose shard this isolate has computed (a visitor's next request skips the HMAC).
+ * Emptied when full: a bound on memory, not a cache whose misses matter.
+ */
+const MAX_SHARD_MEMO = 10_000;
+let shardMemo: { secret: string; entries: Map<string, { shard: string; key: string }> } = {
+  secret: '',
+  entries: new Map(),
+};
 
 /**
  * Counts this request with the key's Durable Object, unless the key is known to be full (see
