@@ -23,8 +23,8 @@ import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { certificates, credentialStatuses, users } from '../src/db/schema';
 import { verifyCredential } from '../src/domain/certificates/credential';
-import { forgetVerifications } from '../src/services/cache-keys';
 import { buildVerification } from '../src/services/certificates';
+import { forgetVerifications } from '../src/services/verification-memory';
 import achievementCredentialSchema from './fixtures/ob3/achievementcredential.json';
 import profileSchema from './fixtures/ob3/profile.json';
 import {
@@ -219,7 +219,7 @@ describe('a freshly issued credential, checked only through what it names', () =
     const payload = decodeSegment((await credentialOf(certificateNo)).split('.')[1]!) as Payload;
     expect(await statusBit(payload.credentialStatus)).toBe(0);
     await db().delete(certificates).where(eq(certificates.certificateNo, certificateNo));
-    await forgetVerifications(env.CACHE, [certificateNo]);
+    await forgetVerifications(env, [certificateNo]);
     expect(await statusBit(payload.credentialStatus)).toBe(1);
     const [row] = await db()
       .select()
@@ -324,7 +324,7 @@ describe('credentials issued before ES256', () => {
       .setProtectedHeader({ alg: 'EdDSA', kid: legacy.kid, typ: 'JWT' })
       .sign(await importJWK(legacy, 'EdDSA'));
     await db().update(certificates).set({ credentialJwt: jwt }).where(eq(certificates.id, cert!.id));
-    await forgetVerifications(env.CACHE, [certificateNo]);
+    await forgetVerifications(env, [certificateNo]);
 
     const served = await credentialOf(certificateNo);
     expect(served).toBe(jwt);
@@ -427,7 +427,7 @@ describe('expiry (validForMonths)', () => {
       .update(certificates)
       .set({ validUntil: new Date(Date.now() - 1000) })
       .where(eq(certificates.certificateNo, certificateNo));
-    await forgetVerifications(env.CACHE, [certificateNo]);
+    await forgetVerifications(env, [certificateNo]);
     expect(await (await call(`/api/verify/${certificateNo}`)).json()).toMatchObject({
       status: 'expired',
       valid: false,

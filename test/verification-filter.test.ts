@@ -9,7 +9,7 @@ import { app } from '../src/app';
 import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
 import { BloomFilter } from '../src/domain/membership-filter';
 import { runScheduled } from '../src/scheduled';
-import { payloadMemory, VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from '../src/services/cache-keys';
+import { VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from '../src/services/cache-keys';
 import {
   announceIssued,
   FILTER_REFRESH_MS,
@@ -22,6 +22,7 @@ import {
   resetVerificationFilterMemory,
   writeRecentNumbers,
 } from '../src/services/verification-filter';
+import { resetVerificationMemory } from '../src/services/verification-memory';
 import { candidateWithCertificate, seedBrief, signup } from './harness';
 import { BASE, call, eventually, expectProblem } from './helpers';
 import { assertDocumentedResponse } from './response-validation';
@@ -59,7 +60,7 @@ async function insertCertificates(count: number, issuedAt = Date.now()): Promise
 /** A fresh isolate: nothing loaded, nothing issued here, no payloads in memory. */
 function otherIsolate() {
   resetVerificationFilterMemory();
-  payloadMemory.clear();
+  resetVerificationMemory();
 }
 
 const neverIssued = () => generateCertificateNumber();

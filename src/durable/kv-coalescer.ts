@@ -6,9 +6,18 @@ import {
   requestWrite,
   runScheduled,
 } from '../domain/coalesce';
+import {
+  addChanges,
+  type ChangeLog,
+  emptyChangeLog,
+  type PublishedChanges,
+  pruneChanges,
+} from '../domain/verification-changes';
+import { VERIFY_CHANGES_KEY } from '../services/cache-keys';
 import { writePublicView } from '../services/public-views-writer';
 
 const STATE_KEY = 'state';
+const CHANGES_KEY = 'changes';
 
 /**
  * One object per KV key that ratings rewrite (`kv:<key>`): the debounce of `domain/coalesce.ts`.
@@ -16,14 +25,20 @@ const STATE_KEY = 'state';
  * and writes the key itself once, a second after the previous write, for every change made
  * meanwhile. The state and alarm are stored, so an evicted object still makes its trailing write;
  * the cron (every 15 minutes) rewrites the agreement rate as a backstop.
+ *
+ * The object of `VERIFY_CHANGES_KEY` also keeps the log of recently changed verifications
+ * (`verificationsChanged`), and its writes publish that log (`src/services/verification-memory.ts`).
  */
 export class KvCoalescer extends DurableObject<Env> {
   private state: CoalesceState & { key: string | null } = { ...INITIAL_COALESCE_STATE, key: null };
+  /** The change log (`VERIFY_CHANGES_KEY`'s object only). */
+  private changes: ChangeLog | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.state = (await ctx.storage.get<typeof this.state>(STATE_KEY)) ?? this.state;
+      this.changes = (await ctx.storage.get<ChangeLog>(CHANGES_KEY)) ?? null;
     });
   }
 
@@ -37,6 +52,27 @@ export class KvCoalescer extends DurableObject<Env> {
     return decision;
   }
 
+  /**
+   * These certificates' verifications changed at `now` (committed): logged, and the log published
+   * now when the last write is a second old, else by the trailing write.
+   */
+  async verificationsChanged(numbers: string[], now: number = Date.now()): Promise<void> {
+    this.changes = addChanges(this.changes ?? emptyChangeLog(now), numbers, now);
+    const [next, decision] = requestWrite(this.state, now);
+    if (decision.action !== 'joined') this.state = { ...next, key: VERIFY_CHANGES_KEY };
+    await this.ctx.storage.put({ [STATE_KEY]: this.state, [CHANGES_KEY]: this.changes });
+    if (decision.action === 'schedule') await this.ctx.storage.setAlarm(decision.at);
+    if (decision.action === 'write') await this.publishChanges(now);
+  }
+
+  /** The log as published (test seam and the write itself). */
+  async publishChanges(now: number = Date.now()): Promise<PublishedChanges> {
+    this.changes = pruneChanges(this.changes ?? emptyChangeLog(now), now);
+    const value: PublishedChanges = { ...this.changes, writtenAt: now };
+    await this.env.CACHE.put(VERIFY_CHANGES_KEY, JSON.stringify(value));
+    return value;
+  }
+
   /** The trailing write (also callable by tests with a moved clock). */
   async runDue(now: number = Date.now()): Promise<boolean> {
     const key = this.state.key;
@@ -44,7 +80,8 @@ export class KvCoalescer extends DurableObject<Env> {
     if (!ran || key === null) return false;
     this.state = { ...next, key };
     await this.ctx.storage.put(STATE_KEY, this.state);
-    await writePublicView(this.env, key);
+    if (key === VERIFY_CHANGES_KEY) await this.publishChanges(now);
+    else await writePublicView(this.env, key);
     return true;
   }
 

@@ -24,6 +24,13 @@ export const verificationKey = (certificateNo: string) => `verify:v1:${certifica
 export const VERIFY_FILTER_KEY = 'verify-filter:v1';
 export const VERIFY_RECENT_KEY = 'verify-filter:recent:v1';
 
+/**
+ * The certificate numbers whose verification changed in the last few minutes (JSON
+ * `PublishedChanges`, written through `KvCoalescer`): how other isolates learn to forget a
+ * payload they keep in memory. See `src/services/verification-memory.ts`.
+ */
+export const VERIFY_CHANGES_KEY = 'verify-changes:v1';
+
 /** Replaced on every certificate change; the status lists' KV keys include it (services/status-lists.ts). */
 export const STATUS_LIST_GENERATION_KEY = 'status-list:generation';
 
@@ -39,23 +46,10 @@ export type CachedPayload = { json: string; etag: string };
 /** How long another isolate may keep serving a payload this isolate has invalidated. */
 export const ISOLATE_CACHE_TTL_MS = 5_000;
 
-/** Verification payloads and the public agreement rate, by KV key (≈1.5 KB each, ≤ 3 MB). */
-export const payloadMemory = new IsolateCache<CachedPayload>(ISOLATE_CACHE_TTL_MS, 2_000);
+/** The public agreement rate (verification payloads: `verificationMemory`), by KV key. */
+export const payloadMemory = new IsolateCache<CachedPayload>(ISOLATE_CACHE_TTL_MS, 8);
 /** Leaderboards (top 100 of a domain, ≈8 KB each), by KV key. */
 export const leaderboardMemory = new IsolateCache<Leaderboard>(ISOLATE_CACHE_TTL_MS, 200);
-
-/** Drops the cached verification payloads of these certificates. */
-export async function forgetVerifications(
-  cache: KVNamespace,
-  certificateNos: readonly string[],
-): Promise<void> {
-  for (const no of certificateNos) payloadMemory.delete(verificationKey(no));
-  await Promise.all([
-    ...certificateNos.map((no) => cache.delete(verificationKey(no))),
-    // A revocation, an erasure or a suspension can change a status list bit: rebuild them all.
-    ...(certificateNos.length > 0 ? [cache.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID())] : []),
-  ]);
-}
 
 /**
  * Drops the cached leaderboards a change can touch: the all-domains board and the boards of

@@ -8,11 +8,12 @@ import { verifyPageUrl as pageUrlOf } from '../domain/certificates/urls';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
-import { type CachedPayload, payloadMemory, verificationKey } from './cache-keys';
+import { type CachedPayload, verificationKey } from './cache-keys';
 import { requirePreviousKeys, requireSigningKey } from './configuration';
 import { hasConsent } from './consent';
 import { dispatchJobs } from './jobs/jobs';
 import { mayBeIssued } from './verification-filter';
+import { builtBeforeChange, syncVerificationChanges, verificationMemory } from './verification-memory';
 import { certificateEvent } from './webhooks/events';
 
 /** How long a cached verification may live without being invalidated. */
@@ -179,13 +180,20 @@ export async function verification(
   certificateNo: string,
   readDb: () => Database,
 ): Promise<CachedPayload | null> {
-  const key = verificationKey(certificateNo);
-  // A payload in memory is a certificate that exists: served without asking the filter.
-  const remembered = payloadMemory.peek(key);
-  if (remembered) return remembered;
+  // A number never issued is answered from the filter, with no I/O at all.
   if (!(await mayBeIssued(env, certificateNo))) return null;
-  return payloadMemory.get(key, () => loadVerification(env, certificateNo, readDb));
+  // Forget what changed elsewhere (a KV read at most every few seconds per isolate), then memory.
+  const syncing = syncVerificationChanges(env);
+  if (syncing) await syncing;
+  const key = verificationKey(certificateNo);
+  return (
+    verificationMemory.peek(key) ??
+    verificationMemory.get(key, () => loadVerification(env, certificateNo, readDb))
+  );
 }
+
+/** KV metadata of a verification entry: its validator, and when it was built (ms). */
+type VerificationMeta = { etag: string; builtAt?: number };
 
 /** Test seam: runs between reading the database and writing the cache (to interleave a revocation). */
 export type LoadHooks = { afterRead?: () => Promise<void> };
@@ -205,16 +213,20 @@ export async function loadVerification(
   hooks: LoadHooks = {},
 ): Promise<CachedPayload | null> {
   const key = verificationKey(certificateNo);
-  const hit = await env.CACHE.getWithMetadata<{ etag: string }>(key);
-  if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
-  let built = await buildVerification(env, readDb(), certificateNo);
+  const hit = await env.CACHE.getWithMetadata<VerificationMeta>(key);
+  // An entry this location still holds from before a known change is rebuilt from the primary.
+  const stale = hit.metadata ? builtBeforeChange(certificateNo, hit.metadata.builtAt ?? 0) : false;
+  if (hit.value !== null && hit.metadata && !stale) return { json: hit.value, etag: hit.metadata.etag };
+  let built = await buildVerification(env, stale ? getDb(env.DB) : readDb(), certificateNo);
   for (let attempt = 0; built && attempt < 3; attempt++) {
     await hooks.afterRead?.();
     const json = JSON.stringify(built.payload);
-    const etag = `W/"${built.version.toString(36)}-${Date.now().toString(36)}"`;
+    const builtAt = Date.now();
+    const etag = `W/"${built.version.toString(36)}-${builtAt.toString(36)}"`;
     // The TTL is a safety net only: every change deletes the entry at once. Nothing deletes it
     // when a certificate expires, so an entry never outlives `validUntil` (KV's floor is 60 s).
-    await env.CACHE.put(key, json, { metadata: { etag }, expirationTtl: cacheTtl(built.payload) });
+    const metadata: VerificationMeta = { etag, builtAt };
+    await env.CACHE.put(key, json, { metadata, expirationTtl: cacheTtl(built.payload) });
     const primary = getDb(env.DB);
     if ((await currentVersion(primary, certificateNo)) === built.version) return { json, etag };
     built = await buildVerification(env, primary, certificateNo);

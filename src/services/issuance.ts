@@ -29,7 +29,7 @@ import {
 import { generateCertificateNumber } from '../domain/certificates/certificate-number';
 import { type CredentialInput, type SigningKey, signCredential } from '../domain/certificates/credential';
 import { auditInsert } from './audit';
-import { forgetVerifications, purgeLeaderboards } from './cache-keys';
+import { purgeLeaderboards } from './cache-keys';
 import { requireSigningKey } from './configuration';
 import {
   addMonths,
@@ -44,6 +44,7 @@ import {
 import { forgetOrganisationViews } from './dsr/public-views';
 import { dispatchJobs, jobInsert, runJobNow } from './jobs/jobs';
 import { announceIssued } from './verification-filter';
+import { forgetVerifications } from './verification-memory';
 import { certificateEvent, NOTHING_EMITTED } from './webhooks/events';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
@@ -292,7 +293,7 @@ export async function issuePendingCertificates(
   }
   if (issued.length > 0) {
     const domains = [...new Set(waiting.map((w) => w.certificate.domain))];
-    await Promise.all([forgetVerifications(env.CACHE, issued), purgeLeaderboards(env.CACHE, domains)]);
+    await Promise.all([forgetVerifications(env, issued), purgeLeaderboards(env.CACHE, domains)]);
   }
   return issued;
 }
@@ -562,7 +563,7 @@ async function resign(
     ]);
     changed.push(c.certificateNo);
   }
-  if (changed.length > 0) await forgetVerifications(env.CACHE, changed);
+  if (changed.length > 0) await forgetVerifications(env, changed);
   return changed;
 }
 

@@ -4,8 +4,9 @@ import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificat
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { recordAudit } from '../../services/audit';
-import { forgetVerifications, purgeLeaderboards } from '../../services/cache-keys';
+import { purgeLeaderboards } from '../../services/cache-keys';
 import * as certs from '../../services/certificates';
+import { forgetVerifications } from '../../services/verification-memory';
 import type * as routes from './certificates.routes';
 
 /** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
@@ -79,7 +80,7 @@ export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c
   const row = await certs.revokeCertificate(db, number, user, c.req.valid('json').reason, new Date(), c.env);
   if (!row) throw new ProblemError('not-found', 'No certificate has this number.');
   await Promise.all([
-    forgetVerifications(c.env.CACHE, [row.certificateNo]),
+    forgetVerifications(c.env, [row.certificateNo]),
     purgeLeaderboards(c.env.CACHE, [row.domain]),
     recordAudit(db, {
       actorId: user.id,

@@ -67,7 +67,7 @@ import { pseudonym, pseudonymKey } from '../../domain/pseudonym';
 import { randomToken } from '../../domain/secrets';
 import { refreshPublicAgreement } from '../agreement-rate';
 import { auditInsert } from '../audit';
-import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
+import { purgeLeaderboards } from '../cache-keys';
 import { FORMER_EMPLOYER } from '../certificates';
 import { type CorpusEnv, corpusFor, forgetCandidate, ShardedCorpus } from '../corpus';
 import { deleteFingerprintStatements } from '../integrity';
@@ -75,6 +75,7 @@ import { resignCredentialsRatedBy } from '../issuance';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
 import { boardDomains } from '../leaderboard';
 import { endAllSessionsStatement } from '../sessions';
+import { forgetVerifications } from '../verification-memory';
 import { recordErasureEvents, releaseErasureEvents } from '../webhooks/events';
 import { deleteExports } from './export-job';
 import { dueDate, requestInsert } from './requests';
@@ -184,7 +185,7 @@ async function forgetPublicViews(
     .orderBy(sql`${certificates.holderId} = ${userId} DESC`)
     .limit(REQUEST_PURGE_LIMIT);
   await forgetVerifications(
-    env.CACHE,
+    env,
     rows.map((r) => r.no),
   );
   await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
@@ -333,7 +334,7 @@ const certificateChunks = (
       if (rows.length === 0) return ctx.chunk(key, null);
       const to = toTombstone ? await ctx.tombstone() : null;
       const numbers = rows.map((r) => r.no);
-      await forgetVerifications(ctx.env.CACHE, numbers);
+      await forgetVerifications(ctx.env, numbers);
       await ctx.chunk(
         key,
         build(
@@ -342,7 +343,7 @@ const certificateChunks = (
           to,
         ),
       );
-      await forgetVerifications(ctx.env.CACHE, numbers);
+      await forgetVerifications(ctx.env, numbers);
       if (rows.length < CERTIFICATE_CHUNK) return;
     }
   },

@@ -1,8 +1,9 @@
 import { and, asc, eq, gt, or } from 'drizzle-orm';
 import { getDb } from '../../db/client';
 import { certificates } from '../../db/schema';
-import { forgetVerifications, purgeLeaderboards } from '../cache-keys';
+import { purgeLeaderboards } from '../cache-keys';
 import { dispatchJobs, jobInsert } from '../jobs/jobs';
+import { forgetVerifications } from '../verification-memory';
 
 /**
  * Drops every cached public view that may show the person: the leaderboards (name, alias,
@@ -23,7 +24,7 @@ export async function forgetPublicViews(env: Pick<Env, 'DB' | 'CACHE'>, userId: 
       held.map((c) => c.domain),
     ),
     forgetVerifications(
-      env.CACHE,
+      env,
       held.map((c) => c.no),
     ),
   ]);
@@ -54,7 +55,7 @@ export async function purgeOrganisationPage(
     .orderBy(asc(certificates.certificateNo))
     .limit(PURGE_PAGE);
   await forgetVerifications(
-    env.CACHE,
+    env,
     page.map((c) => c.no),
   );
   return page.length < PURGE_PAGE ? null : page[page.length - 1]!.no;

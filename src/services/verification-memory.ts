@@ -1,0 +1,142 @@
+/**
+ * Verification payloads in the isolate's memory, kept for a minute and forgotten within seconds
+ * of a change anywhere (issue 18: verification at ≥ 0.8 of a hello-world Worker needs nearly
+ * every hit answered from memory, which a 5-second memory could not do for a large set of
+ * certificates).
+ *
+ * - **The isolate that makes a change** forgets its own copies at once (`forgetVerifications`),
+ *   deletes the KV entries, and adds the numbers to the change feed: the `KvCoalescer` object of
+ *   `VERIFY_CHANGES_KEY` logs them and publishes the log to KV at most once a second
+ *   (`src/domain/verification-changes.ts`).
+ * - **Every other isolate** reads the published log at most once per `CHANGES_REFRESH_MS`, before
+ *   answering from memory, and forgets what changed since its last read (everything, when the log
+ *   does not reach back that far or was cleared by a large change).
+ * - **A KV entry older than a change it should reflect** is not trusted: KV propagates a delete to
+ *   other locations within about 60 s, so the entry a location still holds may predate the change.
+ *   Entries carry when they were built (`builtAt`); one built before a change this isolate knows
+ *   of is rebuilt from D1 instead.
+ *
+ * So another isolate serves a changed payload for at most `CHANGES_REFRESH_MS` plus a second
+ * (the coalesced write) plus KV's propagation of the log, as before with a 5-second memory; and
+ * if the feed is unavailable, for at most `VERIFICATION_MEMORY_TTL_MS`.
+ */
+import {
+  CLOCK_SKEW_MS,
+  changesSince,
+  isPublishedChanges,
+  MAX_CHANGES,
+  type PublishedChanges,
+} from '../domain/verification-changes';
+import { IsolateCache } from '../lib/isolate-cache';
+import {
+  type CachedPayload,
+  STATUS_LIST_GENERATION_KEY,
+  VERIFY_CHANGES_KEY,
+  verificationKey,
+} from './cache-keys';
+
+/** How long a verification payload stays in memory when no change says otherwise. */
+export const VERIFICATION_MEMORY_TTL_MS = 60_000;
+/** How often an isolate reads the change feed (only when a verification asks). */
+export const CHANGES_REFRESH_MS = 5_000;
+
+/** Verification payloads by KV key (≈ 2–4 KB each with the credential; ≤ 8 MB). */
+export const verificationMemory = new IsolateCache<CachedPayload>(VERIFICATION_MEMORY_TTL_MS, 2_000);
+
+const feed = {
+  /** `writtenAt` of the last published log applied here (null: none yet). */
+  seen: null as number | null,
+  checkedAt: Number.NEGATIVE_INFINITY,
+  /** Numbers known to have changed, with when: a KV entry built before that is stale. */
+  changedAt: new Map<string, number>(),
+  /** Every KV entry built before this may be stale (a large change, or the feed's reach). */
+  clearedAt: 0,
+};
+
+/** Test seam: a fresh isolate (no payloads, no feed read yet). */
+export function resetVerificationMemory(): void {
+  verificationMemory.clear();
+  feed.seen = null;
+  feed.checkedAt = Number.NEGATIVE_INFINITY;
+  feed.changedAt.clear();
+  feed.clearedAt = 0;
+}
+
+/** Distrust KV entries of these numbers built before their change (the oldest known go first). */
+function rememberChanges(numbers: Iterable<readonly [string, number]>): void {
+  for (const [no, at] of numbers) {
+    if ((feed.changedAt.get(no) ?? 0) >= at) continue;
+    feed.changedAt.delete(no);
+    feed.changedAt.set(no, at);
+  }
+  // Twice the published log's cap; what goes is older than the log's window, and KV has long
+  // propagated those changes.
+  while (feed.changedAt.size > 2 * MAX_CHANGES) {
+    const oldest = feed.changedAt.keys().next().value;
+    if (oldest === undefined) break;
+    feed.changedAt.delete(oldest);
+  }
+}
+
+function apply(value: PublishedChanges | null): void {
+  const { all, numbers } = changesSince(value, feed.seen);
+  if (all) verificationMemory.clear();
+  else for (const [no] of numbers) verificationMemory.delete(verificationKey(no));
+  if (value) {
+    // Every logged change, not only the new ones: this location's KV may still predate any of them.
+    rememberChanges(value.changes);
+    feed.clearedAt = Math.max(feed.clearedAt, value.clearedAt);
+  }
+  feed.seen = value?.writtenAt ?? null;
+}
+
+/**
+ * Brings this isolate up to date with the change feed when its last read is older than
+ * `CHANGES_REFRESH_MS`. Synchronous (undefined) when it is fresh, so a memory hit awaits nothing.
+ * The request that finds it stale reads it and waits; requests arriving during that read answer
+ * from memory as it stands (a promise of one request's I/O is never awaited by another: Workers
+ * refuse that). A failed read keeps what is in memory (bounded by its TTL) until the next refresh.
+ */
+export function syncVerificationChanges(
+  env: Pick<Env, 'CACHE'>,
+  now: number = Date.now(),
+): Promise<void> | undefined {
+  if (now - feed.checkedAt < CHANGES_REFRESH_MS) return undefined;
+  feed.checkedAt = now;
+  return env.CACHE.get(VERIFY_CHANGES_KEY, 'json').then(
+    (value) => apply(isPublishedChanges(value) ? value : null),
+    (err: unknown) => {
+      console.warn(
+        JSON.stringify({ level: 'warn', msg: 'verification changes: read failed', error: String(err) }),
+      );
+    },
+  );
+}
+
+/** Whether a KV entry of `certificateNo` built at `builtAt` may predate a known change. */
+export function builtBeforeChange(certificateNo: string, builtAt: number): boolean {
+  const changed = Math.max(feed.changedAt.get(certificateNo) ?? 0, feed.clearedAt);
+  return changed > 0 && builtAt < changed + CLOCK_SKEW_MS;
+}
+
+/**
+ * Drops the cached verification payloads of these certificates: here at once, in KV, and in
+ * every other isolate through the change feed. Called after the change has committed.
+ */
+export async function forgetVerifications(
+  env: Pick<Env, 'CACHE'> & Partial<Pick<Env, 'KV_COALESCER'>>,
+  certificateNos: readonly string[],
+  now: number = Date.now(),
+): Promise<void> {
+  if (certificateNos.length === 0) return;
+  for (const no of certificateNos) verificationMemory.delete(verificationKey(no));
+  rememberChanges(certificateNos.map((no) => [no, now] as const));
+  await Promise.all([
+    ...certificateNos.map((no) => env.CACHE.delete(verificationKey(no))),
+    // A revocation, an erasure or a suspension can change a status list bit: rebuild them all.
+    env.CACHE.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID()),
+    env.KV_COALESCER?.getByName(`kv:${VERIFY_CHANGES_KEY}`).verificationsChanged([...certificateNos], now),
+  ]);
+  // A load that started before the change may have put the old payload back meanwhile.
+  for (const no of certificateNos) verificationMemory.delete(verificationKey(no));
+}

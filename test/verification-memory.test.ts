@@ -1,0 +1,127 @@
+/**
+ * Verification payloads kept in the isolate's memory for a minute, forgotten within seconds of
+ * a change made anywhere (issue 18): the change feed (`verify-changes:v1`, written through the
+ * `KvCoalescer`), and KV entries that predate a known change rebuilt from D1.
+ */
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MAX_CHANGES, type PublishedChanges } from '../src/domain/verification-changes';
+import type { KvCoalescer } from '../src/durable/kv-coalescer';
+import { VERIFY_CHANGES_KEY, verificationKey } from '../src/services/cache-keys';
+import {
+  CHANGES_REFRESH_MS,
+  forgetVerifications,
+  resetVerificationMemory,
+  syncVerificationChanges,
+  VERIFICATION_MEMORY_TTL_MS,
+  verificationMemory,
+} from '../src/services/verification-memory';
+import { candidateWithCertificate } from './harness';
+import { as, call, jsonInit } from './helpers';
+
+const feedObject = () => env.KV_COALESCER.getByName(`kv:${VERIFY_CHANGES_KEY}`);
+/** The published log, after the trailing write of any change still waiting for it (its alarm). */
+async function published() {
+  await runDurableObjectAlarm(feedObject());
+  return env.CACHE.get<PublishedChanges>(VERIFY_CHANGES_KEY, 'json');
+}
+
+async function status(certificateNo: string): Promise<string> {
+  const res = await call(`/api/verify/${certificateNo}`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { status: string }).status;
+}
+
+/** What another isolate's revocation leaves: D1 changed, this location's KV entry not yet gone. */
+async function revokeElsewhere(certificateNo: string) {
+  await env.DB.prepare(
+    `UPDATE certificates SET status = 'revoked', revoked_at = ?, revoked_reason = 'Issued in error',
+       version = version + 1 WHERE certificate_no = ?`,
+  )
+    .bind(Date.now(), certificateNo)
+    .run();
+}
+
+describe('verification payloads in memory, and the change feed', () => {
+  beforeEach(() => resetVerificationMemory());
+
+  it('keeps a payload for a minute, far longer than the feed refresh', () => {
+    expect(VERIFICATION_MEMORY_TTL_MS).toBe(60_000);
+    expect(CHANGES_REFRESH_MS).toBeLessThanOrEqual(5_000);
+  });
+
+  it('forgets a payload another isolate changed once the feed is read, and rebuilds the stale KV entry from D1', async () => {
+    const { certificateNo } = await candidateWithCertificate('Asha Verma');
+    expect(await status(certificateNo)).toBe('active');
+    const entry = await env.CACHE.getWithMetadata<{ etag: string; builtAt: number }>(
+      verificationKey(certificateNo),
+    );
+    expect(typeof entry.metadata?.builtAt).toBe('number');
+
+    await revokeElsewhere(certificateNo);
+    await feedObject().verificationsChanged([certificateNo]);
+    const feed = await published();
+    expect(feed?.changes.map(([no]) => no)).toContain(certificateNo);
+    // This location's KV still holds the old entry, as it may for up to a minute after a delete.
+    expect(await env.CACHE.get(verificationKey(certificateNo))).toContain('"active"');
+
+    // Until this isolate reads the feed again, its memory answers.
+    expect(await status(certificateNo)).toBe('active');
+    await syncVerificationChanges(env, Date.now() + CHANGES_REFRESH_MS);
+    expect(verificationMemory.peek(verificationKey(certificateNo))).toBeUndefined();
+    // The KV entry predates the change: rebuilt from D1 (and replaced in KV), not trusted.
+    expect(await status(certificateNo)).toBe('revoked');
+    expect(await env.CACHE.get(verificationKey(certificateNo))).toContain('"revoked"');
+  });
+
+  it('publishes a revocation made here in the feed, and serves it here at once', async () => {
+    const { employer, certificateNo } = await candidateWithCertificate('Ravi Kumar');
+    expect(await status(certificateNo)).toBe('active');
+    const res = await call(
+      `/api/certificates/${certificateNo}/revoke`,
+      jsonInit('POST', { reason: 'Issued in error' }, as(employer)),
+    );
+    expect(res.status).toBe(200);
+    expect(await status(certificateNo)).toBe('revoked');
+    expect((await published())?.changes.map(([no]) => no)).toContain(certificateNo);
+  });
+
+  it('forgets every payload when a change is too large to list, and distrusts KV entries built before it', async () => {
+    const { certificateNo } = await candidateWithCertificate('Meera Iyer');
+    expect(await status(certificateNo)).toBe('active');
+    await syncVerificationChanges(env, Date.now() + CHANGES_REFRESH_MS); // this isolate has read the feed
+    await revokeElsewhere(certificateNo);
+    const many = Array.from({ length: MAX_CHANGES + 1 }, (_, i) => `VP-TEST-${i}`);
+    await feedObject().verificationsChanged(many);
+    const feed = await published();
+    expect(feed?.changes).toEqual([]);
+    expect(feed?.clearedAt).toBeGreaterThan(0);
+    await syncVerificationChanges(env, Date.now() + 2 * CHANGES_REFRESH_MS);
+    expect(verificationMemory.size).toBe(0);
+    expect(await status(certificateNo)).toBe('revoked');
+  });
+
+  it('publishes at most once a second: a burst is written by one trailing write', async () => {
+    // An object of its own: no write of the other tests to wait behind.
+    const stub = env.KV_COALESCER.getByName(`kv:${VERIFY_CHANGES_KEY}:burst-test`);
+    const t0 = Date.now() + 10_000;
+    const current = () => env.CACHE.get<PublishedChanges>(VERIFY_CHANGES_KEY, 'json');
+    await runInDurableObject(stub, async (instance: KvCoalescer) => {
+      await instance.verificationsChanged(['VP-BURST-0'], t0);
+      for (let i = 1; i < 20; i++) await instance.verificationsChanged([`VP-BURST-${i}`], t0 + i * 10);
+    });
+    // The first change was written at once; the other nineteen wait for one trailing write.
+    expect((await current())?.changes.map(([no]) => no)).toEqual(['VP-BURST-0']);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const after = await current();
+    expect(after?.changes.filter(([no]) => no.startsWith('VP-BURST-'))).toHaveLength(20);
+  });
+
+  it('forgetVerifications without the feed binding still forgets here and in KV', async () => {
+    const { certificateNo } = await candidateWithCertificate('Kiran Rao');
+    expect(await status(certificateNo)).toBe('active');
+    await forgetVerifications({ CACHE: env.CACHE }, [certificateNo]);
+    expect(verificationMemory.peek(verificationKey(certificateNo))).toBeUndefined();
+    expect(await env.CACHE.get(verificationKey(certificateNo))).toBeNull();
+  });
+});
