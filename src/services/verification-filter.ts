@@ -55,14 +55,14 @@ const BUILD_PAGE = 20_000;
 type FilterMeta = { builtAt: number; count: number };
 type RecentValue = { from: number; computedAt: number; numbers: string[] };
 
-type Loaded<T> = { value: T | null; loadedAt: number; loading: Promise<T | null> | null };
+type Loaded<T> = { value: T | null; loadedAt: number; readingSince: number | null };
 
 const state = {
-  filter: { value: null, loadedAt: Number.NEGATIVE_INFINITY, loading: null } as Loaded<{
+  filter: { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null } as Loaded<{
     bloom: BloomFilter;
     builtAt: number;
   }>,
-  recent: { value: null, loadedAt: Number.NEGATIVE_INFINITY, loading: null } as Loaded<{
+  recent: { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null } as Loaded<{
     from: number;
     numbers: Set<string>;
   }>,
@@ -72,15 +72,20 @@ const state = {
 
 /** Test seam: forget everything this isolate loaded or issued (as a fresh isolate would be). */
 export function resetVerificationFilterMemory(): void {
-  state.filter = { value: null, loadedAt: Number.NEGATIVE_INFINITY, loading: null };
-  state.recent = { value: null, loadedAt: Number.NEGATIVE_INFINITY, loading: null };
+  state.filter = { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null };
+  state.recent = { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null };
   state.local.clear();
 }
 
 /**
- * A cached load: served from memory while younger than `maxAgeMs`; concurrent refreshes share
- * one read. A failed read keeps what was loaded before (still correct: the recent set check
- * bounds how old a filter may be) and is retried after `maxAgeMs`.
+ * A cached load: served from memory while younger than `maxAgeMs`. The request that finds it
+ * stale reads it and waits; requests arriving during that read use what was loaded before (or
+ * nothing: the caller then takes the normal path, which is always correct). A promise of one
+ * request's I/O is never awaited by another: Workers refuse that ("Cannot perform I/O on behalf
+ * of a different request", seen under the keyspace load when the read was shared). A failed read
+ * keeps what was loaded before (still correct: the recent set check bounds how old a filter may
+ * be) and is retried after `maxAgeMs`; a read that never finishes blocks others for at most
+ * `READ_TIMEOUT_MS`.
  */
 async function refreshed<T>(
   slot: Loaded<T>,
@@ -89,27 +94,23 @@ async function refreshed<T>(
   read: () => Promise<T | null>,
 ): Promise<T | null> {
   if (now - slot.loadedAt < maxAgeMs) return slot.value;
-  if (!slot.loading) {
-    slot.loading = read()
-      .then(
-        (value) => {
-          slot.value = value;
-          return value;
-        },
-        (err: unknown) => {
-          console.warn(
-            JSON.stringify({ level: 'warn', msg: 'verification filter: load failed', error: String(err) }),
-          );
-          return slot.value;
-        },
-      )
-      .finally(() => {
-        slot.loadedAt = now;
-        slot.loading = null;
-      });
+  if (slot.readingSince !== null && now - slot.readingSince < READ_TIMEOUT_MS) return slot.value;
+  slot.readingSince = now;
+  try {
+    slot.value = await read();
+  } catch (err) {
+    console.warn(
+      JSON.stringify({ level: 'warn', msg: 'verification filter: load failed', error: String(err) }),
+    );
+  } finally {
+    slot.loadedAt = now;
+    slot.readingSince = null;
   }
-  return slot.loading;
+  return slot.value;
 }
+
+/** How long a read in flight keeps other requests from starting their own. */
+const READ_TIMEOUT_MS = 10_000;
 
 function loadFilter(env: Pick<Env, 'CACHE'>, now: number) {
   return refreshed(state.filter, FILTER_REFRESH_MS, now, async () => {
@@ -184,7 +185,7 @@ export async function writeRecentNumbers(
     .where(gte(certificates.issuedAt, new Date(from)));
   const value: RecentValue = { from, computedAt: now, numbers: rows.map((r) => r.no) };
   await env.CACHE.put(VERIFY_RECENT_KEY, JSON.stringify(value));
-  state.recent = { value: { from, numbers: new Set(value.numbers) }, loadedAt: now, loading: null };
+  state.recent = { value: { from, numbers: new Set(value.numbers) }, loadedAt: now, readingSince: null };
   return value;
 }
 
