@@ -240,7 +240,13 @@ describe('certificates and public verification', () => {
     expect(typo.errors?.[0]).toEqual({ pointer: '#/path/certificateNo', detail: 'Check character mismatch' });
     await expectProblem(await call('/api/verify/not-a-number'), 400, 'invalid-parameters');
     // Well-formed, valid check character, never issued:
-    await expectProblem(await call('/api/verify/VP-7K3M-Q9TD-2XWV'), 404, 'not-found');
+    const unknown = await call('/api/verify/VP-7K3M-Q9TD-2XWV');
+    const notFound = await expectProblem(unknown, 404, 'not-found');
+    expect(notFound).toMatchObject({
+      instance: '/api/verify/VP-7K3M-Q9TD-2XWV',
+      detail: 'No certificate has this number.',
+    });
+    expect(notFound.requestId).toBe(unknown.headers.get('X-Request-Id'));
     // Lower case and missing hyphens are accepted.
     expect((await call(`/api/verify/${certificateNo.toLowerCase().replaceAll('-', '')}`)).status).toBe(200);
   });

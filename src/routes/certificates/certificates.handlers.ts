@@ -1,7 +1,7 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
-import { ProblemError } from '../../lib/problem';
+import { ProblemError, problemBody, problemResponse } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { recordAudit } from '../../services/audit';
 import { purgeLeaderboards } from '../../services/cache-keys';
@@ -56,7 +56,15 @@ export const badgePng: AppRouteHandler<typeof routes.getBadgePng> = async (c) =>
 export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const found = await certs.verification(c.env, number, () => getReadReplicaDb(c.env.DB));
-  if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
+  // Answered here rather than thrown: made-up numbers are this route's commonest miss, and an
+  // exception (its stack trace) costs more than the answer itself.
+  if (!found)
+    return problemResponse(
+      problemBody('not-found', 'No certificate has this number.', {
+        instance: c.req.path,
+        requestId: c.get('requestId'),
+      }),
+    );
   const headers = {
     ETag: found.etag,
     'Cache-Control': 'public, max-age=60',
