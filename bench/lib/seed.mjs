@@ -566,8 +566,11 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     usedNumbers.add(no);
     const id = rng.uuid();
     const organisation = info.employer;
-    if (!organisation.verified) {
-      // Earned under an organisation not verified yet: a number, no credential (pending_issuer).
+    /**
+     * @param {string} status @param {string | null} signedName @param {string | null} jwt
+     * @param {number | null} revokedAt
+     */
+    const certificateRow = (status, signedName, jwt, revokedAt) =>
       certificateRows.add([
         id,
         no,
@@ -577,14 +580,17 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
         organisation.organisationId,
         submissionId,
         w.brief.domain,
-        'pending_issuer',
-        null,
-        null,
+        status,
+        signedName,
+        jwt,
         ratedAt,
         ratedAt,
-        null,
-        null,
+        revokedAt,
+        revokedAt === null ? null : 'Issued in error',
       ]);
+    if (!organisation.verified) {
+      // Earned under an organisation not verified yet: a number, no credential (pending_issuer).
+      certificateRow('pending_issuer', null, null, null);
       pendingOf.set(w.candidateId, (pendingOf.get(w.candidateId) ?? 0) + 1);
       return;
     }
@@ -608,23 +614,12 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
       key,
     );
     const revoked = rng.chance(0.02);
-    certificateRows.add([
-      id,
-      no,
-      w.candidateId,
-      w.brief.id,
-      w.brief.employerId,
-      organisation.organisationId,
-      submissionId,
-      w.brief.domain,
+    certificateRow(
       revoked ? 'revoked' : 'active',
       organisation.name,
       jwt,
-      ratedAt,
-      ratedAt,
       revoked ? ratedAt + 5 * DAY : null,
-      revoked ? 'Issued in error' : null,
-    ]);
+    );
     statusRows.add([statusIndex, 'bound', id, ratedAt]);
     if (!revoked) certificates.push({ no, domain: w.brief.domain, named: w.named, holder: w.candidateId });
     else revokedOf.set(w.candidateId, (revokedOf.get(w.candidateId) ?? 0) + 1);
