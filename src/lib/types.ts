@@ -40,6 +40,12 @@ export type AppVariables = {
   apiKey?: ApiKeyPrincipal;
   /** Set by logout and erasure: the session is gone, so its cookie is neither renewed nor kept. */
   sessionEnded?: boolean;
+  /** Set by the CORS middleware on a public read (src/middleware/public-cors.ts). */
+  publicRead?: boolean;
+  /** The rate limit's headers for this response, known before the handler runs (src/middleware/rate-limit.ts). */
+  rateLimitHeaders?: Record<string, string>;
+  /** The response `finishedResponse` built with every header (src/lib/finished-response.ts). */
+  finished?: Response;
 };
 
 export type AppBindings = {

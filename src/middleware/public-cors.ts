@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { type HeaderBag, isFinished } from '../lib/response-headers';
 import type { AppBindings } from '../lib/types';
 
 /**
@@ -32,6 +33,12 @@ const EXPOSED = 'ETag, X-Request-Id, RateLimit, RateLimit-Policy, Retry-After';
 
 export const isPublicRead = (path: string) => PUBLIC_READS.some((re) => re.test(path));
 
+/** A public read's CORS headers, added to its response's headers (any origin, the exposed ones). */
+export function applyPublicCors(h: HeaderBag): void {
+  if (!h.has('Access-Control-Allow-Origin')) h.set('Access-Control-Allow-Origin', '*');
+  h.set('Access-Control-Expose-Headers', EXPOSED);
+}
+
 /**
  * CORS for the public reads: a preflight (`OPTIONS` with `Access-Control-Request-Method`) is a
  * 204 with the allowed methods and headers, so browser integrations may send `If-None-Match` or
@@ -46,9 +53,8 @@ export function publicCors(): MiddlewareHandler<AppBindings> {
     if (method === 'OPTIONS') {
       return c.body(null, 204, { ...PREFLIGHT_HEADERS, Vary: 'Origin' });
     }
+    c.set('publicRead', true);
     await next();
-    const h = c.res.headers;
-    if (!h.has('Access-Control-Allow-Origin')) h.set('Access-Control-Allow-Origin', '*');
-    h.set('Access-Control-Expose-Headers', EXPOSED);
+    if (!isFinished(c)) applyPublicCors(c.res.headers);
   };
 }

@@ -3,6 +3,7 @@ import { clientNetwork } from '../domain/network';
 import { sha256Hex } from '../domain/secrets';
 import type { RateDecision } from '../durable/rate-limiter';
 import { ProblemError } from '../lib/problem';
+import { isFinished } from '../lib/response-headers';
 import type { AppBindings } from '../lib/types';
 
 /** The seed's three limits (§8), all per 60-second sliding window. */
@@ -157,7 +158,7 @@ export async function consumeRateLimit(
  * Counts the request and refuses it with a `quota-exceeded` problem when over the limit.
  * The headers go on every response of a limited route, errors included.
  */
-export async function enforceRateLimit<E extends { Bindings: Env }>(
+export async function enforceRateLimit<E extends AppBindings>(
   c: Context<E>,
   kind: LimitKind,
   id: string,
@@ -176,7 +177,10 @@ export async function enforceRateLimit<E extends { Bindings: Env }>(
       { headers: { ...headers, 'Retry-After': String(decision.resetSeconds) } },
     );
   }
+  // A handler that builds its response with every header (`finishedResponse`) takes these too.
+  c.set('rateLimitHeaders', headers);
   await next();
+  if (isFinished(c)) return;
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 }
 

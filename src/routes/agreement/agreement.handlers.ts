@@ -1,3 +1,4 @@
+import { publicJson } from '../../lib/finished-response';
 import type { AppRouteHandler } from '../../lib/types';
 import { publicAgreement, scopedAgreement } from '../../services/agreement-rate';
 import type * as routes from './agreement.routes';
@@ -5,15 +6,7 @@ import type * as routes from './agreement.routes';
 /** Hot path: no I/O on an isolate-memory hit, else one KV read; the cached JSON string is sent as is. */
 export const publicAgreementRate: AppRouteHandler<typeof routes.getPublicAgreementRate> = async (c) => {
   const { json, etag } = await publicAgreement(c.env);
-  const headers = {
-    'Cache-Control': 'public, max-age=60, stale-while-revalidate=300',
-    ETag: etag,
-    // No personal data: any site may show it.
-    'Access-Control-Allow-Origin': '*',
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-  };
-  if (c.req.header('If-None-Match') === etag) return c.body(null, 304, headers);
-  return c.body(json, 200, { ...headers, 'Content-Type': 'application/json' });
+  return publicJson(c, json, etag, 'public, max-age=60, stale-while-revalidate=300');
 };
 
 /** Admins see the platform; employers only the briefs they own. */

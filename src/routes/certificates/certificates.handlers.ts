@@ -1,7 +1,8 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
-import { ProblemError, problemBody, problemResponse } from '../../lib/problem';
+import { finishedResponse, publicJson } from '../../lib/finished-response';
+import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { recordAudit } from '../../services/audit';
 import { purgeLeaderboards } from '../../services/cache-keys';
@@ -58,21 +59,16 @@ export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c
   const found = await certs.verification(c.env, number, () => getReadReplicaDb(c.env.DB));
   // Answered here rather than thrown: made-up numbers are this route's commonest miss, and an
   // exception (its stack trace) costs more than the answer itself.
-  if (!found)
-    return problemResponse(
-      problemBody('not-found', 'No certificate has this number.', {
-        instance: c.req.path,
-        requestId: c.get('requestId'),
-      }),
-    );
-  const headers = {
-    ETag: found.etag,
-    'Cache-Control': 'public, max-age=60',
-    'Access-Control-Allow-Origin': '*',
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-  };
-  if (c.req.header('If-None-Match') === found.etag) return c.body(null, 304, headers);
-  return c.body(found.json, 200, { ...headers, 'Content-Type': 'application/json' });
+  if (!found) {
+    const problem = problemBody('not-found', 'No certificate has this number.', {
+      instance: c.req.path,
+      requestId: c.get('requestId'),
+    });
+    return finishedResponse(c, JSON.stringify(problem), problem.status, {
+      'Content-Type': PROBLEM_CONTENT_TYPE,
+    });
+  }
+  return publicJson(c, found.json, found.etag, 'public, max-age=60');
 };
 
 export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
