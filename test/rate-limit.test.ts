@@ -57,11 +57,11 @@ describe('per-IP limit: 60/min, sharded', () => {
     // Two addresses that hash to the same shard object, found with the test Worker's own key.
     const testEnv = env as unknown as Env;
     const first = `198.51.100.${Math.floor(Math.random() * 200)}`;
-    const { shard } = await ipShard(testEnv, first);
+    const { shard } = ipShard(testEnv, first);
     let neighbour = '';
     for (let i = 0; !neighbour; i++) {
       const candidate = `2001:db8:${i.toString(16)}::1`;
-      if (candidate !== first && (await ipShard(testEnv, candidate)).shard === shard) neighbour = candidate;
+      if (candidate !== first && ipShard(testEnv, candidate).shard === shard) neighbour = candidate;
     }
     const get = (ip: string) => call('/api/leaderboard', { headers: { 'CF-Connecting-IP': ip } });
     const burst = await Promise.all(Array.from({ length: 80 }, () => get(first)));
@@ -79,7 +79,7 @@ describe('per-IP limit: 60/min, sharded', () => {
     const ips = Array.from({ length: 2000 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.7`);
     const shards = new Map<string, number>();
     for (const ip of ips) {
-      const { shard, key } = await ipShard(ipEnv, ip);
+      const { shard, key } = ipShard(ipEnv, ip);
       expect(shard).toMatch(/^ip-shard:\d+$/);
       expect(key).toMatch(/^[0-9a-f]{32}$/); // no address is kept, even in memory
       expect(key).not.toContain(ip);
@@ -87,15 +87,27 @@ describe('per-IP limit: 60/min, sharded', () => {
     }
     expect(shards.size).toBe(64);
     expect(Math.max(...shards.values())).toBeLessThan((2000 / 64) * 2);
-    const other = await Promise.all(
-      ips.slice(0, 50).map((ip) => ipShard({ ...ipEnv, CERT_SIGNING_KEY: 'other' }, ip)),
-    );
-    const same = await Promise.all(ips.slice(0, 50).map((ip) => ipShard(ipEnv, ip)));
+    const other = ips.slice(0, 50).map((ip) => ipShard({ ...ipEnv, CERT_SIGNING_KEY: 'other' }, ip));
+    const same = ips.slice(0, 50).map((ip) => ipShard(ipEnv, ip));
     expect(other.filter((o, i) => o.shard === same[i]!.shard).length).toBeLessThan(10);
-    expect((await ipShard({ ...ipEnv, IP_LIMITER_SHARDS: '2' }, ips[0]!)).shard).toMatch(/^ip-shard:[01]$/);
+    expect(ipShard({ ...ipEnv, IP_LIMITER_SHARDS: '2' }, ips[0]!).shard).toMatch(/^ip-shard:[01]$/);
     // An invalid setting falls back to the documented default.
-    const fallback = await Promise.all(ips.map((ip) => ipShard({ ...ipEnv, IP_LIMITER_SHARDS: 'lots' }, ip)));
+    const fallback = ips.map((ip) => ipShard({ ...ipEnv, IP_LIMITER_SHARDS: 'lots' }, ip));
     expect(new Set(fallback.map((f) => f.shard)).size).toBe(64);
+  });
+
+  it('is HMAC-SHA256 of the address under a key derived from the signing key (checked against WebCrypto)', async () => {
+    const raw = await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode('ip-limiter-shard:v1:test-secret'),
+    );
+    const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    for (const ip of ['203.0.113.9', '2001:db8::42', 'unknown', '10.0.0.1']) {
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(ip)));
+      const hex = [...mac.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
+      const n = new DataView(mac.buffer).getUint32(0);
+      expect(ipShard(ipEnv, ip)).toEqual({ shard: `ip-shard:${n % 64}`, key: hex });
+    }
   });
 
   it('a shard object counts each key exactly, writes no storage, and bounds its memory by evicting idle keys first', async () => {
@@ -247,7 +259,7 @@ describe('keys known to be full', () => {
 
     // Another key, and the same id under another kind, are not affected.
     await consumeRateLimit(fake, 'user', id, start + 20_000);
-    expect(asked).toEqual([(await ipShard({}, id)).shard, `user:${id}`]);
+    expect(asked).toEqual([ipShard({}, id).shard, `user:${id}`]);
 
     // Once the slot has freed, the object decides again.
     expect((await consumeRateLimit(fake, 'ip', id, Date.now() + 30_001)).cached).toBe(false);
