@@ -79,7 +79,7 @@ const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
  *   rounds: number;
  *   profile?: { inspectorPort: number };
  *   only?: string[];
- * }} opts `only`: measure just these paths (BENCH_ONLY=verification: verify and verifyKeyspace); `profile`: also take a CPU profile of the service's isolate under each path's load
+ * }} opts `only`: measure just these paths (BENCH_ONLY=verification or leaderboard); `profile`: also take a CPU profile of the service's isolate under each path's load
  */
 export async function benchHotPaths(opts) {
   const o = { ...opts, hello: opts.hello.url, service: opts.service.url };
@@ -257,7 +257,8 @@ export async function benchHotPaths(opts) {
   /** @type {Record<string, { name: string; ms: number; share: number }[]>} */
   const profiles = {};
   if (o.profile) {
-    for (const name of PATHS) {
+    for (const name of /** @type {const} */ ([...PATHS, 'leaderboardFresh', 'verifyKeyspace'])) {
+      if (!wanted(name)) continue;
       const inspectorPort = o.profile.inspectorPort;
       const { profile } = await profileWhile(inspectorPort, () => run(name, o.seconds));
       profiles[name] = hottest(profile, 15);
