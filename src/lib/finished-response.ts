@@ -13,26 +13,22 @@ import { applySecurityHeaders } from '../middleware/security-headers';
 import type { HeaderBag } from './response-headers';
 import type { AppVariables } from './types';
 
-/** Headers as a plain list until the response is built; names compare case-insensitively, as in `Headers`. */
+/**
+ * Headers as a plain record until the response is built, by lower-case name (`Headers` compares
+ * names case-insensitively and sends them in lower case anyway). A record, not a list of pairs:
+ * the runtime converts a record to `Headers` far faster than a list (which it walks with the
+ * iterator protocol, calling back into JavaScript per pair).
+ */
 class PendingHeaders implements HeaderBag {
-  private readonly byName = new Map<string, [string, string]>();
+  readonly record: Record<string, string> = Object.create(null);
   has(name: string): boolean {
-    return this.byName.has(name.toLowerCase());
+    return name.toLowerCase() in this.record;
   }
   get(name: string): string | null {
-    return this.byName.get(name.toLowerCase())?.[1] ?? null;
+    return this.record[name.toLowerCase()] ?? null;
   }
   set(name: string, value: string): void {
-    this.byName.set(name.toLowerCase(), [name, value]);
-  }
-  /**
-   * As a record: the runtime converts a record to `Headers` far faster than a list of pairs
-   * (which it walks with the iterator protocol, calling back into JavaScript per pair).
-   */
-  record(): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of this.byName.values()) out[name] = value;
-    return out;
+    this.record[name.toLowerCase()] = value;
   }
 }
 
@@ -59,7 +55,7 @@ export function finishedResponse(
     clientRequestId: c.req.header('X-Request-Id'),
     personal: Boolean(get('user') || get('apiKey')),
   });
-  const res = new Response(body, { status, headers: h.record() });
+  const res = new Response(body, { status, headers: h.record });
   c.set('finished', res);
   return res;
 }
