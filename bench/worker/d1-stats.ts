@@ -200,37 +200,43 @@ type FetchingWorker = {
 export function withD1Stats<W extends FetchingWorker>(worker: W): W {
   return {
     ...worker,
-    async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    // Not async: an unmetered request (every request under load) goes straight through, with
+    // no promise of this wrapper's own around the Worker's.
+    fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
       if ((env as { D1_STATS?: unknown }).D1_STATS !== 'on' || !request.headers.get('X-D1-Stats'))
         return worker.fetch(request, env, ctx);
-      const totals: Totals = { queries: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0 };
-      // The corpus shards (FINGERPRINTS_<n>) are metered apart: X-D1-Shard-* (bench:corpus).
-      const shardTotals: Totals = { queries: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0 };
-      const metered = new MeteredDatabase(env.DB, totals) as unknown as D1Database;
-      const overrides: PropertyDescriptorMap = { DB: { value: metered, enumerable: true } };
-      for (const name of Object.keys(env)) {
-        if (/^FINGERPRINTS_\d+$/.test(name))
-          overrides[name] = {
-            value: new MeteredDatabase(
-              (env as unknown as Record<string, D1Database>)[name] as D1Database,
-              shardTotals,
-            ),
-            enumerable: true,
-          };
-      }
-      const res = await worker.fetch(request, Object.create(env, overrides) as Env, ctx);
-      // A copy, as a response's headers may be immutable (one read from a cache, say).
-      const out = new Response(res.body, res);
-      out.headers.set('X-D1-Queries', String(totals.queries));
-      out.headers.set('X-D1-Rows-Read', String(totals.rowsRead));
-      out.headers.set('X-D1-Rows-Written', String(totals.rowsWritten));
-      if (totals.unmetered > 0) out.headers.set('X-D1-Unmetered', String(totals.unmetered));
-      if (shardTotals.queries > 0) {
-        out.headers.set('X-D1-Shard-Queries', String(shardTotals.queries));
-        out.headers.set('X-D1-Shard-Rows-Read', String(shardTotals.rowsRead));
-        if (shardTotals.unmetered > 0) out.headers.set('X-D1-Shard-Unmetered', String(shardTotals.unmetered));
-      }
-      return out;
+      return metered(request, env, ctx);
     },
   };
+
+  async function metered(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    const totals: Totals = { queries: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0 };
+    // The corpus shards (FINGERPRINTS_<n>) are metered apart: X-D1-Shard-* (bench:corpus).
+    const shardTotals: Totals = { queries: 0, rowsRead: 0, rowsWritten: 0, unmetered: 0 };
+    const database = new MeteredDatabase(env.DB, totals) as unknown as D1Database;
+    const overrides: PropertyDescriptorMap = { DB: { value: database, enumerable: true } };
+    for (const name of Object.keys(env)) {
+      if (/^FINGERPRINTS_\d+$/.test(name))
+        overrides[name] = {
+          value: new MeteredDatabase(
+            (env as unknown as Record<string, D1Database>)[name] as D1Database,
+            shardTotals,
+          ),
+          enumerable: true,
+        };
+    }
+    const res = await worker.fetch(request, Object.create(env, overrides) as Env, ctx);
+    // A copy, as a response's headers may be immutable (one read from a cache, say).
+    const out = new Response(res.body, res);
+    out.headers.set('X-D1-Queries', String(totals.queries));
+    out.headers.set('X-D1-Rows-Read', String(totals.rowsRead));
+    out.headers.set('X-D1-Rows-Written', String(totals.rowsWritten));
+    if (totals.unmetered > 0) out.headers.set('X-D1-Unmetered', String(totals.unmetered));
+    if (shardTotals.queries > 0) {
+      out.headers.set('X-D1-Shard-Queries', String(shardTotals.queries));
+      out.headers.set('X-D1-Shard-Rows-Read', String(shardTotals.rowsRead));
+      if (shardTotals.unmetered > 0) out.headers.set('X-D1-Shard-Unmetered', String(shardTotals.unmetered));
+    }
+    return out;
+  }
 }
