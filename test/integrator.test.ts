@@ -100,6 +100,9 @@ describe('CORS preflights of public reads', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('If-None-Match');
     expect(res.headers.get('access-control-allow-headers')).toContain('X-Request-Id');
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+    // A preflight is a response like any other: the security headers and our request id.
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it.each(['/api/me', '/api/dsr/erasure', '/api/consent', '/verify/VP-7K3M-Q9TD-2XWV'])(

@@ -1,12 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { requestId } from 'hono/request-id';
 import { bodyLimits } from '../middleware/body-limits';
-import { publicCors } from '../middleware/public-cors';
-import { securityHeaders } from '../middleware/security-headers';
-import { services } from '../middleware/services';
-import { checkBaseUrl } from '../services/deployment-checks';
+import { requestEnvelope } from '../middleware/envelope';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
 import { validationHook } from './validation';
@@ -16,19 +12,12 @@ export function createRouter(): AppOpenAPI {
   return new OpenAPIHono<AppBindings>({ strict: false, defaultHook: validationHook });
 }
 
-/** The root app: request id, security headers, body limits, problem+json for every error. */
+/** The root app: the request envelope (id, services, CORS, security headers), body limits, problem+json for every error. */
 export function createApp(): AppOpenAPI {
   const app = createRouter();
 
-  // Always our own id: a client-chosen X-Request-Id is never adopted (it would let anyone forge
-  // or collide log correlation); a well-formed one is echoed as X-Client-Request-Id instead.
-  app.use(requestId({ headerName: '' }));
-  app.use(securityHeaders()); // also sets X-Request-Id on every response, problems included
-  app.use(publicCors()); // public reads: CORS preflights (204) and `Access-Control-Allow-Origin: *`
-  app.use(async (c, next) => {
-    checkBaseUrl(c.env.PUBLIC_BASE_URL, c.req.url); // once per isolate; logs a mismatch (GET /api/health shows it)
-    await next();
-  });
+  // Request id, base-URL check, services, CORS and security headers: one layer (envelope.ts).
+  app.use(requestEnvelope());
   app.use(
     methodNotAllowed({
       app,
@@ -43,7 +32,6 @@ export function createApp(): AppOpenAPI {
     }),
   );
   app.use('/api/*', bodyLimits());
-  app.use(services());
 
   app.notFound((c) =>
     problemResponse(

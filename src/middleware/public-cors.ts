@@ -1,6 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
-import { type HeaderBag, isFinished } from '../lib/response-headers';
-import type { AppBindings } from '../lib/types';
+import type { HeaderBag } from '../lib/response-headers';
 
 /**
  * The public reads any web page may call, with any of the headers below: certificate
@@ -43,18 +41,14 @@ export function applyPublicCors(h: HeaderBag): void {
  * CORS for the public reads: a preflight (`OPTIONS` with `Access-Control-Request-Method`) is a
  * 204 with the allowed methods and headers, so browser integrations may send `If-None-Match` or
  * `X-Request-Id`; the reads themselves allow any origin (no credentials: `*` never carries
- * cookies). Everything else keeps the default: no CORS, and `OPTIONS` is a 405.
+ * cookies). Everything else keeps the default: no CORS, and `OPTIONS` is a 405. Applied by the
+ * request envelope (src/middleware/envelope.ts): this says which case a request is.
  */
-export function publicCors(): MiddlewareHandler<AppBindings> {
-  return async (c, next) => {
-    const method = c.req.method;
-    if (method !== 'OPTIONS' && method !== 'GET' && method !== 'HEAD') return next();
-    if (!isPublicRead(c.req.path)) return next();
-    if (method === 'OPTIONS') {
-      return c.body(null, 204, { ...PREFLIGHT_HEADERS, Vary: 'Origin' });
-    }
-    c.set('publicRead', true);
-    await next();
-    if (!isFinished(c)) applyPublicCors(c.res.headers);
-  };
+export function corsCase(method: string, path: string): 'preflight' | 'read' | null {
+  if (method !== 'OPTIONS' && method !== 'GET' && method !== 'HEAD') return null;
+  if (!isPublicRead(path)) return null;
+  return method === 'OPTIONS' ? 'preflight' : 'read';
 }
+
+/** The answer to a public read's preflight. */
+export const PREFLIGHT_RESPONSE_HEADERS = { ...PREFLIGHT_HEADERS, Vary: 'Origin' } as const;

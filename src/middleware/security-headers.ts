@@ -1,6 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
-import { type HeaderBag, isFinished } from '../lib/response-headers';
-import type { AppBindings } from '../lib/types';
+import type { HeaderBag } from '../lib/response-headers';
 
 /** Restrictive by default: a JSON API needs no scripts, frames or referrers. Routes that serve HTML set their own CSP. */
 export const JSON_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -48,22 +46,4 @@ export function applySecurityHeaders(h: HeaderBag, inputs: SecurityInputs): void
     h.set('Content-Security-Policy', csp);
   }
   if (!h.has('X-Frame-Options') && !ALLOWS_FRAMING.test(csp)) h.set('X-Frame-Options', 'DENY');
-}
-
-/**
- * Security headers on every response, problems included, plus the request id (problem
- * responses are built outside the context, so it is set on whatever goes out). One
- * middleware for both: these run on every request, the public hot paths included (whose
- * responses already carry them: `finishedResponse`).
- */
-export function securityHeaders(): MiddlewareHandler<AppBindings> {
-  return async (c, next) => {
-    await next();
-    if (isFinished(c)) return;
-    applySecurityHeaders(c.res.headers, {
-      requestId: c.get('requestId'),
-      clientRequestId: c.req.header('X-Request-Id'),
-      personal: Boolean(c.get('user') || c.get('apiKey')),
-    });
-  };
 }

@@ -1,6 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
 import { type Database, getDb } from '../db/client';
-import type { AppBindings } from '../lib/types';
 import { pillarEngine } from '../services/pillars';
 import type { PillarEngine } from '../services/pillars/engine';
 
@@ -19,20 +17,12 @@ export function databaseFor(d1: D1Database): Database {
   return db;
 }
 
-function engineFor(env: Env): PillarEngine {
+/** The pillar engine over an environment, built once per environment. */
+export function engineFor(env: Env): PillarEngine {
   let engine = engines.get(env);
   if (!engine) {
     engine = pillarEngine(env);
     engines.set(env, engine);
   }
   return engine;
-}
-
-/** Puts the services every handler reaches for on the context: `c.var.db`, `c.var.engine`. */
-export function services(): MiddlewareHandler<AppBindings> {
-  return async (c, next) => {
-    c.set('db', databaseFor(c.env.DB));
-    c.set('engine', engineFor(c.env));
-    await next();
-  };
 }
