@@ -1,8 +1,9 @@
 /**
  * Every response gets the same headers besides its own: the security headers and request id
- * (src/middleware/security-headers.ts), CORS on the public reads (src/middleware/public-cors.ts)
- * and the rate limit's (src/middleware/rate-limit.ts). The middleware add them to a finished
- * response, one call into the runtime per header. The public hot paths build their response once
+ * (src/middleware/security-headers.ts), CORS on the public reads (src/middleware/public-cors.ts),
+ * both applied by the request envelope (src/middleware/envelope.ts), and the rate limit's
+ * (src/middleware/rate-limit.ts). The middleware add them to a finished response, one call into
+ * the runtime per header. The public hot paths build their response once
  * with all of them instead (`finishedResponse`): the same rules applied to a plain list first, so
  * the runtime sees one `Response` construction (issue 18: the header calls were about a tenth of
  * the isolate's time on a verification hit). The middleware leave such a response alone.

@@ -40,7 +40,7 @@ export type AppVariables = {
   apiKey?: ApiKeyPrincipal;
   /** Set by logout and erasure: the session is gone, so its cookie is neither renewed nor kept. */
   sessionEnded?: boolean;
-  /** Set by the CORS middleware on a public read (src/middleware/public-cors.ts). */
+  /** Set by the request envelope on a public read (src/middleware/envelope.ts). */
   publicRead?: boolean;
   /** The rate limit's headers for this response, known before the handler runs (src/middleware/rate-limit.ts). */
   rateLimitHeaders?: Record<string, string>;
