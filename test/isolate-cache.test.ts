@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IsolateCache } from '../src/lib/isolate-cache';
+import { publicAgreement } from '../src/services/agreement-rate';
 import {
   ISOLATE_CACHE_TTL_MS,
   leaderboardKey,
@@ -9,6 +10,7 @@ import {
   payloadMemory,
   purgeLeaderboards,
 } from '../src/services/cache-keys';
+import { cachedLeaderboard } from '../src/services/leaderboard';
 import { call } from './helpers';
 
 describe('IsolateCache', () => {
@@ -22,20 +24,22 @@ describe('IsolateCache', () => {
     expect(loads).toBe(2);
   });
 
-  it('shares one load between concurrent misses', async () => {
+  it("never hands one caller's load in flight to another: each loads, the first settled value is kept", async () => {
+    // A load is the caller's own I/O; a request must not await another request's I/O (Workers
+    // fail the waiting request when the loading one is cancelled).
     const cache = new IsolateCache<string>(1000, 10);
-    let loads = 0;
-    let release!: (v: string) => void;
-    const load = () => {
-      loads++;
-      return new Promise<string>((resolve) => {
-        release = resolve;
-      });
-    };
-    const waiting = [cache.get('k', load, 0), cache.get('k', load, 1), cache.get('k', load, 2)];
-    release('shared');
-    expect(await Promise.all(waiting)).toEqual(['shared', 'shared', 'shared']);
-    expect(loads).toBe(1);
+    const releases: ((v: string) => void)[] = [];
+    const load = () => new Promise<string>((resolve) => releases.push(resolve));
+    const first = cache.get('k', load, 0);
+    const second = cache.get('k', load, 1);
+    expect(releases).toHaveLength(2);
+    releases[0]?.('first');
+    releases[1]?.('second');
+    expect(await first).toBe('first');
+    expect(await second).toBe('second');
+    // Once a value has settled it is shared: no third load.
+    expect(await cache.get('k', load, 2)).toBe('second');
+    expect(releases).toHaveLength(2);
   });
 
   it('keeps neither a null nor a failed load', async () => {
@@ -65,13 +69,16 @@ describe('IsolateCache', () => {
     expect(await cache.get('k', async () => 'after the change', 3)).toBe('after the change');
   });
 
-  it('peeks at a fresh entry without loading, and at nothing once it expires', async () => {
+  it('peeks at a fresh value without loading, and at nothing while loading or once it expires', async () => {
     const cache = new IsolateCache<string>(1000, 10);
     expect(cache.peek('k', 0)).toBeUndefined();
-    await cache.get('k', async () => 'v', 0);
-    expect(await cache.peek('k', 999)).toBe('v');
-    expect(cache.peek('k', 1000)).toBeUndefined();
+    const loading = cache.get('k', async () => 'v', 0);
+    expect(cache.peek('k', 0)).toBeUndefined();
+    await loading;
+    expect(cache.peek('k', 999)).toBe('v');
     expect(cache.size).toBe(1);
+    expect(cache.peek('k', 1000)).toBeUndefined();
+    expect(cache.size).toBe(0);
   });
 
   it('holds at most maxEntries, dropping the oldest write first', async () => {
@@ -120,5 +127,26 @@ describe('the hot paths behind the isolate cache', () => {
     expect(third.status).toBe(200);
     expect(third.headers.get('ETag')).not.toBe(`W/"0-10"`);
     expect(leaderboardMemory.size).toBe(1);
+  });
+
+  it('answers a board and the agreement rate computed on a miss even when KV refuses to store them', async () => {
+    // KV refuses a second write to one key within a second: concurrent misses can meet that.
+    const refusing = {
+      get: env.CACHE.get.bind(env.CACHE),
+      getWithMetadata: async () => ({ value: null, metadata: null, cacheStatus: null }),
+      put: async () => {
+        throw new Error('KV PUT failed: 429 Too Many Requests');
+      },
+    } as unknown as KVNamespace;
+    await env.CACHE.delete(leaderboardKey('*'));
+    const board = await cachedLeaderboard({ DB: env.DB, CACHE: refusing }, null);
+    expect(board.domain).toBeNull();
+    expect(Array.isArray(board.entries)).toBe(true);
+    const rate = await publicAgreement({ DB: env.DB, CACHE: refusing });
+    expect(JSON.parse(rate.json)).toMatchObject({ windowDays: 90 });
+    expect(rate.etag).toMatch(/^W\//);
+    // Nothing was stored, and the values were still kept in memory for this isolate.
+    expect(await env.CACHE.get(leaderboardKey('*'))).toBeNull();
+    expect(leaderboardMemory.peek(leaderboardKey('*'))).toBe(board);
   });
 });

@@ -12,58 +12,62 @@
  * itself propagates a delete to other locations within about 60 s, and the responses carry
  * `Cache-Control: max-age` of 30–60 s). Recorded in docs/decisions.md.
  *
- * Loads are shared: concurrent misses for one key wait on one promise, so a cold board is
- * computed once per isolate, not once per waiting request. A failed or null load is not kept.
+ * Loads are not shared between requests: a load is the calling request's own I/O (a KV read, a D1
+ * query), and Workers do not let one request depend on another's I/O. When the request that
+ * started a shared load is cancelled (its visitor closed the tab), the requests waiting on it can
+ * fail ("Cannot perform I/O on behalf of a different request", with a failed response, seen once
+ * under load in `npm run bench`). So only settled values are kept and handed out: concurrent
+ * misses in one isolate each read KV, until the first of them lands. A null or failed load is not
+ * kept, and neither is a load that an invalidation overtook.
  */
 export class IsolateCache<V> {
-  private readonly entries = new Map<string, { value: Promise<V | null>; expires: number }>();
+  private readonly entries = new Map<string, { value: V; expires: number }>();
+  /** Bumped by every invalidation: a load that started before one is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
   ) {}
 
-  /** The value for `key`: from memory while fresh, else from `load` (kept when not null). */
-  get(key: string, load: () => Promise<V | null>, now = Date.now()): Promise<V | null> {
-    const entry = this.entries.get(key);
-    if (entry && entry.expires > now) return entry.value;
-    if (entry) this.entries.delete(key);
-    const value = load();
-    const stored = { value, expires: now + this.ttlMs };
-    this.store(key, stored);
-    value.then(
-      (v) => {
-        if (v === null && this.entries.get(key) === stored) this.entries.delete(key);
-      },
-      () => {
-        if (this.entries.get(key) === stored) this.entries.delete(key);
-      },
-    );
+  /** The value for `key`: from memory while fresh, else from this request's own `load` (kept when not null). */
+  async get(key: string, load: () => Promise<V | null>, now = Date.now()): Promise<V | null> {
+    const fresh = this.peek(key, now);
+    if (fresh !== undefined) return fresh;
+    const started = this.generation;
+    const value = await load();
+    if (value !== null && started === this.generation) this.store(key, { value, expires: now + this.ttlMs });
     return value;
   }
 
-  /** The fresh entry for `key` (a value or a load in flight), or undefined; never loads. */
-  peek(key: string, now = Date.now()): Promise<V | null> | undefined {
+  /** The fresh value for `key`, or undefined; never loads (a hot path's way to skip an await). */
+  peek(key: string, now = Date.now()): V | undefined {
     const entry = this.entries.get(key);
-    return entry && entry.expires > now ? entry.value : undefined;
+    if (!entry) return undefined;
+    if (entry.expires > now) return entry.value;
+    this.entries.delete(key);
+    return undefined;
   }
 
   /** Remember a value just written to KV, so this isolate serves it without reading it back. */
   set(key: string, value: V, now = Date.now()): void {
-    this.store(key, { value: Promise.resolve(value), expires: now + this.ttlMs });
+    this.store(key, { value, expires: now + this.ttlMs });
   }
 
-  /** Forget one key (an in-flight load for it is not kept either). */
+  /** Forget one key (a load in flight when this runs is not kept either). */
   delete(key: string): void {
+    this.generation++;
     this.entries.delete(key);
   }
 
-  /** Forget every key that starts with `prefix`. */
+  /** Forget every key that starts with `prefix` (and loads in flight). */
   deletePrefix(prefix: string): void {
+    this.generation++;
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
   clear(): void {
+    this.generation++;
     this.entries.clear();
   }
 
@@ -71,7 +75,7 @@ export class IsolateCache<V> {
     return this.entries.size;
   }
 
-  private store(key: string, entry: { value: Promise<V | null>; expires: number }): void {
+  private store(key: string, entry: { value: V; expires: number }): void {
     this.entries.delete(key);
     // Map iteration follows insertion order, so the first key is the oldest write.
     if (this.entries.size >= this.maxEntries) {

@@ -10,7 +10,7 @@ import {
   EMPTY_COUNTS,
   type PairCounts,
 } from '../domain/agreement';
-import { type CachedPayload, PUBLIC_AGREEMENT_KEY, payloadMemory } from './cache-keys';
+import { type CachedPayload, fillCache, PUBLIC_AGREEMENT_KEY, payloadMemory } from './cache-keys';
 
 /**
  * Safety net only: the cache is rewritten after each rating and by the cron trigger every
@@ -48,30 +48,39 @@ export async function computePublicAgreement(env: Pick<Env, 'DB'>, now = new Dat
   return rate.total === 0 ? demoAgreement(now) : rate;
 }
 
+/** The public payload, serialised once, with its validator. */
+async function buildPublicPayload(env: Pick<Env, 'DB'>, now: Date): Promise<CachedPayload> {
+  const rate = await computePublicAgreement(env, now);
+  return { json: JSON.stringify(rate), etag: `W/"${now.getTime().toString(36)}-${rate.total}"` };
+}
+
+const storedPayload = (payload: CachedPayload): KVNamespacePutOptions => ({
+  expirationTtl: CACHE_TTL_SECONDS,
+  metadata: { etag: payload.etag },
+});
+
 /** Recompute and store the public payload. Called after every rating and by the cron trigger. */
 export async function refreshPublicAgreement(
   env: Pick<Env, 'DB' | 'CACHE'>,
   now = new Date(),
 ): Promise<CachedPayload> {
-  const rate = await computePublicAgreement(env, now);
-  const payload = { json: JSON.stringify(rate), etag: `W/"${now.getTime().toString(36)}-${rate.total}"` };
-  await env.CACHE.put(PUBLIC_AGREEMENT_KEY, payload.json, {
-    expirationTtl: CACHE_TTL_SECONDS,
-    metadata: { etag: payload.etag },
-  });
+  const payload = await buildPublicPayload(env, now);
+  await env.CACHE.put(PUBLIC_AGREEMENT_KEY, payload.json, storedPayload(payload));
   payloadMemory.set(PUBLIC_AGREEMENT_KEY, payload);
   return payload;
 }
 
 /**
  * The public payload: from the isolate's memory, else one KV read (no D1 query, no
- * re-serialisation), else computed and stored.
+ * re-serialisation), else computed and stored (best effort: the reader is answered either way).
  */
 export async function publicAgreement(env: Pick<Env, 'DB' | 'CACHE'>): Promise<CachedPayload> {
   const payload = await payloadMemory.get(PUBLIC_AGREEMENT_KEY, async () => {
     const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_KEY);
     if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
-    return refreshPublicAgreement(env);
+    const built = await buildPublicPayload(env, new Date());
+    await fillCache(env.CACHE, PUBLIC_AGREEMENT_KEY, built.json, storedPayload(built));
+    return built;
   });
   return payload as CachedPayload;
 }

@@ -40,6 +40,24 @@ export const leaderboardKey = (domain: string) => `${LEADERBOARD_PREFIX}${domain
 /** The all-domains board (`GET /api/leaderboard` without `domain`). */
 export const ALL_DOMAINS_KEY = leaderboardKey('*');
 
+/**
+ * Stores what a public read computed on a miss. Best effort: KV refuses a second write to one
+ * key within a second, which concurrent misses in several isolates can cause, and the reader
+ * still has what it computed (the next miss tries again).
+ */
+export async function fillCache(
+  kv: KVNamespace,
+  key: string,
+  value: string,
+  options: KVNamespacePutOptions,
+): Promise<void> {
+  try {
+    await kv.put(key, value, options);
+  } catch (err) {
+    console.warn(JSON.stringify({ level: 'warn', msg: 'cache fill failed', key, error: String(err) }));
+  }
+}
+
 /** A serialised payload and its validator, stored together so a hit is one read. */
 export type CachedPayload = { json: string; etag: string };
 

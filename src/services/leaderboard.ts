@@ -1,6 +1,6 @@
 import { birthCutoff } from '../domain/age';
 import { clock } from '../lib/clock';
-import { type CachedPayload, leaderboardKey, leaderboardMemory } from './cache-keys';
+import { type CachedPayload, fillCache, leaderboardKey, leaderboardMemory } from './cache-keys';
 
 /**
  * Whether a domain's board may be cached: only domains with a published (or closed, so
@@ -150,7 +150,7 @@ export async function cachedLeaderboard(
     if (hit) return hit;
     if (domain !== null && !(await isBoardDomain(env.DB, domain))) return null;
     const computed = await computeLeaderboard(env.DB, domain);
-    await env.CACHE.put(key, JSON.stringify(computed), { expirationTtl: CACHE_TTL_SECONDS });
+    await fillCache(env.CACHE, key, JSON.stringify(computed), { expirationTtl: CACHE_TTL_SECONDS });
     return computed;
   });
   if (board) return board as Leaderboard;
