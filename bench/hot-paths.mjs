@@ -109,7 +109,7 @@ export async function benchHotPaths(opts) {
     const bad = misses[name].find((r) => r.status !== 200);
     if (bad) throw new Error(`${name}: cache fill answered ${bad.status}`);
   }
-  // One limiter object per pooled address exists before the timed runs (the floor Worker's too).
+  // The limiter knows every pooled address before the timed runs (the floor Worker's too).
   await pool(IP_POOL, 8, (i) =>
     get(`${o.service}/api/leaderboard?domain=${o.domains[i % o.domains.length]}`, {
       'CF-Connecting-IP': ip(i),
@@ -192,7 +192,9 @@ export async function benchHotPaths(opts) {
     // The keyspace run expects 404 for the numbers never issued; anything else non-2xx fails.
     const expected404 = name === 'verifyKeyspace' ? (r.statuses['404'] ?? 0) : 0;
     if (r.non2xx - expected404 > 0 || r.errors > 0) {
-      throw new Error(`${name}: ${r.non2xx} non-2xx and ${r.errors} failed requests under load`);
+      throw new Error(
+        `${name}: ${r.non2xx} non-2xx and ${r.errors} failed requests under load (statuses ${JSON.stringify(r.statuses)})`,
+      );
     }
     // CPU the Worker's processes (wrangler, its dev proxy, workerd) spent per request.
     const cpuMs =
