@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
 import { createApp } from '../src/lib/create-app';
 import { BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
+import { isPublicRead } from '../src/middleware/public-cors';
 import { call, expectProblem, jsonInit } from './helpers';
 
 describe('problem+json for every error status', () => {
@@ -33,6 +35,16 @@ describe('problem+json for every error status', () => {
     const post = await call('/api/auth/login', { method: 'GET' });
     await expectProblem(post, 405, 'method-not-allowed');
     expect(post.headers.get('allow')).toBe('POST');
+  });
+
+  it("405 on a path with a parameter; a handler's own 404 stays a 404", async () => {
+    const res = await call('/api/verify/VP-2026-00000001', { method: 'DELETE' });
+    await expectProblem(res, 405, 'method-not-allowed');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    // The route matched GET; the number was never issued: the handler's own 404.
+    const miss = await call(`/api/verify/${generateCertificateNumber()}`);
+    expect(miss.status).toBe(404);
+    expect(miss.headers.get('allow')).toBeNull();
   });
 
   it('413 for a body over the limit, declared or streamed', async () => {
@@ -128,5 +140,34 @@ describe('security headers and CORS', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     const pub = await call('/api/public/agreement-rate', { headers: { origin: 'https://partner.example' } });
     expect(pub.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('knows exactly which paths are public reads', () => {
+    const reads = [
+      '/api/verify/VP-2026-00000001',
+      '/api/leaderboard',
+      '/api/public/agreement-rate',
+      '/api/briefs',
+      '/api/briefs/abc',
+      '/.well-known/jwks.json',
+      '/api/consent/notices/v1',
+      '/problems/not-found',
+      '/openapi.yaml',
+      '/changelog',
+    ];
+    for (const path of reads) expect(isPublicRead(path), path).toBe(true);
+    const others = [
+      '/api/verify',
+      '/api/verify/a/b',
+      '/api/leaderboard/x',
+      '/api/briefs/abc/playbook',
+      '/api/public/agreement-rate/',
+      '/x/api/leaderboard',
+      '/.well-known/jwksXjson',
+      '/openapi.yaml.bak',
+      '/api/me',
+      '/changelog/',
+    ];
+    for (const path of others) expect(isPublicRead(path), path).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
-import { methodNotAllowed } from 'hono/method-not-allowed';
 import { bodyLimits } from '../middleware/body-limits';
 import { requestEnvelope } from '../middleware/envelope';
+import { methodNotAllowed } from '../middleware/method-not-allowed';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
 import { validationHook } from './validation';
@@ -18,19 +18,7 @@ export function createApp(): AppOpenAPI {
 
   // Request id, base-URL check, services, CORS and security headers: one layer (envelope.ts).
   app.use(requestEnvelope());
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        problemResponse(
-          problemBody('method-not-allowed', `${c.req.method} is not allowed on ${c.req.path}.`, {
-            instance: c.req.path,
-            requestId: c.get('requestId'),
-          }),
-          { Allow: methods.join(', ') },
-        ),
-    }),
-  );
+  app.use(methodNotAllowed(() => app.routes));
   app.use('/api/*', bodyLimits());
 
   app.notFound((c) =>
