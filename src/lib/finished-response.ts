@@ -21,12 +21,15 @@ import type { AppVariables } from './types';
  * iterator protocol, calling back into JavaScript per pair).
  */
 class PendingHeaders implements HeaderBag {
-  readonly record: Record<string, string> = Object.create(null);
+  // A plain object, not `Object.create(null)` (which V8 keeps as a slow dictionary): the names
+  // are ours, never a caller's, and `Object.hasOwn` ignores the prototype's.
+  readonly record: Record<string, string> = {};
   has(name: string): boolean {
-    return name.toLowerCase() in this.record;
+    return Object.hasOwn(this.record, name.toLowerCase());
   }
   get(name: string): string | null {
-    return this.record[name.toLowerCase()] ?? null;
+    const key = name.toLowerCase();
+    return Object.hasOwn(this.record, key) ? (this.record[key] as string) : null;
   }
   set(name: string, value: string): void {
     this.record[name.toLowerCase()] = value;
