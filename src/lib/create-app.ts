@@ -12,13 +12,12 @@ export function createRouter(): AppOpenAPI {
   return new OpenAPIHono<AppBindings>({ strict: false, defaultHook: validationHook });
 }
 
-/** The root app: the request envelope (id, services, CORS, security headers), body limits, problem+json for every error. */
+/** The root app: the request envelope (id, services, CORS, 405s, security headers), body limits, problem+json for every error. */
 export function createApp(): AppOpenAPI {
   const app = createRouter();
 
-  // Request id, base-URL check, services, CORS and security headers: one layer (envelope.ts).
-  app.use(requestEnvelope());
-  app.use(methodNotAllowed(() => app.routes));
+  // Request id, base-URL check, services, CORS, 405s and security headers: one layer (envelope.ts).
+  app.use(requestEnvelope({ methodNotAllowed: methodNotAllowed(() => app.routes) }));
   app.use('/api/*', bodyLimits());
 
   app.notFound((c) =>

@@ -27,5 +27,6 @@ export function bodyLimits(): MiddlewareHandler {
       bodyLimit({ maxSize: max, onError: tooLarge(max) }),
     ]),
   );
-  return (c, next) => (larger.get(c.req.path) ?? standard)(c, next);
+  // Most requests (every GET) have no body: nothing to look up.
+  return (c, next) => (c.req.raw.body ? (larger.get(c.req.path) ?? standard)(c, next) : next());
 }

@@ -27,12 +27,16 @@ function securityInputs(c: Context<AppBindings>): SecurityInputs {
  * - **CORS for the public reads**: a preflight is answered here (204); a read is marked
  *   (`c.var.publicRead`) and its response gets `Access-Control-Allow-Origin: *` and the exposed
  *   headers.
+ * - **405 with `Allow`** for a path that has routes, none for this method.
  * - **Security headers and `X-Request-Id` on every response**, problems included (problem
  *   responses are built outside the context, so they are set on whatever goes out).
  *
  * A response the hot paths built with all of this already (`finishedResponse`) is left alone.
  */
-export function requestEnvelope(): MiddlewareHandler<AppBindings> {
+export function requestEnvelope(options: {
+  /** Answers a 404 whose path has routes for other methods with a 405 (./method-not-allowed.ts). */
+  methodNotAllowed: (c: Context<AppBindings>) => void;
+}): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
     c.set('requestId', crypto.randomUUID());
     checkBaseUrl(c.env.PUBLIC_BASE_URL, c.req.url);
@@ -47,6 +51,7 @@ export function requestEnvelope(): MiddlewareHandler<AppBindings> {
     c.set('engine', engineFor(c.env));
     await next();
     if (isFinished(c)) return;
+    options.methodNotAllowed(c);
     const h = c.res.headers;
     if (cors === 'read') applyPublicCors(h);
     applySecurityHeaders(h, securityInputs(c));

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import { problemBody, problemResponse } from '../lib/problem';
 import { isFinished } from '../lib/response-headers';
@@ -9,12 +9,13 @@ type RouteList = ReadonlyArray<{ method: string; path: string }>;
 /**
  * 405 with `Allow` when a path has routes but none for this method (RFC 9110 §15.5.6), as Hono's
  * `methodNotAllowed` middleware answers it, for the root app only (it is never mounted under a
- * prefix). Hono's runs its route lookups on every 404, the handlers' own included; a 404 a
+ * prefix). Run by the request envelope on the response going out, in place of a middleware layer
+ * of its own. Hono's runs its route lookups on every 404, the handlers' own included; a 404 a
  * handler built (`finishedResponse`: a number never issued on GET /api/verify, the keyspace's
  * common case) came from a route that matched this method, so it is left alone here without a
  * lookup (issue 18: the lookups were 6 % of the isolate's time on those misses).
  */
-export function methodNotAllowed(routes: () => RouteList): MiddlewareHandler<AppBindings> {
+export function methodNotAllowed(routes: () => RouteList): (c: Context<AppBindings>) => void {
   let router: TrieRouter<string[]> | undefined;
   const methodRouter = () => {
     if (router) return router;
@@ -30,8 +31,7 @@ export function methodNotAllowed(routes: () => RouteList): MiddlewareHandler<App
     for (const [path, methods] of byPath) router.add('ALL', path, [...methods]);
     return router;
   };
-  return async (c, next) => {
-    await next();
+  return (c) => {
     if (c.res.status !== 404 || c.error || isFinished(c)) return;
     const allowed = new Set<string>();
     for (const [methods] of methodRouter().match('ALL', c.req.path)[0]) {
