@@ -3,24 +3,27 @@
 // Method: both Workers run under `wrangler dev --local` in this run. Caches are filled first
 // (every certificate number used, every leaderboard domain, the agreement rate) and each target
 // gets a short untimed warm-up. Then autocannon loads one target at a time with the same
-// connections and duration, alternating with the hello-world (H, verify, H, agreement, H,
-// leaderboard, H, floor, H, floor, H, repeated for each round), so drift on a shared machine
-// hits both sides; a path's ratio is its throughput over the mean of the two hello-world runs
-// around it. The two floors are routes of the hello-world Worker itself (bench/hello): one KV
+// connections and duration, alternating with the hello-world (H, control, H, verify, H,
+// agreement, H, leaderboard, H, floor, H, floor, H, …, repeated for each round), so drift on a
+// shared machine hits both sides; a path's ratio is its throughput over the mean of the two
+// hello-world runs around it. The control is the hello-world itself, measured as if it were a
+// path: its ratio is 1 but for the machine, so its rounds show how far one round strays with
+// nothing changed (on the 2-core VM of docs/performance.md, ±0.1 with 5-second runs, hence the
+// default of 10). The two floors are routes of the hello-world Worker itself (bench/hello): one KV
 // read (what a hot path would cost if every hit read KV; the service answers most hits from
 // its isolate's memory instead), and one call to the service's RateLimiter Durable Object (the
 // least the leaderboard can cost, as every request is counted) — what the local runtime's
 // bindings cost with no service code. Each run also records the CPU time the
-// Worker's processes spent per request (Linux /proc), which moves far less than throughput when
-// the machine is shared.
+// Worker's processes spent per request (Linux /proc).
 //
 // The leaderboard is limited to 60 requests/min per `CF-Connecting-IP`. The load sends a
 // rotating `CF-Connecting-IP` from a pool of 200 addresses (round robin), so the limiter runs
-// on every request (one Durable Object per address) but never refuses: each address gets
-// 1/200 of the requests, and no 60-second window holds more than two 5-second runs, so an
-// address stays under 60/min up to ~1,200 requests/s. Any non-2xx fails the run. One more run
-// sends a never-seen address with every request (every request creates its limiter object):
-// the cost of a page embedded for many first-time visitors, reported but not a target.
+// on every request but never refuses: each address gets 1/200 of the requests, and a round
+// lasts well over a minute, so no 60-second window holds more than one run's requests (and the
+// warm-up's or the D1 sample's): an address stays under 60/min up to 12,000 / (seconds per run)
+// requests/s (1,200 with 10-second runs). Any non-2xx fails the run. More runs send a never-seen
+// address with every request, or rotate over 10,000: the traffic of a page embedded for many
+// first-time visitors.
 //
 // D1 rows read come from the service's own `X-D1-Rows-Read` header (D1's `meta.rows_read`,
 // summed per request; see bench/worker/d1-stats.ts), on the misses that fill the caches and
@@ -40,9 +43,10 @@ const ip = (/** @type {number} */ i) => `198.18.${Math.floor(i / 250)}.${(i % 25
 async function get(url, headers = {}) {
   const started = performance.now();
   const res = await fetch(url, { headers: { ...headers, 'X-D1-Stats': '1' } });
-  await res.arrayBuffer();
+  const body = await res.arrayBuffer();
   return {
     status: res.status,
+    bytes: body.byteLength,
     ms: performance.now() - started,
     rowsRead: Number(res.headers.get('x-d1-rows-read') ?? Number.NaN),
     queries: Number(res.headers.get('x-d1-queries') ?? Number.NaN),
@@ -61,11 +65,11 @@ const median = (v) => {
 
 /** @typedef {'verify' | 'agreement' | 'leaderboard'} HotPath */
 const PATHS = /** @type {const} */ (['verify', 'agreement', 'leaderboard']);
-/** @typedef {HotPath | 'floorKv' | 'floorLimiter'} Measured */
+/** @typedef {HotPath | 'floorKv' | 'floorLimiter' | 'floorShaped' | 'control'} Measured */
 /** @typedef {'leaderboardFresh' | 'leaderboardTenK' | 'embedFresh' | 'embedTenK' | 'verifyKeyspace'} Extra */
 /** In the keyspace run, one request in this many asks for a certificate that exists. */
 const KEYSPACE_KNOWN_EVERY = 10;
-const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
+const MEASURED = /** @type {const} */ (['control', ...PATHS, 'floorKv', 'floorLimiter', 'floorShaped']);
 
 /**
  * @param {{
@@ -83,7 +87,9 @@ const MEASURED = /** @type {const} */ ([...PATHS, 'floorKv', 'floorLimiter']);
  */
 export async function benchHotPaths(opts) {
   const o = { ...opts, hello: opts.hello.url, service: opts.service.url };
-  const wanted = (/** @type {string} */ name) => name === 'hello' || !o.only || o.only.includes(name);
+  // The hello-world and its control run whatever is measured.
+  const wanted = (/** @type {string} */ name) =>
+    name === 'hello' || name === 'control' || !o.only || o.only.includes(name);
   const workerOf = (/** @type {string} */ base) => (base === o.hello ? opts.hello : opts.service);
   // --- Fill the caches (misses), recording what a miss reads from D1.
   /** @param {{ status: number; ms: number; rowsRead: number; queries: number; unmetered: number }[]} rs */
@@ -109,6 +115,8 @@ export async function benchHotPaths(opts) {
     const bad = misses[name].find((r) => r.status !== 200);
     if (bad) throw new Error(`${name}: cache fill answered ${bad.status}`);
   }
+  /** The mean size of a verification's answer (the shaped floor answers with as many bytes). */
+  const shapedBytes = Math.round(mean(misses.verify.map((r) => r.bytes)));
   // The limiter knows every pooled address before the timed runs (the floor Worker's too).
   await pool(IP_POOL, 8, (i) =>
     get(`${o.service}/api/leaderboard?domain=${o.domains[i % o.domains.length]}`, {
@@ -138,6 +146,9 @@ export async function benchHotPaths(opts) {
   const board = () => `/api/leaderboard?domain=${o.domains[domainTurn++ % o.domains.length]}`;
   const targets = {
     hello: { base: o.hello, next: () => ({ path: '/' }) },
+    // The hello-world measured as if it were a path: its ratio to itself is 1 but for the
+    // machine's noise, so its rounds show how far a round can stray with nothing changed.
+    control: { base: o.hello, next: () => ({ path: '/' }) },
     verify: {
       base: o.service,
       next: () => ({ path: `/api/verify/${o.certificates[certTurn++ % o.certificates.length]}` }),
@@ -178,6 +189,9 @@ export async function benchHotPaths(opts) {
       next: () => ({ path: `/embed${board().slice(4)}`, headers: { 'CF-Connecting-IP': tenK() } }),
     },
     floorKv: { base: o.hello, next: () => ({ path: '/kv' }) },
+    // A response of a verification hit's size and headers from the hello-world: what the local
+    // runtime (its dev proxy included) costs to carry that answer, with no service code.
+    floorShaped: { base: o.hello, next: () => ({ path: `/shaped?bytes=${shapedBytes}` }) },
     floorLimiter: {
       base: o.hello,
       next: () => ({ path: '/limiter', headers: { 'CF-Connecting-IP': ip(floorIpTurn++ % IP_POOL) } }),
@@ -203,16 +217,22 @@ export async function benchHotPaths(opts) {
   };
 
   // --- Untimed warm-up of every target (JIT, connection pools, KV and limiter objects).
-  for (const name of /** @type {const} */ (['hello', ...MEASURED, 'verifyKeyspace']))
+  for (const name of /** @type {const} */ ([
+    'hello',
+    ...MEASURED.filter((m) => m !== 'control'),
+    'verifyKeyspace',
+  ]))
     if (wanted(name)) await run(name, 2);
 
   /** @type {Record<'hello' | Measured | Extra, (import('./lib/load.mjs').LoadResult & { cpuMs: number })[]>} */
   const runs = {
     hello: [],
+    control: [],
     verify: [],
     agreement: [],
     leaderboard: [],
     floorKv: [],
+    floorShaped: [],
     floorLimiter: [],
     leaderboardFresh: [],
     leaderboardTenK: [],
@@ -222,10 +242,12 @@ export async function benchHotPaths(opts) {
   };
   /** @type {Record<Measured | Extra, number[]>} */
   const ratios = {
+    control: [],
     verify: [],
     agreement: [],
     leaderboard: [],
     floorKv: [],
+    floorShaped: [],
     floorLimiter: [],
     leaderboardFresh: [],
     leaderboardTenK: [],
@@ -339,7 +361,12 @@ export async function benchHotPaths(opts) {
       knownShare: 1 / KEYSPACE_KNOWN_EVERY,
       notFound: runs.verifyKeyspace.reduce((n, r) => n + (r.statuses['404'] ?? 0), 0),
     },
-    runtimeFloor: { kvRead: pathResult('floorKv'), limiter: pathResult('floorLimiter') },
+    runtimeFloor: {
+      kvRead: pathResult('floorKv'),
+      limiter: pathResult('floorLimiter'),
+      verificationShaped: { ...pathResult('floorShaped'), bytes: shapedBytes },
+    },
+    control: { ...pathResult('control'), minRatio: Math.min(...ratios.control) },
     ...(o.profile ? { profiles } : {}),
   };
 
@@ -384,6 +411,7 @@ export async function benchHotPaths(opts) {
     ],
     [
       ['hello-world GET / (bench/hello)', ...cells(result.hello), '1', '', '', ''],
+      [...ratioRow('control: the hello-world against itself (noise)', result.control), '', ''],
       ...PATHS.map((name) => {
         const p = result.paths[name];
         return [
@@ -394,6 +422,14 @@ export async function benchHotPaths(opts) {
       }),
       [...ratioRow('floor: hello + 1 KV read (bench/hello /kv)', result.runtimeFloor.kvRead), '', ''],
       [...ratioRow('floor: hello + 1 limiter DO call (/limiter)', result.runtimeFloor.limiter), '', ''],
+      [
+        ...ratioRow(
+          `floor: hello answering a verification's shape (${shapedBytes} B, its headers)`,
+          result.runtimeFloor.verificationShaped,
+        ),
+        '',
+        '',
+      ],
       [...ratioRow('GET /api/leaderboard, a new IP per request', result.leaderboardFreshAddresses), '', ''],
       [...ratioRow(`GET /api/leaderboard, ${TEN_K} distinct IPs`, result.leaderboardTenK), '', ''],
       [...ratioRow('GET /embed/leaderboard, a new IP per request', result.embedFresh), '', ''],

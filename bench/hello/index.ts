@@ -1,11 +1,14 @@
 // The baseline of `npm run bench`: hello world on Hono, served by `wrangler dev --local` like
 // the service. `GET /` is the hello-world every hot path is compared with.
 //
-// Two more routes measure what the local runtime's bindings cost on their own, with no service
-// code: `GET /kv` is hello world plus one KV read (what a hot path would cost if every hit read
-// KV), `GET /limiter` is hello world plus one call to the service's own rate-limiter Durable
-// Object, the shard that counts the caller's `CF-Connecting-IP` (what the leaderboard needs at
-// minimum, as every request is counted). Neither is part of the hello-world figure.
+// More routes measure what the local runtime costs on its own, with no service code: `GET /kv`
+// is hello world plus one KV read (what a hot path would cost if every hit read KV), `GET
+// /limiter` is hello world plus one call to the service's own rate-limiter Durable Object, the
+// shard that counts the caller's `CF-Connecting-IP` (what the leaderboard needs at minimum, as
+// every request is counted), and `GET /shaped?bytes=N` answers with a response of a verification's
+// shape: N bytes of JSON (the bench passes the size of the service's answer, ~12.8 KB, most of it
+// the signed credential) and the headers the service sends on it. None is part of the
+// hello-world figure.
 import { Hono } from 'hono';
 import type { RateLimiter } from '../../src/durable/rate-limiter';
 
@@ -47,6 +50,33 @@ app.get('/limiter', async (c) => {
   const decision = await c.env.RATE_LIMITER.getByName(`ip-shard:${shardOf(ip)}`).hitKey(ip, 60, 60);
   if (!decision.allowed) return c.json({ error: 'rate limited' }, 429);
   return c.body(PAYLOAD, 200, { 'Content-Type': 'application/json' });
+});
+
+/** The headers of a verification hit (src/lib/finished-response.ts `publicJson` and the envelope). */
+const VERIFICATION_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, X-Request-Id, RateLimit, RateLimit-Policy, Retry-After',
+  'Cache-Control': 'public, max-age=60',
+  'Content-Security-Policy':
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'Content-Type': 'application/json',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  ETag: 'W/"mwvpj0va-6624"',
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};
+const shapedBodies = new Map<number, string>();
+
+app.get('/shaped', (c) => {
+  const bytes = Math.min(Math.max(Number(c.req.query('bytes')) || 0, 16), 1_000_000);
+  let body = shapedBodies.get(bytes);
+  if (body === undefined) {
+    body = JSON.stringify({ padding: 'x'.repeat(bytes - 14) });
+    shapedBodies.set(bytes, body);
+  }
+  return c.body(body, 200, { ...VERIFICATION_HEADERS, 'X-Request-Id': crypto.randomUUID() });
 });
 
 export default app;
