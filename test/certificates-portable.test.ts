@@ -150,9 +150,10 @@ describe('GET /api/me/certificates: LinkedIn', { timeout: 30_000 }, () => {
 
 describe('GET /api/me/certificates/{certificateNo}/pdf', { timeout: 30_000 }, () => {
   it('gives the holder a PDF with their name in Devanagari or Tamil as text, the achievement, organisation and number', async () => {
-    for (const name of ['अनन्या क्षत्रिय', 'தமிழ்செல்வி']) {
+    for (const [i, name] of ['अनन्या क्षत्रिय', 'தமிழ்செல்வி'].entries()) {
+      // Verified organisations' names are unique.
       const { candidate, certificateNo } = await candidateWithCertificate(name, {
-        employerName: 'Acme Hiring',
+        employerName: `Acme Hiring ${i + 2}`,
         title: 'Build a status page',
       });
       const res = await call(`/api/me/certificates/${certificateNo}/pdf`, { headers: as(candidate) });
@@ -203,11 +204,11 @@ describe('verification pages: LinkedIn, badges and the verifier for anything', {
   const html = { headers: { accept: 'text/html' } };
 
   it('/verify/{no} links LinkedIn (the verify page as the credential URL) and the badges, only while valid', async () => {
-    const { certificateNo } = await candidateWithCertificate('Page Holder', { employerName: 'Acme Hiring' });
+    const { certificateNo } = await candidateWithCertificate('Page Holder', { employerName: 'Acme Hiring Pages' });
     const page = await (await call(`/verify/${certificateNo}`, html)).text();
     const href = /id="linkedin" href="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
     const url = new URL(href!);
-    expect(url.searchParams.get('organizationName')).toBe('Acme Hiring');
+    expect(url.searchParams.get('organizationName')).toBe('Acme Hiring Pages');
     expect(url.searchParams.get('certId')).toBe(certificateNo);
     expect(url.searchParams.get('certUrl')).toBe(`http://localhost:8787/verify/${certificateNo}`);
     expect(page).toContain(`href="/api/certificates/${certificateNo}/badge.png"`);

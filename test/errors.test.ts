@@ -154,6 +154,12 @@ describe('security headers and CORS', () => {
       '/problems/not-found',
       '/openapi.yaml',
       '/changelog',
+      '/api/certificates/VP-DEM0-CERT-1FY3/badge.svg',
+      '/api/certificates/VP-DEM0-CERT-1FY3/badge.png',
+      '/ob/keys/abc',
+      '/ob/issuers/platform',
+      '/ob/achievements/00000000-0000-4000-8000-000000000101',
+      '/ob/status-lists/revocation/0',
     ];
     for (const path of reads) expect(isPublicRead(path), path).toBe(true);
     const others = [
@@ -167,6 +173,10 @@ describe('security headers and CORS', () => {
       '/openapi.yaml.bak',
       '/api/me',
       '/changelog/',
+      '/api/certificates/VP-DEM0-CERT-1FY3/revoke',
+      '/api/certificates/VP-DEM0-CERT-1FY3/badge.gif',
+      '/ob/issuers',
+      '/ob/status-lists/revocation',
     ];
     for (const path of others) expect(isPublicRead(path), path).toBe(false);
   });

@@ -2,10 +2,13 @@ import { env } from 'cloudflare:test';
 import type { MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/lib/create-app';
+import { noneMatch } from '../src/lib/etag';
 import { finishedResponse, publicJson } from '../src/lib/finished-response';
 import { isFinished } from '../src/lib/response-headers';
 import type { AppBindings, SessionUser } from '../src/lib/types';
 import { ipRateLimit } from '../src/middleware/rate-limit';
+import { candidateWithCertificate } from './harness';
+import { call } from './helpers';
 
 /**
  * The public hot paths build their response once with every header (`publicJson`,
@@ -120,5 +123,32 @@ describe('a finished response carries exactly the headers the middleware would a
     await finished.fetch(new Request('http://localhost/api/private'), env);
     await ordinary.fetch(new Request('http://localhost/api/private'), env);
     expect(seen).toEqual([true, false]);
+  });
+});
+
+describe('If-None-Match (RFC 9110 §13.1.2)', () => {
+  it('matches `*`, a list, and either form of the tag under weak comparison; nothing else', () => {
+    expect(noneMatch('W/"abc"', 'W/"abc"')).toBe(true);
+    expect(noneMatch('"abc"', 'W/"abc"')).toBe(true);
+    expect(noneMatch('W/"abc"', '"abc"')).toBe(true);
+    expect(noneMatch('"other", W/"abc"', 'W/"abc"')).toBe(true);
+    expect(noneMatch(' * ', 'W/"abc"')).toBe(true);
+    expect(noneMatch('"abcd", W/"ab"', 'W/"abc"')).toBe(false);
+    expect(noneMatch('abc', 'W/"abc"')).toBe(false);
+    expect(noneMatch(undefined, 'W/"abc"')).toBe(false);
+    expect(noneMatch('', 'W/"abc"')).toBe(false);
+  });
+
+  it('a public read answers 304 to a cache that sends several tags', async () => {
+    const { certificateNo } = await candidateWithCertificate(`Etag ${crypto.randomUUID().slice(0, 6)}`);
+    const res = await call(`/api/verify/${certificateNo}`);
+    expect(res.status).toBe(200);
+    const etag = res.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^W\/"/);
+    await res.arrayBuffer();
+    const again = await call(`/api/verify/${certificateNo}`, {
+      headers: { 'If-None-Match': `"stale", ${etag.replace(/^W\//, '')}` },
+    });
+    expect(again.status).toBe(304);
   });
 });

@@ -92,6 +92,10 @@ describe('CORS preflights of public reads', () => {
     '/api/briefs',
     '/.well-known/jwks.json',
     '/openapi.yaml',
+    // What a credential points to, for browser verifiers and wallets revalidating with ETags.
+    '/ob/status-lists/revocation/0',
+    '/ob/issuers/platform',
+    '/api/certificates/VP-7K3M-Q9TD-2XWV/badge.png',
   ])('answers OPTIONS %s with 204 and the allowed methods and headers', async (path) => {
     const res = await preflight(path);
     expect(res.status).toBe(204);
@@ -113,6 +117,13 @@ describe('CORS preflights of public reads', () => {
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     },
   );
+
+  it('exposes the ETag of what a credential points to, so a cross-origin verifier can revalidate', async () => {
+    const res = await call('/ob/issuers/platform', { headers: { Origin: 'https://wallet.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')).toContain('ETag');
+  });
 
   it('lets any origin read a public list, and not a private one', async () => {
     const list = await call('/api/briefs', { headers: { Origin: 'https://partner.example' } });

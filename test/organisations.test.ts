@@ -395,6 +395,187 @@ describe('what counts publicly', () => {
   });
 });
 
+describe('an issuer the platform stops standing behind', () => {
+  it('rejected after issuing: its certificates verify as not valid, the page does not say "verified", the holder sees it too', async () => {
+    const { employer, person, no } = await issuedBy(
+      'Recruiter',
+      `Rejected Later ${crypto.randomUUID().slice(0, 6)}`,
+    );
+    expect(await verify(no)).toMatchObject({ status: 'active', valid: true });
+    const rejected = await reviewOrganisation(employer, 'rejected', 'Fraudulent organisation');
+    expect(rejected.status).toBe(200);
+    expect(await verify(no)).toMatchObject({
+      status: 'suspended',
+      valid: false,
+      organisation: { verification: 'rejected' },
+    });
+    const page = await (await call(`/verify/${no}`, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain('Issuer no longer recognised');
+    expect(page).not.toContain('by a verified organisation');
+    // The holder is told what a verifier is told, and not invited to post it on LinkedIn.
+    const mine = await (await call('/api/me/certificates', { headers: as(person) })).json<{
+      items: {
+        certificateNo: string;
+        status: string;
+        publicStatus: string;
+        valid: boolean;
+        linkedInAddToProfileUrl: string | null;
+      }[];
+    }>();
+    expect(mine.items.find((c) => c.certificateNo === no)).toMatchObject({
+      status: 'active',
+      publicStatus: 'suspended',
+      valid: false,
+      linkedInAddToProfileUrl: null,
+    });
+  });
+
+  it('suspended: the holder’s list says so and offers no LinkedIn link until the suspension ends', async () => {
+    const { employer, person, no } = await issuedBy(
+      'Recruiter',
+      `Suspended ${crypto.randomUUID().slice(0, 6)}`,
+    );
+    const holderView = async () =>
+      (
+        await (
+          await call('/api/me/certificates', { headers: as(person) })
+        ).json<{
+          items: {
+            certificateNo: string;
+            publicStatus: string;
+            valid: boolean;
+            linkedInAddToProfileUrl: string | null;
+          }[];
+        }>()
+      ).items.find((c) => c.certificateNo === no);
+    expect(await holderView()).toMatchObject({ publicStatus: 'active', valid: true });
+    expect((await holderView())?.linkedInAddToProfileUrl).toMatch(/^https:\/\/www\.linkedin\.com\//);
+    expect((await reviewOrganisation(employer, 'suspended', 'Under investigation')).status).toBe(200);
+    expect(await holderView()).toMatchObject({
+      publicStatus: 'suspended',
+      valid: false,
+      linkedInAddToProfileUrl: null,
+    });
+    expect((await reviewOrganisation(employer, 'verified', 'Investigation closed')).status).toBe(200);
+    expect(await holderView()).toMatchObject({ publicStatus: 'active', valid: true });
+  });
+
+  it('a rejected organisation cannot lift the rejection by starting a DNS proof (409); the rejection stands', async () => {
+    const employer = await employerAt('rejected-dns.example', 'Rejected DNS Ltd');
+    expect((await reviewOrganisation(employer, 'rejected', 'Not a real company')).status).toBe(200);
+    const res = await call(
+      '/api/me/organisation/domain-verification',
+      jsonInit('POST', { domain: 'rejected-dns.example' }, as(employer)),
+    );
+    await expectProblem(res, 409, 'conflict');
+    const me = await (await call('/api/me/organisation', { headers: as(employer) })).json<{
+      verification: string;
+    }>();
+    expect(me.verification).toBe('rejected');
+  });
+
+  it('starting a DNS proof shows at once on the verification of what the organisation already issued', async () => {
+    const employer = await employerAt('pending-view.example', 'Pending View Ltd');
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    const no = certificate!.certificateNo;
+    expect((await verify(no)).organisation?.verification).toBe('unverified'); // cached now
+    const started = await call(
+      '/api/me/organisation/domain-verification',
+      jsonInit('POST', { domain: 'pending-view.example' }, as(employer)),
+    );
+    expect(started.status).toBe(201);
+    expect((await verify(no)).organisation?.verification).toBe('pending');
+  });
+
+  it('organisation reviews and revocations are audited once each, with the address they came from', async () => {
+    const { employer, no } = await issuedBy('Recruiter', `Audited ${crypto.randomUUID().slice(0, 6)}`);
+    const admin = await loginAdmin();
+    const orgId = await organisationOf(employer);
+    const reviewed = await call(
+      `/api/admin/organisations/${orgId}`,
+      jsonInit(
+        'PATCH',
+        { verification: 'suspended', reason: 'Checking a report' },
+        {
+          ...as(admin),
+          'CF-Connecting-IP': '203.0.113.77',
+        },
+      ),
+    );
+    expect(reviewed.status).toBe(200);
+    const review = await env.DB.prepare(
+      "SELECT ip FROM audit_log WHERE action = 'organisation.suspended' AND target_id = ?",
+    )
+      .bind(orgId)
+      .all<{ ip: string | null }>();
+    expect(review.results).toEqual([{ ip: '203.0.113.77' }]);
+
+    const revoked = await call(
+      `/api/certificates/${no}/revoke`,
+      jsonInit(
+        'POST',
+        { reason: 'Plagiarised final submission' },
+        { ...as(admin), 'CF-Connecting-IP': '203.0.113.78' },
+      ),
+    );
+    expect(revoked.status).toBe(200);
+    const entries = await env.DB.prepare(
+      "SELECT a.ip, a.details FROM audit_log a JOIN certificates c ON c.id = a.target_id WHERE a.action = 'certificate.revoked' AND c.certificate_no = ?",
+    )
+      .bind(no)
+      .all<{ ip: string | null; details: string | null }>();
+    expect(entries.results).toHaveLength(1);
+    expect(entries.results[0]?.ip).toBe('203.0.113.78');
+    expect(JSON.parse(entries.results[0]?.details ?? '{}')).toEqual({
+      reason: 'Plagiarised final submission',
+    });
+  });
+});
+
+describe('names a verifier relies on', () => {
+  it('a verified organisation that renames itself is reviewed again; what it issued keeps verifying under the signed name', async () => {
+    const { employer, no } = await issuedBy('Recruiter', `Before Rename ${crypto.randomUUID().slice(0, 6)}`);
+    const renamed = await call(
+      '/api/me/organisation',
+      jsonInit('PATCH', { name: 'After Rename Co' }, as(employer)),
+    );
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toMatchObject({ name: 'After Rename Co', verification: 'pending' });
+    expect(await verify(no)).toMatchObject({
+      status: 'active',
+      valid: true,
+      organisation: { verification: 'pending' },
+    });
+    // Its website alone is not a new claim.
+    const employer2 = (await issuedBy('Recruiter', `Website Only ${crypto.randomUUID().slice(0, 6)}`))
+      .employer;
+    const site = await call(
+      '/api/me/organisation',
+      jsonInit('PATCH', { websiteUrl: 'https://website-only.example' }, as(employer2)),
+    );
+    expect(await site.json()).toMatchObject({ verification: 'verified' });
+  });
+
+  it('no verified organisation may take another verified organisation’s name, however it is spelled', async () => {
+    const original = `Unique Hiring ${crypto.randomUUID().slice(0, 6)}`;
+    const first = await signup('employer', 'Recruiter', original);
+    await verifyOrganisation(first);
+    // A rename of a verified organisation to it: 409, nothing changed.
+    const { employer: other } = await issuedBy('Recruiter', `Impostor ${crypto.randomUUID().slice(0, 6)}`);
+    const spelled = `  ${original.toUpperCase().replace(' ', '-')}. `;
+    const taken = await call('/api/me/organisation', jsonInit('PATCH', { name: spelled }, as(other)));
+    await expectProblem(taken, 409, 'conflict');
+    expect(await (await call('/api/me/organisation', { headers: as(other) })).json()).toMatchObject({
+      verification: 'verified',
+    });
+    // An unverified organisation may carry it, but an admin cannot verify it under that name.
+    const copy = await signup('employer', 'Recruiter', original);
+    await expectProblem(await reviewOrganisation(copy, 'verified'), 409, 'conflict');
+  });
+});
+
 describe('names that change', () => {
   it('an organisation renamed: the credential keeps the signed name, the page says "now known as"', async () => {
     const { employer, no } = await issuedBy('Recruiter', 'Old Name Co');

@@ -52,3 +52,15 @@ export type Verification = 'unverified' | 'pending' | 'verified' | 'rejected' | 
 export function reviewAllowed(from: Verification, to: 'verified' | 'rejected' | 'suspended'): boolean {
   return from !== to;
 }
+
+/**
+ * What makes two organisation names the same to a reader: Unicode compatibility forms folded
+ * (NFKC), case folded, and everything but letters and digits dropped ("Demo Hiring Co." and
+ * "demo  hiring-co" are one name). Verified organisations may not share one.
+ */
+export function organisationNameKey(name: string): string {
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}

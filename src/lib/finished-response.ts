@@ -11,6 +11,7 @@
 import type { Context } from 'hono';
 import { applyPublicCors } from '../middleware/public-cors';
 import { applySecurityHeaders } from '../middleware/security-headers';
+import { noneMatch } from './etag';
 import type { HeaderBag } from './response-headers';
 import type { AppVariables } from './types';
 
@@ -75,7 +76,7 @@ export function publicJson(c: Context, json: string, etag: string, cacheControl:
     'Access-Control-Allow-Origin': '*',
     'Cross-Origin-Resource-Policy': 'cross-origin',
   };
-  if (c.req.header('If-None-Match') === etag) return finishedResponse(c, null, 304, headers);
+  if (noneMatch(c.req.header('If-None-Match'), etag)) return finishedResponse(c, null, 304, headers);
   headers['Content-Type'] = 'application/json';
   return finishedResponse(c, json, 200, headers);
 }

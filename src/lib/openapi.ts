@@ -29,8 +29,8 @@ or \`DELETE\` without an \`Origin\` header equal to this server's origin (or one
 is refused with 403: browsers send it themselves; other clients add \`Origin: ${serverUrl}\`.
 API-key calls (\`X-Service-Key\`) are not affected.
 
-Public reads (verification, leaderboard, agreement rate, briefs, keys, notices, problem types, this
-document) allow any origin and answer CORS preflights, so browser integrations may send custom headers.
+Public reads (verification, the documents a credential points to under \`/ob/\`, baked badges,
+leaderboard, agreement rate, briefs, keys, notices, problem types, this document) allow any origin and answer CORS preflights, so browser integrations may send custom headers.
 
 Pages for people: certificate verification at \`/verify/{certificateNo}\` (the signature is checked in
 the browser; a local server started with \`npm run dev\` has [a demo certificate](/verify/VP-DEM0-CERT-1FY3)) and the [embeddable leaderboard](/embed/leaderboard) at \`/embed/leaderboard\`, which partners

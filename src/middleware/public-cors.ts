@@ -2,12 +2,13 @@ import type { HeaderBag } from '../lib/response-headers';
 
 /**
  * The public reads any web page may call, with any of the headers below: certificate
- * verification, the leaderboard, the agreement rate, published briefs, the signing keys, consent
+ * verification, the documents a credential points to (`/ob/…`: keys, issuer profiles,
+ * achievements, status lists) and baked badges, the leaderboard, the agreement rate, published briefs, the signing keys, consent
  * notices, problem types, this API's own document and changelog. GET only: the authenticated
  * writes that share some of these paths (`POST /api/briefs`) are never granted cross-origin.
  */
 const PUBLIC_READS =
-  /^(?:\/api\/verify\/[^/]+|\/api\/leaderboard|\/api\/public\/agreement-rate|\/api\/briefs(?:\/[^/]+)?|\/\.well-known\/jwks\.json|\/api\/consent\/notices\/[^/]+|\/problems\/[^/]+|\/openapi\.yaml|\/changelog)$/;
+  /^(?:\/api\/verify\/[^/]+|\/api\/certificates\/[^/]+\/badge\.(?:svg|png)|\/ob\/(?:keys|issuers|achievements)\/[^/]+|\/ob\/status-lists\/[^/]+\/[^/]+|\/api\/leaderboard|\/api\/public\/agreement-rate|\/api\/briefs(?:\/[^/]+)?|\/\.well-known\/jwks\.json|\/api\/consent\/notices\/[^/]+|\/problems\/[^/]+|\/openapi\.yaml|\/changelog)$/;
 
 export const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Origin': '*',

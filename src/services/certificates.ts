@@ -57,7 +57,7 @@ type CertificateRow = typeof certificates.$inferSelect;
 
 /**
  * What a verifier is told. `status` is the certificate's own state, except that an active
- * certificate of a suspended organisation shows as `suspended`; `valid` is true only for an
+ * certificate of a suspended (or, after issuing, rejected) organisation shows as `suspended`; `valid` is true only for an
  * `active` one. `employer.name` is the issuer's name as signed into the credential;
  * `organisation.name` is its name now (the page says "now known as …" when they differ).
  */
@@ -87,7 +87,12 @@ export function publicStatus(
   validUntil: Date | null = null,
   now = new Date(),
 ): VerificationPayload['status'] {
-  if (status === 'active' && organisationVerification === 'suspended') return 'suspended';
+  // Suspended, or rejected after issuing: the platform no longer stands behind this issuer.
+  if (
+    status === 'active' &&
+    (organisationVerification === 'suspended' || organisationVerification === 'rejected')
+  )
+    return 'suspended';
   if (status === 'active' && validUntil !== null && validUntil.getTime() <= now.getTime()) return 'expired';
   return status;
 }
@@ -253,6 +258,7 @@ function holderViews(db: Database) {
       holderId: certificates.holderId,
       signedOrganisationName: certificates.signedOrganisationName,
       organisationName: organisations.name,
+      organisationVerification: organisations.verification,
     })
     .from(certificates)
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
@@ -293,7 +299,7 @@ export async function holderCertificate(
 export async function revokeCertificate(
   db: Database,
   certificateNo: string,
-  actor: { id: string; role: string },
+  actor: { id: string; role: string; ip?: string | null },
   reason: string,
   now = new Date(),
   /** Where to hand the webhook jobs at once (else the sweeper enqueues them). */
@@ -331,6 +337,7 @@ export async function revokeCertificate(
       targetType: 'certificate',
       targetId: certificate.id,
       details: { reason },
+      ip: actor.ip ?? null,
     }),
     ...hooks.statements,
   ]);
@@ -353,7 +360,7 @@ export const verifyPageUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, certificateNo: 
  * null otherwise, so nobody is invited to list a certificate that does not verify.
  */
 export function linkedInUrlOf(env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCertificate): string | null {
-  if (r.status !== 'active' || !r.credentialJwt) return null;
+  if (holderPublicStatus(r) !== 'active' || !r.credentialJwt) return null;
   return linkedInAddToProfileUrl({
     name: r.briefTitle,
     organisationName: issuingOrganisationName(r),
@@ -363,10 +370,19 @@ export function linkedInUrlOf(env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCertif
   });
 }
 
+/** What a verifier is told of the holder's certificate now (`publicStatus`). */
+const holderPublicStatus = (
+  r: Pick<HolderCertificate, 'status' | 'organisationVerification' | 'validUntil'>,
+  now = new Date(),
+) => publicStatus(r.status, r.organisationVerification, r.validUntil, now);
+
 /** A certificate as its holder (and a revoker) sees it. */
 export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCertificate) => ({
   certificateNo: r.certificateNo,
   status: r.status,
+  // What a verifier sees, so the holder is not surprised by a suspension or an expiry.
+  publicStatus: holderPublicStatus(r),
+  valid: holderPublicStatus(r) === 'active',
   brief: { id: r.briefId, title: r.briefTitle },
   domain: r.domain,
   issuedAt: r.issuedAt.toISOString(),
@@ -392,10 +408,12 @@ export async function holderCertificateDocument(
       domain: certificates.domain,
       issuedAt: certificates.issuedAt,
       revokedAt: certificates.revokedAt,
+      validUntil: certificates.validUntil,
       briefTitle: briefs.title,
       holderName: users.name,
       signedOrganisationName: certificates.signedOrganisationName,
       organisationName: organisations.name,
+      organisationVerification: organisations.verification,
     })
     .from(certificates)
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
@@ -411,6 +429,8 @@ export async function holderCertificateDocument(
     domain: row.domain,
     employerName: issuingOrganisationName(row),
     status: row.status,
+    publicStatus: holderPublicStatus(row),
+    validUntil: row.validUntil,
     issuedAt: row.issuedAt,
     revokedAt: row.revokedAt,
     verifyUrl: verifyPageUrl(env, row.certificateNo),

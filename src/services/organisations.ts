@@ -4,13 +4,14 @@
  * member's email is at, or by an admin's review. Verification issues every certificate that was
  * waiting for it (see `issuePendingCertificates`).
  */
-import { and, asc, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, or } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type OrganisationVerification, organisationInvitations, organisations, users } from '../db/schema';
 import {
   emailDomain,
   emailIsAtDomain,
   normaliseDomain,
+  organisationNameKey,
   reviewAllowed,
   txtValues,
   verificationRecordName,
@@ -151,9 +152,17 @@ export async function updateOrganisation(
   input: { name?: string | undefined; websiteUrl?: string | null | undefined },
 ): Promise<OrganisationRow> {
   const organisation = await organisationOf(db, actor.id);
+  const name = input.name?.trim();
+  // A verified organisation was verified under its name: a new one is a new claim, reviewed
+  // again (certificates already issued keep verifying under the name signed into them; those
+  // earned meanwhile wait as `pending_issuer`), and never another verified organisation's.
+  const renamed = name !== undefined && name !== organisation.name;
+  const reverify = renamed && organisation.verification === 'verified';
+  if (reverify) await assertNameFree(db, name, organisation.id);
   const changes = {
-    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(name !== undefined ? { name } : {}),
     ...(input.websiteUrl !== undefined ? { websiteUrl: input.websiteUrl } : {}),
+    ...(reverify ? { verification: 'pending' as const } : {}),
     updatedAt: new Date(),
   };
   const [, [updated]] = await db.batch([
@@ -162,12 +171,35 @@ export async function updateOrganisation(
       action: 'organisation.updated',
       targetType: 'organisation',
       targetId: organisation.id,
-      details: { before: { name: organisation.name, websiteUrl: organisation.websiteUrl }, after: input },
+      details: {
+        before: { name: organisation.name, websiteUrl: organisation.websiteUrl },
+        after: input,
+        ...(reverify ? { verification: { from: 'verified', to: 'pending', reason: 'renamed' } } : {}),
+      },
     }),
     db.update(organisations).set(changes).where(eq(organisations.id, organisation.id)).returning(),
   ]);
   if (!updated) throw new ProblemError('not-found', 'No organisation with this id.');
   return updated;
+}
+
+/**
+ * 409 when another verified organisation already has this name (`organisationNameKey`): a
+ * certificate must not be presented as issued by a verified "X" that is not the verified X.
+ * Reads the verified organisations' names (a review or a rename, never a hot path).
+ */
+export async function assertNameFree(db: Database, name: string, organisationId: string): Promise<void> {
+  const key = organisationNameKey(name);
+  const verified = await db
+    .select({ name: organisations.name })
+    .from(organisations)
+    .where(and(eq(organisations.verification, 'verified'), ne(organisations.id, organisationId)));
+  if (verified.some((o) => organisationNameKey(o.name) === key)) {
+    throw new ProblemError(
+      'conflict',
+      `Another verified organisation is named "${name}". Choose a name that tells yours apart.`,
+    );
+  }
 }
 
 export type DnsChallenge = { domain: string; recordName: string; recordType: 'TXT'; recordValue: string };
@@ -194,10 +226,11 @@ export async function startDomainVerification(
     );
   }
   const organisation = await organisationOf(db, actor.id);
-  if (organisation.verification === 'suspended') {
+  if (organisation.verification === 'suspended' || organisation.verification === 'rejected') {
+    // The platform's decision stands until an admin changes it.
     throw new ProblemError(
       'conflict',
-      'A suspended organisation cannot verify itself; contact the platform.',
+      `A ${organisation.verification} organisation cannot verify itself; contact the platform.`,
     );
   }
   const token = organisation.dnsToken ?? randomToken(24);
@@ -301,10 +334,12 @@ export async function checkDomainVerification(
   if (
     !check.matched ||
     organisation.verification === 'verified' ||
-    organisation.verification === 'suspended'
+    organisation.verification === 'suspended' ||
+    organisation.verification === 'rejected'
   ) {
     return { organisation, check, newlyVerified: false };
   }
+  await assertNameFree(db, organisation.name, organisation.id);
   const now = new Date();
   const job = issuanceJob(db, organisation.id, now);
   const [, [updated]] = await db.batch([
@@ -334,7 +369,7 @@ export async function checkDomainVerification(
 /** An admin's decision on an organisation, audited with its reason. */
 export async function reviewOrganisation(
   db: Database,
-  admin: { id: string },
+  admin: { id: string; ip?: string | null },
   id: string,
   input: { verification: 'verified' | 'rejected' | 'suspended'; reason: string },
 ): Promise<{
@@ -347,6 +382,7 @@ export async function reviewOrganisation(
   if (!reviewAllowed(organisation.verification, input.verification)) {
     throw new ProblemError('conflict', `The organisation is already ${organisation.verification}.`);
   }
+  if (input.verification === 'verified') await assertNameFree(db, organisation.name, id);
   const now = new Date();
   const job = input.verification === 'verified' ? issuanceJob(db, id, now) : null;
   const [, [updated]] = await db.batch([
@@ -356,6 +392,7 @@ export async function reviewOrganisation(
       targetType: 'organisation',
       targetId: id,
       details: { method: 'admin', from: organisation.verification, reason: input.reason },
+      ip: admin.ip ?? null,
     }),
     db
       .update(organisations)

@@ -128,7 +128,7 @@ export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations>
 export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisation> = async (c) => {
   const reviewed = await organisations.reviewOrganisation(
     c.var.db,
-    c.var.user,
+    { id: c.var.user.id, ip: c.req.header('CF-Connecting-IP') ?? null },
     c.req.valid('param').id,
     c.req.valid('json'),
   );

@@ -233,8 +233,10 @@ export const reviewOrganisation = defineRoute({
   summary: 'Verify, reject or suspend an organisation',
   description:
     'Audited with the reason. Verifying issues every certificate that was waiting (`pending_issuer`); suspending ' +
-    "shows the organisation's certificates as `suspended` on verification until it is verified again. Setting the " +
-    'state it already has is a 409.',
+    "shows the organisation's certificates as `suspended` on verification until it is verified again, and so does " +
+    'rejecting an organisation that had issued (the platform no longer stands behind it). Setting the state it ' +
+    'already has is a 409, and so is verifying an organisation under a name another verified organisation has ' +
+    '(ignoring case, spaces and punctuation).',
   ...sessionAuth('admin'),
   request: { params: IdParams, body: { required: true, content: json(OrganisationReviewSchema) } },
   errors: [409],

@@ -4,7 +4,6 @@ import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificat
 import { finishedResponse, publicJson } from '../../lib/finished-response';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { recordAudit } from '../../services/audit';
 import { purgeLeaderboards } from '../../services/cache-keys';
 import * as certs from '../../services/certificates';
 import { forgetVerifications } from '../../services/verification-memory';
@@ -81,17 +80,13 @@ export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const { db, user } = c.var;
-  const row = await certs.revokeCertificate(db, number, user, c.req.valid('json').reason, new Date(), c.env);
+  const actor = { ...user, ip: c.req.header('CF-Connecting-IP') ?? null };
+  const row = await certs.revokeCertificate(db, number, actor, c.req.valid('json').reason, new Date(), c.env);
   if (!row) throw new ProblemError('not-found', 'No certificate has this number.');
+  // The revocation's audit entry (reason, address) committed with it.
   await Promise.all([
     forgetVerifications(c.env, [row.certificateNo]),
     purgeLeaderboards(c.env.CACHE, [row.domain]),
-    recordAudit(db, {
-      actorId: user.id,
-      action: 'certificate.revoked',
-      targetType: 'certificate',
-      targetId: row.id,
-    }),
   ]);
   const full = await certs.holderCertificate(db, row.certificateNo);
   return c.json(certs.certificateView(c.env, full!), 200);

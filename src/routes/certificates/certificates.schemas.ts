@@ -79,6 +79,12 @@ export const CertificateSchema = z
     status: z.enum(['active', 'revoked', 'pending_issuer']).openapi({
       description: '`pending_issuer` until the organisation that rated the work is verified.',
     }),
+    publicStatus: z.enum(['active', 'revoked', 'pending_issuer', 'suspended', 'expired']).openapi({
+      description:
+        'What `GET /api/verify/{certificateNo}` answers now: `suspended` while the issuing organisation is ' +
+        'suspended (or no longer recognised) by the platform, `expired` once `validUntil` has passed.',
+    }),
+    valid: z.boolean().openapi({ description: 'True exactly when `publicStatus` is `active`.' }),
     brief: z.object({ id: z.string(), title: z.string() }),
     domain: z.string(),
     issuedAt: z.string().datetime(),
@@ -93,7 +99,7 @@ export const CertificateSchema = z
       .openapi({
         description:
           "LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the " +
-          'verification page as the credential URL). Null unless the certificate is `active`.',
+          'verification page as the credential URL). Null unless `publicStatus` is `active`.',
       }),
   })
   .openapi('Certificate');

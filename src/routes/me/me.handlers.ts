@@ -121,6 +121,8 @@ export const startDomainVerification: AppRouteHandler<typeof routes.startDomainV
     c.var.user,
     c.req.valid('json').domain,
   );
+  // Its certificates' cached verifications name the organisation's state, now `pending`.
+  c.executionCtx.waitUntil(forgetOrganisationViews(c.env, organisation.id));
   return c.json({ organisation: organisationView(organisation), challenge }, 201);
 };
 

@@ -234,9 +234,13 @@ export const updateMyOrganisation = defineRoute({
   summary: 'Rename the organisation or change its website',
   description:
     'Any member may. Credentials already issued keep the name they were signed with; the verify page then shows ' +
-    '"now known as …" with the new name.',
+    '"now known as …" with the new name. A verified organisation was verified under its name: a new name puts it ' +
+    'back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as ' +
+    '`pending_issuer`. A name another verified organisation already has (ignoring case, spaces and punctuation) ' +
+    'is a 409.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(UpdateOrganisationSchema) } },
+  errors: [409],
   responses: { 200: { description: 'The organisation.', content: json(OrganisationSchema) } },
 });
 
@@ -265,7 +269,8 @@ export const startDomainVerification = defineRoute({
   summary: 'Start a DNS proof of a domain',
   description:
     'Returns the TXT record to publish at `_vp-verification.<domain>`. Only a member whose own email address is at ' +
-    'that domain may prove it (403 otherwise). The organisation becomes `pending`.',
+    'that domain may prove it (403 otherwise). The organisation becomes `pending`. A suspended or rejected ' +
+    'organisation cannot (409): the platform\'s decision stands until an admin changes it.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(DomainRequestSchema) } },
   errors: [409],
@@ -281,7 +286,8 @@ export const checkDomainVerification = defineRoute({
   summary: 'Check the DNS proof and verify the organisation',
   description:
     'Looks the TXT record up through DNS-over-HTTPS. When it matches, the organisation is verified and every ' +
-    'certificate that was waiting (`pending_issuer`) is issued at once. A resolver that does not answer is a 503.',
+    'certificate that was waiting (`pending_issuer`) is issued at once. A resolver that does not answer is a 503; ' +
+    'a name another verified organisation already has is a 409.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(DomainRequestSchema) } },
   errors: [409, 503],

@@ -1,5 +1,6 @@
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint } from '../../domain/certificates/credential';
+import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import { publishedKeys } from '../../services/certificates';
@@ -45,6 +46,6 @@ export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = 
   const found = await statusList(c.env, c.var.db, purpose, number);
   if (!found) throw new ProblemError('not-found', 'No status list has this number.');
   const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
-  if (c.req.header('If-None-Match') === found.etag) return c.body(null, 304, headers);
+  if (noneMatch(c.req.header('If-None-Match'), found.etag)) return c.body(null, 304, headers);
   return c.body(found.jwt, 200, { ...headers, 'Content-Type': 'application/vc+jwt' });
 };

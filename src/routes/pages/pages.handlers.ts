@@ -1,4 +1,5 @@
 import { getReadReplicaDb } from '../../db/client';
+import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
 import type { VerificationPayload } from '../../services/certificates';
@@ -23,7 +24,7 @@ export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) 
     // (frame-ancestors 'none') would then stop the cached page from being framed.
     'Content-Security-Policy': await embedCsp(),
   };
-  if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers);
+  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
   const page = embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme);
   return c.body(page, 200, { ...headers, 'Content-Type': HTML });
 };
@@ -46,7 +47,7 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
     'Cache-Control': 'public, max-age=60',
     'Content-Security-Policy': await verifyCsp(),
   };
-  if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers);
+  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
   const payload = JSON.parse(found.json) as VerificationPayload;
   const shareUrl = `${c.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/verify/${payload.certificateNo}`;
   return c.body(verifyPage(payload, shareUrl, JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
@@ -60,7 +61,7 @@ export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) =
     'Cache-Control': 'public, max-age=300',
     'Content-Security-Policy': csp,
   };
-  if (c.req.header('If-None-Match') === headers.ETag) return c.body(null, 304, headers);
+  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
   return c.body(verifierPage(JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
 };
 

@@ -130,11 +130,11 @@ ${qr}
 function statusBox(v: VerificationPayload): Html {
   switch (v.status) {
     case 'active':
-      return html`<div class="status valid"><span class="icon" aria-hidden="true">✓</span><div><strong>Valid certificate</strong><p>Issued on ${date(v.issuedAt)} by a verified organisation and not revoked.</p></div></div>`;
+      return html`<div class="status valid"><span class="icon" aria-hidden="true">✓</span><div><strong>Valid certificate</strong><p>Issued on ${date(v.issuedAt)}${v.organisation?.verification === 'verified' ? ' by a verified organisation' : ''} and not revoked.</p></div></div>`;
     case 'revoked':
       return html`<div class="status revoked"><span class="icon" aria-hidden="true">✗</span><div><strong>Revoked certificate</strong><p>Revoked on ${v.revokedAt ? date(v.revokedAt) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
     case 'suspended':
-      return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>Issuer suspended</strong><p>The organisation that issued this certificate is suspended by the platform. The certificate is not valid while the suspension lasts.</p></div></div>`;
+      return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>${v.organisation?.verification === 'rejected' ? 'Issuer no longer recognised' : 'Issuer suspended'}</strong><p>The organisation that issued this certificate is ${v.organisation?.verification === 'rejected' ? 'no longer recognised' : 'suspended'} by the platform. The certificate is not valid while it is.</p></div></div>`;
     case 'expired':
       return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>Expired certificate</strong><p>Valid from ${date(v.issuedAt)} until ${v.validUntil ? date(v.validUntil) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
     case 'pending_issuer':

@@ -107,6 +107,9 @@ export type CertificateDocument = {
   /** The organisation, by the name signed into the credential. */
   employerName: string;
   status: 'active' | 'revoked' | 'pending_issuer';
+  /** What a verifier is told now (an issuer's suspension, an expiry); the stored `status` when absent. */
+  publicStatus?: 'active' | 'revoked' | 'pending_issuer' | 'suspended' | 'expired';
+  validUntil?: Date | null;
   issuedAt: Date;
   revokedAt: Date | null;
   /** The public verification page, `{base}/verify/{no}`: printed and encoded in the QR code. */
@@ -171,6 +174,18 @@ export async function renderCertificatePdf(cert: CertificateDocument, now = new 
       size: 12,
       weight: 'bold',
       color: rgb(0.55, 0.35, 0),
+    });
+  if (cert.status === 'active' && cert.publicStatus === 'suspended')
+    await centred('NOT VALID NOW: the issuing organisation is suspended by the platform', {
+      size: 12,
+      weight: 'bold',
+      color: rgb(0.7, 0.1, 0.1),
+    });
+  if (cert.status === 'active' && cert.publicStatus === 'expired')
+    await centred(`EXPIRED${cert.validUntil ? ` on ${DAY.format(cert.validUntil)}` : ''}`, {
+      size: 14,
+      weight: 'bold',
+      color: rgb(0.7, 0.1, 0.1),
     });
 
   // The QR code of the verification page, bottom right, with the link beside it.
