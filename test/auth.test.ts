@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { PBKDF2_ITERATIONS, PBKDF2_MAX_ITERATIONS, sha256Hex } from '../src/domain/secrets';
-import { loginAdmin, signup } from './harness';
+import { DEMO_BRIEF, loginAdmin, signup } from './harness';
 import { as, call, expectProblem, jsonInit, ORIGIN, sessionCookieFrom } from './helpers';
 
 describe('signup', () => {
@@ -247,5 +247,53 @@ describe('CSRF on cookie-authenticated unsafe methods', () => {
       body: 'name=x&scopes=integrity:check',
     });
     await expectProblem(res, 415, 'unsupported-media-type');
+  });
+});
+
+describe('names shown publicly cannot hide characters', () => {
+  const signupAs = (name: string, organisation?: string) =>
+    call(
+      '/api/auth/signup',
+      jsonInit('POST', {
+        email: `shown-${crypto.randomUUID().slice(0, 8)}@example.test`,
+        password: 'a-long-enough-password',
+        name,
+        role: organisation ? 'employer' : 'candidate',
+        dateOfBirth: '1990-01-01',
+        ...(organisation ? { organisation: { name: organisation } } : {}),
+      }),
+    );
+  const refused = async (res: Response, pointer: string, code: string) => {
+    const problem = await expectProblem(res, 422, 'validation-failed');
+    expect(problem.errors).toEqual([{ pointer, detail: expect.stringContaining(`U+${code}`) }]);
+  };
+
+  it('refuses bidi overrides, zero-width spaces and controls in display names, organisation names and brief titles (422)', async () => {
+    await refused(await signupAs('\u202etset Admin'), '#/name', '202E');
+    await refused(await signupAs('Ravi', 'Goo\u200bgle Inc'), '#/organisation/name', '200B');
+    const person = await signup('candidate', 'Ravi Kumar');
+    await refused(
+      await call('/api/dsr/correction', jsonInit('PATCH', { name: 'Ravi \u0000 Kumar' }, as(person))),
+      '#/name',
+      '0000',
+    );
+    const employer = await signup('employer', 'Recruiter');
+    await refused(
+      await call('/api/me/organisation', jsonInit('PATCH', { name: 'Acme\u0007' }, as(employer))),
+      '#/name',
+      '0007',
+    );
+    const brief = await call(
+      '/api/briefs',
+      jsonInit('POST', { ...DEMO_BRIEF, title: 'Build \u2066an API\u2069' }, as(employer)),
+    );
+    await refused(brief, '#/title', '2066');
+  });
+
+  it('keeps the joiners Indic scripts and Persian need to spell names', async () => {
+    const name = 'क्\u200dष Kumar'; // a zero-width joiner inside a Devanagari conjunct
+    const res = await signupAs(name);
+    expect(res.status).toBe(201);
+    expect((await res.json<{ user: { name: string } }>()).user.name).toBe(name);
   });
 });

@@ -123,6 +123,12 @@ describe('CORS preflights of public reads', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-expose-headers')).toContain('ETag');
+    // Its refusals too, so a browser verifier can read why.
+    const missing = await call('/ob/issuers/00000000-0000-4000-8000-00000000dead', {
+      headers: { Origin: 'https://wallet.example' },
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('lets any origin read a public list, and not a private one', async () => {

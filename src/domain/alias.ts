@@ -35,3 +35,18 @@ export function normaliseAlias(raw: string): AliasVerdict {
     };
   return { ok: true, alias };
 }
+
+/**
+ * Characters refused in any text shown publicly under a person's or an organisation's name
+ * (display names, organisation names, brief titles): the alias rule's set, except the zero-width
+ * joiner and non-joiner (U+200D, U+200C), which Indic scripts and Persian need to spell names.
+ */
+const HIDDEN_IN_SHOWN_TEXT = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/u;
+
+/** Why `text` may not be shown publicly (the first such character), or null when it may. */
+export function hiddenCharacterReason(text: string): string | null {
+  const bad = HIDDEN_IN_SHOWN_TEXT.exec(text);
+  if (!bad) return null;
+  const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `Contains U+${code}, a control, bidirectional or invisible character; these are not allowed in text shown publicly.`;
+}

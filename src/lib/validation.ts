@@ -1,4 +1,6 @@
+import { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
+import { hiddenCharacterReason } from '../domain/alias';
 import type { FieldError } from './problem';
 import { ProblemError } from './problem';
 
@@ -34,3 +36,20 @@ export function validationHook(
     errors: fieldErrors(result.error, [location]),
   });
 }
+
+/**
+ * A trimmed, non-empty string of at most `max` characters that is shown publicly (a display
+ * name, an organisation name, a brief title): control, bidirectional and invisible characters
+ * are a 422 with the character named (`hiddenCharacterReason`), so nobody can spoof what a
+ * leaderboard, a verification or a credential shows.
+ */
+export const shownText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .superRefine((value, ctx) => {
+      const reason = hiddenCharacterReason(value);
+      if (reason) ctx.addIssue({ code: 'custom', message: reason });
+    });
