@@ -8,8 +8,11 @@
 // follows the port: PUBLIC_BASE_URL (the OpenAPI server, the JWKS URL, share links, QR codes,
 // PDFs and every credential's issuer) and ALLOWED_ORIGINS are set to `http://localhost:<port>`
 // unless given with `--var`. `--persist-to <dir>` applies to the migrations and the seed too.
+// A DNS-over-HTTPS double (scripts/lib/dns-double.mjs) answers organisations' domain proofs on
+// http://127.0.0.1:<port + 1> (another free port if taken) unless DOH_RESOLVER_URL is given.
 import { constants } from 'node:os';
 import { ensureDevVars } from './lib/dev-vars.mjs';
+import { startDnsDouble } from './lib/dns-double.mjs';
 import { seedLocalDatabase } from './lib/seed.mjs';
 import { applyLocalMigrations, spawnWrangler } from './lib/wrangler.mjs';
 
@@ -51,6 +54,15 @@ try {
 } catch (error) {
   console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
+}
+
+if (!given('DOH_RESOLVER_URL')) {
+  const dns = await startDnsDouble(port + 1);
+  vars.push('--var', `DOH_RESOLVER_URL:${dns.url}/dns-query`);
+  console.log(
+    `dev: DNS-over-HTTPS double on ${dns.url}: publish a domain proof with\n` +
+      `  curl -X PUT ${dns.url}/records -d '{"name":"_vp-verification.<domain>","values":["vp-verification=<token>"]}'`,
+  );
 }
 
 const hasPort = option('--port') !== undefined;
