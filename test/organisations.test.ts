@@ -296,7 +296,16 @@ describe('verification of an organisation', () => {
     expect(body.check.matched).toBe(true);
     expect(body.organisation.verification).toBe('verified');
     expect(body.issuedCertificates).toEqual([certificate!.certificateNo]);
-    expect(await verify(certificate!.certificateNo)).toMatchObject({ status: 'active', valid: true });
+    expect(await verify(certificate!.certificateNo)).toMatchObject({
+      status: 'active',
+      valid: true,
+      // What the proof established, for a verifier: control of this domain.
+      organisation: { verification: 'verified', verifiedDomain: 'dns-proof.example' },
+    });
+    const page = await (
+      await call(`/verify/${certificate!.certificateNo}`, { headers: { accept: 'text/html' } })
+    ).text();
+    expect(page).toContain('<dt>Verified domain</dt><dd>dns-proof.example</dd>');
 
     // Audited.
     const audit = await env.DB.prepare(
@@ -347,7 +356,7 @@ describe('verification of an organisation', () => {
       return passEveryMilestone(employer, person, brief);
     })();
     const no = certified.certificate!.certificateNo;
-    expect((await verify(no)).valid).toBe(true);
+    expect(await verify(no)).toMatchObject({ valid: true, organisation: { verifiedDomain: null } });
 
     const again = await reviewOrganisation(employer, 'verified');
     await expectProblem(again, 409, 'conflict');

@@ -68,7 +68,7 @@ export type VerificationPayload = {
   brief: { id: string; title: string };
   domain: string;
   employer: { name: string };
-  organisation: { id: string; name: string; verification: string } | null;
+  organisation: { id: string; name: string; verification: string; verifiedDomain?: string | null } | null;
   issuedAt: string;
   validUntil: string | null;
   revokedAt: string | null;
@@ -123,6 +123,7 @@ export async function buildVerification(
       organisationId: organisations.id,
       organisationName: organisations.name,
       verification: organisations.verification,
+      verifiedDomain: organisations.verifiedDomain,
     })
     .from(certificates)
     .innerJoin(users, eq(users.id, certificates.holderId))
@@ -146,7 +147,13 @@ export async function buildVerification(
       domain: row.domain,
       employer: { name: row.signedOrganisationName ?? currentName },
       organisation: row.organisationId
-        ? { id: row.organisationId, name: currentName, verification: row.verification ?? 'unverified' }
+        ? {
+            id: row.organisationId,
+            name: currentName,
+            verification: row.verification ?? 'unverified',
+            // What a DNS proof established: control of this domain (the name is the organisation's own).
+            verifiedDomain: row.verification === 'verified' ? (row.verifiedDomain ?? null) : null,
+          }
         : null,
       issuedAt: row.issuedAt.toISOString(),
       validUntil: row.validUntil?.toISOString() ?? null,

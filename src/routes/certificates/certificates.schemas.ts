@@ -21,7 +21,7 @@ export const VerificationSchema = z
       description:
         '`active`: issued by a verified organisation and valid. `pending_issuer`: earned, but the organisation is not ' +
         'verified yet, so not publicly valid (issued automatically on verification). `suspended`: the issuing ' +
-        'organisation is suspended. `expired`: past its `validUntil` (the brief set a validity). `revoked`: ' +
+        'organisation is suspended, or was rejected after it issued. `expired`: past its `validUntil` (the brief set a validity). `revoked`: ' +
         'withdrawn by the organisation or an admin.',
     }),
     valid: z.boolean().openapi({ description: 'True only when `status` is `active`.' }),
@@ -37,6 +37,16 @@ export const VerificationSchema = z
           .string()
           .openapi({ description: 'Its name now; differs from `employer.name` after a rename.' }),
         verification: z.enum(['unverified', 'pending', 'verified', 'rejected', 'suspended']),
+        verifiedDomain: z
+          .string()
+          .nullable()
+          .optional()
+          .openapi({
+            description:
+              'While the organisation is verified by a DNS proof: the domain it proved it controls (its name is its ' +
+              'own claim, unique among verified organisations). Null when verified by an admin or not verified.',
+            example: 'acme.example',
+          }),
       })
       .nullable(),
     issuedAt: z.string().datetime(),

@@ -200,6 +200,7 @@ ${statusBox(v)}
 <dt>Brief</dt><dd>${v.brief.title}</dd>
 <dt>Domain</dt><dd>${v.domain}</dd>
 <dt>Employer</dt>${employerLine(v)}
+${v.organisation?.verifiedDomain ? html`<dt>Verified domain</dt><dd>${v.organisation.verifiedDomain}</dd>` : ''}
 <dt>${v.status === 'pending_issuer' ? 'Earned' : 'Issued'}</dt><dd>${dateTime(v.issuedAt)}</dd>
 ${v.validUntil ? html`<dt>${v.status === 'expired' ? 'Expired' : 'Valid until'}</dt><dd>${dateTime(v.validUntil)}</dd>` : ''}
 ${v.revokedAt ? html`<dt>Revoked</dt><dd>${dateTime(v.revokedAt)}</dd>` : ''}
