@@ -7,6 +7,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueKey, loginAdmin, organisationOf, signup } from './harness';
 import { type Account, as, call, eventually, expectProblem, jsonInit } from './helpers';
 
+const CHALLENGE = 'ApiKey realm="api", header="X-Service-Key"';
+
 let admin: Account;
 beforeAll(async () => {
   admin = await loginAdmin();
@@ -74,7 +76,9 @@ describe('API keys: organisation and expiry', () => {
     vi.setSystemTime(expiresAt.getTime() - 1000);
     expect((await self(created.key)).status).toBe(200);
     vi.setSystemTime(expiresAt.getTime() + 1000);
-    const problem = await expectProblem(await self(created.key), 401, 'unauthenticated');
+    const expired = await self(created.key);
+    expect(expired.headers.get('WWW-Authenticate')).toBe(CHALLENGE);
+    const problem = await expectProblem(expired, 401, 'unauthenticated');
     expect(problem.detail).toMatch(/expired/);
   });
 
@@ -149,6 +153,71 @@ describe('API keys: roll', () => {
       403,
       'forbidden',
     );
+  });
+
+  it('takes an empty body sent as JSON for no body (the default grace period), not malformed JSON', async () => {
+    const created = await create({});
+    const start = Date.now();
+    const res = await call(`/api/admin/api-keys/${created.id}/roll`, {
+      method: 'POST',
+      headers: as(admin, { 'content-type': 'application/json' }),
+      body: '',
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const rolled = await res.json<Created>();
+    expect(Date.parse(rolled.previousKeyExpiresAt ?? '') - start).toBeGreaterThan(86_400_000 - 10_000);
+    // The header without any body at all: the same.
+    const bare = await call(`/api/admin/api-keys/${created.id}/roll`, {
+      method: 'POST',
+      headers: as(admin, { 'content-type': 'application/json; charset=utf-8' }),
+    });
+    expect(bare.status).toBe(200);
+    // Only the empty body: white space is not JSON, and a required body stays required.
+    await expectProblem(
+      await call(`/api/admin/api-keys/${created.id}/roll`, jsonInit('POST', ' ', as(admin))),
+      400,
+      'malformed-json',
+    );
+    await expectProblem(
+      await call('/api/admin/api-keys', jsonInit('POST', '', as(admin))),
+      400,
+      'malformed-json',
+    );
+
+    // With an Idempotency-Key, "no body" and "an empty JSON body" are the same request (same bytes).
+    const key = crypto.randomUUID();
+    const first = await call(`/api/admin/api-keys/${created.id}/roll`, {
+      method: 'POST',
+      headers: as(admin, { 'Idempotency-Key': key }),
+    });
+    expect(first.status).toBe(200);
+    const again = await call(`/api/admin/api-keys/${created.id}/roll`, {
+      method: 'POST',
+      headers: as(admin, { 'Idempotency-Key': key, 'content-type': 'application/json' }),
+      body: '',
+    });
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await again.json<Created>()).key).toBe((await first.json<Created>()).key);
+  });
+
+  it('a revoked key reports no previousKeyExpiresAt: no secret of it works', async () => {
+    const created = await create({});
+    const rolled = await (await roll(created.id, { gracePeriodSeconds: 3600 })).json<Created>();
+    expect(rolled.previousKeyExpiresAt).not.toBeNull();
+    const revoked = await call(`/api/admin/api-keys/${created.id}`, { method: 'DELETE', headers: as(admin) });
+    expect(revoked.status).toBe(200);
+    const view = await revoked.json<Created & { revokedAt: string | null }>();
+    expect(view.revokedAt).not.toBeNull();
+    expect(view.previousKeyExpiresAt).toBeNull();
+    expect(view.rolledAt).not.toBeNull();
+    for (const key of [created.key, rolled.key]) await expectProblem(await self(key), 401, 'unauthenticated');
+    const list = await (await call('/api/admin/api-keys?limit=100', { headers: as(admin) })).json<{
+      items: Created[];
+    }>();
+    expect(list.items.find((k) => k.id === created.id)).toMatchObject({ previousKeyExpiresAt: null });
+    // Revoking again answers the same.
+    const again = await call(`/api/admin/api-keys/${created.id}`, { method: 'DELETE', headers: as(admin) });
+    expect((await again.json<Created>()).previousKeyExpiresAt).toBeNull();
   });
 
   it('rolling again ends the grace period of the secret before', async () => {

@@ -159,3 +159,36 @@ describe('API-key authentication', () => {
     await expectProblem(await call('/api/v1/keys/self', { headers: as(admin) }), 401, 'unauthenticated');
   });
 });
+
+describe('API-key 401s', () => {
+  it('carry a WWW-Authenticate challenge naming the header (RFC 9110 §15.5.2)', async () => {
+    const admin = await loginAdmin();
+    const revoked = await issueKey(admin, ['rubrics:generate'], 'challenge');
+    await call(`/api/admin/api-keys/${revoked.id}`, { method: 'DELETE', headers: as(admin) });
+    const presented: Record<string, string>[] = [
+      {},
+      { 'X-Service-Key': 'vpk_bogus' },
+      { 'X-Service-Key': 'not-even-a-key' },
+      { 'X-Service-Key': revoked.key },
+    ];
+    for (const headers of presented) {
+      for (const path of ['/api/v1/keys/self', '/api/v1/webhooks']) {
+        const res = await call(path, { headers });
+        expect(res.headers.get('WWW-Authenticate'), `${path} ${JSON.stringify(headers)}`).toBe(
+          'ApiKey realm="api", header="X-Service-Key"',
+        );
+        await expectProblem(res, 401, 'unauthenticated');
+      }
+    }
+    const rubric = await call(
+      '/api/v1/rubrics/generate',
+      jsonInit('POST', { brief: 'x' }, { 'X-Service-Key': 'vpk_bogus' }),
+    );
+    expect(rubric.headers.get('WWW-Authenticate')).toBe('ApiKey realm="api", header="X-Service-Key"');
+    // A live key that lacks the scope is a 403: no challenge.
+    const live = await issueKey(admin, ['integrity:check'], 'challenge live');
+    const forbidden = await call('/api/v1/webhooks', { headers: { 'X-Service-Key': live.key } });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('WWW-Authenticate')).toBeNull();
+  });
+});

@@ -12,6 +12,7 @@ import { SECURITY } from '../src/lib/openapi';
 import { ProblemError } from '../src/lib/problem';
 import { defineRoute } from '../src/lib/route';
 import type { ApiKeyEnv } from '../src/lib/types';
+import { storedIdempotencyKey } from '../src/middleware/idempotency';
 import { IDEMPOTENCY_TTL_MS, purgeExpiredIdempotencyKeys } from '../src/services/idempotency';
 import { db, issueKey, loginAdmin, signup } from './harness';
 import { as, call, expectProblem, jsonInit } from './helpers';
@@ -139,7 +140,7 @@ describe('Idempotency-Key', () => {
     )
       .bind(
         `user:${candidate.id}`,
-        key,
+        await storedIdempotencyKey(key),
         candidate.id,
         await sha256Hex(`POST\n/api/consent\n${body}`),
         now + 60_000,
@@ -309,5 +310,87 @@ describe('Idempotency-Key: what is stored', () => {
     expect(retry.headers.get('Idempotent-Replayed')).toBe('true');
     expect(await retry.json()).toEqual(await first.json());
     expect(route.calls()).toBe(1);
+  });
+});
+
+describe('Idempotency-Key: secrets at rest', () => {
+  type Row = { caller: string; key: string; body: string | null };
+  const rowsOf = async (userId: string) =>
+    (
+      await env.DB.prepare('SELECT caller, key, body FROM idempotency_keys WHERE user_id = ?')
+        .bind(userId)
+        .all<Row>()
+    ).results;
+
+  it('keeps neither the API key a create or roll returned, nor the Idempotency-Key, yet replays them', async () => {
+    const admin = await loginAdmin();
+    const createKey = `create-${crypto.randomUUID()}`;
+    const create = () =>
+      call(
+        '/api/admin/api-keys',
+        jsonInit(
+          'POST',
+          { name: 'idempotent secret', scopes: ['rubrics:generate'] },
+          as(admin, { 'Idempotency-Key': createKey }),
+        ),
+      );
+    const first = await create();
+    expect(first.status).toBe(201);
+    const created = await first.json<{ id: string; key: string }>();
+    const replay = await create();
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await replay.json<{ key: string }>()).key).toBe(created.key);
+
+    const rollKey = `roll-${crypto.randomUUID()}`;
+    const roll = () =>
+      call(
+        `/api/admin/api-keys/${created.id}/roll`,
+        jsonInit('POST', { gracePeriodSeconds: 0 }, as(admin, { 'Idempotency-Key': rollKey })),
+      );
+    const rolled = await (await roll()).json<{ key: string }>();
+    const rollReplay = await roll();
+    expect(rollReplay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await rollReplay.json<{ key: string }>()).key).toBe(rolled.key);
+
+    const rows = await rowsOf(admin.id);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain('vpk_');
+    expect(dump).not.toContain(created.key.slice(4));
+    expect(dump).not.toContain(rolled.key.slice(4));
+    expect(dump).not.toContain(createKey);
+    expect(dump).not.toContain(rollKey);
+    // Found by the key's hash: that is all the store knows of it.
+    expect(rows.map((r) => r.key)).toEqual(
+      expect.arrayContaining([await storedIdempotencyKey(createKey), await storedIdempotencyKey(rollKey)]),
+    );
+  });
+
+  it("keeps no webhook secret either, and another caller's row does not open with the same key", async () => {
+    const employer = await signup('employer');
+    const key = crypto.randomUUID();
+    const register = (who: Parameters<typeof as>[0]) =>
+      call(
+        '/api/webhooks',
+        jsonInit(
+          'POST',
+          { url: 'https://hooks.test/idempotent', eventTypes: ['certificate.issued'] },
+          as(who, { 'Idempotency-Key': key }),
+        ),
+      );
+    const first = await (await register(employer)).json<{ id: string; secret: string }>();
+    expect(first.secret).toMatch(/^whsec_/);
+    const again = await register(employer);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await again.json()).toMatchObject({ id: first.id, secret: first.secret });
+    const dump = JSON.stringify(await rowsOf(employer.id));
+    expect(dump).not.toContain('whsec_');
+    expect(dump).not.toContain(first.secret.slice('whsec_'.length));
+    expect(dump).not.toContain(first.id);
+
+    // Another employer using the same Idempotency-Key gets a fresh run (its own record).
+    const other = await signup('employer');
+    const theirs = await register(other);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('Idempotent-Replayed')).toBeNull();
   });
 });

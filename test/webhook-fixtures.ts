@@ -8,9 +8,10 @@ import { env } from 'cloudflare:test';
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { expect, vi } from 'vitest';
-import { jobs } from '../src/db/schema';
+import { jobs, webhookDeliveries, webhookEvents } from '../src/db/schema';
 import { runJob } from '../src/services/jobs/jobs';
-import { db } from './harness';
+import { certificateEvent } from '../src/services/webhooks/events';
+import { db, organisationOf } from './harness';
 import { type Account, as, call, jsonInit } from './helpers';
 
 export const ALL_EVENTS = [
@@ -69,6 +70,34 @@ export function capturedQueue() {
     sendBatch: async () => {},
   };
   return { sent, env: { ...env, ERASURE_QUEUE: queue as unknown as Queue } as Env };
+}
+
+/**
+ * A real event (`certificate.issued` of a made-up certificate) for the employer's organisation,
+ * recorded and fanned out at `now` with a captured queue, so only the test runs the attempts (as
+ * `drainWebhookJobs(env, at)` does). Returns the deliveries the fan-out made, one per subscribed
+ * endpoint. Unlike a ping, these are retried and count towards disabling a failing endpoint.
+ */
+export async function eventAt(employer: Account, now: Date) {
+  const captured = capturedQueue();
+  const organisationId = await organisationOf(employer);
+  const id = crypto.randomUUID();
+  const emitted = await certificateEvent(
+    db(),
+    'certificate.issued',
+    { id, certificateNo: `VP-TEST-${id.slice(0, 8)}`, organisationId, briefId: id },
+    now,
+  );
+  expect(emitted.jobIds, 'the organisation has an endpoint for the event').toHaveLength(1);
+  const [first, ...rest] = emitted.statements;
+  await db().batch([first!, ...rest]);
+  expect(await runJob(captured.env, emitted.jobIds[0]!, { now })).toBe('done');
+  const deliveries = await db()
+    .select({ delivery: webhookDeliveries })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookEvents.organisationId, organisationId), eq(webhookEvents.ref, id)));
+  return { deliveries: deliveries.map((d) => d.delivery), ...captured };
 }
 
 /**

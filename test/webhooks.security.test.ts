@@ -45,6 +45,9 @@ describe('SSRF at registration', () => {
     ['https://0.0.0.0/x', 'this network'],
     ['https://[::ffff:10.0.0.1]/x', 'private'],
     ['https://[::ffff:7f00:1]/x', 'loopback'],
+    ['https://[64:ff9b:1::a9fe:a9fe]/latest/meta-data/', 'NAT64 local-use'],
+    ['https://[::ffff:0:a9fe:a9fe]/x', 'link-local'],
+    ['https://[2001::a9fe:a9fe]/x', 'Teredo'],
     ['https://metadata.google.internal/computeMetadata/v1', 'metadata'],
     ['https://user:pass@hooks.test/x', 'credentials'],
     ['https://intranet/x', 'fully qualified'],
@@ -94,11 +97,16 @@ describe('SSRF at registration', () => {
     await expect(
       createEndpointService({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false' }, db(), actor, input),
     ).rejects.toThrow(/https/);
+    // A DNS name that only looks like loopback is not: plain http stays refused.
+    for (const url of ['http://127.evil.example/x', 'http://127.0.0.1.nip.io:9388/nip'])
+      await expect(
+        createEndpointService({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, db(), actor, { ...input, url }),
+      ).rejects.toThrow(/https/);
   });
 });
 
 describe('SSRF at delivery', () => {
-  /** An endpoint at a name the DNS double resolves as told; one ping; its recorded attempt. */
+  /** An endpoint at a name the DNS double resolves as told; one ping (one attempt); its delivery. */
   async function deliverTo(records: { A?: readonly string[]; AAAA?: readonly string[] }) {
     const host = `${crypto.randomUUID().slice(0, 8)}.rebind.example`;
     await publishAddress(host, 'A', records.A ?? []);
@@ -126,7 +134,7 @@ describe('SSRF at delivery', () => {
   ] as const)
     it(`does not deliver to a name that resolves to a ${why} address (${JSON.stringify(records)})`, async () => {
       const delivery = await deliverTo(records);
-      expect(delivery).toMatchObject({ state: 'pending', attempts: 1, lastStatusCode: null });
+      expect(delivery).toMatchObject({ state: 'failed', attempts: 1, lastStatusCode: null });
       expect(delivery.lastError).toContain(why);
       expect(delivery.lastError).toContain('not delivered');
       expect(delivery.attemptLog[0]).toMatchObject({ statusCode: null, latencyMs: null });
@@ -151,7 +159,7 @@ describe('SSRF at delivery', () => {
     await ping(captured.env, await organisationOf(employer), endpoint.id, now);
     await drainWebhookJobs(captured.env, now);
     const [delivery] = await deliveryLog(employer, endpoint.id);
-    expect(delivery).toMatchObject({ state: 'pending', lastStatusCode: 302 });
+    expect(delivery).toMatchObject({ state: 'failed', lastStatusCode: 302 });
     expect(delivery!.lastError).toContain('Redirect (302) not followed');
     expect(await received(name)).toHaveLength(1);
     expect(await received(target)).toHaveLength(0);
@@ -241,9 +249,29 @@ describe('isolation', () => {
     expect(row).toMatchObject({ enabled: true, secret: endpoint.secret });
   });
 
-  it('a key without an organisation gets a 403 that says why; a key without the scope a 403', async () => {
+  it('a webhooks key cannot be issued without an organisation (422); one left without (issued before) gets a 403 that says why; a key without the scope a 403', async () => {
     const admin = await loginAdmin();
-    const orphan = await issueKey(admin, ['webhooks:manage']);
+    const refused = await expectProblem(
+      await call(
+        '/api/admin/api-keys',
+        jsonInit('POST', { name: 'orphan', scopes: ['webhooks:manage'] }, as(admin)),
+      ),
+      422,
+      'validation-failed',
+    );
+    expect(refused.errors?.[0]?.pointer).toBe('#/organisationId');
+    const employer = await signup('employer');
+    const issued = await call(
+      '/api/admin/api-keys',
+      jsonInit(
+        'POST',
+        { name: 'orphan', scopes: ['webhooks:manage'], organisationId: await organisationOf(employer) },
+        as(admin),
+      ),
+    );
+    expect(issued.status).toBe(201);
+    const orphan = await issued.json<{ key: string; id: string }>();
+    await db().update(schema.apiKeys).set({ organisationId: null }).where(eq(schema.apiKeys.id, orphan.id));
     const problem = await expectProblem(
       await call('/api/v1/webhooks', { headers: { 'X-Service-Key': orphan.key } }),
       403,

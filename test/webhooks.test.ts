@@ -2,7 +2,8 @@
  * Webhooks end to end: endpoints through both surfaces, every event type fired by the real
  * workflow and delivered to the test receiver, every signature checked with the official
  * `standardwebhooks` package, retries with backoff, the dead letter, redelivery, the delivery
- * log, secret rotation, and disabling after days of failure. (SSRF and isolation:
+ * log, secret rotation, disabling after days of failure, what a disabled endpoint misses, test
+ * pings (one attempt) and the bound on endpoints per organisation. (SSRF and isolation:
  * test/webhooks.security.test.ts.)
  */
 import { env } from 'cloudflare:test';
@@ -12,7 +13,11 @@ import * as schema from '../src/db/schema';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../src/domain/webhooks/schedule';
 import { runJob } from '../src/services/jobs/jobs';
 import { sweepJobs } from '../src/services/jobs/sweeper';
-import { ping } from '../src/services/webhooks/delivery';
+import { ENDPOINT_DISABLED_ERROR, ping } from '../src/services/webhooks/delivery';
+import {
+  createEndpoint as createEndpointService,
+  MAX_ENDPOINTS_PER_ORGANISATION,
+} from '../src/services/webhooks/endpoints';
 import {
   ALL_CONSENTS,
   consent,
@@ -28,9 +33,11 @@ import { as, call, expectProblem, jsonInit } from './helpers';
 import {
   ALL_EVENTS,
   capturedQueue,
+  createEndpoint,
   deliveryLog,
   drainWebhookJobs,
   endpointFor,
+  eventAt,
   type Recorded,
   received,
   receiverFails,
@@ -322,7 +329,11 @@ describe('retries', () => {
     const { endpoint, name } = await endpointFor(employer, 'retry');
     await receiverFails(name, { fail: 3, status: 503 });
     const t0 = new Date();
-    const { delivery, sent, env: testEnv } = await pingAt(employer, endpoint.id, t0);
+    const {
+      deliveries: [delivery],
+      sent,
+      env: testEnv,
+    } = await eventAt(employer, t0);
     expect(sent).toHaveLength(1);
 
     let now = t0;
@@ -331,7 +342,7 @@ describe('retries', () => {
       const [row] = await db()
         .select()
         .from(schema.webhookDeliveries)
-        .where(eq(schema.webhookDeliveries.id, delivery.id));
+        .where(eq(schema.webhookDeliveries.id, delivery!.id));
       expect(row).toMatchObject({ state: 'pending', lastStatusCode: 503 });
       expect(row!.nextAttemptAt!.getTime()).toBe(now.getTime() + delay * 1000);
       // Enqueued with the delay; nothing is due before it, and the sweeper leaves it alone until then.
@@ -345,7 +356,7 @@ describe('retries', () => {
     const requests = await received(name);
     expect(requests).toHaveLength(4);
     verifyAll(endpoint.secret, requests);
-    expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivery.eventId]));
+    expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivery!.eventId]));
     // Signed at each attempt's own time.
     expect(requests.map((r) => Number(r.headers['webhook-timestamp']))).toEqual(
       [0, 5, 305, 2105].map((s) => Math.floor(at(t0, s).getTime() / 1000)),
@@ -371,7 +382,11 @@ describe('retries', () => {
     const { endpoint, name } = await endpointFor(employer, 'dead');
     await receiverFails(name, { status: 500 });
     const t0 = new Date();
-    const { delivery, env: testEnv } = await pingAt(employer, endpoint.id, t0);
+    const {
+      deliveries: [delivery],
+      env: testEnv,
+    } = await eventAt(employer, t0);
+    if (!delivery) throw new Error('no delivery');
     let now = t0;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       expect(await drainWebhookJobs(testEnv, now), `attempt ${attempt}`).toBe(1);
@@ -490,7 +505,7 @@ describe('an endpoint failing for days', () => {
     const { endpoint, name } = await endpointFor(employer, 'failing');
     await receiverFails(name, { status: 500 });
     const t0 = new Date();
-    const first = await pingAt(employer, endpoint.id, t0);
+    const first = await eventAt(employer, t0);
     await drainWebhookJobs(first.env, t0);
     const failing = await (await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })).json<
       Record<string, unknown>
@@ -499,7 +514,7 @@ describe('an endpoint failing for days', () => {
 
     // Four days on, still failing: still enabled.
     const day4 = at(t0, 4 * 86400);
-    const p4 = await pingAt(employer, endpoint.id, day4);
+    const p4 = await eventAt(employer, day4);
     await drainWebhookJobs(p4.env, day4);
     expect(
       (
@@ -510,7 +525,7 @@ describe('an endpoint failing for days', () => {
     ).toBe(true);
 
     const day5 = at(t0, 5 * 86400 + 60);
-    const p5 = await pingAt(employer, endpoint.id, day5);
+    const p5 = await eventAt(employer, day5);
     await drainWebhookJobs(p5.env, day5);
     const disabled = await (await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })).json<
       Record<string, unknown>
@@ -557,12 +572,196 @@ describe('an endpoint failing for days', () => {
     const { endpoint, name } = await endpointFor(employer, 'recovers');
     await receiverFails(name, { fail: 1, status: 500 });
     const t0 = new Date();
-    const p = await pingAt(employer, endpoint.id, t0);
+    const p = await eventAt(employer, t0);
     await drainWebhookJobs(p.env, t0);
+    expect(
+      (
+        await (
+          await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })
+        ).json<{ failingSince: string | null }>()
+      ).failingSince,
+    ).toBe(t0.toISOString());
     await drainWebhookJobs(p.env, at(t0, 5));
     const view = await (await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })).json<
       Record<string, unknown>
     >();
     expect(view).toMatchObject({ enabled: true, failingSince: null });
+  });
+});
+
+describe('test pings', () => {
+  it('a failed ping is one attempt that ends failed: not retried, and the failure clock does not start', async () => {
+    const employer = await signup('employer');
+    const { endpoint, name } = await endpointFor(employer, 'ping-fails');
+    await receiverFails(name, { status: 500 });
+    const t0 = new Date();
+    const { delivery, sent, env: testEnv } = await pingAt(employer, endpoint.id, t0);
+    expect(sent).toHaveLength(1);
+    expect(await drainWebhookJobs(testEnv, t0)).toBe(1);
+    const [logged] = await deliveryLog(employer, endpoint.id);
+    expect(logged).toMatchObject({
+      id: delivery.id,
+      eventType: 'webhook.ping',
+      state: 'failed',
+      attempts: 1,
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+      deadLetteredAt: null,
+    });
+    expect(logged!.attemptLog).toEqual([expect.objectContaining({ attempt: 1, trigger: 'manual' })]);
+    // Nothing more, however late it gets.
+    expect(sent).toHaveLength(1);
+    expect(await drainWebhookJobs(testEnv, at(t0, 3 * 86400))).toBe(0);
+    expect(await received(name)).toHaveLength(1);
+    const view = await (await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })).json<
+      Record<string, unknown>
+    >();
+    expect(view).toMatchObject({ enabled: true, failingSince: null });
+
+    // Pinging a failing endpoint for days never disables it either.
+    const day6 = at(t0, 6 * 86400);
+    const late = await pingAt(employer, endpoint.id, day6);
+    await drainWebhookJobs(late.env, day6);
+    expect(
+      await (await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })).json<
+        Record<string, unknown>
+      >(),
+    ).toMatchObject({ enabled: true, failingSince: null });
+  });
+});
+
+describe('an endpoint disabled for a while', () => {
+  it('keeps the events raised meanwhile in its log (failed, not attempted), to redeliver once enabled', async () => {
+    const employer = await signup('employer');
+    const { endpoint: off, name: offName } = await endpointFor(employer, 'off', ['certificate.issued']);
+    const { endpoint: on, name: onName } = await endpointFor(employer, 'on', ['certificate.issued']);
+    const disabled = await call(
+      `/api/webhooks/${off.id}`,
+      jsonInit('PATCH', { enabled: false }, as(employer)),
+    );
+    expect(disabled.status).toBe(200);
+
+    const t0 = new Date();
+    const { deliveries, sent, env: testEnv } = await eventAt(employer, t0);
+    expect(deliveries.map((d) => d.endpointId).sort()).toEqual([off.id, on.id].sort());
+    expect(sent).toHaveLength(1); // only the enabled endpoint's attempt is queued
+    await drainWebhookJobs(testEnv, t0);
+    expect(await received(onName)).toHaveLength(1);
+    expect(await received(offName)).toEqual([]);
+
+    const [missed] = await deliveryLog(employer, off.id);
+    expect(missed).toMatchObject({
+      eventType: 'certificate.issued',
+      state: 'failed',
+      attempts: 0,
+      nextAttemptAt: null,
+      lastStatusCode: null,
+      lastError: ENDPOINT_DISABLED_ERROR,
+      attemptLog: [],
+    });
+    const redeliver = () =>
+      call(`/api/webhooks/${off.id}/deliveries/${missed!.id}/redeliver`, {
+        method: 'POST',
+        headers: as(employer),
+      });
+    // Still disabled: refused. Enabled again: redelivered, signed with the endpoint's secret.
+    await expectProblem(await redeliver(), 409, 'conflict');
+    const enabled = await call(`/api/webhooks/${off.id}`, jsonInit('PATCH', { enabled: true }, as(employer)));
+    expect(enabled.status).toBe(200);
+    expect((await redeliver()).status).toBe(202);
+    await drainWebhookJobs(env, new Date());
+    const [request] = verifyAll(off.secret, await received(offName));
+    expect(request).toMatchObject({ type: 'certificate.issued' });
+    expect((await received(offName))[0]!.headers['webhook-id']).toBe(missed!.eventId);
+    const [redelivered] = await deliveryLog(employer, off.id);
+    expect(redelivered).toMatchObject({ state: 'succeeded', attempts: 1, lastStatusCode: 204 });
+    expect(redelivered!.attemptLog).toEqual([expect.objectContaining({ attempt: 1, trigger: 'manual' })]);
+  });
+
+  it("records the event when the organisation's only endpoint for it is disabled", async () => {
+    const employer = await signup('employer');
+    const { endpoint, name } = await endpointFor(employer, 'only-off', ['certificate.issued']);
+    await call(`/api/webhooks/${endpoint.id}`, jsonInit('PATCH', { enabled: false }, as(employer)));
+    const { deliveries, sent } = await eventAt(employer, new Date());
+    expect(deliveries).toEqual([
+      expect.objectContaining({ endpointId: endpoint.id, state: 'failed', attempts: 0 }),
+    ]);
+    expect(sent).toEqual([]);
+    expect(await received(name)).toEqual([]);
+  });
+});
+
+describe('endpoints per organisation', () => {
+  it(`bounds an organisation to ${MAX_ENDPOINTS_PER_ORGANISATION} endpoints, disabled ones included (409)`, async () => {
+    const employer = await signup('employer');
+    const url = 'https://hooks.test/many';
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_ENDPOINTS_PER_ORGANISATION; i++)
+      ids.push(
+        (await createEndpoint(employer, { url, eventTypes: ['certificate.issued'], enabled: i % 2 === 0 }))
+          .id,
+      );
+    const refused = await call(
+      '/api/webhooks',
+      jsonInit('POST', { url, eventTypes: ['certificate.issued'] }, as(employer)),
+    );
+    const problem = await expectProblem(refused, 409, 'conflict');
+    expect(problem.detail).toContain(String(MAX_ENDPOINTS_PER_ORGANISATION));
+
+    // The same bound for a partner key of the organisation.
+    const admin = await loginAdmin();
+    const key = await (
+      await call(
+        '/api/admin/api-keys',
+        jsonInit(
+          'POST',
+          { name: 'many', scopes: ['webhooks:manage'], organisationId: await organisationOf(employer) },
+          as(admin),
+        ),
+      )
+    ).json<{ key: string }>();
+    await expectProblem(
+      await call(
+        '/api/v1/webhooks',
+        jsonInit('POST', { url, eventTypes: ['certificate.issued'] }, { 'X-Service-Key': key.key }),
+      ),
+      409,
+      'conflict',
+    );
+
+    // Deleting one makes room for one.
+    expect((await call(`/api/webhooks/${ids[0]}`, { method: 'DELETE', headers: as(employer) })).status).toBe(
+      204,
+    );
+    await createEndpoint(employer, { url, eventTypes: ['certificate.issued'] });
+    await expectProblem(
+      await call(
+        '/api/webhooks',
+        jsonInit('POST', { url, eventTypes: ['certificate.issued'] }, as(employer)),
+      ),
+      409,
+      'conflict',
+    );
+  });
+
+  it('holds under concurrent registrations: exactly the room left is taken', async () => {
+    const employer = await signup('employer');
+    const organisationId = await organisationOf(employer);
+    const actor = { organisationId, userId: employer.id, apiKeyId: null };
+    const input = { url: 'https://hooks.test/racing', eventTypes: ['certificate.issued' as const] };
+    const envOf = { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false' };
+    for (let i = 0; i < MAX_ENDPOINTS_PER_ORGANISATION - 1; i++)
+      await createEndpointService(envOf, db(), actor, input);
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => createEndpointService(envOf, db(), actor, input)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ type: 'conflict', status: 409 });
+    const held = await db()
+      .select()
+      .from(schema.webhookEndpoints)
+      .where(eq(schema.webhookEndpoints.organisationId, organisationId));
+    expect(held).toHaveLength(MAX_ENDPOINTS_PER_ORGANISATION);
   });
 });

@@ -223,6 +223,7 @@ export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
     caller: text('caller').notNull(),
+    /** SHA-256 of the Idempotency-Key, never the key (it unlocks `body`). */
     key: text('key').notNull(),
     userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
     apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
@@ -232,6 +233,7 @@ export const idempotencyKeys = sqliteTable(
     status: integer('status'),
     /** The response headers worth replaying (content type, location…), JSON. */
     headers: text('headers', { mode: 'json' }).$type<Record<string, string>>(),
+    /** The response body, AES-GCM-encrypted with a key derived from the Idempotency-Key (src/middleware/idempotency.ts). */
     body: text('body'),
     /** While in flight: when the claim is considered abandoned (the Worker died mid-request). */
     lockedUntil: integer('locked_until', { mode: 'timestamp_ms' }).notNull(),

@@ -10,6 +10,7 @@
  * `errors` adds the rest (409, or 429 for a public route with its own limit).
  */
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { IDEMPOTENCY_HEADER, idempotency, REPLAYED_HEADER } from '../middleware/idempotency';
 import { type ErrorStatus, errorResponses, RATE_LIMIT_HEADERS } from './problem';
 
@@ -80,6 +81,23 @@ const REPLAYED_RESPONSE_HEADER = {
   },
 };
 
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * An optional JSON body: nothing at all sent with `Content-Type: application/json` (as many clients
+ * do on every POST) is no body, not malformed JSON. The validator parses the body text, so the
+ * empty text is given to it as `{}`, the same as an absent body. Runs after the idempotency
+ * middleware, whose fingerprint covers the bytes as sent. Hono caches each body as a promise
+ * (its type says otherwise); a version that stops reading that cache fails
+ * test/api-key-lifecycle.test.ts.
+ */
+const emptyOptionalJsonBody: MiddlewareHandler = async (c, next) => {
+  const contentType = c.req.header('content-type');
+  if (contentType && JSON_MEDIA_TYPE.test(contentType) && (await c.req.text()) === '')
+    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}');
+  await next();
+};
+
 export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   const { errors = [], idempotent = false, ...config } = spec;
   let middleware: RouteConfig['middleware'] = config.middleware;
@@ -105,6 +123,10 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
     middleware = [...own, idempotency()];
     parameters = [...(parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
   }
+  if (config.request?.body && config.request.body.required !== true) {
+    const own = middleware === undefined ? [] : Array.isArray(middleware) ? middleware : [middleware];
+    middleware = [...own, emptyOptionalJsonBody];
+  }
 
   const success: Record<string, ResponseDoc> = {};
   for (const [status, response] of Object.entries(config.responses)) {
@@ -121,6 +143,23 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   }
   const ordered = [...statuses].sort((a, b) => a - b);
   const standard: Record<string, ResponseDoc> = errorResponses(...ordered);
+  // An API key's 401 names the challenge (RFC 9110 §11.6.1): `API_KEY_CHALLENGE` in src/middleware/auth.ts.
+  const unauthenticated = standard[401];
+  if (
+    (config.security ?? []).some((s) => 'serviceKey' in s) &&
+    unauthenticated &&
+    'content' in unauthenticated
+  ) {
+    standard[401] = {
+      ...unauthenticated,
+      headers: {
+        'WWW-Authenticate': {
+          description: 'The challenge: `ApiKey realm="api", header="X-Service-Key"`.',
+          schema: { type: 'string' },
+        },
+      },
+    };
+  }
   const cookieWrite = config.method !== 'get' && (config.security ?? []).some((s) => 'sessionCookie' in s);
   const forbidden = standard[403];
   if (cookieWrite && forbidden && 'content' in forbidden && forbidden.content) {

@@ -52,18 +52,27 @@ export function usageOutcome(status: number): UsageOutcome {
 }
 
 /**
- * Partner routes: a live `X-Service-Key` (401; an expired key says so) carrying `scope` when given
- * (403), then 600 requests/min per key or the key's own lower limit (429). Every request of a
- * known key is counted by outcome in its limiter object, after the response (`waitUntil`).
+ * The challenge of a 401 on a partner route (RFC 9110 §11.6.1 wants one on every 401). `ApiKey`
+ * is no registered scheme; the parameters say where the key goes.
+ */
+export const API_KEY_CHALLENGE = 'ApiKey realm="api", header="X-Service-Key"';
+
+const apiKeyRefused = (detail: string) =>
+  new ProblemError('unauthenticated', detail, { headers: { 'WWW-Authenticate': API_KEY_CHALLENGE } });
+
+/**
+ * Partner routes: a live `X-Service-Key` (401 with a `WWW-Authenticate` challenge; an expired key
+ * says so) carrying `scope` when given (403), then 600 requests/min per key or the key's own lower
+ * limit (429). Every request of a known key is counted by outcome in its limiter object, after the
+ * response (`waitUntil`).
  */
 export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<ApiKeyEnv> {
   return async (c, next) => {
     const presented = c.req.header('X-Service-Key');
     const db = c.var.db;
     const resolved = presented ? await resolveApiKey(db, presented) : null;
-    if (resolved?.status === 'expired')
-      throw new ProblemError('unauthenticated', 'This API key has expired; ask for a new one.');
-    if (!resolved) throw new ProblemError('unauthenticated', 'A valid X-Service-Key header is required.');
+    if (resolved?.status === 'expired') throw apiKeyRefused('This API key has expired; ask for a new one.');
+    if (!resolved) throw apiKeyRefused('A valid X-Service-Key header is required.');
     const { key } = resolved;
     const at = Date.now();
     let status = 500;

@@ -53,9 +53,9 @@ export const toApiKeyView = (k: KeyRow, now = new Date()): ApiKeyView => ({
   expiresAt: iso(k.expiresAt),
   ratelimitPerMinute: k.ratelimitPerMinute,
   rolledAt: iso(k.rolledAt),
-  // Only while the old secret still works.
+  // Only while the old secret still works: until its grace period ends, or the key is revoked.
   previousKeyExpiresAt:
-    k.previousKeyExpiresAt && k.previousKeyExpiresAt.getTime() > now.getTime()
+    !k.revokedAt && k.previousKeyExpiresAt && k.previousKeyExpiresAt.getTime() > now.getTime()
       ? k.previousKeyExpiresAt.toISOString()
       : null,
 });

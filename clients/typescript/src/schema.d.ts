@@ -232,7 +232,7 @@ export interface paths {
         head?: never;
         /**
          * Rename the organisation or change its website
-         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name.
+         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name puts it back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as `pending_issuer`. A name another verified organisation already has (ignoring case, spaces and punctuation) is a 409.
          */
         patch: operations["updateMyOrganisation"];
         trace?: never;
@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Start a DNS proof of a domain
-         * @description Returns the TXT record to publish at `_vp-verification.<domain>`. Only a member whose own email address is at that domain may prove it (403 otherwise). The organisation becomes `pending`.
+         * @description Returns the TXT record to publish at `_vp-verification.<domain>`. Only a member whose own email address is at that domain may prove it (403 otherwise). The organisation becomes `pending`. A suspended or rejected organisation cannot (409): the platform's decision stands until an admin changes it.
          */
         post: operations["startDomainVerification"];
         delete?: never;
@@ -288,7 +288,7 @@ export interface paths {
         put?: never;
         /**
          * Check the DNS proof and verify the organisation
-         * @description Looks the TXT record up through DNS-over-HTTPS. When it matches, the organisation is verified and every certificate that was waiting (`pending_issuer`) is issued at once. A resolver that does not answer is a 503.
+         * @description Looks the TXT record up through DNS-over-HTTPS. When it matches, the organisation is verified and every certificate that was waiting (`pending_issuer`) is issued at once. A resolver that does not answer is a 503; a name another verified organisation already has is a 409.
          */
         post: operations["checkDomainVerification"];
         delete?: never;
@@ -752,7 +752,7 @@ export interface paths {
         head?: never;
         /**
          * Verify, reject or suspend an organisation
-         * @description Audited with the reason. Verifying issues every certificate that was waiting (`pending_issuer`); suspending shows the organisation's certificates as `suspended` on verification until it is verified again. Setting the state it already has is a 409.
+         * @description Audited with the reason. Verifying issues every certificate that was waiting (`pending_issuer`); suspending shows the organisation's certificates as `suspended` on verification until it is verified again, and so does rejecting an organisation that had issued (the platform no longer stands behind it). Setting the state it already has is a 409, and so is verifying an organisation under a name another verified organisation has (ignoring case, spaces and punctuation).
          */
         patch: operations["reviewOrganisation"];
         trace?: never;
@@ -934,7 +934,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. The signing secret is in this response only. Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified. Payloads carry ids and states only.
+         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1002,7 +1002,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. Queues a `webhook.ping` event (data: `{endpointId}`) to this endpoint, signed like any other. Its outcome shows in the delivery log. A disabled endpoint is a 409.
+         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. Queues a `webhook.ping` event (data: `{endpointId}`) to this endpoint, signed like any other. One attempt, now: not retried, so a failure ends the delivery `failed`; it shows in the delivery log. Pings do not count towards disabling a failing endpoint. A disabled endpoint is a 409.
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -1066,7 +1066,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. The signing secret is in this response only. Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified. Payloads carry ids and states only.
+         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
          */
         post: operations["createOrganisationWebhook"];
         delete?: never;
@@ -1134,7 +1134,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. Queues a `webhook.ping` event (data: `{endpointId}`) to this endpoint, signed like any other. Its outcome shows in the delivery log. A disabled endpoint is a 409.
+         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. Queues a `webhook.ping` event (data: `{endpointId}`) to this endpoint, signed like any other. One attempt, now: not retried, so a failure ends the delivery `failed`; it shows in the delivery log. Pings do not count towards disabling a failing endpoint. A disabled endpoint is a 409.
          */
         post: operations["pingOrganisationWebhook"];
         delete?: never;
@@ -2188,6 +2188,13 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "revoked" | "pending_issuer";
+            /**
+             * @description What `GET /api/verify/{certificateNo}` answers now: `suspended` while the issuing organisation is suspended (or no longer recognised) by the platform, `expired` once `validUntil` has passed.
+             * @enum {string}
+             */
+            publicStatus: "active" | "revoked" | "pending_issuer" | "suspended" | "expired";
+            /** @description True exactly when `publicStatus` is `active`. */
+            valid: boolean;
             brief: {
                 id: string;
                 title: string;
@@ -2211,7 +2218,7 @@ export interface components {
             verifyUrl: string;
             /**
              * Format: uri
-             * @description LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the verification page as the credential URL). Null unless the certificate is `active`.
+             * @description LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the verification page as the credential URL). Null unless `publicStatus` is `active`.
              */
             linkedInAddToProfileUrl: string | null;
         };
@@ -2559,7 +2566,7 @@ export interface components {
              *     ]
              */
             scopes: components["schemas"]["AnyApiKeyScope"][];
-            /** @description The organisation the key belongs to. Needed for `webhooks:manage` (its endpoints are the organisation's). An unknown id is a 404. */
+            /** @description The organisation the key belongs to. Required with `webhooks:manage` (its endpoints are the organisation's; without one, 422). An unknown id is a 404. */
             organisationId?: string;
             /**
              * Format: date-time
@@ -3098,7 +3105,7 @@ export interface components {
             disabledAt: string | null;
             /**
              * Format: date-time
-             * @description The first failed attempt since the last success; null while deliveries succeed.
+             * @description The first failed attempt since the last success; null while deliveries succeed. Test pings do not count.
              */
             failingSince: string | null;
             /**
@@ -3191,7 +3198,10 @@ export interface components {
         WebhookAttempt: {
             /** Format: int32 */
             attempt: number;
-            /** @enum {string} */
+            /**
+             * @description `scheduled`: the first attempt of an event or a retry; `manual`: a redelivery or a test ping.
+             * @enum {string}
+             */
             trigger: "scheduled" | "manual";
             /** Format: date-time */
             attemptedAt: string;
@@ -3356,7 +3366,7 @@ export interface components {
         CertificateVerification: {
             certificateNo: string;
             /**
-             * @description `active`: issued by a verified organisation and valid. `pending_issuer`: earned, but the organisation is not verified yet, so not publicly valid (issued automatically on verification). `suspended`: the issuing organisation is suspended. `expired`: past its `validUntil` (the brief set a validity). `revoked`: withdrawn by the organisation or an admin.
+             * @description `active`: issued by a verified organisation and valid. `pending_issuer`: earned, but the organisation is not verified yet, so not publicly valid (issued automatically on verification). `suspended`: the issuing organisation is suspended, or was rejected after it issued. `expired`: past its `validUntil` (the brief set a validity). `revoked`: withdrawn by the organisation or an admin.
              * @enum {string}
              */
             status: "active" | "revoked" | "pending_issuer" | "suspended" | "expired";
@@ -3377,6 +3387,11 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 verification: "unverified" | "pending" | "verified" | "rejected" | "suspended";
+                /**
+                 * @description While the organisation is verified by a DNS proof: the domain it proved it controls (its name is its own claim, unique among verified organisations). Null when verified by an admin or not verified.
+                 * @example acme.example
+                 */
+                verifiedDomain?: string | null;
             } | null;
             /** Format: date-time */
             issuedAt: string;
@@ -4937,6 +4952,15 @@ export interface operations {
                      *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
@@ -8616,6 +8640,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8686,6 +8712,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8774,6 +8802,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8898,6 +8928,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9026,6 +9058,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9150,6 +9184,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9288,6 +9324,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +9414,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9493,6 +9533,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,6 +9623,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9684,6 +9728,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9806,6 +9852,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9928,6 +9976,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,6 +10100,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10146,6 +10198,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -79,14 +79,25 @@ function v4Reason(octets: number[]): string | null {
   return null;
 }
 
+const isV6Loopback = (h: number[]) => h.slice(0, 7).every((x) => x === 0) && h[7] === 1;
+
 function v6Reason(h: number[]): string | null {
-  const [a = 0, b = 0] = h;
+  const [a = 0, b = 0, c = 0] = h;
   if (h.every((x) => x === 0)) return 'unspecified';
-  if (h.slice(0, 7).every((x) => x === 0) && h[7] === 1) return 'loopback';
-  // IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96) and NAT64 (64:ff9b::/96): the IPv4 inside decides.
+  if (isV6Loopback(h)) return 'loopback';
+  // IPv4 in the last 32 bits, where the IPv4 inside decides: IPv4-mapped (::ffff:0:0/96),
+  // IPv4-compatible (::/96), IPv4-translated (SIIT, ::ffff:0:0:0/96) and NAT64 (64:ff9b::/96).
   const embedded = [h[6]! >> 8, h[6]! & 255, h[7]! >> 8, h[7]! & 255];
   if (h.slice(0, 5).every((x) => x === 0) && (h[5] === 0xffff || h[5] === 0)) return v4Reason(embedded);
+  if (h.slice(0, 4).every((x) => x === 0) && h[4] === 0xffff && h[5] === 0) return v4Reason(embedded);
   if (a === 0x64 && b === 0xff9b && h.slice(2, 6).every((x) => x === 0)) return v4Reason(embedded);
+  // Refused whatever follows. NAT64 local-use (64:ff9b:1::/48, RFC 8215) is an operator's own
+  // translator, and where the IPv4 sits depends on the prefix length it chose (RFC 6052), so it
+  // cannot be read reliably. Teredo (2001::/32) hides the client's IPv4 (inverted) and is obsolete:
+  // no receiver lives there. Benchmarking (2001:2::/48), like its IPv4 twin 198.18/15.
+  if (a === 0x64 && b === 0xff9b && c === 1) return 'NAT64 local-use';
+  if (a === 0x2001 && b === 0) return 'Teredo';
+  if (a === 0x2001 && b === 2 && c === 0) return 'benchmarking';
   if ((a & 0xfe00) === 0xfc00) return 'unique-local';
   if ((a & 0xffc0) === 0xfe80) return 'link-local';
   if ((a & 0xffc0) === 0xfec0) return 'site-local';
@@ -110,10 +121,22 @@ export const isIpLiteral = (host: string) => ipv4Octets(host) !== null || ipv6He
 
 /** Names that are loopback or a cloud's metadata service whatever DNS says. */
 const LOOPBACK_NAMES = /^(localhost|localhost\.localdomain|.*\.localhost)$/;
+/** The names that are loopback by definition (RFC 6761 §6.3), never sent to DNS. */
+const RESERVED_LOOPBACK_NAMES = /^(localhost|.*\.localhost)$/;
 const METADATA_NAMES = /^(metadata|metadata\.google\.internal|.*\.internal|instance-data(\.ec2\.internal)?)$/;
 
-export const isLoopbackHost = (host: string) =>
-  LOOPBACK_NAMES.test(host) || ['127.0.0.1', '::1', '[::1]'].includes(host) || /^127\./.test(host);
+/**
+ * Whether a URL's host is loopback without asking DNS: `localhost`, `*.localhost`, an IPv4
+ * literal in 127/8, or `::1`. A DNS name that merely looks like one (`127.0.0.1.nip.io`) is not:
+ * its owner decides where it points.
+ */
+export function isLoopbackHost(host: string): boolean {
+  if (RESERVED_LOOPBACK_NAMES.test(host)) return true;
+  const v4 = ipv4Octets(host);
+  if (v4) return v4[0] === 127;
+  const v6 = ipv6Hextets(host);
+  return v6 !== null && isV6Loopback(v6);
+}
 
 export type TargetCheck =
   | { ok: true; url: URL; host: string; needsResolution: boolean }

@@ -20,7 +20,8 @@ export const CreateApiKeySchema = z
       .optional()
       .openapi({
         description:
-          "The organisation the key belongs to. Needed for `webhooks:manage` (its endpoints are the organisation's). " +
+          "The organisation the key belongs to. Required with `webhooks:manage` (its endpoints are the organisation's; " +
+          'without one, 422). ' +
           'An unknown id is a 404.',
       }),
     expiresAt: z.iso.datetime({ offset: true }).max(40).optional().openapi({
@@ -40,6 +41,11 @@ export const CreateApiKeySchema = z
       }),
   })
   .strict()
+  // A webhooks key acts for an organisation's endpoints: without one it could never work.
+  .refine((b) => !b.scopes.includes('webhooks:manage') || b.organisationId !== undefined, {
+    message: '`webhooks:manage` needs an organisationId: the endpoints it manages are an organisation’s',
+    path: ['organisationId'],
+  })
   .openapi('CreateApiKeyRequest');
 
 export const RollApiKeySchema = z

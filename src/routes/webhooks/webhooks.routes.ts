@@ -4,6 +4,7 @@ import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { defineRoute, IdParams } from '../../lib/route';
 import { sessionAuth } from '../../lib/route-auth';
+import { MAX_ENDPOINTS_PER_ORGANISATION } from '../../services/webhooks/endpoints';
 import {
   CreatedWebhookSchema,
   CreateWebhookSchema,
@@ -28,7 +29,10 @@ export const orgCreateWebhook = defineRoute({
   idempotent: true,
   tags: ['Webhooks'],
   summary: 'Register a webhook endpoint',
-  description: `${WHO} The signing secret is in this response only. ${DELIVERY_DOC}`,
+  description:
+    `${WHO} The signing secret is in this response only. An organisation has at most ` +
+    `${MAX_ENDPOINTS_PER_ORGANISATION} endpoints, disabled ` +
+    `ones included: one more is a 409 (\`conflict\`). ${DELIVERY_DOC}`,
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(CreateWebhookSchema) } },
   responses: {
@@ -113,7 +117,8 @@ export const orgPingWebhook = defineRoute({
   summary: 'Send a test event',
   description:
     `${WHO} Queues a \`webhook.ping\` event (data: \`{endpointId}\`) to this endpoint, signed like any other. ` +
-    'Its outcome shows in the delivery log. A disabled endpoint is a 409.',
+    'One attempt, now: not retried, so a failure ends the delivery `failed`; it shows in the delivery log. ' +
+    'Pings do not count towards disabling a failing endpoint. A disabled endpoint is a 409.',
   ...sessionAuth('employer'),
   errors: [409],
   request: { params: IdParams },

@@ -1,8 +1,9 @@
 /**
  * Delivering webhook events (docs/webhooks.md → Delivery). Two job kinds (src/services/jobs/kinds.ts):
  *
- * - `webhook_fanout` {eventId}: one delivery per enabled, subscribed endpoint of the event's
- *   organisation, each with the job of its first attempt;
+ * - `webhook_fanout` {eventId}: one delivery per subscribed endpoint of the event's organisation,
+ *   each with the job of its first attempt; a disabled endpoint's delivery is recorded `failed`
+ *   without an attempt, so it can be redelivered once the endpoint is enabled again;
  * - `webhook_delivery` {deliveryId, attempt, manual?}: one HTTP attempt. Its outcome, the next
  *   attempt's job (at the backoff's time), the dead letter, and the endpoint's disabling after
  *   days of failures commit in one batch. A job for an attempt already made does nothing, so a
@@ -60,24 +61,47 @@ export function deliveryJobInsert(db: Database, payload: DeliveryPayload, at: Da
 
 // --- Fan-out
 
-/** Creates the event's deliveries (one per enabled, subscribed endpoint) and their first attempts. */
+/** `lastError` of a delivery recorded while its endpoint was disabled. */
+export const ENDPOINT_DISABLED_ERROR =
+  'The endpoint was disabled when the event was raised: not attempted. Enable it, then redeliver.';
+
+/**
+ * Creates the event's deliveries (one per subscribed endpoint) and their first attempts. A
+ * disabled endpoint gets its delivery too, recorded `failed` and not attempted: it is in the
+ * endpoint's log, to be redelivered once the endpoint is enabled again.
+ */
 export async function fanOut(env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>, eventId: string, now = new Date()) {
   const db = getDb(env.DB);
   const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).limit(1);
   if (!event) return [];
   const endpoints = await db
-    .select({ id: webhookEndpoints.id })
+    .select({ id: webhookEndpoints.id, enabled: webhookEndpoints.enabled })
     .from(webhookEndpoints)
     .where(
       and(
         eq(webhookEndpoints.organisationId, event.organisationId),
-        eq(webhookEndpoints.enabled, true),
         sql`exists (select 1 from json_each(${webhookEndpoints.eventTypes}) where json_each.value = ${event.type})`,
       ),
     );
   const jobIds: string[] = [];
   for (const endpoint of endpoints) {
     const deliveryId = crypto.randomUUID();
+    if (!endpoint.enabled) {
+      await db
+        .insert(webhookDeliveries)
+        .values({
+          id: deliveryId,
+          endpointId: endpoint.id,
+          eventId,
+          state: 'failed',
+          lastError: ENDPOINT_DISABLED_ERROR,
+          nextAttemptAt: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing();
+      continue;
+    }
     const job = deliveryJobInsert(db, { deliveryId, attempt: 1, manual: false }, now);
     // A second fan-out of the event finds the delivery there (the insert does nothing); the job it
     // adds then names no delivery and does nothing when it runs.
@@ -217,19 +241,22 @@ export async function runDeliveryAttempt(
   const statements: BatchItem<'sqlite'>[] = [];
   const next: { id: string; at: Date; delay: number }[] = [];
 
+  // A test ping is one attempt, never retried, and says nothing about the endpoint's health: it
+  // neither starts nor ends the failure clock that disables an endpoint (events do).
+  const isPing = event.type === 'webhook.ping';
+  const oneShot = payload.manual || isPing;
+  const countsForHealth = endpoint.enabled && !isPing;
   const failingSince = endpoint.failingSince ?? now;
   // This failure ends days of them: the endpoint is disabled, and the delivery is not retried.
   const disabling =
-    endpoint.enabled && !result.ok && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS;
+    countsForHealth && !result.ok && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS;
   const delay =
-    !result.ok && !payload.manual && endpoint.enabled && !disabling
-      ? retryDelaySeconds(payload.attempt)
-      : null;
+    !result.ok && !oneShot && endpoint.enabled && !disabling ? retryDelaySeconds(payload.attempt) : null;
   const state = result.ok
     ? 'succeeded'
     : delay !== null
       ? 'pending'
-      : payload.manual || !endpoint.enabled || disabling
+      : oneShot || !endpoint.enabled || disabling
         ? 'failed'
         : 'dead_lettered';
   const nextAt = delay !== null ? new Date(now.getTime() + delay * 1000) : null;
@@ -281,7 +308,7 @@ export async function runDeliveryAttempt(
       }),
     );
 
-  if (endpoint.enabled) {
+  if (countsForHealth) {
     if (result.ok) {
       statements.push(
         db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id)),
@@ -390,7 +417,10 @@ export async function redeliver(
   return updated;
 }
 
-/** A `webhook.ping` test event to one endpoint (whatever it subscribes to). */
+/**
+ * A `webhook.ping` test event to one endpoint (whatever it subscribes to): one attempt now, on
+ * demand (`manual`), so a failure ends the delivery `failed` without retries.
+ */
 export async function ping(
   env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
   organisationId: string,
@@ -408,7 +438,7 @@ export async function ping(
     timestamp: now.toISOString(),
     data: { endpointId: endpoint.id },
   };
-  const job = deliveryJobInsert(db, { deliveryId, attempt: 1, manual: false }, now);
+  const job = deliveryJobInsert(db, { deliveryId, attempt: 1, manual: true }, now);
   const [, [delivery]] = await db.batch([
     db
       .insert(webhookEvents)

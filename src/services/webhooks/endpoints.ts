@@ -3,7 +3,7 @@
  * Every function takes the caller's organisation and finds only its own endpoints: another
  * organisation's endpoint "does not exist" (404).
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type WebhookEventType, webhookEndpoints } from '../../db/schema';
 import { PREVIOUS_SECRET_GRACE_MS } from '../../domain/webhooks/schedule';
@@ -21,6 +21,21 @@ export type WebhookActor = { organisationId: string; userId: string | null; apiK
 /** The development allowance for `http://localhost` targets (wrangler.toml `WEBHOOKS_ALLOW_HTTP_LOCALHOST`). */
 export const allowHttpLocalhost = (env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>) =>
   env.WEBHOOKS_ALLOW_HTTP_LOCALHOST === 'true';
+
+/**
+ * How many endpoints an organisation may have, enabled or not. Each event goes to every
+ * subscribed endpoint and each failing delivery is tried 8 times, so the bound caps how many
+ * requests one event can make (several endpoints may share a URL).
+ */
+export const MAX_ENDPOINTS_PER_ORGANISATION = 20;
+
+const tooManyEndpoints = () =>
+  new ProblemError(
+    'conflict',
+    `An organisation may have at most ${MAX_ENDPOINTS_PER_ORGANISATION} webhook endpoints (disabled ones ` +
+      'included), and this one has reached it. Delete an endpoint it no longer uses, or subscribe an existing ' +
+      'one to more event types.',
+  );
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -84,10 +99,13 @@ export async function createEndpoint(
   now = new Date(),
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const url = requireTargetUrl(env, input.url);
+  const ofOrganisation = eq(webhookEndpoints.organisationId, actor.organisationId);
+  const [held] = await db.select({ n: count() }).from(webhookEndpoints).where(ofOrganisation);
+  if ((held?.n ?? 0) >= MAX_ENDPOINTS_PER_ORGANISATION) throw tooManyEndpoints();
   const id = crypto.randomUUID();
   const secret = generateSecret();
   const enabled = input.enabled ?? true;
-  const [[endpoint]] = await db.batch([
+  const [[endpoint], , overLimit] = await db.batch([
     db
       .insert(webhookEndpoints)
       .values({
@@ -104,7 +122,22 @@ export async function createEndpoint(
       })
       .returning(),
     audit(db, actor, 'webhook_endpoint.created', id, { url }),
+    // Concurrent registrations may all pass the count above; in the batch (one transaction) the
+    // count is exact, and a registration that took the organisation over the bound is undone.
+    db
+      .delete(webhookEndpoints)
+      .where(
+        and(
+          eq(webhookEndpoints.id, id),
+          sql`(select count(*) from ${webhookEndpoints} where ${ofOrganisation}) > ${MAX_ENDPOINTS_PER_ORGANISATION}`,
+        ),
+      )
+      .returning({ id: webhookEndpoints.id }),
   ]);
+  if (overLimit.length > 0) {
+    await audit(db, actor, 'webhook_endpoint.deleted', id, { reason: 'over the endpoint limit' });
+    throw tooManyEndpoints();
+  }
   return { endpoint: endpoint!, secret };
 }
 

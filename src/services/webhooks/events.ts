@@ -11,8 +11,9 @@
  *
  * The event row and a `webhook_fanout` job are keyed by (organisation, type, ref): emitting the
  * same event twice (a retried job, a racing request) records and delivers it once. Nothing is
- * written when the organisation has no enabled endpoint for the type. Payloads are ids and
- * states only: never names, emails or submitted work.
+ * written when the organisation has no endpoint for the type; a disabled endpoint counts (its
+ * delivery is recorded, to be redelivered once it is enabled again). Payloads are ids and states
+ * only: never names, emails or submitted work.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
@@ -40,7 +41,10 @@ export type WebhookPayload = { type: string; timestamp: string; data: Record<str
 
 export const newEventId = () => `msg_${crypto.randomUUID().replaceAll('-', '')}`;
 
-/** Whether the organisation has an enabled endpoint subscribed to the type. */
+/**
+ * Whether the organisation has an endpoint subscribed to the type, enabled or not: events raised
+ * while an endpoint is disabled are kept in its log, to be redelivered when it is enabled again.
+ */
 export async function hasSubscribers(db: Database, organisationId: string, type: WebhookEventType) {
   const [row] = await db
     .select({ id: webhookEndpoints.id })
@@ -48,7 +52,6 @@ export async function hasSubscribers(db: Database, organisationId: string, type:
     .where(
       and(
         eq(webhookEndpoints.organisationId, organisationId),
-        eq(webhookEndpoints.enabled, true),
         sql`exists (select 1 from json_each(${webhookEndpoints.eventTypes}) where json_each.value = ${type})`,
       ),
     )

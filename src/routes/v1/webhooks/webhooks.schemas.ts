@@ -63,7 +63,8 @@ export const WebhookEndpointSchema = z
     }),
     disabledAt: z.string().datetime().nullable(),
     failingSince: z.string().datetime().nullable().openapi({
-      description: 'The first failed attempt since the last success; null while deliveries succeed.',
+      description:
+        'The first failed attempt since the last success; null while deliveries succeed. Test pings do not count.',
     }),
     rotationEndsAt: z.string().datetime().nullable().openapi({
       description: 'After a rotation, the old secret also signs until this time.',
@@ -93,7 +94,10 @@ export const WebhookEndpointPageSchema = pageSchema(WebhookEndpointSchema, 'Webh
 export const WebhookAttemptSchema = z
   .object({
     attempt: z.number().int().min(1).max(1000),
-    trigger: z.enum(['scheduled', 'manual']),
+    trigger: z.enum(['scheduled', 'manual']).openapi({
+      description:
+        '`scheduled`: the first attempt of an event or a retry; `manual`: a redelivery or a test ping.',
+    }),
     attemptedAt: z.string().datetime(),
     statusCode: z.number().int().min(100).max(599).nullable().openapi({
       description: "The receiver's status; null when there was no answer (refused target, timeout, network).",
@@ -146,4 +150,6 @@ export const DELIVERY_DOC =
   '`webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated ' +
   'when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects ' +
   'are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An ' +
-  'endpoint failing for 5 days is disabled and the organisation notified. Payloads carry ids and states only.';
+  'endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is ' +
+  'disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads ' +
+  'carry ids and states only.';
