@@ -80,7 +80,8 @@ describe('GET /api/me/consents: the history is paged', () => {
       );
       expect(problem.errors?.[0]?.pointer).toBe('#/query/limit');
     }
-    for (const cursor of ['not-base64!', btoa('123.not-a-rowid')]) {
+    // Garbage, an id of the wrong kind, and times no Date can hold or before the epoch.
+    for (const cursor of ['not-base64!', btoa('123.not-a-rowid'), btoa('8640000000000001.1'), btoa('-5.1')]) {
       const problem = await expectProblem(
         await call(`/api/me/consents?cursor=${encodeURIComponent(cursor)}`, { headers: as(person) }),
         400,

@@ -44,7 +44,9 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
     const dot = text.indexOf('.');
     const ms = Number(text.slice(0, dot));
     const id = text.slice(dot + 1);
-    if (dot > 0 && Number.isSafeInteger(ms) && id) return { createdAt: new Date(ms), id };
+    // A time a Date can hold (±8.64e15 ms) and not before the epoch: what `toPage` writes.
+    if (dot > 0 && Number.isSafeInteger(ms) && ms >= 0 && ms <= 8.64e15 && id)
+      return { createdAt: new Date(ms), id };
   } catch {
     // fall through
   }
