@@ -15,7 +15,8 @@ import {
   PUBLIC_AGREEMENT_KEY as PUBLIC_AGREEMENT_CACHE_KEY,
   payloadMemory,
 } from '../src/services/cache-keys';
-import { call } from './helpers';
+import { loginAdmin } from './harness';
+import { as, call, jsonInit } from './helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 type Verdict = 'pass' | 'fail';
@@ -23,7 +24,7 @@ type Verdict = 'pass' | 'fail';
 async function seedRatingPairs(
   pairs: { ai: Verdict | null; employer: Verdict; ageDays: number }[],
   verification: 'verified' | 'unverified' | 'pending' | 'suspended' = 'verified',
-) {
+): Promise<{ organisationId: string }> {
   const db = getDb(env.DB);
   const employerId = crypto.randomUUID();
   const candidateId = crypto.randomUUID();
@@ -34,7 +35,12 @@ async function seedRatingPairs(
   const organisationId = crypto.randomUUID();
   await db
     .insert(organisations)
-    .values({ id: organisationId, name: `${verification} Org`, domains: ['e.test'], verification });
+    .values({
+      id: organisationId,
+      name: `${verification} Org ${organisationId.slice(0, 8)}`,
+      domains: ['e.test'],
+      verification,
+    });
   await db.insert(users).values([
     {
       id: employerId,
@@ -93,6 +99,7 @@ async function seedRatingPairs(
       createdAt: new Date(Date.now() - pair.ageDays * DAY),
     });
   }
+  return { organisationId };
 }
 
 describe('GET /api/public/agreement-rate', () => {
@@ -150,6 +157,27 @@ describe('GET /api/public/agreement-rate', () => {
       );
     const body = await (await call('/api/public/agreement-rate')).json<Record<string, unknown>>();
     expect(body).toMatchObject({ demo: false, total: 1, agreed: 1, agreementRate: 1 });
+  });
+
+  it('follows an admin suspending or verifying an organisation at once, not at the next rating or cron', async () => {
+    await seedRatingPairs([{ ai: 'pass', employer: 'pass', ageDays: 1 }]);
+    const { organisationId } = await seedRatingPairs([
+      { ai: 'pass', employer: 'fail', ageDays: 1 },
+      { ai: 'fail', employer: 'pass', ageDays: 2 },
+    ]);
+    const total = async () =>
+      (await (await call('/api/public/agreement-rate')).json<{ total: number }>()).total;
+    expect(await total()).toBe(3); // now cached
+    const admin = await loginAdmin();
+    const review = (verification: string) =>
+      call(
+        `/api/admin/organisations/${organisationId}`,
+        jsonInit('PATCH', { verification, reason: 'Checked by the agreement test' }, as(admin)),
+      );
+    expect((await review('suspended')).status).toBe(200);
+    expect(await total()).toBe(1);
+    expect((await review('verified')).status).toBe(200);
+    expect(await total()).toBe(3);
   });
 
   it('serves from KV on a hit and shows new pairs only after invalidation', async () => {

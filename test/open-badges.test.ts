@@ -115,6 +115,45 @@ async function credentialOf(certificateNo: string): Promise<string> {
   return body.credential.jwt;
 }
 
+describe('results the organisation signs', () => {
+  it('an employer who passes work the AI failed signs their rating, not the AI levels they overruled', async () => {
+    const employer = await signup('employer', 'Recruiter', `Overrule Org ${crypto.randomUUID().slice(0, 6)}`);
+    await verifyOrganisation(employer);
+    const candidate = await signup('candidate', 'Overruled Candidate');
+    for (const purpose of ALL_CONSENTS) await consent(candidate, purpose);
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    let certificateNo: string | undefined;
+    for (const milestone of brief.playbook.milestones) {
+      const submitted = await call(
+        '/api/submissions',
+        jsonInit('POST', { milestoneId: milestone.id, text: 'lorem ipsum dolor sit amet' }, as(candidate)),
+      );
+      expect(submitted.status).toBe(201);
+      const { evaluationId } = await submitted.json<{ evaluationId: string }>();
+      const rated = await call(
+        `/api/evaluations/${evaluationId}/employer-rating`,
+        jsonInit('POST', { score: 5, verdict: 'pass' }, as(employer)),
+      );
+      expect(rated.status).toBe(201);
+      const body = await rated.json<{
+        evaluation: { ai: { verdict: string | null } | null };
+        certificate: { certificateNo: string } | null;
+      }>();
+      expect(body.evaluation.ai?.verdict).toBe('fail'); // the AI failed it; the employer passed it
+      certificateNo = body.certificate?.certificateNo ?? certificateNo;
+    }
+    const verified = await (await call(`/api/verify/${certificateNo}`)).json<{
+      credential: { jwt: string };
+    }>();
+    const payload = JSON.parse(
+      atob(verified.credential.jwt.split('.')[1]!.replaceAll('-', '+').replaceAll('_', '/')),
+    ) as { credentialSubject: { result?: { achievedLevel?: string; value?: string }[] } };
+    const results = payload.credentialSubject.result ?? [];
+    expect(results.filter((r) => r.achievedLevel)).toEqual([]);
+    expect(results.some((r) => r.value === '5')).toBe(true);
+  });
+});
+
 describe('a freshly issued credential, checked only through what it names', () => {
   it('verifies with jose via the kid URL, resolves issuer and achievement, validates against the official schema, and shows its revocation in the status list', async () => {
     const { employer, candidate, certificateNo } = await candidateWithCertificate('Meera Iyer', {

@@ -129,11 +129,15 @@ export async function briefCredentialFacts(db: Database, briefId: string) {
 
 /**
  * The final submission's results: the AI's per-criterion scores (only when it was evaluated with
- * the candidate's consent) and the organisation's rating. Scores only, never the work itself.
+ * the candidate's consent, and only when its verdict agrees with the organisation's: the
+ * organisation signs the credential, and must not sign levels its own decision overruled) and the
+ * organisation's rating. Scores only, never the work itself.
  */
 export async function submissionResults(
   db: Database,
   submissionId: string | null,
+  /** The organisation's verdict when its rating is in the caller's batch (not readable yet). */
+  verdict?: 'pass' | 'fail',
 ): Promise<NonNullable<CredentialInput['results']>> {
   if (!submissionId) return { criteria: [], overall: null };
   const [row] = await db
@@ -141,14 +145,18 @@ export async function submissionResults(
       aiEvaluated: evaluations.aiEvaluated,
       state: evaluations.state,
       scores: evaluations.criterionScores,
+      aiVerdict: evaluations.verdict,
       rating: employerRatings.score,
+      verdict: employerRatings.verdict,
     })
     .from(evaluations)
     .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
     .where(eq(evaluations.submissionId, submissionId))
     .orderBy(desc(evaluations.createdAt))
     .limit(1);
-  const ai = row?.aiEvaluated && row.state === 'completed' ? (row.scores ?? []) : [];
+  const decided = verdict ?? row?.verdict ?? null;
+  const agreed = decided === null || row?.aiVerdict === decided;
+  const ai = row?.aiEvaluated && row.state === 'completed' && agreed ? (row.scores ?? []) : [];
   return {
     criteria: ai
       .filter((s) => Number.isInteger(s.score) && s.score >= 1 && s.score <= 5)

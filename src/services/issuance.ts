@@ -28,6 +28,7 @@ import {
 } from '../db/schema';
 import { generateCertificateNumber } from '../domain/certificates/certificate-number';
 import { type CredentialInput, type SigningKey, signCredential } from '../domain/certificates/credential';
+import { refreshPublicAgreement } from './agreement-rate';
 import { auditInsert } from './audit';
 import { purgeLeaderboards } from './cache-keys';
 import { requireSigningKey } from './configuration';
@@ -110,6 +111,8 @@ export type EarnedCertificate = {
   earnedAt: Date;
   /** The organisation's score (1–5) of the final work, when the rating is in the same batch. */
   rating?: number;
+  /** Its verdict, likewise (the rating row is not written yet when the credential is signed). */
+  verdict?: 'pass' | 'fail';
 };
 
 /**
@@ -130,7 +133,7 @@ async function signFor(
   keep: { validUntil: Date | null } | null = null,
 ) {
   const facts = await briefCredentialFacts(db, c.briefId);
-  const results = await submissionResults(db, c.submissionId || null);
+  const results = await submissionResults(db, c.submissionId || null, c.verdict);
   if (c.rating !== undefined) results.overall = c.rating;
   // Whole seconds, as the credential's validUntil (and exp) state it.
   const validUntil = keep
@@ -580,6 +583,8 @@ export async function onOrganisationVerified(
 ): Promise<string[]> {
   const issued = await issuePendingCertificates(env, db, organisationId, now);
   await forgetOrganisationViews(env, organisationId);
+  // The public agreement rate counts verified organisations' pairs only: this one's count now.
+  await refreshPublicAgreement(env, now);
   return issued;
 }
 

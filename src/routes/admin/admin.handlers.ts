@@ -1,6 +1,7 @@
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
+import { refreshPublicAgreement } from '../../services/agreement-rate';
 import * as apiKeys from '../../services/api-keys';
 import * as audit from '../../services/audit';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
@@ -136,6 +137,10 @@ export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisatio
   const { organisation } = reviewed;
   if (organisation.verification === 'verified')
     await issueAfterVerification(c.env, c.var.db, organisation, reviewed.issuanceJobId);
-  else await forgetOrganisationViews(c.env, organisation.id);
+  else {
+    await forgetOrganisationViews(c.env, organisation.id);
+    // Its rating pairs no longer count in the public agreement rate (verified organisations only).
+    await refreshPublicAgreement(c.env);
+  }
   return c.json(organisations.organisationView(organisation), 200);
 };

@@ -100,7 +100,7 @@ export const ValidForMonths = z
 export const CreateBriefSchema = z
   .object({
     title: shownText(200).openapi({ example: 'Build a REST API for a todo app' }),
-    domain: text(100).openapi({ example: 'web-development' }),
+    domain: shownText(100).openapi({ example: 'web-development' }),
     description: text(20_000).openapi({
       description: 'The brief in your own words; requirements ("must", "should", bullets) become the rubric.',
     }),

@@ -103,6 +103,7 @@ export async function rateEvaluation(
             submissionId: submission.id,
             earnedAt: now,
             rating: input.score,
+            verdict: input.verdict,
           },
           now,
         )
