@@ -469,6 +469,45 @@ describe('an issuer the platform stops standing behind', () => {
     expect(await holderView()).toMatchObject({ publicStatus: 'active', valid: true });
   });
 
+  it('suspended: its briefs take no submissions and it publishes nothing until the suspension ends', async () => {
+    const employer = await signup('employer', 'Recruiter', `Recruiting ${crypto.randomUUID().slice(0, 6)}`);
+    await verifyOrganisation(employer);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const draft = await call(
+      '/api/briefs',
+      jsonInit('POST', { ...DEMO_BRIEF, publish: false }, as(employer)),
+    );
+    expect(draft.status).toBe(201);
+    const draftId = (await draft.json<{ id: string }>()).id;
+    expect((await reviewOrganisation(employer, 'suspended', 'Under investigation')).status).toBe(200);
+
+    const milestoneId = brief.playbook.milestones[0]!.id;
+    const submit = () =>
+      call('/api/submissions', jsonInit('POST', { milestoneId, text: 'My work' }, as(person)));
+    const refused = await expectProblem(await submit(), 409, 'conflict');
+    expect(refused.detail).toContain('suspended');
+    await expectProblem(
+      await call('/api/briefs', jsonInit('POST', { ...DEMO_BRIEF, publish: true }, as(employer))),
+      409,
+      'conflict',
+    );
+    await expectProblem(
+      await call(`/api/briefs/${draftId}`, jsonInit('PATCH', { state: 'published' }, as(employer))),
+      409,
+      'conflict',
+    );
+    // Drafts may still be written; everything opens again with the suspension lifted.
+    expect(
+      (await call('/api/briefs', jsonInit('POST', { ...DEMO_BRIEF, publish: false }, as(employer)))).status,
+    ).toBe(201);
+    expect((await reviewOrganisation(employer, 'verified', 'Investigation closed')).status).toBe(200);
+    expect((await submit()).status).toBe(201);
+    expect(
+      (await call(`/api/briefs/${draftId}`, jsonInit('PATCH', { state: 'published' }, as(employer)))).status,
+    ).toBe(200);
+  });
+
   it('a rejected organisation cannot lift the rejection by starting a DNS proof (409); the rejection stands', async () => {
     const employer = await employerAt('rejected-dns.example', 'Rejected DNS Ltd');
     expect((await reviewOrganisation(employer, 'rejected', 'Not a real company')).status).toBe(200);

@@ -19,8 +19,12 @@ export const createBrief = defineRoute({
   idempotent: true,
   tags: ['Briefs'],
   summary: 'Create a brief (with its rubric and playbook)',
+  description:
+    'With `publish: true` it is open to candidates at once. An organisation the platform suspended or rejected ' +
+    'cannot publish (409); it may still write drafts.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(CreateBriefSchema) } },
+  errors: [409],
   responses: {
     201: { description: 'The brief.', content: json(BriefSchema) },
   },
@@ -73,7 +77,8 @@ export const changeBriefState = defineRoute({
   tags: ['Briefs'],
   summary: 'Publish or close a brief, or set its certificates’ validity',
   description:
-    '`state`: draft → published → closed; other transitions are 409. `validForMonths`: the validity of certificates ' +
+    '`state`: draft → published → closed; other transitions are 409, and so is publishing while the organisation is ' +
+    'suspended or rejected by the platform. `validForMonths`: the validity of certificates ' +
     'issued from now on (null: no expiry; certificates already issued keep theirs). Another employer’s brief is 404.',
   ...sessionAuth('employer'),
   request: {

@@ -14,7 +14,8 @@ export const createSubmission = defineRoute({
   tags: ['Submissions'],
   summary: 'Submit work for a milestone',
   description:
-    'For a milestone of a published brief. The integrity check and AI evaluation run after the response when the candidate ' +
+    'For a milestone of a published brief whose organisation is in good standing (a brief of an organisation the ' +
+    'platform suspended or rejected takes no submissions meanwhile: 409). The integrity check and AI evaluation run after the response when the candidate ' +
     'consents to `ai_evaluation`; otherwise the work goes straight to the employer. Storage is bounded (the ' +
     'defaults; each is a deployment var, see docs/security.md): 256 KiB of content per submission (text, files and ' +
     'commit list together; 413 `payload-too-large`), 5 submissions per milestone, 20 per 24 hours and 16 MiB of ' +

@@ -40,6 +40,21 @@ const preview = (rubric: Rubric) => ({
 });
 
 /** Creates a brief with its rubric (pillar 4) and playbook (pillar 1), in one batch, for the author's organisation. */
+/** An organisation the platform suspended or rejected publishes nothing (409). */
+async function assertMayPublish(db: Database, organisationId: string): Promise<void> {
+  const [row] = await db
+    .select({ verification: organisations.verification })
+    .from(organisations)
+    .where(eq(organisations.id, organisationId))
+    .limit(1);
+  if (row?.verification === 'suspended' || row?.verification === 'rejected') {
+    throw new ProblemError(
+      'conflict',
+      `The organisation is ${row.verification} by the platform: it cannot publish briefs; contact the platform.`,
+    );
+  }
+}
+
 export async function createBrief(
   db: Database,
   engine: PillarEngine,
@@ -48,6 +63,7 @@ export async function createBrief(
 ) {
   const employerId = author.id;
   const organisationId = requireOrganisation(author);
+  if (input.publish) await assertMayPublish(db, organisationId);
   const rubric = await engine.extractRubric(briefRequirementText(input), input.domain);
   const playbook = await engine.generatePlaybook({
     title: input.title,
@@ -225,6 +241,7 @@ export async function changeBrief(
   if (to !== undefined && !TRANSITIONS[brief.state].includes(to)) {
     throw new ProblemError('conflict', `A ${brief.state} brief cannot become ${to}.`);
   }
+  if (to === 'published') await assertMayPublish(db, brief.organisationId ?? requireOrganisation(member));
   const now = new Date();
   const stateChange =
     to === undefined

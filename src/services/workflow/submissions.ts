@@ -6,6 +6,7 @@ import {
   employerRatings,
   evaluations,
   milestones,
+  organisations,
   rubrics,
   type SubmissionState,
   type SubmittedCommit,
@@ -109,14 +110,21 @@ export async function createSubmission(
   corpus: FingerprintCorpus,
 ) {
   const [target] = await db
-    .select({ milestone: milestones, briefState: briefs.state })
+    .select({ milestone: milestones, briefState: briefs.state, issuer: organisations.verification })
     .from(milestones)
     .innerJoin(briefs, eq(briefs.id, milestones.briefId))
+    .leftJoin(organisations, eq(organisations.id, briefs.organisationId))
     .where(eq(milestones.id, input.milestoneId))
     .limit(1);
   if (!target || target.briefState === 'draft') return null;
   if (target.briefState !== 'published')
     throw new ProblemError('conflict', 'This brief is closed to new submissions.');
+  // Work for an issuer the platform stopped standing behind could earn nothing valid.
+  if (target.issuer === 'suspended' || target.issuer === 'rejected')
+    throw new ProblemError(
+      'conflict',
+      `The organisation behind this brief is ${target.issuer} by the platform: it takes no submissions meanwhile.`,
+    );
   const now = new Date();
   // Storage limits, checked before anything is written (docs/security.md → Storage).
   const material = {
