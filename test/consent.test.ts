@@ -118,6 +118,35 @@ describe('POST /api/consent', () => {
     expect((await myConsents(person)).history).toEqual([]);
   });
 
+  it('accepts a withdrawal citing an earlier notice only if that notice described the purpose', async () => {
+    const person = await signup('candidate');
+    expect(
+      (await consent(person, { purpose: 'integrity_corpus', action: 'grant', noticeVersion: 'v2' })).status,
+    ).toBe(201);
+    // v1 never described the integrity corpus (it came with v2): a receipt citing it would say nothing.
+    const problem = await expectProblem(
+      await consent(person, { purpose: 'integrity_corpus', action: 'revoke', noticeVersion: 'v1' }),
+      422,
+      'validation-failed',
+    );
+    expect(problem.errors).toEqual([
+      { pointer: '#/noticeVersion', detail: expect.stringContaining('does not describe integrity_corpus') },
+    ]);
+    expect((await myConsents(person)).states.integrity_corpus?.state).toBe('granted');
+    // The current notice always does; an earlier one that described the purpose is still accepted.
+    expect(
+      (await consent(person, { purpose: 'integrity_corpus', action: 'revoke', noticeVersion: 'v2' })).status,
+    ).toBe(201);
+    expect(
+      (await consent(person, { purpose: 'leaderboard', action: 'revoke', noticeVersion: 'v1' })).status,
+    ).toBe(201);
+    expect((await myConsents(person)).history.map((h) => [h.purpose, h.noticeVersion])).toEqual([
+      ['leaderboard', 'v1'],
+      ['integrity_corpus', 'v2'],
+      ['integrity_corpus', 'v2'],
+    ]);
+  });
+
   it('needs a session (401) and an allowed origin (403)', async () => {
     await expectProblem(
       await call(

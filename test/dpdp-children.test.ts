@@ -22,7 +22,7 @@ import {
   signup,
   verifiedEmployer,
 } from './harness';
-import { type Account, as, call, expectProblem, freshIp, jsonInit } from './helpers';
+import { type Account, as, call, eventually, expectProblem, freshIp, jsonInit } from './helpers';
 
 const DAY = 86_400_000;
 
@@ -134,7 +134,6 @@ describe("a child's account before the guardian consents", { timeout: 60_000 }, 
     for (const [path, init] of [
       ['/api/consent', jsonInit('POST', consentBody('ai_evaluation'), as(child))],
       ['/api/me/consents', { headers: as(child) }],
-      ['/api/me/notices', { headers: as(child) }],
       ['/api/submissions', { headers: as(child) }],
       ['/api/dsr/access', { headers: as(child) }],
       ['/api/dsr/grievance', jsonInit('POST', { subject: 'x', description: 'y' }, as(child))],
@@ -147,6 +146,8 @@ describe("a child's account before the guardian consents", { timeout: 60_000 }, 
     // The problem type is documented where its URI points.
     expect((await call('/problems/guardian-consent-required')).status).toBe(200);
 
+    // Their notices are about their own data: readable whatever the gate's state (test/dpdp-user-notices.test.ts).
+    expect((await call('/api/me/notices', { headers: as(child) })).status).toBe(200);
     expect((await call('/api/auth/logout', jsonInit('POST', {}, as(child)))).status).toBe(204);
     const again = await childSignup('someone-else@example.test');
     const erased = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(again) });
@@ -443,6 +444,57 @@ describe("the guardian exercises the child's rights", { timeout: 90_000 }, () =>
       404,
       'not-found',
     );
+  });
+});
+
+describe("a guardian's erasure", { timeout: 60_000 }, () => {
+  it('withdraws the grants they gave, so the ward and the next guardian read what holds', async () => {
+    const { guardian, child } = await approvedChild();
+    expect(
+      (
+        await call(
+          `/api/guardian/wards/${child.id}/consents`,
+          jsonInit('POST', consentBody('ai_evaluation'), as(guardian)),
+        )
+      ).status,
+    ).toBe(201);
+    const erased = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(guardian) });
+    expect(erased.status).toBe(202);
+    const { requestId } = await erased.json<{ requestId: string }>();
+    const receipt = await eventually(async () => {
+      const r = await (await call(`/api/dsr/erasure/${requestId}`)).json<{
+        state: string;
+        deletedCounts: Record<string, number>;
+      }>();
+      return r.state === 'completed' ? r : undefined;
+    }, 20_000);
+    expect(receipt.deletedCounts).toMatchObject({ consents_given_withdrawn: 1, consents_given_unlinked: 1 });
+
+    // The ledger: the grant keeps only that a guardian gave it, and a withdrawal follows it.
+    const events = await env.DB.prepare(
+      "SELECT action, granted_by FROM consent_events WHERE user_id = ? AND purpose = 'ai_evaluation' ORDER BY created_at, rowid",
+    )
+      .bind(child.id)
+      .all<{ action: string; granted_by: string | null }>();
+    expect(events.results).toEqual([
+      { action: 'grant', granted_by: 'erased-guardian' },
+      { action: 'revoke', granted_by: null },
+    ]);
+
+    // A new guardian approves: both they and the child read "revoked", not a grant nobody stands behind.
+    const next = await signup('candidate', 'Next Parent');
+    expect(
+      (await call('/api/me/guardian', jsonInit('POST', { guardianEmail: next.email }, as(child)))).status,
+    ).toBe(201);
+    expect((await approve(next, (await pendingFor(next, child)).id)).status).toBe(200);
+    type States = { states: Record<string, { state: string }> };
+    const seenByGuardian = await (
+      await call(`/api/guardian/wards/${child.id}/consents`, { headers: as(next) })
+    ).json<States>();
+    expect(seenByGuardian.states.ai_evaluation?.state).toBe('revoked');
+    const seenByChild = await (await call('/api/me/consents', { headers: as(child) })).json<States>();
+    expect(seenByChild.states.ai_evaluation?.state).toBe('revoked');
+    expect(await hasConsent(db(), child.id, 'ai_evaluation')).toBe(false);
   });
 });
 

@@ -27,7 +27,7 @@ const ESSAY =
 
 describe('GET /api/dsr/access → recipients.json', () => {
   it('lists the processors, the employer who rated the work and the partner whose check matched it, with what and when', async () => {
-    const employer = await signup('employer', 'Acme Hiring');
+    const employer = await signup('employer', 'Priya Recruiter', 'Acme Hiring');
     const brief = await publishedBrief(employer);
     const person = await signup('candidate', 'Priya Sharma');
     await consent(person, 'integrity_corpus');
@@ -61,8 +61,58 @@ describe('GET /api/dsr/access → recipients.json', () => {
     expect(employerEntry?.what).toContain(work.id);
     expect(Date.parse(employerEntry!.when)).not.toBeNaN();
     const partnerEntry = recipients.sharedWith.find((s) => s.kind === 'integrity_partner');
-    expect(partnerEntry).toMatchObject({ party: 'Partner Uni checks' });
+    // A key of no organisation: a neutral name, and the key for the DPO to say who the partner is;
+    // the key's own name is an administrator's label, not the partner.
+    expect(partnerEntry).toMatchObject({ party: 'An integrity-check partner' });
     expect(partnerEntry?.what).toContain(work.id);
+    expect(partnerEntry?.what).toContain(keyId);
+  });
+
+  it('names organisations, never the person who rated nor a key’s label', async () => {
+    const employer = await signup('employer', 'Rohan Recruiter', 'Globex Assessments');
+    const brief = await publishedBrief(employer);
+    const person = await signup('candidate', 'Meena Pillai');
+    await consent(person, 'integrity_corpus');
+    const essay = `${ESSAY} Globex edition.`;
+    const work = await submitAndWait(person, brief.playbook.milestones[0]!.id, { text: essay });
+    expect((await rate(employer, work.evaluationId, 'pass', 4)).status).toBe(201);
+    // The organisation renames: the recipient is named as it is now known.
+    expect(
+      (await call('/api/me/organisation', jsonInit('PATCH', { name: 'Globex Talent' }, as(employer)))).status,
+    ).toBe(200);
+
+    const admin = await loginAdmin();
+    const [member] = await env.DB.prepare('SELECT organisation_id AS id FROM users WHERE id = ?')
+      .bind(employer.id)
+      .all<{ id: string }>()
+      .then((r) => r.results);
+    const issued = await call(
+      '/api/admin/api-keys',
+      jsonInit(
+        'POST',
+        { name: 'globex-prod-7', scopes: ['integrity:check'], organisationId: member!.id },
+        as(admin),
+      ),
+    );
+    expect(issued.status).toBe(201);
+    const { key } = await issued.json<{ key: string }>();
+    const check = await call(
+      '/api/v1/integrity/check',
+      jsonInit('POST', { text: `${essay} Thanks for reading.` }, { 'X-Service-Key': key }),
+    );
+    expect(check.status).toBe(200);
+
+    const res = await call('/api/dsr/access', { headers: as(person) });
+    const text = JSON.stringify(await recipientsIn(res));
+    const recipients = JSON.parse(text) as Recipients;
+    expect(recipients.sharedWith.find((s) => s.kind === 'employer')).toMatchObject({
+      party: 'Globex Talent',
+    });
+    expect(recipients.sharedWith.find((s) => s.kind === 'integrity_partner')).toMatchObject({
+      party: 'Globex Talent',
+    });
+    expect(text).not.toContain('Rohan Recruiter');
+    expect(text).not.toContain('globex-prod-7');
   });
 
   it('records no disclosure when a check matches nobody, and lists nothing shared for a person whose work nobody saw', async () => {

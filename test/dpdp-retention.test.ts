@@ -84,6 +84,6 @@ describe('retention of inactive accounts', { timeout: 30_000 }, () => {
   it('has an empty notice list for an active person', async () => {
     const person = await signup('candidate');
     const res = await call('/api/me/notices', { headers: as(person) });
-    expect(await res.json<Notices>()).toEqual({ notices: [] });
+    expect(await res.json<Notices>()).toEqual({ notices: [], nextCursor: null });
   });
 });

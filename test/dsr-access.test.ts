@@ -1,7 +1,7 @@
 import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
 import { describe, expect, it } from 'vitest';
 import { auditLog, consentEvents } from '../src/db/schema';
-import { db, seedBrief, seedCertifiedWork, signup } from './harness';
+import { db, loginAdmin, seedBrief, seedCertifiedWork, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 import { pdfText } from './pdf-text';
 
@@ -42,6 +42,8 @@ const JSON_FILES = [
   'briefs.json',
   'certificates.json',
   'recipients.json',
+  'notices.json',
+  'guardians.json',
   'dsr-requests.json',
   'audit-log.json',
   'manifest.json',
@@ -217,6 +219,89 @@ describe('GET /api/dsr/access', () => {
       expect(latin1(summary)).toMatch(/\/FontFile2 \d+ 0 R/);
       expect(latin1(summary)).toMatch(/\/BaseFont \/NotoSans(Devanagari|Tamil)-Regular/);
     }
+  });
+
+  it('holds the person’s notices and guardianship records: for a child, their guardian, and the ward export', async () => {
+    const unique = crypto.randomUUID().slice(0, 8);
+    const guardian = await signup('candidate', `Parent ${unique}`);
+    const now = new Date();
+    const child = await signup('candidate', `Child ${unique}`, undefined, {
+      dateOfBirth: `${now.getUTCFullYear() - 15}-01-01`,
+      guardianEmail: guardian.email,
+    });
+    const { items } = await (await call('/api/guardian/requests', { headers: as(guardian) })).json<{
+      items: { id: string; child: { email: string } }[];
+    }>();
+    const request = items.find((i) => i.child.email === child.email)!;
+    await call(
+      `/api/guardian/requests/${request.id}/approve`,
+      jsonInit('POST', { relationship: 'parent' }, as(guardian)),
+    );
+    const admin = await loginAdmin();
+    const description = `Breach ${unique}: a backup was readable by anyone.`;
+    expect(
+      (
+        await call(
+          '/api/admin/breaches',
+          jsonInit(
+            'POST',
+            {
+              description,
+              foundAt: now.toISOString(),
+              categories: ['email'],
+              measures: 'The backup was deleted.',
+              affectedUserIds: [child.id],
+            },
+            as(admin),
+          ),
+        )
+      ).status,
+    ).toBe(201);
+
+    type NoticeRecord = { kind: string; title: string; body: string; emailedAt: string | null };
+    type GuardianRecord = {
+      role: 'child' | 'guardian';
+      childId: string;
+      childName: string;
+      guardianEmail: string;
+      relationship: string | null;
+      state: string;
+      decidedAt: string | null;
+    };
+    const check = (files: Archive, who: 'child' | 'guardian') => {
+      const manifest = parse<{ counts: Record<string, number>; files: { name: string }[] }>(
+        files,
+        'manifest.json',
+      );
+      expect(manifest.files.map((f) => f.name)).toEqual(
+        expect.arrayContaining(['notices.json', 'guardians.json']),
+      );
+      expect(manifest.counts).toMatchObject({ 'notices.json': 1, 'guardians.json': 1 });
+      const notices = parse<NoticeRecord[]>(files, 'notices.json');
+      expect(notices[0]).toMatchObject({ kind: 'breach' });
+      expect(notices[0]!.body).toContain(description);
+      if (who === 'guardian') expect(notices[0]!.title).toContain(`Child ${unique}`);
+      const guardians = parse<GuardianRecord[]>(files, 'guardians.json');
+      expect(guardians).toEqual([
+        expect.objectContaining({
+          role: who,
+          childId: child.id,
+          childName: `Child ${unique}`,
+          guardianEmail: guardian.email,
+          relationship: 'parent',
+          state: 'approved',
+          decidedAt: expect.any(String),
+        }),
+      ]);
+    };
+    const own = await exportOf(child);
+    expect(own.res.status).toBe(200);
+    check(own.files, 'child');
+    const parent = await exportOf(guardian);
+    check(parent.files, 'guardian');
+    const ward = await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) });
+    expect(ward.status).toBe(200);
+    check(await unzip(new Uint8Array(await ward.arrayBuffer())), 'child');
   });
 
   it('needs a session', async () => {

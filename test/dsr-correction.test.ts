@@ -57,6 +57,39 @@ describe('PATCH /api/dsr/correction', () => {
     expect(body.request.details).toEqual({ fields: ['name'] });
   });
 
+  it('writes nothing when nothing changes: 200 with the unchanged profile and no request', async () => {
+    const person = await signup('candidate', 'Anil Menon');
+    const records = async () =>
+      env.DB.prepare(
+        "SELECT (SELECT count(*) FROM dsr_requests WHERE user_id = ?1) AS requests, (SELECT count(*) FROM audit_log WHERE action = 'dsr.correction' AND target_id = ?1) AS audit",
+      )
+        .bind(person.id)
+        .first<{ requests: number; audit: number }>();
+    // The name it has (spaces trimmed), the email it has (in another case), or both.
+    for (const body of [
+      { name: ' Anil Menon ' },
+      { email: person.email.toUpperCase() },
+      { name: 'Anil Menon', email: person.email },
+    ]) {
+      const res = await correct(person, body);
+      expect(res.status).toBe(200);
+      const result = await res.json<{ profile: { name: string; email: string }; request: unknown }>();
+      expect(result.profile).toMatchObject({ name: 'Anil Menon', email: person.email });
+      expect(result.request).toBeNull();
+    }
+    expect(await records()).toEqual({ requests: 0, audit: 0 });
+    const listed = await (await call('/api/me/dsr-requests', { headers: as(person) })).json<{
+      items: unknown[];
+    }>();
+    expect(listed.items).toEqual([]);
+    // A real change is still recorded.
+    const changed = await correct(person, { name: 'Anil K. Menon' });
+    expect((await changed.json<{ request: { details: unknown } }>()).request.details).toEqual({
+      fields: ['name'],
+    });
+    expect(await records()).toEqual({ requests: 1, audit: 1 });
+  });
+
   it('refuses any other field (role, id) with 422 pointing at it, and an empty body', async () => {
     const person = await signup('candidate');
     const role = await expectProblem(

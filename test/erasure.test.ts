@@ -8,7 +8,7 @@ import { leaderboardKey, PUBLIC_AGREEMENT_KEY, verificationKey } from '../src/se
 import { shardOf } from '../src/services/corpus';
 import { tombstoneEmail } from '../src/services/dsr/erasure';
 import { corpusShards, db, loginAdmin, seedBrief, seedCertifiedWork, shardPrints, signup } from './harness';
-import { type Account, as, call, expectProblem, jsonInit, sessionCookieFrom } from './helpers';
+import { type Account, as, call, expectProblem, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 
 /** Every table of the schema: a table added later is scanned without touching this test. */
 const TABLES: SQLiteTable[] = Object.values(schema as Record<string, unknown>).filter((x): x is SQLiteTable =>
@@ -365,6 +365,80 @@ describe('erasure', { timeout: 30_000 }, () => {
     // The candidate can still export their data, certificates included.
     const exported = await call('/api/dsr/access', { headers: as(candidate) });
     expect(exported.status).toBe(200);
+  });
+
+  it('leaves no invitation addressed to the person, at their address or one they corrected away from', async () => {
+    const unique = crypto.randomUUID().slice(0, 8);
+    const inviter = await signup('employer', `Inviter ${unique}`);
+    const firstEmail = `invitee-${unique}@example.test`;
+    const invited = await call(
+      '/api/me/organisation/invitations',
+      jsonInit('POST', { email: firstEmail }, as(inviter)),
+    );
+    expect(invited.status).toBe(201);
+    const { code } = await invited.json<{ code: string }>();
+    const password = 'a-long-enough-password';
+    const joined = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email: firstEmail,
+          password,
+          name: `Invitee ${unique}`,
+          role: 'employer',
+          dateOfBirth: '1990-01-01',
+          invitationCode: code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    expect(joined.status).toBe(201);
+    const person: Account = {
+      cookie: `session=${sessionCookieFrom(joined)}`,
+      id: (await joined.json<{ user: { id: string } }>()).user.id,
+      email: firstEmail,
+      password,
+    };
+    // They correct their email; an invitation to the new address also exists (made by another organisation).
+    const secondEmail = `invitee-new-${unique}@example.test`;
+    expect(
+      (await call('/api/dsr/correction', jsonInit('PATCH', { email: secondEmail }, as(person)))).status,
+    ).toBe(200);
+    const other = await signup('employer', 'Other Inviter');
+    const [otherOrganisation] = await db()
+      .select({ id: schema.users.organisationId })
+      .from(schema.users)
+      .where(eq(schema.users.id, other.id));
+    await db()
+      .insert(schema.organisationInvitations)
+      .values({
+        organisationId: otherOrganisation!.id!,
+        email: secondEmail,
+        tokenHash: crypto.randomUUID(),
+        invitedBy: other.id,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      });
+    // A bystander's invitation stays.
+    const bystanderEmail = `bystander-${unique}@example.test`;
+    expect(
+      (
+        await call(
+          '/api/me/organisation/invitations',
+          jsonInit('POST', { email: bystanderEmail }, as(inviter)),
+        )
+      ).status,
+    ).toBe(201);
+
+    const needles = [person.id, firstEmail, secondEmail, `Invitee ${unique}`];
+    expect((await rowsMentioning(needles)).organisation_invitations).toBe(2);
+
+    const { body, message } = await requestErasure({ ...person, email: secondEmail });
+    const { result } = await deliver(message);
+    expect(result.retryMessages).toEqual([]);
+    expect(await rowsMentioning(needles)).toEqual({});
+    expect((await receiptOf(body.requestId)).deletedCounts).toMatchObject({ organisation_invitations: 2 });
+    expect((await rowsMentioning([bystanderEmail])).organisation_invitations).toBe(1);
   });
 
   it('acknowledges a message it does not understand instead of retrying it forever', async () => {

@@ -4,7 +4,8 @@
  * the audit log an entry. The Board's intimation is due at once (Rule 7(2)(a)) and the detailed
  * report 72 hours after the breach was found (Rule 7(2)(b)); the admin queue shows what is
  * overdue, and an admin marks each as sent. Each notice is also emailed through the outbox (an
- * `email` job per person, src/services/mail.ts).
+ * `email` job per person, src/services/mail.ts). An affected child's guardian gets a copy naming
+ * the child, by email too (`guardianCopies`, src/services/guardians.ts).
  */
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Database, getDb } from '../db/client';
@@ -12,6 +13,7 @@ import { breaches, submissions, userNotices, users } from '../db/schema';
 import { type BreachSelector, canonicalSelector, selectorProblem } from '../domain/breach-selector';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
+import { guardianCopies } from './guardians';
 import { dispatchJobs, jobInsert } from './jobs/jobs';
 
 /** The outbox job kind: one email per notice (src/services/jobs/kinds.ts, src/services/mail.ts). */
@@ -38,7 +40,10 @@ export type BreachInput = {
 /** The job kind that notifies one page of a selector's people and chains the next page. */
 export const BREACH_NOTIFICATION_JOB = 'breach_notification';
 export type BreachNotificationPayload = { breachId: string; after: string | null };
-/** People per page: one batch of 7 notice inserts, 100 email jobs and 3 statements. */
+/**
+ * People per page: one batch of 10 notice inserts, 100 email jobs and 3 statements, plus at most
+ * as many again for the copies owed to the guardians of children among them.
+ */
 export const BREACH_PAGE = 100;
 
 type Row = typeof breaches.$inferSelect;
@@ -91,7 +96,13 @@ export async function recordBreach(
   const foundAt = new Date(input.foundAt);
   const id = crypto.randomUUID();
   const { title, body } = noticeText(input);
-  const people = ids.map((userId) => ({ userId, noticeId: crypto.randomUUID(), jobId: crypto.randomUUID() }));
+  const drafts = ids.map((userId) => ({ userId, kind: 'breach' as const, ref: id, title, body }));
+  // Each affected child's guardian gets a copy naming the child (src/services/guardians.ts).
+  const people = [...drafts, ...(await guardianCopies(db, drafts, now))].map((d) => ({
+    ...d,
+    noticeId: crypto.randomUUID(),
+    jobId: crypto.randomUUID(),
+  }));
   const notices = [];
   for (let i = 0; i < people.length; i += NOTICE_CHUNK)
     notices.push(
@@ -99,10 +110,10 @@ export async function recordBreach(
         people.slice(i, i + NOTICE_CHUNK).map((p) => ({
           id: p.noticeId,
           userId: p.userId,
-          kind: 'breach' as const,
-          ref: id,
-          title,
-          body,
+          kind: p.kind,
+          ref: p.ref,
+          title: p.title,
+          body: p.body,
         })),
       ),
     );
@@ -273,9 +284,14 @@ export async function notifyBreachPage(
     .orderBy(asc(users.id))
     .limit(BREACH_PAGE);
   const { title, body } = noticeText({ ...breach, foundAt: breach.foundAt.toISOString() });
-  const people = page.map((p) => ({
-    userId: p.id,
-    noticeId: pageNoticeId(breach.id, p.id),
+  const drafts = page.map((p) => ({ userId: p.id, kind: 'breach' as const, ref: breach.id, title, body }));
+  // Each affected child's guardian gets a copy naming the child, with an id of its own (no duplicates on a re-run).
+  const people = [...drafts, ...(await guardianCopies(db, drafts, now))].map((d) => ({
+    ...d,
+    noticeId:
+      d.ref === breach.id
+        ? pageNoticeId(breach.id, d.userId)
+        : `${pageNoticeId(breach.id, d.userId)}-${d.ref}`,
     jobId: crypto.randomUUID(),
   }));
   const full = page.length === BREACH_PAGE;
@@ -290,10 +306,10 @@ export async function notifyBreachPage(
           people.slice(i, i + PAGE_NOTICE_CHUNK).map((p) => ({
             id: p.noticeId,
             userId: p.userId,
-            kind: 'breach' as const,
-            ref: breach.id,
-            title,
-            body,
+            kind: p.kind,
+            ref: p.ref,
+            title: p.title,
+            body: p.body,
             createdAt: now,
           })),
         )
@@ -327,7 +343,7 @@ export async function notifyBreachPage(
   ];
   await db.batch([first!, ...rest]);
   await dispatchJobs(env, [...people.map((p) => p.jobId), ...(next ? [nextJobId] : [])], now);
-  return { notified: people.length, next };
+  return { notified: drafts.length, next };
 }
 
 export async function listBreaches(db: Database, overdueOnly: boolean, now = new Date()) {

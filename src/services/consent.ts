@@ -162,8 +162,9 @@ export async function consentHistoryPage(
  * effect at once: the cached leaderboards and the verification entries of the person's
  * certificates are dropped, so the next public read is rebuilt from the ledger.
  *
- * A grant must cite the current notice; a withdrawal may cite any published one. An unknown or
- * superseded version is a `validation-failed` problem pointing at `#/noticeVersion`.
+ * A grant must cite the current notice; a withdrawal may cite any published one that describes
+ * the purpose. An unknown or superseded version, or one without the purpose, is a
+ * `validation-failed` problem pointing at `#/noticeVersion`.
  */
 export async function recordConsent(
   env: Pick<Env, 'DB' | 'CACHE'> & CorpusEnv,
@@ -208,6 +209,18 @@ export async function recordConsent(
           detail: notice
             ? `Notice ${input.noticeVersion} is superseded; grants must cite ${CURRENT_NOTICE_VERSION}`
             : `Unknown notice version (current: ${CURRENT_NOTICE_VERSION})`,
+        },
+      ],
+    });
+  }
+  // A receipt is read against the notice it cites: one that never described the purpose says
+  // nothing about it. The current notice describes every purpose, so withdrawing stays as easy as granting.
+  if (!notice.purposes.some((p) => p.purpose === input.purpose)) {
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [
+        {
+          pointer: '#/noticeVersion',
+          detail: `Notice ${input.noticeVersion} does not describe ${input.purpose}; cite one that does (current: ${CURRENT_NOTICE_VERSION})`,
         },
       ],
     });

@@ -2,13 +2,25 @@
  * Who else has a person's data (DPDP Act 2023 §11(1)(b)): the Data Processors that process it
  * for us (a fixed list, `DATA_PROCESSORS`) and the parties it was shared with: employers who
  * saw and rated their work, and partners whose integrity checks matched their submissions
- * (`integrity_disclosures`, recorded here when a partner's check reports a match).
+ * (`integrity_disclosures`, recorded here when a partner's check reports a match). Parties are
+ * organisations, never a person: a recipient is a Data Fiduciary, and the name of the recruiter
+ * who rated is that recruiter's personal data.
  */
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { briefs, employerRatings, evaluations, integrityDisclosures, submissions, users } from '../db/schema';
+import {
+  apiKeys,
+  briefs,
+  employerRatings,
+  evaluations,
+  integrityDisclosures,
+  organisations,
+  submissions,
+} from '../db/schema';
 import { DATA_PROCESSORS } from '../domain/processors';
 import type { ApiKeyPrincipal } from '../lib/types';
+import { FORMER_EMPLOYER } from './certificates';
 
 const chunked = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
@@ -46,6 +58,14 @@ export async function recordIntegrityDisclosures(
   return existing.length;
 }
 
+/**
+ * How a partner whose key belongs to no organisation is named. The key's `name` is free text an
+ * administrator gives the key ("LMS production", "http-bb-key"): a label for the key, which may
+ * say nothing about the partner or something internal, so it is not shown; the key's id is, for
+ * the DPO to say who the partner is.
+ */
+export const INTEGRITY_PARTNER = 'An integrity-check partner';
+
 export type Recipients = {
   processors: typeof DATA_PROCESSORS;
   sharedWith: { party: string; kind: 'employer' | 'integrity_partner'; what: string; when: string }[];
@@ -53,10 +73,16 @@ export type Recipients = {
 
 /** The recipients section of the person's export (`recipients.json`). */
 export async function recipientsOf(db: Database, userId: string): Promise<Recipients> {
+  const ratingOrganisation = alias(organisations, 'rating_organisation');
+  const briefOrganisation = alias(organisations, 'brief_organisation');
+  const partnerOrganisation = alias(organisations, 'partner_organisation');
   const [rated, matched] = await Promise.all([
     db
       .select({
-        employer: users.name,
+        // The organisation the rating was given for (the brief's, for ratings from before
+        // organisations were recorded on them), never the person who rated: the recipient is the
+        // organisation, and the recruiter's name is theirs, not the candidate's.
+        employer: sql<string>`coalesce(${ratingOrganisation.name}, ${briefOrganisation.name}, ${FORMER_EMPLOYER})`,
         brief: briefs.title,
         submissionId: submissions.id,
         submittedAt: submissions.createdAt,
@@ -66,18 +92,24 @@ export async function recipientsOf(db: Database, userId: string): Promise<Recipi
       .innerJoin(evaluations, eq(evaluations.submissionId, submissions.id))
       .innerJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
       .innerJoin(briefs, eq(briefs.id, submissions.briefId))
-      .innerJoin(users, eq(users.id, employerRatings.employerId))
+      .leftJoin(ratingOrganisation, eq(ratingOrganisation.id, employerRatings.organisationId))
+      .leftJoin(briefOrganisation, eq(briefOrganisation.id, briefs.organisationId))
       .where(eq(submissions.candidateId, userId))
       .orderBy(desc(employerRatings.createdAt))
       .limit(LIMIT),
     db
       .select({
-        partner: integrityDisclosures.partner,
+        // The partner's organisation when its key belongs to one; the key's own name is an
+        // administrator's label for the key, not who the partner is (see `INTEGRITY_PARTNER`).
+        organisation: partnerOrganisation.name,
+        apiKeyId: integrityDisclosures.apiKeyId,
         submissionId: integrityDisclosures.submissionId,
         at: integrityDisclosures.createdAt,
       })
       .from(integrityDisclosures)
       .innerJoin(submissions, eq(submissions.id, integrityDisclosures.submissionId))
+      .leftJoin(apiKeys, eq(apiKeys.id, integrityDisclosures.apiKeyId))
+      .leftJoin(partnerOrganisation, eq(partnerOrganisation.id, apiKeys.organisationId))
       .where(eq(submissions.candidateId, userId))
       .orderBy(desc(integrityDisclosures.createdAt))
       .limit(LIMIT),
@@ -94,11 +126,14 @@ export async function recipientsOf(db: Database, userId: string): Promise<Recipi
         when: r.ratedAt.toISOString(),
       })),
       ...matched.map((m) => ({
-        party: m.partner,
+        party: m.organisation ?? INTEGRITY_PARTNER,
         kind: 'integrity_partner' as const,
         what:
           `An opaque reference to your submission ${m.submissionId} and the overlapping passage, reported as a ` +
-          'match by their integrity check (never your name).',
+          'match by their integrity check (never your name).' +
+          (m.organisation || !m.apiKeyId
+            ? ''
+            : ` To learn who the partner is, ask our Data Protection Officer (GET /api/dpo), quoting partner key ${m.apiKeyId}.`),
         when: m.at.toISOString(),
       })),
     ],

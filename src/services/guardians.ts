@@ -16,9 +16,17 @@
  * named, when the guardian's account is erased, or when the child turns 18 (the cron records it,
  * revokes the consents the guardian gave and tells the person to give their own).
  */
-import { and, desc, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
-import { consentEvents, type GuardianRequestState, guardianRequests, userNotices, users } from '../db/schema';
+import {
+  consentEvents,
+  type GuardianRequestState,
+  guardianRequests,
+  type NOTICE_KINDS,
+  userNotices,
+  users,
+} from '../db/schema';
 import { birthCutoff, isChild, majorityAt } from '../domain/age';
 import { CURRENT_NOTICE_VERSION } from '../domain/consent-notices';
 import { ProblemError } from '../lib/problem';
@@ -398,4 +406,76 @@ export async function endGuardianshipsAtMajority(db: Database, now = new Date())
     ]);
   }
   return rows.length;
+}
+
+/**
+ * Where the copy of a ward's notice given to their guardian keeps the child: its `ref` starts with
+ * this, so the child's erasure finds and deletes the copies (they name the child).
+ */
+export const wardNoticePrefix = (childId: string) => `ward:${childId}:`;
+
+/** A notice about to be written to a person (`user_notices`). */
+export type NoticeDraft = {
+  userId: string;
+  kind: (typeof NOTICE_KINDS)[number];
+  ref: string;
+  title: string;
+  body: string;
+};
+
+/** Children looked up per statement (D1 binds at most 100 parameters). */
+const COPY_LOOKUP_CHUNK = 90;
+
+/**
+ * The copies owed to guardians of the notices in `drafts` that are addressed to children: for
+ * each person still under 18 at `now` whose guardian's approval stands (and whose guardian's
+ * account is not disabled), the same notice, addressed to the guardian and naming the child.
+ * The Data Principal of a child includes their parent or lawful guardian (DPDP §2(j)), who
+ * exercises the child's rights, so a breach intimation (Rule 7(1)) or a notice of erasure
+ * (Rule 8(2)) has to reach them. The child keeps their own notice. `ref` is the child's
+ * (`wardNoticePrefix`) followed by the original's, so a re-run writes nothing twice.
+ */
+export async function guardianCopies(db: Database, drafts: NoticeDraft[], now: Date): Promise<NoticeDraft[]> {
+  const ids = [...new Set(drafts.map((d) => d.userId))];
+  const child = alias(users, 'child');
+  const guardian = alias(users, 'guardian');
+  const links: { childId: string; guardianId: string; name: string; dateOfBirth: string | null }[] = [];
+  for (let i = 0; i < ids.length; i += COPY_LOOKUP_CHUNK)
+    links.push(
+      ...(await db
+        .select({
+          childId: guardianRequests.childId,
+          guardianId: sql<string>`${guardianRequests.guardianId}`,
+          name: child.name,
+          dateOfBirth: child.dateOfBirth,
+        })
+        .from(guardianRequests)
+        .innerJoin(child, eq(child.id, guardianRequests.childId))
+        .innerJoin(guardian, eq(guardian.id, guardianRequests.guardianId))
+        .where(
+          and(
+            inArray(guardianRequests.childId, ids.slice(i, i + COPY_LOOKUP_CHUNK)),
+            eq(guardianRequests.state, 'approved'),
+            isNull(guardian.disabledAt),
+          ),
+        )),
+    );
+  const byChild = new Map(links.filter((l) => isChild(l.dateOfBirth, now)).map((l) => [l.childId, l]));
+  return drafts.flatMap((d) => {
+    const link = byChild.get(d.userId);
+    if (!link) return [];
+    return [
+      {
+        userId: link.guardianId,
+        kind: d.kind,
+        ref: `${wardNoticePrefix(link.childId)}${d.ref}`,
+        title: `For your ward ${link.name}: ${d.title}`,
+        body:
+          `You receive this copy as the parent or lawful guardian of ${link.name}, who received the notice ` +
+          'below; you exercise their rights for them (all their notices are in their data export, ' +
+          `GET /api/guardian/wards/${link.childId}/access). ` +
+          d.body,
+      },
+    ];
+  });
 }

@@ -7,11 +7,13 @@
  * period. Activity is the later of the last sign-in and the account's creation; admins and
  * disabled accounts (erasures under way, tombstones) are left out.
  */
-import { and, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import { and, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { type Database, getDb } from '../db/client';
 import { type NOTICE_KINDS, userNotices, users } from '../db/schema';
+import { olderThan, type Position } from '../lib/paging';
 import { auditInsert } from './audit';
 import { requestErasure } from './dsr/erasure';
+import { guardianCopies, type NoticeDraft } from './guardians';
 
 export const DEFAULT_RETENTION_INACTIVE_DAYS = 1095;
 /** Rule 8(2): the notice comes at least 48 hours before erasure. */
@@ -73,24 +75,24 @@ export async function runRetention(
     .limit(PER_RUN);
   const erasureAt = new Date(now.getTime() + RETENTION_NOTICE_MS);
   for (const u of stale) {
+    const notice: NoticeDraft = {
+      userId: u.id,
+      kind: 'retention',
+      ref: now.toISOString(),
+      title: 'Your account will be erased in 48 hours',
+      body:
+        `Nobody has signed in to this account for ${days} days, so the purpose we hold your data for has ` +
+        `been served. Unless you sign in before ${erasureAt.toISOString()}, your account and data will be ` +
+        'erased (DPDP Act 2023 §8(7)). Signing in keeps the account. Questions: GET /api/dpo.',
+    };
+    // A child's guardian gets a copy naming the child (src/services/guardians.ts).
+    const copies = await guardianCopies(db, [notice], now);
     await db.batch([
       db
         .update(users)
         .set({ retentionNoticeAt: now })
         .where(and(eq(users.id, u.id), isNull(users.retentionNoticeAt))),
-      db
-        .insert(userNotices)
-        .values({
-          userId: u.id,
-          kind: 'retention',
-          ref: now.toISOString(),
-          title: 'Your account will be erased in 48 hours',
-          body:
-            `Nobody has signed in to this account for ${days} days, so the purpose we hold your data for has ` +
-            `been served. Unless you sign in before ${erasureAt.toISOString()}, your account and data will be ` +
-            'erased (DPDP Act 2023 §8(7)). Signing in keeps the account. Questions: GET /api/dpo.',
-        })
-        .onConflictDoNothing(),
+      ...[notice, ...copies].map((n) => db.insert(userNotices).values(n).onConflictDoNothing()),
       auditInsert(db, {
         actorId: null,
         action: 'retention.notice',
@@ -111,20 +113,30 @@ export type NoticeView = {
   createdAt: string;
 };
 
-/** The person's notices, newest first (at most 100). */
-export async function noticesOf(d1: D1Database, userId: string): Promise<NoticeView[]> {
-  const db = getDb(d1);
-  const rows = await db
+type NoticeRow = typeof userNotices.$inferSelect;
+
+/**
+ * One page of the person's notices, newest first (ties by id): `limit + 1` rows after `after`,
+ * for `toPage` (src/lib/paging.ts).
+ */
+export async function noticesPage(
+  db: Database,
+  userId: string,
+  limit: number,
+  after?: Position,
+): Promise<NoticeRow[]> {
+  return db
     .select()
     .from(userNotices)
-    .where(eq(userNotices.userId, userId))
-    .orderBy(sql`${userNotices.createdAt} DESC`)
-    .limit(100);
-  return rows.map((r) => ({
-    id: r.id,
-    kind: r.kind,
-    title: r.title,
-    body: r.body,
-    createdAt: r.createdAt.toISOString(),
-  }));
+    .where(and(eq(userNotices.userId, userId), after ? olderThan(userNotices, after) : undefined))
+    .orderBy(desc(userNotices.createdAt), desc(userNotices.id))
+    .limit(limit + 1);
 }
+
+export const noticeView = (r: NoticeRow): NoticeView => ({
+  id: r.id,
+  kind: r.kind,
+  title: r.title,
+  body: r.body,
+  createdAt: r.createdAt.toISOString(),
+});

@@ -306,7 +306,7 @@ export interface paths {
         };
         /**
          * The caller's notices
-         * @description Notices the service owes the person, newest first (at most 100): e.g. that the account will be erased for inactivity in 48 hours unless they sign in (DPDP Rule 8(2)).
+         * @description Notices the service owes the person, newest first, one page of `limit` (default and most 100; follow `nextCursor` for older ones): e.g. that the account will be erased for inactivity in 48 hours unless they sign in (DPDP Rule 8(2)), or a personal data breach (Rule 7(1)). A parent or lawful guardian also finds here a copy of each such notice given to their ward, naming the child. A child whose guardian has not approved (yet) may read their notices too: they are about their own data.
          */
         get: operations["listMyNotices"];
         put?: never;
@@ -1193,7 +1193,10 @@ export interface paths {
         /** Published briefs */
         get: operations["listBriefs"];
         put?: never;
-        /** Create a brief (with its rubric and playbook) */
+        /**
+         * Create a brief (with its rubric and playbook)
+         * @description With `publish: true` it is open to candidates at once. An organisation the platform suspended or rejected cannot publish (409); it may still write drafts.
+         */
         post: operations["createBrief"];
         delete?: never;
         options?: never;
@@ -1220,7 +1223,7 @@ export interface paths {
         head?: never;
         /**
          * Publish or close a brief, or set its certificates’ validity
-         * @description `state`: draft → published → closed; other transitions are 409. `validForMonths`: the validity of certificates issued from now on (null: no expiry; certificates already issued keep theirs). Another employer’s brief is 404.
+         * @description `state`: draft → published → closed; other transitions are 409, and so is publishing while the organisation is suspended or rejected by the platform. `validForMonths`: the validity of certificates issued from now on (null: no expiry; certificates already issued keep theirs). Another employer’s brief is 404.
          */
         patch: operations["changeBriefState"];
         trace?: never;
@@ -1260,7 +1263,7 @@ export interface paths {
         put?: never;
         /**
          * Submit work for a milestone
-         * @description For a milestone of a published brief. The integrity check and AI evaluation run after the response when the candidate consents to `ai_evaluation`; otherwise the work goes straight to the employer. Storage is bounded (the defaults; each is a deployment var, see docs/security.md): 256 KiB of content per submission (text, files and commit list together; 413 `payload-too-large`), 5 submissions per milestone, 20 per 24 hours and 16 MiB of storage per account (429 `submission-limit-reached`, the limit named in `detail`; `Retry-After` on the daily limit). At most 2,000 fingerprints are stored per submission, and only when the candidate consents to `integrity_corpus` (otherwise the work is checked against the corpus but not added to it).
+         * @description For a milestone of a published brief whose organisation is in good standing (a brief of an organisation the platform suspended or rejected takes no submissions meanwhile: 409). The integrity check and AI evaluation run after the response when the candidate consents to `ai_evaluation`; otherwise the work goes straight to the employer. Storage is bounded (the defaults; each is a deployment var, see docs/security.md): 256 KiB of content per submission (text, files and commit list together; 413 `payload-too-large`), 5 submissions per milestone, 20 per 24 hours and 16 MiB of storage per account (429 `submission-limit-reached`, the limit named in `detail`; `Retry-After` on the daily limit). At most 2,000 fingerprints are stored per submission, and only when the candidate consents to `integrity_corpus` (otherwise the work is checked against the corpus but not added to it).
          */
         post: operations["createSubmission"];
         delete?: never;
@@ -1577,7 +1580,7 @@ export interface paths {
         put?: never;
         /**
          * Grant or revoke consent for a purpose
-         * @description Appends to the consent ledger and takes effect at once: leaderboards and certificate verification stop (or start) showing the person from the next request. An unknown purpose or notice version is a 422.
+         * @description Appends to the consent ledger and takes effect at once: leaderboards and certificate verification stop (or start) showing the person from the next request. An unknown purpose or notice version is a 422, and so is a notice version that does not describe the purpose (at `#/noticeVersion`).
          */
         post: operations["recordConsent"];
         delete?: never;
@@ -1615,7 +1618,7 @@ export interface paths {
         };
         /**
          * Export every record about the caller
-         * @description A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, `submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, `certificates.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable `data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, ratings given and audit entries together) is built in the background instead: the answer is 202 with the tracked request, and the archive is downloaded from the `Location` given once the request is `completed` (kept 7 days).
+         * @description A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, `submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, `certificates.json`, `recipients.json`, `notices.json`, `guardians.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable `data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, ratings given and audit entries together) is built in the background instead: the answer is 202 with the tracked request, and the archive is downloaded from the `Location` given once the request is `completed` (kept 7 days).
          */
         get: operations["exportMyData"];
         put?: never;
@@ -1661,7 +1664,7 @@ export interface paths {
         head?: never;
         /**
          * Correct the caller's name or email
-         * @description Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request.
+         * @description Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request. A correction that changes nothing (the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and `request: null`.
          */
         patch: operations["requestCorrection"];
         trace?: never;
@@ -2372,6 +2375,8 @@ export interface components {
         };
         UserNotices: {
             notices: components["schemas"]["UserNotice"][];
+            /** @description Null on the last page. */
+            nextCursor: string | null;
         };
         UserNotice: {
             id: string;
@@ -2461,7 +2466,7 @@ export interface components {
             /** @enum {string} */
             action: "grant" | "revoke";
             /**
-             * @description The notice the person was shown (`GET /api/consent/notices/{version}`). Grants must cite the current one.
+             * @description The notice the person was shown (`GET /api/consent/notices/{version}`). Grants must cite the current one; a withdrawal may cite any version that describes the purpose (the current one always does).
              * @example v2
              */
             noticeVersion: string;
@@ -2475,7 +2480,8 @@ export interface components {
         NoticeLanguage: "en" | "as" | "bn" | "brx" | "doi" | "gu" | "hi" | "kn" | "ks" | "kok" | "mai" | "ml" | "mni" | "mr" | "ne" | "or" | "pa" | "sa" | "sat" | "sd" | "ta" | "te" | "ur";
         CorrectionResult: {
             profile: components["schemas"]["Profile"];
-            request: components["schemas"]["DsrRequest"];
+            /** @description The completed `correction` request; null when nothing changed (the values given are the ones on record), in which case nothing was written. */
+            request: components["schemas"]["DsrRequest"] | null;
         };
         CorrectionRequest: {
             /** @example Ravi Kumar */
@@ -5426,14 +5432,19 @@ export interface operations {
     };
     listMyNotices: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1–100 (default 100). */
+                limit?: number;
+                /** @description Opaque cursor from the previous page’s `nextCursor`. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The notices. */
+            /** @description A page of the notices, newest first. */
             200: {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
@@ -5446,6 +5457,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserNotices"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Missing, unknown or expired credentials */

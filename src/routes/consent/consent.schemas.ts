@@ -15,11 +15,16 @@ export const ConsentRequestSchema = z
   .object({
     purpose: ConsentPurposeSchema,
     action: z.enum(['grant', 'revoke']),
-    noticeVersion: z.string().min(1).max(20).openapi({
-      description:
-        'The notice the person was shown (`GET /api/consent/notices/{version}`). Grants must cite the current one.',
-      example: CURRENT_NOTICE_VERSION,
-    }),
+    noticeVersion: z
+      .string()
+      .min(1)
+      .max(20)
+      .openapi({
+        description:
+          'The notice the person was shown (`GET /api/consent/notices/{version}`). Grants must cite the current one; ' +
+          'a withdrawal may cite any version that describes the purpose (the current one always does).',
+        example: CURRENT_NOTICE_VERSION,
+      }),
     language: NoticeLanguageSchema.optional().openapi({
       description:
         'The language the person read the notice in (default `en`); it must be one the notice is available in. ' +

@@ -24,7 +24,8 @@ export const access = defineRoute({
   description:
     'A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, ' +
     '`submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, ' +
-    '`certificates.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable ' +
+    '`certificates.json`, `recipients.json`, `notices.json`, `guardians.json`, `dsr-requests.json`, ' +
+    '`audit-log.json`), `manifest.json`, a readable ' +
     '`data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or ' +
     "other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, " +
     'ratings given and audit entries together) is built in the background instead: the answer is 202 with ' +
@@ -92,7 +93,9 @@ export const correction = defineRoute({
   summary: "Correct the caller's name or email",
   description:
     'Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values ' +
-    'before and after, and recorded as a completed `correction` request.',
+    'before and after, and recorded as a completed `correction` request. A correction that changes nothing ' +
+    '(the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and ' +
+    '`request: null`.',
   ...sessionAuth(),
   request: { body: { required: true, content: json(CorrectionSchema) } },
   errors: [409],

@@ -65,7 +65,14 @@ export const CorrectionSchema = z
   .openapi('CorrectionRequest');
 
 export const CorrectionResultSchema = z
-  .object({ profile: ProfileSchema, request: DsrRequestSchema })
+  .object({
+    profile: ProfileSchema,
+    request: nullableRef(DsrRequestSchema).openapi({
+      description:
+        'The completed `correction` request; null when nothing changed (the values given are the ones on ' +
+        'record), in which case nothing was written.',
+    }),
+  })
   .openapi('CorrectionResult');
 
 export const GrievanceSchema = z

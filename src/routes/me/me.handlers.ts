@@ -12,7 +12,7 @@ import { issueAfterVerification, setHolderIdentifier } from '../../services/issu
 import * as organisations from '../../services/organisations';
 import { organisationOf, organisationView } from '../../services/organisations';
 
-import { noticesOf } from '../../services/retention';
+import { noticesPage, noticeView } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';
 import type * as routes from './me.routes';
 
@@ -137,8 +137,11 @@ export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainV
   return c.json({ organisation: organisationView(organisation), check, issuedCertificates: issued }, 200);
 };
 
-export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (c) =>
-  c.json({ notices: await noticesOf(c.env.DB, c.var.user.id) }, 200);
+export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (c) => {
+  const { limit, cursor } = c.req.valid('query');
+  const page = toPage(await noticesPage(c.var.db, c.var.user.id, limit, decodeCursor(cursor)), limit);
+  return c.json({ notices: page.items.map(noticeView), nextCursor: page.nextCursor }, 200);
+};
 
 export const setCredentialIdentifier: AppRouteHandler<typeof routes.setCredentialIdentifier> = async (c) => {
   const { enabled } = c.req.valid('json');

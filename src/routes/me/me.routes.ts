@@ -32,6 +32,13 @@ export const NoticeSchema = z
   })
   .openapi('UserNotice');
 
+export const NoticePageSchema = z
+  .object({
+    notices: z.array(NoticeSchema).max(100),
+    nextCursor: z.string().nullable().openapi({ description: 'Null on the last page.' }),
+  })
+  .openapi('UserNotices');
+
 export const listMyNotices = defineRoute({
   method: 'get',
   path: '/api/me/notices',
@@ -39,14 +46,15 @@ export const listMyNotices = defineRoute({
   tags: ['Me'],
   summary: "The caller's notices",
   description:
-    'Notices the service owes the person, newest first (at most 100): e.g. that the account will be erased for ' +
-    'inactivity in 48 hours unless they sign in (DPDP Rule 8(2)).',
-  ...sessionAuth(),
+    'Notices the service owes the person, newest first, one page of `limit` (default and most 100; follow ' +
+    '`nextCursor` for older ones): e.g. that the account will be erased for inactivity in 48 hours unless they ' +
+    'sign in (DPDP Rule 8(2)), or a personal data breach (Rule 7(1)). A parent or lawful guardian also finds ' +
+    'here a copy of each such notice given to their ward, naming the child. A child whose guardian has not ' +
+    'approved (yet) may read their notices too: they are about their own data.',
+  ...sessionAuthBeforeGuardianConsent(),
+  request: { query: z.object({ limit: limitParam(100), cursor: cursorParam() }) },
   responses: {
-    200: {
-      description: 'The notices.',
-      content: json(z.object({ notices: z.array(NoticeSchema).max(100) }).openapi('UserNotices')),
-    },
+    200: { description: 'A page of the notices, newest first.', content: json(NoticePageSchema) },
   },
 });
 
@@ -270,7 +278,7 @@ export const startDomainVerification = defineRoute({
   description:
     'Returns the TXT record to publish at `_vp-verification.<domain>`. Only a member whose own email address is at ' +
     'that domain may prove it (403 otherwise). The organisation becomes `pending`. A suspended or rejected ' +
-    'organisation cannot (409): the platform\'s decision stands until an admin changes it.',
+    "organisation cannot (409): the platform's decision stands until an admin changes it.",
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(DomainRequestSchema) } },
   errors: [409],

@@ -30,9 +30,11 @@ import {
   dsrRequests,
   employerRatings,
   evaluations,
+  guardianRequests,
   organisations,
   sessions,
   submissions,
+  userNotices,
   users,
 } from '../../db/schema';
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
@@ -93,8 +95,9 @@ export type ExportPages = { page: number; submissionPage: number };
 const STREAM_PAGES: ExportPages = { page: PAGE, submissionPage: SUBMISSION_PAGE };
 
 /** What each person-related table contributes, read page by page. */
-function sources(db: Database, userId: string, pages: ExportPages = STREAM_PAGES) {
+function sources(db: Database, userId: string, email: string, pages: ExportPages = STREAM_PAGES) {
   const _employer = alias(users, 'employer');
+  const child = alias(users, 'child');
   const ownSubmission = eq(submissions.candidateId, userId);
   const byCreation = { time: 'createdAt', size: pages.page } as const;
   const ratingColumns = {
@@ -234,6 +237,53 @@ function sources(db: Database, userId: string, pages: ExportPages = STREAM_PAGES
         eq(briefs.employerId, userId),
         byCreation,
       ),
+    // In-app notices given to the person (breach, retention, majority…), with when each was emailed.
+    notices: () =>
+      paged(
+        {
+          id: userNotices.id,
+          kind: userNotices.kind,
+          title: userNotices.title,
+          body: userNotices.body,
+          emailedAt: userNotices.emailedAt,
+          createdAt: userNotices.createdAt,
+        },
+        (columns) => db.select(columns).from(userNotices).$dynamic(),
+        eq(userNotices.userId, userId),
+        byCreation,
+      ),
+    // Guardianship (DPDP §9): as a child, who their guardian is or was and each decision; as a
+    // guardian, the children who named them and what they decided. Of the child, only the id and
+    // name the guardian was shown; of the guardian, the email the child gave.
+    guardians: () =>
+      paged(
+        {
+          id: guardianRequests.id,
+          role: sql<
+            'child' | 'guardian'
+          >`case when ${guardianRequests.childId} = ${userId} then 'child' else 'guardian' end`,
+          childId: guardianRequests.childId,
+          childName: child.name,
+          guardianEmail: guardianRequests.guardianEmail,
+          relationship: guardianRequests.relationship,
+          state: guardianRequests.state,
+          createdAt: guardianRequests.createdAt,
+          decidedAt: guardianRequests.decidedAt,
+          endedAt: guardianRequests.endedAt,
+        },
+        (columns) =>
+          db
+            .select(columns)
+            .from(guardianRequests)
+            .innerJoin(child, eq(child.id, guardianRequests.childId))
+            .$dynamic(),
+        or(
+          eq(guardianRequests.childId, userId),
+          eq(guardianRequests.guardianId, userId),
+          eq(guardianRequests.guardianEmail, email),
+        ),
+        byCreation,
+      ),
     dsrRequests: () =>
       paged(
         {
@@ -334,6 +384,10 @@ const FILES = {
   'certificates.json': 'Your certificates, with the signed credential of each.',
   'recipients.json':
     'Who else has your data: the Data Processors that process it for us, and every party it was shared with (what and when).',
+  'notices.json':
+    'The notices we gave you in the app (a personal data breach, erasure for inactivity, coming of age, and copies of those given to a child you are guardian of), with when each was emailed.',
+  'guardians.json':
+    'Guardianship: as a child, each request to a parent or guardian and its outcome; as a guardian, each child who named you and what you decided.',
   'dsr-requests.json': 'Every data-rights request you made, this one included.',
   'audit-log.json': 'Audit entries of actions by you or about your account and requests.',
   'data-summary.pdf': 'A readable summary of this export.',
@@ -408,7 +462,6 @@ export async function* archive(
   const zip = new ZipStream(now);
   const manifest: ManifestFile[] = [];
   const counts: Partial<Record<FileName, number>> = {};
-  const src = sources(db, user.id, pages);
 
   function* whole(name: FileName | `certificates/${string}.pdf`, data: Uint8Array, description: string) {
     const file = zip.open(name);
@@ -442,6 +495,7 @@ export async function* archive(
 
   const [profile] = await db.select().from(users).where(eq(users.id, user.id)).limit(1);
   if (!profile) throw new Error('the account of an export vanished');
+  const src = sources(db, user.id, profile.email, pages);
   const {
     passwordHash: _h,
     passwordSalt: _s,
@@ -495,6 +549,8 @@ export async function* archive(
     }
   }
 
+  yield* array('notices.json', src.notices());
+  yield* array('guardians.json', src.guardians());
   yield* array('dsr-requests.json', src.dsrRequests());
   yield* array('audit-log.json', src.auditLog());
 
@@ -556,6 +612,8 @@ function summaryBlocks(
     { kind: 'pair', label: 'Briefs you published', value: n('briefs.json') },
     { kind: 'pair', label: 'Certificates', value: n('certificates.json') },
     { kind: 'pair', label: 'Active sign-in sessions', value: n('sessions.json') },
+    { kind: 'pair', label: 'Notices we gave you', value: n('notices.json') },
+    { kind: 'pair', label: 'Guardianship records', value: n('guardians.json') },
     { kind: 'pair', label: 'Data-rights requests', value: n('dsr-requests.json') },
     { kind: 'pair', label: 'Audit entries', value: n('audit-log.json') },
     { kind: 'muted', text: 'Each of these is in full in the JSON file of the same name in this archive.' },

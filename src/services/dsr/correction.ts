@@ -17,7 +17,8 @@ const emailTaken = () => new ProblemError('conflict', 'An account with this emai
  * The right to correction (DPDP Act 2023 §12): name and email, the two facts the person gave
  * us. The change, a completed `correction` request and an audit entry holding the values
  * before and after are written in one transaction. A changed name is visible at once on
- * public views (leaderboards, verification), so those caches are dropped.
+ * public views (leaderboards, verification), so those caches are dropped. When the values
+ * given are the ones on record, nothing is written and `request` is null.
  */
 export async function correctPersonalData(
   env: Pick<Env, 'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
@@ -25,7 +26,7 @@ export async function correctPersonalData(
   input: Correction,
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
   actorId: string = userId,
-): Promise<{ profile: Profile; request: DsrRequestView }> {
+): Promise<{ profile: Profile; request: DsrRequestView | null }> {
   const db = getDb(env.DB);
   const [current] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!current) throw new ProblemError('unauthenticated', 'The account no longer exists.');
@@ -35,6 +36,9 @@ export async function correctPersonalData(
     email: input.email === undefined ? current.email : normaliseEmail(input.email),
   };
   const fields = (['name', 'email'] as const).filter((f) => next[f] !== current[f]);
+  // Nothing to correct: no request, no audit entry (they would fill the person's and the DPO's
+  // lists, and the DPO's records after erasure, with corrections that never happened).
+  if (fields.length === 0) return { profile: await profileWithOrganisation(db, current), request: null };
 
   if (fields.includes('email')) {
     const reserved = env.ADMIN_EMAIL && normaliseEmail(env.ADMIN_EMAIL) === next.email;
@@ -81,7 +85,7 @@ export async function correctPersonalData(
     // A credential identifier is a hash of the email: a new email means signing them again.
     if (fields.includes('email') && updated[0]?.credentialIdentitySalt)
       await resignHolderCredentials(env, db, userId);
-    if (fields.length > 0) await forgetPublicViews(env, userId);
+    await forgetPublicViews(env, userId);
     return { profile: await profileWithOrganisation(db, updated[0]!), request: toRequestView(request[0]!) };
   } catch (err) {
     // Two accounts racing for one address: the unique index decides.

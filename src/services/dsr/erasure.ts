@@ -46,6 +46,7 @@ import {
   apiKeys,
   auditLog,
   briefs,
+  type ConsentPurpose,
   certificates,
   consentEvents,
   dpoRecords,
@@ -58,11 +59,14 @@ import {
   guardianRequests,
   jobs,
   milestones,
+  organisationInvitations,
   rubrics,
   sessions,
   submissions,
+  userNotices,
   users,
 } from '../../db/schema';
+import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import { pseudonym, pseudonymKey } from '../../domain/pseudonym';
 import { randomToken } from '../../domain/secrets';
 import { refreshPublicAgreement } from '../agreement-rate';
@@ -70,6 +74,7 @@ import { auditInsert } from '../audit';
 import { purgeLeaderboards } from '../cache-keys';
 import { FORMER_EMPLOYER } from '../certificates';
 import { type CorpusEnv, corpusFor, forgetCandidate, ShardedCorpus } from '../corpus';
+import { wardNoticePrefix } from '../guardians';
 import { deleteFingerprintStatements } from '../integrity';
 import { resignCredentialsRatedBy } from '../issuance';
 import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
@@ -249,7 +254,19 @@ export async function backfillErasureJobs(db: Database, now = new Date()): Promi
   return orphans.length;
 }
 
-type Person = { userId: string; email: string | null; requestId: string };
+type Person = {
+  userId: string;
+  email: string | null;
+  requestId: string;
+  /**
+   * Addresses the person had before correcting their email (from their `dsr.correction` audit
+   * entries), unless another account has taken one since: rows naming those are theirs too.
+   */
+  formerEmails: string[];
+};
+
+/** Every address of the person: the current one and the former ones. */
+const emailsOf = (p: Person): string[] => [...(p.email ? [p.email] : []), ...p.formerEmails];
 
 type StepContext = {
   db: Database;
@@ -399,7 +416,7 @@ const aboutThePerson: Where = (p, db) =>
     ),
     // Entries written elsewhere that name the person only in their details.
     sql`instr(${auditLog.details}, ${p.userId}) > 0`,
-    p.email ? sql`instr(${auditLog.details}, ${p.email}) > 0` : undefined,
+    ...emailsOf(p).map((email) => sql`instr(${auditLog.details}, ${email}) > 0`),
   );
 
 /**
@@ -407,7 +424,13 @@ const aboutThePerson: Where = (p, db) =>
  * `deleted_counts`: a table name for deletions, `<table>_<verb>` for re-linked rows.
  */
 export const ERASURE_STEPS: readonly Step[] = [
-  // Audit entries first, while the records they may point at still exist. Processing logs are
+  // Invitations addressed to the person, accepted or not, at any address they have had. First,
+  // while their correction audit entries still say which addresses those were.
+  deleting('organisation_invitations', organisationInvitations, organisationInvitations.id, (p) => {
+    const emails = emailsOf(p);
+    return emails.length > 0 ? inArray(organisationInvitations.email, emails) : sql`0`;
+  }),
+  // Audit entries next, while the records they may point at still exist. Processing logs are
   // kept a year (Rule 8(3)), so they are pseudonymised, not deleted (purgePseudonymisedLogs).
   {
     key: 'audit_log_pseudonymised',
@@ -532,11 +555,52 @@ export const ERASURE_STEPS: readonly Step[] = [
     and(eq(dsrRequests.userId, p.userId), ne(dsrRequests.id, p.requestId)),
   ),
   deleting('sessions', sessions, sessions.id, (p) => eq(sessions.userId, p.userId)),
+  // As a child: the copies of their notices given to their guardians name them (`guardianCopies`).
+  // Before their guardian requests go, which say who those guardians are.
+  deleting('ward_notice_copies', userNotices, userNotices.id, (p, db) =>
+    and(
+      inArray(
+        userNotices.userId,
+        db
+          .select({ id: sql<string>`${guardianRequests.guardianId}` })
+          .from(guardianRequests)
+          .where(and(eq(guardianRequests.childId, p.userId), isNotNull(guardianRequests.guardianId))),
+      ),
+      sql`substr(${userNotices.ref}, 1, ${wardNoticePrefix(p.userId).length}) = ${wardNoticePrefix(p.userId)}`,
+    ),
+  ),
   // A child's guardian requests go with them; as a guardian, the person's email and id leave the
   // children's requests (the link ends) and the consents they gave keep only that a guardian gave them.
   deleting('guardian_requests', guardianRequests, guardianRequests.id, (p) =>
     eq(guardianRequests.childId, p.userId),
   ),
+  // As a guardian: every grant they gave that still stands is withdrawn first (as withdrawing
+  // guardianship and majority do), so the ward's ledger, and whoever reads it, says what holds.
+  // Before the links end: the wards are found through them.
+  {
+    key: 'consents_given_withdrawn',
+    run: async ({ db, env, person, chunk }) => {
+      for (;;) {
+        const { results } = await env.DB.prepare(STANDING_GRANTS_BY)
+          .bind(person.userId, WITHDRAWAL_CHUNK)
+          .all<{ userId: string; purpose: ConsentPurpose }>();
+        if (results.length === 0) return chunk('consents_given_withdrawn', null);
+        await chunk(
+          'consents_given_withdrawn',
+          db.insert(consentEvents).values(
+            results.map((r) => ({
+              userId: r.userId,
+              purpose: r.purpose,
+              action: 'revoke' as const,
+              noticeVersion: CURRENT_NOTICE_VERSION,
+              // created_at from D1 itself, like every ledger event (one clock orders the ledger).
+            })),
+          ),
+        );
+        if (results.length < WITHDRAWAL_CHUNK) return;
+      }
+    },
+  },
   relinking('guardian_requests_unlinked', ({ db, person }) =>
     db
       .update(guardianRequests)
@@ -624,6 +688,24 @@ export const ERASURE_STEPS: readonly Step[] = [
   },
 ];
 
+/** Withdrawals per chunk: 6 bound columns each, within D1's 100 parameters. */
+const WITHDRAWAL_CHUNK = 15;
+
+/**
+ * The (ward, purpose) pairs whose latest event is a grant the guardian `?1` gave: the wards are
+ * the children whose requests they decided (through the child index, not a scan of the ledger);
+ * "latest" is the ledger's order, `created_at` then rowid.
+ */
+const STANDING_GRANTS_BY = `
+  SELECT e.user_id AS userId, e.purpose AS purpose FROM consent_events e
+  WHERE e.user_id IN (SELECT child_id FROM guardian_requests WHERE guardian_id = ?1)
+    AND e.granted_by = ?1 AND e.action = 'grant'
+    AND NOT EXISTS (
+      SELECT 1 FROM consent_events l
+      WHERE l.user_id = e.user_id AND l.purpose = e.purpose
+        AND (l.created_at > e.created_at OR (l.created_at = e.created_at AND l.rowid > e.rowid)))
+  LIMIT ?2`;
+
 /** The requests whose records the DPO keeps after erasure. */
 const DPO_RECORD_KINDS = ['grievance', 'nomination', 'correction'] as const;
 /** dpo_records rows per insert: 8 columns each, within D1's 100 bound parameters. */
@@ -644,6 +726,8 @@ async function pseudonymiseChunk(ctx: StepContext, key: CryptoKey): Promise<numb
     .select({ id: auditLog.id, targetId: auditLog.targetId })
     .from(auditLog)
     .where(and(isNull(auditLog.pseudonymisedAt), aboutThePerson(person, db)))
+    // Their corrections last: they say which addresses were theirs (formerEmailsOf) should the cascade resume.
+    .orderBy(sql`${auditLog.action} = 'dsr.correction'`)
     .limit(AUDIT_CHUNK);
   if (rows.length === 0) return ctx.chunk('audit_log_pseudonymised', null);
   const targets = [...new Set(rows.map((r) => r.targetId).filter((t): t is string => t !== null))];
@@ -702,6 +786,44 @@ export async function purgePseudonymisedLogs(db: Database, now = new Date()): Pr
     .returning({ id: dpoRecords.id });
   return total + records.length;
 }
+
+/**
+ * The addresses the person had before correcting their email, from their `dsr.correction` audit
+ * entries (`details.before.email`, `details.after.email`), leaving out the current one and any
+ * another account has taken since (rows naming it may well be that person's). The audit step
+ * pseudonymises these entries last, so a resumed cascade still finds them.
+ */
+async function formerEmailsOf(db: Database, userId: string, current: string | null): Promise<string[]> {
+  const entries = await db
+    .select({ details: auditLog.details })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.action, 'dsr.correction'),
+        eq(auditLog.targetType, 'user'),
+        eq(auditLog.targetId, userId),
+        isNull(auditLog.pseudonymisedAt),
+      ),
+    )
+    .limit(100);
+  const found = new Set<string>();
+  for (const { details } of entries)
+    for (const side of [details?.before, details?.after]) {
+      const address = (side as { email?: unknown } | null | undefined)?.email;
+      if (typeof address === 'string' && address !== current) found.add(address);
+    }
+  // At most FORMER_EMAILS: each is a bound parameter of the steps' statements.
+  const candidates = [...found].slice(0, FORMER_EMAILS);
+  if (candidates.length === 0) return [];
+  const taken = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(inArray(users.email, candidates), ne(users.id, userId)));
+  return candidates.filter((c) => !taken.some((t) => t.email === c));
+}
+
+/** Former addresses the cascade looks for (nobody corrects their email that often). */
+const FORMER_EMAILS = 20;
 
 async function any(db: Database, table: SQLiteTable, where: SQL): Promise<boolean> {
   const [row] = await db.select({ one: sql<number>`1` }).from(table).where(where).limit(1);
@@ -768,11 +890,12 @@ export async function runErasureCascade(
   if (receipt.state === 'completed') return toReceiptView(receipt);
 
   const [account] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const email = account?.email ?? null;
   let tombstoneId: string | undefined;
   const ctx: StepContext = {
     db,
     env,
-    person: { userId, email: account?.email ?? null, requestId },
+    person: { userId, email, requestId, formerEmails: await formerEmailsOf(db, userId, email) },
     tombstone: async () => {
       tombstoneId ??= await ensureTombstone(db, requestId);
       return tombstoneId;
