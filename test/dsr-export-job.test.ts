@@ -168,6 +168,26 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
     expect(await env.EXPORTS.head(exportObjectKey(built[other.id]!))).not.toBeNull();
   }, 120_000);
 
+  it('asking again while an export is being built answers that request, not another build; once built, a new one', async () => {
+    const [person, employer] = [await signup('candidate'), await signup('employer')];
+    const { briefId, milestoneId } = await seedBrief(employer.id);
+    await seedSubmissions(person.id, briefId, milestoneId, EXPORT_SYNC_MAX_ROWS + 1);
+    const ask = async () => {
+      const res = await call('/api/dsr/access', { headers: as(person) });
+      expect(res.status).toBe(202);
+      return { id: (await res.json<{ id: string }>()).id, location: res.headers.get('location') };
+    };
+    const first = await ask();
+    const again = await ask();
+    expect(again).toEqual(first);
+    const jobs = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'export' AND ref = ?")
+      .bind(first.id)
+      .first<{ n: number }>();
+    expect(jobs?.n).toBe(1);
+    await runExportJob(first.id);
+    expect((await ask()).id).not.toBe(first.id); // built: a fresh export reflects the data now
+  }, 120_000);
+
   it('keeps a small export synchronous', async () => {
     const candidate = await signup('candidate');
     const res = await call('/api/dsr/access', { headers: as(candidate) });

@@ -30,7 +30,7 @@ export const access = defineRoute({
     "other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, " +
     'ratings given and audit entries together) is built in the background instead: the answer is 202 with ' +
     'the tracked request, and the archive is downloaded from the `Location` given once the request is ' +
-    '`completed` (kept 7 days).',
+    '`completed` (kept 7 days). Asking again while one is being built answers that same request.',
   ...sessionAuth(),
   responses: {
     202: {

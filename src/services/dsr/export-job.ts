@@ -53,6 +53,20 @@ export async function queueAccessExport(
   if (!env.EXPORTS)
     throw new ProblemError('not-configured', 'Large exports need the EXPORTS R2 bucket, which is not bound.');
   const db = getDb(env.DB);
+  // One build at a time per person: while one is in progress, asking again answers that request
+  // (its Location) instead of queueing another full build of the same data.
+  const [building] = await db
+    .select()
+    .from(dsrRequests)
+    .where(
+      and(
+        eq(dsrRequests.userId, user.id),
+        eq(dsrRequests.kind, 'access'),
+        eq(dsrRequests.state, 'in_progress'),
+      ),
+    )
+    .limit(1);
+  if (building) return toRequestView(building);
   const requestId = crypto.randomUUID();
   const jobId = crypto.randomUUID();
   const [inserted] = await db.batch([
