@@ -33,14 +33,12 @@ async function seedRatingPairs(
   const account = { passwordHash: 'x', passwordSalt: 'x', passwordIterations: 100_000 };
   // Only a verified organisation's ratings count towards the public rate.
   const organisationId = crypto.randomUUID();
-  await db
-    .insert(organisations)
-    .values({
-      id: organisationId,
-      name: `${verification} Org ${organisationId.slice(0, 8)}`,
-      domains: ['e.test'],
-      verification,
-    });
+  await db.insert(organisations).values({
+    id: organisationId,
+    name: `${verification} Org ${organisationId.slice(0, 8)}`,
+    domains: ['e.test'],
+    verification,
+  });
   await db.insert(users).values([
     {
       id: employerId,

@@ -204,7 +204,9 @@ describe('verification pages: LinkedIn, badges and the verifier for anything', {
   const html = { headers: { accept: 'text/html' } };
 
   it('/verify/{no} links LinkedIn (the verify page as the credential URL) and the badges, only while valid', async () => {
-    const { certificateNo } = await candidateWithCertificate('Page Holder', { employerName: 'Acme Hiring Pages' });
+    const { certificateNo } = await candidateWithCertificate('Page Holder', {
+      employerName: 'Acme Hiring Pages',
+    });
     const page = await (await call(`/verify/${certificateNo}`, html)).text();
     const href = /id="linkedin" href="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
     const url = new URL(href!);

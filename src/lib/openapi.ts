@@ -190,7 +190,11 @@ export function openApiDocument(app: AppOpenAPI, serverUrl: string) {
 export function openApiYaml(app: AppOpenAPI, serverUrl: string): string {
   // YAML 1.1 rules for quoting, so parsers of either version read the same strings (a date-like example such
   // as 1998-04-17 is quoted; YAML 1.1 parsers would read it as a timestamp).
-  return stringify(openApiDocument(app, serverUrl), { aliasDuplicateObjects: false, lineWidth: 0, version: '1.1' });
+  return stringify(openApiDocument(app, serverUrl), {
+    aliasDuplicateObjects: false,
+    lineWidth: 0,
+    version: '1.1',
+  });
 }
 
 type DocOperation = {

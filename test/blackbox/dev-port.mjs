@@ -145,43 +145,46 @@ try {
     equal((await consent({ Origin: base })).status, 201, `with Origin: ${base}`);
   });
 
-  await check("an organisation proves its domain through the dev server's DNS double (port + 1)", async () => {
-    const domain = `proof-${Date.now()}.example`;
-    const signup = await fetch(`${url}/api/auth/signup`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.7' },
-      body: JSON.stringify({
-        email: `recruiter@${domain}`,
-        password: 'a-long-enough-password',
-        name: 'Dev Recruiter',
-        role: 'employer',
-        dateOfBirth: '1990-01-01',
-        organisation: { name: `Proof ${domain}` },
-      }),
-    });
-    equal(signup.status, 201, 'POST /api/auth/signup');
-    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const post = (/** @type {string} */ path) =>
-      fetch(`${url}${path}`, {
+  await check(
+    "an organisation proves its domain through the dev server's DNS double (port + 1)",
+    async () => {
+      const domain = `proof-${Date.now()}.example`;
+      const signup = await fetch(`${url}/api/auth/signup`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: base },
-        body: JSON.stringify({ domain }),
+        headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.7' },
+        body: JSON.stringify({
+          email: `recruiter@${domain}`,
+          password: 'a-long-enough-password',
+          name: 'Dev Recruiter',
+          role: 'employer',
+          dateOfBirth: '1990-01-01',
+          organisation: { name: `Proof ${domain}` },
+        }),
       });
-    const started = await post('/api/me/organisation/domain-verification');
-    equal(started.status, 201, 'POST …/domain-verification');
-    const { challenge } = /** @type {{ challenge: { recordName: string, recordValue: string } }} */ (
-      await started.json()
-    );
-    const published = await fetch(`http://127.0.0.1:${port + 1}/records`, {
-      method: 'PUT',
-      body: JSON.stringify({ name: challenge.recordName, values: [challenge.recordValue] }),
-    });
-    equal(published.status, 204, 'PUT /records on the DNS double');
-    const checked = await post('/api/me/organisation/domain-verification/check');
-    equal(checked.status, 200, 'POST …/domain-verification/check');
-    const body = /** @type {{ organisation: { verification: string } }} */ (await checked.json());
-    equal(body.organisation.verification, 'verified', 'verification');
-  });
+      equal(signup.status, 201, 'POST /api/auth/signup');
+      const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const post = (/** @type {string} */ path) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: base },
+          body: JSON.stringify({ domain }),
+        });
+      const started = await post('/api/me/organisation/domain-verification');
+      equal(started.status, 201, 'POST …/domain-verification');
+      const { challenge } = /** @type {{ challenge: { recordName: string, recordValue: string } }} */ (
+        await started.json()
+      );
+      const published = await fetch(`http://127.0.0.1:${port + 1}/records`, {
+        method: 'PUT',
+        body: JSON.stringify({ name: challenge.recordName, values: [challenge.recordValue] }),
+      });
+      equal(published.status, 204, 'PUT /records on the DNS double');
+      const checked = await post('/api/me/organisation/domain-verification/check');
+      equal(checked.status, 200, 'POST …/domain-verification/check');
+      const body = /** @type {{ organisation: { verification: string } }} */ (await checked.json());
+      equal(body.organisation.verification, 'verified', 'verification');
+    },
+  );
 } catch (error) {
   results.push({ name: 'dev server', ok: false, detail: String(error) });
   console.log(`  ✗ dev server: ${String(error)}`);
