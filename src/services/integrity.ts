@@ -126,6 +126,12 @@ export async function findMatches(
     excludeSubmissionId?: string;
     /** Filled with `ref → submission id` of every matched submission (disclosure records). */
     sources?: Map<string, string>;
+    /**
+     * Authorship: when submissions were made (ms), and when the checked work was. A passage the
+     * candidate (`excludeCandidateId`) already held before another's submission is not evidence
+     * against them: that other submission came later, so it copied them, not the reverse.
+     */
+    authorship?: { submittedAt: (ids: string[]) => Promise<Map<string, number>>; checkedAt: number };
   } = {},
 ): Promise<Map<number, FingerprintMatch[]>> {
   const matches = new Map<number, FingerprintMatch[]>();
@@ -136,10 +142,14 @@ export async function findMatches(
   rows.sort(
     (a, b) => a.hash - b.hash || a.submissionId.localeCompare(b.submissionId) || a.position - b.position,
   );
+  const heldSince = await firstHeld(rows, options);
   const refs = new Map<string, string>();
   for (const row of rows) {
     if (row.candidateId === options.excludeCandidateId || row.submissionId === options.excludeSubmissionId)
       continue;
+    const since = heldSince?.first.get(row.hash) ?? heldSince?.checkedAt;
+    const at = heldSince?.times.get(row.submissionId);
+    if (since !== undefined && at !== undefined && at > since) continue; // made after the candidate held it
     let ref = refs.get(row.submissionId);
     if (!ref) {
       ref = await sourceRef(row.submissionId);
@@ -151,6 +161,29 @@ export async function findMatches(
     matches.set(row.hash, list);
   }
   return matches;
+}
+
+/**
+ * For `findMatches`' authorship rule: when each matched submission was made, and per hash the
+ * earliest the candidate held it (their stored submissions, else the checked work's own time).
+ */
+async function firstHeld(
+  rows: readonly { hash: number; submissionId: string; candidateId: string }[],
+  options: {
+    excludeCandidateId?: string;
+    authorship?: { submittedAt: (ids: string[]) => Promise<Map<string, number>>; checkedAt: number };
+  },
+): Promise<{ times: Map<string, number>; first: Map<number, number>; checkedAt: number } | null> {
+  const { authorship, excludeCandidateId } = options;
+  if (!authorship || !excludeCandidateId || rows.length === 0) return null;
+  const times = await authorship.submittedAt([...new Set(rows.map((r) => r.submissionId))]);
+  const first = new Map<number, number>();
+  for (const row of rows) {
+    if (row.candidateId !== excludeCandidateId) continue;
+    const at = Math.min(times.get(row.submissionId) ?? authorship.checkedAt, authorship.checkedAt);
+    first.set(row.hash, Math.min(first.get(row.hash) ?? at, at));
+  }
+  return { times, first, checkedAt: authorship.checkedAt };
 }
 
 const NOT_ASSESSED: ReturnType<typeof vcsHistorySignal> = {
@@ -185,6 +218,8 @@ export type IntegrityContext = {
   checkedAt?: Date;
   excludeCandidateId?: string;
   excludeSubmissionId?: string;
+  /** See `findMatches`: when stored submissions were made, and when the checked one was. */
+  authorship?: { submittedAt: (ids: string[]) => Promise<Map<string, number>>; checkedAt: number };
 };
 
 export type IntegrityReport = {
@@ -213,6 +248,7 @@ export async function checkIntegrity(
       ...(context.excludeCandidateId ? { excludeCandidateId: context.excludeCandidateId } : {}),
       ...(context.excludeSubmissionId ? { excludeSubmissionId: context.excludeSubmissionId } : {}),
       ...(context.sources ? { sources: context.sources } : {}),
+      ...(context.authorship ? { authorship: context.authorship } : {}),
     },
   );
   const boilerplate = boilerplateFilter(context.template);

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import {
@@ -100,6 +100,19 @@ async function submissionUsage(
  * the evaluation after the response: whether the candidate consented to AI evaluation.
  * Null when the milestone does not exist (or its brief is a draft).
  */
+/** When each of these submissions was made (ms since the epoch), in chunks D1's parameter limit allows. */
+async function submittedAt(db: Database, ids: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db
+      .select({ id: submissions.id, createdAt: submissions.createdAt })
+      .from(submissions)
+      .where(inArray(submissions.id, ids.slice(i, i + 90)));
+    for (const r of rows) out.set(r.id, r.createdAt.getTime());
+  }
+  return out;
+}
+
 export async function createSubmission(
   d1: D1Database,
   db: Database,
@@ -279,6 +292,8 @@ export async function evaluateSubmission(
         // The hand-in is the candidate's deadline: history written after it is not the submitted work.
         dueAt: submission.createdAt,
         excludeCandidateId: submission.candidateId,
+        // Someone who copied this candidate's earlier work is not a source they copied.
+        authorship: { submittedAt: (ids) => submittedAt(db, ids), checkedAt: submission.createdAt.getTime() },
       },
     );
     const scored = await engine.scoreSubmission(
