@@ -14,6 +14,7 @@ import { hasConsent } from '../src/services/consent';
 import { endGuardianshipsAtMajority } from '../src/services/guardians';
 import { computeLeaderboard } from '../src/services/leaderboard';
 import {
+  completedErasure,
   db,
   GOOD_WORK,
   publishedBrief,
@@ -22,7 +23,7 @@ import {
   signup,
   verifiedEmployer,
 } from './harness';
-import { type Account, as, call, eventually, expectProblem, freshIp, jsonInit } from './helpers';
+import { type Account, as, call, expectProblem, freshIp, jsonInit } from './helpers';
 
 const DAY = 86_400_000;
 
@@ -461,13 +462,7 @@ describe("a guardian's erasure", { timeout: 60_000 }, () => {
     const erased = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(guardian) });
     expect(erased.status).toBe(202);
     const { requestId } = await erased.json<{ requestId: string }>();
-    const receipt = await eventually(async () => {
-      const r = await (await call(`/api/dsr/erasure/${requestId}`)).json<{
-        state: string;
-        deletedCounts: Record<string, number>;
-      }>();
-      return r.state === 'completed' ? r : undefined;
-    }, 20_000);
+    const receipt = await completedErasure(requestId);
     expect(receipt.deletedCounts).toMatchObject({ consents_given_withdrawn: 1, consents_given_unlinked: 1 });
 
     // The ledger: the grant keeps only that a guardian gave it, and a withdrawal follows it.

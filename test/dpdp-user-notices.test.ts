@@ -12,8 +12,8 @@ import { breaches, userNotices } from '../src/db/schema';
 import { BREACH_NOTIFICATION_JOB } from '../src/services/breaches';
 import { runJob } from '../src/services/jobs/jobs';
 import { runRetention } from '../src/services/retention';
-import { db, loginAdmin, signup } from './harness';
-import { type Account, as, call, eventually, expectProblem, jsonInit } from './helpers';
+import { completedErasure, db, loginAdmin, signup } from './harness';
+import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 
 const DAY = 86_400_000;
 
@@ -177,13 +177,7 @@ describe("a child's notices and their guardian's copies", { timeout: 60_000 }, (
     });
     expect(res.status).toBe(202);
     const { requestId } = await res.json<{ requestId: string }>();
-    const receipt = await eventually(async () => {
-      const r = await (await call(`/api/dsr/erasure/${requestId}`)).json<{
-        state: string;
-        deletedCounts: Record<string, number>;
-      }>();
-      return r.state === 'completed' ? r : undefined;
-    }, 20_000);
+    const receipt = await completedErasure(requestId);
     expect(receipt.deletedCounts.ward_notice_copies).toBe(1);
     // The guardian keeps their own notice; nothing names the child any more.
     const left = await noticesOf(guardian);

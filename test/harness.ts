@@ -497,3 +497,14 @@ export async function seedCertifiedWork(
   );
   return { submissionId, evaluationId, certificateId, certificateNo, hashes, shardHashes };
 }
+
+/** The receipt of an erasure once its cascade has completed (`GET /api/dsr/erasure/{id}`). */
+export async function completedErasure(requestId: string) {
+  return eventually(async () => {
+    const r = await (await call(`/api/dsr/erasure/${requestId}`)).json<{
+      state: string;
+      deletedCounts: Record<string, number>;
+    }>();
+    return r.state === 'completed' ? r : undefined;
+  }, 20_000);
+}
