@@ -15,10 +15,14 @@ import { combineIntegrity, type IntegrityVerdict } from '../domain/integrity/sco
 import { reportAiContent } from '../domain/integrity/stylometry';
 import { type CommitRecord, vcsHistorySignal } from '../domain/integrity/vcs';
 import {
+  CODE_K,
+  codeReadingOf,
   type Fingerprint,
   type FingerprintMatch,
   fingerprintSubmission,
   ignoreSetFor,
+  kindForPath,
+  PROSE_K,
   plagiarismSignal,
   type SubmissionMaterial,
 } from '../domain/integrity/winnowing';
@@ -45,7 +49,14 @@ export function fingerprintsToStore(
   material: SubmissionMaterial,
   cap = Number.POSITIVE_INFINITY,
 ): Fingerprint[] {
-  return sampleFingerprints(fingerprintSubmission(material), cap);
+  const own = fingerprintSubmission(material);
+  // Code pasted as prose is also stored as code, after the prose stream, so a later copy
+  // handed in as a `.py` file meets it (see `codeReadingOf`).
+  const after = own.reduce((max, f) => Math.max(max, f.position), -1) + PROSE_K + CODE_K;
+  const pasted = (codeReadingOf(material) ?? [])
+    .filter((f) => f.kind === 'code' && (f.file === undefined || kindForPath(f.file) === 'prose'))
+    .map((f) => ({ ...f, position: after + f.position }));
+  return sampleFingerprints([...own, ...pasted], cap);
 }
 
 /** Stores a submission's fingerprints (at most `cap`) in `corpus` and bumps their frequencies. */
@@ -241,27 +252,43 @@ export async function checkIntegrity(
   context: IntegrityContext = {},
 ): Promise<IntegrityReport> {
   const own = fingerprintSubmission(input);
-  const matches = await findMatches(
-    d1,
-    own.map((f) => f.hash),
-    {
-      ...(context.excludeCandidateId ? { excludeCandidateId: context.excludeCandidateId } : {}),
-      ...(context.excludeSubmissionId ? { excludeSubmissionId: context.excludeSubmissionId } : {}),
-      ...(context.sources ? { sources: context.sources } : {}),
-      ...(context.authorship ? { authorship: context.authorship } : {}),
-    },
-  );
-  const boilerplate = boilerplateFilter(context.template);
-  const plagiarism = plagiarismSignal(own, matches, {
-    ignore: [
-      ...(context.briefText ? [ignoreSetFor({ text: context.briefText })] : []),
-      ...boilerplate.ignore,
-    ],
-    ignoreWhere: boilerplate.ignoreWhere,
+  // Code pasted into `text` or a `.txt` file is compared both ways: as prose (against stored
+  // prose) and as code (against stored code); the reading that matches more counts.
+  const codeReading = codeReadingOf(input);
+  const sources = new Map<string, string>();
+  const matches = await findMatches(d1, [...new Set([...own, ...(codeReading ?? [])].map((f) => f.hash))], {
+    ...(context.excludeCandidateId ? { excludeCandidateId: context.excludeCandidateId } : {}),
+    ...(context.excludeSubmissionId ? { excludeSubmissionId: context.excludeSubmissionId } : {}),
+    sources,
+    ...(context.authorship ? { authorship: context.authorship } : {}),
   });
+  const boilerplate = boilerplateFilter(context.template);
+  const signalOf = (prints: typeof own) =>
+    plagiarismSignal(prints, matches, {
+      ignore: [
+        ...(context.briefText ? [ignoreSetFor({ text: context.briefText })] : []),
+        ...boilerplate.ignore,
+      ],
+      ignoreWhere: boilerplate.ignoreWhere,
+    });
+  let plagiarism = signalOf(own);
+  let read = own;
+  if (codeReading) {
+    const asCode = signalOf(codeReading);
+    if (asCode.evidence.overlapShare > plagiarism.evidence.overlapShare) {
+      plagiarism = asCode;
+      read = codeReading;
+    }
+  }
+  // Only the submissions the counted reading matched are sources (disclosure records).
+  if (context.sources) {
+    const refs = new Set(read.flatMap((f) => (matches.get(f.hash) ?? []).map((m) => m.ref)));
+    for (const [ref, id] of sources) if (refs.has(ref)) context.sources.set(ref, id);
+  }
+  // The same files the plagiarism routing reads as prose: `.md`, `.markdown`, `.adoc`, … (one list).
   const prose = [
     input.text ?? '',
-    ...(input.files ?? []).filter((f) => /\.(md|txt|rst)$/i.test(f.path)).map((f) => f.content),
+    ...(input.files ?? []).filter((f) => kindForPath(f.path) === 'prose').map((f) => f.content),
   ]
     .join('\n\n')
     .trim();

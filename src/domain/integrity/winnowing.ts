@@ -520,6 +520,77 @@ export function fingerprintSubmission(material: SubmissionMaterial): SubmissionF
 }
 
 /**
+ * Whether text routed as prose (free `text`, a `.txt` file) is really source code pasted in.
+ * Strict on purpose, because prose read as code collapses to runs of `v` that any two texts
+ * share: at least five non-blank lines, most of them shaped like code (ending in `;`, `{`,
+ * `}` or a `:` after a `def`/`if`-style opener, opening with a keyword such as `def`, `import`,
+ * `return` or `const`, or an assignment or call), and code punctuation at a density prose
+ * does not reach.
+ */
+export function looksLikeCode(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length < 5) return false;
+  const codeLines = lines.filter((line) => CODE_LINE.some((re) => re.test(line))).length;
+  const symbols = (text.match(/[{}()[\];=<>]/g) ?? []).length;
+  const visible = text.replace(/\s/g, '').length || 1;
+  return codeLines / lines.length >= 0.6 && symbols / visible >= 0.04;
+}
+
+const CODE_LINE: readonly RegExp[] = [
+  /[;{}]\s*(?:(?:\/\/|#).*)?$/,
+  /^\s*(?:def|class|import|from\s+[\w.]+\s+import|return|elif|else:|try:|except|finally:|raise|with\s.*:|for\s.*:|while\s.*:|if\s.*:|const|let|var|function|export|public|private|protected|static|package|fn|func|#include|#define|using|namespace|struct|enum|impl|lambda|yield|async|await)\b/,
+  /^\s*[\w.$[\]'"]+\s*(?:[-+*/%|&^]|\*\*|\/\/)?=(?!=)\s*\S/,
+  /^\s*[\w.$]+\s*\(.*\)\s*[;:]?\s*$/,
+  /^\s*(?:#|\/\/|\/\*|\*)/,
+];
+
+/** Comment syntax for code pasted as prose: `#` comments when the text reads like Python, shell or Ruby. */
+function pastedCodePath(text: string): string {
+  const hash = /^\s*#(?!include|define|pragma|if|endif|import|region)/m.test(text);
+  const python =
+    /^\s*(?:def|elif|import|from\s+[\w.]+\s+import)\b|:\s*$/m.test(text) && !/[{};]\s*$/m.test(text);
+  return hash || python ? 'pasted.py' : 'pasted.txt';
+}
+
+/**
+ * The code reading of a submission: free text and prose files that `looksLikeCode` are
+ * fingerprinted as code (with comment syntax guessed from the text), everything else as
+ * `fingerprintSubmission` routes it. Returns null when nothing reads as code, so a caller
+ * compares both readings only for pasted code. Prose and code fingerprints live in
+ * different hash spaces; without this reading a program pasted into `text` or sent as
+ * `.txt` never meets the same program stored as `.py`.
+ */
+export function codeReadingOf(material: SubmissionMaterial): SubmissionFingerprint[] | null {
+  const text = material.text && looksLikeCode(material.text) ? material.text : null;
+  const files = (material.files ?? []).map(
+    (f) => kindForPath(f.path) === 'prose' && looksLikeCode(f.content),
+  );
+  if (text === null && !files.includes(true)) return null;
+  const result: SubmissionFingerprint[] = [];
+  let base = 0;
+  const add = (units: NormalisedUnits, kind: FingerprintKind, file?: string) => {
+    for (const fp of fingerprintUnits(units, kind)) {
+      const located: SubmissionFingerprint = { ...fp, position: base + fp.position, kind };
+      if (file !== undefined) located.file = file;
+      result.push(located);
+    }
+    base += units.units.length;
+  };
+  if (material.text) {
+    if (text !== null) add(normaliseCode(text, pastedCodePath(text)), 'code');
+    else add(proseUnits(material.text), 'prose');
+  }
+  (material.files ?? []).forEach((file, i) => {
+    if (files[i]) add(normaliseCode(file.content, pastedCodePath(file.content)), 'code', file.path);
+    else {
+      const kind = kindForPath(file.path);
+      add(unitsFor(file.content, kind, file.path), kind, file.path);
+    }
+  });
+  return result;
+}
+
+/**
  * Every k-gram hash of some material (e.g. the brief, or starter code handed to every
  * candidate), routed as fingerprintSubmission routes it: pass it as `ignore` so that text
  * everyone was given is not evidence of copying.

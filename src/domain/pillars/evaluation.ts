@@ -265,7 +265,7 @@ export function scoreSubmission(rubric: Rubric, submission: SubmissionContent): 
     for (const s of new Set([...core.keys(), ...extra.keys()]))
       documentFrequency.set(s, (documentFrequency.get(s) ?? 0) + 1);
   }
-  const empty = sub.paths.length === 0 && tokenize(sub.all).length === 0;
+  const empty = isEmptySubmission(submission);
   const criterionScores = rubric.criteria.map(
     (c): CriterionScore =>
       empty
@@ -276,16 +276,36 @@ export function scoreSubmission(rubric: Rubric, submission: SubmissionContent): 
           }
         : scoreCriterion(c, sub, documentFrequency),
   );
+  return { criterionScores, ...overallFromScores(rubric, criterionScores, empty) };
+}
+
+/** Whether a submission has nothing to assess: no file paths and no words. */
+export function isEmptySubmission(submission: SubmissionContent): boolean {
+  const sub = prepare(submission);
+  return sub.paths.length === 0 && tokenize(sub.all).length === 0;
+}
+
+/**
+ * The overall score and verdict that follow from per-criterion scores, whoever gave them:
+ * `overallScore` is the weight-averaged score rounded to an integer in 1..5, and `verdict` is
+ * `pass` iff the unrounded weighted mean reaches `rubric.passThreshold` (an empty submission
+ * always fails). Scores are matched to criteria by id; a criterion without a score counts 1.
+ */
+export function overallFromScores(
+  rubric: Rubric,
+  criterionScores: readonly CriterionScore[],
+  empty = false,
+): Pick<SubmissionScore, 'overallScore' | 'verdict'> {
+  const scoreOf = new Map(criterionScores.map((s) => [s.criterionId, s.score]));
   const totalWeight = rubric.criteria.reduce((sum, c) => sum + Math.max(0, c.weight), 0);
+  const scores = rubric.criteria.map((c) => scoreOf.get(c.id) ?? 1);
   const mean =
-    criterionScores.length === 0
+    scores.length === 0
       ? 1
       : totalWeight > 0
-        ? criterionScores.reduce(
-            (sum, s, i) => sum + s.score * Math.max(0, rubric.criteria[i]?.weight ?? 0),
-            0,
-          ) / totalWeight
-        : criterionScores.reduce((sum, s) => sum + s.score, 0) / criterionScores.length;
+        ? rubric.criteria.reduce((sum, c, i) => sum + (scores[i] ?? 1) * Math.max(0, c.weight), 0) /
+          totalWeight
+        : scores.reduce((sum, x) => sum + x, 0) / scores.length;
   const overallScore = Math.min(5, Math.max(1, Math.round(mean)));
-  return { criterionScores, overallScore, verdict: !empty && mean >= rubric.passThreshold ? 'pass' : 'fail' };
+  return { overallScore, verdict: !empty && mean >= rubric.passThreshold ? 'pass' : 'fail' };
 }

@@ -16,6 +16,7 @@ import { fieldForDomain } from './knowledge/detect';
 import {
   capitalise,
   contentStems,
+  foldToken,
   HINGLISH_FUNCTION_WORDS,
   IMPERATIVE_VERBS,
   isContentWord,
@@ -28,7 +29,16 @@ import {
   tokenize,
   truncateWords,
 } from './text';
-import { classifyTheme, fillLevels, GENERIC_LEVELS, type Theme, themeStems } from './themes';
+import {
+  CRAFT_LEVELS,
+  classifyTheme,
+  fillLevels,
+  GENERIC_LEVELS,
+  PROHIBITION_LEVELS,
+  RATIONALE_LEVELS,
+  type Theme,
+  themeStems,
+} from './themes';
 import type { CatalogueDomain } from './tutorial-catalogue';
 import type { Rubric, RubricCriterion } from './types';
 
@@ -54,8 +64,11 @@ export const MIN_CRITERIA = 3;
 export const MAX_CRITERIA = 8;
 /** The "meets expectations" level: a weighted mean at or above it passes. */
 export const DEFAULT_PASS_THRESHOLD = 3;
-/** Every criterion keeps at least this weight, so none is negligible. */
-const MIN_WEIGHT = 5;
+/**
+ * Weight every criterion gets before the rest is shared out. Zero, so weights follow the
+ * documented strengths exactly (3:1 gives 30/30/30/10); `apportionWeights` still keeps each at 1 or more.
+ */
+const MIN_WEIGHT = 0;
 /** Two unthemed requirements share a criterion when their content words overlap this much (Jaccard). */
 const KEYWORD_GROUP_SIMILARITY = 0.2;
 
@@ -63,20 +76,31 @@ const OUT_OF_SCOPE =
   /\b(?:do(?:es)? not|don't|doesn't) need (?:a|an|any)\b|\b(?:do(?:es)? not|don't|doesn't|no|needn't) (?:need|have) to\b|\bneed not\b|\bnot (?:required|necessary|needed|expected|in scope)\b|\bout of scope\b|\bno need\b/;
 // Logistics, not asks: "This should take about two days", "Questions? Email us".
 const LOGISTICS =
-  /\b(?:should|will|would|could|may) take (?:about |around |roughly |approximately |up to |no more than )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|ten|a few|several) (?:hours?|days?|weeks?|months?)\b|\b(?:email|contact|ask) (?:us|me|the hiring)\b/;
+  /\b(?:should|will|would|could|may) take (?:about |around |roughly |approximately |up to |no more than )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|ten|a few|several) (?:hours?|days?|weeks?|months?)\b|\b(?:email|contact|ask) (?:us|me|the hiring)\b|\b(?:submit|hand in|send|return|upload)\b(?: (?:it|this|the \w+|your \w+))? (?:within|in|by|before) (?:\d+|one|two|three|four|five|seven|ten|a) (?:hours?|days?|weeks?)\b|\bthe deadline is\b/;
 const MUST_CUE =
-  /\bmust\b|\b[a-z]+(?:ni|na) (?:hi )?(?:hai|hoga|hogi)\b|\bmsut\b|\bmst\b|\brequire?d\b|\brequred\b|\bzaroo?ri\b|\bzaruri\b|\bjaruri\b|\bcompulsory\b|\bkarna (?:hi )?(?:hai|hoga)\b|\bkarni (?:hai|hogi)\b|\bhona (?:hi )?(?:hai|hoga)\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b/;
+  /\bmust\b|\b[a-z]+(?:ni|na) (?:hi )?(?:hai|hoga|hogi)\b|\bmsut\b|\bmst\b|\brequire?d\b|\brequred\b|\bzaroo?ri\b|\bzaruri\b|\bjaruri\b|\bcompulsory\b|\bkarna (?:hi )?(?:hai|hoga)\b|\bkarni (?:hai|hogi)\b|\bhona (?:hi )?(?:hai|hoga)\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b|\brequires?\b|\bcrucial\b|\bvital\b|\bparamount\b|\b(?:is|are) a must\b|\btop priority\b|\bkey requirement\b/;
 const SHOULD_CUE =
-  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
+  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\b(?:is|are) (?:also )?expected\b|\b(?:is|are) (?:very |really |especially |particularly )?important\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
 const NICE_CUE =
-  /\bnice[- ]to[- ]have\b|\b(?:is|are) welcome\b|\bas an extra\b|\bagar time\b|\bho sake toh\b|\boptional hai\b|\bwould be (?:nice|great|a plus)\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
+  /\bnice[- ]to[- ]have\b|\b(?:is|are) welcome\b|\bas an extra\b|\bagar time\b|\bho sake toh\b|\boptional hai\b|\bwould be (?:nice|great|good|a plus|appreciated)\b|\bwe(?:'d| would) love\b|\b(?:is|are) appreciated\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
+/**
+ * Prohibitions: the ask is that something be absent. Their levels reward compliance, so a
+ * criterion never pays for doing what the brief forbids. ("Do not need to …" is out of
+ * scope, not a prohibition, and is dropped before this is asked.)
+ */
+const PROHIBITION =
+  /\b(?:must|should|shall|may|can|will|are|is|need) ?not\b|\b(?:mustn't|shouldn't|can't|cannot|won't)\b|\b(?:do|does) not\b|\bdon't\b|\bnever\b|\bavoid(?:s|ing)?\b|\bno\b[^.;]*\b(?:allowed|permitted|accepted)\b|\bforbidden\b|\bprohibited\b|\bnot (?:be )?(?:allowed|permitted|accepted)\b/;
+/** A sentence that opens by labelling itself as background ("Context: …", "About us: …"). */
+const CONTEXT_LABEL =
+  /^(?:context|background|about us|about the (?:company|team|client|business)|company (?:background|overview)|overview|who we are|our story|the situation)\s*(?:[:—–]|-\s)/i;
+
 // Lists under these headings describe the context, not what to do.
 const CONTEXT_HEADING =
   /\b(?:background|context|about|overview|who we are|company|history|team|introduction|problem statement)\b/;
 
 /** Words that single an ask out: it weighs one strength step more. */
 const EMPHASIS =
-  /\b(?:very important|most important|crucial|critical|above all|especially|key (?:requirement|priority)|top priority|non-negotiable|sabse (?:zaroori|important))\b/;
+  /\b(?:very important|most important(?:ly)?|first and foremost|crucial|critical|above all|especially|key (?:requirement|priority)|top priority|non-negotiable|sabse (?:zaroori|important))\b/;
 /**
  * Lead-ins and openers of a choice between alternatives: the candidate does one of them, so
  * they are one criterion, and neither option can cost points.
@@ -85,12 +109,38 @@ const ALTERNATIVE_LEAD =
   /\b(?:pick|choose|select|do)\b[^.]*\b(?:one|either|any one)\b|\beither\b|\bone of (?:the following|these|two|three)\b|\bany one of\b|\bkoi (?:bhi )?ek\b|\bek choose\b/i;
 const OPTION_OPENER = /^(?:option|alternative|choice)\s*(?:[a-z]|\d+)\b\s*[:.)-]?/i;
 
+/**
+ * Requirement cues of briefs written in Indian scripts, compared on `foldToken`ed text (no
+ * nukta). JavaScript's `\b` knows only ASCII words, so these are bounded by "not a letter or
+ * mark". Hindi: "अनिवार्य" (mandatory), "ज़रूरी"/"आवश्यक" (necessary), a verbal noun with
+ * "है/होगा/होंगे" ("देना होगा": will have to give) say must; "चाहिए" (should, "होना चाहिए") and
+ * "अपेक्षित" (expected) say should; "वैकल्पिक" (optional) and "हो सके तो" (if possible) say nice.
+ * Marathi "पाहिजे", Bengali "উচিত"/"হবে"/"প্রয়োজন", Tamil "வேண்டும்" and Urdu "چاہیے"/"ضروری" too.
+ */
+const NOT_LETTER_BEFORE = '(?<![\\p{L}\\p{M}])';
+const NOT_LETTER_AFTER = '(?![\\p{L}\\p{M}])';
+const scriptCue = (words: string) => new RegExp(`${NOT_LETTER_BEFORE}(?:${words})${NOT_LETTER_AFTER}`, 'u');
+const SCRIPT_MUST_CUE = scriptCue(
+  'अनिवार्य|जरूरी|जरुरी|आवश्यक|अत्यावश्यक|[\\p{L}\\p{M}]+(?:ना|नी|ने) (?:ही )?(?:है|हैं|होगा|होगी|होंगे|होंगी)|आवश्यक आहे|অবশ্যই|প্রয়োজন|বাধ্যতামূলক|வேண்டும்|கட்டாயம்|ضروری|لازمی',
+);
+const SCRIPT_SHOULD_CUE = scriptCue('चाहिए|चाहिये|चाहिएं|अपेक्षित|पाहिजे|हवे|উচিত|হবে|চাই|چاہیے|چاہئے');
+const SCRIPT_NICE_CUE = scriptCue(
+  'वैकल्पिक|हो सके तो|अगर समय (?:हो|मिले)|अच्छा रहेगा|बोनस|ঐচ্ছিক|விருப்பத்தேர்வு|اختیاری',
+);
+/** Script prohibitions: "नहीं होना चाहिए" (must not be), "मत" (do not), "न करें" (do not do). */
+const SCRIPT_PROHIBITION = scriptCue('नहीं|मत|न करें|न करना|নয়|না|கூடாது|نہیں|مت');
+
 function cueStrength(text: string): RequirementStrength | null {
   const t = normaliseSpace(text.toLowerCase());
-  const must = MUST_CUE.test(t);
-  if (NICE_CUE.test(t) && !must) return 'nice';
+  const folded = foldToken(t);
+  const must =
+    MUST_CUE.test(t) ||
+    SCRIPT_MUST_CUE.test(folded) ||
+    (PROHIBITION.test(t) && !/\bshould(?:n't| not)\b/.test(t)) ||
+    SCRIPT_PROHIBITION.test(folded);
+  if ((NICE_CUE.test(t) || SCRIPT_NICE_CUE.test(folded)) && !must) return 'nice';
   if (must) return 'must';
-  if (SHOULD_CUE.test(t)) return 'should';
+  if (SHOULD_CUE.test(t) || SCRIPT_SHOULD_CUE.test(folded) || PROHIBITION.test(t)) return 'should';
   return null;
 }
 
@@ -100,6 +150,8 @@ type Requirement = {
   strength: RequirementStrength;
   /** Stated with emphasis ("crucial", "above all"): one step heavier. */
   emphasis: boolean;
+  /** Asks that something be absent ("must not", "do not", "never", "avoid"). */
+  prohibition: boolean;
   /** The lead-in of the choice this ask is one option of, when it is one. */
   alternativeOf: Sentence | null;
   /** Content stems of the sentence itself. */
@@ -139,13 +191,15 @@ function classify(sentence: Sentence): RequirementStrength | null {
 const DELIVERABLE_NOUN =
   /\b(?:app|application|website|site|api|service|model|dashboard|report|tool|platform|system|bot|game|plugin|extension|campaign|deck|notebook|spreadsheet|workbook|prototype|audit|survey|study)\b/i;
 
-function findRequirements(sentences: Sentence[]): Requirement[] {
+function findRequirements(sentences: Sentence[], text: string): Requirement[] {
   const out: Requirement[] = [];
+  const context = contextSentences(sentences, text);
   // "Android app (Kotlin) for shop owners to record expenses offline." states the main ask without a cue.
   const opening = sentences.find((s) => !s.heading);
   if (
     opening &&
     !opening.bullet &&
+    !context.has(opening.index) &&
     classify(opening) === null &&
     // "Scope: …", "Background: …" describe the setting, not the ask.
     !/^(?:scope|background|context|about us|overview)\b/i.test(opening.text) &&
@@ -159,7 +213,49 @@ function findRequirements(sentences: Sentence[]): Requirement[] {
     if (sentence.heading && leadIns.has(sentence.text)) continue;
     const strength = classify(sentence);
     if (strength === null) continue;
+    // Background ("Context: we run a shop. We want …") is not an ask unless it says "must".
+    if (context.has(sentence.index) && strength !== 'must') continue;
+    if (context.has(sentence.index) && CONTEXT_LABEL.test(sentence.text)) continue;
     out.push(toRequirement(sentence, strength));
+  }
+  return out;
+}
+
+/**
+ * Sentences that describe the setting rather than the ask: a paragraph opened by a label
+ * ("Context: …", "Background: …", "About us: …") up to the next blank line, heading or list,
+ * and the prose under a heading such as "## Background" up to the next heading.
+ */
+function contextSentences(sentences: Sentence[], text: string): Set<number> {
+  const out = new Set<number>();
+  let underHeading = false;
+  let paragraph = false;
+  const labelled: { label: number; rest: number[] }[] = [];
+  let previousEnd = 0;
+  for (const s of sentences) {
+    const gap = text.slice(previousEnd, s.start);
+    previousEnd = s.start + s.text.length;
+    if (s.heading) {
+      const about = CONTEXT_HEADING.test(s.text.toLowerCase()) && !cueStrength(s.text);
+      // "## Background" opens a section; "Background:" only the paragraph or list below it.
+      underHeading = about && !s.text.endsWith(':');
+      paragraph = about && s.text.endsWith(':');
+      if (paragraph) labelled.push({ label: s.index, rest: [] });
+      continue;
+    }
+    if (s.bullet || /\n[ \t]*\n/.test(gap)) paragraph = false;
+    if (!s.bullet && CONTEXT_LABEL.test(s.text)) {
+      paragraph = true;
+      labelled.push({ label: s.index, rest: [] });
+    } else if (paragraph) labelled[labelled.length - 1]?.rest.push(s.index);
+    if (underHeading && !s.bullet) out.add(s.index);
+  }
+  // A labelled paragraph that runs to the end of the brief is the whole brief ("Background:
+  // … We want … Patients need to …"): only its labelled sentence is background then.
+  const last = sentences[sentences.length - 1]?.index;
+  for (const { label, rest } of labelled) {
+    out.add(label);
+    if (!rest.includes(last ?? -1)) for (const i of rest) out.add(i);
   }
   return out;
 }
@@ -167,8 +263,17 @@ function findRequirements(sentences: Sentence[]): Requirement[] {
 function toRequirement(sentence: Sentence, strength: RequirementStrength): Requirement {
   const stems = new Set(contentStems(sentence.text));
   const leadStems = new Set(contentStems(sentence.leadIn ?? ''));
-  const emphasis = EMPHASIS.test(normaliseSpace(sentence.text.toLowerCase()));
-  return { sentence, strength, stems, leadStems, emphasis, alternativeOf: null };
+  const lower = normaliseSpace(sentence.text.toLowerCase());
+  const emphasis = EMPHASIS.test(lower);
+  const prohibition = isProhibition(sentence.text);
+  return { sentence, strength, stems, leadStems, emphasis, prohibition, alternativeOf: null };
+}
+
+/** Whether a requirement forbids something rather than asking for it. */
+export function isProhibition(text: string): boolean {
+  const lower = normaliseSpace(text.toLowerCase());
+  if (OUT_OF_SCOPE.test(lower)) return false;
+  return PROHIBITION.test(lower) || (SCRIPT_PROHIBITION.test(foldToken(lower)) && cueStrength(text) !== null);
 }
 
 /**
@@ -213,11 +318,11 @@ const ASK_VERBS = new Set([
 export function splitAsks(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   const cuts: number[] = [];
-  const re = /\s*(?:;|,?\s+(?:and|also|plus|aur)\s+|,\s+)(?=([A-Za-z]+))/g;
+  const re = /\s*(?:;|,?\s+(?:and|also|plus|aur|और)\s+|,\s+)(?=([\p{L}\p{M}]+))/gu;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = (m[1] ?? '').toLowerCase();
     // Hindi puts the verb last, so "aur" (and) joins two asks whatever follows it.
-    if (m[0].includes(';') || /\baur\b/.test(m[0]) || ASK_VERBS.has(next))
+    if (m[0].includes(';') || /\baur\b|और/.test(m[0]) || ASK_VERBS.has(next))
       cuts.push(m.index, m.index + m[0].length);
   }
   if (cuts.length === 0) return [sentence];
@@ -242,12 +347,15 @@ function informativeFallback(
   sentences: Sentence[],
   have: Requirement[],
   domain: CatalogueDomain,
+  context: ReadonlySet<number>,
 ): Requirement[] {
   const taken = new Set(have.map((r) => r.sentence.index));
   const candidates = sentences
     .filter((s) => {
       const lower = normaliseSpace(s.text.toLowerCase());
-      return !taken.has(s.index) && !OUT_OF_SCOPE.test(lower) && !LOGISTICS.test(lower);
+      return (
+        !taken.has(s.index) && !context.has(s.index) && !OUT_OF_SCOPE.test(lower) && !LOGISTICS.test(lower)
+      );
     })
     .map((s) => {
       const stems = new Set(contentStems(s.text));
@@ -268,6 +376,8 @@ type Group = {
   core: Requirement[];
   /** Set when a theme's group was split in two, so the parts need telling apart. */
   split: boolean;
+  /** Formed from prohibitions: graded on the forbidden thing's absence. */
+  prohibition: boolean;
   requirements: Requirement[];
   stems: Set<string>;
   /** Sum of the requirements' strength weights (kept up to date by `addTo`). */
@@ -279,6 +389,8 @@ type Group = {
 };
 
 const groupWeight = (g: Group) => g.weight;
+const isTopPriority = (g: Group) =>
+  g.requirements.some((r) => r.emphasis && TOP_PRIORITY.test(normaliseSpace(r.sentence.text.toLowerCase())));
 const groupFirst = (g: Group) => g.first;
 
 function newGroup(theme: Theme | null, requirements: Requirement[], split = false): Group {
@@ -286,6 +398,7 @@ function newGroup(theme: Theme | null, requirements: Requirement[], split = fals
     theme,
     core: [],
     split,
+    prohibition: requirements.length > 0 && requirements.every((r) => r.prohibition),
     requirements: [],
     stems: new Set(),
     weight: 0,
@@ -326,12 +439,39 @@ function groupByTheme(requirements: Requirement[], domain: CatalogueDomain, each
       }
       continue;
     }
+    // A prohibition is graded on its own scale (absence rewarded), so it never shares a
+    // theme's criterion with asks for things to be present.
+    if (r.prohibition) {
+      const same = groups.find((g) => g.prohibition && jaccard(g.stems, r.stems) >= 0.5);
+      if (same) addTo(same, r, true);
+      else groups.push(newGroup(null, [r]));
+      continue;
+    }
     // A short brief: each ask stands alone unless it repeats another (repetition adds weight).
     if (eachAsk) {
       const same = groups.find((g) => g.alternative === null && jaccard(g.stems, r.stems) >= 0.5);
       if (same) addTo(same, r, true);
       else groups.push(newGroup(classifyTheme(r.stems, domain), [r]));
       continue;
+    }
+    // "Above all, correctness of matching is crucial." singles out an ask stated elsewhere
+    // ("It must match statement lines …"): that ask leaves its theme's group and becomes a
+    // criterion of its own, named for itself, with the emphasis added to it.
+    if (r.emphasis && TOP_PRIORITY.test(normaliseSpace(r.sentence.text.toLowerCase()))) {
+      const target = emphasisTarget(r, groups);
+      if (target) {
+        const { group, requirement } = target;
+        if (group.requirements.length > 1 && group.alternative === null) {
+          group.requirements.splice(group.requirements.indexOf(requirement), 1);
+          group.core = group.core.filter((x) => x !== requirement);
+          recount(group);
+          const own = newGroup(null, [requirement]);
+          addTo(own, r);
+          groups.push(own);
+          loose.push(own);
+        } else addTo(group, r);
+        continue;
+      }
     }
     // A list item's own words decide; its heading only helps an item that says nothing
     // themed itself ("README should cover:" → "- how to run it").
@@ -364,6 +504,45 @@ function groupByTheme(requirements: Requirement[], domain: CatalogueDomain, each
     }
   }
   return groups;
+}
+
+/** Emphasis that makes an ask the brief's top priority, not merely one step heavier. */
+const TOP_PRIORITY =
+  /\b(?:above all|most important(?:ly)?|top priority|first and foremost|key requirement|sabse (?:zaroori|important))\b/;
+
+/** The earlier ask an emphasis sentence is about: the one sharing most content words with it. */
+function emphasisTarget(r: Requirement, groups: Group[]): { group: Group; requirement: Requirement } | null {
+  // Ties go to the ask sharing the emphasis sentence's earliest word, its topic: "reminders"
+  // in "Most importantly, reminders must reach patients reliably."
+  const order = [...new Set(contentStems(r.sentence.text))];
+  let best: { group: Group; requirement: Requirement; shared: number; first: number } | null = null;
+  for (const group of groups) {
+    if (group.prohibition) continue;
+    for (const requirement of group.requirements) {
+      const shared = order.filter((x) => requirement.stems.has(x));
+      if (shared.length === 0) continue;
+      const first = order.indexOf(shared[0] as string);
+      if (
+        best === null ||
+        shared.length > best.shared ||
+        (shared.length === best.shared && first < best.first)
+      )
+        best = { group, requirement, shared: shared.length, first };
+    }
+  }
+  return best;
+}
+
+/** Recomputes a group's weight, stems and first sentence after a requirement left it. */
+function recount(group: Group): void {
+  const members = group.requirements;
+  group.requirements = [];
+  group.stems = new Set();
+  group.weight = 0;
+  group.first = Number.POSITIVE_INFINITY;
+  const core = new Set(group.core);
+  group.core = [];
+  for (const r of members) addTo(group, r, core.has(r));
 }
 
 /** Items of one list belong together: a shared lead-in adds to the word overlap. */
@@ -401,7 +580,14 @@ function mergeDown(groups: Group[]): Group[] {
   while (out.length > MAX_CRITERIA) {
     // Unthemed groups go before themed ones (a theme is a stronger reason to stand alone),
     // lightest first; among equals the later one goes, so the brief's opening asks survive.
-    const order = (g: Group) => [g.theme === null ? 0 : 1, groupWeight(g), -groupFirst(g)];
+    // Prohibitions go last: merged into another criterion, their own scale would be lost.
+    const order = (g: Group) => [
+      isTopPriority(g) ? 1 : 0,
+      g.prohibition ? 1 : 0,
+      g.theme === null ? 0 : 1,
+      groupWeight(g),
+      -groupFirst(g),
+    ];
     let victimIndex = 0;
     for (let i = 1; i < out.length; i++) {
       const a = order(out[i] as Group);
@@ -413,7 +599,11 @@ function mergeDown(groups: Group[]): Group[] {
     out.splice(victimIndex, 1);
     let target: Group | null = null;
     let bestSim = 0;
-    for (const g of out) {
+    // Prohibitions merge with prohibitions, asks with asks: one scale cannot reward both.
+    // … and the brief's top priority is not diluted with other asks.
+    const alike = out.filter((g) => g.prohibition === victim.prohibition && !isTopPriority(g));
+    const candidates = alike.length > 0 ? alike : out;
+    for (const g of candidates) {
       const sim = mergeSimilarity(victim, g);
       if (sim > bestSim) {
         target = g;
@@ -422,8 +612,15 @@ function mergeDown(groups: Group[]): Group[] {
     }
     // Nothing in common with any group: join the group of the nearest requirement in the
     // brief, since asks written next to each other are usually about the same thing.
-    if (!target) target = nearestGroup(victim, out);
-    for (const r of victim.requirements) addTo(target, r);
+    if (!target) target = nearestGroup(victim, candidates);
+    // A theme's name must not cover heavier asks about something else ("Documentation" over
+    // "Must process 100,000 lines …"): when the merged-in asks outweigh the group's own, the
+    // criterion is named and graded for its strongest ask instead.
+    const coreWeight = target.core.reduce((sum, r) => sum + STRENGTH_WEIGHT[r.strength], 0);
+    const merged =
+      target.theme !== null && victim.theme?.key !== target.theme.key && victim.weight > coreWeight;
+    for (const r of victim.requirements) addTo(target, r, merged);
+    if (merged) target.theme = null;
   }
   return out;
 }
@@ -434,8 +631,11 @@ function splitUp(groups: Group[]): Group[] {
   while (out.length < MIN_CRITERIA) {
     let largest: Group | null = null;
     for (const g of out) {
-      // A choice stays one criterion, even when that leaves fewer than three.
+      // A choice stays one criterion, even when that leaves fewer than three; so does an ask
+      // repeated word for word (it weighs more, it is not two asks).
       if (g.requirements.length < 2 || g.alternative !== null) continue;
+      const first = g.requirements[0] as Requirement;
+      if (g.requirements.every((r) => jaccard(r.stems, first.stems) === 1 && r.stems.size > 0)) continue;
       if (
         largest === null ||
         g.requirements.length > largest.requirements.length ||
@@ -463,6 +663,7 @@ function splitUp(groups: Group[]): Group[] {
     }
     const at = out.indexOf(largest);
     out.splice(at, 1, newGroup(largest.theme, partA, true), newGroup(largest.theme, partB, true));
+    for (const part of out.slice(at, at + 2)) part.prohibition = largest.prohibition;
   }
   return out;
 }
@@ -475,7 +676,8 @@ function rankRequirements(requirements: Requirement[]): Requirement[] {
 }
 
 // Words, and numbers with their unit or suffix ("200 ms" keeps "200", "30-minute", "80%").
-const WORD = /\d+(?:[.,]\d+)*(?:%|-[A-Za-z]+)?|[A-Za-z\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F'’+#-]*/g;
+// Letters of any script, with their combining marks (Devanagari vowel signs, the nukta).
+const WORD = /\d+(?:[.,]\d+)*(?:%|-[A-Za-z]+)?|\p{L}[\p{L}\p{M}\p{N}'’+#-]*/gu;
 
 /**
  * Noun-phrase-like chunks of a sentence: runs of content words between function words and
@@ -499,7 +701,9 @@ export function keyPhrases(sentence: string): string[] {
     if (gap.trim() !== '') close();
     const lower = word.toLowerCase();
     const numeric = /^\d/.test(word);
-    const tokens = lower.split(/[^a-z0-9]+/).filter(Boolean);
+    const tokens = foldToken(lower)
+      .split(/[^\p{L}\p{M}\p{N}]+/u)
+      .filter(Boolean);
     if (!numeric && (tokens.length === 0 || !tokens.some(isContentWord))) {
       close();
       continue;
@@ -585,7 +789,11 @@ const DANGLING = new Set([
 
 /** A phrase cleaned into a noun phrase: no Hinglish function words, nothing dangling at either end. */
 function nounPhrase(text: string): string {
-  const kept = text.split(/\s+/).filter((w) => !HINGLISH.has(w.toLowerCase()));
+  // Words of other scripts that carry no topic ("चाहिए", "है") go too, wherever they stand.
+  const kept = text
+    .split(/\s+/)
+    .filter((w) => !HINGLISH.has(w.toLowerCase()))
+    .filter((w) => /^[\p{Script=Latin}\p{N}\p{P}\p{S}]*$/u.test(w) || isContentWord(foldToken(w)));
   while (kept.length > 0 && DANGLING.has((kept[kept.length - 1] as string).toLowerCase())) kept.pop();
   while (kept.length > 0 && DANGLING.has((kept[0] as string).toLowerCase())) kept.shift();
   return kept.join(' ');
@@ -596,7 +804,7 @@ const HINGLISH: ReadonlySet<string> = new Set(HINGLISH_FUNCTION_WORDS);
 function cleanFocus(phrases: string[]): string[] {
   return phrases
     .map(nounPhrase)
-    .filter((p) => /[a-z]/i.test(p))
+    .filter((p) => /\p{L}/u.test(p))
     .slice(0, 3);
 }
 
@@ -622,7 +830,11 @@ function criterionName(group: Group, theme: Theme | null, source: Sentence, phra
 
 /** Subjects, modals and cues that open an ask but are no part of what it asks for. */
 const ASK_OPENER =
-  /^(?:(?:nice to have|bonus|optional|ideally|also|and|then|finally|please|plus)[:,]?\s+)*(?:(?:it|the \w+|this|we|you|they|candidates?)\s+)?(?:(?:must|should|shoud|shuld|shall|will|needs? to|has to|have to|is expected to|are expected to)\s+)?(?:(?:be able to|also)\s+)?/i;
+  /^(?:(?:nice to have|bonus|optional|ideally|also|and|then|finally|please|plus|above all|most importantly|importantly|crucially|first and foremost)[:,]?\s+)*(?:(?:it|the \w+|this|we|you|they|candidates?|[\w-]+(?=\s+(?:must|should|shall|needs? to|has to|have to)\b))\s+)?(?:(?:must|should|shoud|shuld|shall|will|needs? to|has to|have to|is expected to|are expected to)\s+)?(?:(?:be able to|also)\s+)?/i;
+
+/** A cue that closes an ask without naming anything ("Security is crucial", "Tests are expected"). */
+const ASK_CLOSER =
+  /\s+(?:is|are)\s+(?:also\s+)?(?:very\s+|really\s+|absolutely\s+)?(?:crucial|critical|essential|vital|paramount|important|required|mandatory|expected|needed|a must|compulsory|welcome|appreciated|optional|a plus)$/i;
 
 /**
  * The most telling noun phrase of a sentence: the longest of its first three key phrases,
@@ -632,7 +844,7 @@ const ASK_OPENER =
 function bestPhrase(sentence: string): string {
   const candidates = keyPhrases(sentence)
     .map(nounPhrase)
-    .filter((p) => /[a-z]/i.test(p) && !/^\d/.test(p));
+    .filter((p) => /\p{L}/u.test(p) && !/^\d/.test(p));
   const lower = sentence.toLowerCase();
   const [a, b] = candidates;
   if (a && b && lower.includes(`${a.toLowerCase()} and ${b.toLowerCase()}`) && `${a} and ${b}`.length <= 40)
@@ -645,8 +857,10 @@ function bestPhrase(sentence: string): string {
   if (best.split(' ').length >= 2) return best;
   const ask = nounPhrase(
     sentence
-      .replace(/[.;:!?]+$/, '')
+      .replace(/[.;:!?।॥。！？؟۔]+$/u, '')
       .replace(ASK_OPENER, '')
+      .replace(ASK_CLOSER, '')
+      .replace(/^(?:have|has|get|contain|offer)\s+(?:an?\s+|the\s+)?/i, '')
       .trim(),
   );
   const words = ask.split(/\s+/).filter(Boolean);
@@ -674,7 +888,7 @@ function focusFor(group: Group, theme: Theme | null, name: string, phrases: Phra
   if (!text) return 'what the brief asks for';
   // A level must read as a sentence: "does not address the launch email", "… the requirement to load fast".
   const first = (text.match(/^[A-Za-z]+/)?.[0] ?? '').toLowerCase();
-  if (ASK_VERBS.has(first)) return `the requirement to ${text}`;
+  if (ASK_VERBS.has(first) || first === 'be' || first === 'have') return `the requirement to ${text}`;
   return /^(?:the|a|an|either|each|every|all|its|their|our|your|\d)\b/i.test(text) ? text : `the ${text}`;
 }
 
@@ -727,15 +941,25 @@ function describe(group: Group, focus: string[]): string {
 }
 
 /**
- * Integer weights summing to exactly 100: every criterion gets `MIN_WEIGHT`, the rest is
- * shared in proportion to `raw` by the largest-remainder method (ties: larger raw weight,
- * then earlier criterion), so rounding never drifts from 100.
+ * Integer weights summing to exactly 100, in proportion to `raw` (must 3, should 2, nice 1,
+ * as documented) by the largest-remainder method (ties: larger raw weight, then earlier
+ * criterion), so rounding never drifts from 100. A weight that rounds to 0 is raised to 1,
+ * taken from the heaviest, so every criterion counts.
  */
 export function apportionWeights(raw: number[], total = 100): number[] {
   const n = raw.length;
   if (n === 0) return [];
   const floor = Math.min(MIN_WEIGHT, Math.floor(total / n));
   const rest = total - floor * n;
+  const lifted = (weights: number[]) => {
+    for (let i = 0; i < n; i++) {
+      if ((weights[i] ?? 0) + floor >= 1) continue;
+      const heaviest = weights.indexOf(Math.max(...weights));
+      weights[heaviest] = (weights[heaviest] ?? 0) - 1;
+      weights[i] = 1 - floor;
+    }
+    return weights;
+  };
   const sum = raw.reduce((a, b) => a + b, 0);
   const exact = raw.map((r) => (sum > 0 ? (r / sum) * rest : rest / n));
   const weights = exact.map((x) => Math.floor(x));
@@ -748,7 +972,7 @@ export function apportionWeights(raw: number[], total = 100): number[] {
     weights[i] = (weights[i] ?? 0) + 1;
     left--;
   }
-  return weights.map((w) => w + floor);
+  return lifted(weights).map((w) => w + floor);
 }
 
 /** No single criterion may outweigh this share when there are three or more. */
@@ -761,11 +985,15 @@ export const MAX_CRITERION_WEIGHT = 40;
 export function capWeights(weights: number[], raw: number[]): number[] {
   if (weights.length < 3) return weights;
   const out = [...weights];
+  // What is shared out never lifts a lighter ask to the weight of the heaviest: it stops one below.
+  const heaviest = Math.max(...raw);
+  const cap = (i: number) => ((raw[i] ?? 0) < heaviest ? MAX_CRITERION_WEIGHT - 1 : MAX_CRITERION_WEIGHT);
   for (let round = 0; round < out.length; round++) {
-    const excess = out.reduce((sum, w) => sum + Math.max(0, w - MAX_CRITERION_WEIGHT), 0);
+    const excess = out.reduce((sum, w, i) => sum + Math.max(0, w - cap(i)), 0);
     if (excess === 0) break;
-    const open = out.map((w, i) => (w < MAX_CRITERION_WEIGHT ? i : -1)).filter((i) => i >= 0);
-    for (let i = 0; i < out.length; i++) out[i] = Math.min(MAX_CRITERION_WEIGHT, out[i] ?? 0);
+    const open = out.map((w, i) => (w < cap(i) ? i : -1)).filter((i) => i >= 0);
+    if (open.length === 0) break;
+    for (let i = 0; i < out.length; i++) out[i] = Math.min(cap(i), out[i] ?? 0);
     const share = apportionWeights(
       open.map((i) => raw[i] ?? 1),
       excess + open.reduce((sum, i) => sum + (out[i] ?? 0), 0),
@@ -792,20 +1020,27 @@ export function capWeights(weights: number[], raw: number[]): number[] {
 export function extractRubric(text: string, options?: { domain?: string }): Rubric {
   const domain = fieldForDomain(options?.domain);
   const sentences = splitSentences(text);
-  let requirements = findRequirements(sentences);
+  let requirements = findRequirements(sentences, text);
   const short = sentences.length <= SHORT_BRIEF_SENTENCES && text.length <= SHORT_BRIEF_CHARS;
   if (short)
     requirements = requirements.flatMap((r) =>
       r.sentence.bullet ? [r] : splitAsks(r.sentence).map((part) => toRequirement(part, r.strength)),
     );
-  if (requirements.length < MIN_CRITERIA) requirements = informativeFallback(sentences, requirements, domain);
+  if (requirements.length < MIN_CRITERIA)
+    requirements = informativeFallback(sentences, requirements, domain, contextSentences(sentences, text));
   markAlternatives(requirements, sentences);
 
   if (requirements.length === 0)
     return { criteria: [wholeTextCriterion(text)], passThreshold: DEFAULT_PASS_THRESHOLD };
 
   const groups = splitUp(mergeDown(groupByTheme(requirements, domain, short)));
-  const raw = groups.map(groupWeight);
+  // The ask the brief puts "above all" weighs most: at least one more than any other.
+  const heaviestOther = (g: Group) => Math.max(0, ...groups.filter((x) => x !== g).map(groupWeight));
+  for (const g of groups) if (isTopPriority(g)) g.weight = Math.max(g.weight, heaviestOther(g) + 1);
+  // A brief of one or two asks still gets the documented three criteria: the asks, then how
+  // well the main one is made and how well it is explained, weighted as "should".
+  const padding = Math.max(0, MIN_CRITERIA - groups.length);
+  const raw = [...groups.map(groupWeight), ...Array<number>(padding).fill(STRENGTH_WEIGHT.should)];
   const weights = capWeights(apportionWeights(raw), raw);
   const drafts = groups.map((group, i) => {
     const source = group.alternative ?? (rankRequirements(group.core)[0] as Requirement).sentence;
@@ -815,12 +1050,18 @@ export function extractRubric(text: string, options?: { domain?: string }): Rubr
       group.alternative === null &&
       classifyTheme(wholeWordStems(source.text), domain)?.key === group.theme.key;
     const theme = labelled ? group.theme : null;
+    if (group.prohibition) return prohibitionDraft(group, source, weights[i] ?? 0);
     const phrases = phrasesOf({ ...group, theme });
     const focus = cleanFocus(focusPhrases(phrases));
     const name = criterionName(group, theme, source, phrases);
-    const focusText = truncateWords(focusFor(group, theme, name, phrases), MAX_FOCUS);
+    const own = bestPhrase(source.text);
+    // When two criteria would share a name, each is named for its own sentence instead.
+    const alternativeName =
+      theme && own ? `${theme.short}: ${truncateWords(own, 50)}` : capitalise(truncateWords(own, 60));
+    const focusText = truncateWords(cleanText(focusFor(group, theme, name, phrases)), MAX_FOCUS);
     return {
       first: groupFirst(group),
+      alternativeName,
       criterion: {
         id: '',
         name,
@@ -834,14 +1075,146 @@ export function extractRubric(text: string, options?: { domain?: string }): Rubr
       } satisfies RubricCriterion,
     };
   });
+  if (padding > 0) {
+    const main = drafts.reduce((best, d) => (d.criterion.weight > best.criterion.weight ? d : best));
+    const focus = mainFocus(main.criterion);
+    const extra = [
+      {
+        name: 'Quality of execution',
+        levels: CRAFT_LEVELS,
+        intro: 'How well the work the brief asks for is made.',
+      },
+      {
+        name: 'Explanation of choices',
+        levels: RATIONALE_LEVELS,
+        intro: 'How clearly the candidate explains what they made and why.',
+      },
+    ].slice(0, padding);
+    extra.forEach((x, k) => {
+      drafts.push({
+        first: Number.POSITIVE_INFINITY,
+        criterion: {
+          id: '',
+          name: x.name,
+          description: `${x.intro} The brief states fewer than three asks, so this criterion is derived from its main ask (the quoted source).`,
+          weight: weights[groups.length + k] ?? 0,
+          levels: fillLevels(x.levels, focus).map((descriptor, level) => ({
+            score: level + 1,
+            descriptor: truncateWords(descriptor, MAX_DESCRIPTOR),
+          })),
+          source: main.criterion.source,
+        },
+      });
+    });
+  }
   drafts.sort((a, b) => b.criterion.weight - a.criterion.weight || a.first - b.first);
-  const names = new Map<string, number>();
-  const criteria = drafts.map(({ criterion }, i) => {
-    const seen = (names.get(criterion.name) ?? 0) + 1;
-    names.set(criterion.name, seen);
-    return { ...criterion, id: `c${i + 1}`, name: seen > 1 ? `${criterion.name} (${seen})` : criterion.name };
+  // Names tell criteria apart: colliding ones are named for their own sentence, then quote it.
+  const taken = new Set<string>();
+  const criteria = drafts.map((draft: { criterion: RubricCriterion; alternativeName?: string }, i) => {
+    const { criterion } = draft;
+    let name = cleanText(criterion.name);
+    const alternative = draft.alternativeName;
+    if (drafts.filter((d) => cleanText(d.criterion.name) === name).length > 1 && alternative)
+      name = cleanText(alternative);
+    if (taken.has(name))
+      name = capitalise(truncateWords(cleanText(criterion.source).replace(/[\s.;:!?।॥]+$/u, ''), 80));
+    // Identical sources (a brief that repeats itself word for word) are the only case left.
+    for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
+    taken.add(name);
+    return { ...criterion, id: `c${i + 1}`, name };
   });
   return { criteria, passThreshold: DEFAULT_PASS_THRESHOLD };
+}
+
+/** Opens a prohibition: the subject, the modal and the negation ("You must not", "Do not", "Never", "No"). */
+const PROHIBITION_OPENER =
+  /^(?:(?:please|also|and|but|note|finally|important(?:ly)?)[:,]?\s+)*(?:(?:it|the [\w-]+|this|we|you|they|candidates?|submissions?|your [\w-]+)\s+)?(?:(?:must|should|shall|may|can|will|need|do|does|is|are)\s*(?:not|n't)|mustn't|shouldn't|can't|cannot|won't|don't|never|avoid(?:ing)?|no)\s+(?:be\s+)?/i;
+const PROHIBITION_CLOSER =
+  /\s+(?:is|are|will be)\s+(?:not\s+)?(?:allowed|permitted|accepted|forbidden|prohibited)$|\s+(?:allowed|permitted)$/i;
+/** Verbs that open what a prohibition forbids, beyond the imperative verbs ("commit secrets"). */
+const FORBIDDEN_VERBS = new Set(
+  'commit copy paste hardcode hard-code rely depend call leak push exceed plagiarise plagiarize modify change edit reuse embed send upload'.split(
+    ' ',
+  ),
+);
+
+/** "-ing" form of a verb: "use" → "using", "commit" → "committing", "store" → "storing". */
+function gerund(verb: string): string {
+  const v = verb.toLowerCase();
+  if (v.endsWith('ie')) return `${verb.slice(0, -2)}ying`;
+  if (v.endsWith('e') && !v.endsWith('ee') && v.length > 2) return `${verb.slice(0, -1)}ing`;
+  if (/^(?:[^aeiou]*[aeiou][bdgmnprt]|commit|submit|admit|omit|permit|refer|forget|begin|control)$/.test(v))
+    return `${verb}${verb.slice(-1)}ing`;
+  return `${verb}ing`;
+}
+
+/** What a prohibition forbids, as a phrase that follows "avoid": "Must not use paid tools" → "using paid tools". */
+export function forbiddenThing(sentence: string): string {
+  const bare = normaliseSpace(sentence)
+    .replace(/[.;:!?।॥。！？؟۔]+$/u, '')
+    .replace(PROHIBITION_OPENER, '')
+    .replace(PROHIBITION_CLOSER, '')
+    .trim();
+  if (!/^[\p{Script=Latin}\p{N}\p{P}\p{S}\s]*$/u.test(bare)) return nounPhrase(bare) || bare;
+  const [first = '', ...rest] = bare.split(' ');
+  const lower = first.toLowerCase();
+  if (IMPERATIVE_VERBS.has(lower) || ASK_VERBS.has(lower) || FORBIDDEN_VERBS.has(lower))
+    return [gerund(lower), ...rest].join(' ');
+  return lowerOrdinary(bare);
+}
+
+/** A prohibition's criterion: named for what it rules out, its levels rewarding the absence. */
+function prohibitionDraft(
+  group: Group,
+  source: Sentence,
+  weight: number,
+): { first: number; criterion: RubricCriterion } {
+  const things = rankRequirements(group.requirements)
+    .map((r) => truncateWords(forbiddenThing(r.sentence.text), 80))
+    .filter((t, i, all) => t && all.indexOf(t) === i);
+  const own = truncateWords(forbiddenThing(source.text), 60) || 'what the brief rules out';
+  const focus = truncateWords(joinList(things.slice(0, 2)) || own, MAX_FOCUS);
+  const listed = rankRequirements(group.requirements)
+    .slice(0, MAX_LISTED)
+    .map((r) => truncateWords(normaliseSpace(r.sentence.text).replace(/[\s.;:!।]+$/u, ''), 200));
+  return {
+    first: groupFirst(group),
+    criterion: {
+      id: '',
+      name: capitalise(`Avoids ${own}`),
+      description: truncateWords(
+        `What the brief rules out: the work is graded on keeping it out. Must not: ${listed.join('; ')}.`,
+        MAX_DESCRIPTION,
+      ),
+      weight,
+      levels: fillLevels(PROHIBITION_LEVELS, focus).map((descriptor, level) => ({
+        score: level + 1,
+        descriptor: truncateWords(descriptor, MAX_DESCRIPTOR),
+      })),
+      source: quoteSource(source.text),
+    },
+  };
+}
+
+/** Text fit for a name: control characters ("Do\u0000 it") dropped, spaces collapsed. */
+const cleanText = (text: string) => normaliseSpace(text.replace(/\p{Cc}/gu, ' '));
+
+const ORDINALS = ['', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
+
+/** The main ask as an object of "the quality of …": "the calculator", "the logo for bakery". */
+function mainFocus(criterion: RubricCriterion): string {
+  const name = criterion.name.replace(/^[^:]+:\s*/, '');
+  if (/^(?:Avoids|Choice:)/.test(criterion.name)) return 'the work';
+  let phrase = lowerOrdinary(name);
+  const first = (phrase.match(/^[A-Za-z]+/)?.[0] ?? '').toLowerCase();
+  // "Build a calculator" → "the calculator".
+  if (ASK_VERBS.has(first))
+    phrase = phrase
+      .slice(first.length)
+      .replace(/^\s+(?:an?|the)\s+/i, ' ')
+      .trim();
+  if (!phrase || /^(?:be|have)\b/.test(phrase)) return 'the work';
+  return /^(?:the|a|an)\b/i.test(phrase) ? phrase : `the ${phrase}`;
 }
 
 /** The last resort for a text without a single sentence: one criterion over the whole text. */
@@ -862,5 +1235,8 @@ function wholeTextCriterion(text: string): RubricCriterion {
 
 /** The requirement sentences found in a text, with their strengths (what step 2 keeps; useful for tests and debugging). */
 export function findRequirementSentences(text: string): { text: string; strength: RequirementStrength }[] {
-  return findRequirements(splitSentences(text)).map((r) => ({ text: r.sentence.text, strength: r.strength }));
+  return findRequirements(splitSentences(text), text).map((r) => ({
+    text: r.sentence.text,
+    strength: r.strength,
+  }));
 }

@@ -39,8 +39,35 @@ export const HINGLISH_FUNCTION_WORDS: readonly string[] =
     .split(/\s+/)
     .filter(Boolean);
 
+function foldedSet(words: readonly string[]): ReadonlySet<string> {
+  return new Set(
+    words.map((w) =>
+      w
+        .normalize('NFC')
+        .toLowerCase()
+        .replace(/\u093C/g, ''),
+    ),
+  );
+}
+
+/**
+ * Hindi function words in Devanagari (written without the nukta, as `foldToken` compares
+ * them): postpositions, pronouns, auxiliaries and the verbs that only carry a requirement
+ * ("होना", "करना", "देना"). They carry no topic, so they neither name a criterion nor make two
+ * requirements look alike.
+ */
+export const HINDI_FUNCTION_WORDS: readonly string[] =
+  `है हैं था थी थे भी का की के को में मे से पर और या तथा एवं नहीं न मत कि जो जिसे जिससे यह ये वह वे इस इसे
+  इसमें उस उसे उसमें इन उन हम हमें हमारा हमारी हमारे आप आपको आपका आपकी अपना अपनी अपने मुझे मेरा कुछ सब सभी बहुत
+  एक लिए साथ द्वारा तक तो ही भी चाहिए चाहिये चाहिएं होना होनी होने होगा होगी होंगे होंगी हो हों करना करनी करने
+  करें करो कर करके देना देनी देने दें दो लेना लेनी लेने रखना रखनी रखने चाहते चाहता चाहती जाना जानी जाने जाए
+  सके सकता सकती सकते रहना रहे रही रहा वाला वाली वाले भी अगर जब तब फिर कैसे क्या कौन इसलिए लेकिन परंतु सिर्फ केवल
+  ஒரு அது இது அந்த இந்த மற்றும் இருக்க இருக்கும் ஆக একটি এবং ও এই সেই করতে হবে এক اور ایک یہ وہ کو میں سے کا کی کے ہے ہیں`
+    .split(/\s+/)
+    .filter(Boolean);
+
 /** Function words that carry no topic. Kept short on purpose: rare words are the signal. */
-export const STOPWORDS: ReadonlySet<string> = new Set(
+export const STOPWORDS: ReadonlySet<string> = foldedSet(
   `a about above after again against all also am an and any are aren as at be because been before being
   below between both but by can cannot could did didn do does doesn doing don down during each either
   etc every few for from further had has have having he her here hers herself him himself his how however
@@ -52,7 +79,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   yourselves e g eg ie i.e vs`
     .split(/\s+/)
     .filter(Boolean)
-    .concat(HINGLISH_FUNCTION_WORDS),
+    .concat(HINGLISH_FUNCTION_WORDS, HINDI_FUNCTION_WORDS),
 );
 
 /**
@@ -60,24 +87,40 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
  * excluded from content words so two requirements do not look alike just because both
  * say "must".
  */
-export const CUE_WORDS: ReadonlySet<string> = new Set(
+export const CUE_WORDS: ReadonlySet<string> = foldedSet(
   `must should shall need needs needed required require requires requirement requirements expect expected
   expects ensure ensures may might ought want wants wanted nice bonus optional ideally preferably
   mandatory essential candidate candidates applicant applicants able sure welcome criterion criteria
-  shoud shuld sholud shoudl shuold msut mst requred requird`
+  shoud shuld sholud shoudl shuold msut mst requred requird love glad happy appreciate appreciated great
+  जरूरी जरुरी अनिवार्य आवश्यक आवश्यकता आवश्यकताएं आवश्यकताएँ अपेक्षित पाहिजे वैकल्पिक வேண்டும் கட்டாயம் উচিত
+  প্রয়োজন চাই ضروری چاہیے لازمی`
     .split(/\s+/)
     .filter(Boolean),
 );
 
 /**
- * Splits a text into lower-case word tokens. camelCase and snake_case identifiers are split
+ * How a word is compared: NFC, lower case, and without the Devanagari nukta, which briefs
+ * type inconsistently ("ज़रूरी" and "जरूरी", precomposed or not, are one word).
+ */
+export function foldToken(word: string): string {
+  return word
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/\u093C/g, '');
+}
+
+/** A word in any script: a letter, then letters, combining marks (Devanagari vowel signs) and digits. */
+const WORD_TOKEN = /\p{L}[\p{L}\p{M}\p{N}]*/gu;
+
+/**
+ * Splits a text into lower-case word tokens, in any script (Devanagari, Tamil, …). camelCase and snake_case identifiers are split
  * so code (`getUserById`, `test_login`) meets prose ("get user by id", "login test").
  */
 export function tokenize(text: string, options?: { parts?: boolean }): string[] {
   const withParts = options?.parts ?? true;
   const out: string[] = [];
-  for (const word of text.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) {
-    const lower = word.toLowerCase();
+  for (const word of text.match(WORD_TOKEN) ?? []) {
+    const lower = foldToken(word);
     out.push(lower);
     if (!withParts) continue;
     // Product names in prose ("TalkBack") must still meet "talkback"; identifiers in code
@@ -238,9 +281,10 @@ const ABBREVIATIONS = new Set([
   'resp',
 ]);
 
-// List markers: "-", "*", "•", "‣", "▪", "–", "1.", "1)", "(a)", "a)". A letter followed by
-// "." is not accepted ("A. Smith" starts a line more often than a lettered list does).
-const BULLET = /^[ \t]*(?:[-*•‣▪–]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+/;
+// List markers: "-", "*", "•", "‣", "▪", "–", "◦", "●", "○", "■", "□", "➤", "►", "→", "✓", "✔", "1.",
+// "1)", "१.", "(a)", "a)", "(क)", "क)": digits and letters of any script. A letter followed by "."
+// is not accepted ("A. Smith" starts a line more often than a lettered list does).
+const BULLET = /^[ \t]*(?:[-*•‣▪–—◦●○■□➤►→✓✔·]|\p{Nd}{1,3}[.)]|\(?(?:[a-z]|\p{Lo}\p{M}?)\))[ \t]+/u;
 const HEADING = /^[ \t]*#{1,6}[ \t]+/;
 
 type Line = { start: number; end: number; text: string };
@@ -256,6 +300,15 @@ function lines(text: string): Line[] {
   return out;
 }
 
+/**
+ * Full stops of other scripts: the Devanagari danda and double danda (Hindi, Marathi, Nepali,
+ * Sanskrit; Bengali uses the same), the Arabic and Urdu question mark and full stop, the
+ * Ethiopic and Myanmar full stops, and the CJK ideographic full stop and full-width marks.
+ * They end a sentence even without a following space.
+ */
+const SCRIPT_STOPS = '।॥؟۔።။。！？';
+const SENTENCE_END_CHAR = new RegExp(`[.!?${SCRIPT_STOPS}]["'”’)\\]」』]*$`);
+
 const wordCount = (s: string) => (s.match(/\S+/g) ?? []).length;
 
 /**
@@ -266,7 +319,7 @@ const wordCount = (s: string) => (s.match(/\S+/g) ?? []).length;
 function looksLikeHeading(line: string, next: string | undefined): boolean {
   const t = line.trim();
   if (t.endsWith(':')) return true;
-  if (/[.!?,;]$/.test(t) || next === undefined) return false;
+  if (SENTENCE_END_CHAR.test(t) || /[,;]$/.test(t) || next === undefined) return false;
   return wordCount(t) <= 8 && (next.trim() === '' || BULLET.test(next) || /^[ \t]*[A-Z0-9"'“(#]/.test(next));
 }
 
@@ -320,7 +373,11 @@ function blocks(text: string): Block[] {
       current.end = line.end;
       continue;
     }
-    const startsFresh = current === null || current.bullet || /[.!?:]["'”’)]*\s*$/.test(previous);
+    const startsFresh =
+      current === null ||
+      current.bullet ||
+      /:\s*$/.test(previous) ||
+      SENTENCE_END_CHAR.test(previous.trimEnd());
     if (startsFresh && looksLikeHeading(line.text, next)) {
       heading(line.start, line.end);
       continue;
@@ -369,7 +426,7 @@ function continuesAfter(text: string, dot: number): boolean {
 function splitBlock(text: string, start: number, end: number): [number, number][] {
   const out: [number, number][] = [];
   let from = start;
-  const re = /[.!?]+["'”’)\]]*(?=\s+|$)/g;
+  const re = new RegExp(`[.!?]+["'”’)\\]]*(?=\\s+|$)|[${SCRIPT_STOPS}]+["'”’)\\]」』]*`, 'g');
   const slice = text.slice(start, end);
   for (let m = re.exec(slice); m !== null; m = re.exec(slice)) {
     const stop = start + m.index + m[0].length;
@@ -404,7 +461,7 @@ export function splitSentences(text: string): Sentence[] {
     for (const [s, e] of splitBlock(text, block.start, block.end)) {
       const raw = text.slice(s, e);
       const trimmed = raw.trim();
-      if (!/[A-Za-z]/.test(trimmed)) continue;
+      if (!/\p{L}/u.test(trimmed)) continue;
       out.push({
         text: trimmed,
         start: s + raw.indexOf(trimmed),

@@ -557,6 +557,38 @@ export const GENERIC_LEVELS: LevelTemplates = [
 ];
 
 /**
+ * Two criteria every piece of work can be judged on, used when a brief states fewer than
+ * three asks ("Build a calculator."): how well the asked-for thing is made, and how well the
+ * candidate explains it. `{focus}` is the brief's main ask.
+ */
+export const CRAFT_LEVELS: LevelTemplates = [
+  'The quality of {focus} is poor: unfinished, careless or full of obvious errors.',
+  'The quality of {focus} is uneven: it works or reads in part, with several visible flaws.',
+  'The quality of {focus} is sound for its purpose, with some rough edges.',
+  'The quality of {focus} is high: careful, consistent and with only minor flaws.',
+  'The quality of {focus} is excellent: polished, consistent and ready to use as it is.',
+];
+export const RATIONALE_LEVELS: LevelTemplates = [
+  'The work gives no explanation of how {focus} was made or why.',
+  'The explanation of {focus} is thin: it lists what was done without the reasons.',
+  'The explanation of {focus} covers the main choices and how to use the result.',
+  'The explanation of {focus} is clear: the choices, the trade-offs and how to use the result.',
+  'The explanation of {focus} is clear and convincing: choices, trade-offs, limits and next steps.',
+];
+
+/**
+ * Descriptors for a prohibition ("must not use paid tools"): `{focus}` is what the brief rules
+ * out, and the scale rewards its absence, never the forbidden thing itself.
+ */
+export const PROHIBITION_LEVELS: LevelTemplates = [
+  'The work does not avoid {focus}, which the brief rules out.',
+  'The work avoids {focus} only in part: it still appears in places.',
+  'The work avoids {focus} apart from a minor lapse.',
+  'The work avoids {focus} entirely.',
+  'The work avoids {focus} entirely and shows how it was kept out (an alternative, a check or a note).',
+];
+
+/**
  * Keywords that also mean something else outside their theme: a financial "model" is not
  * machine learning, "contrast the scenarios" is not colour contrast, a "production plan" is
  * not deployment. On its own such a word labels a requirement only in a field where the theme
