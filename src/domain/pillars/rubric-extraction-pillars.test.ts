@@ -250,8 +250,7 @@ describe('prohibitions', () => {
   });
 });
 
-describe('the brief’s top priority in a long brief', () => {
-  const reconciliation = `# Senior backend take-home: Payments reconciliation service
+const reconciliation = `# Senior backend take-home: Payments reconciliation service
 
 Context: our finance team reconciles bank statements against internal ledger entries by hand every morning. We want a service that does it automatically.
 
@@ -279,6 +278,8 @@ Context: our finance team reconciles bank statements against internal ledger ent
 - Prometheus metrics.
 
 Above all, correctness of matching is crucial.`;
+
+describe('the brief’s top priority in a long brief', () => {
   const clinic = `Clinic booking app
 
 Requirements:
@@ -315,4 +316,43 @@ Most importantly, reminders must reach patients reliably.`;
       if (docs) expect(docs.description).not.toMatch(/Must process|idempotent/);
     });
   }
+});
+
+describe('levels carry the ask itself (long briefs, black-box finding)', () => {
+  it('quotes an unthemed ask with its figures in every level, not a noun phrase cut from it', () => {
+    const rubric = extractRubric(reconciliation);
+    expectValid(rubric, reconciliation);
+    const perf = rubric.criteria.find((c) => c.source === 'Must process 100,000 lines in under 60 seconds.');
+    expect(perf).toBeDefined();
+    for (const level of perf?.levels ?? [])
+      expect(level.descriptor).toContain('the requirement to process 100,000 lines in under 60 seconds');
+    const matching = rubric.criteria[0];
+    expect(matching?.levels[3]?.descriptor).toBe(
+      'The work fully addresses the requirement to match statement lines to ledger entries by amount, date (±2 days) and reference, with only minor gaps.',
+    );
+    // Before: "the match statement lines", a verb read as a noun.
+    for (const c of rubric.criteria)
+      for (const l of c.levels) expect(l.descriptor).not.toMatch(/the (?:match|process|ingest) /);
+  });
+
+  it('names an ask with a subject of its own as a clause, and says when the criterion holds more asks', () => {
+    const text = [
+      'Build a reconciliation service.',
+      'Unmatched items must be listed in a daily exception report.',
+      'It should expose a REST API to query the exceptions.',
+      'The code must be deployed with Docker.',
+      'Tests must cover the matching rules.',
+    ].join(' ');
+    const rubric = extractRubric(text);
+    const report = rubric.criteria.find((c) => c.source.startsWith('Unmatched items'));
+    expect(report?.levels[0]?.descriptor).toMatch(
+      /^The work does not address the requirement that unmatched items must be listed in a daily exception report/,
+    );
+  });
+
+  it('puts monitoring asks such as Prometheus metrics under deployment, not visual design', () => {
+    const rubric = extractRubric(reconciliation);
+    const prometheus = rubric.criteria.find((c) => c.description.includes('Prometheus metrics'));
+    expect(prometheus?.name).toBe('Deployment & operations');
+  });
 });

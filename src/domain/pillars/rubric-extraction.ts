@@ -867,6 +867,42 @@ function bestPhrase(sentence: string): string {
   return words.length >= 1 && words.length <= 5 ? ask : best;
 }
 
+/** A modal that leaves a verb after it: "must process", "should be able to export". */
+const MODAL_BEFORE_VERB =
+  /\b(?:must|should|shoud|shuld|shall|will|needs? to|has to|have to|is expected to|are expected to)\s+(?:(?:be able to|also)\s+)?$/i;
+/** The longest ask quoted whole in level descriptors; longer ones are named by their phrases. */
+const MAX_ASK = 150;
+
+/**
+ * A requirement as a level can quote it: "Must process 100,000 lines in under 60 seconds." →
+ * "the requirement to process 100,000 lines in under 60 seconds", so the levels carry the
+ * brief's own thresholds. Null when the sentence is not a modal or imperative ask in Latin
+ * script, is a prohibition, or is too long to read inside a level.
+ */
+function requirementAsk(sentence: string): string | null {
+  const text = normaliseSpace(sentence)
+    .replace(/[.;:!?]+$/, '')
+    .trim();
+  if (!/^[\p{Script=Latin}\p{N}\p{P}\p{S}\p{Z}]*$/u.test(text)) return null;
+  const opener = text.match(ASK_OPENER)?.[0] ?? '';
+  const rest = text.slice(opener.length).trim();
+  const first = (rest.match(/^[A-Za-z]+/)?.[0] ?? '').toLowerCase();
+  if (first === 'not' || /^no\b/i.test(rest) || rest.length > MAX_ASK) return null;
+  const verbFollows = MODAL_BEFORE_VERB.test(opener) || ASK_VERBS.has(first);
+  if (verbFollows && rest.split(/\s+/).length >= 2) return `the requirement to ${lowerOrdinary(rest)}`;
+  // A subject of its own ("Unmatched items must be listed …"): the sentence as a clause.
+  const clause = text.replace(
+    /^(?:(?:above all|most importantly|importantly|also|finally|please)[:,]?\s+)+/i,
+    '',
+  );
+  if (
+    /\b(?:must|should|shall|needs? to|has to|have to)\s+(?!not\b)\w/i.test(clause) &&
+    clause.length <= MAX_ASK
+  )
+    return `the requirement that ${lowerOrdinary(clause)}`;
+  return null;
+}
+
 /** What a criterion is about, for its level descriptors: its own phrases, without the theme's bare name. */
 function focusFor(group: Group, theme: Theme | null, name: string, phrases: Phrase[]): string {
   if (group.alternative) {
@@ -874,6 +910,16 @@ function focusFor(group: Group, theme: Theme | null, name: string, phrases: Phra
       .map((r) => bestPhrase(r.sentence.text.replace(OPTION_OPENER, '')))
       .filter(Boolean);
     return `either ${options.slice(0, 3).join(' or ')}`;
+  }
+  if (!theme) {
+    // An unthemed criterion is judged on its own ask, with the ask's figures ("in under 60 seconds").
+    const core = rankRequirements(group.core)[0];
+    const ask = core ? requirementAsk(core.sentence.text) : null;
+    // The sentence that singled the ask out ("Above all, …") is not another requirement.
+    const others = group.requirements.filter(
+      (r) => r !== core && !(r.emphasis && TOP_PRIORITY.test(normaliseSpace(r.sentence.text.toLowerCase()))),
+    );
+    if (ask) return others.length > 0 ? `${ask} (and the others this criterion lists)` : ask;
   }
   const themeName = new Set(theme ? contentStems(`${theme.name} ${theme.short}`) : []);
   const own = theme ? [] : [name.replace(/^[^:]+:\s*/, '')];
