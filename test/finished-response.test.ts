@@ -64,8 +64,10 @@ function headersOf(res: Response): [string, string][] {
 
 async function both(path: string, init: RequestInit, extra?: MiddlewareHandler<AppBindings>) {
   const { ordinary, finished } = apps(extra);
-  // Each app counts its own address, so both see the same remaining quota.
-  const ip = () => ({ 'CF-Connecting-IP': `203.0.113.${Math.floor(Math.random() * 250) + 1}` });
+  // Each app counts its own, never-used address (a random /64: limits count IPv6 per /64),
+  // so both see the same remaining quota. 250 random IPv4 addresses collided now and then.
+  const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
+  const ip = () => ({ 'CF-Connecting-IP': `2001:db8:${hex()}:${hex()}::1` });
   const a = await ordinary.fetch(
     new Request(`http://localhost${path}`, { ...init, headers: { ...ip(), ...init.headers } }),
     env,
