@@ -624,6 +624,55 @@ describe('names a verifier relies on', () => {
   });
 });
 
+describe('look-alike names (UTS #39)', () => {
+  it('refuses a name whose words mix Latin with Cyrillic or Greek letters, at signup and on rename', async () => {
+    const signupBody = (name: string, organisation: string) => ({
+      email: `spoof-${crypto.randomUUID().slice(0, 8)}@example.test`,
+      password: 'a-long-enough-password',
+      name,
+      role: 'employer',
+      dateOfBirth: '1990-01-01',
+      organisation: { name: organisation },
+    });
+    const org = await call(
+      '/api/auth/signup',
+      jsonInit('POST', signupBody('Recruiter', 'Асme Hiring'), { 'CF-Connecting-IP': freshIp() }),
+    );
+    const problem = await expectProblem(org, 422, 'validation-failed');
+    expect(JSON.stringify(problem)).toContain('mixes Cyrillic and Latin letters');
+    const person = await call(
+      '/api/auth/signup',
+      jsonInit('POST', signupBody('Rаvi Kumar', 'Ravi Hiring'), { 'CF-Connecting-IP': freshIp() }),
+    );
+    await expectProblem(person, 422, 'validation-failed');
+    // A rename is held to the same rule, and names in one script per word are fine.
+    const employer = await signup('employer', 'Recruiter', `Plain ${crypto.randomUUID().slice(0, 6)}`);
+    const renamed = await call(
+      '/api/me/organisation',
+      jsonInit('PATCH', { name: 'Gοogle Careers' }, as(employer)),
+    );
+    await expectProblem(renamed, 422, 'validation-failed');
+    const fine = await call(
+      '/api/me/organisation',
+      jsonInit('PATCH', { name: `रोज़गार Hub ${crypto.randomUUID().slice(0, 4)}` }, as(employer)),
+    );
+    expect(fine.status).toBe(200);
+  });
+
+  it('a name written wholly in look-alike letters cannot be verified beside the name it imitates', async () => {
+    const suffix = crypto.randomUUID().slice(0, 4).replace(/\d/g, 'x');
+    const original = `Acme Corp ${suffix}`;
+    const first = await signup('employer', 'Recruiter', original);
+    await verifyOrganisation(first);
+    // Cyrillic А с м е, С о г р: one script per word, so signup accepts it, but a verifier
+    // reading "Асме Согр" could not tell it from the verified Acme Corp.
+    const spoof = await signup('employer', 'Recruiter', `Асме Согр ${suffix}`);
+    await expectProblem(await reviewOrganisation(spoof, 'verified'), 409, 'conflict');
+    const digits = await signup('employer', 'Recruiter', `Acrne C0rp ${suffix}`);
+    await expectProblem(await reviewOrganisation(digits, 'verified'), 409, 'conflict');
+  });
+});
+
 describe('names that change', () => {
   it('an organisation renamed: the credential keeps the signed name, the page says "now known as"', async () => {
     const { employer, no } = await issuedBy('Recruiter', 'Old Name Co');

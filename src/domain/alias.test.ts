@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseAlias } from './alias';
+import { mixedScriptReason, normaliseAlias } from './alias';
 
 describe('normaliseAlias', () => {
   it('NFKC-normalises compatibility forms and trims', () => {
@@ -32,5 +32,39 @@ describe('normaliseAlias', () => {
     expect(normaliseAlias('ｘ').ok).toBe(false);
     expect(normaliseAlias('a'.repeat(41)).ok).toBe(false);
     expect(normaliseAlias('a'.repeat(40)).ok).toBe(true);
+  });
+});
+
+describe('mixedScriptReason (UTS #39, per word)', () => {
+  it('refuses a Latin word with Cyrillic, Greek or Armenian letters in it', () => {
+    for (const spoof of ['Асme Hiring', 'Gοogle', 'Demo Hіring Co', 'Tata Consսltancy']) {
+      expect(mixedScriptReason(spoof), spoof).toMatch(/^The word ".+" mixes .+ letters/);
+    }
+    expect(mixedScriptReason('Асme Hiring')).toContain('"Асme" mixes Cyrillic and Latin');
+    expect(normaliseAlias('рaypal').ok).toBe(false);
+  });
+
+  it('accepts names in one script per word, side by side, and the combinations people write', () => {
+    for (const fine of [
+      'Ravi Kumar',
+      'रवि कुमार',
+      'Ravi रवि',
+      'Ελένη Παπαδοπούλου',
+      'Анна Иванова',
+      'Zoë Ångström',
+      '山田Taro',
+      'スズキ株式会社',
+      '서울Tech',
+      'O’Brien-Smith & Co.',
+      'Acme 2.0',
+      'राज्य',
+      'ਪੰਜਾਬ Jobs',
+    ])
+      expect(mixedScriptReason(fine), fine).toBeNull();
+  });
+
+  it('refuses two scripts in one word that are not written together', () => {
+    expect(mixedScriptReason('रविকুমার')).toMatch(/mixes Devanagari and Bengali letters/);
+    expect(mixedScriptReason('АнναМария')).toMatch(/Cyrillic and Greek/);
   });
 });

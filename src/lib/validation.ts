@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { hiddenCharacterReason } from '../domain/alias';
+import { hiddenCharacterReason, mixedScriptReason } from '../domain/alias';
 import type { FieldError } from './problem';
 import { ProblemError } from './problem';
 
@@ -53,3 +53,14 @@ export const shownText = (max: number) =>
       const reason = hiddenCharacterReason(value);
       if (reason) ctx.addIssue({ code: 'custom', message: reason });
     });
+
+/**
+ * A person's or an organisation's name as `shownText`, whose words may not mix scripts the way
+ * a spoof does (`mixedScriptReason`: "Асme" with Cyrillic letters in a Latin word is a 422).
+ */
+export const shownName = (max: number) =>
+  shownText(max).superRefine((value, ctx) => {
+    if (hiddenCharacterReason(value)) return;
+    const reason = mixedScriptReason(value);
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  });

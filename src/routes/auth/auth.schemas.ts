@@ -3,7 +3,7 @@ import { ORGANISATION_VERIFICATION, ROLES } from '../../db/schema';
 import { isIsoDate } from '../../domain/age';
 import { clock } from '../../lib/clock';
 import { nullableRef } from '../../lib/route';
-import { shownText } from '../../lib/validation';
+import { shownName } from '../../lib/validation';
 
 export const PASSWORD_MIN_LENGTH = 10;
 
@@ -27,7 +27,7 @@ export const SignupSchema = z
   .object({
     email: z.email().max(254).openapi({ example: 'ravi@example.com' }),
     password: z.string().min(PASSWORD_MIN_LENGTH).max(256).openapi({ example: 'correct horse battery' }),
-    name: shownText(100).openapi({ example: 'Ravi Kumar' }),
+    name: shownName(100).openapi({ example: 'Ravi Kumar' }),
     role: z
       .enum(['candidate', 'employer'])
       .openapi({ description: 'Admin cannot be chosen; see README → First admin.' }),
@@ -45,7 +45,7 @@ export const SignupSchema = z
       }),
     organisation: z
       .object({
-        name: shownText(200).optional().openapi({ example: 'Acme Hiring Pvt Ltd' }),
+        name: shownName(200).optional().openapi({ example: 'Acme Hiring Pvt Ltd' }),
         websiteUrl: z
           .url({ protocol: /^https?$/ })
           .max(500)

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { DSR_KINDS, DSR_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
 import { nullableRef } from '../../lib/route';
-import { shownText } from '../../lib/validation';
+import { shownName } from '../../lib/validation';
 import { ProfileSchema } from '../auth/auth.schemas';
 
 export const DsrKindSchema = z.enum(DSR_KINDS).openapi('DsrKind');
@@ -57,7 +57,7 @@ export const AdminDsrRequestPageSchema = pageSchema(AdminDsrRequestSchema, 'Admi
 
 export const CorrectionSchema = z
   .object({
-    name: shownText(100).optional().openapi({ example: 'Ravi Kumar' }),
+    name: shownName(100).optional().openapi({ example: 'Ravi Kumar' }),
     email: z.email().max(254).optional().openapi({ example: 'ravi.kumar@example.com' }),
   })
   .strict()

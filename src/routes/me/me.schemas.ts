@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION } from '../../db/schema';
-import { shownText } from '../../lib/validation';
+import { shownName } from '../../lib/validation';
 
 export const UpdateMeSchema = z
   .object({
@@ -29,7 +29,7 @@ export const OrganisationSchema = z
 
 export const UpdateOrganisationSchema = z
   .object({
-    name: shownText(200).optional(),
+    name: shownName(200).optional(),
     websiteUrl: z
       .url({ protocol: /^https?$/ })
       .max(500)
