@@ -297,3 +297,36 @@ describe('names shown publicly cannot hide characters', () => {
     expect((await res.json<{ user: { name: string } }>()).user.name).toBe(name);
   });
 });
+
+describe('session 401s name their challenge (RFC 9110 §11.6.1)', () => {
+  const CHALLENGE = 'Cookie realm="session", form-action="/api/auth/login", cookie-name="session"';
+
+  it('no cookie, an unknown cookie, a logged-out session and a failed login all carry it', async () => {
+    const person = await signup('candidate');
+    await call('/api/auth/logout', jsonInit('POST', {}, as(person)));
+    const cases: [string, RequestInit][] = [
+      ['/api/me', {}],
+      ['/api/me', { headers: { cookie: 'session=not-a-session' } }],
+      ['/api/me', { headers: as(person) }],
+      ['/api/me/certificates', { headers: as(person) }],
+      [
+        '/api/auth/login',
+        jsonInit(
+          'POST',
+          { email: person.email, password: 'not-the-password' },
+          { 'CF-Connecting-IP': '198.51.100.77' },
+        ),
+      ],
+    ];
+    for (const [path, init] of cases) {
+      const res = await call(path, init);
+      expect(res.headers.get('WWW-Authenticate'), path).toBe(CHALLENGE);
+      await expectProblem(res, 401, 'unauthenticated');
+    }
+    // A signed-in person without the role is refused with 403, and no challenge.
+    const candidate = await signup('candidate');
+    const forbidden = await call('/api/admin/organisations', { headers: as(candidate) });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('WWW-Authenticate')).toBeNull();
+  });
+});

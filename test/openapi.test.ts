@@ -89,6 +89,18 @@ describe('openapi.yaml', () => {
     }
   });
 
+  it('documents the WWW-Authenticate challenge on every 401, the one its security scheme sends', () => {
+    const with401 = operations.filter(({ op }) => op.responses['401']);
+    expect(with401.length).toBeGreaterThan(0);
+    for (const { path, method, op } of with401) {
+      const header = op.responses['401']?.headers?.['WWW-Authenticate'] as
+        | { description?: string }
+        | undefined;
+      const keyed = (op.security ?? []).some((s) => 'serviceKey' in s);
+      expect(header?.description, `${method} ${path}`).toContain(keyed ? 'ApiKey realm=' : 'Cookie realm=');
+    }
+  });
+
   it('puts a security scheme, 401/403/429 and the rate-limit headers on every protected operation', () => {
     const isPublic = (op: Operation) => !op.security || op.security.length === 0;
     const protectedOps = operations.filter(({ op }) => !isPublic(op));

@@ -147,6 +147,20 @@ export const ProblemDetailsSchema = z
 export type FieldError = z.infer<typeof FieldErrorSchema>;
 export type ProblemBody = z.infer<typeof ProblemDetailsSchema>;
 
+/**
+ * The challenge of a 401 on a partner route (RFC 9110 §11.6.1 wants one on every 401). `ApiKey`
+ * is no registered scheme; the parameters say where the key goes.
+ */
+export const API_KEY_CHALLENGE = 'ApiKey realm="api", header="X-Service-Key"';
+
+/**
+ * The challenge of every other 401: sign in at `form-action` to get the `session` cookie.
+ * `Cookie` is no registered scheme either; the parameters follow draft-broyer-http-cookie-auth.
+ * A `ProblemError` of type `unauthenticated` carries it unless it names another.
+ */
+export const SESSION_CHALLENGE =
+  'Cookie realm="session", form-action="/api/auth/login", cookie-name="session"';
+
 /** Thrown anywhere in a request; the app's error handler turns it into the response. */
 export class ProblemError extends Error {
   readonly type: ProblemType;
@@ -164,6 +178,8 @@ export class ProblemError extends Error {
     this.status = PROBLEM_TYPES[type].status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    if (type === 'unauthenticated' && !('WWW-Authenticate' in this.headers))
+      this.headers = { ...this.headers, 'WWW-Authenticate': SESSION_CHALLENGE };
   }
 }
 

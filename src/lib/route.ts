@@ -12,7 +12,13 @@
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { IDEMPOTENCY_HEADER, idempotency, REPLAYED_HEADER } from '../middleware/idempotency';
-import { type ErrorStatus, errorResponses, RATE_LIMIT_HEADERS } from './problem';
+import {
+  API_KEY_CHALLENGE,
+  type ErrorStatus,
+  errorResponses,
+  RATE_LIMIT_HEADERS,
+  SESSION_CHALLENGE,
+} from './problem';
 
 type RouteSpec = RouteConfig & {
   /**
@@ -143,20 +149,17 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   }
   const ordered = [...statuses].sort((a, b) => a - b);
   const standard: Record<string, ResponseDoc> = errorResponses(...ordered);
-  // An API key's 401 names the challenge (RFC 9110 §11.6.1): `API_KEY_CHALLENGE` in src/middleware/auth.ts.
+  // Every 401 names its challenge (RFC 9110 §11.6.1): `API_KEY_CHALLENGE` (src/lib/problem.ts) on
+  // partner routes, `SESSION_CHALLENGE` on the others.
   const unauthenticated = standard[401];
-  if (
-    (config.security ?? []).some((s) => 'serviceKey' in s) &&
-    unauthenticated &&
-    'content' in unauthenticated
-  ) {
+  if (unauthenticated && 'content' in unauthenticated) {
+    const challenge = (config.security ?? []).some((s) => 'serviceKey' in s)
+      ? API_KEY_CHALLENGE
+      : SESSION_CHALLENGE;
     standard[401] = {
       ...unauthenticated,
       headers: {
-        'WWW-Authenticate': {
-          description: 'The challenge: `ApiKey realm="api", header="X-Service-Key"`.',
-          schema: { type: 'string' },
-        },
+        'WWW-Authenticate': { description: `The challenge: \`${challenge}\`.`, schema: { type: 'string' } },
       },
     };
   }

@@ -3,7 +3,7 @@ import { getCookie } from 'hono/cookie';
 import type { ApiKeyScope, Role } from '../db/schema';
 import type { UsageOutcome } from '../durable/rate-limiter';
 import { clock } from '../lib/clock';
-import { ProblemError } from '../lib/problem';
+import { API_KEY_CHALLENGE, ProblemError } from '../lib/problem';
 import type { ApiKeyEnv, SessionEnv } from '../lib/types';
 import { lastUsedIsStale, resolveApiKey, touchApiKey } from '../services/api-keys';
 import { needsGuardianConsent } from '../services/guardians';
@@ -50,12 +50,6 @@ export function usageOutcome(status: number): UsageOutcome {
   if (status >= 400) return 'clientError';
   return 'success';
 }
-
-/**
- * The challenge of a 401 on a partner route (RFC 9110 §11.6.1 wants one on every 401). `ApiKey`
- * is no registered scheme; the parameters say where the key goes.
- */
-export const API_KEY_CHALLENGE = 'ApiKey realm="api", header="X-Service-Key"';
 
 const apiKeyRefused = (detail: string) =>
   new ProblemError('unauthenticated', detail, { headers: { 'WWW-Authenticate': API_KEY_CHALLENGE } });

@@ -3839,6 +3839,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,6 +3945,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4030,6 +4034,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4113,6 +4119,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4240,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4313,6 +4323,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4406,6 +4418,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,6 +4503,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4608,6 +4624,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4701,6 +4719,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4785,6 +4805,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +4877,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4938,6 +4962,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5070,6 +5096,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,6 +5230,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +5364,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5471,6 +5503,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5541,6 +5575,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5629,6 +5665,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,6 +5781,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5833,6 +5873,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5972,6 +6014,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6086,6 +6130,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6165,6 +6211,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6277,6 +6325,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +6426,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6512,6 +6564,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6606,6 +6660,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6742,6 +6798,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6858,6 +6916,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6995,6 +7055,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7083,6 +7145,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7226,6 +7290,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7360,6 +7426,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7450,6 +7518,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,6 +7633,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7648,6 +7720,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7788,6 +7862,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7874,6 +7950,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,6 +8088,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8095,6 +8175,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,6 +8262,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8315,6 +8399,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8403,6 +8489,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8537,6 +8625,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10340,6 +10430,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10428,6 +10520,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10553,6 +10647,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10641,6 +10737,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10752,6 +10850,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10882,6 +10982,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11012,6 +11114,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11142,6 +11246,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11238,6 +11344,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11437,6 +11545,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11615,6 +11725,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11754,6 +11866,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11849,6 +11963,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11937,6 +12053,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12080,6 +12198,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12170,6 +12290,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12269,6 +12391,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12519,6 +12643,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13130,6 +13256,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13218,6 +13346,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13416,6 +13546,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13499,6 +13631,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13600,6 +13734,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13716,6 +13852,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13870,6 +14008,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14002,6 +14142,8 @@ export interface operations {
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
