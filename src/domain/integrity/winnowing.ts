@@ -497,10 +497,10 @@ export function kindForPath(path: string): FingerprintKind {
 }
 
 /**
- * Fingerprints of a whole submission: the free text as prose, then each file as prose or
- * code by extension. Positions are numbered across the submission (see SubmissionFingerprint).
+ * Fingerprints of several pieces of one submission, with positions numbered across the pieces
+ * in the order they are added (see SubmissionFingerprint).
  */
-export function fingerprintSubmission(material: SubmissionMaterial): SubmissionFingerprint[] {
+function positionedFingerprints() {
   const result: SubmissionFingerprint[] = [];
   let base = 0;
   const add = (units: NormalisedUnits, kind: FingerprintKind, file?: string) => {
@@ -511,6 +511,15 @@ export function fingerprintSubmission(material: SubmissionMaterial): SubmissionF
     }
     base += units.units.length;
   };
+  return { result, add };
+}
+
+/**
+ * Fingerprints of a whole submission: the free text as prose, then each file as prose or
+ * code by extension. Positions are numbered across the submission (see SubmissionFingerprint).
+ */
+export function fingerprintSubmission(material: SubmissionMaterial): SubmissionFingerprint[] {
+  const { result, add } = positionedFingerprints();
   if (material.text) add(proseUnits(material.text), 'prose');
   for (const file of material.files ?? []) {
     const kind = kindForPath(file.path);
@@ -566,16 +575,7 @@ export function codeReadingOf(material: SubmissionMaterial): SubmissionFingerpri
     (f) => kindForPath(f.path) === 'prose' && looksLikeCode(f.content),
   );
   if (text === null && !files.includes(true)) return null;
-  const result: SubmissionFingerprint[] = [];
-  let base = 0;
-  const add = (units: NormalisedUnits, kind: FingerprintKind, file?: string) => {
-    for (const fp of fingerprintUnits(units, kind)) {
-      const located: SubmissionFingerprint = { ...fp, position: base + fp.position, kind };
-      if (file !== undefined) located.file = file;
-      result.push(located);
-    }
-    base += units.units.length;
-  };
+  const { result, add } = positionedFingerprints();
   if (material.text) {
     if (text !== null) add(normaliseCode(text, pastedCodePath(text)), 'code');
     else add(proseUnits(material.text), 'prose');
