@@ -265,6 +265,24 @@ describe('Workers AI playbooks', () => {
   });
 });
 
+describe('Workers AI playbooks: repeated deliverables', () => {
+  it('accepts a plan that delivers a repeated deliverable once, and shows the model each only once', async () => {
+    const first = ANDROID_BRIEF.deliverables[0] as string;
+    const repeated = {
+      ...ANDROID_BRIEF,
+      deliverables: [...ANDROID_BRIEF.deliverables, `${first.toUpperCase()}.`, `  ${first}  `],
+      successCriteria: [...ANDROID_BRIEF.successCriteria, ANDROID_BRIEF.successCriteria[0] as string],
+    };
+    const ai = fakeAi(GOOD_PLAYBOOK);
+    const out = await workersAiEngine(ai, options).generatePlaybook(repeated);
+    expect(out.fallbackReason).toBeUndefined();
+    expect(out.engine).toBe('workers-ai');
+    const prompt = JSON.stringify(ai.calls[0]);
+    expect(prompt).toContain(first);
+    expect(prompt).not.toContain(first.toUpperCase());
+  });
+});
+
 describe('Workers AI text judgements', () => {
   it('tells the model to treat the text as data, and keeps markup out of its notes', async () => {
     const ai = fakeAi({

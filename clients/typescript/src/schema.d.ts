@@ -849,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a playbook from a brief
-         * @description Pillar 1. Milestones spread over `durationDays` (every `day` within 1..durationDays; the last milestone delivers every deliverable), tasks from the deliverables and success criteria, tutorial links from a curated catalogue.
+         * @description Pillar 1. Milestones spread over `durationDays` (every `day` within 1..durationDays; the last milestone delivers every deliverable), tasks from the deliverables and success criteria, tutorial links from a curated catalogue. A deliverable or criterion listed twice (ignoring case, surrounding spaces and trailing punctuation) is planned once, under its first spelling.
          */
         post: operations["generatePlaybook"];
         delete?: never;

@@ -4,17 +4,32 @@
  *
  * Written from knowledge, not from echo: the brief's field (knowledge/detect.ts) and, for each
  * deliverable, its kind (an archetype in knowledge/fields.ts) give the steps an expert in that
- * field takes, in the field's own language. The plan is kick-off → one build milestone per
- * deliverable (up to four) → checks → integrate and hand over, trimmed to fit short briefs,
- * so deliverables are spread over the duration and the final milestone integrates rather than
- * carrying all the work. Links come only from the field's own catalogue entries; a brief the
- * knowledge base does not recognise gets a plainly general plan, no links and
- * `confidence: "low"`.
+ * field takes, in the field's own language. A deliverable none of the field's archetypes fits
+ * borrows the archetype of another field that clearly names it (a logo in a marketing brief is
+ * planned as visual design), and each success criterion is checked the way its subject calls
+ * for (charts by reviewing the charts, a Flesch score with a readability tool), falling back to
+ * the field's own way of checking. The plan is kick-off → one build milestone per deliverable
+ * (up to four) → checks → integrate and hand over, trimmed to fit short briefs, so deliverables
+ * are spread over the duration and the final milestone integrates rather than carrying all the
+ * work. The kick-off is due within the first week whatever the duration, checking takes a
+ * proportionate span and the build milestones get the bulk (see `scheduleDays`). Links come
+ * only from the field's own catalogue entries; a brief the knowledge base does not recognise
+ * gets a plainly general plan, no links and `confidence: "low"`.
+ *
+ * Deliverables and criteria that repeat (compared case-insensitively, ignoring surrounding
+ * whitespace and trailing punctuation) are planned once, under their first spelling.
  */
-import { archetypeFor, type BriefLike, detectField, type PlanConfidence } from './knowledge/detect';
+import {
+  type BriefLike,
+  briefWords,
+  checkFor,
+  detectField,
+  type PlanConfidence,
+  planArchetype,
+} from './knowledge/detect';
 import type { Field } from './knowledge/fields';
 import { extractRubric } from './rubric-extraction';
-import { isImperative, lowerFirst, truncateWords } from './text';
+import { isContentWord, isImperative, lowerFirst, truncateWords } from './text';
 import { linksFor } from './tutorial-catalogue';
 import type { Milestone, Playbook, PlaybookBrief, Rubric, RubricPreview } from './types';
 
@@ -27,6 +42,39 @@ const MAX_BUILD_MILESTONES = 4;
 const MAX_MILESTONES = 6;
 /** Below this many days a separate checking milestone is not worth a date of its own. */
 const MIN_DAYS_FOR_CHECK_MILESTONE = 10;
+/**
+ * The time the fixed phases take, as a share of the duration with a ceiling in days: a kick-off
+ * is a few days' work however long the brief runs, checking is proportionate, and the build
+ * milestones get the rest.
+ */
+const KICKOFF_SPAN = { share: 0.1, maxDays: 5 };
+const CHECK_SPAN = { share: 0.15, maxDays: 14 };
+const FINAL_SPAN = { share: 0.1, maxDays: 7 };
+
+/** The comparison key of a deliverable or criterion: case, spacing and trailing punctuation ignored. */
+const itemKey = (item: string) =>
+  item
+    .trim()
+    .replace(/[\s.;:!?,]+$/, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+
+/**
+ * Items without repeats: two items are the same when they differ only in case, surrounding
+ * whitespace, runs of spaces or trailing punctuation; the first spelling (trimmed) is kept, and
+ * blank items are dropped.
+ */
+export function distinctItems(items: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const item of items) {
+    const key = itemKey(item);
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(item.trim());
+  }
+  return out;
+}
 
 /**
  * `prefix: item` tasks, one per item while they fit in `budget`; beyond that, items share
@@ -63,16 +111,37 @@ function chunk<T>(items: T[], parts: number): T[][] {
 }
 
 /**
- * Due days for the phases: cumulative effort scaled to the duration, then nudged so days are
- * strictly increasing integers in 1..days with the last on `days`.
+ * Due days for the phases. The kick-off takes 10 % of the duration but at most 5 days (so it is
+ * due in the first week), the checking milestone 15 % but at most 14 days, and the integrate
+ * and hand-over milestone 10 % but at most 7 days; the build milestones share what is left in
+ * proportion to their deliverables (a single milestone takes the whole duration). Each phase is
+ * due at the end of its span, rounded, then nudged so days are strictly increasing integers in
+ * 1..days with the last on `days`.
  */
-function scheduleDays(efforts: number[], days: number): number[] {
-  const total = efforts.reduce((a, b) => a + b, 0);
-  const n = efforts.length;
+function scheduleDays(phases: Phase[], days: number): number[] {
+  const fixed = (span: { share: number; maxDays: number }) => Math.min(span.share * days, span.maxDays);
+  const fixedSpan = (phase: Phase): number | null => {
+    switch (phase.kind) {
+      case 'kickoff':
+        return fixed(KICKOFF_SPAN);
+      case 'check':
+        return fixed(CHECK_SPAN);
+      case 'final':
+        return fixed(FINAL_SPAN);
+      default:
+        return null;
+    }
+  };
+  const weight = (phase: Phase) => (phase.kind === 'build' ? Math.max(1, phase.items.length) : 1);
+  const fixedTotal = phases.reduce((sum, p) => sum + (fixedSpan(p) ?? 0), 0);
+  const weights = phases.reduce((sum, p) => sum + (fixedSpan(p) === null ? weight(p) : 0), 0);
+  const rest = Math.max(0, days - fixedTotal);
+  const spans = phases.map((p) => fixedSpan(p) ?? (rest * weight(p)) / Math.max(1, weights));
+  const n = phases.length;
   let cumulative = 0;
-  const out = efforts.map((e) => {
-    cumulative += e;
-    return Math.round((cumulative / total) * days);
+  const out = spans.map((span) => {
+    cumulative += span;
+    return Math.round(cumulative);
   });
   out[n - 1] = days;
   for (let i = 0; i < n; i++) out[i] = Math.max(out[i] ?? 1, i + 1, i > 0 ? (out[i - 1] ?? 0) + 1 : 1);
@@ -99,9 +168,10 @@ function inSentence(deliverable: string): string {
 
 const fill = (step: string, deliverable: string) => step.replaceAll('{d}', inSentence(deliverable));
 
-function planDeliverable(field: Field, text: string): PlannedDeliverable {
-  const archetype = archetypeFor(field, text);
+function planDeliverable(field: Field, text: string, brief: readonly string[]): PlannedDeliverable {
+  const archetype = planArchetype(field, text, brief)?.archetype;
   const steps = (archetype?.steps ?? field.fallback).map((s) => fill(s, text));
+  // A borrowed archetype's topics name another field's links: `linksFor` keeps the field's own only.
   return { text, steps, topics: archetype?.topics ?? [] };
 }
 
@@ -133,17 +203,6 @@ function planPhases(days: number, items: PlannedDeliverable[], criteria: string[
   ];
 }
 
-function effort(phase: Phase): number {
-  switch (phase.kind) {
-    case 'build':
-      return 2 * Math.max(1, phase.items.length);
-    case 'check':
-      return 1.5;
-    default:
-      return 1;
-  }
-}
-
 type Context = {
   title: string;
   field: Field;
@@ -153,7 +212,7 @@ type Context = {
 };
 
 const checkTask = (ctx: Context, criterion: string) =>
-  `Check “${criterion.replace(/[.;:!]+$/, '')}” ${ctx.field.check}`;
+  `Check “${criterion.replace(/[.;:!]+$/, '')}” ${checkFor(ctx.field, criterion)}`;
 
 function rubricTask(preview: RubricPreview): string | null {
   const top = [...preview.criteria].sort((a, b) => b.weight - a.weight).slice(0, 2);
@@ -180,10 +239,13 @@ function buildTasks(items: PlannedDeliverable[], budget: number): string[] {
   return items.slice(0, Math.max(0, budget)).map((d) => d.steps[0] ?? d.text);
 }
 
-/** Criteria whose wording shares a word with these deliverables: checked while building them. */
+/** The words of four letters or more that carry a topic ("with", "every" do not). */
+const topicWords = (text: string) => (text.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter(isContentWord);
+
+/** Criteria whose wording shares a topic word with these deliverables: checked while building them. */
 function relatedCriteria(items: PlannedDeliverable[], criteria: string[]): string[] {
-  const words = new Set(items.flatMap((d) => d.text.toLowerCase().match(/[a-z]{4,}/g) ?? []));
-  return criteria.filter((c) => (c.toLowerCase().match(/[a-z]{4,}/g) ?? []).some((w) => words.has(w)));
+  const words = new Set(items.flatMap((d) => topicWords(d.text)));
+  return criteria.filter((c) => topicWords(c).some((w) => words.has(w)));
 }
 
 function checkTasks(ctx: Context, criteria: string[], budget: number): string[] {
@@ -284,13 +346,14 @@ function toPreview(rubric: Rubric): RubricPreview {
 /**
  * The brief as requirement text for rubric extraction: each deliverable as "Must deliver …",
  * each success criterion as "Must …" (or "Must ensure …" when it is not an instruction).
+ * Repeats are dropped as in the plan (`distinctItems`), so the rubric preview has no "(2)".
  */
 export function briefAsRequirementText(brief: PlaybookBrief): string {
   const clean = (s: string) => s.trim().replace(/[.;:!]+$/, '');
   const lines = [`# ${clean(brief.title)}`, ''];
-  for (const d of brief.deliverables.map(clean).filter(Boolean))
+  for (const d of distinctItems(brief.deliverables).map(clean).filter(Boolean))
     lines.push(`- Must deliver ${lowerFirst(d)}.`);
-  for (const c of brief.successCriteria.map(clean).filter(Boolean))
+  for (const c of distinctItems(brief.successCriteria).map(clean).filter(Boolean))
     lines.push(isImperative(c) ? `- Must ${lowerFirst(c)}.` : `- Must ensure ${lowerFirst(c)}.`);
   return lines.join('\n');
 }
@@ -300,8 +363,9 @@ export function briefAsRequirementText(brief: PlaybookBrief): string {
  *
  * Guarantees: ids `m1`…; every `day` is an integer in 1..durationDays, strictly increasing,
  * the last equal to durationDays (a non-integer or non-positive duration is treated as the
- * nearest whole number of days, at least 1); each deliverable appears verbatim in a hand-over
- * task of the last milestone and each success criterion verbatim in a “Check …” task; every
+ * nearest whole number of days, at least 1); each distinct deliverable appears verbatim (in its
+ * first spelling, see `distinctItems`) in a hand-over task of the last milestone and each
+ * distinct success criterion verbatim in a “Check …” task; every
  * tutorial link is a catalogue entry of the brief's own field (none for `general`); at most 30
  * tasks of at most 1,000 characters per milestone. `rubric_preview` comes from `rubric` when
  * given, else from `extractRubric` over the brief's own fields.
@@ -311,18 +375,19 @@ export function generatePlaybook(
   rubric?: Rubric,
 ): Playbook & { confidence: PlanConfidence } {
   const days = Number.isFinite(brief.durationDays) ? Math.max(1, Math.round(brief.durationDays)) : 1;
-  const unique = (items: string[]) => [...new Set(items.map((s) => s.trim()).filter(Boolean))];
-  const deliverables = unique(brief.deliverables);
-  const criteria = unique(brief.successCriteria);
+  const deliverables = distinctItems(brief.deliverables);
+  const criteria = distinctItems(brief.successCriteria);
   const title = brief.title.trim() || 'the project';
-  const detected = detectField({ ...brief, deliverables, successCriteria: criteria } satisfies BriefLike);
+  const distinct = { ...brief, deliverables, successCriteria: criteria } satisfies BriefLike;
+  const detected = detectField(distinct);
   const { field } = detected;
   const preview = toPreview(rubric ?? extractRubric(briefAsRequirementText(brief), { domain: field.key }));
-  const items = deliverables.map((d) => planDeliverable(field, d));
+  const words = briefWords(distinct);
+  const items = deliverables.map((d) => planDeliverable(field, d, words));
   const ctx: Context = { title, field, items, criteria, preview };
 
   const phases = planPhases(days, items, criteria);
-  const dueDays = scheduleDays(phases.map(effort), days);
+  const dueDays = scheduleDays(phases, days);
   const used = new Set<string>();
   const placed = new Set<string>();
   const milestones: Milestone[] = phases.map((phase, i) => {

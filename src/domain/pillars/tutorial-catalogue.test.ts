@@ -50,6 +50,11 @@ describe('tutorial catalogue', () => {
     const marketing = catalogueFor('marketing').map((e) => e.url);
     expect(marketing.some((u) => /semver|git-scm|docs\.github/.test(u))).toBe(false);
     expect(linksFor('mobile-android', ['ios-accessibility'])).toEqual([]);
+    const crossPlatform = catalogueFor('mobile-cross-platform').map((e) => new URL(e.url).hostname);
+    expect(crossPlatform).not.toContain('developer.android.com');
+    expect(crossPlatform).not.toContain('developer.apple.com');
+    const sales = catalogueFor('sales').map((e) => e.url);
+    expect(sales.some((u) => /semver|git-scm|docs\.github/.test(u))).toBe(false);
     expect(linksFor('general', ['web-basics'])).toEqual([]);
   });
 
@@ -79,6 +84,13 @@ describe('tutorial catalogue', () => {
     expect(fieldForDomain('Copywriting')).toBe('marketing');
     expect(fieldForDomain('Technical writing')).toBe('technical-writing');
     expect(fieldForDomain('deep learning')).toBe('ml-research');
+    expect(fieldForDomain('React Native')).toBe('mobile-cross-platform');
+    expect(fieldForDomain('react-native')).toBe('mobile-cross-platform');
+    expect(fieldForDomain('Flutter')).toBe('mobile-cross-platform');
+    expect(fieldForDomain('Sales')).toBe('sales');
+    expect(fieldForDomain('Writing')).toBe('content-writing');
+    expect(fieldForDomain('Content writing')).toBe('content-writing');
+    expect(fieldForDomain('Content marketing')).toBe('marketing');
     expect(fieldForDomain('mobile')).toBe('general');
     expect(fieldForDomain('basket weaving')).toBe('general');
     expect(fieldForDomain('')).toBe('general');

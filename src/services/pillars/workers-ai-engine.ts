@@ -3,7 +3,7 @@ import { aiContentSignal } from '../../domain/integrity/stylometry';
 import { isEmptySubmission, overallFromScores } from '../../domain/pillars/evaluation';
 import { detectField } from '../../domain/pillars/knowledge/detect';
 import { echoTaskShare } from '../../domain/pillars/knowledge/specificity';
-import { generatePlaybook } from '../../domain/pillars/playbook';
+import { distinctItems, generatePlaybook } from '../../domain/pillars/playbook';
 import { isQuotedSource, rubricProblems } from '../../domain/pillars/rubric-quality';
 import { ALL_TUTORIAL_URLS, catalogueFor } from '../../domain/pillars/tutorial-catalogue';
 import type {
@@ -122,7 +122,10 @@ export function playbookProblem(brief: PlaybookBrief, playbook: Playbook): strin
     return `the last milestone must fall on day ${brief.durationDays}, the end of the brief`;
   // The contract: the last milestone delivers every deliverable (earlier ones may prepare them).
   const last = (playbook.milestones[playbook.milestones.length - 1]?.tasks ?? []).join('\n').toLowerCase();
-  const missing = brief.deliverables.find((d) => !last.includes(d.trim().toLowerCase()));
+  // Repeats count once, and a trailing full stop is not part of the name ("A report." is "A report").
+  const missing = distinctItems(brief.deliverables).find(
+    (d) => !last.includes(d.replace(/[\s.;:!?,]+$/, '').toLowerCase()),
+  );
   if (missing) return `the last milestone does not deliver "${missing}"`;
   const { field } = detectField(brief);
   const allowed = new Set(catalogueFor(field.key).map((e) => e.url));
@@ -214,7 +217,13 @@ export function workersAiEngine(ai: AiRunner, options: WorkersAiOptions): Pillar
   }
 
   return {
-    generatePlaybook(brief) {
+    generatePlaybook(asked) {
+      // The model sees each deliverable and criterion once, as the local engine plans them.
+      const brief = {
+        ...asked,
+        deliverables: distinctItems(asked.deliverables),
+        successCriteria: distinctItems(asked.successCriteria),
+      };
       return orLocal(
         async () => {
           const local = generatePlaybook(brief);

@@ -1,10 +1,22 @@
 /**
  * Which field a brief comes from: its `domain` names it when it can, and the brief's own
  * vocabulary (title, deliverables, criteria) decides otherwise or confirms. A brief that
- * points nowhere clearly is `general`, and its plan says so (`confidence: "low"`).
+ * points nowhere clearly is `general`, and its plan says so (`confidence: "low"`). The field
+ * comes back with the variants the brief's words switch on already applied (an analysis brief
+ * gets no train/test split; a Flutter brief no React Native tools).
+ *
+ * Also here: the archetype a deliverable is planned from (borrowed from another field when its
+ * own has none that fits) and the way each success criterion is checked.
  */
 import { stem } from '../text';
-import { type DeliverableArchetype, FIELDS, type Field, type FieldKey, GENERAL_FIELD } from './fields';
+import {
+  CRITERION_CHECKS,
+  type DeliverableArchetype,
+  FIELDS,
+  type Field,
+  type FieldKey,
+  GENERAL_FIELD,
+} from './fields';
 
 export type PlanConfidence = 'high' | 'medium' | 'low';
 
@@ -67,34 +79,146 @@ export type BriefLike = {
   successCriteria: readonly string[];
 };
 
+/** The stemmed words of a brief's title, deliverables and criteria. */
+export function briefWords(brief: Omit<BriefLike, 'domain'>): string[] {
+  return stemmed([brief.title, ...brief.deliverables, ...brief.successCriteria].join(' \n '));
+}
+
 /** The best archetype of a field for a deliverable, or null when none of its words match. */
 export function archetypeFor(field: Field, deliverable: string): DeliverableArchetype | null {
-  const haystack = stemmed(deliverable);
-  let best: { a: DeliverableArchetype; score: number } | null = null;
-  for (const a of field.archetypes) {
-    const score = phraseScore(haystack, a.match);
-    if (score > 0 && (best === null || score > best.score)) best = { a, score };
+  return bestArchetype(field, stemmed(deliverable))?.archetype ?? null;
+}
+
+function bestArchetype(
+  field: Field,
+  haystack: readonly string[],
+): { archetype: DeliverableArchetype; score: number } | null {
+  let best: { archetype: DeliverableArchetype; score: number } | null = null;
+  for (const archetype of field.archetypes) {
+    const score = phraseScore(haystack, archetype.match);
+    if (score > 0 && (best === null || score > best.score)) best = { archetype, score };
   }
-  return best?.a ?? null;
+  return best;
 }
 
 /**
- * The field of a brief and how sure the plan can be. The domain counts three points plus its
- * length; vocabulary in the brief counts a point per word matched. Below two points, or when
- * two fields tie without the domain choosing, the brief is `general`.
+ * The field with the variants the brief's words switch on applied, in order: their members
+ * replace the field's, their archetypes replace those of the same key or are added.
+ */
+export function resolveField(field: Field, words: readonly string[]): Field {
+  let out = field;
+  for (const variant of field.variants ?? []) {
+    if (phraseScore(words, variant.when) === 0) continue;
+    const own = variant.archetypes ?? [];
+    const replaced = new Map(own.map((a) => [a.key, a] as const));
+    const archetypes = [
+      ...out.archetypes.map((a) => replaced.get(a.key) ?? a),
+      ...own.filter((a) => !out.archetypes.some((b) => b.key === a.key)),
+    ];
+    out = {
+      ...out,
+      setup: variant.setup ?? out.setup,
+      habit: variant.habit ?? out.habit,
+      check: variant.check ?? out.check,
+      integrate: variant.integrate ?? out.integrate,
+      setupTopics: variant.setupTopics ?? out.setupTopics,
+      fallback: variant.fallback ?? out.fallback,
+      guidance: variant.guidance ?? out.guidance,
+      archetypes,
+    };
+  }
+  return out;
+}
+
+/** Where a deliverable's steps come from: an archetype of the brief's field or, borrowed, of another. */
+export type PlannedArchetype = { archetype: DeliverableArchetype; from: FieldKey };
+
+/**
+ * The archetype a deliverable is planned from. Its own field's best archetype when one matches;
+ * otherwise, outside `general`, the best archetype of another field whose own vocabulary also
+ * names the deliverable (a logo in a marketing brief is planned as visual design, a budget
+ * spreadsheet as finance), scored by archetype and vocabulary words matched. Fields tied on that
+ * score are separated by how much of their vocabulary the whole brief uses; a tie that remains
+ * borrows nothing, and the field's fallback steps apply.
+ */
+export function planArchetype(
+  field: Field,
+  deliverable: string,
+  brief: readonly string[],
+): PlannedArchetype | null {
+  const haystack = stemmed(deliverable);
+  const own = bestArchetype(field, haystack);
+  if (own) return { archetype: own.archetype, from: field.key };
+  if (field.key === 'general') return null;
+  type Candidate = PlannedArchetype & { score: number; affinity: number };
+  let best: Candidate | null = null;
+  let tied = false;
+  for (const other of FIELDS) {
+    if (other.key === field.key) continue;
+    const vocabulary = phraseScore(haystack, other.vocabulary);
+    if (vocabulary === 0) continue;
+    const found = bestArchetype(resolveField(other, brief), haystack);
+    if (!found) continue;
+    const candidate: Candidate = {
+      archetype: found.archetype,
+      from: other.key,
+      score: found.score + vocabulary,
+      affinity: phraseScore(brief, other.vocabulary),
+    };
+    const order = best === null ? 1 : candidate.score - best.score || candidate.affinity - best.affinity;
+    if (order > 0) {
+      best = candidate;
+      tied = false;
+    } else if (order === 0) tied = true;
+  }
+  return best && !tied ? { archetype: best.archetype, from: best.from } : null;
+}
+
+/**
+ * How a success criterion is checked: by the criterion rule (`CRITERION_CHECKS`) of the field,
+ * or of every field, whose words match it best (ties to the earlier rule), else the field's own
+ * way (`Field.check`).
+ */
+export function checkFor(field: Field, criterion: string): string {
+  const haystack = stemmed(criterion);
+  let best: { check: string; score: number } | null = null;
+  for (const rule of CRITERION_CHECKS) {
+    if (rule.fields && !rule.fields.includes(field.key)) continue;
+    const score = phraseScore(haystack, rule.match);
+    if (score > 0 && (best === null || score > best.score)) best = { check: rule.check, score };
+  }
+  return best?.check ?? field.check;
+}
+
+/**
+ * The field of a brief and how sure the plan can be. The domain counts four points; vocabulary
+ * in the brief counts a point per word matched. Below two points, or when two fields tie, the
+ * brief is `general`. A field that `supersedes` others takes the brief when the brief names it
+ * ("React Native") and the domain names one of those others, or nothing: native Android steps
+ * are wrong for a React Native app whatever the domain says.
  */
 export function detectField(brief: BriefLike): { field: Field; confidence: PlanConfidence } {
   const named = fieldForDomain(brief.domain);
-  const text = stemmed([brief.title, ...brief.deliverables, ...brief.successCriteria].join(' \n '));
+  const text = briefWords(brief);
+  const claimed = FIELDS.find(
+    (f) =>
+      f.supersedes !== undefined &&
+      (named === f.key || named === 'general' || f.supersedes.fields.includes(named)) &&
+      phraseScore(text, f.supersedes.when) > 0,
+  );
   const scored = FIELDS.map((field) => {
     const vocabulary = phraseScore(text, field.vocabulary);
     return { field, vocabulary, score: vocabulary + (field.key === named ? 4 : 0) };
   }).sort((a, b) => b.score - a.score);
   const [top, next] = scored;
-  if (!top || top.score < 2 || (next && next.score === top.score))
+  const chosen = claimed ? scored.find((s) => s.field.key === claimed.key) : top;
+  if (!claimed && (!top || top.score < 2 || (next && next.score === top.score)))
     return { field: GENERAL_FIELD, confidence: 'low' };
-  const matched = brief.deliverables.filter((d) => archetypeFor(top.field, d) !== null).length;
+  if (!chosen) return { field: GENERAL_FIELD, confidence: 'low' };
+  const field = resolveField(chosen.field, text);
+  const matched = brief.deliverables.filter((d) => archetypeFor(field, d) !== null).length;
   const share = brief.deliverables.length === 0 ? 0 : matched / brief.deliverables.length;
-  const sure = (top.field.key === named && top.vocabulary >= 1) || top.vocabulary >= 3;
-  return { field: top.field, confidence: sure && share >= 0.5 ? 'high' : 'medium' };
+  const sure =
+    claimed !== undefined || (field.key === named && chosen.vocabulary >= 1) || chosen.vocabulary >= 3;
+  return { field, confidence: sure && share >= 0.5 ? 'high' : 'medium' };
 }

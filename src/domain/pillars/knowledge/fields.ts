@@ -14,6 +14,7 @@ export const FIELD_KEYS = [
   'backend',
   'mobile-ios',
   'mobile-android',
+  'mobile-cross-platform',
   'data-science',
   'ml-research',
   'devops',
@@ -21,6 +22,8 @@ export const FIELD_KEYS = [
   'ux-research',
   'visual-design',
   'marketing',
+  'content-writing',
+  'sales',
   'finance',
   'technical-writing',
   'general',
@@ -35,6 +38,26 @@ export type DeliverableArchetype = {
   steps: readonly string[];
   /** Catalogue topics with links worth reading for it. */
   topics: readonly string[];
+};
+
+/**
+ * A way of working inside a field that the brief's own words switch on: an analysis brief and
+ * a modelling brief are both data science, but only the second gets train/test splits and a
+ * baseline; a Flutter app is planned with Dart tools, a React Native one with JavaScript tools.
+ * Its members replace the field's; its archetypes replace those of the same key (or are added).
+ */
+export type FieldVariant = {
+  key: string;
+  /** Phrases in the brief's title, deliverables or criteria that switch the variant on. */
+  when: readonly string[];
+  setup?: readonly string[];
+  habit?: string;
+  check?: string;
+  integrate?: readonly string[];
+  setupTopics?: readonly string[];
+  archetypes?: readonly DeliverableArchetype[];
+  fallback?: readonly string[];
+  guidance?: string;
 };
 
 export type Field = {
@@ -59,6 +82,28 @@ export type Field = {
   fallback: readonly string[];
   /** One paragraph for the Workers AI prompt: how an expert in the field plans. */
   guidance: string;
+  /** Ways of working the brief's words switch on (see `FieldVariant`). */
+  variants?: readonly FieldVariant[];
+  /**
+   * Names so specific to this field that a brief using them belongs here even when its domain
+   * names one of `fields` ("React Native" in a brief whose domain says "Android").
+   */
+  supersedes?: { fields: readonly FieldKey[]; when: readonly string[] };
+};
+
+/**
+ * How a success criterion is checked, chosen by what the criterion is about rather than by the
+ * field alone: "Charts are labelled" is checked by reviewing the charts, "Flesch reading ease
+ * above 60" with a readability tool, whatever the field. `fields` limits a rule to the fields
+ * where its method fits; without it the rule holds everywhere (also in `general`).
+ */
+export type CriterionCheck = {
+  key: string;
+  fields?: readonly FieldKey[];
+  /** Words and phrases of the criterion that call for this method. */
+  match: readonly string[];
+  /** How it is checked: "Check “…” {check}". */
+  check: string;
 };
 
 export const FIELDS: readonly Field[] = [
@@ -389,6 +434,244 @@ export const FIELDS: readonly Field[] = [
       'Plan like a senior Android engineer: Jetpack Compose, ViewModel and Room, the recommended app architecture, unit and instrumented tests, TalkBack and the Accessibility Scanner, Material 3, signed release bundles. Never cite Apple or web material.',
   },
   {
+    key: 'mobile-cross-platform',
+    name: 'Cross-platform mobile development',
+    domains: [
+      'react native',
+      'expo',
+      'flutter',
+      'dart',
+      'cross platform',
+      'cross platform mobile',
+      'cross platform app',
+      'hybrid app',
+    ],
+    vocabulary: [
+      'react native',
+      'expo',
+      'flutter',
+      'dart',
+      'cross platform',
+      'android and ios',
+      'ios and android',
+      'both platforms',
+      'asyncstorage',
+      'watermelondb',
+      'eas build',
+    ],
+    setup: [
+      'Create the app with Expo (or the React Native CLI when a native module needs it) in TypeScript, with ESLint and Jest, and run it on an iOS simulator and an Android emulator',
+      'Sketch the screens and the navigation (stacks and tabs with React Navigation or Expo Router), and decide where data lives: on the device, on the server, and how the two sync',
+    ],
+    habit:
+      'Try every change on both iOS and Android before committing, and keep platform-specific code behind Platform checks or .ios/.android files',
+    check:
+      'on both an iOS and an Android device, with a Jest or React Native Testing Library test where it can be scripted',
+    integrate: [
+      'Build release binaries for both platforms (EAS Build, or Xcode and Gradle) and install them on real devices',
+      'Walk through every flow on both platforms, offline and online, with VoiceOver and TalkBack, and fix what breaks',
+    ],
+    setupTopics: ['rn-basics', 'rn-navigation'],
+    archetypes: [
+      {
+        key: 'rn-app',
+        match: [
+          'app',
+          'apps',
+          'mobile app',
+          'android and ios',
+          'ios and android',
+          'screen',
+          'screens',
+          'ui',
+          'feature',
+          'onboarding',
+        ],
+        steps: [
+          'Build the screens of {d} as typed function components with React Navigation or Expo Router, one code base for iOS and Android',
+          'Keep the state of {d} in hooks or a small store, with loading, empty and error states on every screen',
+          'Handle what differs between the platforms in {d}: safe areas, the Android back button, the keyboard and permission prompts',
+          "Test {d} with Jest and React Native Testing Library for each screen's states, and run it on both platforms",
+        ],
+        topics: ['rn-navigation', 'rn-testing'],
+      },
+      {
+        key: 'rn-offline',
+        match: [
+          'offline',
+          'offline storage',
+          'sync',
+          'synchronisation',
+          'synchronization',
+          'local storage',
+          'storage',
+          'cache',
+          'persistence',
+          'database',
+        ],
+        steps: [
+          'Store the data of {d} on the device in SQLite (expo-sqlite or WatermelonDB) as the source of truth, keeping AsyncStorage for small settings',
+          'Queue every local change in {d} with an id and a timestamp, and replay the queue when NetInfo reports the device back online',
+          'Choose the conflict rule of {d} (last write wins per field, or the server wins and the user merges) and test it with edits from two devices',
+          'Show the sync state in {d}: pending changes, the last successful sync and a retry after a failure',
+        ],
+        topics: ['rn-storage'],
+      },
+      {
+        key: 'rn-tests',
+        match: ['tests', 'test', 'unit tests', 'test suite', 'testing', 'e2e', 'end-to-end'],
+        steps: [
+          'Write {d} with Jest for the logic (sync queue, conflict rule, formatting) and React Native Testing Library for the screens',
+          'Mock the native modules (storage, network status) in {d} so the suite runs in CI without a device',
+          'Add one end-to-end run of the main flow on both platforms with Detox or Maestro, and run {d} on every push',
+        ],
+        topics: ['rn-testing'],
+      },
+      {
+        key: 'rn-release',
+        match: ['release', 'app store', 'play store', 'testflight', 'store listing', 'publish', 'submission'],
+        steps: [
+          'Set the app icons, splash screen, bundle identifiers and signing of {d} for both platforms',
+          'Build {d} with EAS Build (or Xcode and Gradle) and ship it to TestFlight and a Play internal testing track',
+        ],
+        topics: ['rn-release'],
+      },
+      {
+        key: 'rn-accessibility',
+        match: ['accessibility', 'accessible', 'a11y', 'voiceover', 'talkback', 'screen reader'],
+        steps: [
+          'Give every control in {d} an accessibilityLabel and accessibilityRole, and hide decorative elements',
+          'Check {d} with VoiceOver and TalkBack and at the largest font size on both platforms',
+        ],
+        topics: ['rn-accessibility'],
+      },
+    ],
+    fallback: [
+      'Design {d} once for both platforms and note where iOS and Android must differ',
+      'Implement {d} in TypeScript with Jest tests, and try it on both platforms',
+    ],
+    guidance:
+      'Plan like a senior React Native engineer: one TypeScript code base for iOS and Android with Expo or the React Native CLI, screens with React Navigation or Expo Router, offline-first storage in SQLite (expo-sqlite, WatermelonDB) with AsyncStorage only for small settings, a sync queue replayed on reconnect (NetInfo) with an explicit conflict rule, Jest and React Native Testing Library, Detox or Maestro end to end, every flow tried on both platforms with VoiceOver and TalkBack, EAS Build, TestFlight and Play testing tracks. Never prescribe native-only tooling (Jetpack Compose, Room, SwiftUI, SwiftData) for a cross-platform brief.',
+    variants: [
+      {
+        key: 'flutter',
+        when: ['flutter', 'dart'],
+        setup: [
+          'Create the app with flutter create, switch on the flutter_lints rules and run it on an iOS simulator and an Android emulator',
+          'Sketch the screens and the navigation (go_router or Navigator), and decide where data lives: on the device, on the server, and how the two sync',
+        ],
+        habit:
+          'Run flutter analyze and flutter test, and try every change on both iOS and Android before committing',
+        check:
+          'on both an iOS and an Android device, with a widget or integration test where it can be scripted',
+        integrate: [
+          'Build release binaries with flutter build appbundle and flutter build ipa, and install them on real devices',
+          'Walk through every flow on both platforms, offline and online, with VoiceOver and TalkBack, and fix what breaks',
+        ],
+        setupTopics: ['flutter-basics', 'flutter-navigation'],
+        archetypes: [
+          {
+            key: 'rn-app',
+            match: [
+              'app',
+              'apps',
+              'mobile app',
+              'android and ios',
+              'ios and android',
+              'screen',
+              'screens',
+              'ui',
+              'feature',
+              'onboarding',
+            ],
+            steps: [
+              'Build the screens of {d} as widgets with go_router navigation and a view model per screen, one code base for iOS and Android',
+              'Give every screen of {d} its loading, empty and error states',
+              'Handle what differs between the platforms in {d}: safe areas, Android back navigation, keyboard insets and permission prompts',
+              "Test {d} with widget tests for each screen's states, and run it on both platforms",
+            ],
+            topics: ['flutter-navigation', 'flutter-testing'],
+          },
+          {
+            key: 'rn-offline',
+            match: [
+              'offline',
+              'offline storage',
+              'sync',
+              'synchronisation',
+              'synchronization',
+              'local storage',
+              'storage',
+              'cache',
+              'persistence',
+              'database',
+            ],
+            steps: [
+              'Store the data of {d} on the device in SQLite (sqflite or drift) behind a repository that is the source of truth, keeping shared_preferences for small settings',
+              'Queue every local change in {d} with an id and a timestamp, and replay the queue when connectivity_plus reports the device back online',
+              'Choose the conflict rule of {d} (last write wins per field, or the server wins and the user merges) and test it with edits from two devices',
+              'Show the sync state in {d}: pending changes, the last successful sync and a retry after a failure',
+            ],
+            topics: ['flutter-storage'],
+          },
+          {
+            key: 'rn-tests',
+            match: ['tests', 'test', 'unit tests', 'test suite', 'testing', 'e2e', 'end-to-end'],
+            steps: [
+              'Write {d} with flutter_test: unit tests for the logic (sync queue, conflict rule) and widget tests for the screens',
+              'Fake the repositories in {d} so the suite runs in CI without a device',
+              'Add an integration_test run of the main flow on both platforms, and run {d} on every push',
+            ],
+            topics: ['flutter-testing'],
+          },
+          {
+            key: 'rn-release',
+            match: [
+              'release',
+              'app store',
+              'play store',
+              'testflight',
+              'store listing',
+              'publish',
+              'submission',
+            ],
+            steps: [
+              'Set the app icons, splash screen, bundle identifiers and signing of {d} for both platforms',
+              'Build {d} with flutter build and ship it to TestFlight and a Play internal testing track',
+            ],
+            topics: ['flutter-release'],
+          },
+          {
+            key: 'rn-accessibility',
+            match: ['accessibility', 'accessible', 'a11y', 'voiceover', 'talkback', 'screen reader'],
+            steps: [
+              'Give custom controls in {d} Semantics labels and roles, and exclude decorative widgets',
+              'Check {d} with VoiceOver and TalkBack and at the largest text scale on both platforms',
+            ],
+            topics: ['flutter-basics'],
+          },
+        ],
+        fallback: [
+          'Design {d} once for both platforms and note where iOS and Android must differ',
+          'Implement {d} in Dart with flutter_test coverage, and try it on both platforms',
+        ],
+        guidance:
+          'Plan like a senior Flutter engineer: one Dart code base for iOS and Android, widgets with go_router and a view model per screen, offline-first storage in SQLite (sqflite, drift) behind repositories with a sync queue replayed on reconnect (connectivity_plus) and an explicit conflict rule, flutter_test unit and widget tests, integration_test on both platforms, VoiceOver and TalkBack checks, release builds through TestFlight and Play testing tracks. Never prescribe native-only tooling (Jetpack Compose, Room, SwiftUI) or React Native libraries for a Flutter brief.',
+      },
+    ],
+    supersedes: {
+      fields: ['mobile-ios', 'mobile-android', 'web-development'],
+      when: [
+        'react native',
+        'flutter',
+        'expo router',
+        'eas build',
+        'cross platform app',
+        'cross platform mobile',
+      ],
+    },
+  },
+  {
     key: 'data-science',
     name: 'Data science and analytics',
     domains: [
@@ -420,14 +703,15 @@ export const FIELDS: readonly Field[] = [
       'cohort',
     ],
     setup: [
+      'Write down the questions the analysis must answer and the decision each answer informs, with whoever will act on it',
       'Pin a reproducible environment (requirements or conda file) and load the raw data read-only',
-      'Profile the dataset: row counts, types, missing values, duplicates and the target distribution',
+      'Profile the dataset: row counts, types, missing values, duplicates and the distribution of the outcome the brief is about',
     ],
     habit: 'Keep raw data untouched and every transformation in code, so the notebook reruns top to bottom',
-    check: 'on a held-out test set, against a simple baseline, with the numbers in the notebook',
+    check: 'with the numbers and charts behind it in the notebook, rerun from the raw data',
     integrate: [
       'Restart the kernel and run the whole notebook from the raw files to check it reproduces every figure',
-      'Write the limitations: data quality, leakage risks and what the model must not be used for',
+      'Write the limitations: data quality, the period and population covered, and which patterns are correlation rather than cause',
     ],
     setupTopics: ['data-basics', 'notebook'],
     archetypes: [
@@ -437,8 +721,8 @@ export const FIELDS: readonly Field[] = [
           'model',
           'predict',
           'prediction',
+          'predictive',
           'classifier',
-          'churn',
           'forecast',
           'regression',
           'classification',
@@ -460,13 +744,15 @@ export const FIELDS: readonly Field[] = [
           'missing',
           'outliers',
           'data quality',
+          'data dictionary',
           'pipeline',
           'etl',
           'preprocessing',
         ],
         steps: [
-          'Document every missing-value and outlier decision for {d} with its effect on row counts',
-          'Put the preprocessing of {d} in one function or pipeline step so train and test are treated alike',
+          'Document every missing-value, duplicate and outlier decision for {d} with its effect on row counts',
+          'Put the cleaning of {d} in one function or pipeline step so it reruns unchanged on a fresh extract',
+          "Write a data dictionary for {d}: each column's meaning, type, unit, allowed values and source",
         ],
         topics: ['missing-data', 'preprocessing'],
       },
@@ -475,16 +761,18 @@ export const FIELDS: readonly Field[] = [
         match: ['eda', 'exploratory', 'analysis', 'insights', 'drivers', 'cohort', 'segmentation'],
         steps: [
           'Plot distributions and relationships relevant to {d}, one question per chart',
+          'Compare the outcome across segments in {d} and rank candidate drivers by effect size, with the count behind each',
           'Test the main patterns in {d} for significance or stability across time periods',
         ],
         topics: ['visualisation'],
       },
       {
         key: 'dashboard',
-        match: ['dashboard', 'report', 'deck', 'slides', 'presentation', 'summary'],
+        match: ['dashboard', 'report', 'deck', 'slides', 'presentation', 'summary', 'findings'],
         steps: [
           'Lead {d} with the answer and the decision it supports, then the evidence',
-          'Label every chart in {d} with units, the time range and the data source',
+          'Title every chart in {d} with its finding, and label axes with units, the time range and the data source',
+          'Give each recommendation in {d} a number: the expected impact, its range and where the estimate comes from',
         ],
         topics: ['visualisation'],
       },
@@ -492,7 +780,7 @@ export const FIELDS: readonly Field[] = [
         key: 'notebook',
         match: ['notebook', 'jupyter', 'code'],
         steps: [
-          'Structure {d} as load → clean → explore → model → evaluate, with a markdown cell stating each result',
+          'Structure {d} as load → clean → explore → conclude, with a markdown cell stating each result',
           'Fix random seeds in {d} and record library versions',
         ],
         topics: ['notebook'],
@@ -503,7 +791,74 @@ export const FIELDS: readonly Field[] = [
       'Produce {d} from code that reruns on the raw data',
     ],
     guidance:
-      'Plan like a senior data scientist: reproducible environment, data profiling, train/test split before fitting, a baseline, scikit-learn pipelines, cross-validation, leakage checks, held-out evaluation with decision-relevant metrics, charts with units, limitations.',
+      'Plan like a senior data analyst: the business questions and the decisions they inform first, a reproducible environment, data profiling, documented cleaning with a data dictionary, exploratory analysis with one question per chart, segment comparisons ranked by effect size with the counts behind them, stability across periods, charts titled with their finding and labelled with units, findings that lead with the answer and recommendations with a number and its source, limitations (correlation is not cause). Train/test splits, baselines and held-out evaluation only when a predictive model is asked for.',
+    variants: [
+      {
+        key: 'modelling',
+        when: [
+          'model',
+          'models',
+          'predict',
+          'prediction',
+          'predictive',
+          'classifier',
+          'classification',
+          'regression',
+          'forecast',
+          'forecasting',
+          'machine learning',
+          'roc auc',
+          'auc',
+          'precision',
+          'recall',
+          'f1',
+          'rmse',
+        ],
+        setup: [
+          'Write down the prediction target, the metric the decision needs and the baseline the model must beat',
+          'Pin a reproducible environment (requirements or conda file) and load the raw data read-only',
+          'Profile the dataset: row counts, types, missing values, duplicates and the target distribution',
+        ],
+        check: 'on a held-out test set, against a simple baseline, with the numbers in the notebook',
+        integrate: [
+          'Restart the kernel and run the whole notebook from the raw files to check it reproduces every figure',
+          'Write the limitations: data quality, leakage risks and what the model must not be used for',
+        ],
+        archetypes: [
+          {
+            key: 'cleaning',
+            match: [
+              'clean',
+              'cleaning',
+              'missing',
+              'outliers',
+              'data quality',
+              'data dictionary',
+              'pipeline',
+              'etl',
+              'preprocessing',
+            ],
+            steps: [
+              'Document every missing-value, duplicate and outlier decision for {d} with its effect on row counts',
+              'Put the preprocessing of {d} in one function or pipeline step so train and test are treated alike',
+              "Write a data dictionary for {d}: each column's meaning, type, unit, allowed values and source",
+            ],
+            topics: ['missing-data', 'preprocessing'],
+          },
+          {
+            key: 'notebook',
+            match: ['notebook', 'jupyter', 'code'],
+            steps: [
+              'Structure {d} as load → clean → explore → model → evaluate, with a markdown cell stating each result',
+              'Fix random seeds in {d} and record library versions',
+            ],
+            topics: ['notebook'],
+          },
+        ],
+        guidance:
+          'Plan like a senior data scientist: reproducible environment, data profiling, train/test split before fitting, a baseline, scikit-learn pipelines, cross-validation, leakage checks, held-out evaluation with decision-relevant metrics, charts with units, limitations.',
+      },
+    ],
   },
   {
     key: 'ml-research',
@@ -840,11 +1195,21 @@ export const FIELDS: readonly Field[] = [
     archetypes: [
       {
         key: 'interviews',
-        match: ['interview', 'interviews', 'discovery', 'contextual inquiry'],
+        match: [
+          'interview',
+          'interviews',
+          'user interviews',
+          'customer interviews',
+          'user research',
+          'research summary',
+          'discovery',
+          'contextual inquiry',
+        ],
         steps: [
-          'Write a semi-structured discussion guide for {d} with open, non-leading questions',
-          'Recruit five to eight participants for {d} who match the screener, plus a backup',
-          'Run {d} with a note-taker and record with consent',
+          'Write a screener for {d} and recruit five to eight participants who match it, plus a backup',
+          'Write a semi-structured interview guide for {d} with open, non-leading questions, and pilot it once',
+          'Run the sessions for {d} with a note-taker, recording with consent, and write each one up the same day',
+          'Synthesise {d} on an affinity map, then write the findings with supporting quotes and how many participants showed each',
         ],
         topics: ['interviews'],
       },
@@ -928,6 +1293,11 @@ export const FIELDS: readonly Field[] = [
       'icons',
       'high-fidelity',
       'components',
+      'infographic',
+      'poster',
+      'flyer',
+      'brochure',
+      'illustration',
     ],
     setup: [
       'Collect the brand assets, constraints and three reference designs the stakeholders like',
@@ -960,23 +1330,23 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'hifi',
-        match: [
-          'mockup',
-          'mockups',
-          'high-fidelity',
-          'hi-fi',
-          'screens',
-          'ui',
-          'prototype',
-          'redesign',
-          'landing page',
-        ],
+        match: ['mockup', 'mockups', 'high-fidelity', 'hi-fi', 'screens', 'ui', 'redesign', 'landing page'],
         steps: [
           'Set the type scale, colour palette and spacing grid for {d}',
           'Design {d} at mobile and desktop sizes with real content, not lorem ipsum',
           'Check the colour contrast of {d} against WCAG 2.2 AA',
         ],
         topics: ['colour', 'typography', 'contrast'],
+      },
+      {
+        key: 'prototype',
+        match: ['prototype', 'clickable prototype', 'interactive prototype', 'clickable', 'interactive'],
+        steps: [
+          'Build {d} from the final screens, wiring the main flow and its error and empty states',
+          'Fill {d} with realistic content and the inputs a tester must use, and leave out what no task needs',
+          'Pilot {d} on the target device with a colleague before it goes in front of users',
+        ],
+        topics: ['design-tools'],
       },
       {
         key: 'design-system',
@@ -989,17 +1359,38 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'brand',
-        match: ['logo', 'brand', 'identity', 'icons', 'illustrations', 'poster', 'banner'],
+        match: ['logo', 'logotype', 'brand', 'brand identity', 'identity', 'icons', 'wordmark'],
         steps: [
+          'Collect references and the words {d} must convey, and sketch widely in black and white first',
           'Explore at least three directions for {d} and test them at small sizes and in one colour',
-          'Produce {d} as vector masters with export presets',
+          'Produce {d} as vector masters with colour, mono and reversed versions and export presets',
         ],
         topics: ['colour'],
       },
+      {
+        key: 'graphics',
+        match: [
+          'poster',
+          'banner',
+          'flyer',
+          'brochure',
+          'infographic',
+          'illustration',
+          'illustrations',
+          'graphics',
+          'social graphics',
+        ],
+        steps: [
+          'Set the grid, the type hierarchy and the one message {d} must get across at a glance',
+          'Lay out {d} with real copy and images, then check it at actual size (a print proof or the target screen)',
+          'Export {d} in the formats each channel needs (print PDF with bleed, web PNG or SVG)',
+        ],
+        topics: ['typography', 'colour'],
+      },
     ],
     fallback: [
-      'Explore options for {d} before refining one',
-      'Review {d} against the brief with stakeholders',
+      'Explore options for {d} in low fidelity before refining one',
+      'Review {d} against the brief with stakeholders and log the decisions',
     ],
     guidance:
       'Plan like a senior product/visual designer: references and constraints, divergent sketches, flows with edge states, type scale and colour palette, real content, WCAG contrast, Figma components with variants, clickable prototype, developer hand-off.',
@@ -1093,8 +1484,47 @@ export const FIELDS: readonly Field[] = [
         topics: ['analytics', 'advertising-rules'],
       },
       {
+        key: 'seo-keywords',
+        match: [
+          'seo',
+          'keyword',
+          'keywords',
+          'keyword plan',
+          'keyword research',
+          'search terms',
+          'topic cluster',
+        ],
+        steps: [
+          "List seed terms for {d} from customers' own words, competitors' pages and search suggestions",
+          'Pull search volume and keyword difficulty for each term in {d} from a keyword tool such as Google Keyword Planner',
+          'Label the search intent of each term in {d} from the pages that rank for it today',
+          'Cluster the terms in {d} by topic and map each cluster to one page, so no two pages target the same term',
+        ],
+        topics: ['keyword-research', 'seo'],
+      },
+      {
+        key: 'pitch-deck',
+        match: ['pitch deck', 'deck', 'slides', 'slide deck', 'presentation', 'pitch'],
+        steps: [
+          'Write the storyline of {d} as one headline per slide before designing any: problem, solution, proof, market, model, team, ask',
+          'Design {d} with one idea per slide, large type and a chart only where a number makes the point',
+          'Rehearse {d} aloud against the time slot and cut every slide the audience would not miss',
+        ],
+        topics: [],
+      },
+      {
+        key: 'press-release',
+        match: ['press release', 'media release', 'press kit', 'announcement', 'news release'],
+        steps: [
+          'Lead {d} with the news in the headline and first paragraph: who, what, when, where and why it matters',
+          'Add a quote from a named spokesperson, the supporting facts and a boilerplate with the media contact to {d}',
+          'Send {d} to a short list of journalists who cover the beat, under embargo if the timing matters',
+        ],
+        topics: ['advertising-rules'],
+      },
+      {
         key: 'article',
-        match: ['blog', 'article', 'post', 'case study', 'press release', 'copy', 'tagline', 'slogan'],
+        match: ['blog', 'article', 'post', 'case study', 'copy', 'tagline', 'slogan'],
         steps: [
           'Outline {d} around one reader question and the answer in the first paragraph',
           'Back every claim in {d} with a source or a customer quote',
@@ -1103,11 +1533,333 @@ export const FIELDS: readonly Field[] = [
       },
     ],
     fallback: [
-      'Write {d} for one named audience and one action',
-      'Test {d} with five readers from the audience',
+      'Draft {d} for one named audience and one action, against the creative brief',
+      'Put {d} in front of five people from the audience and revise what they misread',
     ],
     guidance:
       'Plan like a senior marketer/copywriter: creative brief, audience and single-minded message, voice-of-customer research, headline options, proof for every claim, one call to action, A/B variants, UTM tracking, launch calendar, advertising rules. No code, repositories or software tooling.',
+  },
+  {
+    key: 'content-writing',
+    name: 'Content and editorial writing',
+    domains: [
+      'writing',
+      'content writing',
+      'blogging',
+      'blog',
+      'editorial',
+      'journalism',
+      'copy editing',
+      'copyediting',
+      'ghostwriting',
+      'article writing',
+      'long form writing',
+    ],
+    vocabulary: [
+      'article',
+      'articles',
+      'blog post',
+      'blog series',
+      'long form',
+      'editorial',
+      'essay',
+      'flesch',
+      'reading ease',
+      'plagiarism',
+      'citations',
+      'cites',
+      'word count',
+      'keyword plan',
+      'keyword research',
+      'byline',
+    ],
+    setup: [
+      'Define the reader: what they already know, what they search for and the one question each piece must answer for them',
+      'Write a content brief per piece: angle, target keyword and search intent, outline, sources to consult and target length',
+    ],
+    habit:
+      'Draft fast, then edit in separate passes: structure, clarity, facts and links, then a line edit read aloud',
+    check:
+      'by an editor reading the final text against the content brief, with a tool measuring it where the criterion sets a number',
+    integrate: [
+      'Copy-edit the whole set for consistency: names, numbers, terms, tone and house style',
+      'Fact-check every figure, quote and link against its source once more, then format each piece for the publishing platform with its title tag and meta description',
+    ],
+    setupTopics: ['content-quality', 'web-writing'],
+    archetypes: [
+      {
+        key: 'article',
+        match: [
+          'article',
+          'articles',
+          'blog',
+          'blog post',
+          'blog posts',
+          'post',
+          'posts',
+          'essay',
+          'feature',
+          'long form',
+          'op-ed',
+          'series',
+          'chapter',
+        ],
+        steps: [
+          'Research {d}: gather primary and recent sources, at least as many as the brief asks for, and note the claim each one supports',
+          'Outline {d} with a working headline, the answer up front and one section per reader question',
+          'Draft {d} to the target length, citing each source where its claim is used',
+          'Edit {d} for readability: short sentences, plain words and a subheading every few paragraphs, checked with a readability score',
+          'Run {d} through a plagiarism checker and fact-check every number and quote before it goes to the editor',
+        ],
+        topics: ['content-quality', 'readability', 'web-writing'],
+      },
+      {
+        key: 'seo-keywords',
+        match: [
+          'seo',
+          'keyword',
+          'keywords',
+          'keyword plan',
+          'keyword research',
+          'search terms',
+          'topic cluster',
+        ],
+        steps: [
+          "List seed terms for {d} from the readers' own questions, competing articles and search suggestions",
+          'Pull search volume and keyword difficulty for each term in {d} from a keyword tool such as Google Keyword Planner',
+          'Label the search intent of each term in {d} (informational, commercial, transactional) from the pages that rank for it today',
+          'Cluster the terms in {d} by topic and map one primary and a few secondary keywords to each article, with no two articles on the same term',
+        ],
+        topics: ['keyword-research', 'seo'],
+      },
+      {
+        key: 'snippets',
+        match: [
+          'social',
+          'social media',
+          'snippet',
+          'snippets',
+          'promotion',
+          'teaser',
+          'teasers',
+          'newsletter blurb',
+          'linkedin',
+          'twitter',
+          'instagram',
+        ],
+        steps: [
+          'Pull the strongest line, number or quote of each article into {d} and build a hook around it',
+          "Adapt {d} to each platform's length, format and link handling, with one call to read the article",
+          "Schedule {d} around each article's publication date",
+        ],
+        topics: ['web-writing'],
+      },
+      {
+        key: 'editing',
+        match: ['edit', 'editing', 'proofread', 'proofreading', 'copy edit', 'style sheet', 'style guide'],
+        steps: [
+          'Edit {d} in passes: structure first, then clarity, then a line edit and a final proofread',
+          'Keep a style sheet for {d}: spellings, names, number formats and capitalisation',
+        ],
+        topics: ['readability'],
+      },
+    ],
+    fallback: [
+      'Define the reader and the one thing {d} must leave them with',
+      'Draft {d}, then edit it in a separate pass before anyone reviews it',
+    ],
+    guidance:
+      'Plan like a senior editor and content writer: reader and angle first, a content brief per piece, keyword research mapped to articles (seed terms, search volume, difficulty, intent, topic clusters), research with cited primary sources, outline, draft, editing passes for structure, clarity and readability (Flesch reading ease), plagiarism and fact checks, platform formatting, promotion snippets per channel. No code, repositories or software tooling.',
+  },
+  {
+    key: 'sales',
+    name: 'B2B sales',
+    domains: [
+      'sales',
+      'b2b sales',
+      'outbound sales',
+      'inside sales',
+      'business development',
+      'sales development',
+      'revenue operations',
+      'revops',
+      'account management',
+    ],
+    vocabulary: [
+      'sales',
+      'outbound',
+      'prospect',
+      'prospects',
+      'prospecting',
+      'sales pipeline',
+      'pipeline forecast',
+      'ideal customer profile',
+      'icp',
+      'cold email',
+      'cold call',
+      'call script',
+      'objection',
+      'objection handling',
+      'crm',
+      'quota',
+      'qualified accounts',
+      'qualified leads',
+      'lead generation',
+      'b2b',
+      'sdr',
+      'discovery call',
+      'win rate',
+      'closed won',
+    ],
+    setup: [
+      'Pull the last year of closed-won and closed-lost deals from the CRM and note what the best-fit customers have in common',
+      'Agree the targets with the sales lead: meetings and pipeline per month, average deal size and sales-cycle length',
+    ],
+    habit:
+      'Log every account, touch and reply in the CRM the same day, so conversion rates come from data rather than memory',
+    check:
+      'against the CRM data and, where it can be measured, with the tracked reply, meeting or conversion rate',
+    integrate: [
+      'Load the accounts, contacts and sequences into the CRM and the sequencing tool with owners, stages and daily send limits',
+      'Role-play the whole motion (first email, call, objection, next step) with a colleague as the buyer and tighten what stalls',
+    ],
+    setupTopics: ['prospecting'],
+    archetypes: [
+      {
+        key: 'icp',
+        match: [
+          'ideal customer profile',
+          'icp',
+          'customer profile',
+          'buyer persona',
+          'buyer personas',
+          'persona',
+          'personas',
+          'target market',
+          'segmentation',
+          'segments',
+        ],
+        steps: [
+          'Find what the best-fit customers behind {d} share in closed-won deals: industry, size, tech stack and the trigger that made them buy',
+          'Write {d} as firmographic criteria, buying triggers and disqualifiers, plus the buying committee (economic buyer, champion, users)',
+          'Size {d}: pull the matching accounts from LinkedIn Sales Navigator or a B2B database into an account list tiered by fit',
+          'Check {d} against win rates by segment and two or three conversations with customers or account executives',
+        ],
+        topics: ['prospecting'],
+      },
+      {
+        key: 'account-list',
+        match: [
+          'account list',
+          'prospect list',
+          'target accounts',
+          'accounts',
+          'lead list',
+          'leads',
+          'prospects',
+          'contacts',
+        ],
+        steps: [
+          'Build {d} from a data source (LinkedIn Sales Navigator, a B2B database or the CRM) filtered by the ICP criteria',
+          'Research each tier-1 account in {d} for a trigger or pain point worth a personalised first line',
+          'Verify the email addresses in {d} and drop contacts who opted out, following CAN-SPAM and GDPR',
+        ],
+        topics: ['prospecting', 'outreach-compliance'],
+      },
+      {
+        key: 'sequence',
+        match: [
+          'cold email',
+          'email sequence',
+          'sequence',
+          'cadence',
+          'emails',
+          'email',
+          'outreach',
+          'linkedin messages',
+          'follow-ups',
+        ],
+        steps: [
+          'Lay out {d} as a cadence: touches, channels and days between them, with a rule for when to stop',
+          'Write each message of {d} in under 120 words: a personalised first line, one pain point, proof and a low-friction ask',
+          'Write a version of {d} per segment with its own pain point, trigger and proof',
+          'Set up {d} in the sequencing tool with reply detection, an opt-out line and send limits that protect the domain',
+        ],
+        topics: ['outreach-compliance', 'deliverability'],
+      },
+      {
+        key: 'call-script',
+        match: [
+          'call script',
+          'script',
+          'talk track',
+          'objection handling',
+          'objections',
+          'cold call',
+          'discovery call',
+          'discovery questions',
+        ],
+        steps: [
+          'Write the opener of {d}: who you are and why you are calling this buyer, in one sentence, then ask for thirty seconds',
+          'List the discovery questions in {d} that qualify the account: need, timing, authority and budget',
+          'Collect the most frequent objections from call recordings and lost deals, and give each in {d} a response: acknowledge, ask, answer, confirm',
+          'Role-play {d} with a colleague, record it, and cut whatever sounds read aloud',
+        ],
+        topics: [],
+      },
+      {
+        key: 'forecast',
+        match: [
+          'pipeline forecast',
+          'sales forecast',
+          'forecast',
+          'pipeline',
+          'quota',
+          'revenue plan',
+          'sales targets',
+        ],
+        steps: [
+          'Set the conversion rates behind {d} stage by stage (contacted, replied, meeting, opportunity, won) from CRM history or stated benchmarks, each with its source',
+          'Build {d} backwards from the target: deals needed, then opportunities, meetings and accounts to contact per week',
+          'Add the average deal size and sales-cycle length to {d}, and a low, base and high case on the weakest assumption',
+        ],
+        topics: ['forecasting'],
+      },
+      {
+        key: 'crm',
+        match: ['crm', 'hubspot', 'salesforce', 'deal stages', 'pipeline stages'],
+        steps: [
+          'Define the deal stages of {d} with an exit criterion for each',
+          'Set the required fields and the reports of {d}: pipeline by stage, conversion between stages and activity per rep',
+        ],
+        topics: ['forecasting'],
+      },
+      {
+        key: 'sales-deck',
+        match: ['sales deck', 'deck', 'proposal', 'one-pager', 'battlecard', 'demo', 'case study'],
+        steps: [
+          "Build {d} around the buyer's problem and the outcome, with a customer proof point for each claim",
+          'Tailor {d} to the persona in the room and end it with one concrete next step',
+        ],
+        topics: [],
+      },
+      {
+        key: 'sales-plan',
+        match: ['sales plan', 'sales playbook', 'playbook', 'territory plan', 'outbound plan', 'plan'],
+        steps: [
+          'Set the targets of {d}: meetings, pipeline and revenue per month, and the weekly activity they require',
+          'Assign segments, channels and weekly volumes per rep in {d}',
+          'Decide the metrics {d} is reviewed on each week and the threshold that triggers a change',
+        ],
+        topics: ['forecasting'],
+      },
+    ],
+    fallback: [
+      'Tie {d} to the ICP and the pipeline stage it moves',
+      'Try {d} on a handful of real accounts and log the responses in the CRM',
+    ],
+    guidance:
+      'Plan like a senior B2B sales leader: an ideal customer profile from closed-won data (firmographics, triggers, buying committee), a tiered account list sized against it, researched personalisation, multi-touch sequences per segment with deliverability and opt-out rules (CAN-SPAM, GDPR), call scripts with discovery questions and objection handling, a pipeline forecast built backwards from the target on stage-by-stage conversion rates, deal size and cycle length, everything logged in the CRM. No code, repositories or software tooling.',
   },
   {
     key: 'finance',
@@ -1190,13 +1942,23 @@ export const FIELDS: readonly Field[] = [
         topics: ['valuation-functions', 'what-if'],
       },
       {
-        key: 'budget',
-        match: ['budget', 'forecast', 'variance', 'actuals', 'plan vs actual', 'rolling forecast'],
+        key: 'variance',
+        match: ['variance', 'actuals', 'plan vs actual', 'budget vs actual', 'rolling forecast', 'forecast'],
         steps: [
           'Map the chart of accounts into the lines {d} reports on',
           'Compute variances in {d} in amount and percent, and flag the ones above a threshold',
         ],
         topics: ['formulas', 'pivot'],
+      },
+      {
+        key: 'budget',
+        match: ['budget', 'budgets', 'cost plan', 'expense plan', 'cost estimate'],
+        steps: [
+          'List every cost line of {d} with its driver (quantity × unit cost) and the source of each figure',
+          'Lay out {d} with one row per line and one column per period, subtotals by category and a contingency line',
+          'Add a check cell to {d} that ties the total to the agreed envelope, and a scenario for the largest uncertain cost',
+        ],
+        topics: ['formulas', 'validation'],
       },
       {
         key: 'analysis-sheet',
@@ -1314,6 +2076,222 @@ export const FIELDS: readonly Field[] = [
     fallback: ['Define the reader and the task {d} serves', 'Test {d} with a reader from the audience'],
     guidance:
       'Plan like a senior technical writer: audience and task analysis, Diátaxis (tutorial, how-to, reference, explanation), one task per page, tested procedures, examples for every reference entry, a style guide and consistent terminology, link and sample checks.',
+  },
+];
+
+const MOBILE: readonly FieldKey[] = ['mobile-ios', 'mobile-android', 'mobile-cross-platform'];
+const SCREENS: readonly FieldKey[] = [
+  'visual-design',
+  'ux-research',
+  'web-development',
+  'mobile-ios',
+  'mobile-android',
+  'mobile-cross-platform',
+];
+const WRITING: readonly FieldKey[] = ['content-writing', 'marketing', 'technical-writing'];
+const CONTRAST_CHECK =
+  'by measuring every text and interface colour pair with a contrast checker against WCAG 2.2 AA (4.5:1 for body text, 3:1 for large text and controls)';
+
+/**
+ * Criterion-aware checks, most specific first: the rule whose words match the criterion best
+ * wins, ties going to the earlier rule; a criterion no rule matches is checked the field's way
+ * (`Field.check`).
+ */
+export const CRITERION_CHECKS: readonly CriterionCheck[] = [
+  // Data science: only a criterion about a model's performance is checked on a held-out set.
+  {
+    key: 'model-metric',
+    fields: ['data-science'],
+    match: [
+      'roc auc',
+      'auc',
+      'precision',
+      'recall',
+      'accuracy',
+      'f1',
+      'rmse',
+      'mae',
+      'mape',
+      'baseline',
+      'held out',
+      'test set',
+      'outperforms',
+      'predicts',
+      'prediction',
+      'model',
+    ],
+    check: 'on a held-out test set, against a simple baseline, with the numbers in the notebook',
+  },
+  {
+    key: 'drivers',
+    fields: ['data-science'],
+    match: ['driver', 'drivers', 'factors', 'root cause', 'root causes', 'evidence'],
+    check:
+      "by sizing each driver's effect with the counts behind it (and a confidence interval), and checking it holds in more than one time period",
+  },
+  // Sales
+  {
+    key: 'account-count',
+    fields: ['sales'],
+    match: ['qualified accounts', 'accounts', 'prospects', 'leads', 'contacts', 'target accounts'],
+    check:
+      'by counting the accounts in the list that meet every ICP criterion, and spot-checking ten of them by hand',
+  },
+  {
+    key: 'personalisation',
+    fields: ['sales'],
+    match: [
+      'personalised',
+      'personalized',
+      'personalisation',
+      'personalization',
+      'per segment',
+      'segment',
+      'tailored',
+    ],
+    check:
+      'by reading one message per segment side by side: each must name a pain point, trigger or proof specific to that segment',
+  },
+  {
+    key: 'forecast-assumptions',
+    fields: ['sales'],
+    match: ['forecast', 'conversion', 'conversion rates', 'assumptions', 'pipeline', 'quota'],
+    check:
+      'by tracing every number in the forecast to a stated conversion rate, deal size and cycle length, and recomputing one week by hand',
+  },
+  {
+    key: 'outreach-rates',
+    fields: ['sales'],
+    match: ['reply rate', 'response rate', 'open rate', 'meetings booked', 'meetings'],
+    check: "with the sequencing tool's reply and meeting rates over the first two weeks of sends",
+  },
+  {
+    key: 'objections',
+    fields: ['sales'],
+    match: ['objection', 'objections', 'objection handling'],
+    check:
+      'by role-playing the call with a colleague who raises each listed objection, noting where the answer stalls',
+  },
+  // Mobile
+  {
+    key: 'offline',
+    fields: MOBILE,
+    match: ['offline', 'airplane mode', 'without a connection', 'no connection', 'no network'],
+    check:
+      'with the device in airplane mode: create, edit and delete records, force-quit and relaunch, then reconnect and confirm nothing was lost or duplicated',
+  },
+  {
+    key: 'sync-time',
+    fields: MOBILE,
+    match: ['sync', 'syncs', 'synchronise', 'synchronize', 'synchronisation', 'synchronization'],
+    check:
+      'by timing sync from reconnection to server confirmation on a real device per platform over a throttled network, ten runs, reporting the median and the worst',
+  },
+  {
+    key: 'screen-readers',
+    fields: ['mobile-cross-platform'],
+    match: ['talkback', 'voiceover', 'screen reader', 'screen readers'],
+    check:
+      'by walking every screen with VoiceOver on iOS and TalkBack on Android: each control announced with its label and role, in a sensible order, and reachable',
+  },
+  // Screens and flows
+  {
+    key: 'step-count',
+    fields: SCREENS,
+    match: ['steps', 'fewer steps', 'taps', 'clicks', 'fewer screens'],
+    check:
+      'by counting the screens and actions of the flow in the prototype, before and after, on the same task',
+  },
+  // Anywhere
+  {
+    key: 'usability-test',
+    match: [
+      'usability',
+      'usability test',
+      'usability testing',
+      'user testing',
+      'tested with users',
+      'task success',
+      'time on task',
+    ],
+    check:
+      'by running the usability test with representative users (at least five): realistic tasks, task success rate, time on task and each issue rated by severity',
+  },
+  {
+    key: 'contrast',
+    match: ['colour contrast', 'color contrast', 'contrast ratio', 'aa contrast', 'wcag contrast'],
+    check: CONTRAST_CHECK,
+  },
+  {
+    key: 'contrast-on-screen',
+    fields: SCREENS,
+    match: ['contrast'],
+    check: CONTRAST_CHECK,
+  },
+  {
+    key: 'charts',
+    match: [
+      'chart',
+      'charts',
+      'graph',
+      'graphs',
+      'visualisation',
+      'visualisations',
+      'visualization',
+      'visualizations',
+      'axis labels',
+      'legend',
+    ],
+    check:
+      'by reviewing each chart for a title that states its finding, labelled axes with units, a legend where needed and text readable at presentation size',
+  },
+  {
+    key: 'quantified',
+    match: ['quantified', 'quantify', 'quantifies', 'estimated impact', 'business impact', 'roi'],
+    check:
+      'by checking that each recommendation carries a number (impact, cost or size), its range and where the estimate comes from',
+  },
+  {
+    key: 'readability',
+    match: [
+      'flesch',
+      'reading ease',
+      'reading level',
+      'grade level',
+      'readability score',
+      'readability tool',
+      'plain language',
+      'kincaid',
+      'hemingway',
+    ],
+    check:
+      'with a readability checker (the Flesch reading-ease score in Microsoft Word, or Hemingway Editor) on each final text, shortening sentences and words until it passes',
+  },
+  {
+    key: 'plagiarism',
+    match: ['plagiarism', 'plagiarism free', 'plagiarised', 'plagiarized', 'originality'],
+    check:
+      'by running each final text through a plagiarism checker (Copyscape or Grammarly, say) and rewriting or attributing every matched passage',
+  },
+  {
+    key: 'citations',
+    match: ['cites', 'cite', 'cited', 'citation', 'citations', 'references', 'sources', 'bibliography'],
+    check:
+      'by counting the sources cited and opening each one to confirm it is reputable and supports the claim it is cited for',
+  },
+  {
+    key: 'word-count',
+    fields: WRITING,
+    match: ['word count', 'word limit', 'word target'],
+    check:
+      'with the word count of each final text against the target, cutting or expanding sections rather than padding',
+  },
+  {
+    key: 'search',
+    fields: ['content-writing', 'marketing'],
+    match: ['seo', 'ranks', 'ranking', 'search traffic', 'organic traffic', 'keyword', 'keywords'],
+    check:
+      "by checking each page's title, headings and opening paragraph against its mapped keyword, then tracking impressions and position in Search Console after publishing",
   },
 ];
 

@@ -12,7 +12,9 @@ export const generatePlaybook = defineRoute({
   summary: 'Generate a playbook from a brief',
   description:
     'Pillar 1. Milestones spread over `durationDays` (every `day` within 1..durationDays; the last milestone delivers every ' +
-    'deliverable), tasks from the deliverables and success criteria, tutorial links from a curated catalogue.',
+    'deliverable), tasks from the deliverables and success criteria, tutorial links from a curated catalogue. A ' +
+    'deliverable or criterion listed twice (ignoring case, surrounding spaces and trailing punctuation) is planned once, ' +
+    'under its first spelling.',
   ...apiKeyAuth('playbooks:generate'),
   request: { body: { required: true, content: json(PlaybookBriefSchema) } },
   responses: { 200: { description: 'The playbook.', content: json(PlaybookSchema) } },
