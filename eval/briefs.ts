@@ -566,6 +566,143 @@ Also write ten Instagram captions in our playful brand voice. Every health claim
     },
   },
   {
+    id: 'sales-outbound',
+    field: 'sales',
+    playbook: {
+      title: 'Outbound plan for a payroll SaaS in Bengaluru',
+      domain: 'Sales',
+      durationDays: 10,
+      deliverables: [
+        'An ideal customer profile for 50–500 employee firms',
+        'A list of 150 target accounts',
+        'A three-touch cold email sequence',
+        'A discovery call script',
+      ],
+      successCriteria: ['Every account meets the ICP', 'Reply rate above 5% in the pilot send'],
+    },
+    rubric: {
+      text: `We sell payroll software to Indian companies with 50 to 500 employees and want a repeatable outbound motion.
+- Define the ideal customer profile, including the buying committee.
+- Build a list of at least 150 target accounts from LinkedIn Sales Navigator.
+- Write a three-touch cold email sequence; each email must stay under 120 words.
+- Prepare a discovery call script that handles the "we already use Excel" objection.
+Nice to have: a forecast of meetings booked per week.`,
+      domain: 'sales',
+      asks: [
+        'ideal customer profile',
+        '150 target accounts',
+        'cold email sequence',
+        'discovery call script',
+        'forecast',
+      ],
+      themes: ['communication'],
+    },
+  },
+  {
+    id: 'sales-hinglish',
+    field: 'sales',
+    playbook: {
+      title: 'Pipeline forecast for our D2C distributor deals',
+      domain: 'business development',
+      durationDays: 4,
+      deliverables: ['A 90-day pipeline forecast', 'A call script with objection handling'],
+      successCriteria: ['Forecast ties to stated conversion rates'],
+    },
+    rubric: {
+      text: 'Humein agle 90 din ka pipeline forecast chahiye, conversion rates ke saath. Distributors ke liye ek call script bhi banani hai jo price objection handle kare.',
+      domain: 'sales',
+      asks: ['pipeline forecast', 'call script'],
+      themes: [],
+    },
+  },
+  {
+    id: 'writing-blog-series',
+    field: 'content-writing',
+    playbook: {
+      title: 'Blog series on mutual funds for first-time investors',
+      domain: 'Content writing',
+      durationDays: 8,
+      deliverables: [
+        'Three 1,200-word articles',
+        'An SEO keyword plan',
+        'Meta descriptions for each article',
+      ],
+      successCriteria: [
+        'Flesch reading ease above 60',
+        'Each article cites at least two SEBI or AMFI sources',
+      ],
+    },
+    rubric: {
+      text: `Write three blog articles (about 1,200 words each) explaining mutual funds to first-time investors.
+The articles must cite at least two official sources each (SEBI, AMFI).
+Keep the language simple: a Flesch reading ease above 60 is expected.
+Research the keywords first and map one primary keyword to each article.
+No plagiarism: we run every draft through a checker.`,
+      domain: 'writing',
+      asks: ['three blog articles', 'official sources', 'Flesch reading ease', 'keywords', 'plagiarism'],
+      themes: ['documentation', 'communication'],
+    },
+  },
+  {
+    id: 'writing-short',
+    field: 'content-writing',
+    playbook: {
+      title: 'Founder story for our About page',
+      domain: 'copy editing and blogging',
+      durationDays: 2,
+      deliverables: ['An 800-word founder story article'],
+      successCriteria: ['Approved by the founder'],
+    },
+    rubric: {
+      text: 'Write an 800-word article telling our founder story, edited for a general audience.',
+      asks: ['founder story'],
+      themes: ['communication'],
+    },
+  },
+  {
+    id: 'cross-platform-rn',
+    field: 'mobile-cross-platform',
+    playbook: {
+      title: 'React Native app for a neighbourhood library',
+      domain: 'Mobile',
+      durationDays: 14,
+      deliverables: [
+        'An Expo app for iOS and Android',
+        'Offline catalogue with sync',
+        'Jest tests for the sync logic',
+      ],
+      successCriteria: ['Borrowing works offline', 'Runs on both platforms from one code base'],
+    },
+    rubric: {
+      text: `Build a React Native (Expo) app where members browse the catalogue and reserve books.
+- The app must work offline and sync reservations when back online.
+- It must run on iOS and Android from one code base.
+- Write Jest tests for the sync logic.
+- Should support Hindi and English.
+- Publish a test build through EAS.`,
+      domain: 'React Native',
+      asks: ['work offline', 'iOS and Android', 'Jest tests', 'Hindi and English', 'EAS'],
+      themes: ['functionality', 'testing', 'deployment'],
+    },
+  },
+  {
+    id: 'cross-platform-flutter',
+    field: 'mobile-cross-platform',
+    playbook: {
+      title: 'Flutter app for clinic appointment reminders',
+      domain: 'app development',
+      durationDays: 5,
+      deliverables: ['A Flutter app with a booking screen', 'Push reminders the day before'],
+      successCriteria: ['Works on a low-end Android phone'],
+    },
+    rubric: {
+      text: 'we need a flutter app for our clinic. patients book a slot and get a push reminder the day before. must work on cheap android phones too.',
+      domain: 'Flutter',
+      asks: ['book a slot', 'push reminder', 'cheap android phones'],
+      themes: [],
+    },
+  },
+  {
     id: 'general-wedding',
     field: 'general',
     playbook: {

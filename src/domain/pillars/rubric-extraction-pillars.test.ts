@@ -196,10 +196,27 @@ describe('prohibitions', () => {
       'No external libraries are allowed.',
       'Candidates may not use ChatGPT.',
       'पासवर्ड सादे टेक्स्ट में नहीं होना चाहिए।',
+      'No plagiarism.',
+      'No plagiarism: we run every draft through a checker.',
+      'No paid APIs!',
+      '- No copied code',
     ])
       expect(isProhibition(t), t).toBe(true);
-    for (const t of ['You do not need to deploy it.', 'Must use TypeScript.', 'Login is not required.'])
+    for (const t of [
+      'You do not need to deploy it.',
+      'Must use TypeScript.',
+      'Login is not required.',
+      'No experience is needed.',
+      'No need to deploy it.',
+      'No problem if you use Python.',
+      'No one will read the code.',
+    ])
       expect(isProhibition(t), t).toBe(false);
+    // A bare "No …" is a requirement of its own, at must strength.
+    expect(findRequirementSentences('Write the essay. No plagiarism.')).toContainEqual({
+      text: 'No plagiarism.',
+      strength: 'must',
+    });
   });
 
   it('says what is forbidden as something to avoid', () => {
@@ -210,6 +227,10 @@ describe('prohibitions', () => {
     expect(forbiddenThing('Never commit credentials.')).toBe('committing credentials');
     expect(forbiddenThing('No external libraries are allowed.')).toBe('external libraries');
     expect(forbiddenThing('Avoid hard-coded file paths.')).toBe('hard-coded file paths');
+    // What follows a colon or a dash is the reason, unless it lists the forbidden things.
+    expect(forbiddenThing('No plagiarism: we run every draft through a checker.')).toBe('plagiarism');
+    expect(forbiddenThing('Never commit secrets — use environment variables.')).toBe('committing secrets');
+    expect(forbiddenThing('Do not use: jQuery, lodash.')).toBe('using jQuery, lodash');
   });
 
   it('grades a prohibition on compliance: level 5 is the forbidden thing kept out', () => {

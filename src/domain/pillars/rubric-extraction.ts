@@ -89,7 +89,7 @@ const NICE_CUE =
  * scope, not a prohibition, and is dropped before this is asked.)
  */
 const PROHIBITION =
-  /\b(?:must|should|shall|may|can|will|are|is|need) ?not\b|\b(?:mustn't|shouldn't|can't|cannot|won't)\b|\b(?:do|does) not\b|\bdon't\b|\bnever\b|\bavoid(?:s|ing)?\b|\bno\b[^.;]*\b(?:allowed|permitted|accepted)\b|\bforbidden\b|\bprohibited\b|\bnot (?:be )?(?:allowed|permitted|accepted)\b/;
+  /\b(?:must|should|shall|may|can|will|are|is|need) ?not\b|\b(?:mustn't|shouldn't|can't|cannot|won't)\b|\b(?:do|does) not\b|\bdon't\b|\bnever\b|\bavoid(?:s|ing)?\b|\bno\b[^.;]*\b(?:allowed|permitted|accepted)\b|\bforbidden\b|\bprohibited\b|\bnot (?:be )?(?:allowed|permitted|accepted)\b|^(?:[-*•]\s*)?no\s+(?!(?:need|problem|worries|experience|prior|one|matter)\b)[\w-]+(?:\s+(?!(?:is|are|was|were|be|needed|required|necessary)\b)[\w-]+){0,2}\s*(?:[.!:;—–]|$)/;
 /** A sentence that opens by labelling itself as background ("Context: …", "About us: …"). */
 const CONTEXT_LABEL =
   /^(?:context|background|about us|about the (?:company|team|client|business)|company (?:background|overview)|overview|who we are|our story|the situation)\s*(?:[:—–]|-\s)/i;
@@ -1196,11 +1196,21 @@ function gerund(verb: string): string {
 
 /** What a prohibition forbids, as a phrase that follows "avoid": "Must not use paid tools" → "using paid tools". */
 export function forbiddenThing(sentence: string): string {
-  const bare = normaliseSpace(sentence)
-    .replace(/[.;:!?।॥。！？؟۔]+$/u, '')
-    .replace(PROHIBITION_OPENER, '')
-    .replace(PROHIBITION_CLOSER, '')
-    .trim();
+  const strip = (text: string) =>
+    text
+      .replace(/[.;:!?।॥。！？؟۔]+$/u, '')
+      .replace(PROHIBITION_OPENER, '')
+      .replace(PROHIBITION_CLOSER, '')
+      .trim();
+  const whole = normaliseSpace(sentence);
+  // "No plagiarism: we run every draft through a checker": what follows the colon is the why,
+  // unless the colon introduces the forbidden things themselves ("Do not use: jQuery, lodash").
+  const head = strip(whole.replace(/\s*(?::|\s[—–]|\s-)\s.*$/u, ''));
+  const headWords = head.split(' ').filter(Boolean);
+  const onlyVerb =
+    headWords.length === 1 &&
+    [IMPERATIVE_VERBS, ASK_VERBS, FORBIDDEN_VERBS].some((set) => set.has((headWords[0] ?? '').toLowerCase()));
+  const bare = /\p{L}/u.test(head) && !onlyVerb ? head : strip(whole).replace(/^(\S+):\s/u, '$1 ');
   if (!/^[\p{Script=Latin}\p{N}\p{P}\p{S}\s]*$/u.test(bare)) return nounPhrase(bare) || bare;
   const [first = '', ...rest] = bare.split(' ');
   const lower = first.toLowerCase();
