@@ -139,7 +139,12 @@ describe('webhook endpoints', () => {
     expect(rotated.status).toBe(200);
     const pinged = await call(`/api/v1/webhooks/${endpoint.id}/ping`, { method: 'POST', headers });
     expect(pinged.status).toBe(202);
-    expect(await pinged.json()).toMatchObject({ eventType: 'webhook.ping', state: 'pending', attempts: 0 });
+    expect(await pinged.json()).toMatchObject({
+      eventType: 'webhook.ping',
+      state: 'pending',
+      attempts: 0,
+      maxAttempts: 1,
+    });
     expect((await call(`/api/v1/webhooks/${endpoint.id}/deliveries`, { headers })).status).toBe(200);
     expect((await call(`/api/v1/webhooks/${endpoint.id}`, { method: 'DELETE', headers })).status).toBe(204);
 
@@ -401,6 +406,7 @@ describe('retries', () => {
       id: delivery.id,
       state: 'dead_lettered',
       attempts: MAX_ATTEMPTS,
+      maxAttempts: MAX_ATTEMPTS,
       nextAttemptAt: null,
     });
     expect(logged!.deadLetteredAt).toBe(now.toISOString());
@@ -604,6 +610,7 @@ describe('test pings', () => {
       eventType: 'webhook.ping',
       state: 'failed',
       attempts: 1,
+      maxAttempts: 1,
       lastStatusCode: 500,
       nextAttemptAt: null,
       deadLetteredAt: null,

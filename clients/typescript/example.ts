@@ -1,8 +1,9 @@
 /**
  * The partner flow through the typed client. Run against a local server (`npm run dev`):
- *   VP_BASE_URL=http://localhost:8787 VP_API_KEY=vpk_… node --experimental-strip-types clients/typescript/example.ts
+ *   VP_BASE_URL=http://localhost:8787 VP_API_KEY=vpk_… npm run client:example
+ * (Node 22.6 or later runs it directly: `node --experimental-strip-types clients/typescript/example.ts`.)
  */
-import { createClient, verifyWebhook, wasReplayed } from './src/index';
+import { createClient, verifyWebhook, wasReplayed } from './src/index.ts';
 
 declare const process: { env: Record<string, string | undefined> };
 

@@ -3,7 +3,7 @@
 // a temporary state directory) must put that port in the OpenAPI server URL, the JWKS URL of a
 // verification, and the issuer of the demo certificate's freshly signed credential. Also checks
 // that a public read answers a CORS preflight. Writes test-results/blackbox-dev-port.json (summed by test/blackbox/run.mjs).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -185,6 +185,33 @@ try {
       equal(body.organisation.verification, 'verified', 'verification');
     },
   );
+
+  await check("the typed client's example runs as documented (`npm run client:example`)", async () => {
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.local', password: 'demo-admin-password' }),
+    });
+    equal(login.status, 200, 'POST /api/auth/login (admin)');
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const issued = await fetch(`${url}/api/admin/api-keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie, Origin: base },
+      body: JSON.stringify({ name: 'client example', scopes: ['playbooks:generate', 'rubrics:generate'] }),
+    });
+    equal(issued.status, 201, 'POST /api/admin/api-keys');
+    const { key } = /** @type {{ key: string }} */ (await issued.json());
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const run = spawnSync(npm, ['run', '--silent', 'client:example'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, VP_BASE_URL: base, VP_API_KEY: key },
+      timeout: 60_000,
+    });
+    equal(run.status, 0, `npm run client:example (stderr: ${run.stderr.trim().slice(0, 300)})`);
+    for (const line of ['milestones (engine:', 'retry replayed: true', 'criteria, pass at'])
+      if (!run.stdout.includes(line)) throw new Error(`output lacks "${line}": ${run.stdout.slice(0, 300)}`);
+  });
 } catch (error) {
   results.push({ name: 'dev server', ok: false, detail: String(error) });
   console.log(`  ✗ dev server: ${String(error)}`);

@@ -3186,7 +3186,10 @@ export interface components {
             state: "pending" | "succeeded" | "failed" | "dead_lettered";
             /** Format: int32 */
             attempts: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description How many attempts the automatic schedule makes: 8 for an event, 1 for a `webhook.ping` (never retried). A manual redelivery is one more attempt on top.
+             */
             maxAttempts: number;
             /** Format: int32 */
             lastStatusCode: number | null;

@@ -97,6 +97,26 @@ describe('vcsHistorySignal', () => {
     expect(codes(STEADY_HISTORY)).not.toContain('last_minute_burst');
   });
 
+  it('does not call work after the deadline a burst before it', () => {
+    const late: CommitRecord[] = [
+      {
+        sha: 'late0001',
+        authorEmail: CANDIDATE_EMAIL,
+        authoredAt: new Date(DEADLINE.getTime() + 40 * 3600_000).toISOString(),
+        message: 'late',
+        additions: 50,
+        deletions: 0,
+      },
+    ];
+    const found = codes(late);
+    expect(found).toContain('after_deadline');
+    expect(found).not.toContain('last_minute_burst');
+    // One hour before the deadline it is a burst, and not late.
+    const early = [{ ...late[0]!, authoredAt: new Date(DEADLINE.getTime() - 3600_000).toISOString() }];
+    expect(codes(early)).toContain('last_minute_burst');
+    expect(codes(early)).not.toContain('after_deadline');
+  });
+
   it('treats an empty history as moderate uncertainty, not high risk', () => {
     const signal = vcsHistorySignal([], context);
     expect(signal.evidence.findings.map((f) => f.code)).toEqual(['no_history']);

@@ -220,7 +220,8 @@ export function vcsHistorySignal(
     const windowStart = end - BURST_WINDOW_HOURS * HOUR_MS;
     // Without a deadline, a history that fits inside the window is short, not a burst.
     const spansWindow = deadline !== null || dated[0]!.at < windowStart;
-    const burst = dated.filter((c) => c.at >= windowStart);
+    // Only what lands inside the window: work after the deadline is `after_deadline`, not a burst before it.
+    const burst = dated.filter((c) => c.at >= windowStart && c.at <= end + DEADLINE_TOLERANCE_MS);
     const share = lineShare(burst);
     if (spansWindow && share >= BURST_SHARE) {
       const anchor = deadline !== null ? 'the deadline' : 'the last commit';

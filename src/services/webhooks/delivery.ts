@@ -519,7 +519,8 @@ export const deliveryView = (
   eventType,
   state: d.state,
   attempts: d.attempts,
-  maxAttempts: MAX_ATTEMPTS,
+  // A test ping is one attempt, never retried (see `deliver`).
+  maxAttempts: eventType === 'webhook.ping' ? 1 : MAX_ATTEMPTS,
   lastStatusCode: d.lastStatusCode,
   lastError: d.lastError,
   nextAttemptAt: d.state === 'pending' ? iso(d.nextAttemptAt) : null,

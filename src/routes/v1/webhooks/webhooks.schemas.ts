@@ -118,7 +118,16 @@ export const WebhookDeliverySchema = z
         'ping that failed, or the endpoint was disabled), `dead_lettered` (every scheduled attempt failed).',
     }),
     attempts: z.number().int().min(0).max(1000),
-    maxAttempts: z.number().int().min(1).max(100),
+    maxAttempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .openapi({
+        description:
+          'How many attempts the automatic schedule makes: 8 for an event, 1 for a `webhook.ping` (never retried). ' +
+          'A manual redelivery is one more attempt on top.',
+      }),
     lastStatusCode: z.number().int().min(100).max(599).nullable(),
     lastError: z.string().nullable(),
     nextAttemptAt: z.string().datetime().nullable(),
