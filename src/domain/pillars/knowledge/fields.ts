@@ -106,6 +106,37 @@ export type CriterionCheck = {
   check: string;
 };
 
+/** What names each kind of cross-platform deliverable, shared by the React Native plan and its Flutter variant. */
+const CROSS_PLATFORM_MATCH = {
+  app: [
+    'app',
+    'apps',
+    'mobile app',
+    'android and ios',
+    'ios and android',
+    'screen',
+    'screens',
+    'ui',
+    'feature',
+    'onboarding',
+  ],
+  offline: [
+    'offline',
+    'offline storage',
+    'sync',
+    'synchronisation',
+    'synchronization',
+    'local storage',
+    'storage',
+    'cache',
+    'persistence',
+    'database',
+  ],
+  tests: ['tests', 'test', 'unit tests', 'test suite', 'testing', 'e2e', 'end-to-end'],
+  release: ['release', 'app store', 'play store', 'testflight', 'store listing', 'publish', 'submission'],
+  accessibility: ['accessibility', 'accessible', 'a11y', 'voiceover', 'talkback', 'screen reader'],
+} as const;
+
 export const FIELDS: readonly Field[] = [
   {
     key: 'web-development',
@@ -475,18 +506,7 @@ export const FIELDS: readonly Field[] = [
     archetypes: [
       {
         key: 'rn-app',
-        match: [
-          'app',
-          'apps',
-          'mobile app',
-          'android and ios',
-          'ios and android',
-          'screen',
-          'screens',
-          'ui',
-          'feature',
-          'onboarding',
-        ],
+        match: CROSS_PLATFORM_MATCH.app,
         steps: [
           'Build the screens of {d} as typed function components with React Navigation or Expo Router, one code base for iOS and Android',
           'Keep the state of {d} in hooks or a small store, with loading, empty and error states on every screen',
@@ -497,18 +517,7 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'rn-offline',
-        match: [
-          'offline',
-          'offline storage',
-          'sync',
-          'synchronisation',
-          'synchronization',
-          'local storage',
-          'storage',
-          'cache',
-          'persistence',
-          'database',
-        ],
+        match: CROSS_PLATFORM_MATCH.offline,
         steps: [
           'Store the data of {d} on the device in SQLite (expo-sqlite or WatermelonDB) as the source of truth, keeping AsyncStorage for small settings',
           'Queue every local change in {d} with an id and a timestamp, and replay the queue when NetInfo reports the device back online',
@@ -519,7 +528,7 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'rn-tests',
-        match: ['tests', 'test', 'unit tests', 'test suite', 'testing', 'e2e', 'end-to-end'],
+        match: CROSS_PLATFORM_MATCH.tests,
         steps: [
           'Write {d} with Jest for the logic (sync queue, conflict rule, formatting) and React Native Testing Library for the screens',
           'Mock the native modules (storage, network status) in {d} so the suite runs in CI without a device',
@@ -529,7 +538,7 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'rn-release',
-        match: ['release', 'app store', 'play store', 'testflight', 'store listing', 'publish', 'submission'],
+        match: CROSS_PLATFORM_MATCH.release,
         steps: [
           'Set the app icons, splash screen, bundle identifiers and signing of {d} for both platforms',
           'Build {d} with EAS Build (or Xcode and Gradle) and ship it to TestFlight and a Play internal testing track',
@@ -538,7 +547,7 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'rn-accessibility',
-        match: ['accessibility', 'accessible', 'a11y', 'voiceover', 'talkback', 'screen reader'],
+        match: CROSS_PLATFORM_MATCH.accessibility,
         steps: [
           'Give every control in {d} an accessibilityLabel and accessibilityRole, and hide decorative elements',
           'Check {d} with VoiceOver and TalkBack and at the largest font size on both platforms',
@@ -572,18 +581,7 @@ export const FIELDS: readonly Field[] = [
         archetypes: [
           {
             key: 'rn-app',
-            match: [
-              'app',
-              'apps',
-              'mobile app',
-              'android and ios',
-              'ios and android',
-              'screen',
-              'screens',
-              'ui',
-              'feature',
-              'onboarding',
-            ],
+            match: CROSS_PLATFORM_MATCH.app,
             steps: [
               'Build the screens of {d} as widgets with go_router navigation and a view model per screen, one code base for iOS and Android',
               'Give every screen of {d} its loading, empty and error states',
@@ -594,18 +592,7 @@ export const FIELDS: readonly Field[] = [
           },
           {
             key: 'rn-offline',
-            match: [
-              'offline',
-              'offline storage',
-              'sync',
-              'synchronisation',
-              'synchronization',
-              'local storage',
-              'storage',
-              'cache',
-              'persistence',
-              'database',
-            ],
+            match: CROSS_PLATFORM_MATCH.offline,
             steps: [
               'Store the data of {d} on the device in SQLite (sqflite or drift) behind a repository that is the source of truth, keeping shared_preferences for small settings',
               'Queue every local change in {d} with an id and a timestamp, and replay the queue when connectivity_plus reports the device back online',
@@ -616,7 +603,7 @@ export const FIELDS: readonly Field[] = [
           },
           {
             key: 'rn-tests',
-            match: ['tests', 'test', 'unit tests', 'test suite', 'testing', 'e2e', 'end-to-end'],
+            match: CROSS_PLATFORM_MATCH.tests,
             steps: [
               'Write {d} with flutter_test: unit tests for the logic (sync queue, conflict rule) and widget tests for the screens',
               'Fake the repositories in {d} so the suite runs in CI without a device',
@@ -626,15 +613,7 @@ export const FIELDS: readonly Field[] = [
           },
           {
             key: 'rn-release',
-            match: [
-              'release',
-              'app store',
-              'play store',
-              'testflight',
-              'store listing',
-              'publish',
-              'submission',
-            ],
+            match: CROSS_PLATFORM_MATCH.release,
             steps: [
               'Set the app icons, splash screen, bundle identifiers and signing of {d} for both platforms',
               'Build {d} with flutter build and ship it to TestFlight and a Play internal testing track',
@@ -643,7 +622,7 @@ export const FIELDS: readonly Field[] = [
           },
           {
             key: 'rn-accessibility',
-            match: ['accessibility', 'accessible', 'a11y', 'voiceover', 'talkback', 'screen reader'],
+            match: CROSS_PLATFORM_MATCH.accessibility,
             steps: [
               'Give custom controls in {d} Semantics labels and roles, and exclude decorative widgets',
               'Check {d} with VoiceOver and TalkBack and at the largest text scale on both platforms',
