@@ -321,6 +321,36 @@ describe('the holder’s identifier (asked for, off by default)', () => {
   });
 });
 
+describe('the holder’s identifier on revoked credentials', () => {
+  it('turning it off also strips it from a revoked credential, which stays public as revoked', async () => {
+    const { employer, candidate, certificateNo } = await candidateWithCertificate('Kiran Revoked', {
+      employerName: `Revoking Org ${crypto.randomUUID().slice(0, 6)}`,
+    });
+    const set = (enabled: boolean) =>
+      call('/api/me/credential-identifier', jsonInit('PUT', { enabled }, as(candidate)));
+    expect((await set(true)).status).toBe(200);
+    const revoked = await call(
+      `/api/certificates/${certificateNo}/revoke`,
+      jsonInit('POST', { reason: 'Issued in error' }, as(employer)),
+    );
+    expect(revoked.status).toBe(200);
+    const subject = async () =>
+      (decodeSegment((await credentialOf(certificateNo)).split('.')[1]!) as Payload).credentialSubject as {
+        identifier?: unknown[];
+      };
+    expect((await subject()).identifier).toHaveLength(1);
+    const off = await set(false);
+    expect(await off.json()).toEqual({ enabled: false, resigned: [certificateNo] });
+    expect((await subject()).identifier).toBeUndefined();
+    // Still revoked, with its status bit set.
+    const verified = await (await call(`/api/verify/${certificateNo}`)).json<{
+      status: string;
+      valid: boolean;
+    }>();
+    expect(verified).toMatchObject({ status: 'revoked', valid: false });
+  });
+});
+
 describe('credentials issued before ES256', () => {
   it('still verify through the API: JWKS and the kid URL publish the retired Ed25519 key', async () => {
     const { certificateNo } = await candidateWithCertificate('Old Timer');

@@ -934,4 +934,51 @@ describe('configuration', () => {
     await env.CACHE.delete(verificationKey(certificate!.certificateNo));
     expect(await verify(certificate!.certificateNo)).toMatchObject({ status: 'active', valid: true });
   });
+
+  it('the cron never brings back a revoked certificate, active or waiting, under a new number', async () => {
+    const listOf = async (person: Awaited<ReturnType<typeof candidate>>) =>
+      (
+        await (
+          await call('/api/me/certificates', { headers: as(person) })
+        ).json<{
+          items: { certificateNo: string; status: string }[];
+        }>()
+      ).items;
+    // An active certificate of a verified organisation, revoked by its issuer.
+    const { employer, person, no } = await issuedBy(
+      'Recruiter',
+      `Revoking Org ${crypto.randomUUID().slice(0, 6)}`,
+    );
+    const revoked = await call(
+      `/api/certificates/${no}/revoke`,
+      jsonInit('POST', { reason: 'Fraud found after issue' }, as(employer)),
+    );
+    expect(revoked.status).toBe(200);
+    // A waiting certificate of an unverified organisation, revoked by an admin.
+    const waitingEmployer = await signup(
+      'employer',
+      'Recruiter',
+      `Waiting Org ${crypto.randomUUID().slice(0, 6)}`,
+    );
+    const waitingPerson = await candidate();
+    const waitingBrief = await publishedBrief(waitingEmployer, { durationDays: 1 });
+    const { certificate: waiting } = await passEveryMilestone(waitingEmployer, waitingPerson, waitingBrief);
+    expect(waiting?.status).toBe('pending_issuer');
+    const admin = await loginAdmin();
+    const adminRevoked = await call(
+      `/api/certificates/${waiting!.certificateNo}/revoke`,
+      jsonInit('POST', { reason: 'Not genuine' }, as(admin)),
+    );
+    expect(adminRevoked.status).toBe(200);
+
+    for (let run = 0; run < 2; run++) await runScheduled(env, new Date());
+    expect(await listOf(person)).toEqual([expect.objectContaining({ certificateNo: no, status: 'revoked' })]);
+    expect(await listOf(waitingPerson)).toEqual([
+      expect.objectContaining({ certificateNo: waiting!.certificateNo, status: 'revoked' }),
+    ]);
+    // Verifying the organisation later issues nothing either.
+    await verifyOrganisation(waitingEmployer);
+    await runScheduled(env, new Date());
+    expect(await listOf(waitingPerson)).toHaveLength(1);
+  });
 });

@@ -12,7 +12,7 @@
  * signs what waited for verification. Both are idempotent, so the cron can run them again.
  */
 
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { base64url } from 'jose';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
@@ -329,6 +329,10 @@ export async function issueEarnedCertificates(
     if (!(await allMilestonesPassed(db, briefId, candidateId))) continue;
     const earned = await earnedFromRatings(db, candidateId, briefId);
     if (!earned) continue;
+    // A revocation stands: the sweep issues what was earned and never created, not again what an
+    // issuer or an admin took back. Only a pass rating given after the revocation earns anew.
+    const revokedAt = await lastRevocation(db, candidateId, briefId);
+    if (revokedAt !== null && revokedAt >= earned.earnedAt.getTime()) continue;
     const prepared = await prepareCertificate(env, db, earned, now);
     const hooks =
       prepared.row.status === 'active'
@@ -362,6 +366,21 @@ export async function issueEarnedCertificates(
   if (created > 0) await purgeLeaderboards(env.CACHE, [...domains]);
   await announceIssued(env, issued);
   return created;
+}
+
+/** When the holder's last certificate for the brief was revoked (ms), or null when none was. */
+async function lastRevocation(db: Database, holderId: string, briefId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ at: sql<number | null>`max(${certificates.revokedAt})` })
+    .from(certificates)
+    .where(
+      and(
+        eq(certificates.holderId, holderId),
+        eq(certificates.briefId, briefId),
+        eq(certificates.status, 'revoked'),
+      ),
+    );
+  return row?.at ?? null;
 }
 
 /** The brief, organisation and last pass rating behind an earned certificate. */
@@ -465,7 +484,9 @@ export async function resignHolderCredentials(
     .from(certificates)
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
     .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
-    .where(and(eq(certificates.holderId, holderId), eq(certificates.status, 'active')));
+    // Revoked credentials stay public at /api/verify (marked revoked), so they follow the holder's
+    // identifier too: turning it off, or correcting the email, leaves no hash of it anywhere.
+    .where(and(eq(certificates.holderId, holderId), inArray(certificates.status, ['active', 'revoked'])));
   return resign(env, db, rows, {
     // Credentials from before organisations named the rating person: those take the organisation.
     signedName: (r) =>
@@ -478,7 +499,7 @@ export async function resignHolderCredentials(
 
 /**
  * Turns the holder's credential `identifier` on (a new random salt, unless one is set) or off, and
- * re-signs their active credentials. A missing signing key refuses before the setting changes.
+ * re-signs their active and revoked credentials. A missing signing key refuses before the setting changes.
  */
 export async function setHolderIdentifier(
   env: Env_ & Pick<Env, 'CACHE'>,
@@ -619,7 +640,8 @@ export function issuanceJob(db: Database, organisationId: string, now = new Date
         id,
         kind: CERTIFICATE_ISSUANCE_JOB,
         payload: { organisationId },
-        ref: `${organisationId}:${now.getTime()}`,
+        // Unique per job: two verifications in the same millisecond each queue one (the job is idempotent).
+        ref: `${organisationId}:${id}`,
       },
       now,
     ),

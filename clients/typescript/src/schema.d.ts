@@ -146,7 +146,7 @@ export interface paths {
         get?: never;
         /**
          * Ask for (or drop) an identifier in your credentials
-         * @description Open Badges 3.0 `credentialSubject.identifier`: an IdentityObject with `identityType: emailAddress`, `hashed: true`, `identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your active credentials are signed again at once (number, dates and status unchanged); new ones follow the setting. Off by default: a credential says nothing about who holds it unless you ask.
+         * @description Open Badges 3.0 `credentialSubject.identifier`: an IdentityObject with `identityType: emailAddress`, `hashed: true`, `identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your active and revoked credentials are signed again at once (number, dates and status unchanged; a revoked one stays public, marked revoked); new ones follow the setting. Off by default: a credential says nothing about who holds it unless you ask.
          */
         put: operations["setMyCredentialIdentifier"];
         post?: never;
