@@ -33,6 +33,7 @@ import {
   verifyOrganisation,
 } from './harness';
 import { type Account, as, BASE, call, expectProblem, freshIp, jsonInit } from './helpers';
+import { pdfText } from './pdf-text';
 import { assertDocumentedResponse } from './response-validation';
 
 type Verification = {
@@ -621,6 +622,26 @@ describe('names a verifier relies on', () => {
     // An unverified organisation may carry it, but an admin cannot verify it under that name.
     const copy = await signup('employer', 'Recruiter', original);
     await expectProblem(await reviewOrganisation(copy, 'verified'), 409, 'conflict');
+  });
+});
+
+describe('a waiting certificate of a rejected organisation', () => {
+  it('the page and the PDF say it is not valid, not that it will become valid', async () => {
+    const employer = await signup('employer', 'Recruiter', `Rejected Org ${crypto.randomUUID().slice(0, 6)}`);
+    const person = await candidate();
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    const no = certificate!.certificateNo;
+    const pageText = async () => (await call(`/verify/${no}`, { headers: { accept: 'text/html' } })).text();
+    expect(await pageText()).toContain('Not yet valid');
+    expect((await reviewOrganisation(employer, 'rejected')).status).toBe(200);
+    const page = await pageText();
+    expect(page).toContain('did not recognise the organisation');
+    expect(page).not.toContain('Not yet valid');
+    const pdf = await call(`/api/me/certificates/${no}/pdf`, { headers: as(person) });
+    const text = await pdfText(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain('NOT VALID: the platform did not recognise the issuing organisation');
+    expect(text).not.toContain('NOT YET VALID');
   });
 });
 

@@ -438,6 +438,7 @@ export async function holderCertificateDocument(
     status: row.status,
     publicStatus: holderPublicStatus(row),
     validUntil: row.validUntil,
+    issuerRejected: row.organisationVerification === 'rejected',
     issuedAt: row.issuedAt,
     revokedAt: row.revokedAt,
     verifyUrl: verifyPageUrl(env, row.certificateNo),

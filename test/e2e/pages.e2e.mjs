@@ -481,6 +481,20 @@ describe('portable certificates', () => {
     await junk.t.done();
   });
 
+  it('/verify does not call valid a credential whose issuer the platform no longer recognises', async () => {
+    const no = F.suspended.certificateNo;
+    const api = /** @type {{ status: string; valid: boolean; credential: { jwt: string } }} */ (
+      await (await fetch(`${BASE}/api/verify/${no}`)).json()
+    );
+    assert.equal(api.status, 'suspended');
+    assert.equal(api.valid, false);
+    const checked = await verifyWith((page) => page.fill('#jwt-input', api.credential.jwt));
+    assert.equal(checked.kind, 'suspended', checked.text);
+    assert.match(checked.text, /Issuer no longer recognised/);
+    assert.match(checked.text, /does not count as valid/);
+    await checked.t.done();
+  });
+
   it('/verify checks a credential signed before ES256 (EdDSA, key from the JWKS by its kid)', async () => {
     const legacy = JSON.parse(process.env.E2E_LEGACY_KEY ?? 'null');
     assert.ok(legacy, 'the e2e runner passes the retired Ed25519 key');

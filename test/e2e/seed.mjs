@@ -29,6 +29,7 @@ export const INDIC_HOLDER = 'अनन्या क्षत्रिय';
  *   revoked: { certificateNo: string; holder: string; badgePng: string };
  *   indic: { certificateNo: string; holder: string; cookie: string };
  *   anonymous: { certificateNo: string; holder: string };
+ *   suspended: { certificateNo: string };
  *   listed: string[];
  *   unlisted: string[];
  *   peopleChanged: { certificateNo: string; organisation: string; names: string[]; what: string }[];
@@ -42,11 +43,12 @@ export const INDIC_HOLDER = 'अनन्या क्षत्रिय';
 export async function seed(base) {
   /**
    * @param {string} path
-   * @param {{ method?: string; body?: unknown; cookie?: string; expect?: number }} [o]
+   * @param {{ method?: string; body?: unknown; cookie?: string; expect?: number; ip?: string }} [o]
    */
-  async function api(path, { method = 'GET', body, cookie, expect = 200 } = {}) {
+  async function api(path, { method = 'GET', body, cookie, expect = 200, ip } = {}) {
     /** @type {Record<string, string>} */
     const headers = { accept: 'application/json' };
+    if (ip) headers['cf-connecting-ip'] = ip;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (cookie) Object.assign(headers, { cookie, origin: base });
     const res = await fetch(`${base}${path}`, {
@@ -81,6 +83,8 @@ export async function seed(base) {
         ...organisation,
       },
       expect: 201,
+      // Signups are limited per network (10 an hour): the fixture's people come from several.
+      ip: `198.51.100.${n}`,
     });
     const session = res.headers.getSetCookie().find((c) => c.startsWith('session='));
     if (!session) throw new Error('signup set no session cookie');
@@ -111,7 +115,7 @@ export async function seed(base) {
   }
 
   /** An admin verifies the employer's organisation, so its passing ratings issue valid certificates. */
-  async function verifyOrganisation(/** @type {string} */ employer) {
+  async function verifyOrganisation(/** @type {string} */ employer, verification = 'verified') {
     const vars = readDevVars();
     const { res } = await api('/api/auth/login', {
       method: 'POST',
@@ -123,7 +127,7 @@ export async function seed(base) {
     await api(`/api/admin/organisations/${me.organisation.id}`, {
       method: 'PATCH',
       cookie: admin,
-      body: { verification: 'verified', reason: 'End-to-end fixture' },
+      body: { verification, reason: 'End-to-end fixture' },
     });
   }
 
@@ -243,6 +247,17 @@ export async function seed(base) {
     peopleChanged.push({ certificateNo, organisation, names, what });
   }
 
+  // An organisation suspended after issuing: its credential's status bit stays 0 (not revoked),
+  // but the platform no longer recognises the issuer. Another domain, so the boards stay as they are.
+  const suspendedEmployer = await signup('employer', 'Tapi Traders', 'Ravi Shah');
+  await verifyOrganisation(suspendedEmployer);
+  const suspendedWork = await brief(suspendedEmployer, {
+    title: 'Audit a sales ledger',
+    domain: 'data-work',
+  });
+  const suspended = await certify(farah, suspendedEmployer, suspendedWork, 4);
+  await verifyOrganisation(suspendedEmployer, 'suspended');
+
   /** Waits for the erasure job (run by the local queue consumer) to finish. @param {string} requestId */
   async function erasureCompleted(requestId) {
     const deadline = Date.now() + 30_000;
@@ -265,6 +280,7 @@ export async function seed(base) {
     revoked: { certificateNo: revoked, holder: 'Bilal Khan', badgePng: revokedBadgePng },
     indic: { certificateNo: indic, holder: INDIC_HOLDER, cookie: ananya },
     anonymous: { certificateNo: anonymous, holder: 'Chen Wei' },
+    suspended: { certificateNo: suspended },
     // Ranked: two certificates; then one each, by average employer score (3.5, then 3).
     listed: ['asha.codes', 'Bilal Khan', 'Chen Wei'],
     unlisted: ['Dana Unlisted', 'Asha Rao'],

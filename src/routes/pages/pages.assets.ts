@@ -372,20 +372,25 @@ export const VERIFY_SCRIPT = `
       if (entries[i] && entries[i].statusListCredential) status = await statusFromList(entries[i], jwksPath);
     }
     var number = numbersIn(payload)[0];
-    if (status === null && number) {
+    var fromList = status !== null;
+    // The list holds revocation only; whether the platform still recognises the issuer (an
+    // organisation suspended or rejected after issuing) is the certificate's own status.
+    if ((status === null || status === 'active') && number) {
       var response = await fetch('/api/verify/' + encodeURIComponent(number), { credentials: 'omit', headers: { accept: 'application/json' } });
-      if (response.status === 404) status = 'unknown';
+      if (response.status === 404) status = fromList ? status : 'unknown';
       else if (!response.ok) throw new Error('the status could not be loaded (HTTP ' + response.status + ')');
       else {
         var verification = await response.json();
-        status = verification.status;
-        if (!verification.credential || verification.credential.jwt !== String(jwt).trim()) status = status === 'revoked' ? status : 'replaced';
+        if (!fromList || verification.status !== 'active') status = verification.status === 'suspended' ? 'issuer-suspended' : verification.status;
+        if (!fromList && (!verification.credential || verification.credential.jwt !== String(jwt).trim())) status = status === 'revoked' ? status : 'replaced';
       }
     }
     var label = number ? ' Certificate ' + number + '.' : '';
     if (status === 'active') return showResult('valid', '\\u2713 Valid credential', what + '.' + label + ' The signature is genuine and the issuer has not revoked it.');
     if (status === 'revocation' || status === 'revoked') return showResult('revoked', '\\u2717 Revoked', what + '.' + label + ' The signature is genuine, but the issuer has revoked it.');
     if (status === 'suspension' || status === 'suspended') return showResult('suspended', '! Suspended', what + '.' + label + ' The signature is genuine, but the credential is suspended.');
+    if (status === 'issuer-suspended') return showResult('suspended', '! Issuer no longer recognised', what + '.' + label + ' The signature is genuine, but this platform no longer recognises the organisation that issued it, so the credential does not count as valid now.');
+    if (status === 'expired') return showResult('expired', '\\u2717 Expired', what + '.' + label + ' The signature is genuine, but the credential has expired.');
     if (status === 'replaced') return showResult('unknown', '? Not the current credential', what + '.' + label + ' The signature is genuine, but the issuer now publishes a different credential for this certificate.');
     return showResult('unknown', '? Status unknown', what + '. The signature is genuine, but this platform has no status for it.');
   }

@@ -138,6 +138,8 @@ function statusBox(v: VerificationPayload): Html {
     case 'expired':
       return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>Expired certificate</strong><p>Valid from ${date(v.issuedAt)} until ${v.validUntil ? date(v.validUntil) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
     case 'pending_issuer':
+      if (v.organisation?.verification === 'rejected')
+        return html`<div class="status revoked"><span class="icon" aria-hidden="true">!</span><div><strong>Not valid</strong><p>The work was completed, but the platform did not recognise the organisation that rated it. The certificate is not valid, and becomes valid only if that organisation is verified after all.</p></div></div>`;
       return html`<div class="status problem"><span class="icon" aria-hidden="true">…</span><div><strong>Not yet valid</strong><p>The work was completed, but the organisation that rated it has not been verified yet. The certificate is issued, and becomes valid, when it is.</p></div></div>`;
   }
 }

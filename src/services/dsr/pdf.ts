@@ -110,6 +110,8 @@ export type CertificateDocument = {
   /** What a verifier is told now (an issuer's suspension, an expiry); the stored `status` when absent. */
   publicStatus?: 'active' | 'revoked' | 'pending_issuer' | 'suspended' | 'expired';
   validUntil?: Date | null;
+  /** The platform rejected the issuing organisation: a waiting certificate will not become valid by itself. */
+  issuerRejected?: boolean;
   issuedAt: Date;
   revokedAt: Date | null;
   /** The public verification page, `{base}/verify/{no}`: printed and encoded in the QR code. */
@@ -169,7 +171,13 @@ export async function renderCertificatePdf(cert: CertificateDocument, now = new 
       weight: 'bold',
       color: rgb(0.7, 0.1, 0.1),
     });
-  if (cert.status === 'pending_issuer')
+  if (cert.status === 'pending_issuer' && cert.issuerRejected)
+    await centred('NOT VALID: the platform did not recognise the issuing organisation', {
+      size: 12,
+      weight: 'bold',
+      color: rgb(0.7, 0.1, 0.1),
+    });
+  else if (cert.status === 'pending_issuer')
     await centred('NOT YET VALID: the issuing organisation is not verified yet', {
       size: 12,
       weight: 'bold',
