@@ -52,8 +52,13 @@ describe('the breaking-change detector, proven on patched copies of the snapshot
         'breaking-removed-path',
         'breaking-narrowed-enum',
         'breaking-renamed-operation-id',
+        'breaking-removed-webhook-data-field',
+        'breaking-retyped-webhook-data-field',
+        'breaking-removed-webhook-event',
         'compatible-new-optional-request-field',
         'compatible-new-path',
+        'compatible-new-webhook-data-field',
+        'compatible-new-webhook-event',
       ]),
     );
     for (const f of contract.fixtures) expect(f.error, f.name).toBeUndefined();
@@ -79,5 +84,25 @@ describe('the breaking-change detector, proven on patched copies of the snapshot
     expect(codes('breaking-narrowed-enum')).toEqual(['response.enum.remove']);
     expect(codes('breaking-renamed-operation-id')).toEqual(['operation-id.change']);
     expect(codes('breaking-removed-operation-id')).toEqual(['operation-id.change']);
+  });
+
+  it('compares each webhook event (x-webhooks, WebhookEvent) as a response receivers read', () => {
+    const found = (name: string) => contract.fixtures.find((f) => f.name === name)!;
+    // A removed or retyped data field: the event's body admits what it did not (scope widened).
+    for (const [name, type] of [
+      ['breaking-removed-webhook-data-field', 'certificate.revoked'],
+      ['breaking-retyped-webhook-data-field', 'submission.rated'],
+    ] as const)
+      expect(summary(found(name).breaking)).toEqual([
+        `response.body.scope.add at paths./x-webhooks/${type}.post.responses.200.content.application/json.schema`,
+      ]);
+    // A removed event type is a removed operation; a new one, or a new field, is compatible.
+    expect(summary(found('breaking-removed-webhook-event').breaking)).toEqual([
+      'path.remove at paths./x-webhooks/certificate.revoked',
+    ]);
+    expect(summary(found('compatible-new-webhook-event').nonBreaking)).toEqual([
+      'path.add at paths./x-webhooks/brief.closed',
+    ]);
+    expect(found('compatible-new-webhook-data-field').ok).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
-// The frozen v1 contract (docs/versioning.md): the `/api/v1/*` part of the OpenAPI document,
-// the breaking-change check against its committed snapshot (contract/v1.openapi.yaml), and
+// The frozen v1 contract (docs/versioning.md): the `/api/v1/*` part of the OpenAPI document and
+// the webhook events partners receive (`x-webhooks`), the breaking-change check against its
+// committed snapshot (contract/v1.openapi.yaml), and
 // the deliberately broken and additive copies (contract/fixtures/) that prove the check works
 // both ways. Used by test/global-setup.ts (verdicts reach test/contract.test.ts through
 // `inject`) and by scripts/contract.mjs (`npm run contract:update`).
@@ -24,6 +25,8 @@ import { parse, stringify } from 'yaml';
  */
 
 export const V1_PREFIX = '/api/v1/';
+/** Where `diffContract` puts each webhook event, as an operation openapi-diff compares (never in a document). */
+export const WEBHOOK_PREFIX = '/x-webhooks/';
 export const SNAPSHOT_PATH = 'contract/v1.openapi.yaml';
 export const FIXTURES_DIR = 'contract/fixtures';
 
@@ -46,8 +49,9 @@ function refsIn(value, found = new Set()) {
 }
 
 /**
- * The `/api/v1/*` part of a document: those paths, and only the components they reach
- * (schemas through `$ref`, transitively; security schemes through `security`), sorted.
+ * The `/api/v1/*` part of a document: those paths, the webhooks (`x-webhooks`: the events every
+ * endpoint receives, registered through /api/v1/webhooks or not), and only the components they
+ * reach (schemas through `$ref`, transitively; security schemes through `security`), sorted.
  * @param {OpenApiDocument} doc
  * @returns {OpenApiDocument}
  */
@@ -55,9 +59,11 @@ export function v1Subset(doc) {
   const paths = Object.fromEntries(
     Object.entries(doc.paths ?? {}).filter(([path]) => path.startsWith(V1_PREFIX)),
   );
+  /** @type {Record<string, Json> | undefined} */
+  const webhooks = doc['x-webhooks'];
   /** @type {Record<string, Record<string, Json>>} */
   const components = {};
-  const pending = [...refsIn(paths)];
+  const pending = [...refsIn(paths), ...refsIn(webhooks ?? {})];
   const seen = new Set();
   while (pending.length > 0) {
     const ref = /** @type {string} */ (pending.pop());
@@ -88,6 +94,7 @@ export function v1Subset(doc) {
     openapi: doc.openapi,
     info: { title: doc.info.title, version: doc.info.version },
     paths,
+    ...(webhooks ? { 'x-webhooks': webhooks } : {}),
     components: Object.fromEntries(
       Object.keys(components)
         .sort()
@@ -294,6 +301,43 @@ function supplementaryDiff(source, destination) {
 }
 
 /**
+ * The document with each webhook event as an operation of its own, so openapi-diff and the
+ * checks above compare events as they compare the rest: a `POST` at `/x-webhooks/<type>` whose
+ * 200 response is the event's body. A response, because we send it and receivers read it (as
+ * clients read responses): a removed or retyped field, a value a field did not have before, or a
+ * removed event type (`path.remove`) breaks them; a new optional field or a new event type does
+ * not (though subscribing to a new type adds a `WebhookEventType` value, which the enum check
+ * reports as it does any value added to a response). A body that is a union with a discriminator mapping (`WebhookEvent`) gives one operation
+ * per member, named by its `type`. `x-webhooks` itself is left out.
+ * @param {OpenApiDocument} doc
+ * @returns {OpenApiDocument}
+ */
+export function webhooksAsOperations(doc) {
+  const { 'x-webhooks': webhooks, ...rest } = doc;
+  if (!webhooks) return doc;
+  /** @type {Record<string, Json>} */
+  const paths = { ...rest.paths };
+  for (const [name, item] of Object.entries(webhooks))
+    for (const method of HTTP_METHODS)
+      for (const [media, content] of Object.entries(item?.[method]?.requestBody?.content ?? {})) {
+        /** @type {Record<string, string> | undefined} */
+        const mapping = resolve(doc, content.schema)?.discriminator?.mapping;
+        const members = mapping
+          ? Object.entries(mapping).map(([type, ref]) => [type, { $ref: ref }])
+          : [[name, content.schema]];
+        for (const [type, schema] of members) {
+          const path = `${WEBHOOK_PREFIX}${type}`;
+          if (rest.paths?.[path]) throw new Error(`${path} is a path of the document`);
+          paths[path] ??= {
+            post: { responses: { 200: { description: `The webhook event ${type}.`, content: {} } } },
+          };
+          paths[path].post.responses['200'].content[media] = { schema };
+        }
+      }
+  return { ...rest, paths };
+}
+
+/**
  * Both documents without what is the same on both sides (after inlining references): whole
  * operations, and within a changed operation its equal request body and responses.
  * openapi-diff runs json-schema-diff on every response of an operation, at tens of
@@ -358,13 +402,16 @@ const finding = (result) => ({
 
 /**
  * Diffs a destination (the new document) against a source (the frozen snapshot) with
- * openapi-diff plus the supplementary checks. Unclassified differences count against `ok`: a
- * frozen contract takes no change that nobody has classified.
- * @param {OpenApiDocument} source
- * @param {OpenApiDocument} destination
+ * openapi-diff plus the supplementary checks, webhook events included (`webhooksAsOperations`).
+ * Unclassified differences count against `ok`: a frozen contract takes no change that nobody has
+ * classified.
+ * @param {OpenApiDocument} snapshot the source
+ * @param {OpenApiDocument} generated the destination
  * @returns {Promise<ContractDiff>}
  */
-export async function diffContract(source, destination) {
+export async function diffContract(snapshot, generated) {
+  const source = webhooksAsOperations(snapshot);
+  const destination = webhooksAsOperations(generated);
   const [a, b] = withoutEqualParts(source, destination);
   const outcome = await openapiDiff.diffSpecs({
     sourceSpec: { content: JSON.stringify(a), location: 'snapshot', format: 'openapi3' },

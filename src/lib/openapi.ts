@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { WEBHOOK_EVENT_SCHEMAS, WebhookEventSchema } from '../domain/webhooks/event-schemas';
 import type { AppOpenAPI } from './types';
 
 /**
@@ -130,6 +131,63 @@ export function registerSecuritySchemes(app: AppOpenAPI) {
   });
 }
 
+const withWebhookEvents = new WeakSet<AppOpenAPI>();
+
+/**
+ * The webhook events (src/domain/webhooks/event-schemas.ts) as schema components: `WebhookEvent`
+ * and what it references (each event, each event's data). No route returns them (they are POSTed
+ * to the organisation's endpoints), so they are registered here, once per app.
+ */
+export function registerWebhookEventSchemas(app: AppOpenAPI) {
+  if (withWebhookEvents.has(app)) return;
+  withWebhookEvents.add(app);
+  app.openAPIRegistry.register('WebhookEvent', WebhookEventSchema);
+}
+
+/** The entry of `x-webhooks` (one: every event goes to the same URL, its `type` says which it is). */
+export const WEBHOOKS_ENTRY = 'event';
+
+/**
+ * `x-webhooks`: OpenAPI 3.0.3 has no `webhooks` object (3.1 has), so the deliveries are described
+ * in the extension Redoc and Redocly read the same way: a Path Item whose `post` is what we send
+ * to an organisation's endpoint, its body `WebhookEvent` (each event type a member, its component
+ * named in the discriminator's mapping). The frozen v1 contract diffs each member as a response
+ * (scripts/lib/contract.mjs).
+ */
+export function webhooksExtension() {
+  const types = Object.entries(WEBHOOK_EVENT_SCHEMAS).map(
+    ([type, schema]) => `- \`${type}\` (\`${schema.meta()?.id}\`): ${schema.meta()?.description ?? ''}`,
+  );
+  return {
+    [WEBHOOKS_ENTRY]: {
+      post: {
+        tags: ['Webhooks'],
+        summary: 'An event, POSTed to your endpoint',
+        description:
+          "POSTed as JSON to each of the organisation's endpoints subscribed to its `type` (a ping: to the endpoint " +
+          'pinged), signed with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and ' +
+          '`webhook-signature`. Verify the raw body, deduplicate on `webhook-id`. Guide: docs/webhooks.md.\n\n' +
+          types.join('\n'),
+        operationId: 'receiveWebhookEvent',
+        security: [],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { $ref: `#/components/schemas/${WebhookEventSchema.meta()?.id}` } },
+          },
+        },
+        responses: {
+          '2XX': {
+            description:
+              'Received. Answer within 10 s: anything else (a 3xx included, redirects are not followed) fails ' +
+              'the attempt, retried on the schedule in docs/webhooks.md (a ping is not retried).',
+          },
+        },
+      },
+    },
+  };
+}
+
 type Json = unknown;
 
 /**
@@ -169,6 +227,7 @@ export function normalizeSchemas(value: Json): Json {
 }
 
 export function openApiDocument(app: AppOpenAPI, serverUrl: string) {
+  registerWebhookEventSchemas(app);
   const doc = app.getOpenAPIDocument({
     openapi: '3.0.3',
     info: {
@@ -183,8 +242,9 @@ export function openApiDocument(app: AppOpenAPI, serverUrl: string) {
   return {
     ...doc,
     paths: normalizeSchemas(doc.paths),
+    'x-webhooks': webhooksExtension(),
     components: normalizeSchemas(doc.components),
-  } as typeof doc;
+  } as typeof doc & { 'x-webhooks': ReturnType<typeof webhooksExtension> };
 }
 
 export function openApiYaml(app: AppOpenAPI, serverUrl: string): string {

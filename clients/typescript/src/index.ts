@@ -8,7 +8,8 @@
  *   defence wants on cookie-authenticated writes).
  * - Every POST carries an `Idempotency-Key` (a random UUID unless the call sets its own), so a
  *   retry after a network error never runs the work twice.
- * - `verifyWebhook` checks a Standard Webhooks signature with the official `standardwebhooks` package.
+ * - `verifyWebhook` checks a Standard Webhooks signature with the official `standardwebhooks` package
+ *   and returns the event, typed `WebhookEvent` (a union on `type`, from the document's schemas).
  */
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
@@ -16,6 +17,22 @@ import type { components, paths } from './schema';
 
 export type { components, paths };
 export type Schemas = components['schemas'];
+
+/**
+ * The body of a webhook delivery: `{type, timestamp, data}`, one member per event type. Switch on
+ * `type` and `data` narrows to that event's (openapi.yaml: `WebhookEvent` and `x-webhooks`).
+ */
+export type WebhookEvent = Schemas['WebhookEvent'];
+/** Every `type` a delivery can have: the subscribable event types and `webhook.ping`. */
+export type WebhookEventName = WebhookEvent['type'];
+/** The event of one type, e.g. `WebhookEventOf<'certificate.revoked'>`. */
+export type WebhookEventOf<T extends WebhookEventName> = Extract<WebhookEvent, { type: T }>;
+export type EvaluationCompletedEvent = Schemas['EvaluationCompletedEvent'];
+export type SubmissionRatedEvent = Schemas['SubmissionRatedEvent'];
+export type CertificateIssuedEvent = Schemas['CertificateIssuedEvent'];
+export type CertificateRevokedEvent = Schemas['CertificateRevokedEvent'];
+export type ErasureCompletedEvent = Schemas['ErasureCompletedEvent'];
+export type WebhookPingEvent = Schemas['WebhookPingEvent'];
 
 export type ClientOptions = {
   /** Where the API is, e.g. `https://api.example.com` (no trailing `/api`). */
@@ -66,13 +83,15 @@ export type WebhookHeaders = Headers | Record<string, string>;
 
 /**
  * Verifies a Standard Webhooks delivery (`webhook-id`, `webhook-timestamp`, `webhook-signature`)
- * against the endpoint's `whsec_…` secret, and returns the parsed payload. During a secret
- * rotation pass both secrets: either may have signed it. Throws `WebhookVerificationError` when
- * no secret matches or the timestamp is more than five minutes off.
+ * against the endpoint's `whsec_…` secret, and returns the parsed payload, typed as a
+ * `WebhookEvent` (the body is not validated beyond its signature: a server newer than this client
+ * may send a `type` it does not know, so keep a default branch). During a secret rotation pass
+ * both secrets: either may have signed it. Throws `WebhookVerificationError` when no secret
+ * matches or the timestamp is more than five minutes off.
  *
  * `payload` must be the raw request body, exactly as received (not re-serialised JSON).
  */
-export function verifyWebhook<T = unknown>(
+export function verifyWebhook<T = WebhookEvent>(
   secrets: string | readonly string[],
   payload: string,
   headers: WebhookHeaders,

@@ -1970,6 +1970,190 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The JSON body of every webhook delivery: `{type, timestamp, data}`, `data` by `type`. Ids and states only: never a name, an email address or submitted work. Verify the signature (Standard Webhooks headers) on the raw body before parsing it; ignore a `type` you do not know. */
+        WebhookEvent: components["schemas"]["EvaluationCompletedEvent"] | components["schemas"]["SubmissionRatedEvent"] | components["schemas"]["CertificateIssuedEvent"] | components["schemas"]["CertificateRevokedEvent"] | components["schemas"]["ErasureCompletedEvent"] | components["schemas"]["WebhookPingEvent"];
+        /** @description The AI evaluation of a submission to one of the organisation's briefs finished. */
+        EvaluationCompletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "evaluation.completed";
+            /**
+             * Format: date-time
+             * @description When the event was raised (`dsr.erasure.completed`: when the erasure completed). The same on every attempt and redelivery; the time of the attempt itself is the `webhook-timestamp` header.
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["EvaluationCompletedEventData"];
+        };
+        EvaluationCompletedEventData: {
+            /** @description The evaluation (`GET /api/evaluations/{id}`). */
+            evaluationId: string;
+            /** @description The submission it evaluated. */
+            submissionId: string;
+            /** @description The brief, one of the organisation's. */
+            briefId: string;
+            /** @description The milestone of the brief the submission answers. */
+            milestoneId: string;
+            /**
+             * @description `completed`: the AI evaluation finished; `failed`: it could not be made (the submission can still be rated). No score or verdict: the organisation rates blind to the AI until its rating is made.
+             * @enum {string}
+             */
+            state: "completed" | "failed";
+        };
+        /** @description A member of the organisation rated a submission. */
+        SubmissionRatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "submission.rated";
+            /**
+             * Format: date-time
+             * @description When the event was raised (`dsr.erasure.completed`: when the erasure completed). The same on every attempt and redelivery; the time of the attempt itself is the `webhook-timestamp` header.
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["SubmissionRatedEventData"];
+        };
+        SubmissionRatedEventData: {
+            /** @description The rating. */
+            ratingId: string;
+            /** @description The evaluation that was rated. */
+            evaluationId: string;
+            /** @description The submission rated. */
+            submissionId: string;
+            /** @description Its brief. */
+            briefId: string;
+            /** @description The milestone of the brief the submission answers. */
+            milestoneId: string;
+            /**
+             * @description The member's verdict.
+             * @enum {string}
+             */
+            verdict: "pass" | "fail";
+            /**
+             * Format: int32
+             * @description The member's score, 1 to 5.
+             */
+            score: number;
+        };
+        /** @description A certificate of the organisation was issued: at the rating that earned it, or when the organisation was verified for one earned before. */
+        CertificateIssuedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "certificate.issued";
+            /**
+             * Format: date-time
+             * @description When the event was raised (`dsr.erasure.completed`: when the erasure completed). The same on every attempt and redelivery; the time of the attempt itself is the `webhook-timestamp` header.
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["CertificateIssuedEventData"];
+        };
+        CertificateIssuedEventData: {
+            /** @description The certificate. */
+            certificateId: string;
+            /**
+             * @description Its public number (`GET /api/verify/{certificateNo}`).
+             * @example VP-DEM0-CERT-1FY3
+             */
+            certificateNo: string;
+            /** @description The brief it certifies. */
+            briefId: string;
+            /**
+             * @description `active`.
+             * @enum {string}
+             */
+            status: "active";
+            /**
+             * Format: date-time
+             * @description When it was issued.
+             */
+            at: string;
+        };
+        /** @description A certificate of the organisation was revoked. */
+        CertificateRevokedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "certificate.revoked";
+            /**
+             * Format: date-time
+             * @description When the event was raised (`dsr.erasure.completed`: when the erasure completed). The same on every attempt and redelivery; the time of the attempt itself is the `webhook-timestamp` header.
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["CertificateRevokedEventData"];
+        };
+        CertificateRevokedEventData: {
+            /** @description The certificate. */
+            certificateId: string;
+            /**
+             * @description Its public number (`GET /api/verify/{certificateNo}`).
+             * @example VP-DEM0-CERT-1FY3
+             */
+            certificateNo: string;
+            /** @description The brief it certifies. */
+            briefId: string;
+            /**
+             * @description `revoked`.
+             * @enum {string}
+             */
+            status: "revoked";
+            /**
+             * Format: date-time
+             * @description When it was revoked.
+             */
+            at: string;
+        };
+        /** @description A person whose data the organisation held was erased (recorded when the erasure started, sent when it completed). */
+        ErasureCompletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "dsr.erasure.completed";
+            /**
+             * Format: date-time
+             * @description When the event was raised (`dsr.erasure.completed`: when the erasure completed). The same on every attempt and redelivery; the time of the attempt itself is the `webhook-timestamp` header.
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["ErasureCompletedEventData"];
+        };
+        /** @description The records to erase on your side. No name, email address or account id. */
+        ErasureCompletedEventData: {
+            /** @description The person's submissions to the organisation's briefs (possibly none). */
+            submissionIds: string[];
+            /** @description The certificates the organisation issued to the person (possibly none). */
+            certificateIds: string[];
+            /** @description Their public numbers, in the order of `certificateIds`. */
+            certificateNumbers: string[];
+        };
+        /** @description A test event, sent on demand by `POST …/{id}/ping` to that endpoint only (whatever it subscribes to). */
+        WebhookPingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.ping";
+            /**
+             * Format: date-time
+             * @description When the event was raised (`dsr.erasure.completed`: when the erasure completed). The same on every attempt and redelivery; the time of the attempt itself is the `webhook-timestamp` header.
+             * @example 2025-01-31T09:30:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookPingEventData"];
+        };
+        WebhookPingEventData: {
+            /** @description The endpoint pinged. */
+            endpointId: string;
+        };
         /** @description The session token itself is only in the `Set-Cookie` header. */
         Session: {
             user: components["schemas"]["Profile"];

@@ -26,6 +26,7 @@ import {
   webhookEndpoints,
   webhookEvents,
 } from '../../db/schema';
+import type { WebhookEvent, WebhookEventData, WebhookEventOf } from '../../domain/webhooks/event-schemas';
 import { jobInsert } from '../jobs/jobs';
 
 export const WEBHOOK_FANOUT_JOB = 'webhook_fanout';
@@ -36,8 +37,12 @@ export type EmittedStatement = BatchItem<'sqlite'> & { toSQL(): { sql: string; p
 export type Emitted = { statements: EmittedStatement[]; jobIds: string[] };
 export const NOTHING_EMITTED: Emitted = { statements: [], jobIds: [] };
 
-/** The body every receiver gets (the Standard Webhooks convention): type, time, data. */
-export type WebhookPayload = { type: string; timestamp: string; data: Record<string, unknown> };
+/**
+ * The body every receiver gets (the Standard Webhooks convention): type, time, data. One of the
+ * `WebhookEvent` schemas (src/domain/webhooks/event-schemas.ts, published in openapi.yaml): a
+ * builder whose payload drifts from its schema does not compile.
+ */
+export type WebhookPayload = WebhookEvent;
 
 export const newEventId = () => `msg_${crypto.randomUUID().replaceAll('-', '')}`;
 
@@ -63,14 +68,14 @@ export async function hasSubscribers(db: Database, organisationId: string, type:
  * The statements that record one event for one organisation and fan it out to its endpoints.
  * Empty when the organisation is null or has no endpoint for the type.
  */
-export async function webhookEvent(
+export async function webhookEvent<T extends WebhookEventType>(
   db: Database,
   event: {
     organisationId: string | null | undefined;
-    type: WebhookEventType;
+    type: T;
     /** What the event is about (unique per organisation and type). */
     ref: string;
-    data: Record<string, unknown>;
+    data: WebhookEventData<T>;
   },
   now = new Date(),
 ): Promise<Emitted> {
@@ -78,7 +83,9 @@ export async function webhookEvent(
   if (!organisationId || !(await hasSubscribers(db, organisationId, type))) return NOTHING_EMITTED;
   const id = newEventId();
   const jobId = crypto.randomUUID();
-  const payload: WebhookPayload = { type, timestamp: now.toISOString(), data: event.data };
+  // `type` and `data` were checked together by the signature; TypeScript cannot follow a generic
+  // type into the union.
+  const payload = { type, timestamp: now.toISOString(), data: event.data } as WebhookEventOf<T>;
   return {
     statements: [
       db
@@ -109,14 +116,7 @@ export function combine(...all: Emitted[]): Emitted {
 
 export function evaluationCompletedEvent(
   db: Database,
-  e: {
-    organisationId: string | null;
-    evaluationId: string;
-    submissionId: string;
-    briefId: string;
-    milestoneId: string;
-    state: 'completed' | 'failed';
-  },
+  e: { organisationId: string | null } & WebhookEventData<'evaluation.completed'>,
   now = new Date(),
 ) {
   // No score or verdict: the organisation's own rating is blind to the AI's until it is made.
@@ -140,16 +140,7 @@ export function evaluationCompletedEvent(
 
 export function submissionRatedEvent(
   db: Database,
-  e: {
-    organisationId: string;
-    ratingId: string;
-    evaluationId: string;
-    submissionId: string;
-    briefId: string;
-    milestoneId: string;
-    verdict: string;
-    score: number;
-  },
+  e: { organisationId: string } & WebhookEventData<'submission.rated'>,
   now = new Date(),
 ) {
   const { organisationId, ...data } = e;
@@ -201,17 +192,14 @@ export async function recordErasureEvents(db: Database, requestId: string, userI
     })
     .from(certificates)
     .where(eq(certificates.holderId, userId));
-  const byOrganisation = new Map<
-    string,
-    { submissionIds: string[]; certificateIds: string[]; certificateNumbers: string[] }
-  >();
+  const byOrganisation = new Map<string, WebhookEventData<'dsr.erasure.completed'>>();
   const entry = (id: string) => {
     const found = byOrganisation.get(id);
     if (found) return found;
-    const created = {
-      submissionIds: [] as string[],
-      certificateIds: [] as string[],
-      certificateNumbers: [] as string[],
+    const created: WebhookEventData<'dsr.erasure.completed'> = {
+      submissionIds: [],
+      certificateIds: [],
+      certificateNumbers: [],
     };
     byOrganisation.set(id, created);
     return created;
