@@ -137,6 +137,25 @@ const CROSS_PLATFORM_MATCH = {
   accessibility: ['accessibility', 'accessible', 'a11y', 'voiceover', 'talkback', 'screen reader'],
 } as const;
 
+/** What names the data-cleaning and notebook deliverables, shared by the data-analysis plan and its modelling variant. */
+const DATA_MATCH = {
+  cleaning: [
+    'clean',
+    'cleaning',
+    'missing',
+    'outliers',
+    'data quality',
+    'data dictionary',
+    'pipeline',
+    'etl',
+    'preprocessing',
+  ],
+  notebook: ['notebook', 'jupyter', 'code'],
+} as const;
+const DATA_DICTIONARY_STEP =
+  "Write a data dictionary for {d}: each column's meaning, type, unit, allowed values and source";
+const SEEDS_STEP = 'Fix random seeds in {d} and record library versions';
+
 export const FIELDS: readonly Field[] = [
   {
     key: 'web-development',
@@ -717,21 +736,11 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'cleaning',
-        match: [
-          'clean',
-          'cleaning',
-          'missing',
-          'outliers',
-          'data quality',
-          'data dictionary',
-          'pipeline',
-          'etl',
-          'preprocessing',
-        ],
+        match: DATA_MATCH.cleaning,
         steps: [
           'Document every missing-value, duplicate and outlier decision for {d} with its effect on row counts',
           'Put the cleaning of {d} in one function or pipeline step so it reruns unchanged on a fresh extract',
-          "Write a data dictionary for {d}: each column's meaning, type, unit, allowed values and source",
+          DATA_DICTIONARY_STEP,
         ],
         topics: ['missing-data', 'preprocessing'],
       },
@@ -757,10 +766,10 @@ export const FIELDS: readonly Field[] = [
       },
       {
         key: 'notebook',
-        match: ['notebook', 'jupyter', 'code'],
+        match: DATA_MATCH.notebook,
         steps: [
           'Structure {d} as load → clean → explore → conclude, with a markdown cell stating each result',
-          'Fix random seeds in {d} and record library versions',
+          SEEDS_STEP,
         ],
         topics: ['notebook'],
       },
@@ -806,30 +815,20 @@ export const FIELDS: readonly Field[] = [
         archetypes: [
           {
             key: 'cleaning',
-            match: [
-              'clean',
-              'cleaning',
-              'missing',
-              'outliers',
-              'data quality',
-              'data dictionary',
-              'pipeline',
-              'etl',
-              'preprocessing',
-            ],
+            match: DATA_MATCH.cleaning,
             steps: [
               'Document every missing-value, duplicate and outlier decision for {d} with its effect on row counts',
               'Put the preprocessing of {d} in one function or pipeline step so train and test are treated alike',
-              "Write a data dictionary for {d}: each column's meaning, type, unit, allowed values and source",
+              DATA_DICTIONARY_STEP,
             ],
             topics: ['missing-data', 'preprocessing'],
           },
           {
             key: 'notebook',
-            match: ['notebook', 'jupyter', 'code'],
+            match: DATA_MATCH.notebook,
             steps: [
               'Structure {d} as load → clean → explore → model → evaluate, with a markdown cell stating each result',
-              'Fix random seeds in {d} and record library versions',
+              SEEDS_STEP,
             ],
             topics: ['notebook'],
           },
