@@ -43,6 +43,17 @@ export type Theme = {
   levels: LevelTemplates;
 };
 
+/** The fields whose work is software that runs: tested, and measured for performance. */
+const BUILT_AND_RUN: Theme['domains'] = [
+  'web-development',
+  'backend',
+  'devops',
+  'mobile-ios',
+  'mobile-android',
+  'mobile-cross-platform',
+  'ml-research',
+];
+
 export const THEMES: readonly Theme[] = [
   {
     key: 'functionality',
@@ -108,15 +119,7 @@ export const THEMES: readonly Theme[] = [
       'edge case',
       'test suite',
     ],
-    domains: [
-      'web-development',
-      'backend',
-      'devops',
-      'mobile-ios',
-      'mobile-android',
-      'mobile-cross-platform',
-      'ml-research',
-    ],
+    domains: BUILT_AND_RUN,
     levels: [
       'No automated tests; nothing verifies {focus}.',
       'A few tests exist, but they miss most of {focus} or do not run.',
@@ -189,15 +192,7 @@ export const THEMES: readonly Theme[] = [
       'lighthouse',
       'core web vitals',
     ],
-    domains: [
-      'web-development',
-      'backend',
-      'devops',
-      'mobile-ios',
-      'mobile-android',
-      'mobile-cross-platform',
-      'ml-research',
-    ],
+    domains: BUILT_AND_RUN,
     levels: [
       'Performance of {focus} is not considered or is clearly unacceptable.',
       'Performance of {focus} is mentioned but not measured; obvious bottlenecks remain.',
