@@ -1,13 +1,3 @@
-/**
- * The webhook event schemas (src/domain/webhooks/event-schemas.ts, published in openapi.yaml as
- * `WebhookEvent` and its members, docs/webhooks.md → Events) against what is really sent: every
- * event the workflow delivers, of all six types, parses with them and loses nothing in parsing
- * (no field the schemas do not document). Also: the document carries them, the discriminators are
- * the subscribable event types plus `webhook.ping`, and the typed client's `WebhookEvent` is the
- * server's own type.
- */
-import { env } from 'cloudflare:test';
-import { and, eq } from 'drizzle-orm';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { WebhookEvent as ClientWebhookEvent } from '../clients/typescript/src/index';
 import { app } from '../src/app';
@@ -19,18 +9,16 @@ import {
   WebhookEventSchema,
 } from '../src/domain/webhooks/event-schemas';
 import { CANONICAL_SERVER_URL, openApiDocument, WEBHOOKS_ENTRY } from '../src/lib/openapi';
-import { runJob } from '../src/services/jobs/jobs';
+import { ALL_CONSENTS, consent, publishedBrief, signup, verifyOrganisation } from './harness';
+import { as, call, eventually } from './helpers';
 import {
-  ALL_CONSENTS,
-  consent,
-  db,
-  passEveryMilestone,
-  publishedBrief,
-  signup,
-  verifyOrganisation,
-} from './harness';
-import { as, call, eventually, jsonInit } from './helpers';
-import { ALL_EVENTS, drainWebhookJobs, endpointFor, received, verifyAll } from './webhook-fixtures';
+  ALL_EVENTS,
+  drainWebhookJobs,
+  endpointFor,
+  everyEventWorkflow,
+  received,
+  verifyAll,
+} from './webhook-fixtures';
 
 const EVERY_TYPE = [...schema.WEBHOOK_EVENT_TYPES, 'webhook.ping'].sort();
 
@@ -45,24 +33,7 @@ describe('every event the service delivers matches its schema', () => {
     // candidate's erasure, and a ping.
     for (const purpose of ALL_CONSENTS) await consent(candidate, purpose);
     const brief = await publishedBrief(employer, { durationDays: 1 });
-    const { certificate } = await passEveryMilestone(employer, candidate, brief);
-    expect(certificate).not.toBeNull();
-    await drainWebhookJobs();
-    const revoked = await call(
-      `/api/certificates/${certificate!.certificateNo}/revoke`,
-      jsonInit('POST', { reason: 'Issued in error' }, as(employer)),
-    );
-    expect(revoked.status).toBe(200);
-    await drainWebhookJobs();
-    const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(candidate) });
-    expect(erasure.status).toBe(202);
-    const { requestId } = await erasure.json<{ requestId: string }>();
-    const [job] = await db()
-      .select()
-      .from(schema.jobs)
-      .where(and(eq(schema.jobs.kind, 'erasure'), eq(schema.jobs.ref, requestId)));
-    await runJob(env, job!.id);
-    await drainWebhookJobs();
+    await everyEventWorkflow(employer, candidate, brief);
     const pinged = await call(`/api/webhooks/${endpoint.id}/ping`, { method: 'POST', headers: as(employer) });
     expect(pinged.status).toBe(202);
     await drainWebhookJobs();

@@ -11,7 +11,7 @@ import { expect, vi } from 'vitest';
 import { jobs, webhookDeliveries, webhookEvents } from '../src/db/schema';
 import { runJob } from '../src/services/jobs/jobs';
 import { certificateEvent } from '../src/services/webhooks/events';
-import { db, organisationOf } from './harness';
+import { db, organisationOf, passEveryMilestone } from './harness';
 import { type Account, as, call, jsonInit } from './helpers';
 
 export const ALL_EVENTS = [
@@ -172,4 +172,35 @@ export async function deliveryLog(employer: Account, endpointId: string): Promis
   const res = await call(`/api/webhooks/${endpointId}/deliveries`, { headers: as(employer) });
   expect(res.status).toBe(200);
   return (await res.json<{ items: DeliveryView[] }>()).items;
+}
+
+/**
+ * The workflow that raises every subscribable event (consents given beforehand): the candidate's
+ * work passed to a certificate, the certificate revoked, then the candidate's erasure completed,
+ * draining the webhook jobs after each step.
+ */
+export async function everyEventWorkflow(
+  employer: Account,
+  candidate: Account,
+  brief: Parameters<typeof passEveryMilestone>[2],
+) {
+  const passed = await passEveryMilestone(employer, candidate, brief);
+  expect(passed.certificate).not.toBeNull();
+  await drainWebhookJobs();
+  const revoked = await call(
+    `/api/certificates/${passed.certificate!.certificateNo}/revoke`,
+    jsonInit('POST', { reason: 'Issued in error' }, as(employer)),
+  );
+  expect(revoked.status).toBe(200);
+  await drainWebhookJobs();
+  const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(candidate) });
+  expect(erasure.status).toBe(202);
+  const { requestId } = await erasure.json<{ requestId: string }>();
+  const [job] = await db()
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, 'erasure'), eq(jobs.ref, requestId)));
+  await runJob(env, job!.id);
+  await drainWebhookJobs();
+  return { ...passed, certificate: passed.certificate!, erasureRequestId: requestId };
 }

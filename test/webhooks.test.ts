@@ -38,6 +38,7 @@ import {
   drainWebhookJobs,
   endpointFor,
   eventAt,
+  everyEventWorkflow,
   type Recorded,
   received,
   receiverFails,
@@ -202,26 +203,7 @@ describe('events from the real workflow', () => {
 
     for (const purpose of ALL_CONSENTS) await consent(candidate, purpose);
     const brief = await publishedBrief(employer, { durationDays: 1, domain: `hooks-${stamp}` });
-    const { submissions, certificate } = await passEveryMilestone(employer, candidate, brief);
-    expect(certificate).not.toBeNull();
-    await drainWebhookJobs();
-
-    const revoked = await call(
-      `/api/certificates/${certificate!.certificateNo}/revoke`,
-      jsonInit('POST', { reason: 'Issued in error' }, as(employer)),
-    );
-    expect(revoked.status).toBe(200);
-    await drainWebhookJobs();
-
-    const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(candidate) });
-    expect(erasure.status).toBe(202);
-    const { requestId } = await erasure.json<{ requestId: string }>();
-    const [job] = await db()
-      .select()
-      .from(schema.jobs)
-      .where(and(eq(schema.jobs.kind, 'erasure'), eq(schema.jobs.ref, requestId)));
-    await runJob(env, job!.id);
-    await drainWebhookJobs();
+    const { submissions, certificate } = await everyEventWorkflow(employer, candidate, brief);
 
     const requests = await received(name);
     const bodies = verifyAll(endpoint.secret, requests);
