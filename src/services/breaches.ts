@@ -78,6 +78,11 @@ export async function recordBreach(
   now = new Date(),
 ) {
   const db = getDb(env.DB);
+  const times = timeProblems(input, now);
+  if (times.length > 0)
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: times,
+    });
   if (input.affected) return recordSelectedBreach(env, adminId, input, input.affected.query, now);
   const ids = [...new Set(input.affectedUserIds ?? [])];
   // Checked in chunks: D1 binds at most 100 parameters per statement.
@@ -168,10 +173,44 @@ export async function recordBreach(
 
 const NOTICE_TITLE = 'A personal data breach affected your data';
 
-/** The notice every affected person gets (in-app and by email). */
-function noticeText(b: Pick<BreachInput, 'description' | 'foundAt' | 'categories' | 'measures'>) {
+/** How far ahead of the server's clock a time may be (the recording admin's clock may run fast). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The breach's times must be possible: found and occurred not in the future (a future `foundAt`
+ * would push the Board's 72-hour report deadline out, Rule 7(2)(b), and tell people of a discovery
+ * that has not happened), and not occurred after it was found.
+ */
+function timeProblems(input: Pick<BreachInput, 'foundAt' | 'occurredAt'>, now: Date) {
+  const errors: { pointer: string; detail: string }[] = [];
+  const latest = now.getTime() + CLOCK_SKEW_MS;
+  const foundAt = Date.parse(input.foundAt);
+  const occurredAt = input.occurredAt ? Date.parse(input.occurredAt) : null;
+  if (foundAt > latest)
+    errors.push({ pointer: '#/foundAt', detail: 'When the breach was found cannot be in the future' });
+  if (occurredAt !== null && occurredAt > latest)
+    errors.push({ pointer: '#/occurredAt', detail: 'When the breach happened cannot be in the future' });
+  else if (occurredAt !== null && occurredAt > foundAt)
+    errors.push({
+      pointer: '#/occurredAt',
+      detail: 'A breach cannot have happened after it was found (foundAt)',
+    });
+  return errors;
+}
+
+/**
+ * The notice every affected person gets (in-app and by email): what happened and when (Rule
+ * 7(1)(a): its nature and the timing of its occurrence, when known), the data concerned, what we
+ * did, what they can do, and whom to ask.
+ */
+function noticeText(
+  b: Pick<BreachInput, 'description' | 'foundAt' | 'categories' | 'measures'> & {
+    occurredAt?: string | Date | null | undefined;
+  },
+) {
+  const occurred = b.occurredAt ? ` It happened on ${new Date(b.occurredAt).toISOString()}.` : '';
   const body =
-    `On ${new Date(b.foundAt).toISOString()} we found a personal data breach: ${b.description} The data concerned: ` +
+    `On ${new Date(b.foundAt).toISOString()} we found a personal data breach: ${b.description}${occurred} The data concerned: ` +
     `${b.categories.join(', ')}. What we have done: ${b.measures} What you can do: change your password ` +
     'and watch for messages that pretend to be from us. Our Data Protection Officer answers questions (GET /api/dpo).';
   return { title: NOTICE_TITLE, body };

@@ -1,7 +1,8 @@
 /**
  * Who else has a person's data (DPDP Act 2023 §11(1)(b)): the Data Processors that process it
- * for us (a fixed list, `DATA_PROCESSORS`) and the parties it was shared with: employers who
- * saw and rated their work, and partners whose integrity checks matched their submissions
+ * for us (a fixed list, `DATA_PROCESSORS`) and the parties it was shared with: the organisation
+ * that set each brief they submitted work to (it reads the work, with their name, from submission,
+ * whether or not it has rated it yet), and partners whose integrity checks matched their submissions
  * (`integrity_disclosures`, recorded here when a partner's check reports a match). Parties are
  * organisations, never a person: a recipient is a Data Fiduciary, and the name of the recruiter
  * who rated is that recruiter's personal data.
@@ -76,26 +77,30 @@ export async function recipientsOf(db: Database, userId: string): Promise<Recipi
   const ratingOrganisation = alias(organisations, 'rating_organisation');
   const briefOrganisation = alias(organisations, 'brief_organisation');
   const partnerOrganisation = alias(organisations, 'partner_organisation');
-  const [rated, matched] = await Promise.all([
+  const [shared, matched] = await Promise.all([
+    // Every submission is shared with the organisation that set its brief from the moment it is
+    // made (`GET /api/briefs/{id}/submissions` shows it with the person's name), rated or not.
     db
       .select({
         // The organisation the rating was given for (the brief's, for ratings from before
-        // organisations were recorded on them), never the person who rated: the recipient is the
-        // organisation, and the recruiter's name is theirs, not the candidate's.
+        // organisations were recorded on them, and for work not rated yet), never the person who
+        // rated: the recipient is the organisation, and the recruiter's name is theirs, not the
+        // candidate's.
         employer: sql<string>`coalesce(${ratingOrganisation.name}, ${briefOrganisation.name}, ${FORMER_EMPLOYER})`,
         brief: briefs.title,
         submissionId: submissions.id,
         submittedAt: submissions.createdAt,
         ratedAt: employerRatings.createdAt,
+        aiEvaluated: evaluations.aiEvaluated,
       })
       .from(submissions)
-      .innerJoin(evaluations, eq(evaluations.submissionId, submissions.id))
-      .innerJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
       .innerJoin(briefs, eq(briefs.id, submissions.briefId))
+      .leftJoin(evaluations, eq(evaluations.submissionId, submissions.id))
+      .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
       .leftJoin(ratingOrganisation, eq(ratingOrganisation.id, employerRatings.organisationId))
       .leftJoin(briefOrganisation, eq(briefOrganisation.id, briefs.organisationId))
       .where(eq(submissions.candidateId, userId))
-      .orderBy(desc(employerRatings.createdAt))
+      .orderBy(desc(submissions.createdAt), desc(submissions.id))
       .limit(LIMIT),
     db
       .select({
@@ -117,13 +122,18 @@ export async function recipientsOf(db: Database, userId: string): Promise<Recipi
   return {
     processors: DATA_PROCESSORS,
     sharedWith: [
-      ...rated.map((r) => ({
+      ...shared.map((r) => ({
         party: r.employer,
         kind: 'employer' as const,
         what:
-          `Your submission ${r.submissionId} to "${r.brief}" (submitted ${r.submittedAt.toISOString()}) with its ` +
-          'AI evaluation; the employer rated it.',
-        when: r.ratedAt.toISOString(),
+          `Your name and your submission ${r.submissionId} to "${r.brief}" (submitted ${r.submittedAt.toISOString()}), ` +
+          'readable by the organisation that set the brief from the moment you submitted it. ' +
+          (r.ratedAt
+            ? `They rated it on ${r.ratedAt.toISOString()}` +
+              (r.aiEvaluated ? ' and then saw its AI evaluation.' : '.')
+            : 'They have not rated it yet' +
+              (r.aiEvaluated ? '; they see its AI evaluation only once they have.' : '.')),
+        when: r.submittedAt.toISOString(),
       })),
       ...matched.map((m) => ({
         party: m.organisation ?? INTEGRITY_PARTNER,

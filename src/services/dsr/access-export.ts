@@ -27,6 +27,7 @@ import {
   briefs,
   type ConsentPurpose,
   certificates,
+  consentEvents,
   dsrRequests,
   employerRatings,
   evaluations,
@@ -300,8 +301,11 @@ function sources(db: Database, userId: string, email: string, pages: ExportPages
         eq(dsrRequests.userId, userId),
         byCreation,
       ),
-    // Entries by the person, about their account, or about their requests (an administrator's
-    // resolution). Who else acted is not theirs to see: only whether it was them.
+    // Entries by the person, about their account, or about any of their records: requests (an
+    // administrator's resolution), consent events (a guardian's grant for a child), submissions,
+    // evaluations (the AI's, an employer's rating) and certificates (issued, re-signed, revoked):
+    // the same records whose entries the erasure cascade treats as about them. Who else acted is
+    // not theirs to see: only whether it was them.
     auditLog: () =>
       mapPages(
         paged(
@@ -323,6 +327,53 @@ function sources(db: Database, userId: string, email: string, pages: ExportPages
               inArray(
                 auditLog.targetId,
                 db.select({ id: dsrRequests.id }).from(dsrRequests).where(eq(dsrRequests.userId, userId)),
+              ),
+            ),
+            and(
+              eq(auditLog.targetType, 'consent_event'),
+              inArray(
+                auditLog.targetId,
+                db
+                  .select({ id: consentEvents.id })
+                  .from(consentEvents)
+                  .where(eq(consentEvents.userId, userId)),
+              ),
+            ),
+            and(
+              eq(auditLog.targetType, 'submission'),
+              inArray(
+                auditLog.targetId,
+                db.select({ id: submissions.id }).from(submissions).where(ownSubmission),
+              ),
+            ),
+            and(
+              eq(auditLog.targetType, 'evaluation'),
+              inArray(
+                auditLog.targetId,
+                db
+                  .select({ id: evaluations.id })
+                  .from(evaluations)
+                  .innerJoin(submissions, eq(submissions.id, evaluations.submissionId))
+                  .where(ownSubmission),
+              ),
+            ),
+            and(
+              eq(auditLog.targetType, 'certificate'),
+              or(
+                inArray(
+                  auditLog.targetId,
+                  db
+                    .select({ id: certificates.id })
+                    .from(certificates)
+                    .where(eq(certificates.holderId, userId)),
+                ),
+                inArray(
+                  auditLog.targetId,
+                  db
+                    .select({ no: certificates.certificateNo })
+                    .from(certificates)
+                    .where(eq(certificates.holderId, userId)),
+                ),
               ),
             ),
           ),
@@ -389,7 +440,8 @@ const FILES = {
   'guardians.json':
     'Guardianship: as a child, each request to a parent or guardian and its outcome; as a guardian, each child who named you and what you decided.',
   'dsr-requests.json': 'Every data-rights request you made, this one included.',
-  'audit-log.json': 'Audit entries of actions by you or about your account and requests.',
+  'audit-log.json':
+    'Audit entries of actions by you or about your account, requests, consents, submissions, evaluations and certificates.',
   'data-summary.pdf': 'A readable summary of this export.',
   'manifest.json': 'This list of files, with counts.',
 } as const;

@@ -222,6 +222,21 @@ export async function resolveRequest(
     throw new ProblemError('conflict', 'Erasure requests are completed by the erasure cascade, not by hand.');
   if (!canTransition(current.state, input.state))
     throw new ProblemError('conflict', `A ${current.state} request cannot move to ${input.state}.`);
+  // A refusal says why, and a grievance is closed with an answer (DPDP §13, Rules 2025 r. 14):
+  // the person reads it with the request, and "rejected" alone answers nothing.
+  const answerNeeded = input.state === 'rejected' || (current.kind === 'grievance' && isClosed(input.state));
+  if (answerNeeded && !input.resolution?.trim() && typeof current.details?.resolution !== 'string')
+    throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+      errors: [
+        {
+          pointer: '#/resolution',
+          detail:
+            input.state === 'rejected'
+              ? 'Say why the request is rejected: the person reads it with the request'
+              : 'Give the answer to the grievance: the person reads it with the request',
+        },
+      ],
+    });
   const details =
     input.resolution === undefined
       ? current.details

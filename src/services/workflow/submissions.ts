@@ -268,6 +268,14 @@ export async function evaluateSubmission(
   // Gone (the candidate was erased) or already evaluated: nothing to do.
   if (row?.evaluation.state !== 'pending') return [];
   const { submission, brief, rubric } = row;
+  // The candidate (or a child's guardian) may have withdrawn `ai_evaluation` since submitting
+  // (DPDP §6(4), §6(6)): a job that runs afterwards (a retry, the sweeper, a backlog) does not
+  // send the work to the model. The submission goes to the employer un-evaluated, as one made
+  // without consent does.
+  if (!(await hasConsent(db, submission.candidateId, 'ai_evaluation'))) {
+    await withoutAiEvaluation(d1, db, submissionId, row.evaluation.id);
+    return [];
+  }
   await db
     .update(submissions)
     .set({ state: 'evaluating', updatedAt: new Date() })
@@ -318,6 +326,11 @@ export async function evaluateSubmission(
     outcome = { state: 'failed', failureReason: err instanceof Error ? err.message : String(err) };
   }
   await step('scored');
+  // Withdrawn while the model was working: the result is not kept.
+  if (!(await hasConsent(db, submission.candidateId, 'ai_evaluation'))) {
+    await withoutAiEvaluation(d1, db, submissionId, row.evaluation.id);
+    return [];
+  }
   // One transaction: the submission's state, the result (only while the evaluation is still
   // pending, so a second run writes nothing), and its audit entry only if the result was written
   // (`changes()` is the row count of the statement before it).
@@ -362,6 +375,62 @@ export async function evaluateSubmission(
   ]);
   await step('written');
   return hooks.jobIds;
+}
+
+/**
+ * Ends a pending evaluation without AI (the candidate withdrew `ai_evaluation` before it ran):
+ * the evaluation is completed with `aiEvaluated: false` and nothing scored, the submission goes to
+ * the employer, as one made without consent does. One transaction, only while the evaluation is
+ * still pending (a second run writes nothing), with an audit entry saying why.
+ */
+async function withoutAiEvaluation(
+  d1: D1Database,
+  db: Database,
+  submissionId: string,
+  evaluationId: string,
+): Promise<void> {
+  const now = new Date();
+  const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
+    const { sql: text, params } = q.toSQL();
+    return d1.prepare(text).bind(...params);
+  };
+  await d1.batch([
+    raw(
+      db
+        .update(submissions)
+        .set({ state: 'evaluated', updatedAt: now })
+        .where(
+          and(eq(submissions.id, submissionId), inArray(submissions.state, ['submitted', 'evaluating'])),
+        ),
+    ),
+    raw(
+      db
+        .update(evaluations)
+        .set({
+          state: 'completed',
+          aiEvaluated: false,
+          criterionScores: null,
+          overallScore: null,
+          verdict: null,
+          engine: null,
+          integrity: null,
+          failureReason: null,
+          completedAt: now,
+        })
+        .where(and(eq(evaluations.id, evaluationId), eq(evaluations.state, 'pending'))),
+    ),
+    d1
+      .prepare(
+        `INSERT INTO audit_log (id, actor_id, action, target_type, target_id, details, created_at)
+         SELECT ?1, NULL, 'evaluation.not_evaluated', 'evaluation', ?2, ?3, ?4 WHERE changes() > 0`,
+      )
+      .bind(
+        crypto.randomUUID(),
+        evaluationId,
+        JSON.stringify({ reason: 'ai_evaluation consent withdrawn before the evaluation ran' }),
+        now.getTime(),
+      ),
+  ]);
 }
 
 const submissionColumns = {
