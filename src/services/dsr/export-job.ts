@@ -113,18 +113,23 @@ export async function buildExport(env: Env, { requestId, userId }: ExportPayload
   });
   try {
     const parts: R2UploadedPart[] = [];
-    let buffered: Uint8Array[] = [];
+    // R2 takes parts of one size (the last may be smaller): every part but the last is exactly
+    // PART_BYTES, cut across the archive's chunks.
+    const buffered: Uint8Array[] = [];
     let size = 0;
-    const flush = async () => {
-      const body = new Uint8Array(size);
+    const flush = async (bytes: number) => {
+      const body = new Uint8Array(bytes);
       let offset = 0;
-      for (const b of buffered) {
-        body.set(b, offset);
-        offset += b.length;
+      while (offset < bytes) {
+        const b = buffered[0]!;
+        const take = Math.min(b.length, bytes - offset);
+        body.set(take === b.length ? b : b.subarray(0, take), offset);
+        offset += take;
+        if (take === b.length) buffered.shift();
+        else buffered[0] = b.subarray(take);
       }
+      size -= bytes;
       parts.push(await upload.uploadPart(parts.length + 1, body));
-      buffered = [];
-      size = 0;
     };
     for await (const chunk of archive(
       db,
@@ -139,9 +144,9 @@ export async function buildExport(env: Env, { requestId, userId }: ExportPayload
     )) {
       buffered.push(chunk);
       size += chunk.length;
-      if (size >= PART_BYTES) await flush();
+      while (size >= PART_BYTES) await flush(PART_BYTES);
     }
-    if (size > 0 || parts.length === 0) await flush();
+    if (size > 0 || parts.length === 0) await flush(size);
     await upload.complete(parts);
   } catch (err) {
     await upload.abort().catch(() => undefined);
