@@ -610,6 +610,8 @@ describe('names a verifier relies on', () => {
   it('no verified organisation may take another verified organisation’s name, however it is spelled', async () => {
     const original = `Unique Hiring ${crypto.randomUUID().slice(0, 6)}`;
     const first = await signup('employer', 'Recruiter', original);
+    // Signed up while the name was free (no organisation may take it once it is verified).
+    const copy = await signup('employer', 'Recruiter', original);
     await verifyOrganisation(first);
     // A rename of a verified organisation to it: 409, nothing changed.
     const { employer: other } = await issuedBy('Recruiter', `Impostor ${crypto.randomUUID().slice(0, 6)}`);
@@ -619,8 +621,7 @@ describe('names a verifier relies on', () => {
     expect(await (await call('/api/me/organisation', { headers: as(other) })).json()).toMatchObject({
       verification: 'verified',
     });
-    // An unverified organisation may carry it, but an admin cannot verify it under that name.
-    const copy = await signup('employer', 'Recruiter', original);
+    // An unverified organisation that already carried it cannot be verified under it.
     await expectProblem(await reviewOrganisation(copy, 'verified'), 409, 'conflict');
   });
 });
@@ -684,12 +685,12 @@ describe('look-alike names (UTS #39)', () => {
     const suffix = crypto.randomUUID().slice(0, 4).replace(/\d/g, 'x');
     const original = `Acme Corp ${suffix}`;
     const first = await signup('employer', 'Recruiter', original);
-    await verifyOrganisation(first);
-    // Cyrillic А с м е, С о г р: one script per word, so signup accepts it, but a verifier
-    // reading "Асме Согр" could not tell it from the verified Acme Corp.
+    // Cyrillic А с м е, С о г р: one script per word, so signup accepts it (while Acme Corp is not
+    // verified yet), but a verifier reading "Асме Согр" could not tell it from the verified Acme Corp.
     const spoof = await signup('employer', 'Recruiter', `Асме Согр ${suffix}`);
-    await expectProblem(await reviewOrganisation(spoof, 'verified'), 409, 'conflict');
     const digits = await signup('employer', 'Recruiter', `Acrne C0rp ${suffix}`);
+    await verifyOrganisation(first);
+    await expectProblem(await reviewOrganisation(spoof, 'verified'), 409, 'conflict');
     await expectProblem(await reviewOrganisation(digits, 'verified'), 409, 'conflict');
   });
 });

@@ -56,11 +56,21 @@ export const organisations = sqliteTable(
     verificationReason: text('verification_reason'),
     /** The value to publish at `_vp-verification.<domain>`; random, per organisation. */
     dnsToken: text('dns_token'),
+    /** When the current verification was made (reset by each re-verification); null before any. */
     verifiedAt: integer('verified_at', { mode: 'timestamp_ms' }),
+    /**
+     * `organisationNameKey(name)`, written with every name and every verification: the unique index
+     * below makes two verified organisations under one key impossible, however their requests
+     * interleave. Null on rows not written since the column was added (docs/decisions.md).
+     */
+    nameKey: text('name_key'),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [index('organisations_verification_idx').on(t.verification, t.createdAt)],
+  (t) => [
+    index('organisations_verification_idx').on(t.verification, t.createdAt),
+    uniqueIndex('organisations_verified_name_key_idx').on(t.nameKey).where(sql`verification = 'verified'`),
+  ],
 );
 
 export const users = sqliteTable(

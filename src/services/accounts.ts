@@ -20,6 +20,7 @@ import { purgeLeaderboards } from './cache-keys';
 import { guardianRequestInsert, sameEmail } from './guardians';
 import { leaderboardDomainsOf } from './leaderboard';
 import {
+  assertNameFree,
   invitationFor,
   loadOrganisation,
   newOrganisation,
@@ -119,6 +120,11 @@ export async function registerAccount(
   requireStrongPassword(input.password, [email, input.name]);
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   if (existing.length > 0) throw emailTaken();
+  if (input.role === 'employer' && !input.invitationCode) {
+    // The organisation it creates is shown with what it issues (waiting certificates too): never
+    // under a verified organisation's name.
+    await assertNameFree(db, newOrganisation(email, input.organisation).name);
+  }
   const id = crypto.randomUUID();
   const person = {
     id,

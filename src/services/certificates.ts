@@ -123,6 +123,7 @@ export async function buildVerification(
       organisationId: organisations.id,
       organisationName: organisations.name,
       verification: organisations.verification,
+      verificationMethod: organisations.verificationMethod,
       verifiedDomain: organisations.verifiedDomain,
     })
     .from(certificates)
@@ -152,7 +153,11 @@ export async function buildVerification(
             name: currentName,
             verification: row.verification ?? 'unverified',
             // What a DNS proof established: control of this domain (the name is the organisation's own).
-            verifiedDomain: row.verification === 'verified' ? (row.verifiedDomain ?? null) : null,
+            // Only while the current verification is that proof: an admin's is not about a domain.
+            verifiedDomain:
+              row.verification === 'verified' && row.verificationMethod === 'dns'
+                ? (row.verifiedDomain ?? null)
+                : null,
           }
         : null,
       issuedAt: row.issuedAt.toISOString(),

@@ -4,8 +4,11 @@
  * member's email is at, or by an admin's review. Verification issues every certificate that was
  * waiting for it (see `issuePendingCertificates`).
  */
-import { and, asc, eq, gt, isNull, ne, or } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, notExists, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
+import { type Query, updateThenInsert } from '../db/conditional';
+import { isUniqueViolation } from '../db/errors';
 import { type OrganisationVerification, organisationInvitations, organisations, users } from '../db/schema';
 import {
   emailDomain,
@@ -73,10 +76,12 @@ export function newOrganisation(
   input: { name?: string | undefined; websiteUrl?: string | undefined } | undefined,
 ): typeof organisations.$inferInsert {
   const domain = emailDomain(email);
+  // Never the person's name: the organisation's own, or the domain the person writes from.
+  const name = input?.name?.trim() || domain;
   return {
     id: crypto.randomUUID(),
-    // Never the person's name: the organisation's own, or the domain the person writes from.
-    name: input?.name?.trim() || domain,
+    name,
+    nameKey: organisationNameKey(name),
     websiteUrl: input?.websiteUrl ?? null,
     domains: normaliseDomain(domain) ? [domain] : [],
   };
@@ -155,58 +160,140 @@ export async function updateOrganisation(
   const name = input.name?.trim();
   // A verified organisation was verified under its name: a new one is a new claim, reviewed
   // again (certificates already issued keep verifying under the name signed into them; those
-  // earned meanwhile wait as `pending_issuer`), and never another verified organisation's.
+  // earned meanwhile wait as `pending_issuer`). No organisation, verified or not, may take a
+  // verified organisation's name: an unverified one shows it too (on its waiting certificates).
   const renamed = name !== undefined && name !== organisation.name;
   const reverify = renamed && organisation.verification === 'verified';
-  if (reverify) await assertNameFree(db, name, organisation.id);
+  if (renamed) await assertNameFree(db, name, organisation.id);
   const changes = {
-    ...(name !== undefined ? { name } : {}),
+    ...(renamed ? { name, nameKey: organisationNameKey(name) } : {}),
     ...(input.websiteUrl !== undefined ? { websiteUrl: input.websiteUrl } : {}),
     ...(reverify ? { verification: 'pending' as const } : {}),
     updatedAt: new Date(),
   };
-  const [, [updated]] = await db.batch([
-    auditInsert(db, {
-      actorId: actor.id,
-      action: 'organisation.updated',
-      targetType: 'organisation',
-      targetId: organisation.id,
-      details: {
-        before: { name: organisation.name, websiteUrl: organisation.websiteUrl },
-        after: input,
-        ...(reverify ? { verification: { from: 'verified', to: 'pending', reason: 'renamed' } } : {}),
-      },
-    }),
-    db.update(organisations).set(changes).where(eq(organisations.id, organisation.id)).returning(),
-  ]);
-  if (!updated) throw new ProblemError('not-found', 'No organisation with this id.');
-  return updated;
+  const written = await write(
+    db,
+    organisation.name,
+    db
+      .update(organisations)
+      .set(changes)
+      .where(and(asRead(organisation), renamed ? nameStillFree(db, name, organisation.id) : undefined)),
+    [
+      auditInsert(db, {
+        actorId: actor.id,
+        action: 'organisation.updated',
+        targetType: 'organisation',
+        targetId: organisation.id,
+        details: {
+          before: { name: organisation.name, websiteUrl: organisation.websiteUrl },
+          after: input,
+          ...(reverify ? { verification: { from: 'verified', to: 'pending', reason: 'renamed' } } : {}),
+        },
+      }),
+    ],
+  );
+  if (!written) {
+    // A verification under the new name that landed after the check says so; anything else is a
+    // change this request did not see.
+    if (renamed) await assertNameFree(db, name, organisation.id);
+    throw changedMeanwhile();
+  }
+  return reloaded(db, organisation);
+}
+
+/**
+ * The organisation as a request read it (its verification and name): what every write here is
+ * conditional on, so a request that read before another's change writes nothing (`changedMeanwhile`).
+ */
+const asRead = (o: OrganisationRow) =>
+  and(
+    eq(organisations.id, o.id),
+    eq(organisations.verification, o.verification),
+    eq(organisations.name, o.name),
+  );
+
+/** 409 for a write whose read is stale: nothing was written, and the caller may simply retry. */
+const changedMeanwhile = () =>
+  new ProblemError(
+    'conflict',
+    'The organisation changed meanwhile (another request, member or admin); reload it and try again.',
+  );
+
+const nameTaken = (name: string) =>
+  new ProblemError(
+    'conflict',
+    `Another verified organisation is named "${name}". Choose a name that tells yours apart.`,
+  );
+
+/** The row after a write of this request, for its answer. */
+async function reloaded(db: Database, organisation: OrganisationRow): Promise<OrganisationRow> {
+  return (await loadOrganisation(db, organisation.id)) ?? organisation;
+}
+
+/**
+ * For a rename's UPDATE: no other verified organisation holds the new name's key (one verified
+ * after `assertNameFree` read, whose verification wrote the key). Rows verified before the
+ * `name_key` column existed are `assertNameFree`'s; they are not racing anyone.
+ */
+function nameStillFree(db: Database, name: string, organisationId: string) {
+  const other = alias(organisations, 'other');
+  return notExists(
+    db
+      .select({ id: other.id })
+      .from(other)
+      .where(
+        and(
+          eq(other.verification, 'verified'),
+          eq(other.nameKey, organisationNameKey(name)),
+          ne(other.id, organisationId),
+        ),
+      ),
+  );
+}
+
+/**
+ * Every write here: the UPDATE (conditional on what was read) and what goes with it, all or nothing
+ * (`updateThenInsert`); false when the UPDATE matched no row. The partial unique index on verified
+ * `name_key`s aborts a verification's batch when another organisation was verified under the same
+ * key after `assertNameFree` read: the same 409 as that check's.
+ */
+async function write(db: Database, name: string, update: Query, inserts: Query[]): Promise<boolean> {
+  try {
+    return await updateThenInsert(db, update, inserts);
+  } catch (err) {
+    if (isUniqueViolation(err, 'organisations.name_key')) throw nameTaken(name);
+    throw err;
+  }
 }
 
 /**
  * 409 when another verified organisation already has this name (`organisationNameKey`): a
  * certificate must not be presented as issued by a verified "X" that is not the verified X.
- * Reads the verified organisations' names (a review or a rename, never a hot path).
+ * Reads the verified organisations' names (a review or a rename, never a hot path) and compares
+ * their keys as computed now: rows older than the stored `name_key`, and keys stored by an
+ * earlier version of `organisationNameKey`, are covered too. The database's unique index on
+ * verified keys is what stops two verifications racing past this check.
  */
-export async function assertNameFree(db: Database, name: string, organisationId: string): Promise<void> {
+export async function assertNameFree(db: Database, name: string, organisationId?: string): Promise<void> {
   const key = organisationNameKey(name);
   const verified = await db
     .select({ name: organisations.name })
     .from(organisations)
-    .where(and(eq(organisations.verification, 'verified'), ne(organisations.id, organisationId)));
-  if (verified.some((o) => organisationNameKey(o.name) === key)) {
-    throw new ProblemError(
-      'conflict',
-      `Another verified organisation is named "${name}". Choose a name that tells yours apart.`,
+    .where(
+      and(
+        eq(organisations.verification, 'verified'),
+        organisationId ? ne(organisations.id, organisationId) : undefined,
+      ),
     );
-  }
+  if (verified.some((o) => organisationNameKey(o.name) === key)) throw nameTaken(name);
 }
 
 export type DnsChallenge = { domain: string; recordName: string; recordType: 'TXT'; recordValue: string };
 
 /**
  * Starts (or restarts) a DNS proof of `domain` for the caller's organisation: the person's own
- * email must be at that domain. The organisation is `pending` until the record is checked.
+ * email must be at that domain. An unverified organisation is `pending` until the record is
+ * checked; a verified one stays verified (the check then records the proof).
  */
 export async function startDomainVerification(
   db: Database,
@@ -239,22 +326,37 @@ export async function startDomainVerification(
   const domains = organisation.domains.includes(domain)
     ? organisation.domains
     : [...organisation.domains, domain];
-  const [, [updated]] = await db.batch([
-    auditInsert(db, {
-      actorId: actor.id,
-      action: 'organisation.dns_verification_started',
-      targetType: 'organisation',
-      targetId: organisation.id,
-      details: { domain },
-    }),
+  // Conditional on the token and domains read too: two starts at once must not each publish a
+  // token of their own, or lose the other's domain.
+  const written = await write(
+    db,
+    organisation.name,
     db
       .update(organisations)
       .set({ dnsToken: token, domains, verification, updatedAt: new Date() })
-      .where(eq(organisations.id, organisation.id))
-      .returning(),
-  ]);
-  return { organisation: updated ?? organisation, challenge: challengeFor(domain, token) };
+      .where(
+        and(
+          asRead(organisation),
+          sameDnsToken(organisation),
+          eq(organisations.domains, organisation.domains),
+        ),
+      ),
+    [
+      auditInsert(db, {
+        actorId: actor.id,
+        action: 'organisation.dns_verification_started',
+        targetType: 'organisation',
+        targetId: organisation.id,
+        details: { domain },
+      }),
+    ],
+  );
+  if (!written) throw changedMeanwhile();
+  return { organisation: await reloaded(db, organisation), challenge: challengeFor(domain, token) };
 }
+
+/** The DNS token is the one read (null-safe: `IS`). */
+const sameDnsToken = (o: OrganisationRow) => sql`${organisations.dnsToken} is ${o.dnsToken}`;
 
 const challengeFor = (domain: string, token: string): DnsChallenge => ({
   domain,
@@ -295,7 +397,9 @@ export type DnsCheck = {
 
 /**
  * Looks the record up. When it matches, the organisation is verified (method `dns`) in the same
- * batch as its audit entry; the caller then issues what was waiting (`issuePendingCertificates`).
+ * batch as its audit entry and issuance job; the caller then issues what was waiting
+ * (`issuePendingCertificates`). Checks racing each other verify once: the others find it
+ * verified and answer like any check of a verified organisation (`newlyVerified: false`).
  */
 export async function checkDomainVerification(
   env: Pick<Env, 'DOH_RESOLVER_URL'>,
@@ -307,6 +411,8 @@ export async function checkDomainVerification(
   check: DnsCheck;
   newlyVerified: boolean;
   issuanceJobId?: string;
+  /** The proof was recorded on an organisation an admin had verified (`recordProof`). */
+  proofRecorded?: boolean;
 }> {
   const domain = normaliseDomain(rawDomain);
   const organisation = await organisationOf(db, actor.id);
@@ -333,23 +439,18 @@ export async function checkDomainVerification(
   };
   if (
     !check.matched ||
-    organisation.verification === 'verified' ||
     organisation.verification === 'suspended' ||
     organisation.verification === 'rejected'
   ) {
     return { organisation, check, newlyVerified: false };
   }
+  if (organisation.verification === 'verified') return recordProof(db, actor, organisation, check);
   await assertNameFree(db, organisation.name, organisation.id);
   const now = new Date();
   const job = issuanceJob(db, organisation.id, now);
-  const [, [updated]] = await db.batch([
-    auditInsert(db, {
-      actorId: actor.id,
-      action: 'organisation.verified',
-      targetType: 'organisation',
-      targetId: organisation.id,
-      details: { method: 'dns', domain },
-    }),
+  const written = await write(
+    db,
+    organisation.name,
     db
       .update(organisations)
       .set({
@@ -357,21 +458,100 @@ export async function checkDomainVerification(
         verificationMethod: 'dns',
         verifiedDomain: domain,
         verifiedAt: now,
+        nameKey: organisationNameKey(organisation.name),
         updatedAt: now,
       })
-      .where(eq(organisations.id, organisation.id))
-      .returning(),
-    job.statement,
-  ]);
-  return { organisation: updated ?? organisation, check, newlyVerified: true, issuanceJobId: job.id };
+      .where(and(asRead(organisation), sameDnsToken(organisation))),
+    [
+      auditInsert(db, {
+        actorId: actor.id,
+        action: 'organisation.verified',
+        targetType: 'organisation',
+        targetId: organisation.id,
+        details: { method: 'dns', domain, name: organisation.name },
+      }),
+      job.statement,
+    ],
+  );
+  if (!written) {
+    // Another check (or an admin) verified it since this one read: answer as for a verified one.
+    const current = await reloaded(db, organisation);
+    if (current.verification !== 'verified') throw changedMeanwhile();
+    return recordProof(db, actor, current, check);
+  }
+  return {
+    organisation: await reloaded(db, organisation),
+    check,
+    newlyVerified: true,
+    issuanceJobId: job.id,
+  };
 }
 
-/** An admin's decision on an organisation, audited with its reason. */
+/**
+ * A matching proof by an organisation verified already. Verified by an admin, it now also has
+ * what a verifier can rely on from a DNS proof (control of the domain): method `dns` and the
+ * domain, audited as `organisation.domain_verified`. Not a new verification: `verifiedAt` and what
+ * it issued stay as they are, and nothing waited for it. Verified by DNS already, nothing changes.
+ */
+async function recordProof(
+  db: Database,
+  actor: { id: string },
+  organisation: OrganisationRow,
+  check: DnsCheck,
+): Promise<{
+  organisation: OrganisationRow;
+  check: DnsCheck;
+  newlyVerified: false;
+  proofRecorded?: boolean;
+}> {
+  if (organisation.verificationMethod === 'dns') return { organisation, check, newlyVerified: false };
+  const written = await write(
+    db,
+    organisation.name,
+    db
+      .update(organisations)
+      .set({ verificationMethod: 'dns', verifiedDomain: check.domain, updatedAt: new Date() })
+      .where(
+        and(
+          asRead(organisation),
+          sameDnsToken(organisation),
+          sql`${organisations.verificationMethod} is ${organisation.verificationMethod}`,
+        ),
+      ),
+    [
+      auditInsert(db, {
+        actorId: actor.id,
+        action: 'organisation.domain_verified',
+        targetType: 'organisation',
+        targetId: organisation.id,
+        details: { domain: check.domain, previousMethod: organisation.verificationMethod },
+      }),
+    ],
+  );
+  if (written)
+    return {
+      organisation: await reloaded(db, organisation),
+      check,
+      newlyVerified: false,
+      proofRecorded: true,
+    };
+  // A simultaneous check recorded it first: the same answer. Anything else is a change not seen.
+  const current = await reloaded(db, organisation);
+  if (current.verification === 'verified' && current.verificationMethod === 'dns')
+    return { organisation: current, check, newlyVerified: false };
+  throw changedMeanwhile();
+}
+
+/**
+ * An admin's decision on an organisation, audited with its reason and the name it was taken on.
+ * `input.name`, when given, is the name the admin reviewed: a 409 if the organisation has been
+ * renamed since (the write is conditional on the name read, so a rename after this read is too).
+ */
 export async function reviewOrganisation(
   db: Database,
   admin: { id: string; ip?: string | null },
   id: string,
-  input: { verification: 'verified' | 'rejected' | 'suspended'; reason: string },
+  input: { verification: 'verified' | 'rejected' | 'suspended'; reason: string; name?: string | undefined },
 ): Promise<{
   organisation: OrganisationRow;
   previous: OrganisationVerification;
@@ -379,38 +559,68 @@ export async function reviewOrganisation(
 } | null> {
   const organisation = await loadOrganisation(db, id);
   if (!organisation) return null;
-  if (!reviewAllowed(organisation.verification, input.verification)) {
-    throw new ProblemError('conflict', `The organisation is already ${organisation.verification}.`);
+  if (input.name !== undefined && input.name !== organisation.name) {
+    throw new ProblemError(
+      'conflict',
+      `The organisation was renamed to "${organisation.name}" since; review it under that name.`,
+    );
   }
-  if (input.verification === 'verified') await assertNameFree(db, organisation.name, id);
+  const already = (state: OrganisationVerification) =>
+    new ProblemError('conflict', `The organisation is already ${state}.`);
+  if (!reviewAllowed(organisation.verification, input.verification)) throw already(organisation.verification);
+  const verifying = input.verification === 'verified';
+  if (verifying) await assertNameFree(db, organisation.name, id);
   const now = new Date();
-  const job = input.verification === 'verified' ? issuanceJob(db, id, now) : null;
-  const [, [updated]] = await db.batch([
-    auditInsert(db, {
-      actorId: admin.id,
-      action: `organisation.${input.verification}`,
-      targetType: 'organisation',
-      targetId: id,
-      details: { method: 'admin', from: organisation.verification, reason: input.reason },
-      ip: admin.ip ?? null,
-    }),
+  const job = verifying ? issuanceJob(db, id, now) : null;
+  const written = await write(
+    db,
+    organisation.name,
     db
       .update(organisations)
       .set({
         verification: input.verification,
         verificationReason: input.reason,
-        ...(input.verification === 'verified'
-          ? { verificationMethod: 'admin' as const, verifiedAt: organisation.verifiedAt ?? now }
+        // This verification's own: the domain of an earlier DNS proof is not what the admin checked,
+        // and `verifiedAt` is when the current verification began (credentials do not carry it).
+        ...(verifying
+          ? {
+              verificationMethod: 'admin' as const,
+              verifiedDomain: null,
+              verifiedAt: now,
+              nameKey: organisationNameKey(organisation.name),
+            }
           : {}),
         updatedAt: now,
       })
-      .where(eq(organisations.id, id))
-      .returning(),
-    ...(job ? [job.statement] : []),
-  ]);
-  return updated
-    ? { organisation: updated, previous: organisation.verification, issuanceJobId: job?.id }
-    : null;
+      .where(asRead(organisation)),
+    [
+      auditInsert(db, {
+        actorId: admin.id,
+        action: `organisation.${input.verification}`,
+        targetType: 'organisation',
+        targetId: id,
+        details: {
+          method: 'admin',
+          from: organisation.verification,
+          reason: input.reason,
+          name: organisation.name,
+        },
+        ip: admin.ip ?? null,
+      }),
+      ...(job ? [job.statement] : []),
+    ],
+  );
+  if (!written) {
+    const current = await loadOrganisation(db, id);
+    if (!current) return null;
+    if (current.verification === input.verification) throw already(current.verification);
+    throw changedMeanwhile();
+  }
+  return {
+    organisation: await reloaded(db, organisation),
+    previous: organisation.verification,
+    issuanceJobId: job?.id,
+  };
 }
 
 /** The admin's review queue: organisations by verification state, oldest first (first come, first reviewed). */

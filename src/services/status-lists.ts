@@ -167,7 +167,8 @@ export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Datab
     verification: {
       state: row.verification,
       method: row.verification === 'verified' ? row.verificationMethod : null,
-      domain: row.verification === 'verified' ? row.verifiedDomain : null,
+      // The domain a DNS proof established, only while that proof is the verification.
+      domain: row.verification === 'verified' && row.verificationMethod === 'dns' ? row.verifiedDomain : null,
       verifiedAt: row.verification === 'verified' ? (row.verifiedAt?.toISOString() ?? null) : null,
     },
   };

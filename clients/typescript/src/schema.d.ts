@@ -232,7 +232,7 @@ export interface paths {
         head?: never;
         /**
          * Rename the organisation or change its website
-         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name puts it back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as `pending_issuer`. A name another verified organisation already has (ignoring case, spaces and punctuation) is a 409.
+         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name puts it back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as `pending_issuer`. A name another verified organisation already has (ignoring case, spaces, punctuation and look-alike letters) is a 409, whether or not this organisation is verified. A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
          */
         patch: operations["updateMyOrganisation"];
         trace?: never;
@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Start a DNS proof of a domain
-         * @description Returns the TXT record to publish at `_vp-verification.<domain>`. Only a member whose own email address is at that domain may prove it (403 otherwise). The organisation becomes `pending`. A suspended or rejected organisation cannot (409): the platform's decision stands until an admin changes it.
+         * @description Returns the TXT record to publish at `_vp-verification.<domain>` (one value per organisation: starting again, for this or another domain, returns the same). Only a member whose own email address is at that domain may prove it (403 otherwise). An unverified organisation becomes `pending`; a verified one stays `verified` (a matching check then records the domain as proven). A suspended or rejected organisation cannot (409): the platform's decision stands until an admin changes it. A 409 also answers a start that raced another change of the organisation (nothing was changed; retry).
          */
         post: operations["startDomainVerification"];
         delete?: never;
@@ -288,7 +288,7 @@ export interface paths {
         put?: never;
         /**
          * Check the DNS proof and verify the organisation
-         * @description Looks the TXT record up through DNS-over-HTTPS. When it matches, the organisation is verified and every certificate that was waiting (`pending_issuer`) is issued at once. A resolver that does not answer is a 503; a name another verified organisation already has is a 409.
+         * @description Looks the TXT record up through DNS-over-HTTPS. When it matches, the organisation is verified and every certificate that was waiting (`pending_issuer`) is issued at once (`newlyVerified: true`); checks made at the same time verify it once, the others answer as for a verified organisation. A verified organisation whose verification was an admin's has the proven domain recorded (shown on its issuer Profile and verify pages); its verification date and certificates are unchanged. A resolver that does not answer is a 503; a name another verified organisation already has is a 409.
          */
         post: operations["checkDomainVerification"];
         delete?: never;
@@ -752,7 +752,7 @@ export interface paths {
         head?: never;
         /**
          * Verify, reject or suspend an organisation
-         * @description Audited with the reason. Verifying issues every certificate that was waiting (`pending_issuer`); suspending shows the organisation's certificates as `suspended` on verification until it is verified again, and so does rejecting an organisation that had issued (the platform no longer stands behind it). Setting the state it already has is a 409, and so is verifying an organisation under a name another verified organisation has (ignoring case, spaces and punctuation).
+         * @description Audited with the reason and the name the decision was taken on. Verifying issues every certificate that was waiting (`pending_issuer`) and dates the verification now (no verified domain: that is a DNS proof's); suspending shows the organisation's certificates as `suspended` on verification until it is verified again, and so does rejecting an organisation that had issued (the platform no longer stands behind it). Setting the state it already has is a 409, and so is verifying an organisation under a name another verified organisation has (ignoring case, spaces, punctuation and look-alike letters). Send `name` (the name you reviewed) to have the decision refused (409) if the organisation has been renamed since; a change of the organisation between this request's read and its write is a 409 as well, with nothing changed.
          */
         patch: operations["reviewOrganisation"];
         trace?: never;
@@ -2554,6 +2554,8 @@ export interface components {
                 found: string[];
                 matched: boolean;
             };
+            /** @description True when this check verified the organisation. False when the record did not match, when the organisation was verified already (by an earlier or a simultaneous check, or by an admin: then a matching record is recorded as its DNS proof), or when it is suspended or rejected. */
+            newlyVerified: boolean;
             /** @description Numbers of the certificates that were waiting and are now issued. */
             issuedCertificates: string[];
         };
@@ -2956,6 +2958,11 @@ export interface components {
             verification: "verified" | "rejected" | "suspended";
             /** @example Registration documents checked */
             reason: string;
+            /**
+             * @description The name the admin reviewed. When given and the organisation has been renamed since, the answer is a 409 naming its current name, and nothing changes. The name the decision was taken on is audited either way.
+             * @example Acme Hiring Pvt Ltd
+             */
+            name?: string;
         };
         Breach: {
             id: string;

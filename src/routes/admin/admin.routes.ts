@@ -232,11 +232,14 @@ export const reviewOrganisation = defineRoute({
   tags: ['Organisations'],
   summary: 'Verify, reject or suspend an organisation',
   description:
-    'Audited with the reason. Verifying issues every certificate that was waiting (`pending_issuer`); suspending ' +
-    "shows the organisation's certificates as `suspended` on verification until it is verified again, and so does " +
-    'rejecting an organisation that had issued (the platform no longer stands behind it). Setting the state it ' +
-    'already has is a 409, and so is verifying an organisation under a name another verified organisation has ' +
-    '(ignoring case, spaces and punctuation).',
+    'Audited with the reason and the name the decision was taken on. Verifying issues every certificate that was ' +
+    "waiting (`pending_issuer`) and dates the verification now (no verified domain: that is a DNS proof's); " +
+    "suspending shows the organisation's certificates as `suspended` on verification until it is verified again, " +
+    'and so does rejecting an organisation that had issued (the platform no longer stands behind it). Setting the ' +
+    'state it already has is a 409, and so is verifying an organisation under a name another verified ' +
+    'organisation has (ignoring case, spaces, punctuation and look-alike letters). Send `name` (the name you ' +
+    'reviewed) to have the decision refused (409) if the organisation has been renamed since; a change of the ' +
+    "organisation between this request's read and its write is a 409 as well, with nothing changed.",
   ...sessionAuth('admin'),
   request: { params: IdParams, body: { required: true, content: json(OrganisationReviewSchema) } },
   errors: [409],

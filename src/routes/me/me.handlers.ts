@@ -127,14 +127,15 @@ export const startDomainVerification: AppRouteHandler<typeof routes.startDomainV
 };
 
 export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainVerification> = async (c) => {
-  const { organisation, check, issuanceJobId } = await organisations.checkDomainVerification(
-    c.env,
-    c.var.db,
-    c.var.user,
-    c.req.valid('json').domain,
-  );
+  const { organisation, check, newlyVerified, issuanceJobId, proofRecorded } =
+    await organisations.checkDomainVerification(c.env, c.var.db, c.var.user, c.req.valid('json').domain);
   const issued = await issueAfterVerification(c.env, c.var.db, organisation, issuanceJobId);
-  return c.json({ organisation: organisationView(organisation), check, issuedCertificates: issued }, 200);
+  // Its certificates' cached verifications show the verified domain, now this one.
+  if (proofRecorded) c.executionCtx.waitUntil(forgetOrganisationViews(c.env, organisation.id));
+  return c.json(
+    { organisation: organisationView(organisation), check, newlyVerified, issuedCertificates: issued },
+    200,
+  );
 };
 
 export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (c) => {

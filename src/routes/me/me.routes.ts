@@ -245,8 +245,10 @@ export const updateMyOrganisation = defineRoute({
     'Any member may. Credentials already issued keep the name they were signed with; the verify page then shows ' +
     '"now known as …" with the new name. A verified organisation was verified under its name: a new name puts it ' +
     'back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as ' +
-    '`pending_issuer`. A name another verified organisation already has (ignoring case, spaces and punctuation) ' +
-    'is a 409.',
+    '`pending_issuer`. A name another verified organisation already has (ignoring case, spaces, punctuation and ' +
+    'look-alike letters) is a 409, whether or not this organisation is verified. A 409 also answers a change ' +
+    'made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): ' +
+    'nothing was changed; reload and retry.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(UpdateOrganisationSchema) } },
   errors: [409],
@@ -277,9 +279,12 @@ export const startDomainVerification = defineRoute({
   tags: ['Organisations'],
   summary: 'Start a DNS proof of a domain',
   description:
-    'Returns the TXT record to publish at `_vp-verification.<domain>`. Only a member whose own email address is at ' +
-    'that domain may prove it (403 otherwise). The organisation becomes `pending`. A suspended or rejected ' +
-    "organisation cannot (409): the platform's decision stands until an admin changes it.",
+    'Returns the TXT record to publish at `_vp-verification.<domain>` (one value per organisation: starting again, ' +
+    'for this or another domain, returns the same). Only a member whose own email address is at that domain may ' +
+    'prove it (403 otherwise). An unverified organisation becomes `pending`; a verified one stays `verified` (a ' +
+    'matching check then records the domain as proven). A suspended or rejected organisation cannot (409): the ' +
+    "platform's decision stands until an admin changes it. A 409 also answers a start that raced another change " +
+    'of the organisation (nothing was changed; retry).',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(DomainRequestSchema) } },
   errors: [409],
@@ -295,8 +300,11 @@ export const checkDomainVerification = defineRoute({
   summary: 'Check the DNS proof and verify the organisation',
   description:
     'Looks the TXT record up through DNS-over-HTTPS. When it matches, the organisation is verified and every ' +
-    'certificate that was waiting (`pending_issuer`) is issued at once. A resolver that does not answer is a 503; ' +
-    'a name another verified organisation already has is a 409.',
+    'certificate that was waiting (`pending_issuer`) is issued at once (`newlyVerified: true`); checks made at the ' +
+    'same time verify it once, the others answer as for a verified organisation. A verified organisation whose ' +
+    "verification was an admin's has the proven domain recorded (shown on its issuer Profile and verify pages); " +
+    'its verification date and certificates are unchanged. A resolver that does not answer is a 503; a name ' +
+    'another verified organisation already has is a 409.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(DomainRequestSchema) } },
   errors: [409, 503],

@@ -85,6 +85,12 @@ export const DnsCheckSchema = z
         .openapi({ description: 'The TXT values the resolver returned at `recordName`.' }),
       matched: z.boolean(),
     }),
+    newlyVerified: z.boolean().openapi({
+      description:
+        'True when this check verified the organisation. False when the record did not match, when the ' +
+        'organisation was verified already (by an earlier or a simultaneous check, or by an admin: then a ' +
+        'matching record is recorded as its DNS proof), or when it is suspended or rejected.',
+    }),
     issuedCertificates: z
       .array(z.string())
       .openapi({ description: 'Numbers of the certificates that were waiting and are now issued.' }),
@@ -95,6 +101,18 @@ export const OrganisationReviewSchema = z
   .object({
     verification: z.enum(['verified', 'rejected', 'suspended']),
     reason: z.string().trim().min(3).max(1000).openapi({ example: 'Registration documents checked' }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({
+        description:
+          'The name the admin reviewed. When given and the organisation has been renamed since, the answer is a 409 ' +
+          'naming its current name, and nothing changes. The name the decision was taken on is audited either way.',
+        example: 'Acme Hiring Pvt Ltd',
+      }),
   })
   .strict()
   .openapi('OrganisationReview');
