@@ -259,8 +259,8 @@ describe('API keys: usage', () => {
     const BRIEF = {
       brief: 'We need a REST API. It must return RFC 9457 errors and have tests for each endpoint.',
     };
-    // Counted by the limit of 5: 200, 200, 422, 200, 200; not counted by it: the 403 (the key lacks
-    // the scope; refused before the limiter). Then 2 refusals by the limit.
+    // Counted by the limit of 5: 200, 200, 422, the 403 (the key lacks the scope: refused after
+    // the limiter counted it), 200. Then 3 refusals by the limit.
     expect((await rubric(BRIEF)).status).toBe(200);
     expect((await rubric(BRIEF)).status).toBe(200);
     expect((await rubric({ brief: '' })).status).toBe(422);
@@ -269,12 +269,12 @@ describe('API keys: usage', () => {
         .status,
     ).toBe(403);
     expect((await self(created.key)).status).toBe(200);
-    expect((await rubric(BRIEF)).status).toBe(200);
+    expect((await rubric(BRIEF)).status).toBe(429);
     expect((await rubric(BRIEF)).status).toBe(429);
     expect((await rubric(BRIEF)).status).toBe(429);
     // Unknown secrets are nobody's usage.
     expect((await self(`${created.key}x`)).status).toBe(401);
-    const expected = { success: 4, clientError: 2, rateLimited: 2, serverError: 0 };
+    const expected = { success: 3, clientError: 2, rateLimited: 3, serverError: 0 };
 
     const limiter = env.RATE_LIMITER.getByName(`apikey:${created.id}`);
     const today = new Date().toISOString().slice(0, 10);
@@ -300,7 +300,7 @@ describe('API keys: usage', () => {
       .bind(created.id)
       .all();
     expect(row.results).toEqual([
-      { day: today, success: 4, client_error: 2, rate_limited: 2, server_error: 0 },
+      { day: today, success: 3, client_error: 2, rate_limited: 3, server_error: 0 },
     ]);
 
     const report = await (

@@ -13,6 +13,9 @@ const SELF_BODY = {
   otherScopes: [],
   organisationId: null,
   rateLimit: { limit: 600, windowSeconds: 60 },
+  expiresAt: null,
+  replacedByRoll: false,
+  sentKeyExpiresAt: null,
 };
 const problems = async (method: string, url: string, res: Response) =>
   (await checkResponse(method, url, res)).problems;

@@ -25,6 +25,12 @@ export type ApiKeyPrincipal = {
   organisationId: string | null;
   /** A per-key limit below the default; null: the default. */
   ratelimitPerMinute: number | null;
+  /** When the key stops working; null: never (absent where no key row was read). */
+  expiresAt?: Date | null;
+  /** Whether the secret presented is the one a roll replaced (working through its grace period). */
+  replacedByRoll?: boolean;
+  /** When the secret presented stops working: the roll's grace, or the key's expiry; null: never. */
+  sentKeyExpiresAt?: Date | null;
 };
 
 /**

@@ -13,9 +13,9 @@ import { enforceRateLimit } from './rate-limit';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
 
 /**
- * Session routes: a live session cookie (401), an allowed origin for unsafe methods (403),
- * one of `roles` when given (403), a child's guardian consent unless the route is allowed before
- * it (403 `guardian-consent-required`), then 60 requests/min per user (429).
+ * Session routes: a live session cookie (401), an allowed origin for unsafe methods (403), then
+ * 60 requests/min per user (429), then one of `roles` when given (403) and a child's guardian
+ * consent unless the route is allowed before it (403 `guardian-consent-required`).
  */
 export function requireSession(
   options: { roles: Role[]; beforeGuardianConsent?: boolean } = { roles: [] },
@@ -27,20 +27,39 @@ export function requireSession(
     if (!resolved) throw new ProblemError('unauthenticated', 'A valid session cookie is required.');
     assertSameSiteRequest(c);
     const { user, renewedUntil } = resolved;
-    if (roles.length > 0 && !roles.includes(user.role)) {
-      throw new ProblemError('forbidden', `This action needs the ${roles.join(' or ')} role.`);
-    }
     c.set('user', user);
-    if (!options.beforeGuardianConsent && (await needsGuardianConsent(c.var.db, user, clock.now())))
-      throw new ProblemError(
-        'guardian-consent-required',
-        'This account belongs to a child: a parent or lawful guardian must approve it first (see GET /api/me/guardian).',
-      );
+    // Counted before the role and guardian checks: a refused request is a request, so calling
+    // routes of another role does not escape the limit (and its 403 carries the RateLimit headers).
     await enforceRateLimit(c, 'user', user.id, async () => {
+      if (roles.length > 0 && !roles.includes(user.role)) {
+        throw limitedRefusal(
+          c.get('rateLimitHeaders'),
+          'forbidden',
+          `This action needs the ${roles.join(' or ')} role.`,
+        );
+      }
+      if (!options.beforeGuardianConsent && (await needsGuardianConsent(c.var.db, user, clock.now())))
+        throw limitedRefusal(
+          c.get('rateLimitHeaders'),
+          'guardian-consent-required',
+          'This account belongs to a child: a parent or lawful guardian must approve it first (see GET /api/me/guardian).',
+        );
       await next();
       if (renewedUntil && token && !c.get('sessionEnded')) setSessionCookie(c, token, renewedUntil);
     });
   };
+}
+
+/**
+ * A refusal made after the request was counted: it carries the `RateLimit` headers like every
+ * other answer of a limited route (`enforceRateLimit` sets them only on responses that return).
+ */
+function limitedRefusal(
+  rateLimitHeaders: Record<string, string> | undefined,
+  type: 'forbidden' | 'guardian-consent-required',
+  detail: string,
+): ProblemError {
+  return new ProblemError(type, detail, { headers: rateLimitHeaders ?? {} });
 }
 
 /** Which usage count a response of an API key falls in (5xx apart: our failures are not the partner's). */
@@ -56,8 +75,8 @@ const apiKeyRefused = (detail: string) =>
 
 /**
  * Partner routes: a live `X-Service-Key` (401 with a `WWW-Authenticate` challenge; an expired key
- * says so) carrying `scope` when given (403), then 600 requests/min per key or the key's own lower
- * limit (429). Every request of a known key is counted by outcome in its limiter object, after the
+ * says so), then 600 requests/min per key or the key's own lower limit (429), then `scope` when
+ * given (403). Every request of a known key is counted by outcome in its limiter object, after the
  * response (`waitUntil`).
  */
 export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<ApiKeyEnv> {
@@ -71,12 +90,26 @@ export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<ApiKeyEnv>
     const at = Date.now();
     let status = 500;
     try {
-      if (scope && !key.scopes.includes(scope))
-        throw new ProblemError('forbidden', `This API key lacks the ${scope} scope.`);
-      const { id, name, scopes, organisationId, ratelimitPerMinute } = key;
-      c.set('apiKey', { id, name, scopes, organisationId, ratelimitPerMinute });
+      const { lastUsedAt: _lastUsedAt, ...principal } = key;
+      c.set('apiKey', principal);
       if (lastUsedIsStale(key.lastUsedAt)) c.executionCtx.waitUntil(touchApiKey(db, key.id));
-      await enforceRateLimit(c, 'apikey', key.id, next, key.ratelimitPerMinute);
+      // The scope is checked after the request is counted: a key calling operations it lacks the
+      // scope for is limited like any other (429 once over), and its 403s carry the RateLimit headers.
+      await enforceRateLimit(
+        c,
+        'apikey',
+        key.id,
+        async () => {
+          if (scope && !key.scopes.includes(scope))
+            throw limitedRefusal(
+              c.get('rateLimitHeaders'),
+              'forbidden',
+              `This API key lacks the ${scope} scope.`,
+            );
+          await next();
+        },
+        key.ratelimitPerMinute,
+      );
       status = c.res.status;
     } catch (err) {
       status = err instanceof ProblemError ? err.status : 500;

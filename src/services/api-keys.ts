@@ -53,12 +53,24 @@ export const toApiKeyView = (k: KeyRow, now = new Date()): ApiKeyView => ({
   expiresAt: iso(k.expiresAt),
   ratelimitPerMinute: k.ratelimitPerMinute,
   rolledAt: iso(k.rolledAt),
-  // Only while the old secret still works: until its grace period ends, or the key is revoked.
-  previousKeyExpiresAt:
-    !k.revokedAt && k.previousKeyExpiresAt && k.previousKeyExpiresAt.getTime() > now.getTime()
-      ? k.previousKeyExpiresAt.toISOString()
-      : null,
+  previousKeyExpiresAt: iso(previousSecretEnds(k, now)),
 });
+
+/**
+ * When the secret a roll replaced stops working: the end of its grace period, or the key's own
+ * `expiresAt` when that comes first. Null once no old secret works: the grace is over, or the key
+ * is revoked or expired (every secret of it is refused then).
+ */
+export function previousSecretEnds(
+  k: Pick<KeyRow, 'revokedAt' | 'expiresAt' | 'previousKeyExpiresAt'>,
+  now = new Date(),
+): Date | null {
+  const graceEnds = k.previousKeyExpiresAt;
+  if (k.revokedAt || !graceEnds || graceEnds.getTime() <= now.getTime()) return null;
+  if (!k.expiresAt) return graceEnds;
+  if (k.expiresAt.getTime() <= now.getTime()) return null;
+  return k.expiresAt.getTime() < graceEnds.getTime() ? k.expiresAt : graceEnds;
+}
 
 const newSecret = async () => {
   const key = `${API_KEY_PREFIX}${randomToken(32)}`;
@@ -197,15 +209,34 @@ export async function resolveApiKey(
   )
     return null; // the secret a roll replaced, after its grace period
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return { status: 'expired' };
-  const { id, name, scopes, lastUsedAt, organisationId, ratelimitPerMinute } = row;
-  return { status: 'ok', key: { id, name, scopes, lastUsedAt, organisationId, ratelimitPerMinute } };
+  const { id, name, scopes, lastUsedAt, organisationId, ratelimitPerMinute, expiresAt } = row;
+  const replacedByRoll = row.keyHash !== hash;
+  return {
+    status: 'ok',
+    key: {
+      id,
+      name,
+      scopes,
+      lastUsedAt,
+      organisationId,
+      ratelimitPerMinute,
+      expiresAt,
+      replacedByRoll,
+      sentKeyExpiresAt: replacedByRoll
+        ? previousSecretEnds(
+            { revokedAt: null, expiresAt, previousKeyExpiresAt: row.previousKeyExpiresAt },
+            now,
+          )
+        : expiresAt,
+    },
+  };
 }
 
 /**
  * Rolls a key (unkey's model): a new secret for the same key id, scopes, limit and usage. The
  * old secret keeps working for `graceSeconds` (0: it stops at once), so a partner can deploy the
  * new one without downtime. Only the secret being replaced gets a grace period: rolling again
- * ends the grace of the one before. Audited. Null when no such key; a revoked key is a 409.
+ * ends the grace of the one before. Audited. Null when no such key; a revoked or expired key is a 409.
  */
 export async function rollApiKey(
   db: Database,
@@ -217,6 +248,9 @@ export async function rollApiKey(
   const [current] = await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
   if (!current) return null;
   if (current.revokedAt) throw new ProblemError('conflict', 'This API key is revoked; issue a new one.');
+  // An expired key's new secret would be refused at once (401 "expired"): no roll, as for a revoked one.
+  if (current.expiresAt && current.expiresAt.getTime() <= now.getTime())
+    throw new ProblemError('conflict', 'This API key has expired; issue a new one.');
   const { key, prefix, keyHash } = await newSecret();
   const graceEnds = graceSeconds > 0 ? new Date(now.getTime() + graceSeconds * 1000) : null;
   const [updated] = await db.batch([

@@ -807,7 +807,7 @@ export interface paths {
         };
         /**
          * Describe the calling API key
-         * @description For partners to check a key: its name, scopes, organisation and rate limit (its own, when lower than the default). Any live key may call it.
+         * @description For partners to check a key: its name, scopes, organisation, rate limit (its own, when lower than the default), when it expires, and whether the secret sent is one a roll replaced (and until when it works). Any live key may call it.
          */
         get: operations["getKeySelf"];
         put?: never;
@@ -3080,6 +3080,18 @@ export interface components {
                 /** Format: int64 */
                 windowSeconds: number;
             };
+            /**
+             * Format: date-time
+             * @description When the key stops working (401 `unauthenticated`, saying it expired); null: never.
+             */
+            expiresAt: string | null;
+            /** @description true when the `X-Service-Key` sent is the one a roll replaced: it works only until `sentKeyExpiresAt`, so deploy the new one. */
+            replacedByRoll: boolean;
+            /**
+             * Format: date-time
+             * @description When the `X-Service-Key` sent stops working: the end of a roll's grace period for a replaced one, else the key's `expiresAt`; null: never.
+             */
+            sentKeyExpiresAt: string | null;
         };
         /** @enum {string} */
         ApiKeyScope: "playbooks:generate" | "integrity:check" | "rubrics:generate";

@@ -5,7 +5,16 @@ import type * as routes from './keys.routes';
 import { isPillarScope } from './keys.schemas';
 
 export const self: AppRouteHandler<typeof routes.getKeySelf> = (c) => {
-  const { id, name, scopes, organisationId, ratelimitPerMinute } = c.var.apiKey;
+  const {
+    id,
+    name,
+    scopes,
+    organisationId,
+    ratelimitPerMinute,
+    expiresAt,
+    replacedByRoll,
+    sentKeyExpiresAt,
+  } = c.var.apiKey;
   const limit = ratelimitPerMinute ?? RATE_LIMITS.apikey.limit;
   return c.json(
     {
@@ -15,6 +24,9 @@ export const self: AppRouteHandler<typeof routes.getKeySelf> = (c) => {
       otherScopes: scopes.filter((s) => !isPillarScope(s)),
       organisationId,
       rateLimit: { limit, windowSeconds: RATE_LIMITS.apikey.windowSeconds },
+      expiresAt: expiresAt?.toISOString() ?? null,
+      replacedByRoll: replacedByRoll ?? false,
+      sentKeyExpiresAt: sentKeyExpiresAt?.toISOString() ?? null,
     },
     200,
   );

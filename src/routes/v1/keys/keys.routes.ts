@@ -11,7 +11,7 @@ export const getKeySelf = defineRoute({
   tags: ['API keys'],
   summary: 'Describe the calling API key',
   description:
-    'For partners to check a key: its name, scopes, organisation and rate limit (its own, when lower than the default). Any live key may call it.',
+    'For partners to check a key: its name, scopes, organisation, rate limit (its own, when lower than the default), when it expires, and whether the secret sent is one a roll replaced (and until when it works). Any live key may call it.',
   ...apiKeyAuth(),
   responses: {
     200: { description: 'The key behind `X-Service-Key`.', content: json(KeySelfSchema) },

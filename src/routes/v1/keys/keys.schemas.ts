@@ -32,5 +32,21 @@ export const KeySelfSchema = z
     }),
     organisationId: z.string().nullable().openapi({ description: 'The organisation the key belongs to.' }),
     rateLimit: z.object({ limit: z.number().int(), windowSeconds: z.number().int() }),
+    expiresAt: z.string().datetime().nullable().openapi({
+      description: 'When the key stops working (401 `unauthenticated`, saying it expired); null: never.',
+    }),
+    replacedByRoll: z.boolean().openapi({
+      description:
+        'true when the `X-Service-Key` sent is the one a roll replaced: it works only until `sentKeyExpiresAt`, so deploy the new one.',
+    }),
+    sentKeyExpiresAt: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({
+        description:
+          "When the `X-Service-Key` sent stops working: the end of a roll's grace period for a replaced one, else the key's " +
+          '`expiresAt`; null: never.',
+      }),
   })
   .openapi('ApiKeySelf');
