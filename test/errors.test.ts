@@ -79,6 +79,36 @@ describe('problem+json for every error status', () => {
     await expectProblem(none, 415, 'unsupported-media-type');
   });
 
+  it('415 says what to send: the media type expected, and the one sent', async () => {
+    const form = await call('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=a%40b.c',
+    });
+    const problem = await expectProblem(form, 415, 'unsupported-media-type');
+    expect(problem.detail).toBe(
+      'Send the body as JSON with Content-Type: application/json (this one is application/x-www-form-urlencoded).',
+    );
+  });
+
+  it('415 for a compressed body (RFC 9110 §15.5.16), with Accept-Encoding: identity; not "malformed JSON"', async () => {
+    const gzip = await call('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: new Uint8Array([31, 139, 8, 0, 0, 0, 0, 0]),
+    });
+    const problem = await expectProblem(gzip, 415, 'unsupported-media-type');
+    expect(gzip.headers.get('accept-encoding')).toBe('identity');
+    expect(problem.detail).toContain('Content-Encoding: gzip');
+    // `identity` is no coding at all.
+    const identity = await call('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body: JSON.stringify({ email: 'nobody@example.com', password: 'wrong password' }),
+    });
+    expect(identity.status).toBe(401);
+  });
+
   it('422 for a body that parses but fails the schema, with a JSON Pointer per field', async () => {
     const res = await call(
       '/api/auth/signup',

@@ -40,7 +40,16 @@ export function createApp(): AppOpenAPI {
     if (err instanceof HTTPException) {
       const type = err.status in ERROR_STATUSES ? ERROR_STATUSES[err.status as ErrorStatus].type : undefined;
       if (type && type !== 'internal-error') {
-        const detail = type === 'malformed-json' ? 'The request body is not valid JSON.' : err.message;
+        const detail =
+          type === 'malformed-json'
+            ? 'The request body is not valid JSON.'
+            : type === 'unsupported-media-type'
+              ? `Send the body as JSON with Content-Type: application/json${
+                  c.req.header('content-type')
+                    ? ` (this one is ${c.req.header('content-type')?.slice(0, 100)})`
+                    : ''
+                }.`
+              : err.message;
         return problemResponse(problemBody(type, detail || type, extra));
       }
     }

@@ -18,7 +18,26 @@ const tooLarge = (max: number) => () => {
   );
 };
 
-/** Caps bodies by `Content-Length` and, for chunked uploads, while streaming. */
+/**
+ * A request body in a content coding (`Content-Encoding: gzip`, …) is not read: it would be
+ * decoded past the size cap, and no route takes one. 415 with `Accept-Encoding: identity`, as RFC
+ * 9110 §15.5.16 asks, instead of the JSON parser's "malformed JSON".
+ */
+function assertIdentityCoding(encoding: string | undefined): void {
+  if (!encoding) return;
+  const codings = encoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (codings.length > 0)
+    throw new ProblemError(
+      'unsupported-media-type',
+      `Request bodies are taken uncompressed; this one is sent with Content-Encoding: ${codings.join(', ')}.`,
+      { headers: { 'accept-encoding': 'identity' } },
+    );
+}
+
+/** Caps bodies by `Content-Length` and, for chunked uploads, while streaming; refuses coded bodies. */
 export function bodyLimits(): MiddlewareHandler {
   const standard = bodyLimit({ maxSize: BODY_LIMIT_BYTES, onError: tooLarge(BODY_LIMIT_BYTES) });
   const larger = new Map(
@@ -28,5 +47,9 @@ export function bodyLimits(): MiddlewareHandler {
     ]),
   );
   // Most requests (every GET) have no body: nothing to look up.
-  return (c, next) => (c.req.raw.body ? (larger.get(c.req.path) ?? standard)(c, next) : next());
+  return (c, next) => {
+    if (!c.req.raw.body) return next();
+    assertIdentityCoding(c.req.header('content-encoding'));
+    return (larger.get(c.req.path) ?? standard)(c, next);
+  };
 }
