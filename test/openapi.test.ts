@@ -13,6 +13,7 @@ import { call } from './helpers';
 
 type Operation = {
   security?: Record<string, string[]>[];
+  parameters?: { name?: string; in?: string }[];
   responses: Record<
     string,
     { content?: Record<string, { schema: { $ref?: string } }>; headers?: Record<string, unknown> }
@@ -122,7 +123,20 @@ describe('openapi.yaml', () => {
       expect(Object.keys(success[1].headers ?? {}), label).toEqual(
         expect.arrayContaining(['RateLimit-Policy', 'RateLimit']),
       );
+      // A wrong scope or role is refused after the request is counted: the 403 carries them too.
+      expect(Object.keys(op.responses['403']!.headers ?? {}), label).toEqual(
+        expect.arrayContaining(['RateLimit-Policy', 'RateLimit']),
+      );
     }
+  });
+
+  it('documents Retry-After on the 409 of every idempotent operation (idempotency-key-in-use)', () => {
+    const idempotent = operations.filter(({ op }) =>
+      (op.parameters ?? []).some((p) => p.name === 'Idempotency-Key'),
+    );
+    expect(idempotent.length).toBeGreaterThan(0);
+    for (const { path, method, op } of idempotent)
+      expect(op.responses['409']?.headers?.['Retry-After'], `${method} ${path}`).toBeDefined();
   });
 
   it('is served at /openapi.yaml with the deployment’s own server URL', async () => {

@@ -163,6 +163,25 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
       },
     };
   }
+  // A caller's refusals (wrong scope or role) are counted against its limit first, so they carry
+  // the limit's headers (src/middleware/auth.ts); an Origin refusal comes before the count.
+  const refused = standard[403];
+  if (authenticated && refused && 'content' in refused)
+    standard[403] = { ...refused, headers: { ...refused.headers, ...RATE_LIMIT_HEADERS } };
+  // A retry while the first request with its key still runs: 409 `idempotency-key-in-use`.
+  const inUse = standard[409];
+  if (idempotent && inUse && 'content' in inUse)
+    standard[409] = {
+      ...inUse,
+      headers: {
+        ...inUse.headers,
+        'Retry-After': {
+          description:
+            'With `idempotency-key-in-use`: seconds to wait before retrying with the same key (the first request is still running).',
+          schema: { type: 'integer' },
+        },
+      },
+    };
   const cookieWrite = config.method !== 'get' && (config.security ?? []).some((s) => 'sessionCookie' in s);
   const forbidden = standard[403];
   if (cookieWrite && forbidden && 'content' in forbidden && forbidden.content) {
