@@ -27,6 +27,7 @@ const body = (affected: unknown, foundAt = new Date()) => ({
   foundAt: foundAt.toISOString(),
   categories: ['name', 'email'],
   measures: 'The replica was taken offline.',
+  consequences: 'Someone may send you messages that pretend to be from us.',
   affected,
 });
 

@@ -20,6 +20,7 @@ const body = (foundAt: Date, affectedUserIds: string[]) => ({
   foundAt: foundAt.toISOString(),
   categories: ['name', 'email'],
   measures: 'The bucket was closed and its access logs reviewed.',
+  consequences: 'Someone may send you messages that pretend to be from us.',
   affectedUserIds,
 });
 

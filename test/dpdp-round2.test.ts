@@ -272,6 +272,7 @@ describe('POST /api/admin/breaches: possible times, and a notice that says when 
     ...(times.occurredAt ? { occurredAt: times.occurredAt.toISOString() } : {}),
     categories: ['name', 'email'],
     measures: 'The bucket was closed and its access logs reviewed.',
+    consequences: 'Someone may send you messages that pretend to be from us.',
     ...(Array.isArray(affected) ? { affectedUserIds: affected } : { affected }),
   });
   const notices = async (person: Account) =>

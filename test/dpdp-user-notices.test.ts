@@ -33,6 +33,7 @@ const breachBody = (affected: Record<string, unknown>, description = 'A backup w
   foundAt: new Date().toISOString(),
   categories: ['name', 'email'],
   measures: 'The backup was deleted.',
+  consequences: 'Someone may send you messages that pretend to be from us.',
   ...affected,
 });
 

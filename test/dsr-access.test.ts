@@ -250,6 +250,7 @@ describe('GET /api/dsr/access', () => {
               foundAt: now.toISOString(),
               categories: ['email'],
               measures: 'The backup was deleted.',
+              consequences: 'Someone may send you messages that pretend to be from us.',
               affectedUserIds: [child.id],
             },
             as(admin),

@@ -287,7 +287,7 @@ describe('the holder’s identifier (asked for, off by default)', () => {
       call('/api/me/credential-identifier', jsonInit('PUT', { enabled }, as(candidate)));
     const on = await set(true);
     expect(on.status).toBe(200);
-    expect(await on.json()).toEqual({ enabled: true, resigned: [certificateNo] });
+    expect(await on.json()).toEqual({ enabled: true, included: true, note: null, resigned: [certificateNo] });
     const [identifier] = (await subjectOf()).identifier ?? [];
     expect(identifier).toMatchObject({ type: 'IdentityObject', identityType: 'emailAddress', hashed: true });
     const salt = String(identifier!.salt);
@@ -311,7 +311,12 @@ describe('the holder’s identifier (asked for, off by default)', () => {
     expect(after).toMatchObject({ identityHash: `sha256$${hex2}`, salt });
 
     const off = await set(false);
-    expect(await off.json()).toEqual({ enabled: false, resigned: [certificateNo] });
+    expect(await off.json()).toEqual({
+      enabled: false,
+      included: false,
+      note: null,
+      resigned: [certificateNo],
+    });
     expect((await subjectOf()).identifier).toBeUndefined();
     await expectProblem(
       await call('/api/me/credential-identifier', jsonInit('PUT', { enabled: 'yes' }, as(candidate))),
@@ -340,7 +345,12 @@ describe('the holder’s identifier on revoked credentials', () => {
       };
     expect((await subject()).identifier).toHaveLength(1);
     const off = await set(false);
-    expect(await off.json()).toEqual({ enabled: false, resigned: [certificateNo] });
+    expect(await off.json()).toEqual({
+      enabled: false,
+      included: false,
+      note: null,
+      resigned: [certificateNo],
+    });
     expect((await subject()).identifier).toBeUndefined();
     // Still revoked, with its status bit set.
     const verified = await (await call(`/api/verify/${certificateNo}`)).json<{

@@ -605,7 +605,12 @@ export const dsrRequests = sqliteTable(
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
     completedAt: integer('completed_at', { mode: 'timestamp_ms' }),
   },
-  (t) => [index('dsr_requests_user_created_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('dsr_requests_user_created_idx').on(t.userId, t.createdAt),
+    // The DPO's open queue by due date (`GET /api/admin/dsr-requests?sort=due`, `overdue=true`):
+    // only the open requests, a few among the completed exports and corrections.
+    index('dsr_requests_open_due_idx').on(t.dueAt, t.id).where(sql`state in ('received', 'in_progress')`),
+  ],
 );
 
 /**
@@ -788,6 +793,11 @@ export const breaches = sqliteTable(
     foundAt: integer('found_at', { mode: 'timestamp_ms' }).notNull(),
     categories: text('categories', { mode: 'json' }).$type<string[]>().notNull(),
     measures: text('measures').notNull(),
+    /**
+     * The consequences likely to arise for the people affected (Rules 2025, Rule 7(1)(b)), told in
+     * each notice. '' for breaches recorded before it was asked: their notices leave it out.
+     */
+    consequences: text('consequences').notNull().default(''),
     affectedCount: integer('affected_count').notNull(),
     recordedBy: text('recorded_by').references(() => users.id, { onDelete: 'set null' }),
     boardIntimationDueAt: integer('board_intimation_due_at', { mode: 'timestamp_ms' }).notNull(),

@@ -31,6 +31,8 @@ export type BreachInput = {
   foundAt: string;
   categories: string[];
   measures: string;
+  /** The consequences likely to arise for the people affected (Rule 7(1)(b)), told in each notice. */
+  consequences: string;
   /** Either the accounts by id (at most 500)… */
   affectedUserIds?: string[] | undefined;
   /** …or a selector, notified in pages by `breach_notification` jobs, for any number of people. */
@@ -55,6 +57,7 @@ export const breachView = (r: Row, now = new Date()) => ({
   foundAt: r.foundAt.toISOString(),
   categories: r.categories,
   measures: r.measures,
+  consequences: r.consequences,
   affectedCount: r.affectedCount,
   affectedQuery: (r.affectedQuery as BreachSelector | null) ?? null,
   notification: r.notification,
@@ -146,6 +149,7 @@ export async function recordBreach(
         foundAt,
         categories: input.categories,
         measures: input.measures,
+        consequences: input.consequences,
         affectedCount: ids.length,
         recordedBy: adminId,
         boardIntimationDueAt: now,
@@ -200,18 +204,22 @@ function timeProblems(input: Pick<BreachInput, 'foundAt' | 'occurredAt'>, now: D
 
 /**
  * The notice every affected person gets (in-app and by email): what happened and when (Rule
- * 7(1)(a): its nature and the timing of its occurrence, when known), the data concerned, what we
- * did, what they can do, and whom to ask.
+ * 7(1)(a): its nature and the timing of its occurrence, when known), the data concerned, the
+ * consequences likely for them (Rule 7(1)(b); left out for a breach recorded before it was asked,
+ * whose `consequences` is ''), what we did, what they can do, and whom to ask.
  */
 function noticeText(
   b: Pick<BreachInput, 'description' | 'foundAt' | 'categories' | 'measures'> & {
     occurredAt?: string | Date | null | undefined;
+    consequences?: string | null | undefined;
   },
 ) {
   const occurred = b.occurredAt ? ` It happened on ${new Date(b.occurredAt).toISOString()}.` : '';
+  const consequences = b.consequences?.trim();
+  const mayMean = consequences ? ` What it may mean for you: ${consequences}` : '';
   const body =
     `On ${new Date(b.foundAt).toISOString()} we found a personal data breach: ${b.description}${occurred} The data concerned: ` +
-    `${b.categories.join(', ')}. What we have done: ${b.measures} What you can do: change your password ` +
+    `${b.categories.join(', ')}.${mayMean} What we have done: ${b.measures} What you can do: change your password ` +
     'and watch for messages that pretend to be from us. Our Data Protection Officer answers questions (GET /api/dpo).';
   return { title: NOTICE_TITLE, body };
 }
@@ -249,6 +257,7 @@ async function recordSelectedBreach(
         foundAt,
         categories: input.categories,
         measures: input.measures,
+        consequences: input.consequences,
         affectedCount: 0,
         affectedQuery: query,
         notification: 'notifying',

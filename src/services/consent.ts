@@ -11,10 +11,10 @@
  * `(user_id, purpose, created_at)` carries the rowid implicitly, so this ordering is read straight
  * from the index: one index probe per purpose, no sort.
  */
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { getDb } from '../db/client';
-import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents, users } from '../db/schema';
+import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents, jobs, users } from '../db/schema';
 import { isChild } from '../domain/age';
 import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages } from '../domain/consent-notices';
 import { DEFAULT_NOTICE_LANGUAGE, type NoticeLanguage } from '../domain/notice-languages';
@@ -22,10 +22,19 @@ import { clock } from '../lib/clock';
 import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
-import { type CorpusEnv, corpusFor, type FingerprintCorpus, forgetCandidate, ShardedCorpus } from './corpus';
+import { corpusFor, type FingerprintCorpus, forgetCandidate, ShardedCorpus } from './corpus';
 import { forgetPublicViews } from './dsr/public-views';
 import { guardianLink } from './guardians';
 import { deleteFingerprintStatements } from './integrity';
+import { jobInsert, runJobNow } from './jobs/jobs';
+
+/**
+ * The job a `public_verification` grant or withdrawal writes for a holder who asked for a credential
+ * `identifier` (src/services/jobs/kinds.ts → `resignForPublicVerification`): their credentials are
+ * signed again, without the identifier while the consent is withdrawn and with it once it is granted.
+ */
+export const CREDENTIAL_RESIGN_JOB = 'credential_resign';
+export type CredentialResignPayload = { holderId: string };
 
 export type ConsentAction = 'grant' | 'revoke';
 export type ConsentState = 'granted' | 'revoked' | 'never';
@@ -160,14 +169,17 @@ export async function consentHistoryPage(
 /**
  * Appends a grant or withdrawal (with its audit entry, in one transaction) and makes it take
  * effect at once: the cached leaderboards and the verification entries of the person's
- * certificates are dropped, so the next public read is rebuilt from the ledger.
+ * certificates are dropped, so the next public read is rebuilt from the ledger. A change of
+ * `public_verification` by a holder with a credential `identifier` also re-signs their credentials
+ * (with or without it): a `credential_resign` job in the same transaction, run here and now, left to
+ * the queue and the sweeper if that fails (the consent is recorded either way).
  *
  * A grant must cite the current notice; a withdrawal may cite any published one that describes
  * the purpose. An unknown or superseded version, or one without the purpose, is a
  * `validation-failed` problem pointing at `#/noticeVersion`.
  */
 export async function recordConsent(
-  env: Pick<Env, 'DB' | 'CACHE'> & CorpusEnv,
+  env: Env,
   userId: string,
   input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string; language?: NoticeLanguage },
   /** A guardian acting for their ward (src/services/guardians.ts): recorded as who gave it. */
@@ -239,7 +251,8 @@ export async function recordConsent(
   const corpus = input.purpose === 'integrity_corpus' && input.action === 'revoke' ? corpusFor(env) : null;
   const db = getDb(env.DB);
   const id = crypto.randomUUID();
-  const [inserted] = await db.batch([
+  const resignJobId = input.purpose === 'public_verification' ? crypto.randomUUID() : null;
+  const [inserted, ...rest] = await db.batch([
     db
       .insert(consentEvents)
       .values({
@@ -264,10 +277,51 @@ export async function recordConsent(
         ...(guardianId ? { forWard: userId } : {}),
       },
     }),
+    ...(resignJobId ? resignJobStatements(db, resignJobId, userId, id, now) : []),
   ]);
+  // The job stays only if the holder had an identifier when the consent was written (same transaction).
+  const resignJob = resignJobId && (rest.at(-1) as { id: string }[] | undefined)?.length === 0;
   if (corpus) await leaveCorpus(env.DB, corpus, userId);
+  if (resignJob) await runJobNow(env, resignJobId);
   await forgetPublicViews(env, userId);
   return inserted[0] as ConsentReceipt;
+}
+
+/**
+ * The `credential_resign` job for a `public_verification` change, for the consent's own batch:
+ * inserted, then deleted again in the same transaction unless the holder has asked for an
+ * identifier (a salt). Deciding inside the transaction rather than on an earlier read means a
+ * holder turning the identifier on at the same moment cannot slip between the two (their own
+ * re-signing reads the ledger after setting the salt). The delete returns the job when it went.
+ */
+function resignJobStatements(db: Database, jobId: string, userId: string, consentEventId: string, now: Date) {
+  return [
+    jobInsert(
+      db,
+      {
+        id: jobId,
+        kind: CREDENTIAL_RESIGN_JOB,
+        payload: { holderId: userId } satisfies CredentialResignPayload,
+        ref: consentEventId,
+        subjectId: userId,
+      },
+      now,
+    ),
+    db
+      .delete(jobs)
+      .where(
+        and(
+          eq(jobs.id, jobId),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(users)
+              .where(and(eq(users.id, userId), isNotNull(users.credentialIdentitySalt))),
+          ),
+        ),
+      )
+      .returning({ id: jobs.id }),
+  ] as const;
 }
 
 /** Submissions whose fingerprints go per batch (each id is bound twice: D1's 100 parameters). */

@@ -15,6 +15,7 @@ import {
   users,
 } from '../db/schema';
 import type { CredentialInput } from '../domain/certificates/credential';
+import { hasConsent } from './consent';
 
 /**
  * The holder's `credentialSubject` id (a UUID), created at their first certificate. The update
@@ -41,7 +42,14 @@ export async function identityHash(email: string, salt: string): Promise<string>
   return `sha256$${hex}`;
 }
 
-/** The holder's identity for their credentials' `identifier`, only while they ask for it. */
+/**
+ * The holder's identity for their credentials' `identifier`: only while they ask for it, and only
+ * while their `public_verification` consent stands. Public verification serves the credential, and
+ * a salted hash of the email lets anyone who knows (or guesses) the email confirm whose certificate
+ * it is, which the notice promises a verification without that consent does not say. A withdrawal
+ * (or a grant) re-signs the holder's credentials (`CREDENTIAL_RESIGN_JOB`, src/services/consent.ts).
+ * For a child the consent never counts (§9(3)), so their credentials never carry it.
+ */
 export async function holderIdentity(
   db: Database,
   holderId: string,
@@ -52,7 +60,22 @@ export async function holderIdentity(
     .where(eq(users.id, holderId))
     .limit(1);
   if (!row?.salt) return null;
+  if (!(await hasConsent(db, holderId, 'public_verification'))) return null;
   return { identityHash: await identityHash(row.email.toLowerCase(), row.salt), salt: row.salt };
+}
+
+/** Whether the holder's credentials carry the `identifier` now: asked for, and `public_verification` standing. */
+export async function identifierIncluded(
+  db: Database,
+  holderId: string,
+): Promise<{ enabled: boolean; included: boolean }> {
+  const [row] = await db
+    .select({ salt: users.credentialIdentitySalt })
+    .from(users)
+    .where(eq(users.id, holderId))
+    .limit(1);
+  const enabled = Boolean(row?.salt);
+  return { enabled, included: enabled && (await hasConsent(db, holderId, 'public_verification')) };
 }
 
 /**

@@ -466,13 +466,15 @@ export async function resignCredentialsRatedBy(
 }
 
 /**
- * Re-signs the holder's live credentials, e.g. when they ask for (or drop) an `identifier` or
- * their email changes while they have one. The issuer's name stays the one signed at issue.
+ * Re-signs the holder's live credentials, e.g. when they ask for (or drop) an `identifier`, their
+ * email changes while they have one, or their `public_verification` consent changes (the
+ * identifier is left out while it is withdrawn). The issuer's name stays the one signed at issue.
  */
 export async function resignHolderCredentials(
   env: Env_ & Pick<Env, 'CACHE'>,
   db: Database,
   holderId: string,
+  reason = 'holder identifier changed',
 ): Promise<string[]> {
   const rows = await db
     .select({
@@ -493,13 +495,36 @@ export async function resignHolderCredentials(
       r.certificate.signedByPerson
         ? r.organisationName
         : (r.certificate.signedOrganisationName ?? r.organisationName),
-    reason: 'holder identifier changed',
+    reason,
   });
 }
 
 /**
+ * The `credential_resign` job (src/services/consent.ts writes it with a `public_verification`
+ * grant or withdrawal): re-signs the holder's active and revoked credentials so they carry the
+ * identifier exactly while the consent stands (`holderIdentity`). Nothing to do for a holder who
+ * has not asked for one (dropping it re-signed them already). Idempotent: each run signs per the
+ * ledger and the setting as they are then.
+ */
+export async function resignForPublicVerification(
+  env: Env_ & Pick<Env, 'CACHE'>,
+  db: Database,
+  holderId: string,
+): Promise<string[]> {
+  const [row] = await db
+    .select({ salt: users.credentialIdentitySalt })
+    .from(users)
+    .where(eq(users.id, holderId))
+    .limit(1);
+  if (!row?.salt) return [];
+  return resignHolderCredentials(env, db, holderId, 'public verification consent changed');
+}
+
+/**
  * Turns the holder's credential `identifier` on (a new random salt, unless one is set) or off, and
- * re-signs their active and revoked credentials. A missing signing key refuses before the setting changes.
+ * re-signs their active and revoked credentials. A missing signing key refuses before the setting
+ * changes. While `public_verification` is not granted the setting is kept but the credentials carry
+ * no identifier (`holderIdentity`); a grant re-signs them with it.
  */
 export async function setHolderIdentifier(
   env: Env_ & Pick<Env, 'CACHE'>,

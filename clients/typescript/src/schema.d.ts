@@ -143,10 +143,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Whether your credentials carry an identifier
+         * @description The setting of `PUT /api/me/credential-identifier`, and whether your credentials carry the identifier now: they do only while your `public_verification` consent is granted.
+         */
+        get: operations["getMyCredentialIdentifier"];
         /**
          * Ask for (or drop) an identifier in your credentials
-         * @description Open Badges 3.0 `credentialSubject.identifier`: an IdentityObject with `identityType: emailAddress`, `hashed: true`, `identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your active and revoked credentials are signed again at once (number, dates and status unchanged; a revoked one stays public, marked revoked); new ones follow the setting. Off by default: a credential says nothing about who holds it unless you ask.
+         * @description Open Badges 3.0 `credentialSubject.identifier`: an IdentityObject with `identityType: emailAddress`, `hashed: true`, `identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your active and revoked credentials are signed again at once (number, dates and status unchanged; a revoked one stays public, marked revoked); new ones follow the setting. Off by default: a credential says nothing about who holds it unless you ask. The identifier is left out while your `public_verification` consent is withdrawn (or was never given), since public verification serves the credential: withdrawing it re-signs your credentials without the identifier, granting it again re-signs them with it. `included` says which applies now.
          */
         put: operations["setMyCredentialIdentifier"];
         post?: never;
@@ -627,7 +631,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All data-rights requests (the DPO queue) */
+        /**
+         * All data-rights requests (the DPO queue)
+         * @description Newest first by default, every state. Every data export is a completed `access` request, so for what needs an answer: `overdue=true` keeps the open requests (`received`, `in_progress`) past their `dueAt`; `sort=due` lists only open requests, the oldest `dueAt` first (what falls due next on top), with `kind`, `state` and `overdue` to narrow it. With either, `state` may be `received` or `in_progress` (a closed state is a 400 at `#/query/state`). Cursor-paged in either order; a cursor belongs to the order it came from (400 in the other).
+         */
         get: operations["listDsrRequests"];
         put?: never;
         post?: never;
@@ -652,7 +659,7 @@ export interface paths {
         head?: never;
         /**
          * Move a data-rights request on
-         * @description Legal moves: `received → in_progress | completed | rejected`, `in_progress → completed | rejected`. Anything else, and any change to an erasure request (the cascade completes those), is a 409.
+         * @description Legal moves: `received → in_progress | completed | rejected`, `in_progress → completed | rejected`. Anything else, and any change to an erasure request (the cascade completes those), is a 409. A rejection, and closing a grievance, need a `resolution` (given now or earlier): the person reads it with the request; without one, 422 at `#/resolution`.
          */
         patch: operations["resolveDsrRequest"];
         trace?: never;
@@ -772,7 +779,7 @@ export interface paths {
         put?: never;
         /**
          * Record a personal data breach
-         * @description DPDP §8(6), Rule 7. Every affected person gets an in-app notice (`GET /api/me/notices`) and an email (outbox): at once for `affectedUserIds` (at most 500), or a page of 100 at a time through the job queue for a selector (`affected.query`), which reaches any number of people. The Board's intimation is due at once and the detailed report 72 hours after `foundAt`. Audited.
+         * @description DPDP §8(6), Rule 7. Every affected person gets an in-app notice (`GET /api/me/notices`) and an email (outbox): at once for `affectedUserIds` (at most 500), or a page of 100 at a time through the job queue for a selector (`affected.query`), which reaches any number of people. The notice says what happened and when (`occurredAt`, when known), the data concerned, what it may mean for the person (`consequences`, Rule 7(1)(b)), what was done and what they can do. `foundAt` and `occurredAt` may not be in the future (5 minutes' clock skew allowed), and `occurredAt` may not be after `foundAt` (422 at the field). The Board's intimation is due at once and the detailed report 72 hours after `foundAt`. Audited.
          */
         post: operations["recordBreach"];
         delete?: never;
@@ -1580,7 +1587,7 @@ export interface paths {
         put?: never;
         /**
          * Grant or revoke consent for a purpose
-         * @description Appends to the consent ledger and takes effect at once: leaderboards and certificate verification stop (or start) showing the person from the next request. An unknown purpose or notice version is a 422, and so is a notice version that does not describe the purpose (at `#/noticeVersion`).
+         * @description Appends to the consent ledger and takes effect at once: leaderboards and certificate verification stop (or start) showing the person from the next request. For a holder who asked for a credential `identifier` (`PUT /api/me/credential-identifier`), a `public_verification` withdrawal re-signs their credentials without it, so verification no longer tells whose they are, and a grant re-signs them with it. An unknown purpose or notice version is a 422, and so is a notice version that does not describe the purpose (at `#/noticeVersion`).
          */
         post: operations["recordConsent"];
         delete?: never;
@@ -2409,8 +2416,15 @@ export interface components {
              */
             linkedInAddToProfileUrl: string | null;
         };
-        CredentialIdentifier: {
+        CredentialIdentifierState: {
+            /** @description Whether you asked for the identifier. */
             enabled: boolean;
+            /** @description Whether your credentials carry it now. Only while your `public_verification` consent is granted: public verification serves the credential, and the hash would let anyone who knows your email tell whose certificate it is. While that consent is withdrawn (or was never given) your credentials are signed without it; granting it again signs them with it. Never for a child (DPDP §9(3)). */
+            included: boolean;
+            /** @description Why it is left out, when you asked for it and it is; null otherwise. */
+            note: string | null;
+        };
+        CredentialIdentifier: components["schemas"]["CredentialIdentifierState"] & {
             /** @description The certificates whose credentials were signed again with (or without) it. */
             resigned: string[];
         };
@@ -2973,6 +2987,8 @@ export interface components {
             foundAt: string;
             categories: string[];
             measures: string;
+            /** @description The consequences likely for the people affected (Rule 7(1)(b)), as told in their notices. Empty for a breach recorded before this was asked; its notices do not have it. */
+            consequences: string;
             /**
              * Format: int64
              * @description People notified so far (all of them once `notification` is `done`).
@@ -3033,12 +3049,12 @@ export interface components {
             description: string;
             /**
              * Format: date-time
-             * @description When it happened, if known.
+             * @description When it happened, if known (told in the notice). Not in the future (5 minutes' clock skew allowed) and not after `foundAt`: 422 at `#/occurredAt`.
              */
             occurredAt?: string;
             /**
              * Format: date-time
-             * @description When the platform became aware of it.
+             * @description When the platform became aware of it (the Board's report is due 72 hours later). Not in the future (5 minutes' clock skew allowed): 422 at `#/foundAt`.
              */
             foundAt: string;
             /**
@@ -3051,6 +3067,11 @@ export interface components {
             categories: string[];
             /** @description Measures taken and planned. */
             measures: string;
+            /**
+             * @description The consequences likely to arise for the people affected (DPDP Rules 2025, Rule 7(1)(b)), in words they understand; each notice says "What it may mean for you: " followed by this text.
+             * @example Someone who has your email address may send you messages that pretend to be from us.
+             */
+            consequences: string;
             /** @description The accounts affected, by id (each gets an in-app notice and an email at once); at most 500. Give this or `affected`, not both. */
             affectedUserIds?: string[];
             /** @description The affected people as a query, for any number of them: selected on the server when the breach is recorded (accounts that exist then and are not disabled) and notified a page at a time by the job queue; `notification` is `notifying` until the last page, and `affectedCount` grows as they are notified. Give this or `affectedUserIds`, not both. */
@@ -4649,6 +4670,84 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getMyCredentialIdentifier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting and its effect. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialIdentifierState"];
                 };
             };
             /** @description Missing, unknown or expired credentials */
@@ -8025,6 +8124,10 @@ export interface operations {
                 kind?: components["schemas"]["DsrKind"];
                 /** @description `received → in_progress → completed | rejected`. */
                 state?: components["schemas"]["DsrState"];
+                /** @description `true`: only open requests (`received`, `in_progress`) whose `dueAt` has passed. `false` or absent: no filter. */
+                overdue?: "true" | "false";
+                /** @description `created` (default): newest first, every state. `due`: open requests only, the oldest `dueAt` first (ties by id). */
+                sort?: "created" | "due";
                 /** @description Page size, 1–100 (default 50). */
                 limit?: number;
                 /** @description Opaque cursor from the previous page’s `nextCursor`. */
@@ -8036,7 +8139,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest first. */
+            /** @description Newest first, or (`sort=due`) open requests soonest due first. */
             200: {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */

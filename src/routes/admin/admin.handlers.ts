@@ -66,10 +66,45 @@ export const revokeApiKey: AppRouteHandler<typeof routes.revokeApiKey> = async (
 };
 
 export const listDsrRequests: AppRouteHandler<typeof routes.listDsrRequests> = async (c) => {
-  const { kind, state, limit, cursor } = c.req.valid('query');
-  const rows = await requests.listRequests(c.var.db, { kind, state }, limit, decodeCursor(cursor));
-  const page = toPage(rows, limit, (r) => r.request);
+  const { kind, state, overdue, sort, limit, cursor } = c.req.valid('query');
   const now = new Date();
+  const filter = { kind, state, overdue: overdue === 'true' };
+  // Both list open requests only: a closed state with either would list nothing, silently.
+  if ((sort === 'due' || filter.overdue) && (state === 'completed' || state === 'rejected'))
+    throw new ProblemError('invalid-parameters', 'Invalid query parameter.', {
+      errors: [
+        {
+          pointer: '#/query/state',
+          detail: `${sort === 'due' ? 'sort=due' : 'overdue=true'} lists open requests: state may be received or in_progress`,
+        },
+      ],
+    });
+  if (sort === 'due') {
+    const rows = await requests.listRequests(
+      c.var.db,
+      filter,
+      limit,
+      { sort, cursor: requests.decodeDueCursor(cursor) },
+      now,
+    );
+    const items = rows.slice(0, limit);
+    const last = items.at(-1)?.request;
+    return c.json(
+      {
+        items: items.map((r) => requests.toAdminRequestView(r.request, now, r.job)),
+        nextCursor: rows.length > limit && last ? requests.encodeDueCursor(last) : null,
+      },
+      200,
+    );
+  }
+  const rows = await requests.listRequests(
+    c.var.db,
+    filter,
+    limit,
+    { sort, cursor: decodeCursor(cursor) },
+    now,
+  );
+  const page = toPage(rows, limit, (r) => r.request);
   return c.json(
     {
       items: page.items.map((r) => requests.toAdminRequestView(r.request, now, r.job)),

@@ -109,17 +109,44 @@ export const listDsrRequests = defineRoute({
   operationId: 'listDsrRequests',
   tags: ['Data rights'],
   summary: 'All data-rights requests (the DPO queue)',
+  description:
+    'Newest first by default, every state. Every data export is a completed `access` request, so for what ' +
+    'needs an answer: `overdue=true` keeps the open requests (`received`, `in_progress`) past their `dueAt`; ' +
+    '`sort=due` lists only open requests, the oldest `dueAt` first (what falls due next on top), with ' +
+    '`kind`, `state` and `overdue` to narrow it. With either, `state` may be `received` or `in_progress` (a ' +
+    'closed state is a 400 at `#/query/state`). ' +
+    'Cursor-paged in either order; a cursor belongs to the order it came from (400 in the other).',
   ...sessionAuth('admin'),
   request: {
     query: z.object({
       kind: DsrKindSchema.optional(),
       state: DsrStateSchema.optional(),
+      overdue: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({
+          param: { name: 'overdue', in: 'query' },
+          description:
+            '`true`: only open requests (`received`, `in_progress`) whose `dueAt` has passed. `false` or absent: no filter.',
+        }),
+      sort: z
+        .enum(['created', 'due'])
+        .default('created')
+        .openapi({
+          param: { name: 'sort', in: 'query' },
+          description:
+            '`created` (default): newest first, every state. `due`: open requests only, the oldest `dueAt` first ' +
+            '(ties by id).',
+        }),
       limit: limitParam(50),
       cursor: cursorParam(),
     }),
   },
   responses: {
-    200: { description: 'Newest first.', content: json(AdminDsrRequestPageSchema) },
+    200: {
+      description: 'Newest first, or (`sort=due`) open requests soonest due first.',
+      content: json(AdminDsrRequestPageSchema),
+    },
   },
 });
 
@@ -131,7 +158,9 @@ export const resolveDsrRequest = defineRoute({
   summary: 'Move a data-rights request on',
   description:
     'Legal moves: `received → in_progress | completed | rejected`, `in_progress → completed | rejected`. ' +
-    'Anything else, and any change to an erasure request (the cascade completes those), is a 409.',
+    'Anything else, and any change to an erasure request (the cascade completes those), is a 409. A rejection, ' +
+    'and closing a grievance, need a `resolution` (given now or earlier): the person reads it with the request; ' +
+    'without one, 422 at `#/resolution`.',
   ...sessionAuth('admin'),
   request: { params: IdParams, body: { required: true, content: json(ResolutionSchema) } },
   errors: [409],

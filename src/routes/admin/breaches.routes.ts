@@ -19,7 +19,10 @@ export const createBreach = defineRoute({
   description:
     'DPDP §8(6), Rule 7. Every affected person gets an in-app notice (`GET /api/me/notices`) and an email ' +
     '(outbox): at once for `affectedUserIds` (at most 500), or a page of 100 at a time through the job queue for ' +
-    'a selector (`affected.query`), which reaches any number of people. The ' +
+    'a selector (`affected.query`), which reaches any number of people. The notice says what happened and when ' +
+    '(`occurredAt`, when known), the data concerned, what it may mean for the person (`consequences`, Rule ' +
+    '7(1)(b)), what was done and what they can do. `foundAt` and `occurredAt` may not be in the future (5 ' +
+    "minutes' clock skew allowed), and `occurredAt` may not be after `foundAt` (422 at the field). The " +
     "Board's intimation is due at once and the detailed report 72 hours after `foundAt`. Audited.",
   ...sessionAuth('admin'),
   request: { body: { required: true, content: json(CreateBreachSchema) } },

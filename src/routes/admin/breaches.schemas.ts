@@ -35,14 +35,37 @@ export const CreateBreachSchema = z
       .datetime()
       .max(40)
       .optional()
-      .openapi({ description: 'When it happened, if known.' }),
-    foundAt: z.string().datetime().max(40).openapi({ description: 'When the platform became aware of it.' }),
+      .openapi({
+        description:
+          "When it happened, if known (told in the notice). Not in the future (5 minutes' clock skew allowed) " +
+          'and not after `foundAt`: 422 at `#/occurredAt`.',
+      }),
+    foundAt: z
+      .string()
+      .datetime()
+      .max(40)
+      .openapi({
+        description:
+          "When the platform became aware of it (the Board's report is due 72 hours later). Not in the future " +
+          "(5 minutes' clock skew allowed): 422 at `#/foundAt`.",
+      }),
     categories: z
       .array(z.string().trim().min(1).max(100))
       .min(1)
       .max(20)
       .openapi({ description: 'Categories of personal data affected.', example: ['email', 'name'] }),
     measures: z.string().trim().min(1).max(2000).openapi({ description: 'Measures taken and planned.' }),
+    consequences: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .openapi({
+        description:
+          'The consequences likely to arise for the people affected (DPDP Rules 2025, Rule 7(1)(b)), in words ' +
+          'they understand; each notice says "What it may mean for you: " followed by this text.',
+        example: 'Someone who has your email address may send you messages that pretend to be from us.',
+      }),
     affectedUserIds: z
       .array(z.string().min(1).max(64))
       .max(500)
@@ -85,6 +108,11 @@ export const BreachSchema = z
     foundAt: z.string().datetime(),
     categories: z.array(z.string()).max(20),
     measures: z.string(),
+    consequences: z.string().openapi({
+      description:
+        'The consequences likely for the people affected (Rule 7(1)(b)), as told in their notices. Empty for a ' +
+        'breach recorded before this was asked; its notices do not have it.',
+    }),
     affectedCount: z
       .number()
       .int()

@@ -18,7 +18,10 @@ export const recordConsent = defineRoute({
   summary: 'Grant or revoke consent for a purpose',
   description:
     'Appends to the consent ledger and takes effect at once: leaderboards and certificate verification ' +
-    'stop (or start) showing the person from the next request. An unknown purpose or notice version is a 422, ' +
+    'stop (or start) showing the person from the next request. For a holder who asked for a credential ' +
+    '`identifier` (`PUT /api/me/credential-identifier`), a `public_verification` withdrawal re-signs their ' +
+    'credentials without it, so verification no longer tells whose they are, and a grant re-signs them with it. ' +
+    'An unknown purpose or notice version is a 422, ' +
     'and so is a notice version that does not describe the purpose (at `#/noticeVersion`).',
   ...sessionAuth(),
   request: { body: { required: true, content: json(ConsentRequestSchema) } },

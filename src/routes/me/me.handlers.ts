@@ -5,6 +5,7 @@ import type { AppRouteHandler } from '../../lib/types';
 import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import * as consent from '../../services/consent';
+import { identifierIncluded } from '../../services/credentials';
 import { renderCertificatePdf } from '../../services/dsr/pdf';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
@@ -144,8 +145,27 @@ export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (
   return c.json({ notices: page.items.map(noticeView), nextCursor: page.nextCursor }, 200);
 };
 
+/** The identifier's setting and whether the credentials carry it (only while `public_verification` stands). */
+async function identifierState(db: Parameters<typeof identifierIncluded>[0], userId: string) {
+  const { enabled, included } = await identifierIncluded(db, userId);
+  return {
+    enabled,
+    included,
+    note:
+      enabled && !included
+        ? 'Left out of your credentials while your public_verification consent is not granted: public ' +
+          'verification serves the credential, and the identifier would tell anyone who knows your email that ' +
+          'it is yours. Grant public_verification (POST /api/consent) to have your credentials signed with it (for ' +
+          'someone under 18 it does not count, so the identifier is never included).'
+        : null,
+  };
+}
+
+export const getCredentialIdentifier: AppRouteHandler<typeof routes.getCredentialIdentifier> = async (c) =>
+  c.json(await identifierState(c.var.db, c.var.user.id), 200);
+
 export const setCredentialIdentifier: AppRouteHandler<typeof routes.setCredentialIdentifier> = async (c) => {
   const { enabled } = c.req.valid('json');
   const resigned = await setHolderIdentifier(c.env, c.var.db, c.var.user.id, enabled);
-  return c.json({ enabled, resigned }, 200);
+  return c.json({ ...(await identifierState(c.var.db, c.var.user.id)), resigned }, 200);
 };

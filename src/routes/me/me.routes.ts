@@ -135,14 +135,43 @@ export const CredentialIdentifierRequestSchema = z
   .strict()
   .openapi('CredentialIdentifierRequest');
 
-export const CredentialIdentifierSchema = z
+export const CredentialIdentifierStateSchema = z
   .object({
-    enabled: z.boolean(),
-    resigned: z
-      .array(z.string().max(17))
-      .openapi({ description: 'The certificates whose credentials were signed again with (or without) it.' }),
+    enabled: z.boolean().openapi({ description: 'Whether you asked for the identifier.' }),
+    included: z.boolean().openapi({
+      description:
+        'Whether your credentials carry it now. Only while your `public_verification` consent is granted: ' +
+        'public verification serves the credential, and the hash would let anyone who knows your email tell ' +
+        'whose certificate it is. While that consent is withdrawn (or was never given) your credentials are ' +
+        'signed without it; granting it again signs them with it. Never for a child (DPDP §9(3)).',
+    }),
+    note: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why it is left out, when you asked for it and it is; null otherwise.' }),
   })
-  .openapi('CredentialIdentifier');
+  .openapi('CredentialIdentifierState');
+
+export const CredentialIdentifierSchema = CredentialIdentifierStateSchema.extend({
+  resigned: z
+    .array(z.string().max(17))
+    .openapi({ description: 'The certificates whose credentials were signed again with (or without) it.' }),
+}).openapi('CredentialIdentifier');
+
+export const getCredentialIdentifier = defineRoute({
+  method: 'get',
+  path: '/api/me/credential-identifier',
+  operationId: 'getMyCredentialIdentifier',
+  tags: ['Certificates'],
+  summary: 'Whether your credentials carry an identifier',
+  description:
+    'The setting of `PUT /api/me/credential-identifier`, and whether your credentials carry the identifier now: ' +
+    'they do only while your `public_verification` consent is granted.',
+  ...sessionAuth(),
+  responses: {
+    200: { description: 'The setting and its effect.', content: json(CredentialIdentifierStateSchema) },
+  },
+});
 
 export const setCredentialIdentifier = defineRoute({
   method: 'put',
@@ -155,7 +184,10 @@ export const setCredentialIdentifier = defineRoute({
     '`identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your ' +
     'active and revoked credentials are signed again at once (number, dates and status unchanged; a revoked one stays ' +
     'public, marked revoked); new ones follow the setting. ' +
-    'Off by default: a credential says nothing about who holds it unless you ask.',
+    'Off by default: a credential says nothing about who holds it unless you ask. The identifier is left out ' +
+    'while your `public_verification` consent is withdrawn (or was never given), since public verification ' +
+    'serves the credential: withdrawing it re-signs your credentials without the identifier, granting it again ' +
+    're-signs them with it. `included` says which applies now.',
   ...sessionAuth(),
   request: { body: { required: true, content: json(CredentialIdentifierRequestSchema) } },
   responses: {

@@ -2,10 +2,10 @@
  * Data-subject requests (DPDP Act 2023 §11–14): every right exercised is a tracked record
  * `received → in_progress → completed | rejected` with a due date.
  */
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type DSR_KINDS, type DSR_STATES, dsrRequests, jobs } from '../../db/schema';
-import type { Position } from '../../lib/paging';
+import { invalidCursor, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert, recordAudit } from '../audit';
 
@@ -175,15 +175,73 @@ export async function listUserRequests(db: Database, userId: string, limit: numb
 }
 
 /**
- * Every request (the Data Protection Officer's queue), newest first, optionally by kind and
- * state, each with the job carrying it out (erasures), so a stalled cascade shows beside its due date.
+ * Open requests (received or in progress), written as the partial index `dsr_requests_open_due_idx`
+ * states it (literal values, not bound parameters), so SQLite can use that index.
+ */
+const isOpen = sql`${dsrRequests.state} in ('received', 'in_progress')`;
+
+/** Where a page of the due-date order ends: the due date, then the id. */
+export type DuePosition = { dueAt: Date; id: string };
+
+const DUE_CURSOR = 'due:';
+
+/**
+ * A cursor of the due-date order: base64url of `due:<ms>.<id>`. The prefix keeps the two orders'
+ * cursors apart: one of the newest-first order is refused here, and this one by `decodeCursor`.
+ */
+export function encodeDueCursor(p: DuePosition): string {
+  return btoa(`${DUE_CURSOR}${p.dueAt.getTime()}.${p.id}`)
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
+}
+
+export function decodeDueCursor(cursor: string | undefined): DuePosition | undefined {
+  if (!cursor) return undefined;
+  let text = '';
+  try {
+    text = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'));
+  } catch {
+    throw invalidCursor();
+  }
+  if (!text.startsWith(DUE_CURSOR)) throw invalidCursor();
+  const rest = text.slice(DUE_CURSOR.length);
+  const dot = rest.indexOf('.');
+  const ms = Number(rest.slice(0, dot));
+  const id = rest.slice(dot + 1);
+  if (dot > 0 && Number.isSafeInteger(ms) && ms >= 0 && ms <= 8.64e15 && id)
+    return { dueAt: new Date(ms), id };
+  throw invalidCursor();
+}
+
+export type RequestFilter = {
+  kind?: DsrKind | undefined;
+  state?: DsrState | undefined;
+  /** Only open requests past their due date (what `overdue` says in the view). */
+  overdue?: boolean | undefined;
+};
+
+/** The order of the DPO's queue: newest first (every request), or open ones by due date, soonest first. */
+export type RequestOrder =
+  | { sort: 'created'; cursor?: Position | undefined }
+  | { sort: 'due'; cursor?: DuePosition | undefined };
+
+/**
+ * Every request (the Data Protection Officer's queue), optionally by kind and state, or only the
+ * overdue ones, each with the job carrying it out (erasures), so a stalled cascade shows beside its
+ * due date. Newest first; or (`sort: 'due'`) only the open requests, the oldest due date first, so
+ * the grievances and nominations that fall due are not lost among the access requests every export
+ * completes. Fetches `limit + 1` for the page.
  */
 export async function listRequests(
   db: Database,
-  filter: { kind?: DsrKind | undefined; state?: DsrState | undefined },
+  filter: RequestFilter,
   limit: number,
-  cursor?: Position,
+  order: RequestOrder = { sort: 'created' },
+  now = new Date(),
 ) {
+  const byDue = order.sort === 'due';
+  const dueCursor = order.sort === 'due' ? order.cursor : undefined;
   return db
     .select({ request: dsrRequests, job: jobs })
     .from(dsrRequests)
@@ -195,10 +253,22 @@ export async function listRequests(
       and(
         filter.kind ? eq(dsrRequests.kind, filter.kind) : undefined,
         filter.state ? eq(dsrRequests.state, filter.state) : undefined,
-        after(cursor),
+        byDue || filter.overdue ? isOpen : undefined,
+        filter.overdue ? lt(dsrRequests.dueAt, now) : undefined,
+        order.sort === 'created' ? after(order.cursor) : undefined,
+        dueCursor
+          ? or(
+              gt(dsrRequests.dueAt, dueCursor.dueAt),
+              and(eq(dsrRequests.dueAt, dueCursor.dueAt), gt(dsrRequests.id, dueCursor.id)),
+            )
+          : undefined,
       ),
     )
-    .orderBy(desc(dsrRequests.createdAt), desc(dsrRequests.id))
+    .orderBy(
+      ...(byDue
+        ? [asc(dsrRequests.dueAt), asc(dsrRequests.id)]
+        : [desc(dsrRequests.createdAt), desc(dsrRequests.id)]),
+    )
     .limit(limit + 1);
 }
 

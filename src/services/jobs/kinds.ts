@@ -13,6 +13,7 @@ import {
   EMAIL_JOB,
   notifyBreachPage,
 } from '../breaches';
+import { CREDENTIAL_RESIGN_JOB, type CredentialResignPayload } from '../consent';
 import { corpusFor } from '../corpus';
 import { ERASURE_JOB, type ErasurePayload, runErasureCascade } from '../dsr/erasure';
 import { buildExport, EXPORT_JOB, type ExportPayload } from '../dsr/export-job';
@@ -22,7 +23,12 @@ import {
   VERIFICATION_PURGE_JOB,
   type VerificationPurgePayload,
 } from '../dsr/public-views';
-import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance';
+import {
+  CERTIFICATE_ISSUANCE_JOB,
+  type IssuancePayload,
+  onOrganisationVerified,
+  resignForPublicVerification,
+} from '../issuance';
 import { sendMail } from '../mail';
 import { pillarEngine } from '../pillars';
 import { type DeliveryPayload, fanOut, runDeliveryAttempt } from '../webhooks/delivery';
@@ -186,6 +192,24 @@ export const verificationPurgeJob = registerJobKind<VerificationPurgePayload>({
   run: async (payload, { env, now }) => {
     const next = await purgeOrganisationPage(env, payload);
     if (next) await purgeLater(env, { organisationId: payload.organisationId, after: next }, now);
+  },
+  maxAgeSeconds: 6 * 60 * 60,
+});
+
+/**
+ * A holder's credentials signed again after a `public_verification` grant or withdrawal, so they
+ * carry the `identifier` the holder asked for only while that consent stands (src/services/consent.ts,
+ * `resignForPublicVerification`). Idempotent: each run signs per the ledger and setting it reads;
+ * re-signing purges the cached verifications.
+ */
+export const credentialResignJob = registerJobKind<CredentialResignPayload>({
+  kind: CREDENTIAL_RESIGN_JOB,
+  parse: (payload) => {
+    const { holderId } = record(payload);
+    return isString(holderId) ? { holderId } : null;
+  },
+  run: async ({ holderId }, { env, db }) => {
+    await resignForPublicVerification(env, db, holderId);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });

@@ -1,0 +1,2 @@
+ALTER TABLE `breaches` ADD `consequences` text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE INDEX `dsr_requests_open_due_idx` ON `dsr_requests` (`due_at`,`id`) WHERE state in ('received', 'in_progress');
