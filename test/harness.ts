@@ -83,6 +83,38 @@ export async function signup(
   return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
 }
 
+/**
+ * An employer whose email is at `domain`, in a new organisation called `organisation` (by
+ * default "<domain> Ltd"), signed up through the API: the organisation starts `unverified`.
+ */
+export async function employerAt(domain: string, organisation = `${domain} Ltd`): Promise<Account> {
+  const email = `recruiter-${crypto.randomUUID().slice(0, 8)}@${domain}`;
+  const password = 'a-long-enough-password';
+  const res = await call(
+    '/api/auth/signup',
+    jsonInit(
+      'POST',
+      {
+        email,
+        password,
+        name: 'Priya Recruiter',
+        role: 'employer',
+        dateOfBirth: '1990-01-01',
+        organisation: { name: organisation },
+      },
+      { 'CF-Connecting-IP': freshIp() },
+    ),
+  );
+  if (res.status !== 201) throw new Error(`signup at ${domain} failed: ${res.status} ${await res.text()}`);
+  const body = await res.json<{
+    user: { id: string; organisation: { name: string; verification: string } };
+  }>();
+  if (body.user.organisation.name !== organisation || body.user.organisation.verification !== 'unverified')
+    throw new Error(`signup at ${domain}: unexpected organisation ${JSON.stringify(body.user.organisation)}`);
+  const cookie = /session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  return { cookie: `session=${cookie}`, id: body.user.id, email, password };
+}
+
 /** Logs in as the first admin (the ADMIN_EMAIL / ADMIN_PASSWORD test bindings). */
 export async function loginAdmin(): Promise<Account> {
   const email = 'admin@test.local';

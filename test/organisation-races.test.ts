@@ -17,6 +17,7 @@ import {
 } from '../src/services/organisations';
 import {
   consent,
+  employerAt,
   loginAdmin,
   organisationOf,
   passEveryMilestone,
@@ -27,31 +28,6 @@ import {
 import { type Account, as, call, expectProblem, freshIp, jsonInit } from './helpers';
 
 const suffix = () => crypto.randomUUID().slice(0, 8);
-
-/** An employer whose email is at `domain`, in a new organisation called `name`. */
-async function employerAt(domain: string, name: string): Promise<Account> {
-  const email = `recruiter-${suffix()}@${domain}`;
-  const password = 'a-long-enough-password';
-  const res = await call(
-    '/api/auth/signup',
-    jsonInit(
-      'POST',
-      {
-        email,
-        password,
-        name: 'Priya Recruiter',
-        role: 'employer',
-        dateOfBirth: '1990-01-01',
-        organisation: { name },
-      },
-      { 'CF-Connecting-IP': freshIp() },
-    ),
-  );
-  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
-  const body = await res.json<{ user: { id: string } }>();
-  const cookie = /session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
-  return { cookie: `session=${cookie}`, id: body.user.id, email, password };
-}
 
 const publishTxt = (name: string, values: string[]) =>
   fetch('http://doh.test/records', { method: 'PUT', body: JSON.stringify({ name, values }) });

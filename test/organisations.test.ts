@@ -21,6 +21,7 @@ import {
   type BriefView,
   consent,
   DEMO_BRIEF,
+  employerAt,
   loginAdmin,
   organisationOf,
   passEveryMilestone,
@@ -32,7 +33,7 @@ import {
   submitAndWait,
   verifyOrganisation,
 } from './harness';
-import { type Account, as, BASE, call, expectProblem, freshIp, jsonInit } from './helpers';
+import { as, BASE, call, expectProblem, freshIp, jsonInit } from './helpers';
 import { pdfText } from './pdf-text';
 import { assertDocumentedResponse } from './response-validation';
 
@@ -49,32 +50,6 @@ const verify = async (no: string) => {
   expect(res.status).toBe(200);
   return res.json<Verification>();
 };
-
-/** An employer of a new organisation at its own domain, and a consenting candidate. */
-async function employerAt(domain: string, organisation = `${domain} Ltd`) {
-  const email = `recruiter-${crypto.randomUUID().slice(0, 8)}@${domain}`;
-  const password = 'a-long-enough-password';
-  const res = await call(
-    '/api/auth/signup',
-    jsonInit(
-      'POST',
-      {
-        email,
-        password,
-        name: 'Priya Recruiter',
-        role: 'employer',
-        dateOfBirth: '1990-01-01',
-        organisation: { name: organisation },
-      },
-      { 'CF-Connecting-IP': freshIp() },
-    ),
-  );
-  expect(res.status).toBe(201);
-  const body = await res.json<{ user: { id: string; organisation: { verification: string } } }>();
-  expect(body.user.organisation).toMatchObject({ name: organisation, verification: 'unverified' });
-  const cookie = /session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
-  return { cookie: `session=${cookie}`, id: body.user.id, email, password } satisfies Account;
-}
 
 async function candidate(name = 'Asha Candidate') {
   const person = await signup('candidate', name);
