@@ -218,3 +218,21 @@ describe('GET /api/v1/keys/self tells a key when it and the secret sent stop wor
     });
   });
 });
+
+describe('key names an admin reads in lists', () => {
+  it('refuses control, bidi-override and invisible characters in a key name (422 at #/name)', async () => {
+    for (const name of ['\u202egnp.exe', 'prod\u0000key', 'zero\u200bwidth']) {
+      const res = await call(
+        '/api/admin/api-keys',
+        jsonInit('POST', { name, scopes: ['rubrics:generate'] }, as(admin)),
+      );
+      const problem = await expectProblem(res, 422, 'validation-failed');
+      expect(
+        problem.errors?.map((e) => e.pointer),
+        JSON.stringify(name),
+      ).toEqual(['#/name']);
+    }
+    // Other scripts are names like any other.
+    expect((await createKey({ name: 'भर्ती प्रोडक्शन' })).id).toBeTruthy();
+  });
+});

@@ -1,13 +1,16 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES, JOB_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
+import { shownText } from '../../lib/validation';
 import { RATE_LIMITS } from '../../middleware/rate-limit';
 import { DEFAULT_ROLL_GRACE_SECONDS, MAX_ROLL_GRACE_SECONDS } from '../../services/api-keys';
 import { AnyScopeSchema } from '../v1/keys/keys.schemas';
 
 export const CreateApiKeySchema = z
   .object({
-    name: z.string().trim().min(1).max(100).openapi({ example: 'Acme Careers production' }),
+    // Shown in key lists and usage reports: no control, bidi-override or invisible characters
+    // (a name "\u202egnp.exe" lists as "exe.png").
+    name: shownText(100).openapi({ example: 'Acme Careers production' }),
     scopes: z
       .array(AnyScopeSchema)
       .min(1)
