@@ -41,40 +41,58 @@ const fingerprintMigrations = await readD1Migrations(
   new URL('./migrations-fingerprints', import.meta.url).pathname,
 );
 
+/** The Workers pool, on wrangler.toml's bindings plus `bindings`. */
+const workers = (bindings: Record<string, unknown>) =>
+  cloudflareTest({
+    wrangler: { configPath: './wrangler.toml' },
+    // Workers AI is remote-only; tests use the local engine and fake AI bindings.
+    remoteBindings: false,
+    miniflare: {
+      // Outside services (DNS-over-HTTPS …) are test doubles: test/doubles/outbound.mjs.
+      outboundService: outbound,
+      bindings: { ...secrets, ...bindings },
+    },
+  });
+
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: './wrangler.toml' },
-      // Workers AI is remote-only; tests use the local engine and fake AI bindings.
-      remoteBindings: false,
-      miniflare: {
-        // Outside services (DNS-over-HTTPS …) are test doubles: test/doubles/outbound.mjs.
-        outboundService: outbound,
-        bindings: {
-          DOH_RESOLVER_URL: 'http://doh.test/dns-query',
-          // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
-          WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
-          ...secrets,
-          CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacy.publicJwk]),
-          TEST_LEGACY_SIGNING_KEY: legacy.secret,
-          TEST_MIGRATIONS: migrations,
-          FINGERPRINT_MIGRATIONS: fingerprintMigrations,
-          COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
-          README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
-          ROUTE_SOURCES: JSON.stringify(routeSources()),
-          // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
-          FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
-          FUZZ_SEED: process.env.FUZZ_SEED ?? '',
-        },
-      },
-    }),
-  ],
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
-    globalSetup: ['./test/global-setup.ts'],
     // CI also writes a JSON report, from which .ci/run prints a plain 'N passed, N failed' line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: './test-results/vitest.json' },
+    projects: [
+      {
+        // The service through its routes, bindings and storage: every file starts on a migrated
+        // database, and every response is checked against the OpenAPI document.
+        plugins: [
+          workers({
+            DOH_RESOLVER_URL: 'http://doh.test/dns-query',
+            // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
+            WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
+            CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacy.publicJwk]),
+            TEST_LEGACY_SIGNING_KEY: legacy.secret,
+            TEST_MIGRATIONS: migrations,
+            FINGERPRINT_MIGRATIONS: fingerprintMigrations,
+            COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
+            README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
+            ROUTE_SOURCES: JSON.stringify(routeSources()),
+            // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
+            FUZZ_SEED: process.env.FUZZ_SEED ?? '',
+          }),
+        ],
+        test: {
+          name: 'service',
+          include: ['test/**/*.test.ts'],
+          setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
+          globalSetup: ['./test/global-setup.ts'],
+        },
+      },
+      {
+        // The domain's pure functions (src/**/*.test.ts), in the same runtime but with nothing set
+        // up per file: no migrations and no import of the whole app, which cost each file seconds.
+        plugins: [workers({})],
+        test: { name: 'domain', include: ['src/**/*.test.ts'] },
+      },
+    ],
   },
 });
