@@ -7,6 +7,7 @@ import { endGuardianshipsAtMajority } from './services/guardians';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency';
 import { issueAllPending, issueEarnedCertificates } from './services/issuance';
 import { sweepJobs } from './services/jobs/sweeper';
+import { backfillOrganisationNameKeys } from './services/organisations';
 import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
 import { rebuildVerificationFilter } from './services/verification-filter';
@@ -34,6 +35,8 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     deleteExpiredExports(env, now),
     // The membership filter of issued numbers, so never-issued ones answer 404 from memory.
     rebuildVerificationFilter(env, now.getTime()),
+    // Verified organisations without a stored name key (from before it existed, or re-keyed).
+    backfillOrganisationNameKeys(getDb(env.DB)),
     // Backstops for issuance: earned but never created (a race between two last ratings), and
     // waiting under an organisation that is verified by now (a crash after the verification).
     issueEarnedCertificates(env, getDb(env.DB), new Date(now.getTime() - EARNED_LOOKBACK_MS), now).then(() =>

@@ -9,7 +9,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import { organisations } from '../src/db/schema';
+import { organisationNameKey } from '../src/domain/organisations';
+import { runScheduled } from '../src/scheduled';
 import {
+  backfillOrganisationNameKeys,
   checkDomainVerification,
   reviewOrganisation,
   startDomainVerification,
@@ -532,5 +535,67 @@ describe('the domain and the date a verifier is shown', () => {
     expect(await auditEntries(id, 'organisation.verified')).toHaveLength(1);
     expect(await issuanceJobs(id)).toBe(1);
     expect(await issuerProfile(id)).toMatchObject({ method: 'dns', domain });
+  });
+});
+
+describe('the name check reads the index, not every verified organisation', () => {
+  /** A verified organisation as rows verified before `name_key` existed look: no key stored. */
+  async function unkeyedVerified(name: string): Promise<string> {
+    const employer = await signup('employer', 'Recruiter', name);
+    await verifyOrganisation(employer);
+    const id = await organisationOf(employer);
+    await env.DB.prepare('UPDATE organisations SET name_key = NULL WHERE id = ?').bind(id).run();
+    return id;
+  }
+
+  it('a verified organisation without a stored key still holds its name (and look-alikes of it)', async () => {
+    const tag = suffix().replace(/\d/g, 'x');
+    await unkeyedVerified(`Legacy Verified ${tag}`);
+    const impostor = await signup('employer', 'Recruiter', `Newcomer ${tag}`);
+    await expectProblem(await rename(impostor, `LEGACY  verified-${tag}`), 409, 'conflict');
+    expect((await rename(impostor, `Newcomer Two ${tag}`)).status).toBe(200);
+  });
+
+  it('the cron stores the missing keys, after which the index alone guards the name; a duplicate from before keeps none', async () => {
+    const tag = suffix().replace(/\d/g, 'x');
+    const first = await unkeyedVerified(`Backfilled ${tag}`);
+    const second = await unkeyedVerified(`Keyless Other ${tag}`);
+    // Two verified under one name key before the index existed: the second cannot take the key.
+    const twin = await unkeyedVerified(`Twin ${tag}`);
+    const twinCopy = await signup('employer', 'Recruiter', `Twin Copy ${tag}`);
+    const twinCopyId = await organisationOf(twinCopy);
+    await env.DB.prepare(
+      "UPDATE organisations SET name = ?, verification = 'verified', name_key = NULL WHERE id = ?",
+    )
+      .bind(`TWIN ${tag}`, twinCopyId)
+      .run();
+
+    // Other test files' rows may be unkeyed too (isolated storage per file: only this file's).
+    let keyed = 0;
+    for (
+      let n = await backfillOrganisationNameKeys(getDb(env.DB), 2);
+      n > 0;
+      n = await backfillOrganisationNameKeys(getDb(env.DB), 2)
+    )
+      keyed += n;
+    expect(keyed).toBeGreaterThanOrEqual(3);
+    expect((await row(first)).nameKey).toBe(organisationNameKey(`Backfilled ${tag}`));
+    expect((await row(second)).nameKey).toBe(organisationNameKey(`Keyless Other ${tag}`));
+    const twins = [await row(twin), await row(twinCopyId)];
+    expect(twins.filter((o) => o.nameKey === organisationNameKey(`Twin ${tag}`))).toHaveLength(1);
+    expect(twins.filter((o) => o.nameKey === null)).toHaveLength(1);
+    // Nothing left that can be keyed: the next run writes nothing.
+    expect(await backfillOrganisationNameKeys(getDb(env.DB))).toBe(0);
+
+    // The keyed names are still held, now through the index.
+    const impostor = await signup('employer', 'Recruiter', `Another ${tag}`);
+    await expectProblem(await rename(impostor, `Backfilled ${tag}`), 409, 'conflict');
+    await expectProblem(await rename(impostor, `twin ${tag}`), 409, 'conflict');
+  });
+
+  it('the scheduled run keys them', async () => {
+    const id = await unkeyedVerified(`Scheduled Key ${suffix()}`);
+    await runScheduled(env);
+    expect((await row(id)).nameKey).toBe(organisationNameKey((await row(id)).name));
   });
 });

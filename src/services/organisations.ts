@@ -4,7 +4,7 @@
  * member's email is at, or by an admin's review. Verification issues every certificate that was
  * waiting for it (see `issuePendingCertificates`).
  */
-import { and, asc, eq, gt, isNull, ne, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { type Query, updateThenInsert } from '../db/conditional';
@@ -269,23 +269,73 @@ async function write(db: Database, name: string, update: Query, inserts: Query[]
 /**
  * 409 when another verified organisation already has this name (`organisationNameKey`): a
  * certificate must not be presented as issued by a verified "X" that is not the verified X.
- * Reads the verified organisations' names (a review or a rename, never a hot path) and compares
- * their keys as computed now: rows older than the stored `name_key`, and keys stored by an
- * earlier version of `organisationNameKey`, are covered too. The database's unique index on
- * verified keys is what stops two verifications racing past this check.
+ * Two searches of the partial unique index on verified `name_key`s (a signup, rename or review
+ * reads a handful of rows, however many organisations are verified): the holder of this key, and
+ * the verified rows with no key yet, whose keys are computed here (rows verified before the column
+ * existed, until `backfillOrganisationNameKeys` has keyed them; also every row after a change to
+ * `organisationNameKey`, whose migration must set `name_key` to NULL so the cron re-keys them).
+ * The index is also what stops two verifications racing past this check.
  */
 export async function assertNameFree(db: Database, name: string, organisationId?: string): Promise<void> {
   const key = organisationNameKey(name);
-  const verified = await db
-    .select({ name: organisations.name })
-    .from(organisations)
-    .where(
-      and(
-        eq(organisations.verification, 'verified'),
-        organisationId ? ne(organisations.id, organisationId) : undefined,
-      ),
-    );
+  const others = (keyed: SQL) =>
+    db
+      .select({ name: organisations.name })
+      .from(organisations)
+      .where(
+        and(
+          eq(organisations.verification, 'verified'),
+          keyed,
+          organisationId ? ne(organisations.id, organisationId) : undefined,
+        ),
+      );
+  const verified = await others(eq(organisations.nameKey, key)).unionAll(
+    others(isNull(organisations.nameKey)),
+  );
   if (verified.some((o) => organisationNameKey(o.name) === key)) throw nameTaken(name);
+}
+
+/** Verified organisations keyed per cron run (a bounded batch; normally there are none). */
+export const NAME_KEY_BACKFILL_BATCH = 100;
+
+/**
+ * Cron: stores `name_key` on verified organisations that have none, so `assertNameFree` finds
+ * them through the index. A row whose key another verified organisation already holds (two
+ * verified under one name before the index existed) keeps none and stays in `assertNameFree`'s
+ * second search. Returns how many rows were keyed.
+ */
+export async function backfillOrganisationNameKeys(
+  db: Database,
+  limit = NAME_KEY_BACKFILL_BATCH,
+): Promise<number> {
+  const unkeyed = await db
+    .select({ id: organisations.id, name: organisations.name })
+    .from(organisations)
+    .where(and(eq(organisations.verification, 'verified'), isNull(organisations.nameKey)))
+    .limit(limit);
+  if (unkeyed.length === 0) return 0;
+  const holder = alias(organisations, 'holder');
+  const updates = unkeyed.map((o) => {
+    const key = organisationNameKey(o.name);
+    return db
+      .update(organisations)
+      .set({ nameKey: key })
+      .where(
+        and(
+          eq(organisations.id, o.id),
+          eq(organisations.name, o.name),
+          isNull(organisations.nameKey),
+          notExists(
+            db
+              .select({ id: holder.id })
+              .from(holder)
+              .where(and(eq(holder.verification, 'verified'), eq(holder.nameKey, key))),
+          ),
+        ),
+      );
+  });
+  const results = await db.batch(updates as [(typeof updates)[number], ...typeof updates]);
+  return results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }
 
 export type DnsChallenge = { domain: string; recordName: string; recordType: 'TXT'; recordValue: string };
