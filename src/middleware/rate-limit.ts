@@ -183,9 +183,19 @@ export async function enforceRateLimit<E extends AppBindings>(
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 }
 
-/** Per client IP (`CF-Connecting-IP`), for public routes such as the leaderboard. */
+/**
+ * The key the public per-IP limit counts a client under: an IPv4 address as it is, an IPv6
+ * address by its /64 (`clientNetwork`), as the login and signup limits do: one subscriber holds
+ * a whole /64 and could otherwise rotate through 2^64 budgets of 60. Constant work: an IPv4
+ * address, the common case, is one test.
+ */
+export function ipLimitKey(ip: string | undefined): string {
+  return ip !== undefined && !ip.includes(':') ? ip : clientNetwork(ip);
+}
+
+/** Per client (`CF-Connecting-IP`, which Cloudflare sets; IPv6 per /64), for public routes such as the leaderboard. */
 export function ipRateLimit(): MiddlewareHandler<AppBindings> {
-  return (c, next) => enforceRateLimit(c, 'ip', c.req.header('CF-Connecting-IP') ?? 'unknown', next);
+  return (c, next) => enforceRateLimit(c, 'ip', ipLimitKey(c.req.header('CF-Connecting-IP')), next);
 }
 
 /** Login attempts allowed per email address and client network in a 15-minute sliding window. */

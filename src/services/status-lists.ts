@@ -32,7 +32,7 @@ export const STATUS_LIST_MAX_AGE = 300;
 /** Safety net in KV: every change replaces the generation at once. */
 const STATUS_LIST_TTL_SECONDS = 60 * 60;
 const listKey = (generation: string, purpose: StatusPurpose, list: number) =>
-  `status-list:v1:${generation}:${purpose}:${list}`;
+  `status-list:v2:${generation}:${purpose}:${list}`;
 
 /** The name the platform issues under when no organisation does (credentials from before them). */
 export const PLATFORM_NAME = 'Verification Platform';
@@ -120,8 +120,10 @@ export async function statusList(
     signer,
   );
   // The ETag names the bits (and the key), not the signing time: a rebuild with nothing changed
-  // still answers 304.
-  const etag = `"${(await sha256Hex(`${signer.kid} ${encodedList}`)).slice(0, 32)}"`;
+  // still answers 304. Weak: a rebuild's bytes differ (its validFrom, and ES256 signatures are
+  // randomised), and a strong tag promises the same bytes (RFC 9110 §8.8.1: a cache could join
+  // ranges of two signings into a JWT that verifies as neither).
+  const etag = `W/"${(await sha256Hex(`${signer.kid} ${encodedList}`)).slice(0, 32)}"`;
   await env.CACHE.put(key, jwt, { metadata: { etag }, expirationTtl: STATUS_LIST_TTL_SECONDS });
   return { jwt, etag };
 }

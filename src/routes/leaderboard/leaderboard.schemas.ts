@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { limitParam } from '../../lib/paging';
+import { shownText } from '../../lib/validation';
 
 export const LeaderboardSchema = z
   .object({
@@ -19,13 +20,13 @@ export const LeaderboardSchema = z
   })
   .openapi('Leaderboard');
 
-/** `domain` and `limit`, shared with the embeddable HTML leaderboard. */
+/**
+ * `domain` and `limit`, shared with the embeddable HTML leaderboard. `domain` follows a brief's
+ * domain rule (`shownText`): a value no brief can have (a bidi override, a control character)
+ * is a 400, not an empty board whose page shows it on a frame any site may embed.
+ */
 export const LeaderboardQuerySchema = z.object({
-  domain: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
+  domain: shownText(100)
     .optional()
     .openapi({
       param: { name: 'domain', in: 'query' },

@@ -18,6 +18,8 @@ export function openApiDocument(documented: AppOpenAPI): AppRouteHandler<typeof 
     return c.body(yaml, 200, {
       'Content-Type': 'application/yaml; charset=utf-8',
       'Access-Control-Allow-Origin': '*',
+      // Changes only with a deployment, like the reference page that loads it (~0.7 MB).
+      'Cache-Control': 'public, max-age=300',
     });
   };
 }
@@ -45,6 +47,7 @@ export const changelogText: AppRouteHandler<typeof routes.getChangelog> = (c) =>
   c.body(changelog, 200, {
     'Content-Type': 'text/markdown; charset=utf-8',
     'Access-Control-Allow-Origin': '*',
+    'Cache-Control': 'public, max-age=300',
   });
 
 export const problemType: AppRouteHandler<typeof routes.getProblemType> = (c) => {

@@ -16,13 +16,14 @@ const HTML = 'text/html; charset=utf-8';
 export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
   const { domain, limit, theme } = c.req.valid('query');
   const board = await cachedLeaderboard(c.env, domain ?? null);
+  const csp = await embedCsp();
   const headers = {
-    ETag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-html"`,
+    ETag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${await cspTag(csp)}-html"`,
     'Cache-Control': 'public, max-age=30',
     'Cross-Origin-Resource-Policy': 'cross-origin',
     // On the 304 too: a cache refreshes the stored headers from it, and the default policy
     // (frame-ancestors 'none') would then stop the cached page from being framed.
-    'Content-Security-Policy': await embedCsp(),
+    'Content-Security-Policy': csp,
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
   const page = embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme);
@@ -42,10 +43,11 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const found = await certs.verification(c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
+  const csp = await verifyCsp();
   const headers = {
-    ETag: found.etag.replace(/"$/, '-html"'),
+    ETag: found.etag.replace(/"$/, `-${await cspTag(csp)}-html"`),
     'Cache-Control': 'public, max-age=60',
-    'Content-Security-Policy': await verifyCsp(),
+    'Content-Security-Policy': csp,
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
   const payload = JSON.parse(found.json) as VerificationPayload;
@@ -64,6 +66,22 @@ export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) =
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
   return c.body(verifierPage(JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
 };
+
+/**
+ * A short digest of a page's CSP, which names its inline style and script by hash, for the
+ * page's ETag: a deployment that changes them changes the tag. Otherwise a revalidation would be
+ * a 304 carrying the new CSP, which a cache puts on the page it holds, whose old style and
+ * script the new hashes then block. Once per isolate and policy.
+ */
+const cspTags = new Map<string, Promise<string>>();
+function cspTag(csp: string): Promise<string> {
+  let tag = cspTags.get(csp);
+  if (!tag) {
+    tag = sha(csp).then((hex) => hex.slice(0, 10));
+    cspTags.set(csp, tag);
+  }
+  return tag;
+}
 
 async function sha(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

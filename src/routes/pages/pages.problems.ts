@@ -4,9 +4,13 @@ import type { AppBindings } from '../../lib/types';
 import { embedCsp, verifyCsp } from './pages.assets';
 import { embedErrorPage, verifyErrorPage } from './pages.templates';
 
-/** A browser navigating (or loading an iframe) lists `text/html`; API clients do not. */
+/**
+ * A browser navigating (or loading an iframe) lists `text/html`; API clients do not, or refuse it
+ * with `q=0` (RFC 9110 §12.5.1: "not acceptable").
+ */
 export function wantsHtml(accept: string | undefined): boolean {
-  return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept ?? '');
+  const match = /(?:^|,)\s*text\/html\s*(;[^,]*)?(?:,|$)/i.exec(accept ?? '');
+  return match !== null && !/;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)/i.test(match[1] ?? '');
 }
 
 /**
