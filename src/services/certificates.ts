@@ -377,6 +377,7 @@ export function linkedInUrlOf(env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCertif
     name: r.briefTitle,
     organisationName: issuingOrganisationName(r),
     issuedAt: r.issuedAt,
+    expiresAt: r.validUntil,
     certificateNo: r.certificateNo,
     verifyUrl: verifyPageUrl(env, r.certificateNo),
   });

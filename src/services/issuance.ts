@@ -238,11 +238,20 @@ export async function issuePendingCertificates(
     .where(eq(organisations.id, organisationId))
     .limit(1);
   if (organisation?.verification !== 'verified') return [];
+  // Not for a holder whose erasure is pending (account disabled): nothing more is signed or
+  // announced about them, and the cascade deletes what waits.
   const waiting = await db
     .select({ certificate: certificates, briefTitle: briefs.title })
     .from(certificates)
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-    .where(and(eq(certificates.organisationId, organisationId), eq(certificates.status, 'pending_issuer')));
+    .innerJoin(users, eq(users.id, certificates.holderId))
+    .where(
+      and(
+        eq(certificates.organisationId, organisationId),
+        eq(certificates.status, 'pending_issuer'),
+        isNull(users.disabledAt),
+      ),
+    );
   if (waiting.length === 0) return [];
   const key = await requireSigningKey(env);
   const issued: string[] = [];

@@ -160,6 +160,7 @@ function carry(v: VerificationPayload, shareUrl: string): Html {
     name: v.brief.title,
     organisationName: v.employer.name,
     issuedAt: new Date(v.issuedAt),
+    expiresAt: v.validUntil ? new Date(v.validUntil) : null,
     certificateNo: v.certificateNo,
     verifyUrl: shareUrl,
   });
