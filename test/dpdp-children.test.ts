@@ -420,6 +420,19 @@ describe("the guardian exercises the child's rights", { timeout: 90_000 }, () =>
     expect((await call('/api/me', { headers: as(guardian) })).status).toBe(200);
   });
 
+  it("erasing the child's account needs the guardian's recent sign-in (403 and nothing erased with an hour-old one)", async () => {
+    const { guardian, child } = await approvedChild();
+    await env.DB.prepare('UPDATE sessions SET created_at = ? WHERE user_id = ?')
+      .bind(Date.now() - 60 * 60_000, guardian.id)
+      .run();
+    await expectProblem(
+      await call(`/api/guardian/wards/${child.id}/erasure`, { method: 'DELETE', headers: as(guardian) }),
+      403,
+      'recent-sign-in-required',
+    );
+    expect((await call('/api/me', { headers: as(child) })).status).toBe(200);
+  });
+
   it('withdrawing consent altogether limits the child again and withdraws the guardian’s grants', async () => {
     const { guardian, child } = await approvedChild();
     await call(

@@ -37,6 +37,12 @@ export const PROBLEM_TYPES = {
     description:
       "The account is a child's (under 18, DPDP Act 2023 §9) and this needs the verifiable consent of their parent or lawful guardian, which has not been given: until a guardian approves the request (`GET /api/me/guardian`), the account can only read its profile and guardian status, name another guardian, log out or ask for its erasure. After approval, a child's consents are given by the guardian.",
   },
+  'recent-sign-in-required': {
+    status: 403,
+    title: 'Recent sign-in required',
+    description:
+      'This cannot be undone (erasing the account, changing its email address), so it needs a session signed in within the last 15 minutes: sign in again (`POST /api/auth/login`) and repeat the request. A stolen or forgotten session cannot erase or take over an account.',
+  },
   'guardian-not-eligible': {
     status: 403,
     title: 'Not eligible as a guardian',

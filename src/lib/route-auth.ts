@@ -22,10 +22,11 @@ export const sessionAuth = (...roles: Role[]) => ({
  * Cookie session that a child may use before their guardian has consented: reading their own
  * profile and guardian status, naming a guardian, logging out and erasure. Keep this list short.
  */
-export const sessionAuthBeforeGuardianConsent = () => ({
+export const sessionAuthBeforeGuardianConsent = (options: { recentSignIn?: string } = {}) => ({
   security: [...SECURITY.session],
   'x-before-guardian-consent': true,
-  middleware: requireSession({ roles: [], beforeGuardianConsent: true }),
+  ...(options.recentSignIn ? { 'x-recent-sign-in': true } : {}),
+  middleware: requireSession({ roles: [], beforeGuardianConsent: true, ...options }),
 });
 
 /** Partner API key, optionally with a scope. */

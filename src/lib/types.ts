@@ -14,6 +14,8 @@ export type SessionUser = {
   /** ISO date; null for accounts from before it was asked (treated as adults). */
   dateOfBirth: string | null;
   sessionId: string;
+  /** When this session's sign-in happened (renewals keep it): how recent `recentSignIn` routes ask. */
+  signedInAt: Date;
 };
 
 /** The authenticated partner key, set by the API-key middleware. */

@@ -12,13 +12,31 @@ import { assertSameSiteRequest } from './csrf';
 import { enforceRateLimit } from './rate-limit';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
 
+/** How recent a sign-in must be for what cannot be undone (`recentSignIn` routes). */
+export const RECENT_SIGN_IN_MS = 15 * 60 * 1000;
+
+/** 403 `recent-sign-in-required` unless the session signed in within `RECENT_SIGN_IN_MS`. */
+export function assertRecentSignIn(
+  user: { signedInAt: Date },
+  what: string,
+  headers: Record<string, string> = {},
+) {
+  if (clock.now().getTime() - user.signedInAt.getTime() <= RECENT_SIGN_IN_MS) return;
+  throw new ProblemError(
+    'recent-sign-in-required',
+    `${what} cannot be undone, so it needs a sign-in within the last 15 minutes; this session signed in at ${user.signedInAt.toISOString()}. Sign in again (POST /api/auth/login) and repeat the request.`,
+    { headers },
+  );
+}
+
 /**
  * Session routes: a live session cookie (401), an allowed origin for unsafe methods (403), then
- * 60 requests/min per user (429), then one of `roles` when given (403) and a child's guardian
- * consent unless the route is allowed before it (403 `guardian-consent-required`).
+ * 60 requests/min per user (429), then one of `roles` when given (403), a child's guardian
+ * consent unless the route is allowed before it (403 `guardian-consent-required`), and a recent
+ * sign-in when the route asks for one (403 `recent-sign-in-required`: `recentSignIn` names the act).
  */
 export function requireSession(
-  options: { roles: Role[]; beforeGuardianConsent?: boolean } = { roles: [] },
+  options: { roles: Role[]; beforeGuardianConsent?: boolean; recentSignIn?: string } = { roles: [] },
 ): MiddlewareHandler<SessionEnv> {
   const { roles } = options;
   return async (c, next) => {
@@ -44,6 +62,7 @@ export function requireSession(
           'guardian-consent-required',
           'This account belongs to a child: a parent or lawful guardian must approve it first (see GET /api/me/guardian).',
         );
+      if (options.recentSignIn) assertRecentSignIn(user, options.recentSignIn, c.get('rateLimitHeaders'));
       await next();
       if (renewedUntil && token && !c.get('sessionEnded')) setSessionCookie(c, token, renewedUntil);
     });

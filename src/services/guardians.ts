@@ -279,6 +279,8 @@ export const wardAsUser = (u: UserRow): SessionUser => ({
   organisationId: u.organisationId,
   dateOfBirth: u.dateOfBirth,
   sessionId: '',
+  // Not signed in: the guardian acts, and their own session is what a recent sign-in is asked of.
+  signedInAt: new Date(0),
 });
 
 export const wardView = (u: UserRow) => ({

@@ -37,6 +37,7 @@ export async function resolveSession(
   const [row] = await db
     .select({
       sessionId: sessions.id,
+      signedInAt: sessions.createdAt,
       expiresAt: sessions.expiresAt,
       id: users.id,
       email: users.email,

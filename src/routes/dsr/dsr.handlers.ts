@@ -38,7 +38,7 @@ export const accessDownload: AppRouteHandler<typeof routes.accessDownload> = asy
 };
 
 export const correction: AppRouteHandler<typeof routes.correction> = async (c) => {
-  const result = await correctPersonalData(c.env, c.var.user.id, c.req.valid('json'));
+  const result = await correctPersonalData(c.env, c.var.user.id, c.req.valid('json'), c.var.user.id, c.var.user);
   return c.json(result, 200);
 };
 

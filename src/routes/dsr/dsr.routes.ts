@@ -95,7 +95,8 @@ export const correction = defineRoute({
     'Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values ' +
     'before and after, and recorded as a completed `correction` request. A correction that changes nothing ' +
     '(the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and ' +
-    '`request: null`.',
+    '`request: null`. A new `email` decides who can sign in, so it needs a session signed in within the last 15 ' +
+    'minutes (otherwise 403 `/problems/recent-sign-in-required`).',
   ...sessionAuth(),
   request: { body: { required: true, content: json(CorrectionSchema) } },
   errors: [409],
@@ -118,8 +119,9 @@ export const erasure = defineRoute({
     'through a queue (certificates, submissions, evaluations, ratings, consents, requests, audit entries). ' +
     "An employer's briefs, issued certificates and given ratings are kept for the candidates under an " +
     'anonymous "Former employer". Only a receipt without personal data remains, at the `Location` given. ' +
-    'Backups (D1 Time Travel) age out within 30 days.',
-  ...sessionAuthBeforeGuardianConsent(),
+    'Backups (D1 Time Travel) age out within 30 days. It cannot be undone, so the session must have signed in ' +
+    'within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`: sign in again and repeat).',
+  ...sessionAuthBeforeGuardianConsent({ recentSignIn: 'Erasing the account' }),
   responses: {
     202: {
       description: 'Accepted; the cascade runs in the background. The session cookie is cleared.',

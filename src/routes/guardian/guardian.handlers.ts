@@ -2,6 +2,7 @@ import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import { clock } from '../../lib/clock';
 import { decodeCursor, toPage } from '../../lib/paging';
 import type { AppRouteHandler } from '../../lib/types';
+import { assertRecentSignIn } from '../../middleware/auth';
 import * as consent from '../../services/consent';
 import { startAccessExport } from '../../services/dsr/access-export';
 import { correctPersonalData } from '../../services/dsr/correction';
@@ -111,11 +112,15 @@ export const wardAccess: AppRouteHandler<typeof routes.wardAccess> = async (c) =
 
 export const wardCorrection: AppRouteHandler<typeof routes.wardCorrection> = async (c) => {
   const child = await ward(c, c.req.valid('param').id);
-  return c.json(await correctPersonalData(c.env, child.id, c.req.valid('json'), c.var.user.id), 200);
+  return c.json(
+    await correctPersonalData(c.env, child.id, c.req.valid('json'), c.var.user.id, c.var.user),
+    200,
+  );
 };
 
 export const wardErasure: AppRouteHandler<typeof routes.wardErasure> = async (c) => {
   const child = await ward(c, c.req.valid('param').id);
+  assertRecentSignIn(c.var.user, "Erasing the child's account", c.get('rateLimitHeaders'));
   const receipt = await requestErasure(c.env, child.id, new Date(), c.var.user.id);
   return c.json(receipt, 202, { Location: `/api/dsr/erasure/${receipt.requestId}` });
 };

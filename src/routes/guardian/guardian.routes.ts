@@ -202,7 +202,7 @@ export const wardErasure = defineRoute({
   operationId: 'eraseWardData',
   tags: TAGS,
   summary: "Erase all of the child's data",
-  description: `${WARD}As \`DELETE /api/dsr/erasure\`, for the child: their account is disabled at once.`,
+  description: `${WARD}As \`DELETE /api/dsr/erasure\`, for the child: their account is disabled at once. The guardian's session must have signed in within the last 15 minutes (otherwise 403 \`/problems/recent-sign-in-required\`).`,
   ...sessionAuth(),
   request: { params: IdParams },
   responses: {

@@ -108,7 +108,8 @@ export const verifyPage = defineRoute({
   description:
     'What `GET /api/verify/{certificateNo}` says, as a page: valid or revoked (200), the holder’s name only while ' +
     'they consent to public verification, the brief, employer and dates, a QR code and a copyable link. The ' +
-    'browser checks the credential’s Ed25519 signature itself against `/.well-known/jwks.json` (WebCrypto) and ' +
+    'browser checks the credential’s signature itself (ES256; EdDSA for credentials issued before ES256) against ' +
+    '`/.well-known/jwks.json` (WebCrypto) and ' +
     'that the signed claims are the ones shown. A mistyped number is a 400 page and an unknown one a 404 page ' +
     '(problem+json for clients that do not accept `text/html`).',
   security: [],

@@ -3,6 +3,7 @@ import { getDb } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
+import { assertRecentSignIn } from '../../middleware/auth';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
 import { auditInsert } from '../audit';
 import { resignCredentialsRatedBy, resignHolderCredentials } from '../issuance';
@@ -25,7 +26,9 @@ export async function correctPersonalData(
   userId: string,
   input: Correction,
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
-  actorId: string = userId,
+  actorId: string,
+  /** The asking session: a new email address needs a recent sign-in (it decides who can sign in). */
+  session: { signedInAt: Date },
 ): Promise<{ profile: Profile; request: DsrRequestView | null }> {
   const db = getDb(env.DB);
   const [current] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -41,6 +44,7 @@ export async function correctPersonalData(
   if (fields.length === 0) return { profile: await profileWithOrganisation(db, current), request: null };
 
   if (fields.includes('email')) {
+    assertRecentSignIn(session, "Changing the account's email address");
     const reserved = env.ADMIN_EMAIL && normaliseEmail(env.ADMIN_EMAIL) === next.email;
     const [other] = await db
       .select({ id: users.id })
