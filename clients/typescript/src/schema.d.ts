@@ -518,7 +518,7 @@ export interface paths {
         post?: never;
         /**
          * Erase all of the child's data
-         * @description The caller must be the approved parent or lawful guardian of this child, who is still under 18; anyone else gets 404. As `DELETE /api/dsr/erasure`, for the child: their account is disabled at once.
+         * @description The caller must be the approved parent or lawful guardian of this child, who is still under 18; anyone else gets 404. As `DELETE /api/dsr/erasure`, for the child: their account is disabled at once. The guardian's session must have signed in within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`).
          */
         delete: operations["eraseWardData"];
         options?: never;
@@ -1671,7 +1671,7 @@ export interface paths {
         head?: never;
         /**
          * Correct the caller's name or email
-         * @description Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request. A correction that changes nothing (the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and `request: null`.
+         * @description Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request. A correction that changes nothing (the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and `request: null`. A new `email` decides who can sign in, so it needs a session signed in within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`).
          */
         patch: operations["requestCorrection"];
         trace?: never;
@@ -1688,7 +1688,7 @@ export interface paths {
         post?: never;
         /**
          * Erase all of the caller's data
-         * @description Disables the account and ends all its sessions at once, then deletes every record about the caller through a queue (certificates, submissions, evaluations, ratings, consents, requests, audit entries). An employer's briefs, issued certificates and given ratings are kept for the candidates under an anonymous "Former employer". Only a receipt without personal data remains, at the `Location` given. Backups (D1 Time Travel) age out within 30 days.
+         * @description Disables the account and ends all its sessions at once, then deletes every record about the caller through a queue (certificates, submissions, evaluations, ratings, consents, requests, audit entries). An employer's briefs, issued certificates and given ratings are kept for the candidates under an anonymous "Former employer". Only a receipt without personal data remains, at the `Location` given. Backups (D1 Time Travel) age out within 30 days. It cannot be undone, so the session must have signed in within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`: sign in again and repeat).
          */
         delete: operations["requestErasure"];
         options?: never;
@@ -1845,7 +1845,7 @@ export interface paths {
         };
         /**
          * Certificate verification page (HTML, for people)
-         * @description What `GET /api/verify/{certificateNo}` says, as a page: valid or revoked (200), the holder’s name only while they consent to public verification, the brief, employer and dates, a QR code and a copyable link. The browser checks the credential’s Ed25519 signature itself against `/.well-known/jwks.json` (WebCrypto) and that the signed claims are the ones shown. A mistyped number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`).
+         * @description What `GET /api/verify/{certificateNo}` says, as a page: valid or revoked (200), the holder’s name only while they consent to public verification, the brief, employer and dates, a QR code and a copyable link. The browser checks the credential’s signature itself (ES256; EdDSA for credentials issued before ES256) against `/.well-known/jwks.json` (WebCrypto) and that the signed claims are the ones shown. A mistyped number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`).
          */
         get: operations["getVerificationPage"];
         put?: never;
@@ -15520,7 +15520,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                type: "malformed-json" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "guardian-not-eligible" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "internal-error";
+                type: "malformed-json" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "internal-error";
             };
             cookie?: never;
         };
