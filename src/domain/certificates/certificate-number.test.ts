@@ -94,6 +94,8 @@ describe('generateCertificateNumber', () => {
 describe('parseCertificateNumber leniency', () => {
   const number = numberFromPayload([7, 20, 3, 19, 23, 9, 26, 13, 2, 29, 28]);
   const compact = number.replaceAll('-', '');
+  /** A valid number with a 1 typed as a dotless ı (which upper-cases to I, an alias of 1). */
+  const withDotlessI = () => numberFromPayload([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]).replace('1', '\u0131');
 
   it.each([
     ['lowercase', number.toLowerCase()],
@@ -122,6 +124,13 @@ describe('parseCertificateNumber leniency', () => {
     ['punctuation', `${number.slice(0, -1)}!`],
     ['empty', ''],
     ['very long input', `${number}${' '.repeat(100)}`],
+    // Upper-casing would make these the Latin letters of a valid number (ı → I → 1, ſ → S).
+    ['a dotless ı for I', withDotlessI()],
+    [
+      'a long ſ for S',
+      numberFromPayload([25, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]).toLowerCase().replace('s', '\u017f'),
+    ],
+    ['a fullwidth digit', number.replace(/\d/, (d) => String.fromCharCode(0xff10 + Number(d)))],
   ])('rejects %s as format', (_, input) => {
     expect(parseCertificateNumber(input)).toEqual({ ok: false, reason: 'format' });
     expect(isValidCertificateNumber(input)).toBe(false);

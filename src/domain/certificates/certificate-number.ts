@@ -54,6 +54,8 @@ const MAX_INPUT_LENGTH = 64;
 /** Separators people type or paste between groups: ASCII and typographic hyphens, whitespace. */
 const SEPARATORS = /[\s\u002d\u2010-\u2015\u2212]/g;
 
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** Crockford's decoding aliases: letters easily misread for digits mean those digits. */
 const ALIASES: Readonly<Record<string, string>> = { I: '1', L: '1', O: '0' };
 
@@ -145,7 +147,10 @@ export function parseCertificateNumber(input: string): CertificateNumberParse {
     return acc === 0 ? { ok: true, normalised: input } : { ok: false, reason: 'checksum' };
   }
   if (input.length > MAX_INPUT_LENGTH) return { ok: false, reason: 'format' };
-  const compact = input.replace(SEPARATORS, '').toUpperCase();
+  const stripped = input.replace(SEPARATORS, '');
+  // ASCII only: upper-casing would read dotless ı as I (so 1), long ſ as S and ß as SS.
+  if (!ASCII.test(stripped)) return { ok: false, reason: 'format' };
+  const compact = stripped.toUpperCase();
   if (!compact.startsWith(CERTIFICATE_NUMBER_PREFIX)) return { ok: false, reason: 'format' };
   const body = compact.slice(CERTIFICATE_NUMBER_PREFIX.length);
   if (body.length !== SYMBOLS) return { ok: false, reason: 'format' };
