@@ -22,7 +22,7 @@ import {
   type StatusPurpose,
   statusListCredential,
 } from '../domain/certificates/status-list';
-import { issuerUrl, PLATFORM_ISSUER, statusListUrl } from '../domain/certificates/urls';
+import { issuerUrl, PLATFORM_ISSUER, statusListUrl, websiteIri } from '../domain/certificates/urls';
 import { STATUS_LIST_GENERATION_KEY } from './cache-keys';
 import { requireSigningKey } from './configuration';
 import { briefCredentialFacts } from './credentials';
@@ -164,7 +164,7 @@ export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Datab
     id: issuerUrl(base, row.id),
     type: ['Profile'],
     name: row.name,
-    ...(row.websiteUrl ? { url: row.websiteUrl } : {}),
+    ...(row.websiteUrl ? { url: websiteIri(row.websiteUrl) } : {}),
     description: `An organisation issuing certificates on ${PLATFORM_NAME}; ${states[row.verification] ?? row.verification}.`,
     verification: {
       state: row.verification,

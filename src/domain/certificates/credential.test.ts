@@ -2,6 +2,7 @@ import { CompactSign, importJWK, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { generateCertificateNumber } from './certificate-number';
 import {
+  buildCredential,
   type CredentialInput,
   importSigningKey,
   JWT_CLAIMS_CONTEXT,
@@ -290,6 +291,16 @@ describe('signCredential / verifyCredential', () => {
     expect(levels).toContain(`${achievement}#criterion-c1-level-4`);
     const verified = await verifyCredential(jwt, jwksFrom([key.publicJwk]));
     expect(verified.valid && verified.payload).toEqual(payload);
+  });
+
+  it("signs the organisation's website as an IRI: characters an IRI may not hold are percent-encoded", () => {
+    const url = (websiteUrl: string) =>
+      (buildCredential({ ...input, issuer: { ...input.issuer, url: websiteUrl } }).issuer as { url?: string })
+        .url;
+    expect(url('https://acme.example/a b/"x"{y}|^')).toBe('https://acme.example/a%20b/%22x%22%7By%7D%7C%5E');
+    expect(url('https://acme.example/careers?team=data')).toBe('https://acme.example/careers?team=data');
+    expect(url('https://acme.example/?q={a|b}')).toBe('https://acme.example/?q=%7Ba%7Cb%7D');
+    expect(url('https://bücher.example/')).toBe('https://xn--bcher-kva.example/');
   });
 
   it('mirrors validUntil in exp, and reports expired after it', async () => {

@@ -41,6 +41,7 @@ import {
   OB_ACHIEVEMENT_CREDENTIAL_SCHEMA,
   statusListUrl,
   verifyPageUrl,
+  websiteIri,
 } from './urls';
 
 export const VC_CONTEXT_V2 = 'https://www.w3.org/ns/credentials/v2';
@@ -518,7 +519,7 @@ export function buildCredential(input: CredentialInput) {
     id: issuerUrl(base, input.issuer.organisationId),
     type: ['Profile'],
     name: input.issuer.name,
-    ...(input.issuer.url ? { url: input.issuer.url } : {}),
+    ...(input.issuer.url ? { url: websiteIri(input.issuer.url) } : {}),
   };
   return {
     '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3, JWT_CLAIMS_CONTEXT],

@@ -29,3 +29,23 @@ export const verifyPageUrl = (base: string, certificateNo: string) => `${trim(ba
 /** The official JSON Schema an OB 3.0 AchievementCredential names in `credentialSchema`. */
 export const OB_ACHIEVEMENT_CREDENTIAL_SCHEMA =
   'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json';
+
+/**
+ * An organisation's website as an IRI a JSON-LD processor accepts (`issuer.url`, the Profile's
+ * `url`): the URL parser's serialisation (punycode host, most unsafe characters encoded), then
+ * what RFC 3987 forbids and the parser leaves (`|`, and `{` `}` `^` in a query) percent-encoded.
+ * Validation allowed them as typed; a safe-mode processor would read such a value as a relative
+ * `@id` and refuse the credential.
+ */
+export function websiteIri(url: string): string {
+  let href: string;
+  try {
+    href = new URL(url).href;
+  } catch {
+    return url;
+  }
+  return href.replace(
+    /[\s"<>\\^`{|}]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
