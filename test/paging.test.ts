@@ -72,7 +72,18 @@ describe('GET /api/me/consents: the history is paged', () => {
     }>();
     expect(body).toMatchObject({ nextCursor: null });
     expect(body.history).toHaveLength(1);
-    for (const bad of ['limit=0', 'limit=101', 'limit=ten']) {
+    // Only decimal digits: hex, exponents, signs, spaces and fractions are not page sizes.
+    for (const bad of [
+      'limit=0',
+      'limit=101',
+      'limit=ten',
+      'limit=0x10',
+      'limit=1e1',
+      'limit=%2B5',
+      'limit=%2010',
+      'limit=10.0',
+      'limit=',
+    ]) {
       const problem = await expectProblem(
         await call(`/api/me/consents?${bad}`, { headers: as(person) }),
         400,

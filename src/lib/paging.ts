@@ -3,19 +3,41 @@ import { and, eq, lt, or, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { ProblemError } from './problem';
 
+/**
+ * A whole-number query parameter in `min`–`max`, written in decimal digits: `0x10`, `1e1`, `+5`,
+ * ` 10` and `10.0` are 400s, which `z.coerce.number()` would have read as numbers. Documented as
+ * the integer it is.
+ */
+export const integerQueryParam = (
+  name: string,
+  o: { min: number; max: number; default: number; description: string; example?: number },
+) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'Expected a whole number in decimal digits')
+    .transform(Number)
+    .pipe(z.number().int().min(o.min).max(o.max))
+    .default(o.default)
+    .openapi({
+      param: { name, in: 'query' },
+      type: 'integer',
+      minimum: o.min,
+      maximum: o.max,
+      default: o.default,
+      description: o.description,
+      ...(o.example === undefined ? {} : { example: o.example }),
+      format: 'int32',
+    });
+
 /** `limit` for every list: bounded, with a default. */
 export const limitParam = (defaultLimit: number, max = 100) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(max)
-    .default(defaultLimit)
-    .openapi({
-      param: { name: 'limit', in: 'query' },
-      description: `Page size, 1–${max} (default ${defaultLimit}).`,
-      example: defaultLimit,
-    });
+  integerQueryParam('limit', {
+    min: 1,
+    max,
+    default: defaultLimit,
+    description: `Page size, 1–${max} (default ${defaultLimit}).`,
+    example: defaultLimit,
+  });
 
 export const cursorParam = () =>
   z

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { integerQueryParam } from '../../lib/paging';
 import { defineRoute } from '../../lib/route';
 import { sessionAuth } from '../../lib/route-auth';
 import { AgreementRateSchema, ScopedAgreementSchema } from './agreement.schemas';
@@ -35,16 +36,12 @@ export const getScopedAgreement = defineRoute({
   ...sessionAuth('admin', 'employer'),
   request: {
     query: z.object({
-      windowDays: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(365)
-        .default(90)
-        .openapi({
-          param: { name: 'windowDays', in: 'query' },
-          description: 'Rolling window in days, 1–365 (default 90).',
-        }),
+      windowDays: integerQueryParam('windowDays', {
+        min: 1,
+        max: 365,
+        default: 90,
+        description: 'Rolling window in days, 1–365 (default 90).',
+      }),
     }),
   },
   responses: {
