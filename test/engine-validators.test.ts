@@ -45,7 +45,7 @@ describe('Workers AI scores', () => {
       criterionScores: scores.map(([criterionId, score]) => ({
         criterionId,
         score,
-        explanation: 'Because.',
+        explanation: 'Speed and tests as the submission describes them.',
       })),
       overallScore,
       verdict,

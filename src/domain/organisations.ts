@@ -29,6 +29,33 @@ export function emailIsAtDomain(email: string, domain: string): boolean {
   return at === domain || at.endsWith(`.${domain}`);
 }
 
+/** The mailbox an address delivers to: lower case, without a plus-address tag ("ravi+cv@x" is "ravi@x"). */
+export function mailbox(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at).toLowerCase();
+  const plus = local.indexOf('+');
+  return `${plus > 0 ? local.slice(0, plus) : local}@${emailDomain(email)}`;
+}
+
+/**
+ * Why an organisation may not rate (and so certify) a candidate's work, or null when it may: the
+ * candidate is one of its own members under another address (the same mailbox), or writes from
+ * the domain the organisation proved it controls (its staff). A certificate tells a verifier that
+ * an organisation assessed someone else's work; an organisation certifying itself or its own
+ * people would tell them something false.
+ */
+export function conflictOfInterest(
+  candidateEmail: string,
+  organisation: { verifiedDomain: string | null; memberEmails: readonly string[] },
+): string | null {
+  const candidate = mailbox(candidateEmail);
+  if (organisation.memberEmails.some((email) => mailbox(email) === candidate))
+    return 'This work was submitted by a member of your organisation under another address; an organisation cannot rate its own members.';
+  if (organisation.verifiedDomain && emailIsAtDomain(candidateEmail, organisation.verifiedDomain))
+    return `This work was submitted from ${organisation.verifiedDomain}, the domain your organisation verified; an organisation cannot rate its own staff.`;
+  return null;
+}
+
 /**
  * TXT strings as DNS-over-HTTPS JSON resolvers return them: each record's `data` is one or more
  * quoted character-strings (`"a" "b"` for a split record), which concatenate.

@@ -242,6 +242,8 @@ export type IntegrityReport = {
     vcsHistory: ReturnType<typeof vcsHistorySignal>;
   };
   engine: 'workers-ai' | 'local';
+  /** Present when Workers AI was tried for the AI-content estimate and the local engine answered instead. */
+  fallbackReason?: string;
 };
 
 /** All three signals and the combined score. The AI-content signal is soft: it never flags on its own. */
@@ -307,7 +309,13 @@ export async function checkIntegrity(
           checkedAt: context.checkedAt ?? new Date(),
         });
   const { score, verdict } = combineIntegrity({ plagiarism, aiContent: ai.result, vcsHistory });
-  return { score, verdict, signals: { plagiarism, aiContent: ai.result, vcsHistory }, engine: ai.engine };
+  return {
+    score,
+    verdict,
+    signals: { plagiarism, aiContent: ai.result, vcsHistory },
+    engine: ai.engine,
+    ...(ai.fallbackReason ? { fallbackReason: ai.fallbackReason } : {}),
+  };
 }
 
 /** What the v1 check may send besides the material (see IntegrityRequestSchema). */

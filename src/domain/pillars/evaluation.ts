@@ -14,7 +14,7 @@
  * criterion's own text.
  */
 
-import { contentStems, surfaceWords, tokenize } from './text';
+import { contentStems, splitSentences, surfaceWords, tokenize } from './text';
 import { classifyTheme, THEMES, type ThemeKey, themeStems } from './themes';
 import type { CriterionScore, Rubric, RubricCriterion, SubmissionContent, SubmissionScore } from './types';
 
@@ -54,10 +54,59 @@ type Submission = {
   contentWords: number;
 };
 
-function prepare(submission: SubmissionContent): Submission {
-  const files = submission.files ?? [];
-  const paths = files.map((f) => f.path.trim()).filter(Boolean);
-  const all = [submission.text ?? '', ...paths, ...files.map((f) => f.content)].join('\n');
+/** Words a sentence needs before restating the rubric counts as an echo ("A test suite." may be a claim). */
+const MIN_ECHO_WORDS = 4;
+/** Non-blank characters a text file needs before its path counts as evidence. */
+const MIN_EVIDENCE_CHARS = 20;
+/** Files whose content the API does not carry as text: their path alone is the artefact. */
+const BINARY_PATH =
+  /\.(pdf|png|jpe?g|gif|webp|fig|sketch|xd|pptx?|key|xlsx?|docx?|parquet|pkl|joblib|onnx|zip)$/i;
+
+/** The rubric's words, for echo checks: its criteria's names, and all its text as one token string. */
+type RubricEcho = { names: ReadonlySet<string>; text: string };
+
+const words = (text: string) => tokenize(text, { parts: false }).join(' ');
+
+function rubricEcho(rubric: Rubric): RubricEcho {
+  const text = rubric.criteria
+    .flatMap((c) => [c.name, c.source, c.description, ...c.levels.map((l) => l.descriptor)])
+    .join('\n');
+  return { names: new Set(rubric.criteria.map((c) => words(c.name))), text: ` ${words(text)} ` };
+}
+
+const NO_ECHO: RubricEcho = { names: new Set(), text: ' ' };
+
+/**
+ * The text without its sentences that restate the rubric word for word: pasting the brief's
+ * requirements or the criteria's names back ("Problem details. Errors use problem details.") is
+ * not evidence of meeting them.
+ */
+function withoutEcho(text: string, echo: RubricEcho): string {
+  let out = '';
+  let at = 0;
+  for (const s of splitSentences(text)) {
+    const said = words(s.text);
+    const restated =
+      echo.names.has(said) || (said.split(' ').length >= MIN_ECHO_WORDS && echo.text.includes(` ${said} `));
+    if (!restated) continue;
+    out += text.slice(at, s.start);
+    at = s.start + s.text.length;
+  }
+  return out + text.slice(at);
+}
+
+/** Whether a file proves its artefact exists: a binary one by its path, a text one by having content. */
+const isArtefact = (f: { path: string; content: string }) =>
+  BINARY_PATH.test(f.path.trim()) || f.content.replace(/\s/g, '').length >= MIN_EVIDENCE_CHARS;
+
+function prepare(submission: SubmissionContent, echo = NO_ECHO): Submission {
+  const files = (submission.files ?? []).filter((f) => f.path.trim());
+  const paths = files.filter(isArtefact).map((f) => f.path.trim());
+  const all = [
+    withoutEcho(submission.text ?? '', echo),
+    ...paths,
+    ...files.map((f) => withoutEcho(f.content, echo)),
+  ].join('\n');
   const stems = contentStems(all);
   return { paths, all, stems: new Set(stems), contentWords: stems.length };
 }
@@ -258,7 +307,7 @@ function scoreCriterion(
  * no files and no file content scores 1 on every criterion and fails. Deterministic.
  */
 export function scoreSubmission(rubric: Rubric, submission: SubmissionContent): SubmissionScore {
-  const sub = prepare(submission);
+  const sub = prepare(submission, rubricEcho(rubric));
   const documentFrequency = new Map<string, number>();
   for (const c of rubric.criteria) {
     const { core, extra } = criterionTerms(c);
@@ -281,8 +330,9 @@ export function scoreSubmission(rubric: Rubric, submission: SubmissionContent): 
 
 /** Whether a submission has nothing to assess: no file paths and no words. */
 export function isEmptySubmission(submission: SubmissionContent): boolean {
-  const sub = prepare(submission);
-  return sub.paths.length === 0 && tokenize(sub.all).length === 0;
+  const paths = (submission.files ?? []).filter((f) => f.path.trim());
+  const all = [submission.text ?? '', ...(submission.files ?? []).map((f) => f.content)].join('\n');
+  return paths.length === 0 && tokenize(all).length === 0;
 }
 
 /**

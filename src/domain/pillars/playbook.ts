@@ -77,16 +77,18 @@ export function distinctItems(items: readonly string[]): string[] {
 }
 
 /**
- * `prefix: item` tasks, one per item while they fit in `budget`; beyond that, items share
- * tasks ("Hand over: A; B"), so every item still appears verbatim in a task.
+ * Items grouped for `prefix: item` tasks, one item per task while they fit in `budget`; beyond
+ * that, items share tasks ("Hand over: A; B") up to `MAX_TASK_LENGTH` characters each, so every
+ * item still appears verbatim in a task. Items of paragraph length may need more than `budget`
+ * tasks then: the caller decides what to do with the overflow.
  */
-function packTasks(prefix: string, items: string[], budget: number): string[] {
-  if (items.length <= budget) return items.map((item) => `${prefix}: ${item}`);
+function packGroups(prefix: string, items: string[], budget: number): string[][] {
+  if (items.length <= budget) return items.map((item) => [item]);
   const perTask = Math.ceil(items.length / Math.max(1, budget));
-  const out: string[] = [];
+  const out: string[][] = [];
   let current: string[] = [];
   const flush = () => {
-    if (current.length > 0) out.push(`${prefix}: ${current.join('; ')}`);
+    if (current.length > 0) out.push(current);
     current = [];
   };
   for (const item of items) {
@@ -97,6 +99,9 @@ function packTasks(prefix: string, items: string[], budget: number): string[] {
   flush();
   return out;
 }
+
+const packTasks = (prefix: string, items: string[], budget: number): string[] =>
+  packGroups(prefix, items, budget).map((group) => `${prefix}: ${group.join('; ')}`);
 
 /** Splits items into `parts` contiguous chunks whose sizes differ by at most one. */
 function chunk<T>(items: T[], parts: number): T[][] {
@@ -248,10 +253,25 @@ function relatedCriteria(items: PlannedDeliverable[], criteria: string[]): strin
   return criteria.filter((c) => topicWords(c).some((w) => words.has(w)));
 }
 
-function checkTasks(ctx: Context, criteria: string[], budget: number): string[] {
+/**
+ * About `budget` tasks, never more than `limit` (at least one). Too many criteria to check one per
+ * task: the method is named once, then the criteria listed; criteria too long to all fit verbatim
+ * within `limit` (twenty of 500 characters in a short plan) are counted in a last task instead, so
+ * a milestone stays within its documented 30 tasks.
+ */
+function checkTasks(ctx: Context, criteria: string[], budget: number, limit = budget): string[] {
   if (criteria.length <= budget) return criteria.map((c) => checkTask(ctx, c));
-  // Too many to check one per task: name the method once, then list the criteria.
-  return [`Check each criterion below ${ctx.field.check}`, ...packTasks('Check', criteria, budget - 1)];
+  const method = `Check each criterion below ${ctx.field.check}`;
+  if (limit <= 1) return [`Check every success criterion of the brief ${ctx.field.check}`];
+  const groups = packGroups('Check', criteria, budget - 1);
+  if (groups.length <= limit - 1) return [method, ...groups.map((g) => `Check: ${g.join('; ')}`)];
+  const kept = groups.slice(0, Math.max(0, limit - 2));
+  const left = criteria.length - kept.reduce((n, g) => n + g.length, 0);
+  return [
+    method,
+    ...kept.map((g) => `Check: ${g.join('; ')}`),
+    `Check the other ${left} success criteria of the brief the same way`,
+  ];
 }
 
 function handoverTasks(ctx: Context, budget: number): string[] {
@@ -273,12 +293,13 @@ function milestoneFor(
     case 'single': {
       // Hand-over and checks must hold every deliverable and criterion verbatim; steps get the rest.
       const handover = handoverTasks(ctx, Math.max(1, Math.ceil(ctx.items.length / 10)));
+      const setup = field.setup.slice(0, 1);
       const checks = checkTasks(
         ctx,
         ctx.criteria,
         Math.max(1, Math.floor((MAX_TASKS - 1 - handover.length) / 3)),
+        MAX_TASKS - setup.length - handover.length,
       );
-      const setup = field.setup.slice(0, 1);
       const steps = buildTasks(ctx.items, MAX_TASKS - setup.length - handover.length - checks.length);
       return {
         title: `Plan, produce and hand over: ${truncateWords(ctx.title, 60)}`,
@@ -365,7 +386,8 @@ export function briefAsRequirementText(brief: PlaybookBrief): string {
  * the last equal to durationDays (a non-integer or non-positive duration is treated as the
  * nearest whole number of days, at least 1); each distinct deliverable appears verbatim (in its
  * first spelling, see `distinctItems`) in a hand-over task of the last milestone and each
- * distinct success criterion verbatim in a “Check …” task; every
+ * distinct success criterion verbatim in a “Check …” task (except in a plan too short for a
+ * checking milestone whose criteria are too long to fit its 30 tasks: those are counted); every
  * tutorial link is a catalogue entry of the brief's own field (none for `general`); at most 30
  * tasks of at most 1,000 characters per milestone. `rubric_preview` comes from `rubric` when
  * given, else from `extractRubric` over the brief's own fields.

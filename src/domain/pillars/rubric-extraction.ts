@@ -970,16 +970,29 @@ function quoteSource(sentence: string): string {
   return (space > MAX_SOURCE / 2 ? cut.slice(0, space) : cut).trimEnd();
 }
 
-/** The theme's summary, then the group's requirements by strength, condensed. */
+/**
+ * A requirement as a description lists it: without its closing punctuation (in any script:
+ * "।", "。" …) and without a label its strength already says ("Nice to have: a forecast" under
+ * "Nice to have:").
+ */
+function listedItem(r: Requirement): string {
+  const text = normaliseSpace(r.sentence.text).replace(/[\s.;:!।॥۔。]+$/u, '');
+  const label = `${STRENGTH_LABEL[r.strength].toLowerCase()}:`;
+  const bare = text.toLowerCase().startsWith(label) ? text.slice(label.length).trim() : '';
+  return truncateWords(bare || text, 200);
+}
+
+/** The theme's summary, then the group's requirements by strength, condensed; an ask repeated word for word is listed once. */
 function describe(group: Group, focus: string[]): string {
   const intro = group.theme ? group.theme.summary : `Requirements about ${joinList(focus) || 'the brief'}.`;
   const parts: string[] = [intro];
-  const ordered = rankRequirements(group.requirements);
+  const seen = new Set<string>();
+  const ordered = rankRequirements(group.requirements)
+    .map((r) => ({ strength: r.strength, item: listedItem(r) }))
+    .filter(({ item }) => !seen.has(item.toLowerCase()) && seen.add(item.toLowerCase()));
   const listed = ordered.slice(0, MAX_LISTED);
   for (const strength of ['must', 'should', 'implied', 'nice'] as const) {
-    const items = listed
-      .filter((r) => r.strength === strength)
-      .map((r) => truncateWords(normaliseSpace(r.sentence.text).replace(/[\s.;:!]+$/, ''), 200));
+    const items = listed.filter((r) => r.strength === strength).map((r) => r.item);
     if (items.length > 0) parts.push(`${STRENGTH_LABEL[strength]}: ${items.join('; ')}.`);
   }
   if (ordered.length > MAX_LISTED) parts.push(`(and ${ordered.length - MAX_LISTED} more)`);

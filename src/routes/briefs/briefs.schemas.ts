@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { SUBMISSION_STATES } from '../../db/schema';
 import { pageSchema } from '../../lib/paging';
 import { nullableRef } from '../../lib/route';
-import { shownText } from '../../lib/validation';
+import { shownName, shownText } from '../../lib/validation';
 import { EngineSchema, RubricCriterionSchema, RubricPreviewSchema } from '../../services/pillars/schemas';
 import { EvaluationSchema, RatingSchema } from '../evaluations/evaluations.schemas';
 import { CommitSchema, SubmittedFileSchema } from '../v1/integrity/integrity.schemas';
@@ -100,7 +100,9 @@ export const ValidForMonths = z
 export const CreateBriefSchema = z
   .object({
     title: shownText(200).openapi({ example: 'Build a REST API for a todo app' }),
-    domain: shownText(100).openapi({ example: 'web-development' }),
+    // Names a public leaderboard: no word may mix scripts ("wеb-development" with a Cyrillic е would
+    // be a look-alike board of its own).
+    domain: shownName(100).openapi({ example: 'web-development' }),
     description: text(20_000).openapi({
       description: 'The brief in your own words; requirements ("must", "should", bullets) become the rubric.',
     }),

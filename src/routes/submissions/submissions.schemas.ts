@@ -22,6 +22,9 @@ export const SubmissionSchema = z
   })
   .openapi('Submission');
 
+/** A character a reader sees: not white space, a control or a format character (zero-width, bidi). */
+const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
+
 export const CreateSubmissionSchema = z
   .object({
     milestoneId: z.string().min(1).max(64),
@@ -40,7 +43,7 @@ export const CreateSubmissionSchema = z
     commits: z.array(CommitSchema).max(2000).optional(),
   })
   .strict()
-  .refine((b) => Boolean(b.text?.trim()) || (b.files?.length ?? 0) > 0 || Boolean(b.repositoryUrl), {
+  .refine((b) => VISIBLE.test(b.text ?? '') || (b.files?.length ?? 0) > 0 || Boolean(b.repositoryUrl), {
     message: 'Send text, files or a repository URL',
   })
   .openapi('CreateSubmissionRequest');

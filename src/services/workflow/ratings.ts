@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
@@ -10,6 +10,7 @@ import {
   submissions,
   users,
 } from '../../db/schema';
+import { conflictOfInterest } from '../../domain/organisations';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
 import { allMilestonesPassed, liveCertificate, prepareCertificate } from '../issuance';
@@ -53,6 +54,24 @@ export async function evaluationForEmployer(db: Database, evaluationId: string, 
   return evaluationForOrganisation(db, evaluationId, member.organisationId);
 }
 
+/** Why the organisation may not rate this candidate's work (docs/decisions.md), or null. */
+async function ratingConflict(
+  db: Database,
+  candidateId: string,
+  organisation: { id: string; verifiedDomain: string | null },
+): Promise<string | null> {
+  const people = await db
+    .select({ id: users.id, email: users.email, organisationId: users.organisationId })
+    .from(users)
+    .where(or(eq(users.id, candidateId), eq(users.organisationId, organisation.id)));
+  const candidate = people.find((p) => p.id === candidateId);
+  if (!candidate) return null;
+  return conflictOfInterest(candidate.email, {
+    verifiedDomain: organisation.verifiedDomain,
+    memberEmails: people.filter((p) => p.organisationId === organisation.id).map((p) => p.email),
+  });
+}
+
 /**
  * The organisation's independent rating, by one of its members (recorded for the audit trail).
  * One per evaluation (a second is refused; the unique index settles a race). The AI verdict is
@@ -74,6 +93,8 @@ export async function rateEvaluation(
   if (!found) return null;
   const { evaluation, submission, brief, milestone, organisation } = found;
   if (found.rating) throw new ProblemError('conflict', 'This evaluation has already been rated.');
+  const conflict = await ratingConflict(db, submission.candidateId, organisation);
+  if (conflict) throw new ProblemError('forbidden', conflict);
   if (evaluation.state === 'pending')
     throw new ProblemError('conflict', 'The AI evaluation is still running; rate it once it has finished.');
   const aiVerdict = evaluation.aiEvaluated && evaluation.state === 'completed' ? evaluation.verdict : null;

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { EngineSchema } from '../../../services/pillars/schemas';
+import { EngineSchema, FallbackReasonSchema } from '../../../services/pillars/schemas';
 
 export const SubmittedFileSchema = z
   .object({
@@ -132,5 +132,6 @@ export const IntegrityResultSchema = z
       }),
     }),
     engine: EngineSchema,
+    fallbackReason: FallbackReasonSchema,
   })
   .openapi('IntegrityResult');
