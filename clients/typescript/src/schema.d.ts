@@ -1330,7 +1330,7 @@ export interface paths {
         put?: never;
         /**
          * Rate a submission independently of the AI evaluation
-         * @description By any member of the organisation that owns the brief (others: 404); the member who rated is recorded. One rating per evaluation (a second is 409); 409 too while the AI evaluation is still running. The (AI verdict, employer verdict) pair feeds the agreement rate. A `pass` that completes the brief (every milestone passed) earns the certificate: issued at once by a verified organisation, `pending_issuer` otherwise. The rating, the certificate and their audit entries commit together; a missing signing key is a 503 before anything is written.
+         * @description By any member of the organisation that owns the brief (others: 404); the member who rated is recorded. One rating per evaluation (a second is 409); 409 too while the AI evaluation is still running. The (AI verdict, employer verdict) pair feeds the agreement rate. A `pass` that completes the brief (every milestone passed) earns the certificate: issued at once by a verified organisation, `pending_issuer` otherwise. The rating, the certificate and their audit entries commit together; a missing signing key is a 503 before anything is written. An organisation does not certify itself: work by one of its members under another address (the same mailbox, `+tag` ignored) or from the domain it proved by DNS is a 403 saying why.
          */
         post: operations["rateEvaluation"];
         delete?: never;
@@ -3258,6 +3258,8 @@ export interface components {
              * @enum {string}
              */
             engine: "workers-ai" | "local";
+            /** @description Present when Workers AI was tried and failed (error, timeout or invalid output): why the local engine answered. */
+            fallbackReason?: string;
         };
         IntegrityRequest: {
             /** @description Prose of the submission. */

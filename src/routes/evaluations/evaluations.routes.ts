@@ -30,7 +30,9 @@ export const rate = defineRoute({
     'per evaluation (a second is 409); 409 too while the AI evaluation is still running. The (AI verdict, employer ' +
     'verdict) pair feeds the agreement rate. A `pass` that completes the brief (every milestone passed) earns the ' +
     'certificate: issued at once by a verified organisation, `pending_issuer` otherwise. The rating, the certificate and ' +
-    'their audit entries commit together; a missing signing key is a 503 before anything is written.',
+    'their audit entries commit together; a missing signing key is a 503 before anything is written. An organisation ' +
+    'does not certify itself: work by one of its members under another address (the same mailbox, `+tag` ignored) or ' +
+    'from the domain it proved by DNS is a 403 saying why.',
   ...sessionAuth('employer'),
   request: { params: IdParams, body: { required: true, content: json(RateSchema) } },
   errors: [409, 503],
