@@ -38,7 +38,13 @@ export const accessDownload: AppRouteHandler<typeof routes.accessDownload> = asy
 };
 
 export const correction: AppRouteHandler<typeof routes.correction> = async (c) => {
-  const result = await correctPersonalData(c.env, c.var.user.id, c.req.valid('json'), c.var.user.id, c.var.user);
+  const result = await correctPersonalData(
+    c.env,
+    c.var.user.id,
+    c.req.valid('json'),
+    c.var.user.id,
+    c.var.user,
+  );
   return c.json(result, 200);
 };
 
