@@ -231,6 +231,10 @@ export type EvaluationPayload = { submissionId: string };
 
 export const EVALUATION_JOB = 'evaluation';
 
+/** What a failed evaluation tells the people who see it (the error itself is logged). */
+export const EVALUATION_FAILED =
+  'The evaluation could not be completed because of an error on our side. Your submission is kept; submit again to have it evaluated.';
+
 /**
  * The AI evaluation (an `evaluation` job, run after the response): integrity check, then rubric
  * scoring. submitted → evaluating → evaluated; the evaluation ends completed, or failed with a
@@ -323,7 +327,12 @@ export async function evaluateSubmission(
       },
     };
   } catch (err) {
-    outcome = { state: 'failed', failureReason: err instanceof Error ? err.message : String(err) };
+    // The candidate (and, once rated, the employer) read the reason: a fixed sentence, never the
+    // error itself (a database message names tables and columns). The error goes to the log.
+    console.error(
+      JSON.stringify({ level: 'error', msg: 'evaluation failed', submissionId, error: String(err) }),
+    );
+    outcome = { state: 'failed', failureReason: EVALUATION_FAILED };
   }
   await step('scored');
   // Withdrawn while the model was working: the result is not kept.
