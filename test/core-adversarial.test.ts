@@ -20,6 +20,7 @@ import {
   publishedBrief,
   rate,
   signup,
+  signupInvited,
   submitAndWait,
   verifyOrganisation,
 } from './harness';
@@ -86,21 +87,7 @@ describe('an organisation does not certify itself', () => {
     );
     expect(invite.status).toBe(201);
     const { code } = await invite.json<{ code: string }>();
-    const joined = await call(
-      '/api/auth/signup',
-      jsonInit(
-        'POST',
-        {
-          email: `colleague@${domain}`,
-          password: 'a-long-enough-password',
-          name: 'Colleague',
-          role: 'employer',
-          dateOfBirth: '1990-01-01',
-          invitationCode: code,
-        },
-        { 'CF-Connecting-IP': freshIp() },
-      ),
-    );
+    const joined = await signupInvited(`colleague@${domain}`, code, 'Colleague');
     expect(joined.status).toBe(201);
     const colleague = { ...employer, cookie: `session=${sessionCookieFrom(joined)}` };
     await expectProblem(await rate(colleague, work.evaluationId), 403, 'forbidden');

@@ -7,8 +7,17 @@ import worker from '../src/index';
 import { leaderboardKey, PUBLIC_AGREEMENT_KEY, verificationKey } from '../src/services/cache-keys';
 import { shardOf } from '../src/services/corpus';
 import { tombstoneEmail } from '../src/services/dsr/erasure';
-import { corpusShards, db, loginAdmin, seedBrief, seedCertifiedWork, shardPrints, signup } from './harness';
-import { type Account, as, call, expectProblem, freshIp, jsonInit, sessionCookieFrom } from './helpers';
+import {
+  corpusShards,
+  db,
+  loginAdmin,
+  seedBrief,
+  seedCertifiedWork,
+  shardPrints,
+  signup,
+  signupInvited,
+} from './harness';
+import { type Account, as, call, expectProblem, jsonInit, sessionCookieFrom } from './helpers';
 
 /** Every table of the schema: a table added later is scanned without touching this test. */
 const TABLES: SQLiteTable[] = Object.values(schema as Record<string, unknown>).filter((x): x is SQLiteTable =>
@@ -378,21 +387,7 @@ describe('erasure', { timeout: 30_000 }, () => {
     expect(invited.status).toBe(201);
     const { code } = await invited.json<{ code: string }>();
     const password = 'a-long-enough-password';
-    const joined = await call(
-      '/api/auth/signup',
-      jsonInit(
-        'POST',
-        {
-          email: firstEmail,
-          password,
-          name: `Invitee ${unique}`,
-          role: 'employer',
-          dateOfBirth: '1990-01-01',
-          invitationCode: code,
-        },
-        { 'CF-Connecting-IP': freshIp() },
-      ),
-    );
+    const joined = await signupInvited(firstEmail, code, `Invitee ${unique}`, password);
     expect(joined.status).toBe(201);
     const person: Account = {
       cookie: `session=${sessionCookieFrom(joined)}`,

@@ -83,6 +83,22 @@ export async function signup(
   return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
 }
 
+/** Signs up as an employer with an invitation `code` (the response, whatever its status). */
+export const signupInvited = (
+  email: string,
+  code: string,
+  name: string,
+  password = 'a-long-enough-password',
+) =>
+  call(
+    '/api/auth/signup',
+    jsonInit(
+      'POST',
+      { email, password, name, role: 'employer', dateOfBirth: ADULT_BIRTH_DATE, invitationCode: code },
+      { 'CF-Connecting-IP': freshIp() },
+    ),
+  );
+
 /**
  * An employer whose email is at `domain`, in a new organisation called `organisation` (by
  * default "<domain> Ltd"), signed up through the API: the organisation starts `unverified`.

@@ -30,6 +30,7 @@ import {
   reviewOrganisation,
   seedBrief,
   signup,
+  signupInvited,
   submitAndWait,
   verifyOrganisation,
 } from './harness';
@@ -78,58 +79,20 @@ describe('organisations', () => {
     const { code } = await inv.json<{ code: string }>();
 
     // The token is for that address only.
-    const wrong = await call(
-      '/api/auth/signup',
-      jsonInit(
-        'POST',
-        {
-          email: `other-${crypto.randomUUID().slice(0, 6)}@acme.example`,
-          password: 'a-long-enough-password',
-          name: 'Intruder',
-          role: 'employer',
-          dateOfBirth: '1990-01-01',
-          invitationCode: code,
-        },
-        { 'CF-Connecting-IP': freshIp() },
-      ),
+    const wrong = await signupInvited(
+      `other-${crypto.randomUUID().slice(0, 6)}@acme.example`,
+      code,
+      'Intruder',
     );
     await expectProblem(wrong, 422, 'validation-failed');
 
-    const joined = await call(
-      '/api/auth/signup',
-      jsonInit(
-        'POST',
-        {
-          email: invited,
-          password: 'a-long-enough-password',
-          name: 'Second',
-          role: 'employer',
-          dateOfBirth: '1990-01-01',
-          invitationCode: code,
-        },
-        { 'CF-Connecting-IP': freshIp() },
-      ),
-    );
+    const joined = await signupInvited(invited, code, 'Second');
     expect(joined.status).toBe(201);
     const second = await joined.json<{ user: { organisation: { id: string } } }>();
     expect(second.user.organisation.id).toBe(me.organisation.id);
 
     // A used invitation does not work twice.
-    const again = await call(
-      '/api/auth/signup',
-      jsonInit(
-        'POST',
-        {
-          email: `third-${crypto.randomUUID().slice(0, 6)}@acme.example`,
-          password: 'a-long-enough-password',
-          name: 'Third',
-          role: 'employer',
-          dateOfBirth: '1990-01-01',
-          invitationCode: code,
-        },
-        { 'CF-Connecting-IP': freshIp() },
-      ),
-    );
+    const again = await signupInvited(`third-${crypto.randomUUID().slice(0, 6)}@acme.example`, code, 'Third');
     await expectProblem(again, 422, 'validation-failed');
   });
 
