@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { organisations } from '../src/db/schema';
+import { certificates, organisations } from '../src/db/schema';
 import { conflictOfInterest, mailbox } from '../src/domain/organisations';
 import { type AiRunner, workersAiEngine } from '../src/services/pillars/workers-ai-engine';
 import { ANDROID_BRIEF, GOOD_PLAYBOOK, GOOD_RUBRIC, RUBRIC_BRIEF } from './fixtures/workers-ai-recordings';
@@ -248,5 +248,56 @@ describe('a careless or curious employer', () => {
     ).map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(4);
+  });
+});
+
+describe('staff work rated before the organisation proved its domain', () => {
+  it('is not signed when the proof arrives: the waiting certificate is withdrawn, saying why', async () => {
+    const domain = `staff-${crypto.randomUUID().slice(0, 8)}.example`;
+    const employer = await employerAt(domain, `Core Adversarial staff ${crypto.randomUUID().slice(0, 8)}`);
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const staff = await candidateWithEmail(`engineer-${crypto.randomUUID().slice(0, 6)}@${domain}`);
+    const outsider = await candidateWithEmail(
+      `outsider-${crypto.randomUUID().slice(0, 6)}@elsewhere.example`,
+    );
+    const numbers: Record<string, string> = {};
+    for (const [who, candidate] of [
+      ['staff', staff],
+      ['outsider', outsider],
+    ] as const) {
+      const work = await submitAndWait(candidate, brief.playbook.milestones[0]!.id);
+      // Not verified yet: no proven domain, so the rating goes in and the certificate waits.
+      const rated = await rate(employer, work.evaluationId);
+      expect(rated.status).toBe(201);
+      const { certificate } = await rated.json<{ certificate: { certificateNo: string; status: string } }>();
+      expect(certificate.status).toBe('pending_issuer');
+      numbers[who] = certificate.certificateNo;
+    }
+
+    const started = await call(
+      '/api/me/organisation/domain-verification',
+      jsonInit('POST', { domain }, as(employer)),
+    );
+    expect(started.status).toBe(201);
+    const { challenge } = await started.json<{ challenge: { recordName: string; recordValue: string } }>();
+    await fetch('http://doh.test/records', {
+      method: 'PUT',
+      body: JSON.stringify({ name: challenge.recordName, values: [challenge.recordValue] }),
+    });
+    const checked = await call(
+      '/api/me/organisation/domain-verification/check',
+      jsonInit('POST', { domain }, as(employer)),
+    );
+    expect(checked.status).toBe(200);
+
+    const verify = async (no: string) =>
+      await (await call(`/api/verify/${no}`)).json<{ status: string; credential: unknown }>();
+    expect(await verify(numbers.outsider!)).toMatchObject({ status: 'active' });
+    expect(await verify(numbers.staff!)).toMatchObject({ status: 'revoked', credential: null });
+    const [row] = await db()
+      .select({ reason: certificates.revokedReason })
+      .from(certificates)
+      .where(eq(certificates.certificateNo, numbers.staff!));
+    expect(row?.reason).toMatch(/does not certify its own/);
   });
 });

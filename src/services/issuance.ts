@@ -12,7 +12,7 @@
  * signs what waited for verification. Both are idempotent, so the cron can run them again.
  */
 
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { base64url } from 'jose';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
@@ -28,6 +28,7 @@ import {
 } from '../db/schema';
 import { generateCertificateNumber } from '../domain/certificates/certificate-number';
 import { type CredentialInput, type SigningKey, signCredential } from '../domain/certificates/credential';
+import { conflictOfInterest } from '../domain/organisations';
 import { refreshPublicAgreement } from './agreement-rate';
 import { auditInsert } from './audit';
 import { purgeLeaderboards } from './cache-keys';
@@ -81,6 +82,27 @@ export async function allMilestonesPassed(
   const done = new Set(passed.map((p) => p.milestoneId));
   if (assumePassed) done.add(assumePassed);
   return steps.every((s) => done.has(s.id));
+}
+
+/**
+ * Why the organisation may not rate (and so certify) this candidate's work, or null: the candidate
+ * is one of its members under another address, or writes from the domain it proved (docs/decisions.md).
+ */
+export async function certificationConflict(
+  db: Database,
+  candidateId: string,
+  organisation: { id: string; verifiedDomain: string | null },
+): Promise<string | null> {
+  const people = await db
+    .select({ id: users.id, email: users.email, organisationId: users.organisationId })
+    .from(users)
+    .where(or(eq(users.id, candidateId), eq(users.organisationId, organisation.id)));
+  const candidate = people.find((p) => p.id === candidateId);
+  if (!candidate) return null;
+  return conflictOfInterest(candidate.email, {
+    verifiedDomain: organisation.verifiedDomain,
+    memberEmails: people.filter((p) => p.organisationId === organisation.id).map((p) => p.email),
+  });
 }
 
 /** The holder's live (not revoked) certificate for a brief, if any. */
@@ -256,6 +278,31 @@ export async function issuePendingCertificates(
   const key = await requireSigningKey(env);
   const issued: string[] = [];
   for (const { certificate: c, briefTitle } of waiting) {
+    // Earned before the organisation proved its domain: a rating of its own staff's work (which
+    // the rating refuses from then on) is not signed; the certificate is withdrawn, saying why.
+    const conflict = await certificationConflict(db, c.holderId, organisation);
+    if (conflict) {
+      await db.batch([
+        db
+          .update(certificates)
+          .set({
+            status: 'revoked',
+            revokedAt: now,
+            revokedReason:
+              'Not issued: the holder is one of the issuing organisation’s own people, and an organisation does not certify its own.',
+            version: sql`${certificates.version} + 1`,
+          })
+          .where(and(eq(certificates.id, c.id), eq(certificates.status, 'pending_issuer'))),
+        auditInsert(db, {
+          actorId: null,
+          action: 'certificate.revoked',
+          targetType: 'certificate',
+          targetId: c.id,
+          details: { organisationId, reason: 'conflict_of_interest' },
+        }),
+      ]);
+      continue;
+    }
     const earned: EarnedCertificate = {
       holderId: c.holderId,
       briefId: c.briefId,

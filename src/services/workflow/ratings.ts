@@ -1,4 +1,4 @@
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
@@ -10,10 +10,9 @@ import {
   submissions,
   users,
 } from '../../db/schema';
-import { conflictOfInterest } from '../../domain/organisations';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
-import { allMilestonesPassed, liveCertificate, prepareCertificate } from '../issuance';
+import { allMilestonesPassed, certificationConflict, liveCertificate, prepareCertificate } from '../issuance';
 import { certificateEvent, combine, NOTHING_EMITTED, submissionRatedEvent } from '../webhooks/events';
 
 export type RatingInput = { score: number; verdict: 'pass' | 'fail'; comment?: string };
@@ -54,24 +53,6 @@ export async function evaluationForEmployer(db: Database, evaluationId: string, 
   return evaluationForOrganisation(db, evaluationId, member.organisationId);
 }
 
-/** Why the organisation may not rate this candidate's work (docs/decisions.md), or null. */
-async function ratingConflict(
-  db: Database,
-  candidateId: string,
-  organisation: { id: string; verifiedDomain: string | null },
-): Promise<string | null> {
-  const people = await db
-    .select({ id: users.id, email: users.email, organisationId: users.organisationId })
-    .from(users)
-    .where(or(eq(users.id, candidateId), eq(users.organisationId, organisation.id)));
-  const candidate = people.find((p) => p.id === candidateId);
-  if (!candidate) return null;
-  return conflictOfInterest(candidate.email, {
-    verifiedDomain: organisation.verifiedDomain,
-    memberEmails: people.filter((p) => p.organisationId === organisation.id).map((p) => p.email),
-  });
-}
-
 /**
  * The organisation's independent rating, by one of its members (recorded for the audit trail).
  * One per evaluation (a second is refused; the unique index settles a race). The AI verdict is
@@ -93,7 +74,7 @@ export async function rateEvaluation(
   if (!found) return null;
   const { evaluation, submission, brief, milestone, organisation } = found;
   if (found.rating) throw new ProblemError('conflict', 'This evaluation has already been rated.');
-  const conflict = await ratingConflict(db, submission.candidateId, organisation);
+  const conflict = await certificationConflict(db, submission.candidateId, organisation);
   if (conflict) throw new ProblemError('forbidden', conflict);
   if (evaluation.state === 'pending')
     throw new ProblemError('conflict', 'The AI evaluation is still running; rate it once it has finished.');
