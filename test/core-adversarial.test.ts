@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { certificates, organisations } from '../src/db/schema';
+import { certificates, employerRatings, organisations, users } from '../src/db/schema';
 import { conflictOfInterest, mailbox } from '../src/domain/organisations';
 import { type AiRunner, workersAiEngine } from '../src/services/pillars/workers-ai-engine';
 import { ANDROID_BRIEF, GOOD_PLAYBOOK, GOOD_RUBRIC, RUBRIC_BRIEF } from './fixtures/workers-ai-recordings';
@@ -299,5 +299,27 @@ describe('staff work rated before the organisation proved its domain', () => {
       .from(certificates)
       .where(eq(certificates.certificateNo, numbers.staff!));
     expect(row?.reason).toMatch(/does not certify its own/);
+  });
+});
+
+describe('work of a candidate whose erasure is pending', () => {
+  it('cannot be rated (404): no rating, no certificate signed or announced about them', async () => {
+    const { employer, brief } = await verifiedOrganisationAt('erasing');
+    const candidate = await signup('candidate', 'Leaving Soon');
+    const work = await submitAndWait(candidate, brief.playbook.milestones[0]!.id);
+    // As the erasure's 202 leaves the account until the cascade runs: disabled.
+    await db().update(users).set({ disabledAt: new Date() }).where(eq(users.id, candidate.id));
+
+    await expectProblem(await rate(employer, work.evaluationId), 404, 'not-found');
+    const left = await db()
+      .select({ id: certificates.id })
+      .from(certificates)
+      .where(eq(certificates.holderId, candidate.id));
+    expect(left).toEqual([]);
+    const ratings = await db()
+      .select()
+      .from(employerRatings)
+      .where(eq(employerRatings.evaluationId, work.evaluationId));
+    expect(ratings).toEqual([]);
   });
 });

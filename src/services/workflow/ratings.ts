@@ -73,6 +73,14 @@ export async function rateEvaluation(
   const found = await evaluationForEmployer(db, evaluationId, employer.id);
   if (!found) return null;
   const { evaluation, submission, brief, milestone, organisation } = found;
+  // The candidate asked for erasure (the account is disabled from the 202 on): nothing more is
+  // written about them, and the cascade is about to delete this work. As gone as it will be: 404.
+  const [candidate] = await db
+    .select({ disabledAt: users.disabledAt })
+    .from(users)
+    .where(eq(users.id, submission.candidateId))
+    .limit(1);
+  if (!candidate || candidate.disabledAt) return null;
   if (found.rating) throw new ProblemError('conflict', 'This evaluation has already been rated.');
   const conflict = await certificationConflict(db, submission.candidateId, organisation);
   if (conflict) throw new ProblemError('forbidden', conflict);
