@@ -323,3 +323,41 @@ describe('work of a candidate whose erasure is pending', () => {
     expect(ratings).toEqual([]);
   });
 });
+
+describe('copied work, before the employer rates', () => {
+  it('shows the integrity check (plagiarism flagged) while the AI verdict stays hidden', async () => {
+    const { employer, brief } = await verifiedOrganisationAt('copied');
+    const milestoneId = brief.playbook.milestones[0]!.id;
+    const original = await signup('candidate', 'Original Author');
+    const copier = await signup('candidate', 'Copier');
+    // The original author lets their work into the integrity corpus (what a copy is checked against).
+    for (const person of [original, copier])
+      for (const purpose of ['ai_evaluation', 'integrity_corpus']) await consent(person, purpose);
+    // Text of its own (GOOD_WORK is everyone's in this file: the corpus treats it as boilerplate).
+    const tag = crypto.randomUUID().slice(0, 8);
+    const text =
+      `Status page ${tag}: the poller ${tag} checks each service every thirty seconds, keeps the last ninety ` +
+      `results per service in a ring buffer, and marks a service degraded after three slow answers in a row. ` +
+      `The dashboard ${tag} renders the latency history as a sparkline, colours incidents by severity, and links ` +
+      `each incident to its postmortem. Alerts go to the on-call channel with the failing check's last response.`;
+    await submitAndWait(original, milestoneId, { text });
+    const copied = await submitAndWait(copier, milestoneId, { text });
+
+    const before = await (
+      await call(`/api/evaluations/${copied.evaluationId}`, { headers: as(employer) })
+    ).json<{
+      ai: unknown;
+      hiddenUntilRated: boolean;
+      integrity: { verdict: string; plagiarismRisk: number } | null;
+    }>();
+    expect(before).toMatchObject({ ai: null, hiddenUntilRated: true });
+    expect(before.integrity?.verdict).not.toBe('clean');
+    expect(before.integrity?.plagiarismRisk).toBeGreaterThan(0.5);
+    // The list the employer rates from says the same.
+    const list = await (await call(`/api/briefs/${brief.id}/submissions`, { headers: as(employer) })).json<{
+      items: { id: string; evaluation: { ai: unknown; integrity: { verdict: string } | null } | null }[];
+    }>();
+    const listed = list.items.find((s) => s.id === copied.id)?.evaluation;
+    expect(listed).toMatchObject({ ai: null, integrity: { verdict: before.integrity?.verdict } });
+  });
+});

@@ -3507,6 +3507,16 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
             } | null;
+            /** @description The integrity check of the submitted work (plagiarism against every stored submission, AI-content and VCS history risks, each 0–1), shown to the employer before they rate as well: it is evidence about who did the work, not the AI’s assessment of its quality, which stays hidden until they have rated. Null when the work was not AI-evaluated or the evaluation did not complete. */
+            integrity: {
+                /** @description 0–100, higher meaning more trustworthy. */
+                score: number;
+                /** @enum {string} */
+                verdict: "clean" | "review" | "flagged";
+                plagiarismRisk: number;
+                aiContentRisk: number;
+                vcsHistoryRisk: number;
+            } | null;
             failureReason: string | null;
             /** Format: date-time */
             completedAt: string | null;

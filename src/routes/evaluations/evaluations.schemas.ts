@@ -20,6 +20,22 @@ export const EvaluationSchema = z
         integrity: z.record(z.string(), z.unknown()).nullable(),
       })
       .nullable(),
+    integrity: z
+      .object({
+        score: z.number().openapi({ description: '0–100, higher meaning more trustworthy.' }),
+        verdict: z.enum(['clean', 'review', 'flagged']),
+        plagiarismRisk: z.number(),
+        aiContentRisk: z.number(),
+        vcsHistoryRisk: z.number(),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'The integrity check of the submitted work (plagiarism against every stored submission, AI-content and VCS ' +
+          'history risks, each 0–1), shown to the employer before they rate as well: it is evidence about who did the ' +
+          'work, not the AI’s assessment of its quality, which stays hidden until they have rated. Null when the work ' +
+          'was not AI-evaluated or the evaluation did not complete.',
+      }),
     failureReason: z.string().nullable(),
     completedAt: z.string().datetime().nullable(),
   })

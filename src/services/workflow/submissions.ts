@@ -498,6 +498,21 @@ export async function loadSubmission(db: Database, submissionId: string): Promis
   return row ?? null;
 }
 
+/** The stored integrity summary as the API shows it (null when none was stored or it is malformed). */
+function integritySummary(stored: Record<string, unknown> | null) {
+  if (!stored) return null;
+  const { score, verdict, plagiarismRisk, aiContentRisk, vcsHistoryRisk } = stored;
+  if (
+    typeof score !== 'number' ||
+    (verdict !== 'clean' && verdict !== 'review' && verdict !== 'flagged') ||
+    typeof plagiarismRisk !== 'number' ||
+    typeof aiContentRisk !== 'number' ||
+    typeof vcsHistoryRisk !== 'number'
+  )
+    return null;
+  return { score, verdict, plagiarismRisk, aiContentRisk, vcsHistoryRisk } as const;
+}
+
 /** The evaluation as its viewer may see it: the AI part is hidden from the employer until they have rated. */
 export function evaluationView(
   evaluation: typeof evaluations.$inferSelect,
@@ -519,6 +534,11 @@ export function evaluationView(
             engine: evaluation.engine,
             integrity: evaluation.integrity,
           }
+        : null,
+    // Who did the work, not how good it is: the employer sees it before rating (docs/decisions.md).
+    integrity:
+      evaluation.aiEvaluated && evaluation.state === 'completed'
+        ? integritySummary(evaluation.integrity)
         : null,
     failureReason: revealed ? evaluation.failureReason : null,
     completedAt: evaluation.completedAt?.toISOString() ?? null,
