@@ -142,6 +142,34 @@ describe('AI evaluation after a withdrawal of ai_evaluation (DPDP §6(4), §6(6)
   });
 });
 
+describe('a completed AI evaluation after a withdrawal of ai_evaluation (DPDP §6(6))', () => {
+  it('is no longer processed: the rating makes no agreement pair from it', async () => {
+    const employer = await verifiedEmployer();
+    const brief = await publishedBrief(employer);
+    const milestoneId = brief.playbook.milestones[0]!.id;
+    const pairOf = async (evaluationId: string) =>
+      (
+        await db()
+          .select({ aiVerdict: schema.employerRatings.aiVerdict })
+          .from(schema.employerRatings)
+          .where(eq(schema.employerRatings.evaluationId, evaluationId))
+      )[0]?.aiVerdict;
+
+    const kept = await signup('candidate');
+    await consent(kept, 'ai_evaluation');
+    const withConsent = await submitAndWait(kept, milestoneId);
+    expect((await rate(employer, withConsent.evaluationId, 'fail', 2)).status).toBe(201);
+    expect(await pairOf(withConsent.evaluationId)).not.toBeNull();
+
+    const withdrawn = await signup('candidate');
+    await consent(withdrawn, 'ai_evaluation');
+    const evaluated = await submitAndWait(withdrawn, milestoneId);
+    await consent(withdrawn, 'ai_evaluation', 'revoke');
+    expect((await rate(employer, evaluated.evaluationId, 'fail', 2)).status).toBe(201);
+    expect(await pairOf(evaluated.evaluationId)).toBeNull();
+  });
+});
+
 describe('GET /api/dsr/access → audit-log.json: entries about the person’s own records (DPDP §11(1)(a))', () => {
   it('has the evaluation, the employer’s rating, the issuance and an administrator’s revocation of their certificate, without naming who acted', async () => {
     const employer = await verifiedEmployer('Rating Recruiter');

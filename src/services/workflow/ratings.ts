@@ -12,6 +12,7 @@ import {
 } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
+import { hasConsent } from '../consent';
 import { allMilestonesPassed, certificationConflict, liveCertificate, prepareCertificate } from '../issuance';
 import { certificateEvent, combine, NOTHING_EMITTED, submissionRatedEvent } from '../webhooks/events';
 
@@ -86,7 +87,14 @@ export async function rateEvaluation(
   if (conflict) throw new ProblemError('forbidden', conflict);
   if (evaluation.state === 'pending')
     throw new ProblemError('conflict', 'The AI evaluation is still running; rate it once it has finished.');
-  const aiVerdict = evaluation.aiEvaluated && evaluation.state === 'completed' ? evaluation.verdict : null;
+  // The pair feeds the public agreement rate: a verdict whose candidate has since withdrawn
+  // `ai_evaluation` is no longer processed (DPDP §6(6)), so the rating makes no pair.
+  const aiVerdict =
+    evaluation.aiEvaluated &&
+    evaluation.state === 'completed' &&
+    (await hasConsent(db, submission.candidateId, 'ai_evaluation'))
+      ? evaluation.verdict
+      : null;
   const now = new Date();
 
   for (let attempt = 0; ; attempt++) {
