@@ -43,6 +43,24 @@ describe('POST /api/v1/rubrics/generate', () => {
     expect(await alias.json()).toEqual(rubric);
   });
 
+  it('says when the brief asks for nothing (warnings), and says nothing for a brief with requirements', async () => {
+    const withRequirements = await (await post('/api/v1/rubrics/generate', rubricsKey)).json<{
+      warnings: string[];
+    }>();
+    expect(withRequirements.warnings).toEqual([]);
+    for (const brief of [
+      'Hello there.',
+      'Our team loves coffee and we meet on Mondays to talk about the roadmap.',
+    ]) {
+      const res = await post('/api/v1/rubrics/generate', rubricsKey, { brief });
+      expect(res.status).toBe(200);
+      const rubric = await res.json<{ criteria: unknown[]; warnings: string[] }>();
+      expect(rubric.criteria.length).toBeGreaterThanOrEqual(3);
+      expect(rubric.warnings).toHaveLength(1);
+      expect(rubric.warnings[0]).toMatch(/asks for nothing/);
+    }
+  });
+
   it('needs the rubrics:generate scope and validates the body like the alias', async () => {
     await expectProblem(await post('/api/v1/rubrics/generate', null), 401, 'unauthenticated');
     await expectProblem(await post('/api/v1/rubrics/generate', otherKey), 403, 'forbidden');

@@ -3179,6 +3179,8 @@ export interface components {
             engine: "workers-ai" | "local";
             /** @description Present when Workers AI was tried and failed (error, timeout or invalid output): why the local engine answered. */
             fallbackReason?: string;
+            /** @description What this rubric cannot stand behind, in sentences for the person using it; empty when nothing. Today: a brief that states no requirement at all (its criteria are then read from its wording). */
+            warnings: string[];
         };
         RubricRequest: {
             /**

@@ -1309,3 +1309,14 @@ export function findRequirementSentences(text: string): { text: string; strength
     strength: r.strength,
   }));
 }
+
+/** What a rubric of `text` cannot stand behind, said to the caller with the rubric (empty: nothing). */
+export function rubricWarnings(text: string): string[] {
+  return findRequirementSentences(text).length === 0
+    ? [
+        'The brief asks for nothing: no sentence says what the work must, should or needs to have, and it lists no ' +
+          'deliverables. These criteria are read from its wording, not from requirements an employer set, so they ' +
+          "cannot be defended as the brief's. Add the requirements to the brief and generate again.",
+      ]
+    : [];
+}

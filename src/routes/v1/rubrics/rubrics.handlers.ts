@@ -1,3 +1,4 @@
+import { rubricWarnings } from '../../../domain/pillars/rubric-extraction';
 import type { AppRouteHandler } from '../../../lib/types';
 import type * as routes from './rubrics.routes';
 
@@ -5,5 +6,5 @@ import type * as routes from './rubrics.routes';
 export const generate: AppRouteHandler<typeof routes.generateRubricV1> = async (c) => {
   const { brief, domain } = c.req.valid('json');
   const { result, engine, fallbackReason } = await c.var.engine.extractRubric(brief, domain);
-  return c.json({ ...result, engine, fallbackReason }, 200);
+  return c.json({ ...result, engine, fallbackReason, warnings: rubricWarnings(brief) }, 200);
 };

@@ -20,6 +20,11 @@ export const RubricResponseSchema = z
     passThreshold: z.number().openapi({ description: 'Minimum weighted score (1–5) for a pass.' }),
     engine: EngineSchema,
     fallbackReason: FallbackReasonSchema,
+    warnings: z.array(z.string()).openapi({
+      description:
+        'What this rubric cannot stand behind, in sentences for the person using it; empty when nothing. Today: a ' +
+        'brief that states no requirement at all (its criteria are then read from its wording).',
+    }),
   })
   .openapi('Rubric', {
     description: 'Criteria with weights summing to 100, five levels each, and the quoted source sentence.',
