@@ -29,7 +29,7 @@
 // summed per request; see bench/worker/d1-stats.ts), on the misses that fill the caches and
 // on a sample of hits.
 import { hottest, profileWhile } from './lib/inspector.mjs';
-import { load, pool } from './lib/load.mjs';
+import { BROWSER_HEADERS, load, pool } from './lib/load.mjs';
 import { printTable } from './lib/stats.mjs';
 
 const IP_POOL = 200;
@@ -42,11 +42,12 @@ const ip = (/** @type {number} */ i) => `198.18.${Math.floor(i / 250)}.${(i % 25
  */
 async function get(url, headers = {}) {
   const started = performance.now();
-  const res = await fetch(url, { headers: { ...headers, 'X-D1-Stats': '1' } });
+  const res = await fetch(url, { headers: { ...BROWSER_HEADERS, ...headers, 'X-D1-Stats': '1' } });
   const body = await res.arrayBuffer();
   return {
     status: res.status,
-    bytes: body.byteLength,
+    // What crossed the wire (a gzipped answer is decoded by fetch: its Content-Length is the size sent).
+    bytes: Number(res.headers.get('content-length') ?? body.byteLength),
     ms: performance.now() - started,
     rowsRead: Number(res.headers.get('x-d1-rows-read') ?? Number.NaN),
     queries: Number(res.headers.get('x-d1-queries') ?? Number.NaN),
@@ -115,7 +116,7 @@ export async function benchHotPaths(opts) {
     const bad = misses[name].find((r) => r.status !== 200);
     if (bad) throw new Error(`${name}: cache fill answered ${bad.status}`);
   }
-  /** The mean size of a verification's answer (the shaped floor answers with as many bytes). */
+  /** The mean size of a verification's answer as sent (the shaped floor answers with as many bytes). */
   const shapedBytes = Math.round(mean(misses.verify.map((r) => r.bytes)));
   // The limiter knows every pooled address before the timed runs (the floor Worker's too).
   await pool(IP_POOL, 8, (i) =>

@@ -127,6 +127,17 @@ function describeErrors(errors: OutputUnit[]): string[] {
     .map((e) => `${e.instanceLocation}: ${e.error}`);
 }
 
+/**
+ * The body as text. A gzip-encoded answer straight from `app.fetch` holds the encoded bytes (through
+ * `SELF`, the runtime has already decoded them, the header left as it was).
+ */
+async function textOf(res: Response): Promise<string> {
+  const bytes = new Uint8Array(await res.clone().arrayBuffer());
+  const gzipped = res.headers.get('content-encoding') === 'gzip' && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  if (!gzipped) return new TextDecoder().decode(bytes);
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+}
+
 async function checkBody(
   key: string,
   res: Response,
@@ -136,7 +147,7 @@ async function checkBody(
   const mediaType = mediaTypeOf(res);
   const content = documented?.content;
   if (!content || Object.keys(content).length === 0) {
-    const text = res.body === null ? '' : await res.clone().text();
+    const text = res.body === null ? '' : await textOf(res);
     if (text.length > 0) problems.push(`has a ${mediaType || 'untyped'} body, but none is documented`);
     return;
   }
@@ -148,7 +159,7 @@ async function checkBody(
     return;
   }
   if (!isJson(mediaType) || !media.schema) return;
-  const text = await res.clone().text();
+  const text = await textOf(res);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -16,6 +16,14 @@ import autocannon from 'autocannon';
  */
 
 /**
+ * What a browser sends (Chrome's `Accept-Encoding`), on every request of every target: verifiers
+ * and embed visitors are browsers, and in production the Workers runtime hands every Worker
+ * `br, gzip` whatever the visitor sent. The service answers a verification gzipped when the
+ * visitor accepts it (src/lib/content-coding.ts); the hello-world answers the same as without it.
+ */
+export const BROWSER_HEADERS = Object.freeze({ 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+
+/**
  * Loads `base` with `connections` keep-alive connections for `seconds`. Every request goes
  * through `next()` for its path and headers, for every target alike (a fixed path included),
  * so the client spends the same work per request whatever is measured.
@@ -34,7 +42,11 @@ export async function load({ base, connections, seconds, next }) {
         method: 'GET',
         setupRequest: (/** @type {Record<string, unknown>} */ req) => {
           const { path, headers } = next();
-          return { ...req, path, headers: { .../** @type {object} */ (req.headers ?? {}), ...headers } };
+          return {
+            ...req,
+            path,
+            headers: { .../** @type {object} */ (req.headers ?? {}), ...BROWSER_HEADERS, ...headers },
+          };
         },
       },
     ],

@@ -47,6 +47,7 @@ export function finishedResponse(
   body: BodyInit | null,
   status: number,
   headers: Record<string, string>,
+  init?: { encodeBody: 'manual' },
 ): Response {
   // `c.get`, not `c.var`: the latter copies every variable into a new object.
   const get = <K extends keyof AppVariables>(key: K): AppVariables[K] | undefined => c.get(key);
@@ -60,23 +61,38 @@ export function finishedResponse(
     clientRequestId: c.req.header('X-Request-Id'),
     personal: Boolean(get('user') || get('apiKey')),
   });
-  const res = new Response(body, { status, headers: h.record });
+  const res = new Response(
+    body,
+    init ? { status, headers: h.record, ...init } : { status, headers: h.record },
+  );
   c.set('finished', res);
   return res;
 }
 
 /**
  * A public, cacheable JSON read: 304 when the client holds `etag`, else `json` as is; any origin
- * may read it and embed it (CORS, `Cross-Origin-Resource-Policy: cross-origin`).
+ * may read it and embed it (CORS, `Cross-Origin-Resource-Policy: cross-origin`). With `coding`,
+ * the answer depends on `Accept-Encoding` (`Vary`), and `coding.gzip`, when given, is sent instead
+ * of `json` as its gzip encoding (`src/lib/content-coding.ts`).
  */
-export function publicJson(c: Context, json: string, etag: string, cacheControl: string): Response {
+export function publicJson(
+  c: Context,
+  json: string,
+  etag: string,
+  cacheControl: string,
+  coding?: { gzip: Uint8Array | undefined },
+): Response {
   const headers: Record<string, string> = {
     ETag: etag,
     'Cache-Control': cacheControl,
     'Access-Control-Allow-Origin': '*',
     'Cross-Origin-Resource-Policy': 'cross-origin',
   };
+  if (coding) headers.Vary = 'Accept-Encoding';
   if (noneMatch(c.req.header('If-None-Match'), etag)) return finishedResponse(c, null, 304, headers);
   headers['Content-Type'] = 'application/json';
-  return finishedResponse(c, json, 200, headers);
+  if (!coding?.gzip) return finishedResponse(c, json, 200, headers);
+  headers['Content-Encoding'] = 'gzip';
+  // Already compressed: the runtime passes the bytes through instead of encoding them again.
+  return finishedResponse(c, coding.gzip, 200, headers, { encodeBody: 'manual' });
 }

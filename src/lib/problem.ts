@@ -231,7 +231,7 @@ export const ERROR_STATUSES = {
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;
 
-type HeaderDoc = { description: string; schema: { type: 'string' | 'integer' } };
+export type HeaderDoc = { description: string; schema: { type: 'string' | 'integer'; enum?: string[] } };
 
 /** The draft-ietf-httpapi-ratelimit-headers-11 pair, on every response of a rate-limited route. */
 export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {

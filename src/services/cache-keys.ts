@@ -59,7 +59,8 @@ export async function fillCache(
 }
 
 /** A serialised payload and its validator, stored together so a hit is one read. */
-export type CachedPayload = { json: string; etag: string };
+/** A public payload serialised once; `gzip` is its encoding, added on first use (`gzipBody`). */
+export type CachedPayload = { json: string; etag: string; gzip?: Uint8Array };
 
 /** How long another isolate may keep serving a payload this isolate has invalidated. */
 export const ISOLATE_CACHE_TTL_MS = 5_000;

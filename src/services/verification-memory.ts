@@ -40,7 +40,7 @@ export const VERIFICATION_MEMORY_TTL_MS = 60_000;
 /** How often an isolate reads the change feed (only when a verification asks). */
 export const CHANGES_REFRESH_MS = 5_000;
 
-/** Verification payloads by KV key (≈ 2–4 KB each with the credential; ≤ 8 MB). */
+/** Verification payloads by KV key (≈ 14 KB of JSON each with the credential, ≈ 4 KB more once gzipped; ≤ 36 MB). */
 export const verificationMemory = new IsolateCache<CachedPayload>(VERIFICATION_MEMORY_TTL_MS, 2_000);
 
 const feed = {

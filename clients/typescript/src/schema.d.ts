@@ -1348,7 +1348,7 @@ export interface paths {
         };
         /**
          * Verify a certificate by its number
-         * @description Public. A mistyped number (bad format or check character) is a 400 before any lookup; an unknown one is 404. The holder’s name appears only while they consent to public verification.
+         * @description Public. A mistyped number (bad format or check character) is a 400 before any lookup; an unknown one is 404. The holder’s name appears only while they consent to public verification. Sent gzip-encoded (`Content-Encoding: gzip`, about a quarter of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON.
          */
         get: operations["verifyCertificate"];
         put?: never;
@@ -1528,7 +1528,7 @@ export interface paths {
         };
         /**
          * Public leaderboard by domain
-         * @description Candidates who consent to appear, ranked by active certificates and then average employer score. Cached; 60 requests per minute per IP. CORS is open for embedding.
+         * @description Candidates who consent to appear, ranked by active certificates and then average employer score. Cached; 60 requests per minute per IP. CORS is open for embedding. Sent gzip-encoded (`Content-Encoding: gzip`, about a quarter of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -13350,6 +13350,10 @@ export interface operations {
                 headers: {
                     ETag?: string;
                     "Cache-Control"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 1 KB); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13971,6 +13975,10 @@ export interface operations {
                     "Server-Timing"?: string;
                     ETag?: string;
                     "Cache-Control"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 1 KB); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,7 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
+import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
 import { finishedResponse, publicJson } from '../../lib/finished-response';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
@@ -67,7 +68,10 @@ export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c
       'Content-Type': PROBLEM_CONTENT_TYPE,
     });
   }
-  return publicJson(c, found.json, found.etag, 'public, max-age=60');
+  const gzip = gzipBody(clientAcceptEncoding(c.req.raw), found);
+  return publicJson(c, found.json, found.etag, 'public, max-age=60', {
+    gzip: gzip instanceof Promise ? await gzip : gzip,
+  });
 };
 
 export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {

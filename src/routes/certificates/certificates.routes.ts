@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
+import { GZIP_DESCRIPTION, GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { defineRoute } from '../../lib/route';
 import { sessionAuth } from '../../lib/route-auth';
 import {
@@ -18,13 +19,17 @@ export const verifyCertificate = defineRoute({
   summary: 'Verify a certificate by its number',
   description:
     'Public. A mistyped number (bad format or check character) is a 400 before any lookup; an unknown one is 404. ' +
-    'The holder’s name appears only while they consent to public verification.',
+    `The holder’s name appears only while they consent to public verification. ${GZIP_DESCRIPTION}`,
   security: [],
   request: { params: CertificateNoParams },
   responses: {
     200: {
       description: 'The certificate and its signed credential.',
-      headers: { ETag: { schema: { type: 'string' } }, 'Cache-Control': { schema: { type: 'string' } } },
+      headers: {
+        ETag: { schema: { type: 'string' } },
+        'Cache-Control': { schema: { type: 'string' } },
+        ...GZIP_RESPONSE_HEADERS,
+      },
       content: json(VerificationSchema),
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },

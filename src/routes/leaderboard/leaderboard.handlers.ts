@@ -1,3 +1,4 @@
+import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
 import { publicJson } from '../../lib/finished-response';
 import type { AppRouteHandler } from '../../lib/types';
 import { cachedLeaderboard, leaderboardBody } from '../../services/leaderboard';
@@ -6,7 +7,10 @@ import type * as routes from './leaderboard.routes';
 /** Hot path: the board's JSON is built once per board and limit, and sent as is. */
 export const get: AppRouteHandler<typeof routes.getLeaderboard> = async (c) => {
   const { domain, limit } = c.req.valid('query');
-  const { json, etag } = leaderboardBody(await cachedLeaderboard(c.env, domain ?? null), limit);
-  // Serialised once per board and limit (leaderboardBody), not on every request.
-  return publicJson(c, json, etag, 'public, max-age=30');
+  const body = leaderboardBody(await cachedLeaderboard(c.env, domain ?? null), limit);
+  // Serialised once per board and limit (leaderboardBody), and gzipped once when asked for.
+  const gzip = gzipBody(clientAcceptEncoding(c.req.raw), body);
+  return publicJson(c, body.json, body.etag, 'public, max-age=30', {
+    gzip: gzip instanceof Promise ? await gzip : gzip,
+  });
 };

@@ -1,3 +1,4 @@
+import { GZIP_DESCRIPTION, GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { defineRoute } from '../../lib/route';
 import { ipRateLimit } from '../../middleware/rate-limit';
@@ -11,7 +12,7 @@ export const getLeaderboard = defineRoute({
   summary: 'Public leaderboard by domain',
   description:
     'Candidates who consent to appear, ranked by active certificates and then average employer score. ' +
-    'Cached; 60 requests per minute per IP. CORS is open for embedding.',
+    `Cached; 60 requests per minute per IP. CORS is open for embedding. ${GZIP_DESCRIPTION}`,
   security: [],
   middleware: ipRateLimit(),
   request: {
@@ -25,6 +26,7 @@ export const getLeaderboard = defineRoute({
         ...RATE_LIMIT_HEADERS,
         ETag: { schema: { type: 'string' } },
         'Cache-Control': { schema: { type: 'string' } },
+        ...GZIP_RESPONSE_HEADERS,
       },
       content: { 'application/json': { schema: LeaderboardSchema } },
     },
