@@ -24,6 +24,24 @@ describe('IsolateCache', () => {
     expect(loads).toBe(2);
   });
 
+  it('spreads the expiry of entries stored together over the jitter, never past the TTL', () => {
+    const randoms = [0, 0.5, 0.999];
+    let turn = 0;
+    const cache = new IsolateCache<string>(1000, 10, 0.25, () => randoms[turn++] ?? 0);
+    for (const key of ['a', 'b', 'c']) cache.set(key, key, 0);
+    // Kept 1000, 875 and 750.25 ms.
+    expect(cache.peek('c', 750)).toBe('c');
+    expect(cache.peek('c', 751)).toBeUndefined();
+    expect(cache.peek('b', 874)).toBe('b');
+    expect(cache.peek('b', 875)).toBeUndefined();
+    expect(cache.peek('a', 999)).toBe('a');
+    expect(cache.peek('a', 1000)).toBeUndefined();
+    // Without jitter every entry is kept the whole TTL.
+    const plain = new IsolateCache<string>(1000, 10);
+    plain.set('k', 'v', 0);
+    expect(plain.peek('k', 999)).toBe('v');
+  });
+
   it("never hands one caller's load in flight to another: each loads, the first settled value is kept", async () => {
     // A load is the caller's own I/O; a request must not await another request's I/O (Workers
     // fail the waiting request when the loading one is cancelled).

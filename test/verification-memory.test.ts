@@ -13,6 +13,7 @@ import {
   forgetVerifications,
   resetVerificationMemory,
   syncVerificationChanges,
+  VERIFICATION_MEMORY_JITTER,
   VERIFICATION_MEMORY_TTL_MS,
   verificationMemory,
 } from '../src/services/verification-memory';
@@ -47,6 +48,8 @@ describe('verification payloads in memory, and the change feed', () => {
 
   it('keeps a payload for a minute, far longer than the feed refresh', () => {
     expect(VERIFICATION_MEMORY_TTL_MS).toBe(60_000);
+    // At least 45 s of it: payloads loaded in one burst do not all come due at once.
+    expect(VERIFICATION_MEMORY_JITTER).toBe(0.25);
     expect(CHANGES_REFRESH_MS).toBeLessThanOrEqual(5_000);
   });
 

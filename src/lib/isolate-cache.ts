@@ -25,10 +25,22 @@ export class IsolateCache<V> {
   /** Bumped by every invalidation: a load that started before one is not kept. */
   private generation = 0;
 
+  /**
+   * @param ttlMs the longest an entry is kept
+   * @param jitter a fraction of `ttlMs` taken off at random per entry (0 by default): entries
+   *   loaded together (a burst of first requests) then expire spread over that span instead of
+   *   all in the same instant, each one a load again (a stampede of KV reads). The bound stays `ttlMs`.
+   */
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
+    private readonly jitter = 0,
+    private readonly random: () => number = Math.random,
   ) {}
+
+  private expiry(now: number): number {
+    return now + (this.jitter > 0 ? this.ttlMs * (1 - this.jitter * this.random()) : this.ttlMs);
+  }
 
   /** The value for `key`: from memory while fresh, else from this request's own `load` (kept when not null). */
   async get(key: string, load: () => Promise<V | null>, now = Date.now()): Promise<V | null> {
@@ -36,7 +48,7 @@ export class IsolateCache<V> {
     if (fresh !== undefined) return fresh;
     const started = this.generation;
     const value = await load();
-    if (value !== null && started === this.generation) this.store(key, { value, expires: now + this.ttlMs });
+    if (value !== null && started === this.generation) this.store(key, { value, expires: this.expiry(now) });
     return value;
   }
 
@@ -51,7 +63,7 @@ export class IsolateCache<V> {
 
   /** Remember a value just written to KV, so this isolate serves it without reading it back. */
   set(key: string, value: V, now = Date.now()): void {
-    this.store(key, { value, expires: now + this.ttlMs });
+    this.store(key, { value, expires: this.expiry(now) });
   }
 
   /** Forget one key (a load in flight when this runs is not kept either). */

@@ -37,11 +37,21 @@ import {
 
 /** How long a verification payload stays in memory when no change says otherwise. */
 export const VERIFICATION_MEMORY_TTL_MS = 60_000;
+/**
+ * Each payload is kept between 75 % and 100 % of the minute, at random: payloads loaded in one burst
+ * (a page listing many certificates, the first minute of an isolate) come due spread over 15 s
+ * rather than all at once, when each would read KV and be compressed again in the same instant.
+ */
+export const VERIFICATION_MEMORY_JITTER = 0.25;
 /** How often an isolate reads the change feed (only when a verification asks). */
 export const CHANGES_REFRESH_MS = 5_000;
 
 /** Verification payloads by KV key (≈ 14 KB of JSON each with the credential, ≈ 4 KB more once gzipped; ≤ 36 MB). */
-export const verificationMemory = new IsolateCache<CachedPayload>(VERIFICATION_MEMORY_TTL_MS, 2_000);
+export const verificationMemory = new IsolateCache<CachedPayload>(
+  VERIFICATION_MEMORY_TTL_MS,
+  2_000,
+  VERIFICATION_MEMORY_JITTER,
+);
 
 const feed = {
   /** `writtenAt` of the last published log applied here (null: none yet). */
