@@ -1,5 +1,6 @@
 /**
- * Verification payloads kept in the isolate's memory for a minute, forgotten within seconds of
+ * Verification payloads kept in the isolate's memory (a minute past the last read of the change
+ * feed, ten minutes at most), forgotten within seconds of
  * a change made anywhere (issue 18): the change feed (`verify-changes:v1`, written through the
  * `KvCoalescer`), and KV entries that predate a known change rebuilt from D1.
  */
@@ -13,7 +14,9 @@ import {
   forgetVerifications,
   resetVerificationMemory,
   syncVerificationChanges,
+  trustedPayload,
   VERIFICATION_MEMORY_JITTER,
+  VERIFICATION_MEMORY_MAX_MS,
   VERIFICATION_MEMORY_TTL_MS,
   verificationMemory,
 } from '../src/services/verification-memory';
@@ -118,6 +121,33 @@ describe('verification payloads in memory, and the change feed', () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const after = await current();
     expect(after?.changes.filter(([no]) => no.startsWith('VP-BURST-'))).toHaveLength(20);
+  });
+
+  it('serves a payload past a minute only while the change feed is read; at most ten minutes in all', async () => {
+    const { certificateNo } = await candidateWithCertificate('Nisha Pillai');
+    const t = Date.now();
+    expect(await status(certificateNo)).toBe('active'); // loaded now, after a read of the feed
+    const key = verificationKey(certificateNo);
+    const loaded = trustedPayload(key, t);
+    expect(loaded?.loadedAt).toBeGreaterThanOrEqual(t);
+    // No read of the feed since: a minute after its load it is no longer served.
+    expect(trustedPayload(key, t + VERIFICATION_MEMORY_TTL_MS + 1_000)).toBeUndefined();
+    // A read that fails confirms nothing.
+    const down = {
+      get: () => Promise.reject(new Error('KV unavailable')),
+    } as unknown as KVNamespace;
+    await syncVerificationChanges({ CACHE: down }, t + 50_000);
+    expect(trustedPayload(key, t + VERIFICATION_MEMORY_TTL_MS + 1_000)).toBeUndefined();
+    // A successful read with no change of it confirms the payload for another minute: same object, no KV read.
+    await syncVerificationChanges(env, t + 55_000);
+    expect(trustedPayload(key, t + 100_000)).toBe(loaded);
+    expect(trustedPayload(key, t + 55_000 + VERIFICATION_MEMORY_TTL_MS + 1)).toBeUndefined();
+    // Confirmed or not, nothing stays longer than VERIFICATION_MEMORY_MAX_MS (at least 75 % of it).
+    await syncVerificationChanges(env, t + VERIFICATION_MEMORY_MAX_MS - 10_000);
+    expect(
+      trustedPayload(key, t + VERIFICATION_MEMORY_MAX_MS * (1 - VERIFICATION_MEMORY_JITTER) - 1_000),
+    ).toBe(loaded);
+    expect(trustedPayload(key, t + VERIFICATION_MEMORY_MAX_MS + 1_000)).toBeUndefined();
   });
 
   it('forgetVerifications without the feed binding still forgets here and in KV', async () => {

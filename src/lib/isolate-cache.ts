@@ -46,6 +46,11 @@ export class IsolateCache<V> {
   async get(key: string, load: () => Promise<V | null>, now = Date.now()): Promise<V | null> {
     const fresh = this.peek(key, now);
     if (fresh !== undefined) return fresh;
+    return this.load(key, load, now);
+  }
+
+  /** The value from this request's own `load`, kept when not null, whatever memory holds. */
+  async load(key: string, load: () => Promise<V | null>, now = Date.now()): Promise<V | null> {
     const started = this.generation;
     const value = await load();
     if (value !== null && started === this.generation) this.store(key, { value, expires: this.expiry(now) });

@@ -59,8 +59,11 @@ export async function fillCache(
 }
 
 /** A serialised payload and its validator, stored together so a hit is one read. */
-/** A public payload serialised once; `gzip` is its encoding, added on first use (`gzipBody`). */
-export type CachedPayload = { json: string; etag: string; gzip?: Uint8Array };
+/**
+ * A public payload serialised once; `gzip` is its encoding, added on first use (`gzipBody`);
+ * `loadedAt`, when the isolate's memory took it (verification payloads).
+ */
+export type CachedPayload = { json: string; etag: string; gzip?: Uint8Array; loadedAt?: number };
 
 /** How long another isolate may keep serving a payload this isolate has invalidated. */
 export const ISOLATE_CACHE_TTL_MS = 5_000;

@@ -13,7 +13,12 @@ import { requirePreviousKeys, requireSigningKey } from './configuration';
 import { hasConsent } from './consent';
 import { dispatchJobs } from './jobs/jobs';
 import { mayBeIssued } from './verification-filter';
-import { builtBeforeChange, syncVerificationChanges, verificationMemory } from './verification-memory';
+import {
+  builtBeforeChange,
+  syncVerificationChanges,
+  trustedPayload,
+  verificationMemory,
+} from './verification-memory';
 import { certificateEvent } from './webhooks/events';
 
 /** How long a cached verification may live without being invalidated. */
@@ -203,9 +208,18 @@ export async function verification(
   const syncing = syncVerificationChanges(env);
   if (syncing) await syncing;
   const key = verificationKey(certificateNo);
+  const now = Date.now();
   return (
-    verificationMemory.peek(key) ??
-    verificationMemory.get(key, () => loadVerification(env, certificateNo, readDb))
+    trustedPayload(key, now) ??
+    verificationMemory.load(
+      key,
+      async () => {
+        const loaded = await loadVerification(env, certificateNo, readDb);
+        if (loaded) loaded.loadedAt = now;
+        return loaded;
+      },
+      now,
+    )
   );
 }
 

@@ -1,8 +1,8 @@
 /**
- * Verification payloads in the isolate's memory, kept for a minute and forgotten within seconds
- * of a change anywhere (issue 18: verification at ≥ 0.8 of a hello-world Worker needs nearly
- * every hit answered from memory, which a 5-second memory could not do for a large set of
- * certificates).
+ * Verification payloads in the isolate's memory, kept for up to ten minutes while the change feed
+ * is read, and forgotten within seconds of a change anywhere (issue 18: verification at ≥ 0.8 of a
+ * hello-world Worker needs nearly every hit answered from memory, which a 5-second memory could
+ * not do for a large set of certificates).
  *
  * - **The isolate that makes a change** forgets its own copies at once (`forgetVerifications`),
  *   deletes the KV entries, and adds the numbers to the change feed: the `KvCoalescer` object of
@@ -15,6 +15,12 @@
  *   other locations within about 60 s, so the entry a location still holds may predate the change.
  *   Entries carry when they were built (`builtAt`); one built before a change this isolate knows
  *   of is rebuilt from D1 instead.
+ *
+ * - **A payload is trusted for `VERIFICATION_MEMORY_TTL_MS` after the later of its load and the
+ *   last successful read of the feed** (which would have removed it had it changed): while the
+ *   feed is read, a payload stays up to `VERIFICATION_MEMORY_MAX_MS` and costs one KV read per
+ *   isolate per ten minutes instead of one a minute; when the feed cannot be read, nothing is
+ *   served older than a minute, as before.
  *
  * So another isolate serves a changed payload for at most `CHANGES_REFRESH_MS` plus a second
  * (the coalesced write) plus KV's propagation of the log, as before with a 5-second memory; and
@@ -35,12 +41,18 @@ import {
   verificationKey,
 } from './cache-keys';
 
-/** How long a verification payload stays in memory when no change says otherwise. */
-export const VERIFICATION_MEMORY_TTL_MS = 60_000;
 /**
- * Each payload is kept between 75 % and 100 % of the minute, at random: payloads loaded in one burst
- * (a page listing many certificates, the first minute of an isolate) come due spread over 15 s
- * rather than all at once, when each would read KV and be compressed again in the same instant.
+ * How long a verification payload is served after the later of its load and the last successful
+ * read of the change feed: the bound when the feed cannot be read.
+ */
+export const VERIFICATION_MEMORY_TTL_MS = 60_000;
+/** How long a payload stays in memory at all, feed read or not (75–100 % of it: `VERIFICATION_MEMORY_JITTER`). */
+export const VERIFICATION_MEMORY_MAX_MS = 600_000;
+/**
+ * Each payload is kept between 75 % and 100 % of `VERIFICATION_MEMORY_MAX_MS`, at random: payloads
+ * loaded in one burst (a page listing many certificates, the first minutes of an isolate) come due
+ * spread over minutes rather than all at once, when each would read KV and be compressed again in
+ * the same instant.
  */
 export const VERIFICATION_MEMORY_JITTER = 0.25;
 /** How often an isolate reads the change feed (only when a verification asks). */
@@ -48,7 +60,7 @@ export const CHANGES_REFRESH_MS = 5_000;
 
 /** Verification payloads by KV key (≈ 14 KB of JSON each with the credential, ≈ 4 KB more once gzipped; ≤ 36 MB). */
 export const verificationMemory = new IsolateCache<CachedPayload>(
-  VERIFICATION_MEMORY_TTL_MS,
+  VERIFICATION_MEMORY_MAX_MS,
   2_000,
   VERIFICATION_MEMORY_JITTER,
 );
@@ -57,6 +69,8 @@ const feed = {
   /** `writtenAt` of the last published log applied here (null: none yet). */
   seen: null as number | null,
   checkedAt: Number.NEGATIVE_INFINITY,
+  /** When the last successful read started: what memory holds reflects the log as of then. */
+  readAt: Number.NEGATIVE_INFINITY,
   /** Numbers known to have changed, with when: a KV entry built before that is stale. */
   changedAt: new Map<string, number>(),
   /** Every KV entry built before this may be stale (a large change, or the feed's reach). */
@@ -68,6 +82,7 @@ export function resetVerificationMemory(): void {
   verificationMemory.clear();
   feed.seen = null;
   feed.checkedAt = Number.NEGATIVE_INFINITY;
+  feed.readAt = Number.NEGATIVE_INFINITY;
   feed.changedAt.clear();
   feed.clearedAt = 0;
 }
@@ -114,13 +129,28 @@ export function syncVerificationChanges(
   if (now - feed.checkedAt < CHANGES_REFRESH_MS) return undefined;
   feed.checkedAt = now;
   return env.CACHE.get(VERIFY_CHANGES_KEY, 'json').then(
-    (value) => apply(isPublishedChanges(value) ? value : null),
+    (value) => {
+      apply(isPublishedChanges(value) ? value : null);
+      feed.readAt = Math.max(feed.readAt, now);
+    },
     (err: unknown) => {
       console.warn(
         JSON.stringify({ level: 'warn', msg: 'verification changes: read failed', error: String(err) }),
       );
     },
   );
+}
+
+/**
+ * The payload memory holds for `key`, when it may still be served: loaded, or confirmed by a read
+ * of the change feed, less than `VERIFICATION_MEMORY_TTL_MS` ago.
+ */
+export function trustedPayload(key: string, now: number = Date.now()): CachedPayload | undefined {
+  const hit = verificationMemory.peek(key, now);
+  if (hit === undefined) return undefined;
+  return now - Math.max(hit.loadedAt ?? Number.NEGATIVE_INFINITY, feed.readAt) < VERIFICATION_MEMORY_TTL_MS
+    ? hit
+    : undefined;
 }
 
 /** Whether a KV entry of `certificateNo` built at `builtAt` may predate a known change. */
