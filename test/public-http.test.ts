@@ -52,7 +52,7 @@ describe('per-IP limit of the leaderboard and its embed: an IPv6 client is count
 
     const neighbour = await call('/api/leaderboard', { headers: { 'CF-Connecting-IP': `${prefix}1::1` } });
     expect(neighbour.status).toBe(200);
-    expect(neighbour.headers.get('ratelimit')).toBe('"ip";r=59;t=0');
+    expect(neighbour.headers.get('ratelimit')).toBe('"ip";r=59;t=60');
   }, 30_000);
 
   it('trusts CF-Connecting-IP, never X-Forwarded-For', async () => {

@@ -30,7 +30,7 @@ describe('per-API-key limit: 600/min', () => {
 
     const other = await call('/api/v1/keys/self', { headers: { 'X-Service-Key': two.key } });
     expect(other.status).toBe(200);
-    expect(other.headers.get('ratelimit')).toMatch(/^"apikey";r=599;t=0$/);
+    expect(other.headers.get('ratelimit')).toMatch(/^"apikey";r=599;t=60$/);
   }, 60_000); // 650 requests: generous on a loaded 2-core machine
 });
 
@@ -46,7 +46,7 @@ describe('per-user limit: 60/min on session routes', () => {
 
     const other = await call('/api/me', { headers: as(ben) });
     expect(other.status).toBe(200);
-    expect(other.headers.get('ratelimit')).toBe('"user";r=59;t=0');
+    expect(other.headers.get('ratelimit')).toBe('"user";r=59;t=60');
   }, 30_000);
 });
 
@@ -72,7 +72,7 @@ describe('per-IP limit: 60/min, sharded', () => {
 
     const other = await get(neighbour);
     expect(other.status).toBe(200);
-    expect(other.headers.get('ratelimit')).toBe('"ip";r=59;t=0');
+    expect(other.headers.get('ratelimit')).toBe('"ip";r=59;t=60');
   }, 30_000);
 
   it('spreads addresses over the configured shards by a keyed hash, and the key changes the spread', async () => {

@@ -8,11 +8,40 @@ export type RateDecision = {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Seconds until a slot frees up (0 when one is free now). */
+  /**
+   * The `t` of the `RateLimit` field: seconds until more quota is made available
+   * (draft-ietf-httpapi-ratelimit-headers-11, which reads it so for sliding windows too), i.e.
+   * until the oldest counted request leaves the window and `remaining` grows by one. 0 only when
+   * nothing is counted (the whole quota is free). When refused, the same as `Retry-After`.
+   */
   resetSeconds: number;
-  /** The same in milliseconds, exact (0 when a slot is free now). */
+  /** Milliseconds until a request would be accepted, exact (0 when a slot is free now). */
   retryAfterMs: number;
 };
+
+/**
+ * The decision for a window of counted requests (`hits`, oldest first, this one included when
+ * allowed). The oldest hit leaves the window (and frees a slot) at oldest + window: that is when
+ * a refused request may retry, and, whether full or not, when more quota becomes available.
+ */
+function decide(
+  allowed: boolean,
+  limit: number,
+  hits: readonly number[],
+  windowMs: number,
+  now: number,
+): RateDecision {
+  const oldest = hits[0];
+  const nextSlotMs = oldest === undefined ? 0 : Math.max(1, oldest + windowMs - now);
+  const retryAfterMs = hits.length < limit ? 0 : nextSlotMs;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - hits.length),
+    resetSeconds: Math.ceil(nextSlotMs / 1000),
+    retryAfterMs,
+  };
+}
 
 const STORAGE_KEY = 'hits';
 const USAGE_KEY = 'usage';
@@ -180,17 +209,7 @@ export class RateLimiter extends DurableObject<Env> {
       this.hits.push(now);
       this.scheduleFlush();
     }
-    const oldest = this.hits[0];
-    // The oldest hit leaves the window (and frees a slot) at oldest + window.
-    const retryAfterMs =
-      this.hits.length < limit || oldest === undefined ? 0 : Math.max(1, oldest + windowMs - now);
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - this.hits.length),
-      resetSeconds: retryAfterMs === 0 ? 0 : Math.ceil(retryAfterMs / 1000),
-      retryAfterMs,
-    };
+    return decide(allowed, limit, this.hits, windowMs, now);
   }
 
   /**
@@ -224,16 +243,7 @@ export class RateLimiter extends DurableObject<Env> {
     this.logs.set(key, log);
     const allowed = log.length < limit;
     if (allowed) log.push(now);
-    const oldest = log[0];
-    const retryAfterMs =
-      log.length < limit || oldest === undefined ? 0 : Math.max(1, oldest + windowMs - now);
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - log.length),
-      resetSeconds: retryAfterMs === 0 ? 0 : Math.ceil(retryAfterMs / 1000),
-      retryAfterMs,
-    };
+    return decide(allowed, limit, log, windowMs, now);
   }
 
   /** How many keys this shard object holds in memory (for tests and diagnostics). */

@@ -241,7 +241,9 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
   },
   RateLimit: {
     description:
-      'What is left, e.g. `"apikey";r=12;t=41` (12 remaining; a slot frees in 41 s, 0 when one is free).',
+      'What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, ' +
+      'when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the ' +
+      'same as `Retry-After`).',
     schema: { type: 'string' },
   },
   'Server-Timing': {

@@ -1,6 +1,6 @@
 /**
  * When a failed delivery is tried again: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (one
- * first attempt plus seven retries, about 27 h 45 min in all), then it is dead-lettered. An
+ * first attempt plus seven retries, 27 h 35 min 5 s in all), then it is dead-lettered. An
  * endpoint whose attempts have all failed for `DISABLE_AFTER_FAILING_MS` is disabled.
  */
 export const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
