@@ -125,6 +125,13 @@ describe('the typed client', () => {
     };
     expect(verifyWebhook(oldSecret, payload, headers)).toEqual(JSON.parse(payload));
     expect(verifyWebhook([newSecret, oldSecret], payload, new Headers(headers))).toEqual(JSON.parse(payload));
+    // Node's and Express's `req.headers` (IncomingHttpHeaders), with no cast: arrays and undefined values too.
+    const node: Record<string, string | string[] | undefined> = {
+      ...headers,
+      'webhook-signature': [headers['webhook-signature']],
+      'x-forwarded-for': undefined,
+    };
+    expect(verifyWebhook(oldSecret, payload, node)).toEqual(JSON.parse(payload));
     expect(() => verifyWebhook(newSecret, payload, headers)).toThrow(WebhookVerificationError);
     expect(() => verifyWebhook(oldSecret, `${payload} `, headers)).toThrow(WebhookVerificationError);
   });

@@ -79,7 +79,11 @@ export function createClient(options: ClientOptions): VerificationPlatformClient
 /** Whether a response is the stored response of an earlier request with the same idempotency key. */
 export const wasReplayed = (response: Response) => response.headers.get('Idempotent-Replayed') === 'true';
 
-export type WebhookHeaders = Headers | Record<string, string>;
+/**
+ * The request's headers: a fetch `Headers`, or a plain object such as Node's and Express's
+ * `req.headers` (whose values may be arrays or undefined; the first value of an array is used).
+ */
+export type WebhookHeaders = Headers | Record<string, string | readonly string[] | undefined>;
 
 /**
  * Verifies a Standard Webhooks delivery (`webhook-id`, `webhook-timestamp`, `webhook-signature`)
@@ -98,7 +102,10 @@ export function verifyWebhook<T = WebhookEvent>(
 ): T {
   const plain: Record<string, string> = {};
   const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) plain[name.toLowerCase()] = value;
+  for (const [name, value] of entries) {
+    const first = typeof value === 'string' ? value : value?.[0];
+    if (first !== undefined) plain[name.toLowerCase()] = first;
+  }
   let last: unknown = new WebhookVerificationError('No secret given');
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
     try {
