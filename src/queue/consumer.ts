@@ -14,11 +14,24 @@
 import { getDb } from '../db/client';
 import { retryDelaySeconds } from '../domain/jobs';
 import { type ErasurePayload, ensureErasureJob } from '../services/dsr/erasure';
-import { describeError, isJobMessage, type RunOptions, runJob, stallJob } from '../services/jobs/jobs';
+import {
+  describeError,
+  isJobMessage,
+  type RunOptions,
+  runJob,
+  serialChain,
+  stallJob,
+} from '../services/jobs/jobs';
 import '../services/jobs/kinds';
 
 /** The dead-letter queue's name (wrangler.toml). */
 export const DEAD_LETTER_QUEUE = 'erasure-dlq';
+
+/**
+ * Deliveries of one message a paused consumer puts back before leaving its job to the sweeper:
+ * below the queue's `max_retries` (5, wrangler.toml), so a pause never dead-letters a job.
+ */
+export const PAUSED_REDELIVERIES = 3;
 
 /** A message from before jobs existed: `{type: 'erasure', requestId, userId}`. Still honoured. */
 export type LegacyErasureMessage = { type: 'erasure'; requestId: string; userId: string };
@@ -48,32 +61,46 @@ export async function consumeJobBatch(
   options: RunOptions = {},
 ): Promise<void> {
   if (env.JOBS_PAUSED === 'true') {
-    // Paused by the operator: every message goes back, to be tried again in a minute.
-    batch.retryAll({ delaySeconds: 60 });
+    // Paused by the operator: a message goes back, to be tried again in a minute, a few times;
+    // then it is acknowledged and the job left `pending` for the sweeper to enqueue again once
+    // its lease has passed. A retry counts towards the queue's `max_retries`, so putting every
+    // message back for as long as the pause lasts would dead-letter (stall) every job after five
+    // minutes of it.
+    for (const message of batch.messages) {
+      if (message.attempts < PAUSED_REDELIVERIES) message.retry({ delaySeconds: 60 });
+      else message.ack();
+    }
     return;
   }
-  for (const message of batch.messages) {
-    const jobId = await jobIdOf(env, message.body);
+  // The messages of a batch run side by side: one slow job (a webhook receiver that takes its
+  // whole timeout, a DNS lookup that hangs) must not hold back the others in its batch.
+  // Work that must not overlap (export builds) queues on this batch's own chain.
+  const batchOptions: RunOptions = { serial: serialChain(), ...options };
+  await Promise.all(batch.messages.map((message) => consumeOne(message, env, batchOptions)));
+}
+
+async function consumeOne(message: Message, env: Env, options: RunOptions): Promise<void> {
+  let jobId: string | null = null;
+  try {
+    jobId = await jobIdOf(env, message.body);
     if (!jobId) {
       log('warn', 'unrecognised queue message', { id: message.id });
       message.ack();
-      continue;
+      return;
     }
-    try {
-      const outcome = await runJob(env, jobId, options);
-      message.ack();
-      log('info', 'job delivery handled', { id: message.id, jobId, outcome });
-    } catch (err) {
-      const delaySeconds = retryDelaySeconds(message.attempts);
-      log('error', 'job failed; retrying', {
-        id: message.id,
-        jobId,
-        attempts: message.attempts,
-        delaySeconds,
-        error: describeError(err),
-      });
-      message.retry({ delaySeconds });
-    }
+    const outcome = await runJob(env, jobId, options);
+    message.ack();
+    log('info', 'job delivery handled', { id: message.id, jobId, outcome });
+  } catch (err) {
+    const delaySeconds = retryDelaySeconds(message.attempts);
+    log('error', 'job failed; retrying', {
+      id: message.id,
+      jobId,
+      attempts: message.attempts,
+      delaySeconds,
+      error: describeError(err),
+    });
+    message.retry({ delaySeconds });
   }
 }
 

@@ -34,7 +34,6 @@ import {
   isNull,
   lt,
   ne,
-  not,
   notExists,
   or,
   type SQL,
@@ -666,11 +665,10 @@ export const ERASURE_STEPS: readonly Step[] = [
       .set({ employerId: to, state: 'closed', closedAt: sql`coalesce(${briefs.closedAt}, ${Date.now()})` })
       .where(eq(briefs.employerId, p.userId)),
   ),
-  // Other deferred jobs about the person (an evaluation of their work); this erasure's own job
-  // is kept, and reduced to the request id when it is done.
-  deleting('jobs', jobs, jobs.id, (p) =>
-    and(eq(jobs.subjectId, p.userId), not(and(eq(jobs.kind, ERASURE_JOB), eq(jobs.ref, p.requestId))!)),
-  ),
+  // Other deferred jobs about the person (an evaluation of their work). Erasure jobs are kept:
+  // this one is reduced to the request id when it is done, and another erasure request of the
+  // same person (two sent at once) still has its own receipt, which only its job completes.
+  deleting('jobs', jobs, jobs.id, (p) => and(eq(jobs.subjectId, p.userId), ne(jobs.kind, ERASURE_JOB))),
   // The account, and in the same transaction the erasure request (counted with the others).
   {
     key: 'users',

@@ -13,7 +13,7 @@ import { auditLog, dsrRequests, employerRatings, submissions } from '../../db/sc
 import { ProblemError } from '../../lib/problem';
 import type { SessionUser } from '../../lib/types';
 import { auditInsert } from '../audit';
-import { dispatchJobs, jobInsert } from '../jobs/jobs';
+import { dispatchJobs, jobFor, jobInsert, retryJob } from '../jobs/jobs';
 import { archive, type ExportPages } from './access-export';
 import { completeRequest, type DsrRequestView, requestInsert, toRequestView } from './requests';
 
@@ -66,7 +66,17 @@ export async function queueAccessExport(
       ),
     )
     .limit(1);
-  if (building) return toRequestView(building);
+  if (building) {
+    // A build that stalled (its job dead-lettered or past its deadline) would otherwise answer
+    // every later ask with a request that never completes: asking again retries it, as an
+    // administrator's retry would (audited, with the person as the actor).
+    const job = await jobFor(db, EXPORT_JOB, building.id);
+    if (job?.state === 'stalled')
+      await retryJob(env, user.id, job.id, now).catch((err) => {
+        if (!(err instanceof ProblemError)) throw err; // retried meanwhile by someone else
+      });
+    return toRequestView(building);
+  }
   const requestId = crypto.randomUUID();
   const jobId = crypto.randomUUID();
   const [inserted] = await db.batch([

@@ -124,8 +124,26 @@ export type RunOutcome =
   /** The handler refused the job, or its kind or payload is unknown: stalled. */
   | 'stalled';
 
+/** Runs `work` after the work handed to it before has settled (one queue batch's chain). */
+export type Serial = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * A new chain of work run one after another. One per queue batch (never shared between
+ * invocations: a promise of one invocation's I/O must not be awaited by another's).
+ */
+export function serialChain(): Serial {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const run = last.then(work, work);
+    last = run.catch(() => undefined);
+    return run;
+  };
+}
+
 export type RunOptions = {
   now?: Date;
+  /** Runs work that must not overlap other such work of the same batch (see `JobContext.serial`). */
+  serial?: Serial;
   /** Fault injection (tests): called at each step the handler marks; throw to simulate a crash there. */
   onStep?: (step: string, job: JobRow) => void | Promise<void>;
 };
@@ -178,6 +196,7 @@ export async function runJob(env: Env, jobId: string, options: RunOptions = {}):
     step: async (name) => {
       await options.onStep?.(name, job);
     },
+    serial: options.serial ?? ((work) => work()),
   };
   try {
     await kind.run(payload, ctx);

@@ -83,8 +83,10 @@ export const exportJob = registerJobKind<ExportPayload>({
     const { requestId, userId } = record(payload);
     return isString(requestId) && isString(userId) ? { requestId, userId } : null;
   },
-  run: async (payload, { env, now }) => {
-    await buildExport(env, payload, now);
+  // One build at a time per queue batch (whose jobs otherwise run side by side): each holds up to
+  // ~26 MB of pages in memory (JOB_PAGES), several at once could exceed the isolate's 128 MB.
+  run: async (payload, { env, now, serial }) => {
+    await serial(() => buildExport(env, payload, now));
   },
   redact: ({ requestId }) => ({ requestId }),
   maxAgeSeconds: 24 * 60 * 60,

@@ -10,6 +10,12 @@ export type JobRow = typeof jobs.$inferSelect;
 
 /** What a handler gets besides its payload. */
 export type JobContext = {
+  /**
+   * Runs work that must not overlap the same kind of work elsewhere in this queue batch (whose
+   * jobs run side by side): an export build holds up to ~26 MB of pages, several at once could
+   * exceed the isolate's 128 MB.
+   */
+  serial: <T>(work: () => Promise<T>) => Promise<T>;
   env: Env;
   db: Database;
   job: JobRow;
