@@ -267,6 +267,28 @@ export async function loginAttempts(env: Env, email: string, ip: string | undefi
   };
 }
 
+/** Changes of an account's email address (attempts, taken or not) allowed per account in an hour. */
+export const EMAIL_CHANGES_PER_ACCOUNT = { limit: 5, windowSeconds: 60 * 60 } as const;
+
+/**
+ * Email-change throttling: 5 attempts per account per hour, counted before the address is looked
+ * up, whatever the outcome. A change to a taken address is a 409 and to a free one a 200, so
+ * without this limit the correction route (60 requests a minute) told anyone with an account
+ * which addresses were registered, far faster than the signup's 409 (10 an hour per network).
+ */
+export async function countEmailChange(env: Pick<Env, 'RATE_LIMITER'>, accountId: string): Promise<void> {
+  const { limit, windowSeconds } = EMAIL_CHANGES_PER_ACCOUNT;
+  const decision = await env.RATE_LIMITER.getByName(`email-change:${accountId}`).hit(limit, windowSeconds);
+  if (!decision.allowed)
+    throw refused(
+      'email-change',
+      limit,
+      windowSeconds,
+      decision.resetSeconds,
+      `Too many changes of this account's email address: ${limit} per ${windowSeconds / 60} minutes.`,
+    );
+}
+
 /**
  * Signup throttling: 10 per client network (IPv6 per /64) per hour, counted before anything
  * else is done, whatever the outcome (so it also slows probing which addresses have accounts).

@@ -124,8 +124,11 @@ export async function inviteMember(
 ): Promise<{ id: string; email: string; code: string; expiresAt: Date }> {
   const organisation = await organisationOf(db, inviter.id);
   const normalised = email.trim().toLowerCase();
-  const [member] = await db.select({ id: users.id }).from(users).where(eq(users.email, normalised)).limit(1);
-  if (member) throw new ProblemError('conflict', 'An account with this email already exists.');
+  // Made (and answered) the same whether or not the address already has an account: a 409 here
+  // told any employer, 60 times a minute, whether an address was registered (the signup's own
+  // 409 is limited to 10 an hour per network for that reason). An invitation to a taken address
+  // is never usable: signing up with it is refused as for any taken address, and the erasure of
+  // the account at that address deletes it.
   const code = `vpi_${randomToken(32)}`;
   const id = crypto.randomUUID();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);

@@ -296,10 +296,10 @@ export const inviteToOrganisation = defineRoute({
   summary: 'Invite a second recruiter to the organisation',
   description:
     'The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an ' +
-    'employer with `invitationCode`. An address that already has an account is a 409.',
+    'employer with `invitationCode`. The answer is the same whether or not the address already has an account ' +
+    '(it does not tell who is registered); signing up with a taken address is refused as always.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(InvitationRequestSchema) } },
-  errors: [409],
   responses: { 201: { description: 'The invitation.', content: json(InvitationSchema) } },
 });
 

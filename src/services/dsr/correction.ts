@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
 import { assertRecentSignIn } from '../../middleware/auth';
+import { countEmailChange } from '../../middleware/rate-limit';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
 import { auditInsert } from '../audit';
 import { resignCredentialsRatedBy, resignHolderCredentials } from '../issuance';
@@ -22,7 +23,7 @@ const emailTaken = () => new ProblemError('conflict', 'An account with this emai
  * given are the ones on record, nothing is written and `request` is null.
  */
 export async function correctPersonalData(
-  env: Pick<Env, 'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'RATE_LIMITER'>,
   userId: string,
   input: Correction,
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
@@ -45,6 +46,8 @@ export async function correctPersonalData(
 
   if (fields.includes('email')) {
     assertRecentSignIn(session, "Changing the account's email address");
+    // Counted before the lookup: the 409 below says the address has an account (429 when over).
+    await countEmailChange(env, userId);
     const reserved = env.ADMIN_EMAIL && normaliseEmail(env.ADMIN_EMAIL) === next.email;
     const [other] = await db
       .select({ id: users.id })

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
@@ -38,6 +38,9 @@ export async function evaluationForOrganisation(db: Database, evaluationId: stri
     .innerJoin(organisations, eq(organisations.id, briefs.organisationId))
     .innerJoin(milestones, eq(milestones.id, submissions.milestoneId))
     .leftJoin(employerRatings, eq(employerRatings.evaluationId, evaluations.id))
+    // A candidate who asked for erasure is disabled from the 202 on: their work is as gone for
+    // the employer as it will be once the cascade has run (which a queue backlog can delay).
+    .innerJoin(users, and(eq(users.id, submissions.candidateId), isNull(users.disabledAt)))
     .where(and(eq(evaluations.id, evaluationId), eq(briefs.organisationId, organisationId)))
     .limit(1);
   return row ?? null;

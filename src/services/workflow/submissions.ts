@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../../db/client';
 import {
@@ -574,9 +574,12 @@ export function submissionView(row: SubmissionRow) {
   };
 }
 
-/** The submissions to a brief, for its employer: blind (no AI verdict) until each is rated. */
+/**
+ * The submissions to a brief, for its employer: blind (no AI verdict) until each is rated. Not
+ * those of a candidate who asked for erasure (disabled from the 202 on, before the cascade runs).
+ */
 export async function submissionsForBrief(db: Database, briefId: string, limit: number, after?: Position) {
-  const conditions = [eq(submissions.briefId, briefId)];
+  const conditions = [eq(submissions.briefId, briefId), isNull(users.disabledAt)];
   if (after) {
     conditions.push(olderThan(submissions, after));
   }
