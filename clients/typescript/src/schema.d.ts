@@ -252,7 +252,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a second recruiter to the organisation
-         * @description The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an employer with `invitationCode`. An address that already has an account is a 409.
+         * @description The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an employer with `invitationCode`. The answer is the same whether or not the address already has an account (it does not tell who is registered); signing up with a taken address is refused as always.
          */
         post: operations["inviteToOrganisation"];
         delete?: never;
