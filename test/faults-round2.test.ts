@@ -17,7 +17,7 @@ import { EXPORT_JOB, queueAccessExport } from '../src/services/dsr/export-job';
 import { jobInsert, serialChain, stallJob } from '../src/services/jobs/jobs';
 import { registerJobKind } from '../src/services/jobs/registry';
 import { sweepJobs } from '../src/services/jobs/sweeper';
-import { db, seedBrief, seedCertifiedWork } from './harness';
+import { db, certifiedPerson as harnessCertifiedPerson } from './harness';
 import { call } from './helpers';
 
 const LEASE = 60;
@@ -71,35 +71,7 @@ const erasureJobOf = async (requestId: string) =>
       .where(and(eq(schema.jobs.kind, 'erasure'), eq(schema.jobs.ref, requestId)))
   )[0];
 
-/** A person inserted directly (no sign-up rate limit) with a certified piece of work. */
-async function certifiedPerson() {
-  const employerId = crypto.randomUUID();
-  const id = crypto.randomUUID();
-  for (const [uid, role] of [
-    [employerId, 'employer'],
-    [id, 'candidate'],
-  ] as const)
-    await db()
-      .insert(schema.users)
-      .values({
-        id: uid,
-        email: `${uid}@example.test`,
-        name: `Round2 ${uid.slice(0, 8)}`,
-        role,
-        passwordHash: 'x',
-        passwordSalt: 'x',
-        passwordIterations: 1,
-      });
-  await db()
-    .insert(schema.consentEvents)
-    .values([
-      { userId: id, purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v2' },
-      { userId: id, purpose: 'public_verification', action: 'grant', noticeVersion: 'v2' },
-    ]);
-  const brief = await seedBrief(employerId);
-  const work = await seedCertifiedWork({ id, email: `${id}@example.test` }, { ...brief, employerId });
-  return { id, work };
-}
+const certifiedPerson = () => harnessCertifiedPerson('Round2');
 
 describe('erasure requested twice at once', () => {
   it('both receipts complete, whichever cascade runs first (the first no longer deletes the other job)', async () => {

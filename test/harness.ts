@@ -17,6 +17,7 @@ import { getDb } from '../src/db/client';
 import {
   briefs,
   certificates,
+  consentEvents,
   employerRatings,
   evaluations,
   fingerprintFrequencies,
@@ -544,6 +545,39 @@ export async function seedCertifiedWork(
     shardHashes.map((hash, position) => ({ hash, position, start: position, end: position + 1 })),
   );
   return { submissionId, evaluationId, certificateId, certificateNo, hashes, shardHashes };
+}
+
+/**
+ * A candidate and an employer inserted directly (no sign-up, so no rate limit), the candidate
+ * consenting to evaluation and public verification, with a certified piece of work.
+ */
+export async function certifiedPerson(namePrefix: string) {
+  const employerId = crypto.randomUUID();
+  const id = crypto.randomUUID();
+  for (const [uid, role] of [
+    [employerId, 'employer'],
+    [id, 'candidate'],
+  ] as const)
+    await db()
+      .insert(users)
+      .values({
+        id: uid,
+        email: `${uid}@example.test`,
+        name: `${namePrefix} ${uid.slice(0, 8)}`,
+        role,
+        passwordHash: 'x',
+        passwordSalt: 'x',
+        passwordIterations: 1,
+      });
+  await db()
+    .insert(consentEvents)
+    .values([
+      { userId: id, purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v2' },
+      { userId: id, purpose: 'public_verification', action: 'grant', noticeVersion: 'v2' },
+    ]);
+  const brief = await seedBrief(employerId);
+  const work = await seedCertifiedWork({ id, email: `${id}@example.test` }, { ...brief, employerId });
+  return { id, employerId, brief, work };
 }
 
 /** The receipt of an erasure once its cascade has completed (`GET /api/dsr/erasure/{id}`). */

@@ -27,7 +27,7 @@ import { registerJobKind } from '../src/services/jobs/registry';
 import { sweepJobs } from '../src/services/jobs/sweeper';
 import { ping } from '../src/services/webhooks/delivery';
 import { createSubmission, storageLimits } from '../src/services/workflow/submissions';
-import { db, GOOD_WORK, seedBrief, seedCertifiedWork, signup } from './harness';
+import { db, GOOD_WORK, certifiedPerson as harnessCertifiedPerson, signup } from './harness';
 import { as, call, jsonInit } from './helpers';
 
 const LEASE = 60;
@@ -80,35 +80,7 @@ async function deliver(
 const jobRow = async (id: string) =>
   (await db().select().from(schema.jobs).where(eq(schema.jobs.id, id)))[0]!;
 
-/** A person, inserted directly (no sign-up, so no rate limit), with a certified piece of work. */
-async function certifiedPerson() {
-  const employerId = crypto.randomUUID();
-  const id = crypto.randomUUID();
-  for (const [uid, role] of [
-    [employerId, 'employer'],
-    [id, 'candidate'],
-  ] as const)
-    await db()
-      .insert(schema.users)
-      .values({
-        id: uid,
-        email: `${uid}@example.test`,
-        name: `Faulty ${uid.slice(0, 8)}`,
-        role,
-        passwordHash: 'x',
-        passwordSalt: 'x',
-        passwordIterations: 1,
-      });
-  await db()
-    .insert(schema.consentEvents)
-    .values([
-      { userId: id, purpose: 'ai_evaluation', action: 'grant', noticeVersion: 'v2' },
-      { userId: id, purpose: 'public_verification', action: 'grant', noticeVersion: 'v2' },
-    ]);
-  const brief = await seedBrief(employerId);
-  const work = await seedCertifiedWork({ id, email: `${id}@example.test` }, { ...brief, employerId });
-  return { id, employerId, brief, work };
-}
+const certifiedPerson = () => harnessCertifiedPerson('Faulty');
 
 type Kind = {
   kind: string;
