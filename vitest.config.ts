@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
@@ -117,6 +118,10 @@ export default defineConfig({
     // CI also writes a JSON report, from which .ci/run prints a plain 'N passed, N failed' line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: './test-results/vitest.json' },
+    // Vitest's default in a run is one file at a time on a 2-core machine (cores - 1). A file's
+    // time is mostly waiting between workerd and Vitest's server, so two files at once use both
+    // cores; each file still has its own workerd and storage.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         // The service through its routes, bindings and storage: every file starts on a migrated
