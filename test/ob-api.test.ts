@@ -484,7 +484,7 @@ describe('grants are consents', { timeout: 60_000 }, () => {
     )
       .bind(person.id)
       .all<{ action: string }>();
-    expect(audit.results.map((r) => r.action)).toEqual(['oauth.grant.created', 'oauth.grant.revoked']);
+    expect(audit.results.map((r) => r.action).sort()).toEqual(['oauth.grant.created', 'oauth.grant.revoked']);
   });
 
   it('are ended by the erasure cascade (its oauth_grants step), idempotently', async () => {

@@ -13,7 +13,8 @@ imsRouter.openAPIRegistry.registerComponent('securitySchemes', 'OAuth2ACG', {
   type: 'oauth2',
   description:
     'OAuth 2.0 authorization code grant with PKCE (S256), for clients a holder authorises on the authorization ' +
-    'page; register at `POST /oauth/register` (RFC 7591). The Open Badges API (`/ims/`) only.',
+    'page; register at `POST /oauth/register` (RFC 7591). The Open Badges API (`/ims/`) only. Access and refresh ' +
+    'tokens are opaque strings, not JWTs, so RFC8725 (JWT best practices) concerns only the credentials served.',
   flows: {
     authorizationCode: {
       authorizationUrl: '/oauth/authorize',

@@ -54,6 +54,7 @@ export const ImsxStatusInfoSchema = z
 export const CredentialsQuery = z.object({
   limit: z
     .string()
+    .max(3)
     .optional()
     .openapi({
       param: { name: 'limit', in: 'query' },
@@ -62,6 +63,7 @@ export const CredentialsQuery = z.object({
     }),
   offset: z
     .string()
+    .max(9)
     .optional()
     .openapi({
       param: { name: 'offset', in: 'query' },
@@ -70,6 +72,7 @@ export const CredentialsQuery = z.object({
     }),
   since: z
     .string()
+    .max(40)
     .optional()
     .openapi({
       param: { name: 'since', in: 'query' },

@@ -9,6 +9,7 @@ const text = (description: string) => ({ description, schema: { type: 'string' a
 const optional = (name: string, description: string) =>
   z
     .string()
+    .max(4096)
     .optional()
     .openapi({ param: { name, in: 'query' }, description });
 
@@ -140,7 +141,9 @@ export const token = defineRoute({
   request: {
     body: {
       required: true,
-      content: { 'application/x-www-form-urlencoded': { schema: z.record(z.string(), z.string()) } },
+      content: {
+        'application/x-www-form-urlencoded': { schema: z.record(z.string(), z.string().max(4096)) },
+      },
     },
   },
   responses: {
