@@ -104,6 +104,10 @@ let covered = 0;
 let labelled = 0;
 let rightLabels = 0;
 let ruleBreaks = 0;
+let exclusionsExpected = 0;
+let exclusionsFound = 0;
+let exclusionsGraded = 0;
+let badNames = 0;
 const themeByName = new Map(THEMES.map((t) => [t.name, t.key] as const));
 const themeByShort = new Map(THEMES.map((t) => [t.short, t.key] as const));
 const missedAsks: string[] = [];
@@ -131,6 +135,27 @@ for (const c of EVAL_CASES) {
   const problems = rubricProblems(rubric, c.rubric.text);
   ruleBreaks += problems.length;
   for (const p of problems) details.push(`  rubric ${c.id}: ${p}`);
+  const lower = (t: string) => t.toLowerCase();
+  for (const excluded of c.rubric.outOfScope ?? []) {
+    exclusionsExpected++;
+    if (rubric.outOfScope.some((o) => lower(o).includes(lower(excluded)))) exclusionsFound++;
+    else
+      details.push(
+        `  rubric ${c.id}: "${excluded}" not in outOfScope (${JSON.stringify(rubric.outOfScope)})`,
+      );
+    const graded = rubric.criteria.filter(
+      (k) => lower(k.name).includes(lower(excluded)) || lower(k.source).includes(lower(excluded)),
+    );
+    exclusionsGraded += graded.length;
+    for (const k of graded) details.push(`  rubric ${c.id}: excluded "${excluded}" graded as "${k.name}"`);
+  }
+  for (const bad of c.rubric.namesAvoid ?? [])
+    for (const k of rubric.criteria.filter((x) => lower(x.name).includes(lower(bad)))) {
+      badNames++;
+      details.push(`  rubric ${c.id}: criterion named "${k.name}"`);
+    }
+  if (rubric.outOfScope.length > 0)
+    details.push(`  rubric ${c.id}: out of scope ${rubric.outOfScope.map((o) => `"${o}"`).join(', ')}`);
 }
 record('rubric: ask coverage', covered / asks, (v) => v >= 0.9, '≥ 90 %');
 record(
@@ -140,6 +165,20 @@ record(
   '≥ 90 %',
 );
 record('rubric: rule violations (weights, names, levels, sources)', ruleBreaks, (v) => v === 0, '= 0', '');
+record(
+  'rubric: exclusions found in outOfScope',
+  exclusionsExpected === 0 ? 1 : exclusionsFound / exclusionsExpected,
+  (v) => v >= 0.9,
+  '≥ 90 %',
+);
+record('rubric: exclusions graded as criteria', exclusionsGraded, (v) => v === 0, '= 0', '');
+record(
+  'rubric: letter formulas or wrong-field labels naming a criterion',
+  badNames,
+  (v) => v === 0,
+  '= 0',
+  '',
+);
 
 // --- Pillar 3: integrity ---------------------------------------------------------------
 let integrityPass = 0;
@@ -217,7 +256,7 @@ for (const [i, c] of HELD_OUT_CASES.entries()) {
   const share = sharedTaskShare(playbook, brief, generatePlaybook(twin), twin);
   heldShares.push(share);
   const detected = detectField(brief).field.key;
-  const detectedName = detected === 'general' ? 'unknown' : detected;
+  const detectedName: string = detected;
   if (detectedName === c.field) heldFieldHits++;
   check(`field is ${c.field}`, detectedName === c.field);
   const links = playbook.milestones.flatMap((m) => m.tutorial_links);

@@ -1066,7 +1066,7 @@ export const TUTORIAL_ENTRIES: readonly TutorialEntry[] = ROWS.map(
   }),
 );
 
-/** The entries of each field, in catalogue order. `general` has none: no field, no link. */
+/** The entries of each field, in catalogue order. `unknown` has none: no field, no link. */
 export const TUTORIAL_CATALOGUE: Readonly<Record<FieldKey, readonly TutorialEntry[]>> = (() => {
   const out = {} as Record<FieldKey, TutorialEntry[]>;
   for (const key of FIELD_KEYS) out[key] = TUTORIAL_ENTRIES.filter((e) => e.fields.includes(key));
