@@ -132,7 +132,7 @@ for (const c of EVAL_CASES) {
     if (c.rubric.themes.includes(theme)) rightLabels++;
     else wrongLabels.push(`${c.id}: "${k.name}" on "${k.source}"`);
   }
-  const problems = rubricProblems(rubric, c.rubric.text);
+  const problems = rubricProblems(rubric, c.rubric.text, c.rubric.domain);
   ruleBreaks += problems.length;
   for (const p of problems) details.push(`  rubric ${c.id}: ${p}`);
   const lower = (t: string) => t.toLowerCase();
@@ -308,7 +308,7 @@ for (const [i, c] of HELD_OUT_CASES.entries()) {
     );
   const long = rubric.criteria.filter((k) => k.name.split(/\s+/).length > 6);
   check('criterion names of 1–6 words', long.length === 0);
-  const problems = rubricProblems(rubric, c.rubric.text);
+  const problems = rubricProblems(rubric, c.rubric.text, c.rubric.domain);
   heldRuleBreaks += problems.length;
   check('the rubric rules hold', problems.length === 0);
 

@@ -175,7 +175,7 @@ function classify(sentence: Sentence): RequirementStrength | null {
   const text = sentence.text;
   const lower = normaliseSpace(text.toLowerCase());
   const words = contentStems(text).length;
- if (OUT_OF_SCOPE.test(lower) || LOGISTICS.test(lower)) return null;
+  if (OUT_OF_SCOPE.test(lower) || LOGISTICS.test(lower)) return null;
   // Letter formulas ("Regards,", "PFB the scope:"), a company describing itself and scope
   // exclusions ("Do NOT include …", "no need for …") ask for nothing to be graded.
   if (isLetterFormula(text) || isSelfDescription(text) || excludedThing(text) !== null) return null;
@@ -1216,12 +1216,12 @@ export function extractRubric(
   const taken = new Set<string>();
   const criteria = drafts.map((draft: { criterion: RubricCriterion; alternativeName?: string }, i) => {
     const { criterion } = draft;
-    let name = cleanText(criterion.name);
+    let name = fitName(cleanText(criterion.name));
     const alternative = draft.alternativeName;
-    if (drafts.filter((d) => cleanText(d.criterion.name) === name).length > 1 && alternative)
-      name = cleanText(alternative);
+    if (drafts.filter((d) => fitName(cleanText(d.criterion.name)) === name).length > 1 && alternative)
+      name = fitName(cleanText(alternative));
     if (taken.has(name))
-      name = capitalise(truncateWords(cleanText(criterion.source).replace(/[\s.;:!?।॥]+$/u, ''), 80));
+      name = fitName(capitalise(cleanText(withoutFormulas(criterion.source)).replace(/[\s.;:!?।॥]+$/u, '')));
     // Identical sources (a brief that repeats itself word for word) are the only case left.
     for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
     taken.add(name);
@@ -1308,6 +1308,43 @@ function prohibitionDraft(
       source: quoteSource(source.text),
     },
   };
+}
+
+/** Words a name may not end on: they leave it cut off ("Dedupes lines across large"). */
+const NAME_TAIL =
+  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
+const NAME_PREPOSITION =
+  /^(?:for|with|to|in|on|by|at|across|over|under|between|within|from|into|via|per|of)$/i;
+/** Most words a criterion name has, a choice's options aside. */
+const MAX_NAME_WORDS = 6;
+
+/**
+ * A name cut to a noun phrase of at most six words: at its first clause boundary, then, when
+ * still too long, before its last preposition within the limit, and never ending on a function
+ * word or a modifier without its noun. A theme's "Short: " prefix counts towards the six.
+ */
+export function fitName(name: string): string {
+  if (/^Choice:/.test(name)) return name;
+  const prefix = name.match(/^([A-Z][\w ]{0,20}):\s+/)?.[0] ?? '';
+  const rest = name
+    .slice(prefix.length)
+    .split(/\s*(?:[,;:(—–]|\s-\s|\s(?:so that|that|which|who|when|because|since|unless|if)\s)/)[0]!
+    .replace(/[.…!?]+$/u, '')
+    .trim();
+  const budget = MAX_NAME_WORDS - (prefix ? prefix.trim().split(/\s+/).length : 0);
+  let words = rest.split(/\s+/).filter(Boolean);
+  if (words.length > budget) {
+    let cut = budget;
+    for (let i = budget; i >= 2; i--)
+      if (NAME_PREPOSITION.test(words[i] ?? '')) {
+        cut = i;
+        break;
+      }
+    words = words.slice(0, cut);
+  }
+  while (words.length > 1 && NAME_TAIL.test(words[words.length - 1] ?? '')) words.pop();
+  const fitted = words.join(' ');
+  return fitted ? `${prefix}${fitted}` : name;
 }
 
 /** Text fit for a name: control characters ("Do\u0000 it") dropped, spaces collapsed. */
