@@ -40,7 +40,7 @@ const FORMULA_LINE =
 
 /** Lead-ins of a letter that carry no ask; cut off the sentence they open. */
 const FORMULA_LEAD =
-  /^(?:(?:as discussed|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also)\b[,:]?\s*)+/i;
+  /^(?:(?:as discussed(?:\s+(?:on|over|in|during|with|at)\s+[^,.:]{1,40})?|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also)\b[,:]?\s*)+/i;
 
 /** Whether a sentence is a letter formula and nothing else ("Regards,", "Dear Team,", "Hope you are doing well."). */
 export function isLetterFormula(text: string): boolean {

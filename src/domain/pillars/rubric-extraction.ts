@@ -1392,6 +1392,11 @@ export function findRequirementSentences(text: string): { text: string; strength
   }));
 }
 
+/** What the brief leaves out of scope, in its own words (see `readAsks`). */
+export function scopeExclusions(text: string): string[] {
+  return readAsks(splitSentences(text)).outOfScope;
+}
+
 /** What a rubric of `text` cannot stand behind, said to the caller with the rubric (empty: nothing). */
 export function rubricWarnings(text: string): string[] {
   return findRequirementSentences(text).length === 0

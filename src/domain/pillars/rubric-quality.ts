@@ -8,7 +8,7 @@ import { fieldOfText } from './knowledge/detect';
 import { excludedThing, isLetterFormula, withoutFormulas } from './requirements';
 import { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-extraction';
 import { HINGLISH_FUNCTION_WORDS } from './text';
-import { THEMES, themesForBrief } from './themes';
+import { SOFTWARE_THEMES, THEMES, themesForBrief } from './themes';
 import type { Rubric } from './types';
 
 const HINGLISH = new Set(HINGLISH_FUNCTION_WORDS);
@@ -112,7 +112,7 @@ export function rubricProblems(rubric: Rubric, briefText: string, domain?: strin
     const excluded = excludedThing(c.source);
     if (excluded) problems.push(`"${c.name}" grades "${excluded}", which the brief puts out of scope`);
     const theme = THEMES.find((t) => t.name === c.name || c.name.startsWith(`${t.short}:`));
-    if (theme && !allowed.has(theme.key))
+    if (theme && SOFTWARE_THEMES.has(theme.key) && !allowed.has(theme.key))
       problems.push(`"${c.name}" is a label of another field than the brief's`);
     const broken = c.levels.find((l) => !isCompleteSentence(l.descriptor));
     if (broken) problems.push(`a level of "${c.name}" is not a complete sentence: "${broken.descriptor}"`);

@@ -820,7 +820,7 @@ const SOFTWARE_FIELDS: ReadonlySet<string> = new Set([...BUILT_AND_RUN, 'data-sc
  * contract review's "data protection" clause or a podcast's "background noise" have none.
  */
 const SOFTWARE_MARKERS =
-  /\b(?:api|apis|endpoints?|readme|dockerfile|app|apps|application|website|web ?site|web app|frontend|backend|server|database|sql|repo|repository|git|github|deploy(?:ed|ment)?|code ?base|source code|codebase|unit tests?|integration tests?|test suite|ci|docker|kubernetes|cli|sdk|library|framework|script|scripts|firmware|microservice|javascript|typescript|python|golang|rust|java|kotlin|swift|c\+\+|c#|php|ruby|react|node(?:\.js)?|html|css|json|http|rest|graphql|software|program|programming|algorithm|notebook|saas)\b/i;
+  /\b(?:api|apis|endpoints?|readme|dockerfile|site|cart|checkout|login|browser|online|ios|android|app|apps|application|website|web ?site|web app|frontend|backend|server|database|sql|repo|repository|git|github|deploy(?:ed|ment)?|code ?base|source code|codebase|unit tests?|integration tests?|test suite|ci|docker|kubernetes|cli|sdk|library|framework|script|scripts|firmware|microservice|javascript|typescript|python|golang|rust|java|kotlin|swift|c\+\+|c#|php|ruby|react|node(?:\.js)?|html|css|json|http|rest|graphql|software|program|programming|algorithm|notebook|saas)\b/i;
 
 /** Whether a text reads as a software brief. */
 export function mentionsSoftware(text: string): boolean {

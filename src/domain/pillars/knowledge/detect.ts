@@ -40,12 +40,23 @@ function hasPhrase(haystack: readonly string[], phrase: readonly string[]): bool
   return false;
 }
 
+/** Stemmed vocabulary phrases, computed once: the vocabulary is fixed, briefs are many. */
+const PHRASE_CACHE = new Map<string, string[]>();
+function stemmedPhrase(phrase: string): string[] {
+  let out = PHRASE_CACHE.get(phrase);
+  if (!out) {
+    out = stemmed(phrase);
+    if (PHRASE_CACHE.size < 20_000) PHRASE_CACHE.set(phrase, out);
+  }
+  return out;
+}
+
 /** Score of the phrases found: a phrase counts its word count, so "financial model" beats "model". */
 export function phraseScore(text: string | readonly string[], phrases: readonly string[]): number {
   const haystack = typeof text === 'string' ? stemmed(text) : text;
   let score = 0;
   for (const p of phrases) {
-    const phrase = stemmed(p);
+    const phrase = stemmedPhrase(p);
     if (hasPhrase(haystack, phrase)) score += phrase.length;
   }
   return score;
