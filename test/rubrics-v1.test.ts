@@ -45,7 +45,7 @@ describe('POST /api/v1/rubrics/generate', () => {
 
   it('lists what the brief leaves out in outOfScope, with no criterion grading it (both paths)', async () => {
     const brief =
-      'Translate our 20-page employee handbook from English to Marathi. Defined terms must be rendered the same way throughout. Provide a glossary of HR terms. A second translator should review the draft.\nDo NOT include the annexures.\nPls don\'t spend time on layout.';
+      "Translate our 20-page employee handbook from English to Marathi. Defined terms must be rendered the same way throughout. Provide a glossary of HR terms. A second translator should review the draft.\nDo NOT include the annexures.\nPls don't spend time on layout.";
     for (const path of ['/api/v1/rubrics/generate', '/api/rubrics/generate']) {
       const res = await post(path, rubricsKey, { brief });
       expect(res.status).toBe(200);
