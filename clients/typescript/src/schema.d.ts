@@ -3375,6 +3375,14 @@ export interface components {
             engine: "workers-ai" | "local";
             /** @description Present when Workers AI was tried and failed (error, timeout or invalid output): why the local engine answered. */
             fallbackReason?: string;
+            /**
+             * @description What the brief leaves out of the work ("Do NOT include …", "no need for …", "avoid …", "… is out of scope"), in the brief's own words. Scope, not criteria: these carry no weight and no criterion grades them, unless the brief says outright that doing one costs marks. Empty when the brief excludes nothing.
+             * @example [
+             *       "a review of the SOW annexures",
+             *       "formatting or numbering of clauses"
+             *     ]
+             */
+            outOfScope: string[];
             /** @description What this rubric cannot stand behind, in sentences for the person using it; empty when nothing. Today: a brief that states no requirement at all (its criteria are then read from its wording). */
             warnings: string[];
         };

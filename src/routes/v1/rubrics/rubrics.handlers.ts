@@ -1,4 +1,4 @@
-import { rubricWarnings } from '../../../domain/pillars/rubric-extraction';
+import { rubricWarnings, scopeExclusions } from '../../../domain/pillars/rubric-extraction';
 import type { AppRouteHandler } from '../../../lib/types';
 import type * as routes from './rubrics.routes';
 
@@ -6,5 +6,15 @@ import type * as routes from './rubrics.routes';
 export const generate: AppRouteHandler<typeof routes.generateRubricV1> = async (c) => {
   const { brief, domain } = c.req.valid('json');
   const { result, engine, fallbackReason } = await c.var.engine.extractRubric(brief, domain);
-  return c.json({ ...result, engine, fallbackReason, warnings: rubricWarnings(brief) }, 200);
+  // Read from the brief itself, whichever engine wrote the criteria: the same for both.
+  return c.json(
+    {
+      ...result,
+      outOfScope: scopeExclusions(brief),
+      engine,
+      fallbackReason,
+      warnings: rubricWarnings(brief),
+    },
+    200,
+  );
 };
