@@ -155,9 +155,10 @@ export async function reportAdmissions(
           windowSeconds,
           now,
         );
-        group.ids.forEach((id, i) => admission.settle(id, group.entries[i]?.[1] ?? [], logs[i] ?? []));
+        for (const [i, id] of group.ids.entries())
+          admission.settle(id, group.entries[i]?.[1] ?? [], logs[i] ?? []);
       } catch (err) {
-        group.ids.forEach((id, i) => admission.settle(id, group.entries[i]?.[1] ?? [], null));
+        for (const [i, id] of group.ids.entries()) admission.settle(id, group.entries[i]?.[1] ?? [], null);
         console.error('rate limiter: report of admitted hits failed', err);
       }
     }),
