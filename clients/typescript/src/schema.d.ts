@@ -4021,9 +4021,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4129,9 +4129,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4175,9 +4175,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4199,9 +4199,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4231,9 +4231,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4268,9 +4268,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4294,9 +4294,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4309,9 +4309,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4350,9 +4350,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4385,9 +4385,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4435,9 +4435,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4477,9 +4477,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4512,9 +4512,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4527,9 +4527,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4566,9 +4566,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4601,9 +4601,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4625,9 +4625,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4667,9 +4667,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4702,9 +4702,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4717,9 +4717,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4754,9 +4754,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4780,9 +4780,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4795,9 +4795,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4836,9 +4836,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4871,9 +4871,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4921,9 +4921,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4961,9 +4961,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="certificate-<number>.pdf"` */
                     "Content-Disposition"?: string;
@@ -4998,9 +4998,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5022,9 +5022,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5064,9 +5064,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5099,9 +5099,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5114,9 +5114,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5156,9 +5156,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5191,9 +5191,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5206,9 +5206,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5243,9 +5243,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5269,9 +5269,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5284,9 +5284,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5325,9 +5325,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5360,9 +5360,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5419,9 +5419,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5463,9 +5463,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -5500,9 +5500,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5561,9 +5561,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5605,9 +5605,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -5642,9 +5642,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5703,9 +5703,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5747,9 +5747,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -5784,9 +5784,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5845,9 +5845,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5896,9 +5896,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5931,9 +5931,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5946,9 +5946,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5983,9 +5983,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6009,9 +6009,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6024,9 +6024,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6068,9 +6068,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6105,9 +6105,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6166,9 +6166,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6203,9 +6203,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6229,9 +6229,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6244,9 +6244,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6290,9 +6290,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6327,9 +6327,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6397,9 +6397,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6439,9 +6439,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6476,9 +6476,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6537,9 +6537,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6574,9 +6574,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6600,9 +6600,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6615,9 +6615,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6654,9 +6654,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6687,9 +6687,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6728,9 +6728,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6772,9 +6772,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6807,9 +6807,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6831,9 +6831,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6877,9 +6877,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6914,9 +6914,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6984,9 +6984,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7023,9 +7023,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="personal-data-<date>.zip"` */
                     "Content-Disposition"?: string;
@@ -7060,9 +7060,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7084,9 +7084,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7127,9 +7127,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7162,9 +7162,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7230,9 +7230,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7269,9 +7269,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Where to follow the receipt. */
                     Location?: string;
@@ -7306,9 +7306,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7347,9 +7347,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7393,9 +7393,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -7430,9 +7430,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7500,9 +7500,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7542,9 +7542,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7577,9 +7577,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7592,9 +7592,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7636,9 +7636,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -7673,9 +7673,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7743,9 +7743,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7789,9 +7789,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -7826,9 +7826,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7896,9 +7896,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7935,9 +7935,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7970,9 +7970,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7994,9 +7994,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8033,9 +8033,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8068,9 +8068,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8109,9 +8109,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8158,9 +8158,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8193,9 +8193,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8208,9 +8208,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8251,9 +8251,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8286,9 +8286,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8354,9 +8354,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8399,9 +8399,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8434,9 +8434,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8449,9 +8449,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8491,9 +8491,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -8528,9 +8528,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8589,9 +8589,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8639,9 +8639,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8674,9 +8674,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8689,9 +8689,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8732,9 +8732,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8767,9 +8767,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8782,9 +8782,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8825,9 +8825,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8860,9 +8860,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8928,9 +8928,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8968,9 +8968,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9003,9 +9003,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9018,9 +9018,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9062,9 +9062,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9099,9 +9099,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9160,9 +9160,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9206,9 +9206,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9243,9 +9243,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9313,9 +9313,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9350,9 +9350,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9376,9 +9376,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9391,9 +9391,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9428,9 +9428,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9454,9 +9454,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9469,9 +9469,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9513,9 +9513,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9550,9 +9550,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9603,9 +9603,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9647,9 +9647,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9684,9 +9684,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9737,9 +9737,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9781,9 +9781,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description RFC 9745: this operation is deprecated, since the given time (a Structured Field Date, `@` and Unix seconds). */
                     Deprecation?: string;
@@ -9822,9 +9822,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9875,9 +9875,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9919,9 +9919,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9956,9 +9956,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10018,9 +10018,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10069,9 +10069,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10104,9 +10104,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10119,9 +10119,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10163,9 +10163,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -10200,9 +10200,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10253,9 +10253,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10292,9 +10292,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10327,9 +10327,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10351,9 +10351,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10390,9 +10390,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10423,9 +10423,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10456,9 +10456,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10499,9 +10499,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10534,9 +10534,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10585,9 +10585,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10627,9 +10627,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -10664,9 +10664,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10717,9 +10717,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10759,9 +10759,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -10796,9 +10796,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10849,9 +10849,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10893,9 +10893,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10928,9 +10928,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10952,9 +10952,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10995,9 +10995,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11032,9 +11032,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11085,9 +11085,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11127,9 +11127,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11162,9 +11162,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11177,9 +11177,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11221,9 +11221,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11258,9 +11258,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11319,9 +11319,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11358,9 +11358,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11393,9 +11393,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11417,9 +11417,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11456,9 +11456,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11489,9 +11489,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11530,9 +11530,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11573,9 +11573,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11608,9 +11608,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11667,9 +11667,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11709,9 +11709,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11746,9 +11746,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11807,9 +11807,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11849,9 +11849,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11886,9 +11886,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11947,9 +11947,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11991,9 +11991,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12026,9 +12026,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12050,9 +12050,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12093,9 +12093,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -12130,9 +12130,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12191,9 +12191,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12302,9 +12302,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -12339,9 +12339,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12400,9 +12400,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12492,9 +12492,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12527,9 +12527,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12595,9 +12595,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12639,9 +12639,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12674,9 +12674,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12698,9 +12698,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12742,9 +12742,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12777,9 +12777,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12792,9 +12792,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12836,9 +12836,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -12873,9 +12873,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12943,9 +12943,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12991,9 +12991,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13026,9 +13026,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13050,9 +13050,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13089,9 +13089,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13124,9 +13124,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13148,9 +13148,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13194,9 +13194,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -13231,9 +13231,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13301,9 +13301,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13458,9 +13458,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -13495,9 +13495,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13565,9 +13565,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13969,9 +13969,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     ETag?: string;
                     "Cache-Control"?: string;
@@ -14006,9 +14006,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -14085,9 +14085,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14120,9 +14120,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14135,9 +14135,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -14179,9 +14179,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -14216,9 +14216,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14277,9 +14277,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -14379,9 +14379,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="personal-data-<date>.zip"` */
                     "Content-Disposition"?: string;
@@ -14396,9 +14396,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Where to download the archive once built. */
                     Location?: string;
@@ -14424,9 +14424,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14439,9 +14439,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -14478,9 +14478,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="personal-data-<date>.zip"` */
                     "Content-Disposition"?: string;
@@ -14515,9 +14515,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14548,9 +14548,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -14589,9 +14589,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14624,9 +14624,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14683,9 +14683,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -14720,9 +14720,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Where to follow the receipt. */
                     Location?: string;
@@ -14748,9 +14748,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14780,9 +14780,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -14873,9 +14873,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -14910,9 +14910,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14971,9 +14971,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15015,9 +15015,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -15052,9 +15052,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15113,9 +15113,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15219,9 +15219,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Changes when the page does. */
                     ETag?: string;
@@ -15257,9 +15257,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
