@@ -364,9 +364,10 @@ if (hp) {
       row.ratio >= goal,
     ]);
   }
+  // The rows this run measured (BENCH_ONLY: its subset).
   const sampled = [
-    ...['verify', 'agreement', 'leaderboard'].map((p) => hp.paths[p].d1Hit),
-    ...PUBLIC_ROWS.map((p) => hp.public[p].d1Hit),
+    ...['verify', 'agreement', 'leaderboard'].filter(measures).map((p) => hp.paths[p].d1Hit),
+    ...PUBLIC_ROWS.filter(measures).map((p) => hp.public[p].d1Hit),
   ];
   const hitRows = Math.max(...sampled.map((h) => h.rowsReadMax));
   const unmetered = sampled.reduce((n, h) => n + h.unmetered, 0);

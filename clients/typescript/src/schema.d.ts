@@ -15214,7 +15214,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The leaderboard as an HTML page. */
+            /** @description The leaderboard as an HTML page (gzip-encoded when the client accepts gzip). */
             200: {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
@@ -15229,6 +15229,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description The page's own policy: its inline style and script by hash, nothing else. */
                     "Content-Security-Policy"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 1 KB); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
