@@ -8,6 +8,7 @@ import type { RateDecision } from '../durable/rate-limiter';
 import { ProblemError } from '../lib/problem';
 import { isFinished } from '../lib/response-headers';
 import type { AppBindings } from '../lib/types';
+import { IpAdmission, REPORT_INTERVAL_MS } from './ip-admission';
 
 /** The seed's three limits (§8), all per 60-second sliding window. */
 export const RATE_LIMITS = {
@@ -114,11 +115,86 @@ let shardMemo: { secret: string; entries: Map<string, { shard: string; key: stri
   entries: new Map(),
 };
 
+/** Where a decision came from, for `Server-Timing` and tests. */
+export type DecisionSource = 'object' | 'known-full' | 'isolate';
+
+/** This isolate's admission count of the public per-IP limit (src/middleware/ip-admission.ts). */
+const admission = new IpAdmission();
+/** When this isolate's pending report was scheduled (null: none). */
+let reportScheduledAt: number | null = null;
+
 /**
- * Counts this request with the key's Durable Object, unless the key is known to be full (see
- * `fullUntil`). `cached` tells whether the object was asked. API keys and users have one object
- * each (`kind:id`, exact, persisted write-behind); client IPs share a bounded set of shard
- * objects (`ipShard`: exact per IP, in memory only), so a first-time visitor creates no object.
+ * Sends the hits this isolate admitted by itself to their shards: one `reportKeys` call per
+ * shard, whatever the number of addresses, and learns each address's log from the answer. A
+ * failed call puts its hits back for the next report.
+ */
+export async function reportAdmissions(
+  env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
+  now: number = Date.now(),
+): Promise<void> {
+  const report = admission.drain();
+  if (report.length === 0) return;
+  const { limit, windowSeconds } = RATE_LIMITS.ip;
+  const byShard = new Map<string, { ids: string[]; entries: [string, number[]][] }>();
+  for (const [id, hits] of report) {
+    const { shard, key } = ipShard(env, id);
+    let group = byShard.get(shard);
+    if (!group) {
+      group = { ids: [], entries: [] };
+      byShard.set(shard, group);
+    }
+    group.ids.push(id);
+    group.entries.push([key, hits]);
+  }
+  await Promise.all(
+    [...byShard].map(async ([shard, group]) => {
+      try {
+        const logs = await env.RATE_LIMITER.getByName(shard).reportKeys(
+          group.entries,
+          limit,
+          windowSeconds,
+          now,
+        );
+        for (const [i, id] of group.ids.entries())
+          admission.settle(id, group.entries[i]?.[1] ?? [], logs[i] ?? []);
+      } catch (err) {
+        for (const [i, id] of group.ids.entries()) admission.settle(id, group.entries[i]?.[1] ?? [], null);
+        console.error('rate limiter: report of admitted hits failed', err);
+      }
+    }),
+  );
+}
+
+/**
+ * Schedules one report `REPORT_INTERVAL_MS` from now on the request's `waitUntil`, unless one is
+ * pending. A schedule older than ten intervals is taken as lost (its request's context ended
+ * before it ran) and replaced; until then, an address with `ADMIT_AHEAD` unreported hits is
+ * asked about synchronously, which carries them.
+ */
+function scheduleReport(
+  env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
+  waitUntil: (promise: Promise<unknown>) => void,
+  now: number,
+): void {
+  if (reportScheduledAt !== null && now - reportScheduledAt < 10 * REPORT_INTERVAL_MS) return;
+  reportScheduledAt = now;
+  waitUntil(
+    new Promise((resolve) => setTimeout(resolve, REPORT_INTERVAL_MS)).then(() => {
+      reportScheduledAt = null;
+      return reportAdmissions(env);
+    }),
+  );
+}
+
+/**
+ * Counts this request, unless the key is known to be full (see `fullUntil`). `source` tells who
+ * decided: the key's Durable Object, the isolate's memory of a refusal, or (public per-IP limit
+ * only) the isolate's admission count. API keys and users have one object each (`kind:id`,
+ * exact, persisted write-behind), asked on every request. Client IPs share a bounded set of
+ * shard objects (`ipShard`: exact per IP, in memory only), so a first-time visitor creates no
+ * object; an IP far from its limit is admitted by the isolate and reported in batches
+ * (`IpAdmission`, decision 0150), one close to it is asked about exactly. `waitUntil` (the
+ * request's) carries the batched report; without it the hits wait for the IP's next exact call.
  */
 export async function consumeRateLimit(
   env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
@@ -127,19 +203,39 @@ export async function consumeRateLimit(
   now: number = Date.now(),
   /** A lower limit of this key's own (a per-key API-key limit); the kind's default otherwise. */
   ownLimit?: number | null,
-): Promise<RateDecision & { cached: boolean }> {
+  waitUntil?: (promise: Promise<unknown>) => void,
+): Promise<RateDecision & { cached: boolean; source: DecisionSource }> {
   const { windowSeconds } = RATE_LIMITS[kind];
   const limit = ownLimit && ownLimit < RATE_LIMITS[kind].limit ? ownLimit : RATE_LIMITS[kind].limit;
   const key = `${kind}:${id}`;
   const until = fullUntil.get(key);
   if (until !== undefined) {
-    if (now < until) return { ...knownRefusal(limit, until - now), cached: true };
+    if (now < until) return { ...knownRefusal(limit, until - now), cached: true, source: 'known-full' };
     fullUntil.delete(key);
   }
   let decision: RateDecision;
   if (kind === 'ip') {
+    const local = admission.tryAdmit(id, limit, windowSeconds * 1000, now);
+    if (local) {
+      if (waitUntil) scheduleReport(env, waitUntil, now);
+      return { ...local, cached: true, source: 'isolate' };
+    }
     const shard = ipShard(env, id);
-    decision = await env.RATE_LIMITER.getByName(shard.shard).hitKey(shard.key, limit, windowSeconds);
+    const earlier = admission.takePending(id, now);
+    try {
+      const answer = await env.RATE_LIMITER.getByName(shard.shard).admitKey(
+        shard.key,
+        earlier,
+        limit,
+        windowSeconds,
+        now,
+      );
+      admission.settle(id, earlier, answer.log, now);
+      decision = answer.decision;
+    } catch (err) {
+      admission.settle(id, earlier, null, now);
+      throw err;
+    }
   } else {
     decision = await env.RATE_LIMITER.getByName(key).hit(limit, windowSeconds);
   }
@@ -150,7 +246,25 @@ export async function consumeRateLimit(
     }
     fullUntil.set(key, Date.now() + decision.retryAfterMs);
   }
-  return { ...decision, cached: false };
+  return { ...decision, cached: false, source: 'object' };
+}
+
+const DESCRIPTIONS: Record<DecisionSource, string> = {
+  object: '',
+  'known-full': ';desc="known full"',
+  isolate: ';desc="admitted in isolate"',
+};
+
+/** The request's `waitUntil`, when it has an execution context (not in `app.request` tests). */
+function waitUntilOf<E extends AppBindings>(
+  c: Context<E>,
+): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (promise) => ctx.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -165,9 +279,9 @@ export async function enforceRateLimit<E extends AppBindings>(
   ownLimit?: number | null,
 ): Promise<void> {
   const started = performance.now();
-  const decision = await consumeRateLimit(c.env, kind, id, Date.now(), ownLimit);
+  const decision = await consumeRateLimit(c.env, kind, id, Date.now(), ownLimit, waitUntilOf(c));
   // What the limiter adds to the request, for clients' devtools and for `npm run bench`.
-  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${decision.cached ? ';desc="known full"' : ''}`;
+  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${DESCRIPTIONS[decision.source]}`;
   const headers = { ...rateLimitHeaders(kind, decision), 'Server-Timing': timing };
   if (!decision.allowed) {
     throw new ProblemError(

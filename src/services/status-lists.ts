@@ -23,7 +23,12 @@ import {
   statusListCredential,
 } from '../domain/certificates/status-list';
 import { issuerUrl, PLATFORM_ISSUER, statusListUrl, websiteIri } from '../domain/certificates/urls';
-import { STATUS_LIST_GENERATION_KEY } from './cache-keys';
+import { IsolateCache } from '../lib/isolate-cache';
+import {
+  forgetStatusListMemory,
+  statusListGenerationMemory as generationMemory,
+  STATUS_LIST_GENERATION_KEY,
+} from './cache-keys';
 import { requireSigningKey } from './configuration';
 import { briefCredentialFacts } from './credentials';
 
@@ -37,9 +42,19 @@ const listKey = (generation: string, purpose: StatusPurpose, list: number) =>
 /** The name the platform issues under when no organisation does (credentials from before them). */
 export const PLATFORM_NAME = 'Verification Platform';
 
+/**
+ * The isolate's memory of the status lists (issue 43: a hit answered with no I/O). The current
+ * generation is re-read from KV at most every `STATUS_LIST_GENERATION_MEMORY_MS` (cache-keys.ts);
+ * a list is kept under its generation's key, which no change ever rewrites (a change makes a new
+ * generation), for the lists' own `max-age`.
+ */
+const listMemory = new IsolateCache<{ jwt: string; etag: string }>(STATUS_LIST_MAX_AGE * 1000, 64);
+
 /** Makes every cached status list stale: the next request rebuilds it from D1. */
 export async function forgetStatusLists(cache: KVNamespace): Promise<void> {
+  forgetStatusListMemory();
   await cache.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID());
+  forgetStatusListMemory();
 }
 
 /**
@@ -87,8 +102,28 @@ export async function statusList(
   list: number,
   now = new Date(),
 ): Promise<{ jwt: string; etag: string } | null> {
-  const generation = (await env.CACHE.get(STATUS_LIST_GENERATION_KEY)) ?? '0';
+  const generation =
+    generationMemory.peek(STATUS_LIST_GENERATION_KEY) ??
+    (await generationMemory.get(
+      STATUS_LIST_GENERATION_KEY,
+      async () => (await env.CACHE.get(STATUS_LIST_GENERATION_KEY)) ?? '0',
+    )) ??
+    '0';
   const key = listKey(generation, purpose, list);
+  const remembered = listMemory.peek(key);
+  if (remembered) return remembered;
+  return listMemory.get(key, () => loadStatusList(env, db, key, purpose, list, now));
+}
+
+/** The list from KV, else built from D1, signed and stored; null for a list that does not exist. */
+async function loadStatusList(
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
+  db: Database,
+  key: string,
+  purpose: StatusPurpose,
+  list: number,
+  now: Date,
+): Promise<{ jwt: string; etag: string } | null> {
   const hit = await env.CACHE.getWithMetadata<{ etag: string }>(key);
   if (hit.value !== null && hit.metadata) return { jwt: hit.value, etag: hit.metadata.etag };
   if (!(await listExists(db, list))) return null;

@@ -4330,9 +4330,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4438,9 +4438,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4484,9 +4484,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4508,9 +4508,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4540,9 +4540,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4577,9 +4577,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4603,9 +4603,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4618,9 +4618,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4659,9 +4659,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4694,9 +4694,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4744,9 +4744,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4786,9 +4786,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4821,9 +4821,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4836,9 +4836,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4875,9 +4875,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4910,9 +4910,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -4934,9 +4934,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -4976,9 +4976,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5011,9 +5011,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5026,9 +5026,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5063,9 +5063,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5089,9 +5089,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5104,9 +5104,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5145,9 +5145,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5180,9 +5180,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5230,9 +5230,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5270,9 +5270,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="certificate-<number>.pdf"` */
                     "Content-Disposition"?: string;
@@ -5307,9 +5307,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5331,9 +5331,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5373,9 +5373,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5408,9 +5408,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5423,9 +5423,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5465,9 +5465,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5500,9 +5500,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5515,9 +5515,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5552,9 +5552,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5578,9 +5578,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5593,9 +5593,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5634,9 +5634,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5669,9 +5669,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5728,9 +5728,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5772,9 +5772,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -5809,9 +5809,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -5870,9 +5870,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -5914,9 +5914,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -5951,9 +5951,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6012,9 +6012,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6056,9 +6056,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6093,9 +6093,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6154,9 +6154,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6205,9 +6205,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6240,9 +6240,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6255,9 +6255,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6292,9 +6292,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6320,9 +6320,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6335,9 +6335,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6375,9 +6375,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6408,9 +6408,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6449,9 +6449,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6486,9 +6486,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6512,9 +6512,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6527,9 +6527,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6571,9 +6571,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6608,9 +6608,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6669,9 +6669,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6706,9 +6706,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6732,9 +6732,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6747,9 +6747,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6793,9 +6793,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6830,9 +6830,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -6900,9 +6900,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -6942,9 +6942,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -6979,9 +6979,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7040,9 +7040,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7077,9 +7077,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7103,9 +7103,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7118,9 +7118,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7157,9 +7157,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7190,9 +7190,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7231,9 +7231,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7275,9 +7275,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7310,9 +7310,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7334,9 +7334,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7380,9 +7380,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -7417,9 +7417,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7487,9 +7487,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7526,9 +7526,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="personal-data-<date>.zip"` */
                     "Content-Disposition"?: string;
@@ -7563,9 +7563,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7587,9 +7587,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7630,9 +7630,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7665,9 +7665,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7733,9 +7733,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7772,9 +7772,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Where to follow the receipt. */
                     Location?: string;
@@ -7809,9 +7809,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -7850,9 +7850,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -7896,9 +7896,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -7933,9 +7933,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8003,9 +8003,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8045,9 +8045,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8080,9 +8080,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8095,9 +8095,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8139,9 +8139,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -8176,9 +8176,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8246,9 +8246,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8292,9 +8292,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -8329,9 +8329,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8399,9 +8399,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8438,9 +8438,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8473,9 +8473,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8497,9 +8497,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8536,9 +8536,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8571,9 +8571,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8612,9 +8612,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8661,9 +8661,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8696,9 +8696,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8711,9 +8711,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8754,9 +8754,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8789,9 +8789,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8857,9 +8857,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8902,9 +8902,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8937,9 +8937,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -8952,9 +8952,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -8994,9 +8994,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9031,9 +9031,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9092,9 +9092,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9142,9 +9142,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9177,9 +9177,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9192,9 +9192,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9235,9 +9235,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9270,9 +9270,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9285,9 +9285,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9328,9 +9328,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9363,9 +9363,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9431,9 +9431,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9471,9 +9471,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9506,9 +9506,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9521,9 +9521,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9565,9 +9565,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9602,9 +9602,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9663,9 +9663,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9709,9 +9709,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -9746,9 +9746,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9816,9 +9816,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9853,9 +9853,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9879,9 +9879,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9894,9 +9894,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -9931,9 +9931,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9957,9 +9957,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -9972,9 +9972,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10016,9 +10016,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -10053,9 +10053,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10106,9 +10106,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10150,9 +10150,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -10187,9 +10187,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10240,9 +10240,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10284,9 +10284,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description RFC 9745: this operation is deprecated, since the given time (a Structured Field Date, `@` and Unix seconds). */
                     Deprecation?: string;
@@ -10325,9 +10325,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10378,9 +10378,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10422,9 +10422,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -10459,9 +10459,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10521,9 +10521,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10572,9 +10572,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10607,9 +10607,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10622,9 +10622,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10666,9 +10666,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -10703,9 +10703,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10756,9 +10756,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10795,9 +10795,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10830,9 +10830,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10854,9 +10854,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -10893,9 +10893,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10926,9 +10926,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -10959,9 +10959,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11002,9 +11002,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11037,9 +11037,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11088,9 +11088,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11130,9 +11130,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11167,9 +11167,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11220,9 +11220,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11262,9 +11262,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11299,9 +11299,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11352,9 +11352,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11396,9 +11396,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11431,9 +11431,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11455,9 +11455,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11498,9 +11498,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11535,9 +11535,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11588,9 +11588,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11630,9 +11630,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11665,9 +11665,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11680,9 +11680,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11724,9 +11724,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -11761,9 +11761,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11822,9 +11822,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11861,9 +11861,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11896,9 +11896,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11920,9 +11920,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -11959,9 +11959,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -11992,9 +11992,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12033,9 +12033,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12076,9 +12076,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12111,9 +12111,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12170,9 +12170,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12212,9 +12212,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -12249,9 +12249,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12310,9 +12310,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12352,9 +12352,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -12389,9 +12389,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12450,9 +12450,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12494,9 +12494,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12529,9 +12529,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12553,9 +12553,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12596,9 +12596,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -12633,9 +12633,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12694,9 +12694,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12805,9 +12805,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -12842,9 +12842,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -12903,9 +12903,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -12995,9 +12995,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13030,9 +13030,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13098,9 +13098,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13142,9 +13142,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13177,9 +13177,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13201,9 +13201,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13245,9 +13245,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13280,9 +13280,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13295,9 +13295,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13339,9 +13339,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -13376,9 +13376,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13446,9 +13446,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13494,9 +13494,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13529,9 +13529,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13553,9 +13553,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13592,9 +13592,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13627,9 +13627,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13651,9 +13651,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13697,9 +13697,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -13734,9 +13734,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -13804,9 +13804,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -13961,9 +13961,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -13998,9 +13998,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -14068,9 +14068,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15018,9 +15018,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     ETag?: string;
                     "Cache-Control"?: string;
@@ -15055,9 +15055,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15134,9 +15134,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15169,9 +15169,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15184,9 +15184,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15228,9 +15228,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -15265,9 +15265,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15326,9 +15326,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15428,9 +15428,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="personal-data-<date>.zip"` */
                     "Content-Disposition"?: string;
@@ -15445,9 +15445,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Where to download the archive once built. */
                     Location?: string;
@@ -15473,9 +15473,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15488,9 +15488,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15527,9 +15527,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `attachment; filename="personal-data-<date>.zip"` */
                     "Content-Disposition"?: string;
@@ -15564,9 +15564,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15597,9 +15597,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15638,9 +15638,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15673,9 +15673,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15732,9 +15732,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15769,9 +15769,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Where to follow the receipt. */
                     Location?: string;
@@ -15797,9 +15797,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -15829,9 +15829,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -15922,9 +15922,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -15959,9 +15959,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -16020,9 +16020,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -16064,9 +16064,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: "true";
@@ -16101,9 +16101,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
@@ -16162,9 +16162,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
@@ -16263,14 +16263,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The leaderboard as an HTML page. */
+            /** @description The leaderboard as an HTML page (gzip-encoded when the client accepts gzip). */
             200: {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Changes when the page does. */
                     ETag?: string;
@@ -16278,6 +16278,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description The page's own policy: its inline style and script by hash, nothing else. */
                     "Content-Security-Policy"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 1 KB); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16306,9 +16310,9 @@ export interface operations {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
                     "RateLimit-Policy"?: string;
-                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
                     RateLimit?: string;
-                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
                     "Server-Timing"?: string;
                     /** @description Seconds until a request will be accepted again. */
                     "Retry-After"?: number;
