@@ -1,4 +1,4 @@
-import type { HeaderBag } from '../lib/response-headers';
+import type { HeaderBag } from './response-headers';
 
 /** Restrictive by default: a JSON API needs no scripts, frames or referrers. Routes that serve HTML set their own CSP. */
 export const JSON_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";

@@ -1,11 +1,12 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
+import { finishedResponse, publicJson } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
-import { finishedResponse, publicJson } from '../../lib/finished-response';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import * as certs from '../../services/certificates';
+import { publishedKeys } from '../../services/signing-key';
 import type * as routes from './certificates.routes';
 
 /** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
@@ -76,7 +77,7 @@ export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
   c.header('Cache-Control', 'public, max-age=300');
   c.header('Access-Control-Allow-Origin', '*');
   c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-  return c.json(await certs.publishedKeys(c.env), 200);
+  return c.json(await publishedKeys(c.env), 200);
 };
 
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {

@@ -1,9 +1,9 @@
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint } from '../../domain/certificates/credential';
+import type { AppRouteHandler } from '../../http/types';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
-import { publishedKeys } from '../../services/certificates';
+import { publishedKeys } from '../../services/signing-key';
 import {
   achievementDocument,
   issuerProfile,

@@ -1,7 +1,7 @@
 import { getReadReplicaDb } from '../../db/client';
+import type { AppRouteHandler } from '../../http/types';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import type { VerificationPayload } from '../../services/certificates';
 import * as certs from '../../services/certificates';
 import { cachedLeaderboard } from '../../services/leaderboard';
