@@ -291,3 +291,76 @@ describe('keys known to be full', () => {
     expect(second.headers.get('retry-after')).toMatch(/^(59|60)$/);
   }, 30_000);
 });
+
+// What a partner integrating from the published docs reads in the RateLimit field (draft-11).
+/** `"apikey";r=599;t=60` → { r: 599, t: 60 }. */
+function parseRateLimit(value: string | null): { policy: string; r: number; t: number } {
+  const m = /^"([^"]+)";r=(\d+);t=(\d+)$/.exec(value ?? '');
+  if (!m) throw new Error(`not a RateLimit field: ${value}`);
+  return { policy: m[1] as string, r: Number(m[2]), t: Number(m[3]) };
+}
+
+describe('RateLimit `t`: seconds until more quota is made available (draft-11), not 0 while quota remains', () => {
+  it('a key that made one request is told its next unit comes back when that request leaves the window', async () => {
+    const admin = await loginAdmin();
+    const { key } = await issueKey(admin, ['rubrics:generate'], 'integrator rate-limit t');
+    const first = await call('/api/v1/keys/self', { headers: { 'X-Service-Key': key } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"apikey";q=600;w=60');
+    // Before: `"apikey";r=599;t=0`, which says the quota is being made available right now (the
+    // draft's meaning of t=0); in fact the 600th unit only returns 60 s after this request.
+    expect(parseRateLimit(first.headers.get('ratelimit'))).toEqual({ policy: 'apikey', r: 599, t: 60 });
+
+    const second = await call('/api/v1/keys/self', { headers: { 'X-Service-Key': key } });
+    const { r, t } = parseRateLimit(second.headers.get('ratelimit'));
+    expect(r).toBe(598);
+    expect(t).toBeGreaterThanOrEqual(59); // still the first request's, which leaves first
+    expect(t).toBeLessThanOrEqual(60);
+  });
+
+  it('in the Durable Object: t follows the oldest counted hit, 0 only for an empty window, Retry-After unchanged', async () => {
+    const limiter = env.RATE_LIMITER.getByName(`test:integrator-t:${crypto.randomUUID()}`);
+    const t0 = Date.now() - 10 * 60_000;
+    await runInDurableObject(limiter, async (instance: RateLimiter) => {
+      expect(await instance.hit(3, 60, t0)).toEqual({
+        allowed: true,
+        limit: 3,
+        remaining: 2,
+        resetSeconds: 60,
+        retryAfterMs: 0,
+      });
+      expect(await instance.hit(3, 60, t0 + 20_000)).toMatchObject({
+        remaining: 1,
+        resetSeconds: 40,
+        retryAfterMs: 0,
+      });
+      // Full: t and Retry-After agree, as before.
+      expect(await instance.hit(3, 60, t0 + 30_000)).toEqual({
+        allowed: true,
+        limit: 3,
+        remaining: 0,
+        resetSeconds: 30,
+        retryAfterMs: 30_000,
+      });
+      expect(await instance.hit(3, 60, t0 + 50_000)).toMatchObject({
+        allowed: false,
+        resetSeconds: 10,
+        retryAfterMs: 10_000,
+      });
+      // Long after, everything has left: the next hit starts a new window.
+      expect(await instance.hit(3, 60, t0 + 300_000)).toMatchObject({ remaining: 2, resetSeconds: 60 });
+    });
+    const shard = env.RATE_LIMITER.getByName(`ip-shard:test-integrator-${crypto.randomUUID()}`);
+    await runInDurableObject(shard, async (instance: RateLimiter) => {
+      expect(await instance.hitKey('a', 3, 60, t0)).toMatchObject({
+        remaining: 2,
+        resetSeconds: 60,
+        retryAfterMs: 0,
+      });
+      expect(await instance.hitKey('a', 3, 60, t0 + 45_000)).toMatchObject({
+        remaining: 1,
+        resetSeconds: 15,
+      });
+    });
+  });
+});

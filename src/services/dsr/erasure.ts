@@ -81,6 +81,7 @@ import {
 import { wardNoticePrefix } from '../guardians';
 import { resignCredentialsRatedBy } from '../issuance';
 import { jobFor, jobInsert } from '../jobs/jobs';
+import { oauthGrantsErasureStep } from '../portability/erasure-step';
 import { endAllSessionsStatement } from '../sessions';
 import { recordErasureEvents, releaseErasureEvents } from '../webhooks/events';
 import { deleteExports } from './export-job';
@@ -528,6 +529,8 @@ export const ERASURE_STEPS: readonly Step[] = [
     and(eq(dsrRequests.userId, p.userId), ne(dsrRequests.id, p.requestId)),
   ),
   deleting('sessions', sessions, sessions.id, (p) => eq(sessions.userId, p.userId)),
+  // Grants to Open Badges API clients, with their tokens (OAUTH_KV; src/services/portability/).
+  oauthGrantsErasureStep,
   // As a child: the copies of their notices given to their guardians name them (`guardianCopies`).
   // Before their guardian requests go, which say who those guardians are.
   deleting('ward_notice_copies', userNotices, userNotices.id, (p, db) =>

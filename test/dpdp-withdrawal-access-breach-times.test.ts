@@ -1,5 +1,7 @@
 /**
- * DPDP defects found by black-box testing (round 2), each shown failing before its fix:
+ * A withdrawal of `ai_evaluation` stops AI evaluation; the access export tells the person about
+ * their own records and who has their work; breach times are possible and told; a DPO's refusal
+ * says why. Each was a DPDP defect found by black-box testing, shown failing before its fix:
  *
  * - an AI evaluation that runs after the candidate withdrew `ai_evaluation` (§6(4), §6(6));
  * - the access export's audit log leaving out entries about the person's own records (§11(1)(a));

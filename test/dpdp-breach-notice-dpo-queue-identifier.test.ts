@@ -1,5 +1,5 @@
 /**
- * Three DPDP gaps left by the black-box rounds, each shown failing before its change:
+ * Three DPDP duties, each found missing by a black-box round and shown failing before its change:
  *
  * - a breach notice without the consequences likely for the person (DPDP Rules 2025, Rule 7(1)(b));
  * - the DPO's queue, where open grievances drown among the completed access requests every export

@@ -1,6 +1,8 @@
 /**
- * Faults round 2 (black-box findings, reproduced inside workerd): work done after a response
- * that survived crashes and restarts in the black-box run but not these.
+ * Jobs that run at the same time, or are held back: two cascades of one person, a paused
+ * consumer, a slow job beside fast ones in a batch, jobs of one kind that must not overlap, and a
+ * stalled export build. Each was found by a black-box round (work that survived crashes and
+ * restarts there but not these, reproduced inside workerd):
  *
  * - two erasure requests of one person sent at once (both answered 202): the first cascade
  *   deleted the second request's job, so its receipt stayed `in_progress` for ever;

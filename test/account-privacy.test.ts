@@ -1,7 +1,9 @@
 /**
- * Authorization matrix, second black-box round: every route with every low-privilege actor (two
+ * What one account can learn about other people: whether an address has an account (through an
+ * invitation or an email change), and the work of a candidate who asked for erasure. Found by a
+ * black-box round of the authorization matrix (every route with every low-privilege actor: two
  * candidates, two employers of different organisations, their partner keys, no account) and the
- * other party's ids. What it found:
+ * other party's ids:
  * - `POST /api/me/organisation/invitations` answered 409 "An account with this email already
  *   exists" for a registered address: any employer (a free signup) could ask, 60 times a minute,
  *   whether an address had an account, which the signup's own 409 allows 10 times an hour per network.
