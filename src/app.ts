@@ -1,5 +1,5 @@
-import { createApp } from './lib/create-app';
-import { registerSecuritySchemes } from './lib/openapi';
+import { createApp } from './http/create-app';
+import { registerSecuritySchemes } from './http/openapi';
 import { adminRouter } from './routes/admin/admin.index';
 import { agreementRouter } from './routes/agreement/agreement.index';
 import { authRouter } from './routes/auth/auth.index';

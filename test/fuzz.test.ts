@@ -20,7 +20,7 @@ import { env } from 'cloudflare:test';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
-import { CANONICAL_SERVER_URL, openApiDocument } from '../src/lib/openapi';
+import { CANONICAL_SERVER_URL, openApiDocument } from '../src/http/openapi';
 import { BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
 import { certify, DEMO_BRIEF, issueKey, loginAdmin, signup } from './harness';
 import { type Account, as, call, jsonInit, ORIGIN } from './helpers';

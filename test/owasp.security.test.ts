@@ -10,13 +10,13 @@ import { app } from '../src/app';
 import { getDb } from '../src/db/client';
 import { ALL_TUTORIAL_URLS } from '../src/domain/pillars/tutorial-catalogue';
 import { DEFAULT_STORAGE_LIMITS, FINGERPRINT_ROW_BYTES } from '../src/domain/storage-quota';
-import { CANONICAL_SERVER_URL, openApiDocument } from '../src/lib/openapi';
+import { CANONICAL_SERVER_URL, openApiDocument } from '../src/http/openapi';
 import { BODY_LIMIT_BYTES, INTEGRITY_BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
 import {
   LOGIN_ATTEMPTS,
   LOGIN_FAILURES_PER_NETWORK,
   SIGNUPS_PER_NETWORK,
-} from '../src/middleware/rate-limit';
+} from '../src/services/account-throttles';
 import { changeRole } from '../src/services/accounts';
 import { LEADERBOARD_PREFIX, leaderboardKey } from '../src/services/cache-keys';
 import type { AiRunner } from '../src/services/pillars/workers-ai-engine';

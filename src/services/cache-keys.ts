@@ -7,8 +7,9 @@
  * (`src/lib/isolate-cache.ts`); the functions here forget both copies, so changing data goes
  * through them and never deletes the KV keys alone.
  */
+
+import type { Leaderboard } from '../domain/leaderboard';
 import { IsolateCache } from '../lib/isolate-cache';
-import type { Leaderboard } from './leaderboard';
 
 /** The public agreement rate (one entry). */
 export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';

@@ -29,8 +29,8 @@ import {
 } from '../db/schema';
 import { birthCutoff, isChild, majorityAt } from '../domain/age';
 import { CURRENT_NOTICE_VERSION } from '../domain/consent-notices';
+import type { SessionUser } from '../lib/principals';
 import { ProblemError } from '../lib/problem';
-import type { SessionUser } from '../lib/types';
 import { auditInsert } from './audit';
 
 type RequestRow = typeof guardianRequests.$inferSelect;

@@ -29,8 +29,8 @@ import {
   statusListGenerationMemory as generationMemory,
   STATUS_LIST_GENERATION_KEY,
 } from './cache-keys';
-import { requireSigningKey } from './configuration';
 import { briefCredentialFacts } from './credentials';
+import { requireSigningKey } from './signing-key';
 
 /** How long verifiers and caches may keep a status list (seconds). */
 export const STATUS_LIST_MAX_AGE = 300;

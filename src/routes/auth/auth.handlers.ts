@@ -1,7 +1,7 @@
+import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
-import { countSignup, loginAttempts } from '../../middleware/rate-limit';
 import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
+import { countSignup, loginAttempts } from '../../services/account-throttles';
 import {
   authenticate,
   bootstrapAdmin,

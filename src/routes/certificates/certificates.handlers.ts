@@ -1,11 +1,12 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
+import { finishedResponse, publicJson } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
-import { finishedResponse, publicJson } from '../../lib/finished-response';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import * as certs from '../../services/certificates';
+import { publishedKeys } from '../../services/signing-key';
 import type * as routes from './certificates.routes';
 
 /** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
@@ -81,7 +82,7 @@ let jwksMemo: { config: string; json: string } | null = null;
 export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
   const config = `${c.env.CERT_SIGNING_KEY}\n${c.env.CERT_PREVIOUS_PUBLIC_KEYS}\n${c.env.PUBLIC_BASE_URL}`;
   if (jwksMemo?.config !== config) {
-    jwksMemo = { config, json: JSON.stringify(await certs.publishedKeys(c.env)) };
+    jwksMemo = { config, json: JSON.stringify(await publishedKeys(c.env)) };
   }
   // The JSON the route documents, serialised once (hence not `c.json`, and the cast).
   return finishedResponse(c, jwksMemo.json, 200, {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import type { AppBindings, AppRouteHandler } from '../../lib/types';
+import type { AppRouteHandler } from '../../http/types';
+import type { AppBindings } from '../../middleware/context';
 import { enforceRateLimit } from '../../middleware/rate-limit';
 import { holderSubjectId } from '../../services/credentials';
 import { serviceDescription } from '../../services/portability/discovery';

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/create-app';
+import { createRouter } from '../../http/create-app';
 import { OB_SCOPES, SCOPE_DESCRIPTIONS } from '../../services/portability/oauth';
 import * as handlers from './ims.handlers';
 import * as routes from './ims.routes';

@@ -1,6 +1,6 @@
 import type { RouteConfig } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
 import { OB_SCOPES } from '../../services/portability/oauth';
 import {
   CredentialsQuery,

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION } from '../../db/schema';
-import { shownName } from '../../lib/validation';
+import { shownName } from '../../http/validation';
 
 export const UpdateMeSchema = z
   .object({

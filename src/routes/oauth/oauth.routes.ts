@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
 import { IMS_TAG } from '../ims/ims.routes';
 
 const html = (description: string) => ({ 'text/html': { schema: z.string().openapi({ description }) } });

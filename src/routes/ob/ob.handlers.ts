@@ -1,11 +1,11 @@
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint } from '../../domain/certificates/credential';
+import { finishedResponse } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { noneMatch } from '../../lib/etag';
-import { finishedResponse } from '../../lib/finished-response';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
-import { publishedKeys } from '../../services/certificates';
 import { cachedObDocument, OB_DOCUMENT_TTL_SECONDS } from '../../services/ob-documents';
+import { publishedKeys } from '../../services/signing-key';
 import {
   achievementDocument,
   issuerProfile,

@@ -1,9 +1,9 @@
 import { getReadReplicaDb } from '../../db/client';
+import { finishedResponse } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { type CompressiblePayload, clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
 import { noneMatch } from '../../lib/etag';
-import { finishedResponse } from '../../lib/finished-response';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import type { VerificationPayload } from '../../services/certificates';
 import * as certs from '../../services/certificates';
 import { cachedLeaderboard } from '../../services/leaderboard';

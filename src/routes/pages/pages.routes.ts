@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
 import { GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute } from '../../lib/route';
 import { ipRateLimit } from '../../middleware/rate-limit';
 import { CertificateNoParams } from '../certificates/certificates.schemas';
 import { LeaderboardQuerySchema } from '../leaderboard/leaderboard.schemas';

@@ -6,11 +6,11 @@
 
 import { html, raw } from 'hono/html';
 import { linkedInAddToProfileUrl } from '../../domain/certificates/linkedin';
+import type { Leaderboard } from '../../domain/leaderboard';
 import { type Html, htmlString } from '../../domain/pages/html';
 import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
 import type { ProblemBody } from '../../lib/problem';
 import type { VerificationPayload } from '../../services/certificates';
-import type { Leaderboard } from '../../services/leaderboard';
 import { EMBED_CSS, EMBED_SCRIPT, VERIFY_CSS, VERIFY_SCRIPT } from './pages.assets';
 
 export type Theme = 'light' | 'dark';

@@ -3,12 +3,12 @@ import { getDb } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
-import { assertRecentSignIn } from '../../middleware/auth';
-import { countEmailChange } from '../../middleware/rate-limit';
+import { countEmailChange } from '../account-throttles';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
 import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
 import { resignCredentialsRatedBy, resignHolderCredentials } from '../issuance';
+import { assertRecentSignIn } from '../recent-sign-in';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
 
 export type Correction = { name?: string | undefined; email?: string | undefined };

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from '../../../lib/types';
+import type { AppRouteHandler } from '../../../http/types';
 import { RATE_LIMITS } from '../../../middleware/rate-limit';
 import { usageReport } from '../../../services/api-keys';
 import type * as routes from './keys.routes';

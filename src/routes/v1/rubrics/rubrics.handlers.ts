@@ -1,5 +1,5 @@
 import { rubricWarnings, scopeExclusions } from '../../../domain/pillars/rubric-extraction';
-import type { AppRouteHandler } from '../../../lib/types';
+import type { AppRouteHandler } from '../../../http/types';
 import type * as routes from './rubrics.routes';
 
 /** Pillar 4, for both `/api/v1/rubrics/generate` and its deprecated alias `/api/rubrics/generate`. */

@@ -9,11 +9,11 @@
  * the isolate's time on a verification hit). The middleware leave such a response alone.
  */
 import type { Context } from 'hono';
+import { noneMatch } from '../lib/etag';
+import type { AppVariables } from '../middleware/context';
 import { applyPublicCors } from '../middleware/public-cors';
+import type { HeaderBag } from '../middleware/response-headers';
 import { applySecurityHeaders } from '../middleware/security-headers';
-import { noneMatch } from './etag';
-import type { HeaderBag } from './response-headers';
-import type { AppVariables } from './types';
 
 /**
  * Headers as a plain record until the response is built, by lower-case name (`Headers` compares

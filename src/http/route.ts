@@ -11,14 +11,14 @@
  */
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { IDEMPOTENCY_HEADER, idempotency, REPLAYED_HEADER } from '../middleware/idempotency';
 import {
   API_KEY_CHALLENGE,
   type ErrorStatus,
   errorResponses,
   RATE_LIMIT_HEADERS,
   SESSION_CHALLENGE,
-} from './problem';
+} from '../lib/problem';
+import { IDEMPOTENCY_HEADER, idempotency, REPLAYED_HEADER } from '../middleware/idempotency';
 
 type RouteSpec = RouteConfig & {
   /**

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { hiddenCharacterReason, mixedScriptReason } from '../domain/alias';
-import type { FieldError } from './problem';
-import { ProblemError } from './problem';
+import type { FieldError } from '../lib/problem';
+import { ProblemError } from '../lib/problem';
 
 const escapePointerToken = (token: PropertyKey) => String(token).replaceAll('~', '~0').replaceAll('/', '~1');
 

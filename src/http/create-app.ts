@@ -1,10 +1,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
+import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from '../lib/problem';
 import { bodyLimits } from '../middleware/body-limits';
+import type { AppBindings } from '../middleware/context';
 import { requestEnvelope } from '../middleware/envelope';
 import { methodNotAllowed } from '../middleware/method-not-allowed';
-import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
-import type { AppBindings, AppOpenAPI } from './types';
+import type { AppOpenAPI } from './types';
 import { validationHook } from './validation';
 
 /** A feature router. It inherits the zod hook, so every route's validation errors look alike. */
