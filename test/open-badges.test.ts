@@ -25,7 +25,7 @@ import { certificates, credentialStatuses, users } from '../src/db/schema';
 import { verifyCredential } from '../src/domain/certificates/credential';
 import { buildVerification } from '../src/services/certificates';
 import { forgetVerifications } from '../src/services/verification-memory';
-import achievementCredentialSchema from './fixtures/ob3/achievementcredential.json';
+import achievementCredentialSchema from '../src/assets/ob3/achievementcredential.json';
 import profileSchema from './fixtures/ob3/profile.json';
 import {
   ALL_CONSENTS,

@@ -1,9 +1,11 @@
 import { getReadReplicaDb } from '../../db/client';
-import { keyByThumbprint } from '../../domain/certificates/credential';
+import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
+import { achievementImage as image, criteriaDocument } from '../../services/achievement-documents';
 import { publishedKeys } from '../../services/certificates';
+import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
 import {
   achievementDocument,
   issuerProfile,
@@ -23,8 +25,9 @@ export const key: AppRouteHandler<typeof routes.getKey> = async (c) => {
   const jwks = await publishedKeys(c.env);
   const found = await keyByThumbprint(jwks, c.req.valid('param').thumbprint);
   if (!found) throw new ProblemError('not-found', 'No signing key has this thumbprint.');
-  // A key never changes under its thumbprint; only whether it is still published does.
-  return c.json(found, 200, open(3600));
+  // A key never changes under its thumbprint; only whether it is still published does. The
+  // `@context` (ignored by JOSE, RFC 7517 §4) lets a JSON-LD processor read the document too.
+  return c.json({ '@context': [VC_CONTEXT_V2, JWK_CONTEXT], ...found }, 200, open(3600));
 };
 
 export const issuer: AppRouteHandler<typeof routes.getIssuer> = async (c) => {
@@ -48,4 +51,16 @@ export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = 
   const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
   if (noneMatch(c.req.header('If-None-Match'), found.etag)) return c.body(null, 304, headers);
   return c.body(found.jwt, 200, { ...headers, 'Content-Type': 'application/vc+jwt' });
+};
+
+export const criteria: AppRouteHandler<typeof routes.getCriteria> = async (c) => {
+  const doc = await criteriaDocument(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  if (!doc) throw new ProblemError('not-found', 'No public brief has this id.');
+  return c.json(doc, 200, open(300));
+};
+
+export const achievementImage: AppRouteHandler<typeof routes.getAchievementImage> = async (c) => {
+  const png = await image(getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  if (!png) throw new ProblemError('not-found', 'No public brief has this id.');
+  return c.body(png, 200, { ...open(300), 'Content-Type': 'image/png' });
 };
