@@ -7,10 +7,16 @@
  * dropped property, undefined term, relative IRI or redefined protected term an error.
  */
 import { env } from 'cloudflare:test';
-import { base64url } from 'jose';
+import { base64url, calculateJwkThumbprint } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { calculateJwkThumbprint } from 'jose';
-import { consent, ALL_CONSENTS, passEveryMilestone, publishedBrief, signup, verifyOrganisation } from './harness';
+import {
+  ALL_CONSENTS,
+  consent,
+  passEveryMilestone,
+  publishedBrief,
+  signup,
+  verifyOrganisation,
+} from './harness';
 import { call } from './helpers';
 
 type Expansion = { ok: true; expanded: unknown[] } | { ok: false; error: string };
@@ -84,7 +90,9 @@ describe('JSON-LD: every document we serve expands in safe mode with the officia
     expect(redefined.ok ? '' : redefined.error).toMatch(/protected term/);
   });
 
-  it('credential, status list, Profiles, Achievement, criteria, keys: no error, no dropped term', { timeout: 120_000 }, async () => {
+  it('credential, status list, Profiles, Achievement, criteria, keys: no error, no dropped term', {
+    timeout: 120_000,
+  }, async () => {
     const employer = await signup('employer', 'Recruiter', 'Linked Data Co');
     const candidate = await signup('candidate', 'Lina Triples');
     await verifyOrganisation(employer);
@@ -95,7 +103,12 @@ describe('JSON-LD: every document we serve expands in safe mode with the officia
       credential: { jwt: string };
     }>();
     const jwt = verification.credential.jwt;
-    const credential = payloadOf(jwt) as Record<string, any>;
+    const credential = payloadOf(jwt) as Record<string, unknown> & {
+      validUntil?: string;
+      issuer: { id: string };
+      credentialStatus: { statusListCredential: string };
+      credentialSubject: { achievement: { id: string; image: unknown; criteria: { id: string } } };
+    };
     expect(credential.validUntil).toBeDefined();
 
     await expectClean('credential', credential);
@@ -119,7 +132,9 @@ describe('JSON-LD: every document we serve expands in safe mode with the officia
     await expectClean('retired key', await served(legacyUrl), legacyUrl);
   });
 
-  it('the achievement image is a PNG named after the achievement, with no credential baked in', { timeout: 60_000 }, async () => {
+  it('the achievement image is a PNG named after the achievement, with no credential baked in', {
+    timeout: 60_000,
+  }, async () => {
     const employer = await signup('employer', 'Recruiter', 'Image Co');
     await verifyOrganisation(employer);
     const brief = await publishedBrief(employer, { title: 'Design a bird feeder API', durationDays: 1 });

@@ -21,11 +21,11 @@ import {
 } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
+import achievementCredentialSchema from '../src/assets/ob3/achievementcredential.json';
 import { certificates, credentialStatuses, users } from '../src/db/schema';
 import { verifyCredential } from '../src/domain/certificates/credential';
 import { buildVerification } from '../src/services/certificates';
 import { forgetVerifications } from '../src/services/verification-memory';
-import achievementCredentialSchema from '../src/assets/ob3/achievementcredential.json';
 import profileSchema from './fixtures/ob3/profile.json';
 import {
   ALL_CONSENTS,

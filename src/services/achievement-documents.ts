@@ -43,7 +43,10 @@ export async function criteriaDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Da
 }
 
 /** `GET /ob/achievements/{briefId}/image.png`: the badge artwork named after the achievement. */
-export async function achievementImage(db: Database, briefId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function achievementImage(
+  db: Database,
+  briefId: string,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   const brief = await publicBrief(db, briefId);
   if (!brief) return null;
   return namePng(new Uint8Array(BADGE_PNG), {

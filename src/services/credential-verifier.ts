@@ -102,7 +102,10 @@ async function fetchCached(
     throw error;
   }
   if (doc.status !== 200) throw new Unverifiable(`${url} answered ${doc.status}.`);
-  const seconds = Math.min(lifetime?.(doc.body) ?? maxAgeOf(doc.headers, defaultSeconds), maxAgeOf(doc.headers, 86_400));
+  const seconds = Math.min(
+    lifetime?.(doc.body) ?? maxAgeOf(doc.headers, defaultSeconds),
+    maxAgeOf(doc.headers, 86_400),
+  );
   if (seconds >= KV_MIN_TTL) await ctx.env.CACHE.put(cacheKey, doc.body, { expirationTtl: seconds });
   return doc.body;
 }
@@ -146,7 +149,13 @@ async function didKey(ctx: Context, did: string, kid: string | null): Promise<Pu
   }
   const url = didWebUrl(did);
   if (!url) throw new Failed(`${did} is neither a did:key nor a well-formed did:web.`);
-  const body = await fetchCached(ctx, 'did', url, 'application/did+json, application/json', KEY_CACHE_DEFAULT_SECONDS);
+  const body = await fetchCached(
+    ctx,
+    'did',
+    url,
+    'application/did+json, application/json',
+    KEY_CACHE_DEFAULT_SECONDS,
+  );
   const jwk = keyFromDidDocument(parseJson(body, `The DID document of ${did}`), did, kid);
   if (!jwk) throw new Failed(`The DID document of ${did} lists no such key${kid ? ` (${kid})` : ''}.`);
   return jwk;
@@ -156,44 +165,69 @@ async function didKey(ctx: Context, did: string, kid: string | null): Promise<Pu
 async function resolveKey(ctx: Context, kid: string | null, issuerId: string | null): Promise<PublicJwk> {
   if (!issuerId) throw new Failed('The credential names no issuer.');
   if (issuerId.startsWith('did:')) {
-    if (kid !== null && kid.startsWith('did:') && didOf(kid) !== didOf(issuerId))
+    if (kid?.startsWith('did:') && didOf(kid) !== didOf(issuerId))
       throw new Failed(`The kid ${kid} is not a key of the issuer ${issuerId}.`);
-    if (kid === null || kid.startsWith('did:') || kid.startsWith('#')) return didKey(ctx, didOf(issuerId), kid);
+    if (kid === null || kid.startsWith('did:') || kid.startsWith('#'))
+      return didKey(ctx, didOf(issuerId), kid);
   }
-  if (kid === null) throw new Failed('The header has no kid and the issuer is not a DID: no key to check with.');
+  if (kid === null)
+    throw new Failed('The header has no kid and the issuer is not a DID: no key to check with.');
   // This site's own keys (a `…/ob/keys/…` URL, or the bare thumbprint of a retired key).
   if (ownUrl(ctx, kid) || (!/^[a-z][a-z0-9+.-]*:/i.test(kid) && ownUrl(ctx, issuerId))) {
     const jwks = await publishedKeys(ctx.env as Env);
-    const thumbprint = kid.startsWith(`${ctx.base}/ob/keys/`) ? kid.slice(`${ctx.base}/ob/keys/`.length) : null;
-    const found = jwks.keys.find((k) => k.kid === kid) ?? (thumbprint ? await keyByThumbprint(jwks, thumbprint) : undefined);
+    const thumbprint = kid.startsWith(`${ctx.base}/ob/keys/`)
+      ? kid.slice(`${ctx.base}/ob/keys/`.length)
+      : null;
+    const found =
+      jwks.keys.find((k) => k.kid === kid) ??
+      (thumbprint ? await keyByThumbprint(jwks, thumbprint) : undefined);
     if (!found) throw new Failed('No key of this site has this kid.');
-    if (!ownUrl(ctx, issuerId)) throw new Failed(`The key is this site's, but the issuer ${issuerId} is not.`);
+    if (!ownUrl(ctx, issuerId))
+      throw new Failed(`The key is this site's, but the issuer ${issuerId} is not.`);
     return found as unknown as PublicJwk;
   }
-  if (!/^https?:\/\//i.test(kid)) throw new Failed('The kid is neither a URL nor a DID URL: no key to check with.');
+  if (!/^https?:\/\//i.test(kid))
+    throw new Failed('The kid is neither a URL nor a DID URL: no key to check with.');
   if (!keyBelongsToIssuer(kid, issuerId))
-    throw new Failed(`The key ${kid} is not on the issuer's own site (${issuerId}); a key elsewhere cannot speak for it.`);
-  const body = await fetchCached(ctx, 'key', kid, 'application/jwk+json, application/json', KEY_CACHE_DEFAULT_SECONDS);
+    throw new Failed(
+      `The key ${kid} is not on the issuer's own site (${issuerId}); a key elsewhere cannot speak for it.`,
+    );
+  const body = await fetchCached(
+    ctx,
+    'key',
+    kid,
+    'application/jwk+json, application/json',
+    KEY_CACHE_DEFAULT_SECONDS,
+  );
   const document = parseJson(body, `The key at ${kid}`);
   // A JWK, a JWKS (pick by kid), or a verification method with `publicKeyJwk`.
-  const candidate = isRecord(document) && Array.isArray(document.keys)
-    ? document.keys.find((k) => isRecord(k) && k.kid === kid)
-    : isRecord(document) && isRecord(document.publicKeyJwk)
-      ? document.publicKeyJwk
-      : document;
-  if (!isRecord(candidate) || typeof candidate.kty !== 'string') throw new Failed(`${kid} does not answer a JWK.`);
+  const candidate =
+    isRecord(document) && Array.isArray(document.keys)
+      ? document.keys.find((k) => isRecord(k) && k.kid === kid)
+      : isRecord(document) && isRecord(document.publicKeyJwk)
+        ? document.publicKeyJwk
+        : document;
+  if (!isRecord(candidate) || typeof candidate.kty !== 'string')
+    throw new Failed(`${kid} does not answer a JWK.`);
   return candidate as PublicJwk;
 }
 
-const PUBLIC_MEMBERS: Record<string, string[]> = { RSA: ['kty', 'n', 'e'], EC: ['kty', 'crv', 'x', 'y'], OKP: ['kty', 'crv', 'x'] };
+const PUBLIC_MEMBERS: Record<string, string[]> = {
+  RSA: ['kty', 'n', 'e'],
+  EC: ['kty', 'crv', 'x', 'y'],
+  OKP: ['kty', 'crv', 'x'],
+};
 
 /** Checks the JWS with the key: the key's type must be the algorithm's, and public only. */
 async function verifySignature(jwt: string, alg: AcceptedAlgorithm, jwk: PublicJwk): Promise<void> {
   const expected = KEY_TYPE[alg];
   if ('d' in jwk || 'p' in jwk) throw new Failed('The key document contains private key material; refused.');
   if (jwk.kty !== expected.kty || (expected.crv && jwk.crv !== expected.crv))
-    throw new Failed(`The key is ${String(jwk.kty)}${jwk.crv ? ` ${String(jwk.crv)}` : ''}, not a key for ${alg}.`);
-  if (typeof jwk.alg === 'string' && jwk.alg !== alg) throw new Failed(`The key is for ${jwk.alg}, not ${alg}.`);
+    throw new Failed(
+      `The key is ${String(jwk.kty)}${jwk.crv ? ` ${String(jwk.crv)}` : ''}, not a key for ${alg}.`,
+    );
+  if (typeof jwk.alg === 'string' && jwk.alg !== alg)
+    throw new Failed(`The key is for ${jwk.alg}, not ${alg}.`);
   if (alg === 'RS256' && (typeof jwk.n !== 'string' || jwk.n.length < 342))
     throw new Failed('RSA keys must be at least 2048 bits.');
   const members = Object.fromEntries((PUBLIC_MEMBERS[jwk.kty] ?? []).map((m) => [m, jwk[m]]));
@@ -206,11 +240,18 @@ async function verifySignature(jwt: string, alg: AcceptedAlgorithm, jwk: PublicJ
   try {
     await compactVerify(jwt, key, { algorithms: [alg] });
   } catch {
-    throw new Failed('The signature does not verify with the issuer’s key: the credential was altered or not signed by it.');
+    throw new Failed(
+      'The signature does not verify with the issuer’s key: the credential was altered or not signed by it.',
+    );
   }
 }
 
-async function signatureCheck(ctx: Context, jwt: string, parsed: ParsedJwt, issuerId: string | null): Promise<Check> {
+async function signatureCheck(
+  ctx: Context,
+  jwt: string,
+  parsed: ParsedJwt,
+  issuerId: string | null,
+): Promise<Check> {
   try {
     const jwk = await resolveKey(ctx, parsed.header.kid, issuerId);
     await verifySignature(jwt, parsed.header.alg, jwk);
@@ -222,7 +263,11 @@ async function signatureCheck(ctx: Context, jwt: string, parsed: ParsedJwt, issu
   } catch (error) {
     if (error instanceof Failed) return { check: 'signature', outcome: 'failed', detail: error.message };
     if (error instanceof Unverifiable)
-      return { check: 'signature', outcome: 'unverifiable', detail: `The issuer's key could not be obtained: ${error.message}` };
+      return {
+        check: 'signature',
+        outcome: 'unverifiable',
+        detail: `The issuer's key could not be obtained: ${error.message}`,
+      };
     throw error;
   }
 }
@@ -235,12 +280,18 @@ async function statusEntryCheck(
 ): Promise<{ finding: StatusFinding; detail: string }> {
   const type = entry.type;
   if (type !== 'BitstringStatusListEntry' && type !== 'StatusList2021Entry')
-    return { finding: 'unknown', detail: `A status of type ${JSON.stringify(type)}, which is not checked here.` };
+    return {
+      finding: 'unknown',
+      detail: `A status of type ${JSON.stringify(type)}, which is not checked here.`,
+    };
   const url = entry.statusListCredential;
   const purpose = entry.statusPurpose;
   const index = Number(entry.statusListIndex);
   if (typeof url !== 'string' || typeof purpose !== 'string' || !/^\d+$/.test(String(entry.statusListIndex)))
-    return { finding: 'unknown', detail: 'The status entry lacks statusListCredential, statusPurpose or statusListIndex.' };
+    return {
+      finding: 'unknown',
+      detail: 'The status entry lacks statusListCredential, statusPurpose or statusListIndex.',
+    };
   let jwt: string;
   try {
     if (ownUrl(ctx, url)) {
@@ -250,46 +301,85 @@ async function statusEntryCheck(
       jwt = own.jwt;
     } else {
       jwt = (
-        await fetchCached(ctx, 'status', url, 'application/vc+jwt, application/jwt, application/json', STATUS_LIST_MAX_AGE, (body) => {
-          const p = parseJwt(body.trim());
-          const ttl = p.ok && isRecord(p.value.credential.credentialSubject) ? Number(p.value.credential.credentialSubject.ttl) : NaN;
-          return Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl / 1000) : null;
-        })
+        await fetchCached(
+          ctx,
+          'status',
+          url,
+          'application/vc+jwt, application/jwt, application/json',
+          STATUS_LIST_MAX_AGE,
+          (body) => {
+            const p = parseJwt(body.trim());
+            const ttl =
+              p.ok && isRecord(p.value.credential.credentialSubject)
+                ? Number(p.value.credential.credentialSubject.ttl)
+                : NaN;
+            return Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl / 1000) : null;
+          },
+        )
       ).trim();
     }
   } catch (error) {
-    if (error instanceof Unverifiable) return { finding: 'unknown', detail: `The status list could not be fetched: ${error.message}` };
+    if (error instanceof Unverifiable)
+      return { finding: 'unknown', detail: `The status list could not be fetched: ${error.message}` };
     throw error;
   }
   const parsed = parseJwt(jwt);
-  if (!parsed.ok) return { finding: 'unknown', detail: `The status list is not a VC-JWT we accept: ${parsed.detail}` };
+  if (!parsed.ok)
+    return { finding: 'unknown', detail: `The status list is not a VC-JWT we accept: ${parsed.detail}` };
   const list = parsed.value.credential;
   const listIssuer = issuerIdOf(list);
   if (!listIssuer || !(listIssuer === credentialIssuer || keyBelongsToIssuer(listIssuer, credentialIssuer)))
-    return { finding: 'unknown', detail: `The status list's issuer (${listIssuer}) is not the credential's.` };
+    return {
+      finding: 'unknown',
+      detail: `The status list's issuer (${listIssuer}) is not the credential's.`,
+    };
   const signature = await signatureCheck(ctx, jwt, parsed.value, listIssuer);
   if (signature.outcome !== 'passed')
     return { finding: 'unknown', detail: `The status list's signature: ${signature.detail}` };
   const subject = isRecord(list.credentialSubject) ? list.credentialSubject : {};
   if (subject.statusPurpose !== purpose)
-    return { finding: 'unknown', detail: `The list's statusPurpose is ${String(subject.statusPurpose)}, not ${purpose}.` };
-  const status = readStatus(subject.encodedList, index, entry.statusSize === undefined ? 1 : Number(entry.statusSize));
+    return {
+      finding: 'unknown',
+      detail: `The list's statusPurpose is ${String(subject.statusPurpose)}, not ${purpose}.`,
+    };
+  const status = readStatus(
+    subject.encodedList,
+    index,
+    entry.statusSize === undefined ? 1 : Number(entry.statusSize),
+  );
   if (!status.ok) return { finding: 'unknown', detail: status.detail };
   if (status.value === 0) return { finding: 'active', detail: `${purpose} bit ${index}: 0 (not set).` };
-  if (purpose === 'revocation') return { finding: 'revoked', detail: `Revocation bit ${index} is set: revoked.` };
-  if (purpose === 'suspension') return { finding: 'suspended', detail: `Suspension bit ${index} is set: suspended.` };
-  return { finding: 'active', detail: `${purpose} bit ${index} is set (a purpose that does not decide validity).` };
+  if (purpose === 'revocation')
+    return { finding: 'revoked', detail: `Revocation bit ${index} is set: revoked.` };
+  if (purpose === 'suspension')
+    return { finding: 'suspended', detail: `Suspension bit ${index} is set: suspended.` };
+  return {
+    finding: 'active',
+    detail: `${purpose} bit ${index} is set (a purpose that does not decide validity).`,
+  };
 }
 
 async function statusCheck(ctx: Context, credential: Record<string, unknown>, issuerId: string | null) {
-  const entries = (Array.isArray(credential.credentialStatus) ? credential.credentialStatus : [credential.credentialStatus]).filter(isRecord);
+  const entries = (
+    Array.isArray(credential.credentialStatus) ? credential.credentialStatus : [credential.credentialStatus]
+  ).filter(isRecord);
   if (entries.length === 0)
-    return { finding: 'none' as StatusFinding, check: { check: 'status', outcome: 'passed', detail: 'No credentialStatus: the issuer offers no revocation.' } as Check };
+    return {
+      finding: 'none' as StatusFinding,
+      check: {
+        check: 'status',
+        outcome: 'passed',
+        detail: 'No credentialStatus: the issuer offers no revocation.',
+      } as Check,
+    };
   const results = await Promise.all(entries.slice(0, 2).map((e) => statusEntryCheck(ctx, e, issuerId ?? '')));
   const rank: StatusFinding[] = ['revoked', 'suspended', 'unknown', 'active', 'none'];
   const finding = rank.find((f) => results.some((r) => r.finding === f)) ?? 'active';
   const outcome = finding === 'active' ? 'passed' : finding === 'unknown' ? 'unverifiable' : 'failed';
-  return { finding, check: { check: 'status', outcome, detail: results.map((r) => r.detail).join(' ') } as Check };
+  return {
+    finding,
+    check: { check: 'status', outcome, detail: results.map((r) => r.detail).join(' ') } as Check,
+  };
 }
 
 /** The issuer as the credential names it, its Profile (a fetch failure is a warning), and its standing here. */
@@ -302,12 +392,22 @@ async function issuerCheck(ctx: Context, credential: Record<string, unknown>, is
     verifiedHere: false,
     standing: null,
   };
-  if (!issuerId) return { finding, suspended: false, check: { check: 'issuer', outcome: 'failed', detail: 'No issuer.' } as Check };
+  if (!issuerId)
+    return {
+      finding,
+      suspended: false,
+      check: { check: 'issuer', outcome: 'failed', detail: 'No issuer.' } as Check,
+    };
   const ownPrefix = `${ctx.base}/ob/issuers/`;
   if (issuerId.startsWith(ownPrefix)) {
     const id = issuerId.slice(ownPrefix.length);
     const profile = /^(platform|[0-9a-f-]{36})$/.test(id) ? await issuerProfile(ctx.env, ctx.db, id) : null;
-    if (!profile) return { finding, suspended: false, check: { check: 'issuer', outcome: 'failed', detail: 'No issuer of this site has this id.' } as Check };
+    if (!profile)
+      return {
+        finding,
+        suspended: false,
+        check: { check: 'issuer', outcome: 'failed', detail: 'No issuer of this site has this id.' } as Check,
+      };
     const state = profile.verification.state;
     finding.name = profile.name;
     finding.url = profile.url ?? finding.url;
@@ -319,13 +419,25 @@ async function issuerCheck(ctx: Context, credential: Record<string, unknown>, is
       : state === 'verified' || id === PLATFORM_ISSUER
         ? `${profile.name}, an organisation verified on this platform.`
         : `${profile.name} is not verified on this platform (${state}).`;
-    return { finding, suspended, check: { check: 'issuer', outcome: suspended ? 'failed' : state === 'verified' || id === PLATFORM_ISSUER ? 'passed' : 'warning', detail } as Check };
+    return {
+      finding,
+      suspended,
+      check: {
+        check: 'issuer',
+        outcome: suspended ? 'failed' : state === 'verified' || id === PLATFORM_ISSUER ? 'passed' : 'warning',
+        detail,
+      } as Check,
+    };
   }
   // A foreign issuer: is its domain one an organisation proved here?
   const host = issuerHost(issuerId);
   if (host) {
     const [org] = await ctx.db
-      .select({ name: organisations.name, verification: organisations.verification, domain: organisations.verifiedDomain })
+      .select({
+        name: organisations.name,
+        verification: organisations.verification,
+        domain: organisations.verifiedDomain,
+      })
       .from(organisations)
       .where(
         and(
@@ -343,7 +455,10 @@ async function issuerCheck(ctx: Context, credential: Record<string, unknown>, is
   let outcome: Check['outcome'] = 'passed';
   if (/^https?:\/\//i.test(issuerId)) {
     try {
-      const doc = await guardedFetch(ctx.env, issuerId, { budget: ctx.budget, accept: 'application/ld+json, application/json' });
+      const doc = await guardedFetch(ctx.env, issuerId, {
+        budget: ctx.budget,
+        accept: 'application/ld+json, application/json',
+      });
       const profile = doc.status === 200 ? JSON.parse(doc.body) : null;
       if (isRecord(profile) && profile.id === issuerId) {
         if (typeof profile.name === 'string') finding.name = profile.name;
@@ -383,7 +498,10 @@ function report(
   const failing = checks.find((c) => c.outcome === 'failed' || c.outcome === 'unverifiable');
   return {
     verdict,
-    summary: verdict === 'valid' ? verdictSentence(verdict) : `${verdictSentence(verdict)}${failing ? ` ${failing.detail}` : ''}`,
+    summary:
+      verdict === 'valid'
+        ? verdictSentence(verdict)
+        : `${verdictSentence(verdict)}${failing ? ` ${failing.detail}` : ''}`,
     checks,
     ...rest,
   };
@@ -396,11 +514,27 @@ export async function verifyPresentedCredential(
   bytes: Uint8Array,
   now = new Date(),
 ): Promise<VerificationReport> {
-  const ctx: Context = { env, db, budget: { remaining: FETCH_BUDGET }, base: env.PUBLIC_BASE_URL.replace(/\/+$/, ''), now };
-  const empty = { issuer: { id: null, name: null, url: null, verifiedHere: false, standing: null }, credential: null, algorithm: null, kid: null, checkedAt: now.toISOString() };
+  const ctx: Context = {
+    env,
+    db,
+    budget: { remaining: FETCH_BUDGET },
+    base: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    now,
+  };
+  const empty = {
+    issuer: { id: null, name: null, url: null, verifiedHere: false, standing: null },
+    credential: null,
+    algorithm: null,
+    kid: null,
+    checkedAt: now.toISOString(),
+  };
   const presented = readPresented(bytes);
   if ('error' in presented)
-    return report([{ check: 'parse', outcome: 'failed', detail: presented.error }], { expired: false, status: 'none', issuerSuspended: false }, { ...empty, format: null, container: null });
+    return report(
+      [{ check: 'parse', outcome: 'failed', detail: presented.error }],
+      { expired: false, status: 'none', issuerSuspended: false },
+      { ...empty, format: null, container: null },
+    );
 
   let parsed: ParsedJwt | null = null;
   let credential: Record<string, unknown>;
@@ -408,10 +542,18 @@ export async function verifyPresentedCredential(
   if (presented.form === 'jwt') {
     const result = parseJwt(presented.jwt);
     if (!result.ok)
-      return report([{ check: 'parse', outcome: 'failed', detail: result.detail }], { expired: false, status: 'none', issuerSuspended: false }, { ...empty, format: 'vc-jwt', container: presented.container });
+      return report(
+        [{ check: 'parse', outcome: 'failed', detail: result.detail }],
+        { expired: false, status: 'none', issuerSuspended: false },
+        { ...empty, format: 'vc-jwt', container: presented.container },
+      );
     parsed = result.value;
     credential = parsed.credential;
-    checks.push({ check: 'parse', outcome: 'passed', detail: `A VC-JWT (${parsed.header.alg})${parsed.vcClaim ? ' with a vc claim' : ''}${presented.container === 'text' ? '' : `, baked in a ${presented.container.toUpperCase()}`}.` });
+    checks.push({
+      check: 'parse',
+      outcome: 'passed',
+      detail: `A VC-JWT (${parsed.header.alg})${parsed.vcClaim ? ' with a vc claim' : ''}${presented.container === 'text' ? '' : `, baked in a ${presented.container.toUpperCase()}`}.`,
+    });
   } else {
     credential = presented.credential;
     checks.push({ check: 'parse', outcome: 'passed', detail: 'A JSON credential (embedded proof).' });
@@ -425,22 +567,41 @@ export async function verifyPresentedCredential(
     kid: parsed?.header.kid ?? null,
     checkedAt: now.toISOString(),
   };
-  const skippedFrom = (from: Check['check'][]) => from.map((check) => ({ check, outcome: 'skipped' as const, detail: 'Not checked: an earlier check failed.' }));
+  const skippedFrom = (from: Check['check'][]) =>
+    from.map((check) => ({
+      check,
+      outcome: 'skipped' as const,
+      detail: 'Not checked: an earlier check failed.',
+    }));
 
   const context = checkContextAndType(credential);
   checks.push(context);
   const schema = context.outcome === 'passed' ? checkSchema(credential) : null;
   if (schema) checks.push(schema);
   if (context.outcome === 'failed' || schema?.outcome === 'failed') {
-    checks.push(...skippedFrom(context.outcome === 'failed' ? ['schema', 'signature', 'claims', 'times', 'status', 'issuer'] : ['signature', 'claims', 'times', 'status', 'issuer']));
-    return report(checks, { expired: false, status: 'none', issuerSuspended: false }, { ...rest, issuer: { ...empty.issuer, id: issuerId } });
+    checks.push(
+      ...skippedFrom(
+        context.outcome === 'failed'
+          ? ['schema', 'signature', 'claims', 'times', 'status', 'issuer']
+          : ['signature', 'claims', 'times', 'status', 'issuer'],
+      ),
+    );
+    return report(
+      checks,
+      { expired: false, status: 'none', issuerSuspended: false },
+      { ...rest, issuer: { ...empty.issuer, id: issuerId } },
+    );
   }
 
   if (parsed && presented.form === 'jwt') {
     checks.push(await signatureCheck(ctx, presented.jwt, parsed, issuerId));
     checks.push(checkClaims(parsed));
   } else {
-    checks.push({ check: 'signature', outcome: 'unverifiable', detail: 'An embedded proof (Data Integrity): only VC-JWT signatures are checked here.' });
+    checks.push({
+      check: 'signature',
+      outcome: 'unverifiable',
+      detail: 'An embedded proof (Data Integrity): only VC-JWT signatures are checked here.',
+    });
     checks.push({ check: 'claims', outcome: 'skipped', detail: 'No JWT claims.' });
   }
   const times = checkTimes(credential, parsed?.payload ?? null, now);
@@ -450,9 +611,20 @@ export async function verifyPresentedCredential(
   const signed = checks.find((c) => c.check === 'signature')?.outcome === 'passed';
   const status = signed
     ? await statusCheck(ctx, credential, issuerId)
-    : { finding: 'none' as StatusFinding, check: { check: 'status', outcome: 'skipped', detail: 'Not checked: the signature did not verify.' } as Check };
+    : {
+        finding: 'none' as StatusFinding,
+        check: {
+          check: 'status',
+          outcome: 'skipped',
+          detail: 'Not checked: the signature did not verify.',
+        } as Check,
+      };
   checks.push(status.check);
   const issuer = await issuerCheck(ctx, credential, issuerId);
   checks.push(issuer.check);
-  return report(checks, { expired, status: status.finding, issuerSuspended: issuer.suspended }, { ...rest, issuer: issuer.finding });
+  return report(
+    checks,
+    { expired, status: status.finding, issuerSuspended: issuer.suspended },
+    { ...rest, issuer: issuer.finding },
+  );
 }

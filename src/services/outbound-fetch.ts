@@ -18,7 +18,13 @@ export class OutboundRefused extends Error {}
 
 export type FetchBudget = { remaining: number };
 
-export type FetchedDocument = { url: string; status: number; contentType: string; body: string; headers: Headers };
+export type FetchedDocument = {
+  url: string;
+  status: number;
+  contentType: string;
+  body: string;
+  headers: Headers;
+};
 
 export const OUTBOUND_DEFAULTS = { timeoutMs: 3000, maxBytes: 256 * 1024, maxRedirects: 2 } as const;
 
@@ -98,7 +104,9 @@ export async function guardedFetch(
         });
       } catch {
         throw new OutboundRefused(
-          controller.signal.aborted ? `No answer within ${timeoutMs} ms.` : `${new URL(current).host} could not be reached.`,
+          controller.signal.aborted
+            ? `No answer within ${timeoutMs} ms.`
+            : `${new URL(current).host} could not be reached.`,
         );
       }
       if (res.status >= 300 && res.status < 400) {
@@ -113,7 +121,9 @@ export async function guardedFetch(
       }
       const body = await readCapped(res, maxBytes, controller.signal).catch((error: unknown) => {
         if (error instanceof OutboundRefused) throw error;
-        throw new OutboundRefused(controller.signal.aborted ? `No answer within ${timeoutMs} ms.` : 'The answer broke off.');
+        throw new OutboundRefused(
+          controller.signal.aborted ? `No answer within ${timeoutMs} ms.` : 'The answer broke off.',
+        );
       });
       return {
         url: current,

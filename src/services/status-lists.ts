@@ -15,6 +15,7 @@ import {
   signJwt,
   VC_CONTEXT_V2,
 } from '../domain/certificates/credential';
+import { platformTerms } from '../domain/certificates/jsonld-terms';
 import {
   bitstring,
   encodeStatusList,
@@ -22,7 +23,6 @@ import {
   type StatusPurpose,
   statusListCredential,
 } from '../domain/certificates/status-list';
-import { platformTerms } from '../domain/certificates/jsonld-terms';
 import { issuerUrl, PLATFORM_ISSUER, statusListUrl, websiteIri } from '../domain/certificates/urls';
 import { STATUS_LIST_GENERATION_KEY } from './cache-keys';
 import { requireSigningKey } from './configuration';
@@ -184,7 +184,9 @@ export async function achievementDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db:
   if (!row) return null;
   const facts = await briefCredentialFacts(db, briefId);
   // `validForMonths` is ours, not Open Badges': defined inline so safe mode keeps it.
-  const terms = facts.validForMonths ? [{ validForMonths: platformTerms(env.PUBLIC_BASE_URL).validForMonths }] : [];
+  const terms = facts.validForMonths
+    ? [{ validForMonths: platformTerms(env.PUBLIC_BASE_URL).validForMonths }]
+    : [];
   return {
     '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3, ...terms],
     ...buildAchievement({

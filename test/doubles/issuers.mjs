@@ -2,8 +2,9 @@
 // `https://uni.issuer.test`) serves whatever the tests published there: keys, DID documents,
 // Profiles, status lists. Production has no such double: the verifier fetches the issuer's own URLs.
 //
-// - `PUT /__control/doc` `{path, body, contentType?, status?, delayMs?, padBytes?, headers?}`
-//   publishes a document at `path` on that host (`delayMs` delays the answer, `padBytes` appends
+// - `PUT /__control/doc` `{path, body, contentType?, status?, delayMs?, padBytes?, headers?, host?}`
+//   publishes a document at `path` on that host (or on `host`, any name: e.g. the `example.com`
+//   of the specification's samples, which then answers from here too) (`delayMs` delays the answer, `padBytes` appends
 //   that many spaces: a slow or an oversized answer; `status` 3xx with `headers.location` is a redirect).
 // - `GET /__control/log` → `{requests: [path, …]}`: what was fetched from that host, in order.
 // - `DELETE /__control` forgets the host's documents and log.
@@ -15,9 +16,10 @@ const logs = new Map();
 
 /** @param {Request} request @param {URL} url */
 export async function issuersDouble(request, url) {
-  const host = url.host;
+  let host = url.host;
   if (url.pathname === '/__control/doc' && request.method === 'PUT') {
     const doc = /** @type {any} */ (await request.json());
+    if (doc.host) host = doc.host;
     const docs = hosts.get(host) ?? new Map();
     docs.set(doc.path, {
       body: typeof doc.body === 'string' ? doc.body : JSON.stringify(doc.body),
@@ -47,3 +49,6 @@ export async function issuersDouble(request, url) {
     headers: { 'content-type': doc.contentType, ...doc.headers },
   });
 }
+
+/** Whether a test published documents on this host (any name). @param {string} host */
+export const servesHost = (host) => hosts.has(host);

@@ -20,7 +20,8 @@ async function documentLoader(url) {
 /** @param {Request} request */
 export async function jsonldDouble(request) {
   const url = new URL(request.url);
-  if (request.method !== 'POST' || url.pathname !== '/expand') return new Response('not found', { status: 404 });
+  if (request.method !== 'POST' || url.pathname !== '/expand')
+    return new Response('not found', { status: 404 });
   const { document, base } = /** @type {{ document: unknown, base?: string }} */ (await request.json());
   try {
     const expanded = await jsonld.expand(/** @type {any} */ (document), {

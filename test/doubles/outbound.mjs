@@ -16,7 +16,7 @@
 // - `https://<name>.issuer.test/…`: foreign Open Badges issuers (test/doubles/issuers.mjs); their
 //   names resolve (DoH double) to a public address unless a test publishes another.
 
-import { issuersDouble } from './issuers.mjs';
+import { issuersDouble, servesHost } from './issuers.mjs';
 import { jsonldDouble } from './jsonld.mjs';
 
 /** @type {Map<string, string[]>} TXT values per name; address records per `A:name` / `AAAA:name`. */
@@ -36,7 +36,8 @@ export async function outbound(request) {
   // test/doubles/jsonld.mjs: jsonld.js in safe mode with the official contexts, in Node.
   if (url.hostname === 'jsonld.test') return jsonldDouble(request);
   // test/doubles/issuers.mjs: foreign Open Badges issuers (names under `issuer.test`).
-  if (url.hostname === 'issuer.test' || url.hostname.endsWith('.issuer.test')) return issuersDouble(request, url);
+  if (url.hostname === 'issuer.test' || url.hostname.endsWith('.issuer.test') || servesHost(url.host))
+    return issuersDouble(request, url);
   return new Response(`no test double answers ${url.origin}`, { status: 502 });
 }
 
@@ -61,8 +62,7 @@ async function doh(request, url) {
   if (type === 'A' || type === 'AAAA') {
     const code = type === 'A' ? 1 : 28;
     const fallback =
-      type === 'A' &&
-      (name === 'hooks.test' || name.endsWith('.hooks.test') || name.endsWith('.issuer.test'))
+      type === 'A' && (name === 'hooks.test' || name.endsWith('.hooks.test') || name.endsWith('.issuer.test'))
         ? ['93.184.215.14']
         : [];
     const addresses = txt.get(`${type}:${name}`) ?? fallback;

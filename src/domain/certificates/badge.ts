@@ -168,7 +168,10 @@ export function bakePng(png: Uint8Array, jwt: string): Uint8Array<ArrayBuffer> {
  * Names a PNG with the PNG standard text keywords (`Title`, `Description`; PNG 1.2 § 11.3.4.2),
  * as `iTXt` so any script survives: what an achievement's `image` serves (no credential baked).
  */
-export function namePng(png: Uint8Array, text: { title: string; description?: string }): Uint8Array<ArrayBuffer> {
+export function namePng(
+  png: Uint8Array,
+  text: { title: string; description?: string },
+): Uint8Array<ArrayBuffer> {
   const chunks = pngChunks(png);
   return beforeIend(png, chunks, [
     iTxtChunk('Title', text.title),

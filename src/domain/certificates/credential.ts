@@ -61,7 +61,8 @@ export const JWT_CLAIMS_CONTEXT = {
   jti: { '@id': 'https://www.iana.org/assignments/jwt#jti', '@type': '@id' },
   // The `credentialSchema` type OB 3.0 names, which only the OB extensions context defines
   // (https://purl.imsglobal.org/spec/ob/v3p0/extensions.json); the same IRI, so no conflict.
-  '1EdTechJsonSchemaValidator2019': 'https://purl.imsglobal.org/spec/vccs/v1p0/context.json#1EdTechJsonSchemaValidator2019',
+  '1EdTechJsonSchemaValidator2019':
+    'https://purl.imsglobal.org/spec/vccs/v1p0/context.json#1EdTechJsonSchemaValidator2019',
 } as const;
 
 /**

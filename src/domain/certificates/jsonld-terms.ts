@@ -7,7 +7,10 @@
 
 /** The members of a public JWK (RFC 7517), as IANA's JOSE registry names them. */
 export const JWK_CONTEXT = Object.fromEntries(
-  ['kty', 'crv', 'x', 'y', 'use', 'alg'].map((name) => [name, `https://www.iana.org/assignments/jose#${name}`]),
+  ['kty', 'crv', 'x', 'y', 'use', 'alg'].map((name) => [
+    name,
+    `https://www.iana.org/assignments/jose#${name}`,
+  ]),
 ) as Record<'kty' | 'crv' | 'x' | 'y' | 'use' | 'alg', string>;
 
 /** Our own vocabulary (`{base}/ob/vocab#…`): extensions of the Profile and the Achievement. */

@@ -19,7 +19,8 @@ export function readStatus(
 ): { ok: true; value: number } | { ok: false; detail: string } {
   if (typeof encodedList !== 'string' || !encodedList.startsWith('u'))
     return { ok: false, detail: 'encodedList is not multibase base64url ("u…").' };
-  if (!Number.isSafeInteger(index) || index < 0) return { ok: false, detail: 'statusListIndex is not a natural number.' };
+  if (!Number.isSafeInteger(index) || index < 0)
+    return { ok: false, detail: 'statusListIndex is not a natural number.' };
   if (!Number.isInteger(statusSize) || statusSize < 1 || statusSize > 8)
     return { ok: false, detail: 'statusSize must be 1 to 8.' };
   let bits: Uint8Array;
@@ -36,7 +37,8 @@ export function readStatus(
   if ((bits.length * 8) / statusSize < MINIMUM_ENTRIES)
     return { ok: false, detail: `The list holds fewer than ${MINIMUM_ENTRIES} entries.` };
   const first = index * statusSize;
-  if (first + statusSize > bits.length * 8) return { ok: false, detail: 'statusListIndex is outside the list.' };
+  if (first + statusSize > bits.length * 8)
+    return { ok: false, detail: 'statusListIndex is outside the list.' };
   let value = 0;
   for (let bit = first; bit < first + statusSize; bit++)
     value = (value << 1) | (((bits[bit >> 3] ?? 0) >> (7 - (bit & 7))) & 1);

@@ -37,7 +37,8 @@ const REFUSED_HEADER_MEMBERS = ['jwk', 'jku', 'x5u', 'x5c', 'crit'] as const;
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+const asArray = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === undefined ? [] : [value];
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -52,7 +53,15 @@ function segmentJson(segment: string): unknown {
 }
 
 export type CheckOutcome = 'passed' | 'failed' | 'warning' | 'unverifiable' | 'skipped';
-export type CheckName = 'parse' | 'context' | 'schema' | 'signature' | 'claims' | 'times' | 'status' | 'issuer';
+export type CheckName =
+  | 'parse'
+  | 'context'
+  | 'schema'
+  | 'signature'
+  | 'claims'
+  | 'times'
+  | 'status'
+  | 'issuer';
 export type Check = { check: CheckName; outcome: CheckOutcome; detail: string };
 
 export type ParsedJwt = {
@@ -120,7 +129,11 @@ export function checkContextAndType(credential: Record<string, unknown>): Check 
       detail: `The first @context must be ${VC_V2} (or ${VC_V1}).`,
     };
   if (!context.some((c) => typeof c === 'string' && OB_CONTEXT.test(c)))
-    return { check: 'context', outcome: 'failed', detail: 'No Open Badges 3.0 @context (…/ob/v3p0/context-3.0.x.json).' };
+    return {
+      check: 'context',
+      outcome: 'failed',
+      detail: 'No Open Badges 3.0 @context (…/ob/v3p0/context-3.0.x.json).',
+    };
   if (!type.includes('VerifiableCredential'))
     return { check: 'context', outcome: 'failed', detail: 'type does not include VerifiableCredential.' };
   if (!type.includes('OpenBadgeCredential') && !type.includes('AchievementCredential'))
@@ -148,7 +161,12 @@ export function checkSchema(credential: Record<string, unknown>): Check {
     };
   validator ??= new Validator(achievementCredentialSchema as object, '2019-09', false);
   const result = validator.validate(credential);
-  if (result.valid) return { check: 'schema', outcome: 'passed', detail: 'Valid against the 1EdTech AchievementCredential schema.' };
+  if (result.valid)
+    return {
+      check: 'schema',
+      outcome: 'passed',
+      detail: 'Valid against the 1EdTech AchievementCredential schema.',
+    };
   const errors = result.errors
     .filter((e) => e.keyword !== 'properties' && e.keyword !== '$ref' && e.keyword !== 'allOf')
     .slice(0, 3)
@@ -192,18 +210,29 @@ export function checkClaims(parsed: ParsedJwt): Check {
   const subject = asArray(credential.credentialSubject)[0];
   const subjectId = isRecord(subject) && typeof subject.id === 'string' ? subject.id : undefined;
   const { from, until } = datesOf(credential);
-  if (payload.iss !== undefined && payload.iss !== issuerIdOf(credential)) problems.push('iss is not the issuer id');
+  if (payload.iss !== undefined && payload.iss !== issuerIdOf(credential))
+    problems.push('iss is not the issuer id');
   if (payload.jti !== undefined && credential.id !== undefined && payload.jti !== credential.id)
     problems.push('jti is not the credential id');
   if (payload.sub !== undefined && subjectId !== undefined && payload.sub !== subjectId)
     problems.push('sub is not credentialSubject.id');
-  if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || (from !== null && payload.nbf !== from)))
+  if (
+    payload.nbf !== undefined &&
+    (typeof payload.nbf !== 'number' || (from !== null && payload.nbf !== from))
+  )
     problems.push('nbf is not validFrom');
-  if (payload.exp !== undefined && (typeof payload.exp !== 'number' || (until !== null && payload.exp !== until)))
+  if (
+    payload.exp !== undefined &&
+    (typeof payload.exp !== 'number' || (until !== null && payload.exp !== until))
+  )
     problems.push('exp is not validUntil');
   if (parsed.vcClaim && payload.iss === undefined) problems.push('a vc claim needs iss');
   return problems.length
-    ? { check: 'claims', outcome: 'failed', detail: `The JWT claims contradict the credential: ${problems.join('; ')}.` }
+    ? {
+        check: 'claims',
+        outcome: 'failed',
+        detail: `The JWT claims contradict the credential: ${problems.join('; ')}.`,
+      }
     : { check: 'claims', outcome: 'passed', detail: 'The JWT claims match the credential.' };
 }
 
@@ -222,7 +251,11 @@ export function checkTimes(
   if (from === null && nbf === null)
     return { check: 'times', outcome: 'failed', detail: 'No validFrom (or issuanceDate) and no nbf.' };
   if (start > at + LEEWAY_SECONDS)
-    return { check: 'times', outcome: 'failed', detail: `Not valid before ${new Date(start * 1000).toISOString()}.` };
+    return {
+      check: 'times',
+      outcome: 'failed',
+      detail: `Not valid before ${new Date(start * 1000).toISOString()}.`,
+    };
   if (end <= at - LEEWAY_SECONDS)
     return {
       check: 'times',

@@ -101,7 +101,8 @@ export function didWebUrl(did: string): string | null {
   const match = /^did:web:([^#?]+)$/.exec(didOf(did));
   if (!match) return null;
   const [host, ...path] = match[1]!.split(':').map((part) => decodeURIComponent(part));
-  if (!host || !/^[a-z0-9.-]+(:\d+)?$/i.test(host) || path.some((p) => p === '' || p.includes('/'))) return null;
+  if (!host || !/^[a-z0-9.-]+(:\d+)?$/i.test(host) || path.some((p) => p === '' || p.includes('/')))
+    return null;
   return path.length ? `https://${host}/${path.join('/')}/did.json` : `https://${host}/.well-known/did.json`;
 }
 
@@ -111,7 +112,9 @@ export function didWebUrl(did: string): string | null {
  */
 export function keyFromDidDocument(document: unknown, did: string, kid: string | null): PublicJwk | null {
   if (!isRecord(document) || document.id !== did) return null;
-  const methods = Array.isArray(document.verificationMethod) ? document.verificationMethod.filter(isRecord) : [];
+  const methods = Array.isArray(document.verificationMethod)
+    ? document.verificationMethod.filter(isRecord)
+    : [];
   const absolute = (id: unknown) => (typeof id === 'string' && id.startsWith('#') ? `${did}${id}` : id);
   const wanted = kid === null ? null : absolute(kid);
   const assertion = Array.isArray(document.assertionMethod) ? document.assertionMethod : [];

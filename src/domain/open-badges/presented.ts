@@ -44,7 +44,8 @@ export function readPresented(bytes: Uint8Array): Presented | { error: string } 
     } catch (error) {
       return { error: `The PNG is damaged (${error instanceof BadgeError ? error.message : 'unreadable'}).` };
     }
-    if (baked === null) return { error: 'The PNG carries no Open Badges credential (no iTXt "openbadgecredential").' };
+    if (baked === null)
+      return { error: 'The PNG carries no Open Badges credential (no iTXt "openbadgecredential").' };
     return fromText(baked, 'png');
   }
   let text: string;
@@ -53,9 +54,13 @@ export function readPresented(bytes: Uint8Array): Presented | { error: string } 
   } catch {
     return { error: 'The bytes are neither a PNG nor UTF-8 text.' };
   }
-  if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg\b/i.test(text) || /<svg\b/i.test(text.slice(0, 2048))) {
+  if (
+    /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg\b/i.test(text) ||
+    /<svg\b/i.test(text.slice(0, 2048))
+  ) {
     const baked = extractFromSvg(text) ?? svgElementText(text);
-    if (baked === null) return { error: 'The SVG carries no Open Badges credential (<openbadges:credential>).' };
+    if (baked === null)
+      return { error: 'The SVG carries no Open Badges credential (<openbadges:credential>).' };
     return fromText(baked, 'svg');
   }
   return fromText(text, 'text');

@@ -1,11 +1,11 @@
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
+import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { achievementImage as image, criteriaDocument } from '../../services/achievement-documents';
+import { criteriaDocument, achievementImage as image } from '../../services/achievement-documents';
 import { publishedKeys } from '../../services/certificates';
-import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
 import {
   achievementDocument,
   issuerProfile,

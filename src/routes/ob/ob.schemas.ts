@@ -127,4 +127,6 @@ export const CriteriaSchema = z
     name: z.string(),
     narrative: z.string().openapi({ description: 'Markdown: what earns the achievement, and the rubric.' }),
   })
-  .openapi('Criteria', { description: 'An Open Badges 3.0 `Criteria` document (an achievement’s `criteria.id`).' });
+  .openapi('Criteria', {
+    description: 'An Open Badges 3.0 `Criteria` document (an achievement’s `criteria.id`).',
+  });

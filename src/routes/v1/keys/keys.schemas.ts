@@ -16,7 +16,8 @@ export const ScopeSchema = z.enum(PILLAR_SCOPES).openapi('ApiKeyScope');
 /** Every scope a key may be issued with (the admin API). */
 export const AnyScopeSchema = z.enum(API_KEY_SCOPES).openapi('AnyApiKeyScope', {
   description:
-    "The AI pillars, and `webhooks:manage` (an organisation's webhook endpoints: `/api/v1/webhooks`).",
+    "The AI pillars, `webhooks:manage` (an organisation's webhook endpoints: `/api/v1/webhooks`) and " +
+    "`credentials:verify` (checking any issuer's Open Badges 3.0 credential: `/api/v1/credentials/verify`).",
 });
 
 export const isPillarScope = (s: string): s is (typeof PILLAR_SCOPES)[number] =>
