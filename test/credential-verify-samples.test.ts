@@ -58,7 +58,8 @@ describe('the specification’s sample credentials', () => {
       } else {
         expect(checkOf(report, 'context')?.outcome).toBe('failed');
       }
-      if (name === 'fullOpenBadge') expect(checkOf(report, 'status')?.detail).toContain('1EdTechRevocationList');
+      if (name === 'fullOpenBadge')
+        expect(checkOf(report, 'status')?.detail).toContain('1EdTechRevocationList');
     });
   }
 

@@ -413,9 +413,11 @@ async function issuerCheck(ctx: Context, credential: Record<string, unknown>, is
     finding.url = profile.url ?? finding.url;
     finding.standing = state;
     finding.verifiedHere = state === 'verified' || id === PLATFORM_ISSUER;
-    const suspended = state === 'suspended';
+    // Certificates are signed only for verified organisations: one that is not verified now
+    // (suspended, or rejected after a review) is no longer recognised.
+    const suspended = state !== 'verified' && id !== PLATFORM_ISSUER;
     const detail = suspended
-      ? `${profile.name} is suspended by this platform: it is no longer recognised, and its credentials are not valid while that lasts.`
+      ? `${profile.name} is ${state === 'suspended' ? 'suspended' : `${state}`} on this platform: it is no longer recognised, and its credentials are not valid while that lasts.`
       : state === 'verified' || id === PLATFORM_ISSUER
         ? `${profile.name}, an organisation verified on this platform.`
         : `${profile.name} is not verified on this platform (${state}).`;
