@@ -13,7 +13,7 @@ export const verifyCredentialPublic = defineRoute({
   method: 'post',
   path: '/api/credentials/verify',
   operationId: 'verifyCredentialPublic',
-  tags: ['Credentials'],
+  tags: ['Certificates'],
   summary: 'Verify any issuer’s Open Badges 3.0 credential (public, for the /verify page)',
   description: `${VERIFY_DESCRIPTION} Public, limited to 60 requests per minute per client address (the same budget as the leaderboard); partners use \`POST /api/v1/credentials/verify\` with an API key.`,
   ...publicAccess(),

@@ -18,7 +18,7 @@ export const verifyCredentialV1 = defineRoute({
   method: 'post',
   path: '/api/v1/credentials/verify',
   operationId: 'verifyCredential',
-  tags: ['Credentials'],
+  tags: ['Certificates'],
   summary: 'Verify any issuer’s Open Badges 3.0 credential',
   description: VERIFY_DESCRIPTION,
   ...apiKeyAuth('credentials:verify'),
