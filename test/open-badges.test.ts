@@ -427,7 +427,10 @@ describe('credentials issued before ES256', () => {
     const jwk = await keyRes.json<JWK & { kid: string }>();
     expect(jwk).toEqual({
       // JSON-LD terms for the JWK members; JOSE libraries ignore the member (RFC 7517 §4).
-      '@context': ['https://www.w3.org/ns/credentials/v2', expect.objectContaining({ kty: expect.any(String) })],
+      '@context': [
+        'https://www.w3.org/ns/credentials/v2',
+        expect.objectContaining({ kty: expect.any(String) }),
+      ],
       kty: 'OKP',
       crv: 'Ed25519',
       x: legacy.x,
