@@ -15,10 +15,9 @@ import { checkPassword } from '../domain/password-policy';
 import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/secrets';
 import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
+import { afterCommit } from './after-commit';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
-import { purgeLeaderboards } from './cache-keys';
 import { guardianRequestInsert, sameEmail } from './guardians';
-import { leaderboardDomainsOf } from './leaderboard';
 import {
   assertNameFree,
   invitationFor,
@@ -371,7 +370,7 @@ export async function setPublicAlias(
       targetType: 'user',
       targetId: userId,
     }),
-    leaderboardDomainsOf(env.DB, userId).then((domains) => purgeLeaderboards(env.CACHE, domains)),
+    afterCommit(env, { person: { id: userId, change: 'alias' } }),
   ]);
   return row;
 }

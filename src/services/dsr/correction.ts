@@ -6,9 +6,9 @@ import { ProblemError } from '../../lib/problem';
 import { assertRecentSignIn } from '../../middleware/auth';
 import { countEmailChange } from '../../middleware/rate-limit';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
+import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
 import { resignCredentialsRatedBy, resignHolderCredentials } from '../issuance';
-import { forgetPublicViews } from './public-views';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
 
 export type Correction = { name?: string | undefined; email?: string | undefined };
@@ -92,7 +92,7 @@ export async function correctPersonalData(
     // A credential identifier is a hash of the email: a new email means signing them again.
     if (fields.includes('email') && updated[0]?.credentialIdentitySalt)
       await resignHolderCredentials(env, db, userId);
-    await forgetPublicViews(env, userId);
+    await afterCommit(env, { person: { id: userId, change: 'shown' } });
     return { profile: await profileWithOrganisation(db, updated[0]!), request: toRequestView(request[0]!) };
   } catch (err) {
     // Two accounts racing for one address: the unique index decides.
