@@ -171,6 +171,7 @@ export const API_KEY_SCOPES = [
   'integrity:check',
   'rubrics:generate',
   'webhooks:manage',
+  'credentials:verify',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

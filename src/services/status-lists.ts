@@ -15,6 +15,7 @@ import {
   signJwt,
   VC_CONTEXT_V2,
 } from '../domain/certificates/credential';
+import { platformTerms } from '../domain/certificates/jsonld-terms';
 import {
   bitstring,
   encodeStatusList,
@@ -168,11 +169,7 @@ export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Datab
   const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
   // `verification` is ours, not Open Badges': defined here (as an opaque JSON value) so a JSON-LD
   // processor in safe mode accepts the Profile too.
-  const context = [
-    VC_CONTEXT_V2,
-    OB_CONTEXT_V3,
-    { verification: { '@id': `${base}/ob/vocab#verification`, '@type': '@json' } },
-  ];
+  const context = [VC_CONTEXT_V2, OB_CONTEXT_V3, { verification: platformTerms(base).verification }];
   if (id === PLATFORM_ISSUER) {
     return {
       '@context': context,
@@ -221,8 +218,12 @@ export async function achievementDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db:
     .limit(1);
   if (!row) return null;
   const facts = await briefCredentialFacts(db, briefId);
+  // `validForMonths` is ours, not Open Badges': defined inline so safe mode keeps it.
+  const terms = facts.validForMonths
+    ? [{ validForMonths: platformTerms(env.PUBLIC_BASE_URL).validForMonths }]
+    : [];
   return {
-    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3],
+    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3, ...terms],
     ...buildAchievement({
       baseUrl: env.PUBLIC_BASE_URL,
       brief: row,

@@ -1098,6 +1098,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/credentials/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify any issuer’s Open Badges 3.0 credential
+         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Always 200 with a verdict: a credential that fails is an answer, not an error.
+         */
+        post: operations["verifyCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -1539,6 +1559,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ob/achievements/{briefId}/criteria": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What earns a brief’s certificate (an achievement’s `criteria.id`)
+         * @description Public, CORS open. An Open Badges `Criteria` document: the narrative (every milestone submitted, the final one rated a pass by the issuing organisation) and the rubric criteria the work is graded on. Draft briefs are 404.
+         */
+        get: operations["getAchievementCriteria"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ob/achievements/{briefId}/image.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A brief’s badge image (an achievement’s `image.id`)
+         * @description Public, CORS open. The badge artwork as a PNG with no credential baked in, named after the achievement (PNG `iTXt` chunks `Title` and `Description`). A holder’s baked badge is `/api/certificates/{certificateNo}/badge.png`. Draft briefs are 404.
+         */
+        get: operations["getAchievementImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ob/status-lists/{purpose}/{list}": {
         parameters: {
             query?: never;
@@ -1553,6 +1613,26 @@ export interface paths {
         get: operations["getStatusList"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify any issuer’s Open Badges 3.0 credential (public, for the /verify page)
+         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Always 200 with a verdict: a credential that fails is an answer, not an error. Public, limited to 60 requests per minute per client address (the same budget as the leaderboard); partners use `POST /api/v1/credentials/verify` with an API key.
+         */
+        post: operations["verifyCredentialPublic"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2917,10 +2997,10 @@ export interface components {
             key: string;
         };
         /**
-         * @description The AI pillars, and `webhooks:manage` (an organisation's webhook endpoints: `/api/v1/webhooks`).
+         * @description The AI pillars, `webhooks:manage` (an organisation's webhook endpoints: `/api/v1/webhooks`) and `credentials:verify` (checking any issuer's Open Badges 3.0 credential: `/api/v1/credentials/verify`).
          * @enum {string}
          */
-        AnyApiKeyScope: "playbooks:generate" | "integrity:check" | "rubrics:generate" | "webhooks:manage";
+        AnyApiKeyScope: "playbooks:generate" | "integrity:check" | "rubrics:generate" | "webhooks:manage" | "credentials:verify";
         ApiKey: {
             id: string;
             name: string;
@@ -3288,7 +3368,9 @@ export interface components {
             /** @description The AI pillars the key may call. */
             scopes: components["schemas"]["ApiKeyScope"][];
             /** @description Scopes beyond the pillars, e.g. `webhooks:manage`. */
-            otherScopes: components["schemas"]["AnyApiKeyScope"][];
+            otherScopes: ("playbooks:generate" | "integrity:check" | "rubrics:generate" | "webhooks:manage")[];
+            /** @description Every scope the key has, as plain strings (an open set: scopes added after v1, such as `credentials:verify`, appear only here). */
+            grantedScopes: string[];
             /** @description The organisation the key belongs to. */
             organisationId: string | null;
             rateLimit: {
@@ -3660,6 +3742,70 @@ export interface components {
             /** @description Null on the last page. */
             nextCursor: string | null;
         };
+        CredentialVerification: {
+            /**
+             * @description `invalid`: malformed, not an OB 3.0 AchievementCredential, bad signature or claims, or not valid yet. `unverifiable`: the signature or the status could not be checked (key or list unreachable, refused address, an embedded proof). Then `revoked`, `suspended` (its status bit, or its issuer suspended here), `expired`, `valid`. Warnings (e.g. the issuer’s Profile unreachable) do not change it.
+             * @enum {string}
+             */
+            verdict: "valid" | "revoked" | "suspended" | "expired" | "invalid" | "unverifiable";
+            /** @description One sentence: the verdict and the first failing check. */
+            summary: string;
+            checks: components["schemas"]["CredentialCheck"][];
+            issuer: {
+                id: string | null;
+                /** @description From its Profile when read, else as the credential names it. */
+                name: string | null;
+                url: string | null;
+                /** @description Whether the issuer is an organisation verified on this platform (one of ours, or an issuer whose domain a verified organisation proved by DNS). */
+                verifiedHere: boolean;
+                /** @description Its verification state here (`verified`, `suspended`, …) when it is one of ours; null otherwise. */
+                standing: string | null;
+            };
+            /** @description What the credential says (unverified when the verdict is not `valid`). */
+            credential: {
+                id: string | null;
+                type: string[];
+                name: string | null;
+                achievement: {
+                    id: string | null;
+                    name: string | null;
+                    description: string | null;
+                    achievementType: string | null;
+                };
+                subjectId: string | null;
+                validFrom: string | null;
+                validUntil: string | null;
+                evidence: string[];
+            } | null;
+            /** @enum {string|null} */
+            format: "vc-jwt" | "json" | null;
+            /** @enum {string|null} */
+            container: "text" | "png" | "svg" | null;
+            algorithm: string | null;
+            kid: string | null;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        CredentialCheck: {
+            /**
+             * @description In the 1EdTech validator’s order: `parse` (VC-JWT or JSON, header policy), `context` (`@context` and `type`), `schema` (the AchievementCredential JSON Schema), `signature` (the `kid` URL’s key, or a did:web / did:key issuer’s), `claims` (the JWT claims mirror the credential), `times`, `status` (Bitstring Status List), `issuer` (its Profile and its standing here).
+             * @enum {string}
+             */
+            check: "parse" | "context" | "schema" | "signature" | "claims" | "times" | "status" | "issuer";
+            /** @enum {string} */
+            outcome: "passed" | "failed" | "warning" | "unverifiable" | "skipped";
+            detail: string;
+        };
+        /** @description Exactly one of `credential` and `badge`. */
+        VerifyCredentialRequest: {
+            /**
+             * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential (an embedded proof is not checked: verdict `unverifiable`).
+             * @example eyJhbGciOiJFUzI1NiIsImtpZCI6Imh0dHBzOi8vdW5pLmV4YW1wbGUvb2Iva2V5cy8xIiwidHlwIjoiSldUIn0.eyJ…
+             */
+            credential?: string;
+            /** @description A baked badge as base64 (standard or URL-safe) of its bytes: a PNG with an `iTXt` chunk `openbadgecredential`, or an SVG with an `<openbadges:credential>` element. */
+            badge?: string;
+        };
         ChangeBriefStateRequest: {
             /** @enum {string} */
             state?: "published" | "closed";
@@ -3884,6 +4030,10 @@ export interface components {
         };
         /** @description One public signing key (never private members). */
         Jwk: {
+            /** @description On `/ob/keys/{thumbprint}` only: JSON-LD terms for the JWK members (ignored by JOSE libraries). */
+            "@context"?: (string | {
+                [key: string]: unknown;
+            })[];
             /** @enum {string} */
             kty: "EC" | "OKP";
             /** @enum {string} */
@@ -3932,7 +4082,20 @@ export interface components {
             achievementType: string;
             name: string;
             description: string;
+            /** @description A PNG of the badge, no credential baked in (`…/image.png`). */
+            image: {
+                /** Format: uri */
+                id: string;
+                /** @enum {string} */
+                type: "Image";
+                caption: string;
+            };
             criteria: {
+                /**
+                 * Format: uri
+                 * @description The public Criteria document (`…/criteria`).
+                 */
+                id: string;
                 narrative: string;
             };
             resultDescription: ({
@@ -3945,6 +4108,18 @@ export interface components {
             })[];
             /** Format: int64 */
             validForMonths?: number;
+        };
+        /** @description An Open Badges 3.0 `Criteria` document (an achievement’s `criteria.id`). */
+        Criteria: {
+            "@context": (string | {
+                [key: string]: unknown;
+            })[];
+            /** Format: uri */
+            id: string;
+            type: string[];
+            name: string;
+            /** @description Markdown: what earns the achievement, and the rubric. */
+            narrative: string;
         };
         /** @description The Service Description Document (OB 3.0 § "Service Discovery Endpoint"): a profile of the specification’s OpenAPI 3.0 file with this server’s endpoints, its OAuth 2.0 flow, scopes and registration URL. */
         ServiceDescriptionDocument: {
@@ -11611,6 +11786,124 @@ export interface operations {
             };
         };
     };
+    verifyCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict and every check. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialVerification"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `ApiKey realm="api", header="X-Service-Key"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listOrganisationWebhooks: {
         parameters: {
             query?: {
@@ -14382,6 +14675,110 @@ export interface operations {
             };
         };
     };
+    getAchievementCriteria: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The brief whose achievement it is. */
+                briefId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Criteria. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Criteria"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getAchievementImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The brief whose achievement it is. */
+                briefId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     getStatusList: {
         parameters: {
             query?: never;
@@ -14444,6 +14841,98 @@ export interface operations {
             };
             /** @description Not configured, or a dependency is unavailable; nothing was changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    verifyCredentialPublic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict and every check. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialVerification"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

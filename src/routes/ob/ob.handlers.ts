@@ -1,9 +1,11 @@
 import { getReadReplicaDb } from '../../db/client';
-import { keyByThumbprint } from '../../domain/certificates/credential';
+import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
+import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
 import { finishedResponse } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
+import { criteriaDocument, achievementImage as image } from '../../services/achievement-documents';
 import { cachedObDocument, OB_DOCUMENT_TTL_SECONDS } from '../../services/ob-documents';
 import { publishedKeys } from '../../services/signing-key';
 import {
@@ -31,7 +33,8 @@ export const key: AppRouteHandler<typeof routes.getKey> = async (c) => {
   let json = keysMemo.byThumbprint.get(thumbprint);
   if (json === undefined) {
     const found = await keyByThumbprint(await publishedKeys(c.env), thumbprint);
-    json = found ? JSON.stringify(found) : null;
+    // The `@context` (ignored by JOSE, RFC 7517 §4) lets a JSON-LD processor read the document too.
+    json = found ? JSON.stringify({ '@context': [VC_CONTEXT_V2, JWK_CONTEXT], ...found }) : null;
     // Unknown thumbprints are not remembered: anyone can ask for any number of them.
     if (found) keysMemo.byThumbprint.set(thumbprint, json);
   }
@@ -76,4 +79,16 @@ export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = 
   const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
   if (noneMatch(c.req.header('If-None-Match'), found.etag)) return c.body(null, 304, headers);
   return c.body(found.jwt, 200, { ...headers, 'Content-Type': 'application/vc+jwt' });
+};
+
+export const criteria: AppRouteHandler<typeof routes.getCriteria> = async (c) => {
+  const doc = await criteriaDocument(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  if (!doc) throw new ProblemError('not-found', 'No public brief has this id.');
+  return c.json(doc, 200, open(300));
+};
+
+export const achievementImage: AppRouteHandler<typeof routes.getAchievementImage> = async (c) => {
+  const png = await image(getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  if (!png) throw new ProblemError('not-found', 'No public brief has this id.');
+  return c.body(png, 200, { ...open(300), 'Content-Type': 'image/png' });
 };
