@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { json } from '../../lib/content';
+import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { defineRoute } from '../../lib/route';
 import { sessionAuth } from '../../lib/route-auth';
 
@@ -43,6 +44,7 @@ export const getLearnerRecord = defineRoute({
     200: {
       description: 'The signed learner record.',
       headers: {
+        ...RATE_LIMIT_HEADERS,
         'Content-Disposition': {
           description: '`inline; filename="learner-record.json"`, so that a link can offer it as a download.',
           schema: { type: 'string' as const },
