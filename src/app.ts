@@ -14,6 +14,7 @@ import { guardianRouter } from './routes/guardian/guardian.index';
 import { healthRouter } from './routes/health/health.index';
 import { imsRouter } from './routes/ims/ims.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
+import { learnerRecordRouter } from './routes/me/learner-record.index';
 import { meRouter } from './routes/me/me.index';
 import { oauthGrantsRouter } from './routes/me/oauth-grants.index';
 import { metaRouter } from './routes/meta/meta.index';
@@ -43,6 +44,7 @@ export function buildApp() {
   app.route('/', authRouter);
   app.route('/', meRouter);
   app.route('/', oauthGrantsRouter);
+  app.route('/', learnerRecordRouter);
   app.route('/', guardianRouter);
   app.route('/', adminRouter);
   app.route('/', keysRouter);

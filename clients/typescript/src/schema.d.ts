@@ -361,6 +361,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/learner-record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your learner record (CLR 2.0), signed
+         * @description A 1EdTech Comprehensive Learner Record 2.0 `ClrCredential` holding, as `credentialSubject.verifiableCredential`, the Open Badges 3.0 AchievementCredential of each of your certificates that is neither revoked nor expired. Signed now as a VC-JWT with the same key and `kid` as the certificates; issued by the platform, its subject your credentials’ `urn:uuid:` id (no name, no email). Built on each request, not stored. With no such certificate there is no record (CLR 2.0 requires at least one credential): 404. A host you authorised reads the same at `GET /ims/clr/v2p0/credentials`.
+         */
+        get: operations["getMyLearnerRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/guardian": {
         parameters: {
             query?: never;
@@ -1699,6 +1719,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ims/clr/v2p0/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holder’s learner record (CLR 2.0), for a client the holder authorised
+         * @description OAuth 2.0 bearer token with the scope `https://purl.imsglobal.org/spec/clr/v2p0/scope/credential.readonly` (CLR 2.0 § "Comprehensive Learner Record Standard API"). The holder’s learner record, one `ClrCredential` signed as a VC-JWT now (as `GET /api/me/learner-record`), holding their certificates that are neither revoked nor expired; an empty list when there is none. `X-Total-Count` is 1 or 0.
+         */
+        get: operations["getClrCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/authorize": {
         parameters: {
             query?: never;
@@ -2862,6 +2902,18 @@ export interface components {
             scope: string[];
             /** Format: date-time */
             grantedAt: string;
+        };
+        /** @description The holder’s learner record: one signed CLR 2.0 credential gathering their certificates that are neither revoked nor expired. */
+        LearnerRecord: {
+            /** @enum {string} */
+            format: "vc-jwt";
+            /** @description The CLR 2.0 `ClrCredential` as a VC-JWT (compact JWS, header `{alg, kid, typ: "JWT"}`), signed with the certificates’ key: `kid` is the key’s URL, also in `/.well-known/jwks.json`. */
+            jwt: string;
+            /**
+             * Format: int64
+             * @description How many AchievementCredentials it holds (`credentialSubject.verifiableCredential`).
+             */
+            credentials: number;
         };
         GuardianStatus: {
             /** @description Under 18 on the service’s clock (DPDP §2(f)). */
@@ -4220,6 +4272,11 @@ export interface components {
             id: string;
             type: string[];
             name: string;
+        };
+        /** @description CLR 2.0 `GetClrCredentialsResponse`: the learner record is signed as a VC-JWT, so it is in `compactJwsString`. */
+        GetClrCredentialsResponse: {
+            /** @description The learner record as a VC-JWT (compact JWS), or nothing. */
+            compactJwsString: string[];
         };
         /** @description An RFC 6749 § 5.2 / RFC 7591 § 3.2.2 error. */
         OAuthError: {
@@ -6638,6 +6695,104 @@ export interface operations {
             };
             /** @description Internal error (no internals disclosed) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getMyLearnerRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed learner record. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description `inline; filename="learner-record.json"`, so that a link can offer it as a download. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LearnerRecord"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15086,6 +15241,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HolderProfile"];
+                };
+            };
+            /** @description No access token, or one that is unknown, expired or revoked (`unauthorizedrequest`). */
+            401: {
+                headers: {
+                    /** @description RFC 6750: `Bearer realm="ims"`, with `error="invalid_token"` when a token was sent but is unknown, expired or revoked, and `error="insufficient_scope", scope="…"` on a 403. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description The access token lacks the operation’s scope (`forbidden`). */
+            403: {
+                headers: {
+                    /** @description RFC 6750: `Bearer realm="ims"`, with `error="invalid_token"` when a token was sent but is unknown, expired or revoked, and `error="insufficient_scope", scope="…"` on a 403. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description The method is not offered on this path (`not_allowed`). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description Too many requests (`server_busy`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description An internal error, without internals (`internal_server_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+        };
+    };
+    getClrCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The learner record, or none. */
+            200: {
+                headers: {
+                    /** @description How many ClrCredentials there are (1 or 0). */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetClrCredentialsResponse"];
                 };
             };
             /** @description No access token, or one that is unknown, expired or revoked (`unauthorizedrequest`). */
