@@ -15413,13 +15413,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An invalid request that cannot be sent back to the client. */
+            /** @description An invalid request that cannot be sent back to the client (an error page), or a malformed query (a problem). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Internal error (no internals disclosed) */
@@ -15463,13 +15464,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The page expired or was already used. */
+            /** @description The page expired or was already used (an error page), or the form was not a form (a problem, as for any malformed body). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Not signed in. */
@@ -15563,13 +15565,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Request body over the limit */
+            /** @description The registration is larger than the library accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
             /** @description Request body is not JSON */
