@@ -180,7 +180,9 @@ export const emailConfirmations = sqliteTable(
     purpose: text('purpose', { enum: EMAIL_CONFIRMATION_PURPOSES }).notNull(),
     tokenHash: text('token_hash').notNull(),
     /** A signup by invitation: the invitation accepted when the address is confirmed. */
-    invitationId: text('invitation_id').references(() => organisationInvitations.id, { onDelete: 'set null' }),
+    invitationId: text('invitation_id').references(() => organisationInvitations.id, {
+      onDelete: 'set null',
+    }),
     /** An email correction: its `correction` request, completed when the new address is confirmed. */
     requestId: text('request_id'),
     createdAt: createdAt(),
