@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { bodyLimits } from '../middleware/body-limits';
 import { requestEnvelope } from '../middleware/envelope';
 import { methodNotAllowed } from '../middleware/method-not-allowed';
+import { strictUtf8 } from '../middleware/strict-utf8';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from './problem';
 import type { AppBindings, AppOpenAPI } from './types';
 import { validationHook } from './validation';
@@ -19,6 +20,7 @@ export function createApp(): AppOpenAPI {
   // Request id, base-URL check, services, CORS, 405s and security headers: one layer (envelope.ts).
   app.use(requestEnvelope({ methodNotAllowed: methodNotAllowed(() => app.routes) }));
   app.use('/api/*', bodyLimits());
+  app.use(strictUtf8());
 
   app.notFound((c) =>
     problemResponse(
