@@ -82,7 +82,8 @@ try {
   const stream = run({
     files: [join(ROOT, 'test', 'e2e', 'pages.e2e.mjs')],
     concurrency: 1,
-    timeout: 120_000,
+    // The whole file (one Worker, 20 browser tests); on a loaded 2-core machine it nears two minutes.
+    timeout: 180_000,
   });
   stream.on('test:pass', (event) => {
     if (event.details.type !== 'suite') passed += 1;

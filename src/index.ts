@@ -1,12 +1,37 @@
 import { app } from './app';
 import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
 import { runScheduled } from './scheduled';
+import { asImsx } from './services/portability/imsx';
+import { authorizationServer, isAuthorizationServerPath } from './services/portability/oauth';
 
 export { KvCoalescer } from './durable/kv-coalescer';
 export { RateLimiter } from './durable/rate-limiter';
 
+/** The app's fetch, taken once at load (as `fetch: app.fetch` did). */
+const serveApp = app.fetch;
+
+/** The path (and query) of an absolute URL, without parsing it. */
+function pathOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? '/' : url.slice(slash);
+}
+
 export default {
-  fetch: app.fetch,
+  // The OAuth 2.0 token, registration and metadata endpoints of the Open Badges API are the OAuth
+  // library's (src/services/portability/oauth.ts); everything else, the authorization page included,
+  // is the app's. Errors under /ims/ are the Open Badges API's `Imsx_StatusInfo`, not problem+json.
+  // Not async, and no URL parsed: this runs on every request, the hot public reads included.
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
+    const path = pathOf(request.url);
+    if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
+      if (isAuthorizationServerPath(path.split('?')[0] ?? path))
+        return authorizationServer(env).then((server) => server.fetch(request, env, ctx));
+    }
+    if (!path.startsWith('/ims/')) return serveApp(request, env, ctx);
+    return Promise.resolve(serveApp(request, env, ctx)).then((response) =>
+      response.status >= 400 ? asImsx(response) : response,
+    );
+  },
   async queue(batch, env) {
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
     else await consumeJobBatch(batch, env);

@@ -187,6 +187,10 @@ export async function checkResponse(method: string, url: string, res: Response):
   const problemDoc: ResponseDoc = {
     content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } },
   };
+  // The Open Badges API's paths answer every error as `Imsx_StatusInfo` (src/index.ts).
+  const errorDoc: ResponseDoc = pathname.startsWith('/ims/')
+    ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Imsx_StatusInfo' } } } }
+    : problemDoc;
   // The body limit applies to every /api/ request before routing, so an oversized body is a 413
   // even on a path or method that does not exist.
   const tooLarge = res.status === 413 && pathname.startsWith('/api/');
@@ -194,7 +198,7 @@ export async function checkResponse(method: string, url: string, res: Response):
     // Nothing undocumented is reachable: an unknown path is a 404 problem.
     if (res.status !== 404 && !tooLarge)
       problems.push(`status ${res.status} for a path the document does not have`);
-    await checkBody('unknown 404', res, problemDoc, problems);
+    await checkBody('unknown 404', res, errorDoc, problems);
     return { problems, operation };
   }
   const op = document.paths[template]?.[verb];
@@ -209,7 +213,7 @@ export async function checkResponse(method: string, url: string, res: Response):
     if (res.status !== 405 && !tooLarge)
       problems.push(`status ${res.status} for a method the path does not document`);
     if (res.status === 405 && !res.headers.get('allow')) problems.push('405 without an Allow header');
-    await checkBody('any 405', res, problemDoc, problems);
+    await checkBody('any 405', res, errorDoc, problems);
     return { problems, operation };
   }
   const documented = op.responses[String(res.status)] ?? op.responses.default;
@@ -217,7 +221,7 @@ export async function checkResponse(method: string, url: string, res: Response):
     problems.push(
       `status ${res.status} is not documented (documented: ${Object.keys(op.responses).join(', ')})`,
     );
-    if (res.status >= 400) await checkBody('any problem', res, problemDoc, problems);
+    if (res.status >= 400) await checkBody('any problem', res, errorDoc, problems);
     return { problems, operation };
   }
   if (method.toLowerCase() !== 'head')

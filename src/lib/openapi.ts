@@ -81,6 +81,14 @@ export const TAGS = [
       'The public documents a credential names and resolves: its key (`kid`), issuer Profile, achievement and ' +
       'revocation status list. CORS open, cacheable.',
   },
+  {
+    name: 'Open Badges API',
+    description:
+      "The 1EdTech Open Badges 3.0 API (`/ims/ob/v3p0/`) and its OAuth 2.0 authorization server: a holder's " +
+      'backpack or wallet registers itself (RFC 7591), is authorised by the holder (authorization code with PKCE, ' +
+      'S256) and reads their credentials. Errors under `/ims/` are `Imsx_StatusInfo`, errors of the OAuth endpoints ' +
+      'RFC 6749 JSON, as those specifications require. Guide: docs/portability.md.',
+  },
   { name: 'Leaderboard', description: 'The public leaderboard of consenting candidates.' },
   { name: 'Agreement', description: 'How often AI verdicts agree with independent employer verdicts.' },
   { name: 'Consent', description: 'Consent notices and the per-purpose consent ledger (DPDP Act 2023 §6).' },

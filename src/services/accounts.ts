@@ -18,10 +18,9 @@ import { clock } from '../lib/clock';
 type BatchItem = Parameters<Database['batch']>[0][number];
 
 import { ProblemError } from '../lib/problem';
+import { afterCommit } from './after-commit';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
-import { purgeLeaderboards } from './cache-keys';
 import { guardianRequestInsert, sameEmail } from './guardians';
-import { leaderboardDomainsOf } from './leaderboard';
 import {
   assertNameFree,
   invitationFor,
@@ -379,7 +378,7 @@ export async function setPublicAlias(
       targetType: 'user',
       targetId: userId,
     }),
-    leaderboardDomainsOf(env.DB, userId).then((domains) => purgeLeaderboards(env.CACHE, domains)),
+    afterCommit(env, { person: { id: userId, change: 'alias' } }),
   ]);
   return row;
 }

@@ -7,11 +7,11 @@ import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
 import { verifyPageUrl as pageUrlOf } from '../domain/certificates/urls';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
+import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert } from './audit';
 import { type CachedPayload, verificationKey } from './cache-keys';
 import { requirePreviousKeys, requireSigningKey } from './configuration';
 import { hasConsent } from './consent';
-import { dispatchJobs } from './jobs/jobs';
 import { mayBeIssued } from './verification-filter';
 import {
   builtBeforeChange,
@@ -328,8 +328,8 @@ export async function revokeCertificate(
   actor: { id: string; role: string; ip?: string | null },
   reason: string,
   now = new Date(),
-  /** Where to hand the webhook jobs at once (else the sweeper enqueues them). */
-  queue?: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  /** Where the effects run: cached views dropped, webhook jobs queued (else the sweeper enqueues them). */
+  env?: EffectsEnv,
 ): Promise<CertificateRow | null> {
   const [row] = await db
     .select({ certificate: certificates, actorOrganisation: users.organisationId })
@@ -368,7 +368,13 @@ export async function revokeCertificate(
     ...hooks.statements,
   ]);
   if (!updated) throw new ProblemError('conflict', 'This certificate is already revoked.');
-  if (queue) await dispatchJobs(queue, hooks.jobIds, now);
+  // The revocation's audit entry (reason, address) committed with it.
+  if (env)
+    await afterCommit(
+      env,
+      { certificates: [updated.certificateNo], domains: [updated.domain], jobs: hooks.jobIds },
+      { now },
+    );
   return updated;
 }
 

@@ -21,9 +21,9 @@ import { DEFAULT_NOTICE_LANGUAGE, type NoticeLanguage } from '../domain/notice-l
 import { clock } from '../lib/clock';
 import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
+import { afterCommit } from './after-commit';
 import { auditInsert } from './audit';
 import { corpusFor, type FingerprintCorpus, forgetCandidate, ShardedCorpus } from './corpus';
-import { forgetPublicViews } from './dsr/public-views';
 import { guardianLink } from './guardians';
 import { deleteFingerprintStatements } from './integrity';
 import { jobInsert, runJobNow } from './jobs/jobs';
@@ -283,7 +283,7 @@ export async function recordConsent(
   const resignJob = resignJobId && (rest.at(-1) as { id: string }[] | undefined)?.length === 0;
   if (corpus) await leaveCorpus(env.DB, corpus, userId);
   if (resignJob) await runJobNow(env, resignJobId);
-  await forgetPublicViews(env, userId);
+  await afterCommit(env, { person: { id: userId, change: 'shown' } });
   return inserted[0] as ConsentReceipt;
 }
 

@@ -20,8 +20,8 @@ import { dsrRequests, emailConfirmations, organisationInvitations, users } from 
 import { sha256Hex, toBase64Url } from '../domain/secrets';
 import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
+import { afterCommit } from './after-commit';
 import { auditInsert } from './audit';
-import { forgetPublicViews } from './dsr/public-views';
 import { resignHolderCredentials } from './issuance';
 import { dispatchJobs, jobInsert } from './jobs/jobs';
 import { registerJobKind } from './jobs/registry';
@@ -418,7 +418,7 @@ export async function confirmEmail(
   if (row.purpose === 'change') {
     // The holder identifier is a hash of the email: sign their credentials again.
     if (user.credentialIdentitySalt) await resignHolderCredentials(env, db, user.id);
-    await forgetPublicViews(env, user.id);
+    await afterCommit(env, { person: { id: user.id, change: 'shown' } });
   }
   return {
     email: row.email,

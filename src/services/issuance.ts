@@ -29,9 +29,8 @@ import {
 import { generateCertificateNumber } from '../domain/certificates/certificate-number';
 import { type CredentialInput, type SigningKey, signCredential } from '../domain/certificates/credential';
 import { conflictOfInterest } from '../domain/organisations';
-import { refreshPublicAgreement } from './agreement-rate';
+import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert } from './audit';
-import { purgeLeaderboards } from './cache-keys';
 import { requireSigningKey } from './configuration';
 import {
   addMonths,
@@ -43,10 +42,7 @@ import {
   statusIndexOf,
   submissionResults,
 } from './credentials';
-import { forgetOrganisationViews } from './dsr/public-views';
-import { dispatchJobs, jobInsert, runJobNow } from './jobs/jobs';
-import { announceIssued } from './verification-filter';
-import { forgetVerifications } from './verification-memory';
+import { jobInsert, runJobNow } from './jobs/jobs';
 import { certificateEvent, NOTHING_EMITTED } from './webhooks/events';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
@@ -249,7 +245,7 @@ export async function prepareCertificate(
  * Returns the numbers issued.
  */
 export async function issuePendingCertificates(
-  env: Env_ & Pick<Env, 'CACHE'> & Partial<Pick<Env, 'DB' | 'ERASURE_QUEUE'>>,
+  env: Env_ & EffectsEnv,
   db: Database,
   organisationId: string,
   now = new Date(),
@@ -277,6 +273,7 @@ export async function issuePendingCertificates(
   if (waiting.length === 0) return [];
   const key = await requireSigningKey(env);
   const issued: string[] = [];
+  const jobIds: string[] = [];
   for (const { certificate: c, briefTitle } of waiting) {
     // Earned before the organisation proved its domain: a rating of its own staff's work (which
     // the rating refuses from then on) is not signed; the certificate is withdrawn, saying why.
@@ -347,13 +344,19 @@ export async function issuePendingCertificates(
       ...hooks.statements,
     ]);
     if (updated.length > 0) issued.push(c.certificateNo);
-    if (env.DB && env.ERASURE_QUEUE)
-      await dispatchJobs({ DB: env.DB, ERASURE_QUEUE: env.ERASURE_QUEUE }, hooks.jobIds, now);
+    jobIds.push(...hooks.jobIds);
   }
-  if (issued.length > 0) {
-    const domains = [...new Set(waiting.map((w) => w.certificate.domain))];
-    await Promise.all([forgetVerifications(env, issued), purgeLeaderboards(env.CACHE, domains)]);
-  }
+  await afterCommit(
+    env,
+    issued.length > 0
+      ? {
+          certificates: issued,
+          domains: [...new Set(waiting.map((w) => w.certificate.domain))],
+          jobs: jobIds,
+        }
+      : { jobs: jobIds },
+    { now },
+  );
   return issued;
 }
 
@@ -363,7 +366,7 @@ export async function issuePendingCertificates(
  * other. Looks only at candidates rated since `since`; issues or parks each like a rating would.
  */
 export async function issueEarnedCertificates(
-  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'KV_COALESCER'>,
+  env: Env_ & EffectsEnv,
   db: Database,
   since: Date,
   now = new Date(),
@@ -419,8 +422,7 @@ export async function issueEarnedCertificates(
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  if (created > 0) await purgeLeaderboards(env.CACHE, [...domains]);
-  await announceIssued(env, issued);
+  await afterCommit(env, created > 0 ? { domains: [...domains], issued } : { issued }, { now });
   return created;
 }
 
@@ -490,7 +492,7 @@ async function earnedFromRatings(db: Database, candidateId: string, briefId: str
  * certificate (number, holder, dates) stays; only its credential and signed name change.
  */
 export async function resignCredentialsRatedBy(
-  env: Env_ & Pick<Env, 'CACHE'>,
+  env: Env_ & EffectsEnv,
   db: Database,
   personId: string,
   _now = new Date(),
@@ -527,7 +529,7 @@ export async function resignCredentialsRatedBy(
  * identifier is left out while it is withdrawn). The issuer's name stays the one signed at issue.
  */
 export async function resignHolderCredentials(
-  env: Env_ & Pick<Env, 'CACHE'>,
+  env: Env_ & EffectsEnv,
   db: Database,
   holderId: string,
   reason = 'holder identifier changed',
@@ -563,7 +565,7 @@ export async function resignHolderCredentials(
  * ledger and the setting as they are then.
  */
 export async function resignForPublicVerification(
-  env: Env_ & Pick<Env, 'CACHE'>,
+  env: Env_ & EffectsEnv,
   db: Database,
   holderId: string,
 ): Promise<string[]> {
@@ -583,7 +585,7 @@ export async function resignForPublicVerification(
  * no identifier (`holderIdentity`); a grant re-signs them with it.
  */
 export async function setHolderIdentifier(
-  env: Env_ & Pick<Env, 'CACHE'>,
+  env: Env_ & EffectsEnv,
   db: Database,
   holderId: string,
   enabled: boolean,
@@ -608,7 +610,7 @@ type ResignRow = {
 
 /** Signs each row's credential again, keeping its number, dates, validity and status bit. */
 async function resign(
-  env: Env_ & Pick<Env, 'CACHE'>,
+  env: Env_ & EffectsEnv,
   db: Database,
   rows: ResignRow[],
   options: { signedName: (r: ResignRow) => string; reason: string; alsoInBatch?: () => BatchItem[] },
@@ -668,7 +670,7 @@ async function resign(
     ]);
     changed.push(c.certificateNo);
   }
-  if (changed.length > 0) await forgetVerifications(env, changed);
+  await afterCommit(env, { certificates: changed });
   return changed;
 }
 
@@ -678,23 +680,20 @@ async function resign(
  * organisation that still has waiting certificates (a crash between the verification and this).
  */
 export async function onOrganisationVerified(
-  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'ERASURE_QUEUE'>,
+  env: Env_ & EffectsEnv,
   db: Database,
   organisationId: string,
   now = new Date(),
 ): Promise<string[]> {
   const issued = await issuePendingCertificates(env, db, organisationId, now);
-  await forgetOrganisationViews(env, organisationId);
-  // The public agreement rate counts verified organisations' pairs only: this one's count now.
-  await refreshPublicAgreement(env, now);
+  // Every cached view of its certificates names its state; the public agreement rate counts
+  // verified organisations' pairs only: this one's count now.
+  await afterCommit(env, { organisation: organisationId, agreement: true }, { now });
   return issued;
 }
 
 /** Cron backstop: organisations that are verified but still have certificates waiting. */
-export async function issueAllPending(
-  env: Env_ & Pick<Env, 'CACHE' | 'DB' | 'ERASURE_QUEUE'>,
-  db: Database,
-): Promise<number> {
+export async function issueAllPending(env: Env_ & EffectsEnv, db: Database): Promise<number> {
   const rows = await db
     .selectDistinct({ organisationId: certificates.organisationId })
     .from(certificates)

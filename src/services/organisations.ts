@@ -24,9 +24,10 @@ import {
 import { randomToken, sha256Hex } from '../domain/secrets';
 import type { Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
+import { afterCommit, type Effects } from './after-commit';
 import { auditInsert } from './audit';
 import { requireConfirmedEmail } from './email-confirmations';
-import { issuanceJob } from './issuance';
+import { issuanceJob, issueAfterVerification } from './issuance';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
 
@@ -166,6 +167,18 @@ export async function inviteMember(
  * cannot rename itself (403 `organisation-suspended`).
  */
 export async function updateOrganisation(
+  db: Database,
+  actor: { id: string },
+  input: { name?: string | undefined; websiteUrl?: string | null | undefined },
+  /** With it, the cached views of the organisation's certificates are dropped once it commits. */
+  effects?: Effects,
+): Promise<OrganisationRow> {
+  const updated = await writeOrganisationUpdate(db, actor, input);
+  if (effects) await afterCommit(effects.env, { organisation: updated.id }, effects);
+  return updated;
+}
+
+async function writeOrganisationUpdate(
   db: Database,
   actor: { id: string },
   input: { name?: string | undefined; websiteUrl?: string | null | undefined },
@@ -374,6 +387,18 @@ export async function startDomainVerification(
   db: Database,
   actor: { id: string; email: string },
   rawDomain: string,
+  /** With it, the cached views of its certificates (which name its state, now `pending`) are dropped. */
+  effects?: Effects,
+): Promise<{ organisation: OrganisationRow; challenge: DnsChallenge }> {
+  const started = await writeDomainChallenge(db, actor, rawDomain);
+  if (effects) await afterCommit(effects.env, { organisation: started.organisation.id }, effects);
+  return started;
+}
+
+async function writeDomainChallenge(
+  db: Database,
+  actor: { id: string; email: string },
+  rawDomain: string,
 ): Promise<{ organisation: OrganisationRow; challenge: DnsChallenge }> {
   const domain = normaliseDomain(rawDomain);
   if (!domain) {
@@ -483,14 +508,7 @@ export async function checkDomainVerification(
   db: Database,
   actor: { id: string; email: string },
   rawDomain: string,
-): Promise<{
-  organisation: OrganisationRow;
-  check: DnsCheck;
-  newlyVerified: boolean;
-  issuanceJobId?: string;
-  /** The proof was recorded on an organisation an admin had verified (`recordProof`). */
-  proofRecorded?: boolean;
-}> {
+): Promise<DomainCheck> {
   const domain = normaliseDomain(rawDomain);
   await requireConfirmedEmail(db, actor.id, 'prove a domain');
   const organisation = await organisationOf(db, actor.id);
@@ -637,12 +655,8 @@ export async function reviewOrganisation(
   db: Database,
   admin: { id: string; ip?: string | null },
   id: string,
-  input: { verification: 'verified' | 'rejected' | 'suspended'; reason: string; name?: string | undefined },
-): Promise<{
-  organisation: OrganisationRow;
-  previous: OrganisationVerification;
-  issuanceJobId?: string | undefined;
-} | null> {
+  input: ReviewInput,
+): Promise<Review | null> {
   const organisation = await loadOrganisation(db, id);
   if (!organisation) return null;
   if (input.name !== undefined && input.name !== organisation.name) {
@@ -736,4 +750,67 @@ export async function listOrganisations(
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(asc(organisations.createdAt), asc(organisations.id))
     .limit(limit + 1);
+}
+
+type ReviewInput = {
+  verification: 'verified' | 'rejected' | 'suspended';
+  reason: string;
+  name?: string | undefined;
+};
+type Review = {
+  organisation: OrganisationRow;
+  previous: OrganisationVerification;
+  issuanceJobId?: string | undefined;
+};
+
+/**
+ * An admin's review and what it causes: a verification issues what waited for it (the issuance
+ * job, run here); any other decision drops the cached views of the organisation's certificates,
+ * and its rating pairs stop counting in the public agreement rate (verified organisations only).
+ */
+export async function reviewOrganisationAndIssue(
+  env: Env,
+  db: Database,
+  admin: { id: string; ip?: string | null },
+  id: string,
+  input: ReviewInput,
+): Promise<Review | null> {
+  const reviewed = await reviewOrganisation(db, admin, id, input);
+  if (!reviewed) return null;
+  const { organisation } = reviewed;
+  if (organisation.verification === 'verified')
+    await issueAfterVerification(env, db, organisation, reviewed.issuanceJobId);
+  else await afterCommit(env, { organisation: organisation.id, agreement: true });
+  return reviewed;
+}
+
+type DomainCheck = {
+  organisation: OrganisationRow;
+  check: DnsCheck;
+  newlyVerified: boolean;
+  issuanceJobId?: string;
+  /** The proof was recorded on an organisation an admin had verified (`recordProof`). */
+  proofRecorded?: boolean;
+};
+
+/**
+ * A DNS check and what it causes: a verification issues what waited for it (the caller waits for
+ * those certificates, returned); a proof recorded on a verified organisation changes what the
+ * cached views of its certificates show, so they are dropped.
+ */
+export async function checkDomainAndIssue(
+  effects: Effects<Env>,
+  db: Database,
+  actor: { id: string; email: string },
+  rawDomain: string,
+): Promise<DomainCheck & { issuedCertificates: string[] }> {
+  const result = await checkDomainVerification(effects.env, db, actor, rawDomain);
+  const issuedCertificates = await issueAfterVerification(
+    effects.env,
+    db,
+    result.organisation,
+    result.issuanceJobId,
+  );
+  if (result.proofRecorded) await afterCommit(effects.env, { organisation: result.organisation.id }, effects);
+  return { ...result, issuedCertificates };
 }

@@ -3,7 +3,7 @@
 // seeds data through the API and passes the URLs and fixtures in the environment.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -576,6 +576,92 @@ describe('portable certificates', () => {
     assert.equal(stranger.status(), 401);
     await other.close();
     await context.close();
+  });
+});
+
+describe('Open Badges API authorization page', () => {
+  it('shows the client and the scopes it asks for; Allow completes the flow and the client reads the credentials', async () => {
+    const scope = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly';
+    // A native client on the holder's computer: an http loopback redirect (RFC 8252 § 7.3).
+    const redirect = 'http://127.0.0.1:9/callback';
+    const registration = await fetch(`${BASE}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'E2E Wallet',
+        client_uri: 'https://wallet.example/',
+        redirect_uris: [redirect],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope,
+      }),
+    });
+    assert.equal(registration.status, 201);
+    const client = /** @type {{ client_id: string; client_secret: string }} */ (await registration.json());
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authorize = new URL(`${BASE}/oauth/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: redirect,
+      scope,
+      state: 'e2e-state',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }))
+      authorize.searchParams.set(k, v);
+
+    const { page, context, done } = await openPage();
+    const [name, value] = F.indic.cookie.split(/=(.*)/s);
+    await context.addCookies([{ name: name ?? 'session', value: value ?? '', url: BASE }]);
+    /** @type {string | undefined} */
+    let callback;
+    await page.route(`${redirect}**`, (route) => {
+      callback = route.request().url();
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: '<!doctype html><title>Done</title>',
+      });
+    });
+    await page.goto(authorize.href);
+    assert.equal(await page.locator('#client-name').textContent(), 'E2E Wallet');
+    assert.equal(await page.locator('#redirect-host').textContent(), '127.0.0.1');
+    assert.ok(((await page.locator('#scopes').textContent()) ?? '').includes(scope));
+    assert.ok(((await page.textContent('main')) ?? '').includes('https://wallet.example/'));
+    await expectAccessible(page, 'authorization page');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${redirect}**`);
+    assert.ok(callback, 'the browser came back to the client');
+    const back = new URL(callback);
+    assert.equal(back.searchParams.get('state'), 'e2e-state');
+    const code = back.searchParams.get('code');
+    assert.ok(code);
+
+    const tokens = await fetch(`${BASE}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+      }),
+    });
+    assert.equal(tokens.status, 200);
+    const { access_token } = /** @type {{ access_token: string }} */ (await tokens.json());
+    const credentials = await fetch(`${BASE}/ims/ob/v3p0/credentials`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    assert.equal(credentials.status, 200);
+    const body = /** @type {{ compactJwsString: string[] }} */ (await credentials.json());
+    assert.ok(body.compactJwsString.length >= 1);
+    await done();
   });
 });
 

@@ -362,6 +362,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/oauth-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Applications the caller allowed to read their credentials
+         * @description Every live grant the caller made on the authorization page (`GET /oauth/authorize`), newest first: the client’s name, website and redirect URIs, and the scopes. Each is a processing purpose the caller agreed to.
+         */
+        get: operations["listMyOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/oauth-grants/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an application’s access
+         * @description Ends the grant and every access and refresh token issued under it, at once; the application must be authorised again to read anything. Audit-logged. Another person’s grant, or an unknown id, is a 404.
+         */
+        delete: operations["revokeMyOAuthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/guardian": {
         parameters: {
             query?: never;
@@ -1580,6 +1620,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ims/ob/v3p0/discovery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Open Badges API’s Service Description Document
+         * @description Public (OB 3.0 § "Service Discovery Endpoint"). A profile of the 1EdTech OpenAPI file: this server’s Open Badges endpoints, the OAuth 2.0 authorization code flow (authorization, token and refresh URLs), the dynamic client registration URL (`x-imssf-registrationUrl`), the scopes, the privacy policy and the terms of service. A backpack or wallet given this server’s base URL starts here.
+         */
+        get: operations["getServiceDescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ims/ob/v3p0/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holder’s credentials, for a client the holder authorised
+         * @description OAuth 2.0 bearer token with the scope `https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly`. The authenticated holder’s certificates that are signed and not revoked (expired ones included: a verifier checks `validUntil`), each as its VC-JWT, oldest first. Paged by `limit` and `offset`; `X-Total-Count` is the number matching (with `since`), and `Link` gives `first`, `last`, and `next`/`prev` where they exist.
+         */
+        get: operations["getCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ims/ob/v3p0/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holder’s profile, for a client the holder authorised
+         * @description OAuth 2.0 bearer token with the scope `https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.readonly`. The holder as an OB 3.0 `Profile`: the id their credentials name as `credentialSubject.id`, and their name.
+         */
+        get: operations["getProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The authorization page: the holder allows or denies a client (HTML)
+         * @description OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the holder to sign in. Signed in, it shows the client’s name, its website, privacy policy and terms, where access will be sent and each scope asked for, with Allow and Deny. A request the client cannot be trusted with (unknown client, unregistered redirect URI) is a 400 page and never redirects; other refusals (no PKCE, a plain challenge, a child’s account) go back to the client as `error`.
+         */
+        get: operations["getAuthorizationPage"];
+        put?: never;
+        /**
+         * The holder’s Allow or Deny on the authorization page
+         * @description Posted by the page’s form (same origin only: `Origin` or `Sec-Fetch-Site: same-origin`; the handle works once, for ten minutes, in the browser that opened the page). Allow stores the grant (a consent: listed at `GET /api/me/oauth-grants`, revocable there) and redirects to the client with a code; Deny redirects with `error=access_denied`.
+         */
+        post: operations["decideAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dynamic client registration (RFC 7591)
+         * @description No initial access token. `client_name` (1–100 characters) and `redirect_uris` (https, or http on a loopback address) are required; `token_endpoint_auth_method` `client_secret_basic` (the default, as OB 3.0 asks), `client_secret_post` or `none` (a public client); `grant_types` `authorization_code` and `refresh_token`. Answers the metadata as stored with `client_id`, `client_secret` (confidential clients) and their times. A registration unused for 90 days expires.
+         */
+        post: operations["registerOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint: codes and refresh tokens for access tokens; revocation (RFC 7009)
+         * @description Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` with `code`, `redirect_uri` and the PKCE `code_verifier` (a code works once); `grant_type=refresh_token` (refresh tokens rotate; the previous one works until the new one is used). Without `grant_type`, a request with `token` revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour.
+         */
+        post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 authorization server metadata (RFC 8414)
+         * @description Issuer, endpoints, scopes, `code_challenge_methods_supported: ["S256"]` and the rest.
+         */
+        get: operations["getOAuthServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leaderboard": {
         parameters: {
             query?: never;
@@ -2683,6 +2867,18 @@ export interface components {
             body: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description An application the holder allowed on the authorization page (a consent): who, which scopes, since when. */
+        OAuthGrant: {
+            id: string;
+            clientId: string;
+            /** @description As the client registered it (self-asserted). */
+            clientName: string;
+            clientUri: string | null;
+            redirectUris: string[];
+            scope: string[];
+            /** Format: date-time */
+            grantedAt: string;
         };
         GuardianStatus: {
             /** @description Under 18 on the service’s clock (DPDP §2(f)). */
@@ -3851,6 +4047,111 @@ export interface components {
             })[];
             /** Format: int64 */
             validForMonths?: number;
+        };
+        /** @description The Service Description Document (OB 3.0 § "Service Discovery Endpoint"): a profile of the specification’s OpenAPI 3.0 file with this server’s endpoints, its OAuth 2.0 flow, scopes and registration URL. */
+        ServiceDescriptionDocument: {
+            openapi: string;
+            /** @description Metadata about the resource server (OB 3.0 `OpenApiInfo`). */
+            info: {
+                title: string;
+                version: string;
+                termsOfService: string;
+                "x-imssf-privacyPolicyUrl": string;
+                description: string;
+            };
+            servers: {
+                url: string;
+                description: string;
+            }[];
+            tags: {
+                [key: string]: unknown;
+            }[];
+            paths: {
+                [key: string]: unknown;
+            };
+            components: {
+                securitySchemes: {
+                    OAuth2ACG: {
+                        /** @enum {string} */
+                        type: "oauth2";
+                        description: string;
+                        "x-imssf-registrationUrl": string;
+                        flows: {
+                            authorizationCode: {
+                                authorizationUrl: string;
+                                tokenUrl: string;
+                                refreshUrl: string;
+                                scopes: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                schemas: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * @description The Open Badges API error shape (OB 3.0 `Imsx_StatusInfo`): every error under `/ims/` uses it instead of problem+json, as the 1EdTech specification requires.
+         * @example {
+         *       "imsx_codeMajor": "failure",
+         *       "imsx_severity": "error",
+         *       "imsx_description": "The access token is missing, expired or revoked.",
+         *       "imsx_codeMinor": {
+         *         "imsx_codeMinorField": [
+         *           {
+         *             "imsx_codeMinorFieldName": "TargetEndSystem",
+         *             "imsx_codeMinorFieldValue": "unauthorizedrequest"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        Imsx_StatusInfo: {
+            /** @enum {string} */
+            imsx_codeMajor: "failure" | "processing" | "success" | "unsupported";
+            /** @enum {string} */
+            imsx_severity: "error" | "status" | "warning";
+            imsx_description?: string;
+            imsx_codeMinor?: {
+                imsx_codeMinorField: {
+                    imsx_codeMinorFieldName: string;
+                    /** @enum {string} */
+                    imsx_codeMinorFieldValue: "forbidden" | "fullsuccess" | "internal_server_error" | "invalid_data" | "invalid_query_parameter" | "misdirected_request" | "not_acceptable" | "not_allowed" | "not_found" | "not_modified" | "server_busy" | "unauthorizedrequest" | "unknown";
+                }[];
+            };
+        };
+        /** @description OB 3.0 `GetOpenBadgeCredentialsResponse`: every credential here is signed as a VC-JWT, so all are in `compactJwsString`. */
+        GetOpenBadgeCredentialsResponse: {
+            /** @description The credentials, each a VC-JWT (compact JWS), oldest first. */
+            compactJwsString: string[];
+        };
+        /**
+         * @description The authenticated holder as an OB 3.0 `Profile`: the id their credentials name, and their name.
+         * @example {
+         *       "@context": [
+         *         "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"
+         *       ],
+         *       "id": "urn:uuid:9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
+         *       "type": [
+         *         "Profile"
+         *       ],
+         *       "name": "Asha Rao"
+         *     }
+         */
+        HolderProfile: {
+            "@context": string[];
+            /** @description The id the holder’s credentials name as `credentialSubject.id`. */
+            id: string;
+            type: string[];
+            name: string;
+        };
+        /** @description An RFC 6749 § 5.2 / RFC 7591 § 3.2.2 error. */
+        OAuthError: {
+            error: string;
+            error_description?: string;
         };
         Leaderboard: {
             /** @description The domain, or null for all domains. */
@@ -6285,6 +6586,200 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
                     "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listMyOAuthGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: components["schemas"]["OAuthGrant"][];
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    revokeMyOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant’s id. */
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`. */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -14439,6 +14934,552 @@ export interface operations {
             };
             /** @description Not configured, or a dependency is unavailable; nothing was changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getServiceDescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Service Description Document. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceDescriptionDocument"];
+                };
+            };
+            /** @description The method is not offered on this path (`not_allowed`). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description An internal error, without internals (`internal_server_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+        };
+    };
+    getCredentials: {
+        parameters: {
+            query?: {
+                /** @description Credentials per page, 1–100 (default 20). */
+                limit?: string;
+                /** @description Index of the first credential to return (zero indexed; default 0). */
+                offset?: string;
+                /** @description Only credentials issued after this time (ISO 8601 date-time, e.g. `2026-01-01T00:00:00Z`). */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the holder’s credentials. */
+            200: {
+                headers: {
+                    /** @description How many credentials match, on all pages. */
+                    "X-Total-Count"?: number;
+                    /** @description RFC 8288 links with `rel` `first`, `last`, and `next` and `prev` when they exist. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetOpenBadgeCredentialsResponse"];
+                };
+            };
+            /** @description An invalid query parameter (`invalid_query_parameter`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description No access token, or one that is unknown, expired or revoked (`unauthorizedrequest`). */
+            401: {
+                headers: {
+                    /** @description RFC 6750: `Bearer realm="ims"`, with `error="invalid_token"` when a token was sent but is unknown, expired or revoked, and `error="insufficient_scope", scope="…"` on a 403. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description The access token lacks the operation’s scope (`forbidden`). */
+            403: {
+                headers: {
+                    /** @description RFC 6750: `Bearer realm="ims"`, with `error="invalid_token"` when a token was sent but is unknown, expired or revoked, and `error="insufficient_scope", scope="…"` on a 403. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description The method is not offered on this path (`not_allowed`). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description Too many requests (`server_busy`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description An internal error, without internals (`internal_server_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+        };
+    };
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holder’s Profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolderProfile"];
+                };
+            };
+            /** @description No access token, or one that is unknown, expired or revoked (`unauthorizedrequest`). */
+            401: {
+                headers: {
+                    /** @description RFC 6750: `Bearer realm="ims"`, with `error="invalid_token"` when a token was sent but is unknown, expired or revoked, and `error="insufficient_scope", scope="…"` on a 403. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description The access token lacks the operation’s scope (`forbidden`). */
+            403: {
+                headers: {
+                    /** @description RFC 6750: `Bearer realm="ims"`, with `error="invalid_token"` when a token was sent but is unknown, expired or revoked, and `error="insufficient_scope", scope="…"` on a 403. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description The method is not offered on this path (`not_allowed`). */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description Too many requests (`server_busy`); see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description An internal error, without internals (`internal_server_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+        };
+    };
+    getAuthorizationPage: {
+        parameters: {
+            query?: {
+                /** @description Must be `code`. */
+                response_type?: string;
+                /** @description The `client_id` from registration. */
+                client_id?: string;
+                /** @description One of the client’s registered redirect URIs, exactly. */
+                redirect_uri?: string;
+                /** @description Space-separated scopes (see the `OAuth2ACG` security scheme). */
+                scope?: string;
+                /** @description Returned unchanged to the client. */
+                state?: string;
+                /** @description PKCE (RFC 7636) challenge: required. */
+                code_challenge?: string;
+                /** @description Must be `S256`; `plain` is refused. */
+                code_challenge_method?: string;
+                /** @description RFC 8707 resource indicator; if given, `{base}/ims`. */
+                resource?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description The page’s own policy: its inline style and script by hash. */
+                    "Content-Security-Policy"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client’s `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (`access_denied`, `invalid_request`, …) and `state`. */
+            302: {
+                headers: {
+                    /** @description The client’s redirect URI with the result. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An invalid request that cannot be sent back to the client. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    decideAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The page’s one-time consent handle. */
+                    handle: string;
+                    /**
+                     * @description The holder’s choice.
+                     * @enum {string}
+                     */
+                    decision: "approve" | "deny";
+                };
+            };
+        };
+        responses: {
+            /** @description Back to the client’s `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (`access_denied`, `invalid_request`, …) and `state`. */
+            302: {
+                headers: {
+                    /** @description The client’s redirect URI with the result. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page expired or was already used. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not from this site’s own page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    registerOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The registered client. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An OAuth error (`invalid_request`, `invalid_grant`, `invalid_client_metadata`, …). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The tokens (`access_token`, `token_type`, `expires_in`, `refresh_token`, `scope`), or an empty revocation answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An OAuth error (`invalid_request`, `invalid_grant`, `invalid_client_metadata`, …). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Client authentication failed (`invalid_client`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getOAuthServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

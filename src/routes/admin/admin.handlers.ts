@@ -1,12 +1,9 @@
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { refreshPublicAgreement } from '../../services/agreement-rate';
 import * as apiKeys from '../../services/api-keys';
 import * as audit from '../../services/audit';
-import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
-import { issueAfterVerification } from '../../services/issuance';
 import * as jobs from '../../services/jobs/jobs';
 import * as organisations from '../../services/organisations';
 import type * as routes from './admin.routes';
@@ -166,20 +163,13 @@ export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations>
 };
 
 export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisation> = async (c) => {
-  const reviewed = await organisations.reviewOrganisation(
+  const reviewed = await organisations.reviewOrganisationAndIssue(
+    c.env,
     c.var.db,
     { id: c.var.user.id, ip: c.req.header('CF-Connecting-IP') ?? null },
     c.req.valid('param').id,
     c.req.valid('json'),
   );
   if (!reviewed) throw new ProblemError('not-found', 'No organisation with this id.');
-  const { organisation } = reviewed;
-  if (organisation.verification === 'verified')
-    await issueAfterVerification(c.env, c.var.db, organisation, reviewed.issuanceJobId);
-  else {
-    await forgetOrganisationViews(c.env, organisation.id);
-    // Its rating pairs no longer count in the public agreement rate (verified organisations only).
-    await refreshPublicAgreement(c.env);
-  }
-  return c.json(organisations.organisationView(organisation), 200);
+  return c.json(organisations.organisationView(reviewed.organisation), 200);
 };

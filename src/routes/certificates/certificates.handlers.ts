@@ -5,9 +5,7 @@ import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
 import { finishedResponse, publicJson } from '../../lib/finished-response';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { purgeLeaderboards } from '../../services/cache-keys';
 import * as certs from '../../services/certificates';
-import { forgetVerifications } from '../../services/verification-memory';
 import type * as routes from './certificates.routes';
 
 /** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
@@ -87,11 +85,6 @@ export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c
   const actor = { ...user, ip: c.req.header('CF-Connecting-IP') ?? null };
   const row = await certs.revokeCertificate(db, number, actor, c.req.valid('json').reason, new Date(), c.env);
   if (!row) throw new ProblemError('not-found', 'No certificate has this number.');
-  // The revocation's audit entry (reason, address) committed with it.
-  await Promise.all([
-    forgetVerifications(c.env, [row.certificateNo]),
-    purgeLeaderboards(c.env.CACHE, [row.domain]),
-  ]);
   const full = await certs.holderCertificate(db, row.certificateNo);
   return c.json(certs.certificateView(c.env, full!), 200);
 };

@@ -1,9 +1,6 @@
 import { verifyPageUrl } from '../../domain/certificates/urls';
 import { ProblemError } from '../../lib/problem';
 import type { AppRouteHandler } from '../../lib/types';
-import { dispatchJobs } from '../../services/jobs/jobs';
-import { publicViewsChanged } from '../../services/kv-coalesce';
-import { announceIssued, rememberIssued } from '../../services/verification-filter';
 import { evaluationForEmployer, rateEvaluation } from '../../services/workflow/ratings';
 import { evaluationView, ratingView } from '../../services/workflow/submissions';
 import type * as routes from './evaluations.routes';
@@ -23,19 +20,9 @@ export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
     c.var.user,
     c.req.valid('param').id,
     c.req.valid('json'),
+    (effects) => c.executionCtx.waitUntil(effects),
   );
   if (!result) throw notFound();
-  // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
-  // Coalesced: each KV key is written at most once per second (services/kv-coalesce.ts).
-  c.executionCtx.waitUntil(
-    Promise.all([publicViewsChanged(c.env, result.rating.domain), dispatchJobs(c.env, result.webhookJobs)]),
-  );
-  if (result.certificate) {
-    // This isolate verifies the new number at once; others once the recent set is rewritten.
-    const issued = [result.certificate.certificateNo];
-    rememberIssued(issued);
-    c.executionCtx.waitUntil(announceIssued(c.env, issued));
-  }
   return c.json(
     {
       rating: ratingView(result.rating),

@@ -7,9 +7,8 @@ import * as certs from '../../services/certificates';
 import * as consent from '../../services/consent';
 import { identifierIncluded } from '../../services/credentials';
 import { renderCertificatePdf } from '../../services/dsr/pdf';
-import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import * as requests from '../../services/dsr/requests';
-import { issueAfterVerification, setHolderIdentifier } from '../../services/issuance';
+import { setHolderIdentifier } from '../../services/issuance';
 import * as organisations from '../../services/organisations';
 import { organisationOf, organisationView } from '../../services/organisations';
 
@@ -106,8 +105,10 @@ export const getOrganisation: AppRouteHandler<typeof routes.getMyOrganisation> =
   c.json(organisationView(await organisationOf(c.var.db, c.var.user.id)), 200);
 
 export const updateOrganisation: AppRouteHandler<typeof routes.updateMyOrganisation> = async (c) => {
-  const organisation = await organisations.updateOrganisation(c.var.db, c.var.user, c.req.valid('json'));
-  c.executionCtx.waitUntil(forgetOrganisationViews(c.env, organisation.id));
+  const organisation = await organisations.updateOrganisation(c.var.db, c.var.user, c.req.valid('json'), {
+    env: c.env,
+    defer: (effects) => c.executionCtx.waitUntil(effects),
+  });
   return c.json(organisationView(organisation), 200);
 };
 
@@ -121,20 +122,20 @@ export const startDomainVerification: AppRouteHandler<typeof routes.startDomainV
     c.var.db,
     c.var.user,
     c.req.valid('json').domain,
+    { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
   );
-  // Its certificates' cached verifications name the organisation's state, now `pending`.
-  c.executionCtx.waitUntil(forgetOrganisationViews(c.env, organisation.id));
   return c.json({ organisation: organisationView(organisation), challenge }, 201);
 };
 
 export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainVerification> = async (c) => {
-  const { organisation, check, newlyVerified, issuanceJobId, proofRecorded } =
-    await organisations.checkDomainVerification(c.env, c.var.db, c.var.user, c.req.valid('json').domain);
-  const issued = await issueAfterVerification(c.env, c.var.db, organisation, issuanceJobId);
-  // Its certificates' cached verifications show the verified domain, now this one.
-  if (proofRecorded) c.executionCtx.waitUntil(forgetOrganisationViews(c.env, organisation.id));
+  const { organisation, check, newlyVerified, issuedCertificates } = await organisations.checkDomainAndIssue(
+    { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
+    c.var.db,
+    c.var.user,
+    c.req.valid('json').domain,
+  );
   return c.json(
-    { organisation: organisationView(organisation), check, newlyVerified, issuedCertificates: issued },
+    { organisation: organisationView(organisation), check, newlyVerified, issuedCertificates },
     200,
   );
 };

@@ -5,11 +5,11 @@ import { ProblemError } from '../../lib/problem';
 import { assertRecentSignIn } from '../../middleware/auth';
 import { countEmailChange } from '../../middleware/rate-limit';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
+import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
 import { confirmationStatements, requireConfirmedEmail } from '../email-confirmations';
 import { resignCredentialsRatedBy } from '../issuance';
 import { dispatchJobs } from '../jobs/jobs';
-import { forgetPublicViews } from './public-views';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
 
 export type Correction = { name?: string | undefined; email?: string | undefined };
@@ -110,7 +110,7 @@ export async function correctPersonalData(
     // Credentials from before organisations named the rating person: none may keep the old name.
     await resignCredentialsRatedBy(env, db, userId);
   }
-  if (nameChange) await forgetPublicViews(env, userId);
+  if (nameChange) await afterCommit(env, { person: { id: userId, change: 'shown' } });
   return {
     profile: await profileWithOrganisation(db, updated[0]!),
     request: toRequestView(request[0]!),

@@ -68,18 +68,16 @@ import {
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import { pseudonym, pseudonymKey } from '../../domain/pseudonym';
 import { randomToken } from '../../domain/secrets';
-import { refreshPublicAgreement } from '../agreement-rate';
+import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
-import { purgeLeaderboards } from '../cache-keys';
 import { FORMER_EMPLOYER } from '../certificates';
 import { type CorpusEnv, corpusFor, forgetCandidate, ShardedCorpus } from '../corpus';
 import { wardNoticePrefix } from '../guardians';
 import { deleteFingerprintStatements } from '../integrity';
 import { resignCredentialsRatedBy } from '../issuance';
-import { dispatchJobs, jobFor, jobInsert } from '../jobs/jobs';
-import { boardDomains } from '../leaderboard';
+import { jobFor, jobInsert } from '../jobs/jobs';
+import { oauthGrantsErasureStep } from '../portability/erasure-step';
 import { endAllSessionsStatement } from '../sessions';
-import { forgetVerifications } from '../verification-memory';
 import { recordErasureEvents, releaseErasureEvents } from '../webhooks/events';
 import { deleteExports } from './export-job';
 import { dueDate, requestInsert } from './requests';
@@ -163,36 +161,8 @@ export async function requestErasure(
     db.update(users).set({ disabledAt: now, updatedAt: now }).where(eq(users.id, userId)),
     endAllSessionsStatement(db, userId),
   ]);
-  await forgetPublicViews(env, db, userId);
-  await dispatchJobs(env, [jobId], now);
+  await afterCommit(env, { person: { id: userId, change: 'leaving' }, jobs: [jobId] }, { now });
   return toReceiptView(receipt!);
-}
-
-/** Certificates whose cached verification the request itself drops (the cascade drops the rest). */
-const REQUEST_PURGE_LIMIT = 100;
-
-/**
- * Drops the cached public views that show the person: the verification payloads of the
- * certificates they hold or issued (KV and this isolate's memory) and every leaderboard. The
- * rebuilt views leave them out, because their account is disabled (see `buildVerification` and
- * `computeLeaderboard`). Other isolates may serve their copy for `ISOLATE_CACHE_TTL_MS` more.
- */
-async function forgetPublicViews(
-  env: Pick<Env, 'CACHE' | 'DB'>,
-  db: Database,
-  userId: string,
-): Promise<void> {
-  const rows = await db
-    .select({ no: certificates.certificateNo })
-    .from(certificates)
-    .where(or(eq(certificates.holderId, userId), eq(certificates.employerId, userId)))
-    .orderBy(sql`${certificates.holderId} = ${userId} DESC`)
-    .limit(REQUEST_PURGE_LIMIT);
-  await forgetVerifications(
-    env,
-    rows.map((r) => r.no),
-  );
-  await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
 }
 
 /** The payload of an `erasure` job; only `requestId` is kept once it is done. */
@@ -350,7 +320,7 @@ const certificateChunks = (
       if (rows.length === 0) return ctx.chunk(key, null);
       const to = toTombstone ? await ctx.tombstone() : null;
       const numbers = rows.map((r) => r.no);
-      await forgetVerifications(ctx.env, numbers);
+      await afterCommit(ctx.env, { certificates: numbers });
       await ctx.chunk(
         key,
         build(
@@ -359,7 +329,7 @@ const certificateChunks = (
           to,
         ),
       );
-      await forgetVerifications(ctx.env, numbers);
+      await afterCommit(ctx.env, { certificates: numbers });
       if (rows.length < CERTIFICATE_CHUNK) return;
     }
   },
@@ -554,6 +524,8 @@ export const ERASURE_STEPS: readonly Step[] = [
     and(eq(dsrRequests.userId, p.userId), ne(dsrRequests.id, p.requestId)),
   ),
   deleting('sessions', sessions, sessions.id, (p) => eq(sessions.userId, p.userId)),
+  // Grants to Open Badges API clients, with their tokens (OAUTH_KV; src/services/portability/).
+  oauthGrantsErasureStep,
   // As a child: the copies of their notices given to their guardians name them (`guardianCopies`).
   // Before their guardian requests go, which say who those guardians are.
   deleting('ward_notice_copies', userNotices, userNotices.id, (p, db) =>
@@ -928,8 +900,7 @@ export async function runErasureCascade(
   }
 
   // Rows are gone; now the caches that were built from them.
-  await purgeLeaderboards(env.CACHE, await boardDomains(env.DB));
-  await refreshPublicAgreement(env, now);
+  await afterCommit(env, { everyBoard: true, agreement: true }, { now });
   await onStep('caches');
   const hooks = await releaseErasureEvents(db, requestId, now);
   await db.batch([
@@ -939,8 +910,7 @@ export async function runErasureCascade(
       .where(and(eq(erasureReceipts.requestId, requestId), isNull(erasureReceipts.completedAt))),
     ...hooks.statements,
   ]);
-  if ('ERASURE_QUEUE' in env && env.ERASURE_QUEUE)
-    await dispatchJobs(env as Pick<Env, 'DB' | 'ERASURE_QUEUE'>, hooks.jobIds, now);
+  await afterCommit(env, { jobs: hooks.jobIds }, { now });
   return (await erasureReceipt(db, requestId))!;
 }
 

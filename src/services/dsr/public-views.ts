@@ -1,34 +1,9 @@
-import { and, asc, eq, gt, or } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import { getDb } from '../../db/client';
 import { certificates } from '../../db/schema';
 import { purgeLeaderboards } from '../cache-keys';
 import { dispatchJobs, jobInsert } from '../jobs/jobs';
 import { forgetVerifications } from '../verification-memory';
-
-/**
- * Drops every cached public view that may show the person: the leaderboards (name, alias,
- * scores) and the verification entries of the certificates they hold (name, while
- * `public_verification` consent is active). Called after a consent change or a correction, so
- * the next public read is rebuilt from D1 and reflects it at once.
- */
-export async function forgetPublicViews(env: Pick<Env, 'DB' | 'CACHE'>, userId: string): Promise<void> {
-  // The certificates they hold (their name) and the ones their rating completed (an employer's
-  // credentials may be re-signed under the organisation).
-  const held = await getDb(env.DB)
-    .select({ no: certificates.certificateNo, domain: certificates.domain })
-    .from(certificates)
-    .where(or(eq(certificates.holderId, userId), eq(certificates.employerId, userId)));
-  await Promise.all([
-    purgeLeaderboards(
-      env.CACHE,
-      held.map((c) => c.domain),
-    ),
-    forgetVerifications(
-      env,
-      held.map((c) => c.no),
-    ),
-  ]);
-}
 
 /**
  * KV deletions per invocation in one purge page: a Worker invocation may make 1,000 KV

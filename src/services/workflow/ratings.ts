@@ -11,6 +11,7 @@ import {
   users,
 } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
+import { type AfterCommitOptions, afterCommit, type EffectsEnv } from '../after-commit';
 import { auditInsert } from '../audit';
 import { hasConsent } from '../consent';
 import { allMilestonesPassed, certificationConflict, liveCertificate, prepareCertificate } from '../issuance';
@@ -68,11 +69,13 @@ export async function evaluationForEmployer(db: Database, evaluationId: string, 
  * missing signing key is refused before the batch) leaves nothing that would block a retry.
  */
 export async function rateEvaluation(
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'> & EffectsEnv,
   db: Database,
   employer: { id: string },
   evaluationId: string,
   input: RatingInput,
+  /** Where the effects of the rating run after the response (see `afterCommit`). */
+  defer?: AfterCommitOptions['defer'],
 ) {
   const found = await evaluationForEmployer(db, evaluationId, employer.id);
   if (!found) return null;
@@ -205,6 +208,17 @@ export async function rateEvaluation(
     }
     const [rating] = await db.select().from(employerRatings).where(eq(employerRatings.id, ratingId)).limit(1);
     const [updated] = await db.select().from(evaluations).where(eq(evaluations.id, evaluationId)).limit(1);
+    // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
+    // Coalesced: each KV key is written at most once per second (services/kv-coalesce.ts).
+    await afterCommit(
+      env,
+      {
+        ratedIn: brief.domain,
+        jobs: hooks.jobIds,
+        issued: certificate ? [certificate.row.certificateNo] : [],
+      },
+      { now, defer },
+    );
     return {
       rating: rating!,
       evaluation: updated!,
@@ -212,8 +226,6 @@ export async function rateEvaluation(
         ? { certificateNo: certificate.row.certificateNo, status: certificate.row.status }
         : null,
       domain: brief.domain,
-      /** Webhook jobs to hand to `dispatchJobs` (the sweeper does if nobody does). */
-      webhookJobs: hooks.jobIds,
     };
   }
 }

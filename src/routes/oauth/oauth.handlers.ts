@@ -1,0 +1,134 @@
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { isChild } from '../../domain/age';
+import { clock } from '../../lib/clock';
+import { ProblemError } from '../../lib/problem';
+import type { AppBindings, AppRouteHandler } from '../../lib/types';
+import { assertSameSiteRequest } from '../../middleware/csrf';
+import { SESSION_COOKIE } from '../../middleware/session-cookie';
+import { needsGuardianConsent } from '../../services/guardians';
+import { completeGrant } from '../../services/portability/grants';
+import { oauthApi, oauthLibrary } from '../../services/portability/oauth';
+import { resolveSession } from '../../services/sessions';
+import type * as routes from './oauth.routes';
+import { authorizeCsp, consentPage, errorPage, signInPage } from './oauth.templates';
+
+const HTML = 'text/html; charset=utf-8';
+
+async function pageResponse(body: string, status: number, redirectOrigin?: string, extra?: Headers) {
+  const headers = new Headers(extra);
+  headers.set('Content-Type', HTML);
+  headers.set('Cache-Control', 'no-store');
+  headers.set('Content-Security-Policy', await authorizeCsp(redirectOrigin));
+  return new Response(body, { status, headers });
+}
+
+const redirect = (location: string, extra?: Headers) => {
+  const headers = new Headers(extra);
+  headers.set('Location', location);
+  headers.set('Cache-Control', 'no-store');
+  return new Response(null, { status: 302, headers });
+};
+
+async function sessionUser(c: Context<AppBindings>) {
+  const token = getCookie(c, SESSION_COOKIE);
+  return token ? ((await resolveSession(c.var.db, token))?.user ?? null) : null;
+}
+
+/** What a refusal becomes: back to the client when it is safe, otherwise a page here. */
+async function refusal(error: unknown) {
+  const { AuthorizationError, CimdFetchError } = await oauthLibrary();
+  if (error instanceof AuthorizationError) {
+    if (error.redirectTo) return redirect(error.redirectTo);
+    return pageResponse(errorPage(error.description), 400);
+  }
+  if (error instanceof CimdFetchError)
+    return pageResponse(errorPage('This application could not be verified.'), 400);
+  throw error;
+}
+
+export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
+  const api = await oauthApi(c.env);
+  const { authorizationErrorRedirect } = await oauthLibrary();
+  let request: Awaited<ReturnType<typeof api.parseAuthRequest>>;
+  try {
+    request = await api.parseAuthRequest(c.req.raw);
+  } catch (error) {
+    return (await refusal(error)) as never;
+  }
+  // OB 3.0 § "Authorization Request": PKCE is required of every client, confidential ones too
+  // (the library asks it of public clients only); `plain` was refused by the parse.
+  if (!request.codeChallenge)
+    return redirect(
+      authorizationErrorRedirect(
+        request,
+        'invalid_request',
+        'PKCE is required: send code_challenge with S256.',
+      ),
+    ) as never;
+  const user = await sessionUser(c);
+  if (!user) return (await pageResponse(signInPage(), 200)) as never;
+  // A child cannot agree to a client's processing: the guardian would have to (not offered yet).
+  const now = clock.now();
+  if (isChild(user.dateOfBirth, now) || (await needsGuardianConsent(c.var.db, user, now)))
+    return redirect(
+      authorizationErrorRedirect(
+        request,
+        'access_denied',
+        'This account belongs to a child: access to it cannot be granted to applications.',
+      ),
+    ) as never;
+  const details = await api.describeConsent(request);
+  const client = await api.lookupClient(request.clientId);
+  const consent = await api.beginConsent(request);
+  return (await pageResponse(
+    consentPage(details, client, consent.handle, user.email),
+    200,
+    new URL(request.redirectUri).origin,
+    consent.headers,
+  )) as never;
+};
+
+export const decide: AppRouteHandler<typeof routes.authorizeDecision> = async (c) => {
+  const user = await sessionUser(c);
+  if (!user)
+    return (await pageResponse(
+      errorPage('Sign in first, then start again from the application.'),
+      401,
+    )) as never;
+  try {
+    assertSameSiteRequest(c);
+  } catch (error) {
+    if (error instanceof ProblemError)
+      return (await pageResponse(
+        errorPage('This form can only be sent from this site’s own page.'),
+        403,
+      )) as never;
+    throw error;
+  }
+  const { handle, decision } = c.req.valid('form');
+  const api = await oauthApi(c.env);
+  const { AuthorizationError, authorizationErrorRedirect } = await oauthLibrary();
+  try {
+    if (decision === 'deny') {
+      const denied = await api.denyConsent(c.req.raw, handle);
+      return new Response(null, { status: 302, headers: denied.headers }) as never;
+    }
+    const approved = await api.approveConsent(c.req.raw, handle, { scope: undefined });
+    const now = clock.now();
+    if (isChild(user.dateOfBirth, now))
+      return redirect(
+        authorizationErrorRedirect(approved.request, 'access_denied'),
+        approved.headers,
+      ) as never;
+    const location = await completeGrant(c.env, c.var.db, user.id, approved.request);
+    return redirect(location, approved.headers) as never;
+  } catch (error) {
+    if (error instanceof AuthorizationError && !error.redirectTo)
+      return (await pageResponse(
+        errorPage(`${error.description} Start again from the application.`),
+        400,
+      )) as never;
+    return (await refusal(error)) as never;
+  }
+};

@@ -1,0 +1,170 @@
+import { z } from '@hono/zod-openapi';
+import { json } from '../../lib/content';
+import { defineRoute } from '../../lib/route';
+import { IMS_TAG } from '../ims/ims.routes';
+
+const html = (description: string) => ({ 'text/html': { schema: z.string().openapi({ description }) } });
+const text = (description: string) => ({ description, schema: { type: 'string' as const } });
+
+const optional = (name: string, description: string) =>
+  z
+    .string()
+    .max(4096)
+    .optional()
+    .openapi({ param: { name, in: 'query' }, description });
+
+export const AuthorizeQuery = z.object({
+  response_type: optional('response_type', 'Must be `code`.'),
+  client_id: optional('client_id', 'The `client_id` from registration.'),
+  redirect_uri: optional('redirect_uri', 'One of the client’s registered redirect URIs, exactly.'),
+  scope: optional('scope', 'Space-separated scopes (see the `OAuth2ACG` security scheme).'),
+  state: optional('state', 'Returned unchanged to the client.'),
+  code_challenge: optional('code_challenge', 'PKCE (RFC 7636) challenge: required.'),
+  code_challenge_method: optional('code_challenge_method', 'Must be `S256`; `plain` is refused.'),
+  resource: optional('resource', 'RFC 8707 resource indicator; if given, `{base}/ims`.'),
+});
+
+export const AuthorizeForm = z.object({
+  handle: z.string().min(1).max(200).openapi({ description: 'The page’s one-time consent handle.' }),
+  decision: z.enum(['approve', 'deny']).openapi({ description: 'The holder’s choice.' }),
+});
+
+const PAGE_HEADERS = {
+  'Content-Security-Policy': text('The page’s own policy: its inline style and script by hash.'),
+  'Cache-Control': text('`no-store`.'),
+};
+const REDIRECT = {
+  description:
+    'Back to the client’s `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` ' +
+    '(`access_denied`, `invalid_request`, …) and `state`.',
+  headers: { Location: text('The client’s redirect URI with the result.') },
+};
+
+export const authorizePage = defineRoute({
+  method: 'get',
+  path: '/oauth/authorize',
+  operationId: 'getAuthorizationPage',
+  tags: [IMS_TAG],
+  summary: 'The authorization page: the holder allows or denies a client (HTML)',
+  description:
+    'OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the ' +
+    'holder to sign in. Signed in, it shows the client’s name, its website, privacy policy and terms, where access ' +
+    'will be sent and each scope asked for, with Allow and Deny. A request the client cannot be trusted with (unknown ' +
+    'client, unregistered redirect URI) is a 400 page and never redirects; other refusals (no PKCE, a plain ' +
+    'challenge, a child’s account) go back to the client as `error`.',
+  security: [],
+  request: { query: AuthorizeQuery },
+  responses: {
+    200: {
+      description: 'The page.',
+      headers: PAGE_HEADERS,
+      content: html('A self-contained HTML document.'),
+    },
+    302: REDIRECT,
+    400: {
+      description: 'An invalid request that cannot be sent back to the client.',
+      content: html('An error page.'),
+    },
+  },
+});
+
+export const authorizeDecision = defineRoute({
+  method: 'post',
+  path: '/oauth/authorize',
+  operationId: 'decideAuthorization',
+  tags: [IMS_TAG],
+  summary: 'The holder’s Allow or Deny on the authorization page',
+  description:
+    'Posted by the page’s form (same origin only: `Origin` or `Sec-Fetch-Site: same-origin`; the handle works once, ' +
+    'for ten minutes, in the browser that opened the page). Allow stores the grant (a consent: listed at ' +
+    '`GET /api/me/oauth-grants`, revocable there) and redirects to the client with a code; Deny redirects with ' +
+    '`error=access_denied`.',
+  security: [],
+  request: {
+    body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: AuthorizeForm } } },
+  },
+  responses: {
+    302: REDIRECT,
+    400: { description: 'The page expired or was already used.', content: html('An error page.') },
+    401: { description: 'Not signed in.', content: html('An error page.') },
+    403: { description: 'Not from this site’s own page.', content: html('An error page.') },
+  },
+});
+
+const OAUTH_ERROR = z
+  .object({ error: z.string(), error_description: z.string().optional() })
+  .openapi('OAuthError', { description: 'An RFC 6749 § 5.2 / RFC 7591 § 3.2.2 error.' });
+const oauthErrors = {
+  400: {
+    description: 'An OAuth error (`invalid_request`, `invalid_grant`, `invalid_client_metadata`, …).',
+    content: json(OAUTH_ERROR),
+  },
+  401: { description: 'Client authentication failed (`invalid_client`).', content: json(OAUTH_ERROR) },
+};
+
+/**
+ * Served by the OAuth library, not by the app (src/index.ts routes these paths to it), and
+ * documented here: registration, the token endpoint (which also revokes) and the metadata.
+ */
+export const registerClient = defineRoute({
+  method: 'post',
+  path: '/oauth/register',
+  operationId: 'registerOAuthClient',
+  tags: [IMS_TAG],
+  summary: 'Dynamic client registration (RFC 7591)',
+  description:
+    'No initial access token. `client_name` (1–100 characters) and `redirect_uris` (https, or http on a loopback ' +
+    'address) are required; `token_endpoint_auth_method` `client_secret_basic` (the default, as OB 3.0 asks), ' +
+    '`client_secret_post` or `none` (a public client); `grant_types` `authorization_code` and `refresh_token`. ' +
+    'Answers the metadata as stored with `client_id`, `client_secret` (confidential clients) and their times. A ' +
+    'registration unused for 90 days expires.',
+  security: [],
+  request: { body: { required: true, content: json(z.record(z.string(), z.unknown())) } },
+  responses: {
+    201: { description: 'The registered client.', content: json(z.record(z.string(), z.unknown())) },
+    400: oauthErrors[400],
+  },
+});
+
+export const token = defineRoute({
+  method: 'post',
+  path: '/oauth/token',
+  operationId: 'oauthToken',
+  tags: [IMS_TAG],
+  summary: 'Token endpoint: codes and refresh tokens for access tokens; revocation (RFC 7009)',
+  description:
+    'Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` ' +
+    'with `code`, `redirect_uri` and the PKCE `code_verifier` (a code works once); `grant_type=refresh_token` (refresh ' +
+    'tokens rotate; the previous one works until the new one is used). Without `grant_type`, a request with `token` ' +
+    'revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour.',
+  security: [],
+  request: {
+    body: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': { schema: z.record(z.string(), z.string().max(4096)) },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description:
+        'The tokens (`access_token`, `token_type`, `expires_in`, `refresh_token`, `scope`), or an empty revocation answer.',
+      content: json(z.record(z.string(), z.unknown())),
+    },
+    ...oauthErrors,
+  },
+});
+
+export const metadata = defineRoute({
+  method: 'get',
+  path: '/.well-known/oauth-authorization-server',
+  operationId: 'getOAuthServerMetadata',
+  tags: [IMS_TAG],
+  summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+  description: 'Issuer, endpoints, scopes, `code_challenge_methods_supported: ["S256"]` and the rest.',
+  security: [],
+  responses: {
+    200: { description: 'The metadata.', content: json(z.record(z.string(), z.unknown())) },
+  },
+});

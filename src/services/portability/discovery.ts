@@ -1,0 +1,134 @@
+import { OB_SCOPES, oauthUrl, privacyPolicyUrl, SCOPE_DESCRIPTIONS } from './oauth';
+
+const IMSX = { $ref: '#/components/schemas/Imsx_StatusInfo' };
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((s) => [
+      String(s),
+      { description: `Error ${s}.`, content: { 'application/json': { schema: IMSX } } },
+    ]),
+  );
+
+/**
+ * The Service Description Document (OB 3.0 § "Request the Service Description Document"): a
+ * profile of the specification's OpenAPI 3.0 file naming this deployment's endpoints, OAuth 2.0
+ * authorization code flow, registration URL and scopes, with the privacy policy and terms the
+ * holder may be shown. Only the operations this server offers are listed.
+ */
+export function serviceDescription(env: Pick<Env, 'PUBLIC_BASE_URL'>) {
+  const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const token = oauthUrl(env, 'token');
+  return {
+    openapi: '3.0.1',
+    info: {
+      title: 'Verification Platform',
+      version: '3.0',
+      description:
+        'Open Badges API of the Verification Platform: a holder’s certificates, with their permission.',
+      termsOfService: privacyPolicyUrl(env),
+      'x-imssf-privacyPolicyUrl': privacyPolicyUrl(env),
+    },
+    servers: [{ url: `${base}/ims/ob/v3p0`, description: 'This deployment.' }],
+    tags: [
+      { name: 'OpenBadgeCredentials', description: 'A holder’s OpenBadgeCredentials and Profile.' },
+      { name: 'Discovery' },
+    ],
+    paths: {
+      '/credentials': {
+        get: {
+          tags: ['OpenBadgeCredentials'],
+          operationId: 'getCredentials',
+          parameters: [
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
+            { name: 'since', in: 'query', schema: { type: 'string', format: 'date-time' } },
+          ],
+          responses: {
+            '200': {
+              description: 'The holder’s credentials.',
+              headers: { 'X-Total-Count': { schema: { type: 'integer' } } },
+              content: {
+                'application/json': {
+                  schema: { $ref: '#/components/schemas/GetOpenBadgeCredentialsResponse' },
+                },
+              },
+            },
+            ...errors(400, 401, 403, 405, 500),
+          },
+          security: [{ OAuth2ACG: [OB_SCOPES.credentialReadonly] }],
+        },
+      },
+      '/profile': {
+        get: {
+          tags: ['OpenBadgeCredentials'],
+          operationId: 'getProfile',
+          responses: {
+            '200': {
+              description: 'The holder’s Profile.',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            ...errors(401, 403, 405, 500),
+          },
+          security: [{ OAuth2ACG: [OB_SCOPES.profileReadonly] }],
+        },
+      },
+      '/discovery': {
+        get: {
+          tags: ['Discovery'],
+          operationId: 'getServiceDescription',
+          responses: {
+            '200': {
+              description: 'This document.',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            default: {
+              description: 'An error.',
+              content: { 'application/json': { schema: IMSX } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        OAuth2ACG: {
+          type: 'oauth2' as const,
+          description: 'OAuth 2.0 Authorization Code Grant authorization (PKCE with S256 required)',
+          'x-imssf-registrationUrl': oauthUrl(env, 'register'),
+          flows: {
+            authorizationCode: {
+              authorizationUrl: oauthUrl(env, 'authorize'),
+              tokenUrl: token,
+              refreshUrl: token,
+              scopes: Object.fromEntries(
+                Object.values(OB_SCOPES).map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope]),
+              ),
+            },
+          },
+        },
+      },
+      schemas: {
+        Imsx_StatusInfo: {
+          type: 'object',
+          required: ['imsx_codeMajor', 'imsx_severity'],
+          properties: {
+            imsx_codeMajor: { type: 'string', enum: ['failure', 'processing', 'success', 'unsupported'] },
+            imsx_severity: { type: 'string', enum: ['error', 'status', 'warning'] },
+            imsx_description: { type: 'string' },
+            imsx_codeMinor: { type: 'object' },
+          },
+        },
+        GetOpenBadgeCredentialsResponse: {
+          type: 'object',
+          properties: {
+            compactJwsString: {
+              type: 'array',
+              items: { type: 'string', pattern: '^[a-zA-Z0-9_-]+\\.[a-zA-Z0-9_-]*\\.[a-zA-Z0-9_-]+$' },
+            },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+  };
+}

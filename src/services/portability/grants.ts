@@ -1,0 +1,107 @@
+import type { AuthRequest } from '@cloudflare/workers-oauth-provider';
+import type { Database } from '../../db/client';
+import { recordAudit } from '../audit';
+import { oauthApi } from './oauth';
+
+/**
+ * A grant is a processing purpose the holder agreed to on the authorization page: this client may
+ * read what the scopes name, until the holder revokes it (or is erased). The grants themselves are
+ * the OAuth library's records in `OAUTH_KV`; the audit log keeps who granted and revoked what.
+ */
+export type GrantView = {
+  id: string;
+  clientId: string;
+  clientName: string;
+  clientUri: string | null;
+  redirectUris: string[];
+  scope: string[];
+  grantedAt: string;
+};
+
+/** Stores the grant and its authorization code; returns where to send the browser. */
+export async function completeGrant(
+  env: Env,
+  db: Database,
+  userId: string,
+  request: AuthRequest,
+): Promise<string> {
+  const api = await oauthApi(env);
+  const client = await api.lookupClient(request.clientId);
+  const { redirectTo } = await api.completeAuthorization({
+    request,
+    userId,
+    scope: request.scope,
+    metadata: { clientName: client?.clientName ?? request.clientId },
+    props: { userId },
+  });
+  await recordAudit(db, {
+    actorId: userId,
+    action: 'oauth.grant.created',
+    targetType: 'oauth_client',
+    targetId: request.clientId,
+    details: { clientName: client?.clientName ?? null, scope: request.scope },
+  });
+  return redirectTo;
+}
+
+/** Every live grant of the holder, newest first, with its client's name and URIs. */
+export async function grantsOf(env: Env, userId: string): Promise<GrantView[]> {
+  const api = await oauthApi(env);
+  const out: GrantView[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.listUserGrants(userId, cursor ? { cursor, limit: 100 } : { limit: 100 });
+    for (const grant of page.items) {
+      const client = await api.lookupClient(grant.clientId);
+      out.push({
+        id: grant.id,
+        clientId: grant.clientId,
+        clientName: client?.clientName ?? grant.metadata?.clientName ?? grant.clientId,
+        clientUri: client?.clientUri ?? null,
+        redirectUris: client?.redirectUris ?? [],
+        scope: grant.scope,
+        grantedAt: new Date(grant.createdAt * 1000).toISOString(),
+      });
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return out.sort((a, b) => b.grantedAt.localeCompare(a.grantedAt) || a.id.localeCompare(b.id));
+}
+
+/** Revokes one grant of the holder (its access and refresh tokens end at once); false: no such grant. */
+export async function revokeGrantOf(
+  env: Env,
+  db: Database,
+  userId: string,
+  grantId: string,
+): Promise<boolean> {
+  const grants = await grantsOf(env, userId);
+  const grant = grants.find((g) => g.id === grantId);
+  if (!grant) return false;
+  await (await oauthApi(env)).revokeGrant(grantId, userId);
+  await recordAudit(db, {
+    actorId: userId,
+    action: 'oauth.grant.revoked',
+    targetType: 'oauth_client',
+    targetId: grant.clientId,
+    details: { clientName: grant.clientName, scope: grant.scope },
+  });
+  return true;
+}
+
+/**
+ * Ends every grant of a person (erasure): each grant and its tokens are deleted from `OAUTH_KV`.
+ * Idempotent: a redelivery finds nothing left. Returns how many were ended.
+ */
+export async function endAllGrants(env: Env, userId: string): Promise<number> {
+  const api = await oauthApi(env);
+  let ended = 0;
+  for (;;) {
+    const page = await api.listUserGrants(userId, { limit: 100 });
+    if (page.items.length === 0) return ended;
+    for (const grant of page.items) {
+      await api.revokeGrant(grant.id, userId);
+      ended += 1;
+    }
+  }
+}

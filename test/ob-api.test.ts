@@ -1,0 +1,515 @@
+/**
+ * The Open Badges API (OB 3.0 § "Open Badges API") and its OAuth 2.0 authorization server, driven
+ * by an independent OAuth client (`oauth4webapi`) the way a backpack or wallet would: it reads the
+ * Service Description Document, registers (RFC 7591), sends the holder through the authorization
+ * page (authorization code + PKCE S256), reads the holder's credentials, refreshes, and is refused
+ * after revocation. Every document is validated against the 1EdTech OpenAPI file
+ * (test/fixtures/ob3/openapi.json).
+ */
+
+import { env, SELF } from 'cloudflare:test';
+import { Validator } from '@cfworker/json-schema';
+import * as oauth from 'oauth4webapi';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ERASURE_STEPS } from '../src/services/dsr/erasure';
+import { oauthGrantsErasureStep } from '../src/services/portability/erasure-step';
+import { grantsOf } from '../src/services/portability/grants';
+import obOpenApi from './fixtures/ob3/openapi.json';
+import { candidateWithCertificate, signup } from './harness';
+import { type Account, as, BASE, call, ORIGIN } from './helpers';
+
+const SCOPE_READ = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly';
+const SCOPE_PROFILE = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.readonly';
+const REDIRECT = 'https://wallet.example/callback';
+
+/** The spec's component schemas as one JSON Schema document, `$ref`s pointing into `$defs`. */
+const specSchemas = JSON.parse(
+  JSON.stringify((obOpenApi as { components: { schemas: unknown } }).components.schemas).replaceAll(
+    '#/components/schemas/',
+    'https://ob.test/spec.json#/$defs/',
+  ),
+) as Record<string, object>;
+function specValidator(name: string) {
+  const v = new Validator({ $ref: `https://ob.test/spec.json#/$defs/${name}` }, '2019-09', false);
+  v.addSchema({ $id: 'https://ob.test/spec.json', $defs: specSchemas } as never);
+  return v;
+}
+function expectSpecValid(name: string, body: unknown) {
+  const result = specValidator(name).validate(body);
+  expect(result.errors.filter((e) => e.keyword !== '$ref' && e.keyword !== 'properties')).toEqual([]);
+  expect(result.valid).toBe(true);
+}
+
+const issuer = new URL(BASE);
+const http = {
+  [oauth.customFetch]: (url: string, init: RequestInit) => SELF.fetch(url, init),
+  [oauth.allowInsecureRequests]: true,
+} as const;
+
+type Registered = { as: oauth.AuthorizationServer; client: oauth.Client; secret: string };
+
+async function register(scope = `${SCOPE_READ} ${SCOPE_PROFILE} offline_access`): Promise<Registered> {
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' }),
+  );
+  const registered = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(
+      as,
+      {
+        client_name: 'Test Wallet <b>',
+        client_uri: 'https://wallet.example/',
+        policy_uri: 'https://wallet.example/privacy',
+        tos_uri: 'https://wallet.example/terms',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope,
+      },
+      http,
+    ),
+  );
+  return {
+    as,
+    client: { client_id: registered.client_id, token_endpoint_auth_method: 'client_secret_basic' },
+    secret: String(registered.client_secret),
+  };
+}
+
+function cookiesFrom(res: Response): string[] {
+  return res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+}
+
+/** The holder opens the authorization URL; returns the page and its consent cookie. */
+async function openPage(holder: Account, url: URL) {
+  const res = await SELF.fetch(url, { headers: { cookie: holder.cookie }, redirect: 'manual' });
+  return { res, html: res.status === 200 ? await res.text() : '', cookies: cookiesFrom(res) };
+}
+
+async function decide(holder: Account, handle: string, cookies: string[], decision: 'approve' | 'deny') {
+  return SELF.fetch(`${BASE}/oauth/authorize`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      cookie: [holder.cookie, ...cookies].join('; '),
+      origin: ORIGIN,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ handle, decision }),
+  });
+}
+
+function authorizationUrl(
+  r: Registered,
+  params: { scope?: string; challenge?: string; method?: string; state: string; redirect?: string },
+) {
+  const url = new URL(r.as.authorization_endpoint!);
+  url.searchParams.set('client_id', r.client.client_id);
+  url.searchParams.set('redirect_uri', params.redirect ?? REDIRECT);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('scope', params.scope ?? `${SCOPE_READ} ${SCOPE_PROFILE} offline_access`);
+  url.searchParams.set('state', params.state);
+  if (params.challenge) url.searchParams.set('code_challenge', params.challenge);
+  if (params.method) url.searchParams.set('code_challenge_method', params.method);
+  return url;
+}
+
+/** The whole front channel: the page, Allow, and the code back at the client. */
+async function authorise(holder: Account, r: Registered, scope?: string) {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = authorizationUrl(r, {
+    ...(scope ? { scope } : {}),
+    challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    method: 'S256',
+    state,
+  });
+  const page = await openPage(holder, url);
+  expect(page.res.status).toBe(200);
+  const handle = /name="handle" value="([^"]+)"/.exec(page.html)?.[1];
+  expect(handle).toBeTruthy();
+  const decided = await decide(holder, handle!, page.cookies, 'approve');
+  expect(decided.status).toBe(302);
+  const callback = new URL(decided.headers.get('location')!);
+  expect(callback.origin + callback.pathname).toBe(REDIRECT);
+  const params = oauth.validateAuthResponse(r.as, r.client, callback, state);
+  return { params, verifier, page };
+}
+
+async function exchange(r: Registered, params: URLSearchParams, verifier: string) {
+  return oauth.authorizationCodeGrantRequest(
+    r.as,
+    r.client,
+    oauth.ClientSecretBasic(r.secret),
+    params,
+    REDIRECT,
+    verifier,
+    http,
+  );
+}
+
+const credentials = (token: string, query = '') =>
+  call(`/ims/ob/v3p0/credentials${query}`, { headers: { authorization: `Bearer ${token}` } });
+
+let holder: Account;
+let certificateJwt: string;
+
+beforeAll(async () => {
+  const issued = await candidateWithCertificate('Asha Holder');
+  holder = issued.candidate;
+  const verified = await (await call(`/api/verify/${issued.certificateNo}`)).json<{
+    credential: { jwt: string };
+  }>();
+  certificateJwt = verified.credential.jwt;
+}, 60_000);
+
+describe('GET /ims/ob/v3p0/discovery', () => {
+  it('is a Service Description Document that validates against the spec and names the OAuth flow', async () => {
+    const res = await call('/ims/ob/v3p0/discovery');
+    expect(res.status).toBe(200);
+    const sdd = await res.json<{
+      info: Record<string, string>;
+      components: {
+        securitySchemes: {
+          OAuth2ACG: {
+            'x-imssf-registrationUrl': string;
+            flows: { authorizationCode: { scopes: Record<string, string> } };
+          };
+        };
+      };
+    }>();
+    expectSpecValid('ServiceDescriptionDocument', sdd);
+    const scheme = sdd.components.securitySchemes.OAuth2ACG;
+    expect(scheme['x-imssf-registrationUrl']).toBe(`${BASE}/oauth/register`);
+    expect(scheme.flows.authorizationCode).toMatchObject({
+      authorizationUrl: `${BASE}/oauth/authorize`,
+      tokenUrl: `${BASE}/oauth/token`,
+      refreshUrl: `${BASE}/oauth/token`,
+    });
+    expect(Object.keys(scheme.flows.authorizationCode.scopes)).toContain(SCOPE_READ);
+    expect(sdd.info['x-imssf-privacyPolicyUrl']).toMatch(/^http:\/\/localhost:8787\/api\/consent\/notices\//);
+    // The privacy policy it names answers.
+    expect((await call(new URL(String(sdd.info['x-imssf-privacyPolicyUrl'])).pathname)).status).toBe(200);
+  });
+
+  it('answers a wrong method with Imsx_StatusInfo, not problem+json', async () => {
+    const res = await call('/ims/ob/v3p0/discovery', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expectSpecValid('Imsx_StatusInfo', await res.json());
+  });
+});
+
+describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () => {
+  it('registers, is authorised by the holder with PKCE, reads the credentials, refreshes, and is refused after revocation', async () => {
+    const r = await register();
+    expect(r.as.code_challenge_methods_supported).toEqual(['S256']);
+    const { params, verifier, page } = await authorise(holder, r);
+    // The page named the client (escaped), where access goes and each scope.
+    expect(page.html).toContain('Test Wallet &lt;b&gt;');
+    expect(page.html).toContain('wallet.example');
+    expect(page.html).toContain(SCOPE_READ);
+    expect(page.html).toContain('https://wallet.example/privacy');
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    expect(tokens.refresh_token).toBeTruthy();
+
+    const res = await credentials(tokens.access_token);
+    expect(res.status).toBe(200);
+    const body = await res.json<{ compactJwsString: string[] }>();
+    expectSpecValid('GetOpenBadgeCredentialsResponse', body);
+    expect(body.compactJwsString).toEqual([certificateJwt]);
+    expect(res.headers.get('x-total-count')).toBe('1');
+    expect(res.headers.get('link')).toContain('rel="first"');
+    expect(res.headers.get('link')).toContain('rel="last"');
+    expect(res.headers.get('link')).not.toContain('rel="next"');
+
+    const profile = await call('/ims/ob/v3p0/profile', {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(profile.status).toBe(200);
+    const profileBody = await profile.json<{ id: string; name: string }>();
+    expectSpecValid('Profile', profileBody);
+    expect(profileBody.name).toBe('Asha Holder');
+
+    // Refresh: a new access token that works; the refresh token rotates.
+    const refreshed = await oauth.processRefreshTokenResponse(
+      r.as,
+      r.client,
+      await oauth.refreshTokenGrantRequest(
+        r.as,
+        r.client,
+        oauth.ClientSecretBasic(r.secret),
+        tokens.refresh_token!,
+        http,
+      ),
+    );
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect((await credentials(refreshed.access_token)).status).toBe(200);
+
+    // Revocation (RFC 7009) of the refresh token ends the grant: its access tokens stop working.
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(
+        r.as,
+        r.client,
+        oauth.ClientSecretBasic(r.secret),
+        refreshed.refresh_token!,
+        http,
+      ),
+    );
+    const refused = await credentials(refreshed.access_token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expectSpecValid('Imsx_StatusInfo', await refused.json());
+  });
+
+  it('pages with limit and offset, with X-Total-Count and Link', async () => {
+    const r = await register();
+    const { params, verifier } = await authorise(holder, r);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    const empty = await credentials(tokens.access_token, '?limit=1&offset=1');
+    expect(empty.status).toBe(200);
+    expect((await empty.json<{ compactJwsString: string[] }>()).compactJwsString).toEqual([]);
+    expect(empty.headers.get('link')).toContain('rel="prev"');
+    const future = await credentials(tokens.access_token, '?since=2999-01-01T00:00:00Z');
+    expect(future.headers.get('x-total-count')).toBe('0');
+    for (const bad of ['?limit=0', '?limit=101', '?limit=x', '?offset=-1', '?since=yesterday']) {
+      const res = await credentials(tokens.access_token, bad);
+      expect(res.status, bad).toBe(400);
+      expectSpecValid('Imsx_StatusInfo', await res.json());
+    }
+  });
+
+  it('refuses a token without the scope (403), a missing or unknown token (401)', async () => {
+    const r = await register();
+    const { params, verifier } = await authorise(holder, r, SCOPE_PROFILE);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    const res = await credentials(tokens.access_token);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toContain('insufficient_scope');
+    expectSpecValid('Imsx_StatusInfo', await res.json());
+    const none = await call('/ims/ob/v3p0/credentials');
+    expect(none.status).toBe(401);
+    expect((await credentials('not-a-real-token')).status).toBe(401);
+  });
+
+  it('refuses a reused authorization code', async () => {
+    const r = await register();
+    const { params, verifier } = await authorise(holder, r);
+    await oauth.processAuthorizationCodeResponse(r.as, r.client, await exchange(r, params, verifier));
+    const again = await exchange(r, params, verifier);
+    expect(again.status).toBe(400);
+    expect((await again.json<{ error: string }>()).error).toBe('invalid_grant');
+  });
+
+  it('refuses a wrong code_verifier', async () => {
+    const r = await register();
+    const { params } = await authorise(holder, r);
+    const res = await exchange(r, params, oauth.generateRandomCodeVerifier());
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toBe('invalid_grant');
+  });
+
+  it('refuses an unregistered redirect_uri with a page, never a redirect', async () => {
+    const r = await register();
+    const url = authorizationUrl(r, {
+      state: 's',
+      challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      method: 'S256',
+      redirect: 'https://attacker.example/callback',
+    });
+    const res = await call(url.pathname + url.search, {
+      headers: { cookie: holder.cookie },
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+  });
+
+  it('refuses a plain PKCE challenge and a request without PKCE, back at the client', async () => {
+    const r = await register();
+    for (const params of [
+      { state: 'plain', challenge: oauth.generateRandomCodeVerifier(), method: 'plain' },
+      { state: 'none' },
+    ]) {
+      const url = authorizationUrl(r, params);
+      const res = await call(url.pathname + url.search, {
+        headers: { cookie: holder.cookie },
+        redirect: 'manual',
+      });
+      expect(res.status, params.state).toBe(302);
+      const back = new URL(res.headers.get('location')!);
+      expect(back.origin + back.pathname).toBe(REDIRECT);
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+      expect(back.searchParams.get('state')).toBe(params.state);
+    }
+  });
+
+  it('Deny sends access_denied back and grants nothing', async () => {
+    const r = await register();
+    const url = authorizationUrl(r, {
+      state: 'deny',
+      challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      method: 'S256',
+    });
+    const page = await openPage(holder, url);
+    const handle = /name="handle" value="([^"]+)"/.exec(page.html)![1]!;
+    const res = await decide(holder, handle, page.cookies, 'deny');
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('signed out, the page asks the holder to sign in; a cross-site decision is refused', async () => {
+    const r = await register();
+    const url = authorizationUrl(r, {
+      state: 's',
+      challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      method: 'S256',
+    });
+    const anonymous = await call(url.pathname + url.search);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.text()).toContain('Sign in to continue');
+    const page = await openPage(holder, url);
+    const handle = /name="handle" value="([^"]+)"/.exec(page.html)![1]!;
+    const forged = await SELF.fetch(`${BASE}/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: [holder.cookie, ...page.cookies].join('; '),
+        origin: 'https://attacker.example',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ handle, decision: 'approve' }),
+    });
+    expect(forged.status).toBe(403);
+  });
+
+  it('refuses registration without a client name, or with an http redirect URI that is not loopback', async () => {
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' }),
+    );
+    const nameless = await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT] }, http);
+    expect(nameless.status).toBe(400);
+    const plainHttp = await oauth.dynamicClientRegistrationRequest(
+      as,
+      { client_name: 'x', redirect_uris: ['http://wallet.example/cb'] },
+      http,
+    );
+    expect(plainHttp.status).toBe(400);
+    const loopback = await oauth.dynamicClientRegistrationRequest(
+      as,
+      { client_name: 'Local app', redirect_uris: ['http://127.0.0.1:9000/cb'] },
+      http,
+    );
+    expect(loopback.status).toBe(201);
+  });
+
+  it('a child account cannot grant access', async () => {
+    const child = await signup('candidate', 'Young Person', undefined, {
+      dateOfBirth: `${new Date().getUTCFullYear() - 12}-01-01`,
+      guardianEmail: `guardian-${crypto.randomUUID().slice(0, 8)}@example.test`,
+    });
+    const r = await register();
+    const url = authorizationUrl(r, {
+      state: 'child',
+      challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      method: 'S256',
+    });
+    const res = await call(url.pathname + url.search, {
+      headers: { cookie: child.cookie },
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+  });
+});
+
+describe('grants are consents', { timeout: 60_000 }, () => {
+  it('are listed under /api/me with client and scopes, revocable there (ending their tokens), and audit-logged', async () => {
+    const person = (await candidateWithCertificate('Grant Holder')).candidate;
+    const r = await register();
+    const { params, verifier } = await authorise(person, r);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    const listed = await call('/api/me/oauth-grants', { headers: as(person) });
+    expect(listed.status).toBe(200);
+    const { grants } = await listed.json<{ grants: { id: string; clientName: string; scope: string[] }[] }>();
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toMatchObject({
+      clientName: 'Test Wallet <b>',
+      scope: expect.arrayContaining([SCOPE_READ]),
+    });
+    // Nobody else can see or revoke it.
+    const other = await signup('candidate', 'Someone Else');
+    expect(
+      (await call(`/api/me/oauth-grants/${grants[0]!.id}`, { method: 'DELETE', headers: as(other) })).status,
+    ).toBe(404);
+    expect((await credentials(tokens.access_token)).status).toBe(200);
+    const revoked = await call(`/api/me/oauth-grants/${grants[0]!.id}`, {
+      method: 'DELETE',
+      headers: as(person),
+    });
+    expect(revoked.status).toBe(204);
+    expect((await credentials(tokens.access_token)).status).toBe(401);
+    const refresh = await oauth.refreshTokenGrantRequest(
+      r.as,
+      r.client,
+      oauth.ClientSecretBasic(r.secret),
+      tokens.refresh_token!,
+      http,
+    );
+    expect(refresh.status).toBe(400);
+    const listedAfter = await (await call('/api/me/oauth-grants', { headers: as(person) })).json<{
+      grants: unknown[];
+    }>();
+    expect(listedAfter.grants).toEqual([]);
+    const audit = await env.DB.prepare(
+      "SELECT action FROM audit_log WHERE actor_id = ? AND action LIKE 'oauth.grant.%' ORDER BY id",
+    )
+      .bind(person.id)
+      .all<{ action: string }>();
+    expect(audit.results.map((r) => r.action).sort()).toEqual(['oauth.grant.created', 'oauth.grant.revoked']);
+  });
+
+  it('are ended by the erasure cascade (its oauth_grants step), idempotently', async () => {
+    expect(ERASURE_STEPS.map((s) => s.key)).toContain('oauth_grants');
+    const person = (await candidateWithCertificate('Erased Holder')).candidate;
+    const r = await register();
+    const { params, verifier } = await authorise(person, r);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    const counts: Record<string, number> = {};
+    const ctx = {
+      env,
+      person: { userId: person.id },
+      count: async (key: string, n: number) => {
+        counts[key] = (counts[key] ?? 0) + n;
+      },
+    };
+    await oauthGrantsErasureStep.run(ctx);
+    expect(counts).toEqual({ oauth_grants: 1 });
+    expect(await grantsOf(env, person.id)).toEqual([]);
+    expect((await credentials(tokens.access_token)).status).toBe(401);
+    await oauthGrantsErasureStep.run(ctx);
+    expect(counts).toEqual({ oauth_grants: 1 });
+  });
+});
