@@ -9,11 +9,12 @@ const version = /^# Version: (\S+)/m.exec(text)?.[1];
 const date = /^# Date: ([^,\n]+)/m.exec(text)?.[1];
 if (!version) throw new Error('confusables.txt has no "# Version:" line');
 
+/** @param {string} field */
 const fromHex = (field) =>
   field
     .trim()
     .split(/\s+/)
-    .map((hex) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .map((/** @type {string} */ hex) => String.fromCodePoint(Number.parseInt(hex, 16)))
     .join('');
 
 const entries = [];
@@ -29,12 +30,13 @@ for (const line of text.split('\n')) {
 
 // Every character that is not a visible letter, digit, punctuation or symbol is escaped, so the
 // generated file shows no invisible or combining characters.
+/** @param {string} s */
 const escapeInvisible = (s) =>
   [...s]
     .map((ch) =>
       /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) && !/[\\'\p{M}]/u.test(ch)
         ? ch
-        : `\\u{${ch.codePointAt(0).toString(16).toUpperCase()}}`,
+        : `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`,
     )
     .join('');
 
