@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 import { routeSources } from './scripts/lib/route-sources.mjs';
@@ -41,6 +43,63 @@ const fingerprintMigrations = await readD1Migrations(
   new URL('./migrations-fingerprints', import.meta.url).pathname,
 );
 
+/**
+ * The packages the Worker and its tests import, each bundled once into one module by Vite's
+ * dependency optimizer. Every test file starts a fresh workerd (storage is isolated per file) and
+ * imports the whole app into it; unbundled, zod, drizzle-orm, pdf-lib and hono are hundreds of
+ * modules, each fetched from Vitest's server over a socket, and that import was most of each
+ * file's setup time. List every entry point imported (subpaths too): one left out would load a
+ * second copy of its package beside the bundled one. harfbuzzjs stays out (its loader reads a
+ * `.wasm` module that only the Worker's module rules can load).
+ */
+const BUNDLED_DEPENDENCIES = [
+  '@cfworker/json-schema',
+  '@hono/zod-openapi',
+  '@noble/hashes/hmac.js',
+  '@noble/hashes/sha2.js',
+  '@noble/hashes/utils.js',
+  '@pdf-lib/fontkit',
+  '@zip.js/zip.js',
+  '@zxcvbn-ts/core',
+  '@zxcvbn-ts/language-common',
+  'drizzle-orm',
+  'drizzle-orm/batch',
+  'drizzle-orm/d1',
+  'drizzle-orm/sqlite-core',
+  'fast-check',
+  'fflate',
+  'hono',
+  'hono/body-limit',
+  'hono/cookie',
+  'hono/html',
+  'hono/http-exception',
+  'hono/router/trie-router',
+  'hono/utils/http-status',
+  'jose',
+  'jsqr',
+  'pdf-lib',
+  'standardwebhooks',
+  'uqr',
+  'yaml',
+  'zod',
+];
+
+/**
+ * src/routes/meta/meta.docs.ts imports Scalar's browser bundle by its path, as text (a module
+ * rule in wrangler.toml). With the optimizer on, Vite appends a version query to files under
+ * node_modules, and a module rule only applies to a path without one: resolve it to the bare path.
+ */
+const scalarBundleAsText = {
+  name: 'scalar-bundle-as-text',
+  enforce: 'pre' as const,
+  resolveId(id: string) {
+    if (id.endsWith('@scalar/api-reference/dist/browser/standalone.js'))
+      return fileURLToPath(
+        new URL('./node_modules/@scalar/api-reference/dist/browser/standalone.js', import.meta.url),
+      );
+  },
+};
+
 /** The Workers pool, on wrangler.toml's bindings plus `bindings`. */
 const workers = (bindings: Record<string, unknown>) =>
   cloudflareTest({
@@ -59,11 +118,16 @@ export default defineConfig({
     // CI also writes a JSON report, from which .ci/run prints a plain 'N passed, N failed' line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: './test-results/vitest.json' },
+    // Vitest's default in a run is one file at a time on a 2-core machine (cores - 1). A file's
+    // time is mostly waiting between workerd and Vitest's server, so two files at once use both
+    // cores; each file still has its own workerd and storage.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         // The service through its routes, bindings and storage: every file starts on a migrated
         // database, and every response is checked against the OpenAPI document.
         plugins: [
+          scalarBundleAsText,
           workers({
             DOH_RESOLVER_URL: 'http://doh.test/dns-query',
             // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
@@ -83,6 +147,7 @@ export default defineConfig({
         test: {
           name: 'service',
           include: ['test/**/*.test.ts'],
+          deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
           globalSetup: ['./test/global-setup.ts'],
         },

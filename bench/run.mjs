@@ -17,15 +17,17 @@
 // BENCH_PROFILE=1 (also print a CPU profile of the service under each hot path),
 // BENCH_ONLY=storage (only the storage a maximal submission adds to D1: seconds, no wrangler),
 // BENCH_ONLY=verification (only the two verification rows, their floor and targets; ~5 min),
-// BENCH_ONLY=leaderboard (only the leaderboard rows, 200 IPs and a new IP per request, with the
-// limiter floor; ~5 min). The full run takes about 12 minutes.
+// BENCH_ONLY=leaderboard (only the leaderboard rows, 1,000 recurring IPs and a new IP per request,
+// the embed page, with the limiter floor; ~5 min), BENCH_ONLY=public (the other public reads of
+// issue 43: agreement rate, embed page and script, /ob/… documents, status list, JWKS; ~7 min).
+// The full run takes about 17 minutes.
 import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DEV_VARS, ensureDevVars, readDevVars } from '../scripts/lib/dev-vars.mjs';
 import { benchCoalescing, COALESCING_TARGET_WRITES_PER_MINUTE } from './coalescing.mjs';
 import { benchDsr } from './dsr.mjs';
-import { benchHotPaths, checkVerification } from './hot-paths.mjs';
+import { benchHotPaths, checkVerification, PUBLIC_ROWS } from './hot-paths.mjs';
 import { benchIntegrity, checkedText } from './integrity.mjs';
 import { loadBundle } from './lib/bundle.mjs';
 import { corpusStats, DOMAINS, d1File, prng, rowsHolding, seedBase, seedCorpus } from './lib/seed.mjs';
@@ -50,20 +52,42 @@ const KEYSPACE = env('BENCH_KEYSPACE', 1_000_000);
 const ONLY_HOT =
   /** @type {Record<string, string[]>} */ ({
     verification: ['verify', 'verifyKeyspace', 'floorShaped'],
-    leaderboard: ['leaderboard', 'leaderboardFresh', 'floorLimiter'],
+    leaderboard: ['leaderboard', 'leaderboardFresh', 'floorLimiter', 'embedFresh'],
+    public: ['agreement', ...PUBLIC_ROWS],
   })[process.env.BENCH_ONLY ?? ''] ?? null;
 /** Whether this run measures a hot-path row (all of them unless BENCH_ONLY picks some). */
 const measures = (/** @type {string} */ row) => ONLY_HOT === null || ONLY_HOT.includes(row);
 
+// Issue 43: every public read at the edge's limit, as ratios to the hello-world in the same run,
+// each judged on the median of its rounds (docs/decisions/0153). The keyspace row keeps issue
+// 18's criterion (lowest round ≥ 0.8).
 const TARGETS = {
-  verifyRatio: 0.8,
-  agreementRatio: 0.8,
-  leaderboardRatio: 0.6,
-  leaderboardFreshRatio: 0.6,
+  verifyRatio: 0.9,
+  keyspaceRatio: 0.8,
+  agreementRatio: 0.9,
+  leaderboardRatio: 0.85,
+  leaderboardFreshRatio: 0.85,
+  /** The other public reads (hot-paths.mjs PUBLIC_ROWS). */
+  publicRatio: {
+    embedFresh: 0.85,
+    embedScript: 0.85,
+    obDocs: 0.85,
+    statusList: 0.85,
+    jwks: 0.85,
+  },
   kvWritesPerKeyPerMinute: 60,
   hitRowsRead: 0,
   integrityRatio: 1.5,
   exportMemoryMB: 128,
+};
+
+/** @type {Record<string, string>} */
+const PUBLIC_TARGET_NAMES = {
+  embedFresh: 'embed page, a new IP per request,',
+  embedScript: 'embed loader script',
+  obDocs: 'Open Badges documents (/ob/…)',
+  statusList: 'status list',
+  jwks: 'JWKS',
 };
 
 const started = performance.now();
@@ -84,7 +108,7 @@ if (process.env.BENCH_ONLY === 'storage') {
   process.exit(met ? 0 : 1);
 } else if (process.env.BENCH_ONLY && !ONLY_HOT) {
   console.error(
-    `BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are "storage", "coalescing", "verification" and "leaderboard"`,
+    `BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are "storage", "coalescing", "verification", "leaderboard" and "public"`,
   );
   process.exit(2);
 }
@@ -229,6 +253,13 @@ try {
     connections: CONNECTIONS,
     seconds: SECONDS,
     rounds: ROUNDS,
+    goals: {
+      verify: TARGETS.verifyRatio,
+      agreement: TARGETS.agreementRatio,
+      leaderboard: TARGETS.leaderboardRatio,
+      leaderboardFresh: TARGETS.leaderboardFreshRatio,
+      ...TARGETS.publicRatio,
+    },
     ...(ONLY_HOT ? { only: ONLY_HOT } : {}),
     ...(process.env.BENCH_PROFILE ? { profile: { inspectorPort: 8799 + 10_000 } } : {}),
   });
@@ -286,22 +317,20 @@ if (storage) {
   ]);
 }
 if (hp) {
-  // Verification: in every round, not on average (issue 18): the lowest round is what counts.
-  if (measures('verify')) {
-    const verifyMin = Math.min(...hp.paths.verify.ratios);
+  // Issue 43: the median of the rounds (each round's ratio against its own hello-world runs).
+  if (measures('verify'))
     checks.push([
-      'verification ratio to hello-world, lowest round',
-      verifyMin,
+      'verification ratio to hello-world (median of rounds)',
+      hp.paths.verify.ratio,
       `≥ ${TARGETS.verifyRatio}`,
-      verifyMin >= TARGETS.verifyRatio,
+      hp.paths.verify.ratio >= TARGETS.verifyRatio,
     ]);
-  }
   if (measures('verifyKeyspace'))
     checks.push([
       'verification over a 1 M-number keyspace, lowest round',
       hp.verifyKeyspace.minRatio,
-      `≥ ${TARGETS.verifyRatio}`,
-      hp.verifyKeyspace.minRatio >= TARGETS.verifyRatio,
+      `≥ ${TARGETS.keyspaceRatio}`,
+      hp.verifyKeyspace.minRatio >= TARGETS.keyspaceRatio,
     ]);
   if (measures('agreement'))
     checks.push([
@@ -324,13 +353,24 @@ if (hp) {
       `≥ ${TARGETS.leaderboardFreshRatio}`,
       hp.leaderboardFreshAddresses.ratio >= TARGETS.leaderboardFreshRatio,
     ]);
-  const hitRows = Math.max(
-    ...['verify', 'agreement', 'leaderboard'].map((p) => hp.paths[p].d1Hit.rowsReadMax),
-  );
-  const unmetered = ['verify', 'agreement', 'leaderboard'].reduce(
-    (n, p) => n + hp.paths[p].d1Hit.unmetered,
-    0,
-  );
+  for (const name of PUBLIC_ROWS) {
+    if (!measures(name)) continue;
+    const goal = TARGETS.publicRatio[name];
+    const row = hp.public[name];
+    checks.push([
+      `${PUBLIC_TARGET_NAMES[name]} ratio to hello-world`,
+      row.ratio,
+      `≥ ${goal}`,
+      row.ratio >= goal,
+    ]);
+  }
+  // The rows this run measured (BENCH_ONLY: its subset).
+  const sampled = [
+    ...['verify', 'agreement', 'leaderboard'].filter(measures).map((p) => hp.paths[p].d1Hit),
+    ...PUBLIC_ROWS.filter(measures).map((p) => hp.public[p].d1Hit),
+  ];
+  const hitRows = Math.max(...sampled.map((h) => h.rowsReadMax));
+  const unmetered = sampled.reduce((n, h) => n + h.unmetered, 0);
   checks.push([
     'D1 rows read on a cache hit (max)',
     hitRows,
@@ -364,7 +404,7 @@ if (dsr) {
     need !== null && need <= TARGETS.exportMemoryMB,
   ]);
 }
-const expected = ONLY_HOT ? 1 + ONLY_HOT.filter((row) => !row.startsWith('floor')).length : 10;
+const expected = ONLY_HOT ? 1 + ONLY_HOT.filter((row) => !row.startsWith('floor')).length : 15;
 if (checks.length < expected) failed = true;
 console.log(
   `\nTargets (${elapsed()} in all; load average ${loadavg()

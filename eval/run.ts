@@ -21,6 +21,7 @@ import { THEMES } from '../src/domain/pillars/themes';
 import { catalogueFor } from '../src/domain/pillars/tutorial-catalogue';
 import type { PlaybookBrief } from '../src/domain/pillars/types';
 import { EVAL_CASES, type EvalCase } from './briefs';
+import { HELD_OUT_CASES, type HeldOutCase } from './held-out-2026-11-28';
 import { INTEGRITY_CASES } from './integrity';
 
 type Row = { metric: string; value: number; threshold: string; pass: boolean; unit?: '%' | '' };
@@ -103,6 +104,10 @@ let covered = 0;
 let labelled = 0;
 let rightLabels = 0;
 let ruleBreaks = 0;
+let exclusionsExpected = 0;
+let exclusionsFound = 0;
+let exclusionsGraded = 0;
+let badNames = 0;
 const themeByName = new Map(THEMES.map((t) => [t.name, t.key] as const));
 const themeByShort = new Map(THEMES.map((t) => [t.short, t.key] as const));
 const missedAsks: string[] = [];
@@ -127,9 +132,30 @@ for (const c of EVAL_CASES) {
     if (c.rubric.themes.includes(theme)) rightLabels++;
     else wrongLabels.push(`${c.id}: "${k.name}" on "${k.source}"`);
   }
-  const problems = rubricProblems(rubric, c.rubric.text);
+  const problems = rubricProblems(rubric, c.rubric.text, c.rubric.domain);
   ruleBreaks += problems.length;
   for (const p of problems) details.push(`  rubric ${c.id}: ${p}`);
+  const lower = (t: string) => t.toLowerCase();
+  for (const excluded of c.rubric.outOfScope ?? []) {
+    exclusionsExpected++;
+    if (rubric.outOfScope.some((o) => lower(o).includes(lower(excluded)))) exclusionsFound++;
+    else
+      details.push(
+        `  rubric ${c.id}: "${excluded}" not in outOfScope (${JSON.stringify(rubric.outOfScope)})`,
+      );
+    const graded = rubric.criteria.filter(
+      (k) => lower(k.name).includes(lower(excluded)) || lower(k.source).includes(lower(excluded)),
+    );
+    exclusionsGraded += graded.length;
+    for (const k of graded) details.push(`  rubric ${c.id}: excluded "${excluded}" graded as "${k.name}"`);
+  }
+  for (const bad of c.rubric.namesAvoid ?? [])
+    for (const k of rubric.criteria.filter((x) => lower(x.name).includes(lower(bad)))) {
+      badNames++;
+      details.push(`  rubric ${c.id}: criterion named "${k.name}"`);
+    }
+  if (rubric.outOfScope.length > 0)
+    details.push(`  rubric ${c.id}: out of scope ${rubric.outOfScope.map((o) => `"${o}"`).join(', ')}`);
 }
 record('rubric: ask coverage', covered / asks, (v) => v >= 0.9, '≥ 90 %');
 record(
@@ -139,6 +165,20 @@ record(
   '≥ 90 %',
 );
 record('rubric: rule violations (weights, names, levels, sources)', ruleBreaks, (v) => v === 0, '= 0', '');
+record(
+  'rubric: exclusions found in outOfScope',
+  exclusionsExpected === 0 ? 1 : exclusionsFound / exclusionsExpected,
+  (v) => v >= 0.9,
+  '≥ 90 %',
+);
+record('rubric: exclusions graded as criteria', exclusionsGraded, (v) => v === 0, '= 0', '');
+record(
+  'rubric: letter formulas or wrong-field labels naming a criterion',
+  badNames,
+  (v) => v === 0,
+  '= 0',
+  '',
+);
 
 // --- Pillar 3: integrity ---------------------------------------------------------------
 let integrityPass = 0;
@@ -182,20 +222,173 @@ record(
   '= 100 %',
 );
 
-// --- Report ------------------------------------------------------------------------------
-console.log(
-  `Evaluation set: ${EVAL_CASES.length} briefs in ${new Set(EVAL_CASES.map((c) => c.field)).size} fields, ${asks} rubric asks, ${INTEGRITY_CASES.length} integrity cases\n`,
-);
-for (const r of rows)
-  console.log(
-    `${r.pass ? 'PASS' : 'FAIL'}  ${r.metric.padEnd(72)} ${(r.unit === '%' ? pct(r.value) : String(r.value)).padStart(8)}  (${r.threshold})`,
+// --- The held-out set: run to report, never to tune -------------------------------------
+type Check = { name: string; pass: boolean };
+const heldRows: Row[] = [];
+const heldRecord = (
+  metric: string,
+  value: number,
+  ok: (v: number) => boolean,
+  threshold: string,
+  unit: '%' | '' = '%',
+) => heldRows.push({ metric, value, threshold, pass: ok(value), unit });
+const heldDetails: string[] = [];
+const heldMisses: string[] = [];
+const heldChecks: Check[] = [];
+const heldShares: number[] = [];
+let heldWrongLinks = 0;
+let heldLinks = 0;
+let heldFieldHits = 0;
+let heldAsks = 0;
+let heldCovered = 0;
+let heldRuleBreaks = 0;
+const has = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase());
+const isHandOver = (task: string) => /^hand over\b/i.test(task);
+for (const [i, c] of HELD_OUT_CASES.entries()) {
+  const checks: Check[] = [];
+  const check = (name: string, pass: boolean) => checks.push({ name, pass });
+  const brief = c.playbook.brief;
+  const playbook = generatePlaybook(brief);
+  const other = [...HELD_OUT_CASES.slice(i + 1), ...HELD_OUT_CASES.slice(0, i)].find(
+    (o) => o.label !== c.label,
+  ) as HeldOutCase;
+  const twin = shapedLike(other.playbook.brief, brief);
+  const share = sharedTaskShare(playbook, brief, generatePlaybook(twin), twin);
+  heldShares.push(share);
+  const detected = detectField(brief).field.key;
+  const detectedName: string = detected;
+  if (detectedName === c.field) heldFieldHits++;
+  check(`field is ${c.field}`, detectedName === c.field);
+  const links = playbook.milestones.flatMap((m) => m.tutorial_links);
+  heldLinks += links.length;
+  const allowed = new Set(c.field === 'unknown' ? [] : catalogueFor(c.field).map((e) => e.url));
+  const wrong = links.filter(
+    (l) => !allowed.has(l) || (c.playbook.linksAvoid ?? []).some((bad) => has(l, bad)),
   );
+  heldWrongLinks += wrong.length;
+  check('no link from another field', wrong.length === 0);
+  if (c.field === 'unknown') check('confidence is low', playbook.confidence === 'low');
+  const tasks = playbook.milestones.flatMap((m) => m.tasks);
+  const working = tasks.filter((t) => !isHandOver(t));
+  for (const phrase of c.playbook.mustDo)
+    check(
+      `a step names "${phrase}"`,
+      working.some((t) => has(t, phrase)),
+    );
+  for (const phrase of c.playbook.mustAvoid)
+    check(`no task says "${phrase}"`, !tasks.some((t) => has(t, phrase)));
+
+  const rubric = extractRubric(
+    c.rubric.text,
+    c.rubric.domain ? { domain: c.rubric.domain } : {},
+  ) as ReturnType<typeof extractRubric> & { outOfScope?: string[] };
+  const outOfScope = rubric.outOfScope ?? [];
+  for (const ask of c.rubric.asks) {
+    heldAsks++;
+    const ok = rubric.criteria.some((k) => has(k.source, ask) || has(k.description, ask));
+    if (ok) heldCovered++;
+    check(`ask "${ask}" is graded`, ok);
+  }
+  for (const excluded of c.rubric.outOfScope) {
+    check(
+      `"${excluded}" is out of scope`,
+      outOfScope.some((o) => has(o, excluded)),
+    );
+    check(
+      `"${excluded}" is no criterion`,
+      !rubric.criteria.some((k) => has(k.name, excluded) || has(k.source, excluded)),
+    );
+  }
+  for (const bad of c.rubric.namesAvoid)
+    check(`no criterion named "${bad}…"`, !rubric.criteria.some((k) => has(k.name, bad)));
+  for (const bad of c.rubric.levelsAvoid)
+    check(
+      `no level says "${bad}"`,
+      !rubric.criteria.some((k) => k.levels.some((l) => has(l.descriptor, bad))),
+    );
+  const long = rubric.criteria.filter((k) => k.name.split(/\s+/).length > 6);
+  check('criterion names of 1–6 words', long.length === 0);
+  const problems = rubricProblems(rubric, c.rubric.text, c.rubric.domain);
+  heldRuleBreaks += problems.length;
+  check('the rubric rules hold', problems.length === 0);
+
+  heldChecks.push(...checks);
+  const passed = checks.filter((k) => k.pass).length;
+  for (const k of checks) if (!k.pass) heldMisses.push(`${c.id}: ${k.name}`);
+  heldDetails.push(
+    `  ${c.id.padEnd(34)} field ${detectedName.padEnd(16)} ${detectedName === c.field ? '  ' : '≠ '}confidence ${String(playbook.confidence).padEnd(6)} shared ${pct(share).padStart(7)}  links ${String(links.length).padStart(2)}  checks ${passed}/${checks.length}  out of scope ${outOfScope.length}${outOfScope.length ? `: ${outOfScope.map((o) => `"${o}"`).join(', ')}` : ''}`,
+  );
+  heldDetails.push(`      criteria: ${rubric.criteria.map((k) => `${k.name} (${k.weight})`).join(' · ')}`);
+}
+const heldMean = heldShares.reduce((a, b) => a + b, 0) / heldShares.length;
+const heldSorted = [...heldShares].sort((a, b) => a - b);
+const heldP90 = heldSorted[Math.floor(0.9 * (heldSorted.length - 1))] ?? 0;
+const heldPassed = heldChecks.filter((k) => k.pass).length;
+heldRecord(
+  'checks passed (every check of every brief)',
+  heldPassed / heldChecks.length,
+  (v) => v >= 0.9,
+  '≥ 90 %',
+);
+heldRecord(
+  'playbook: tasks shared with an unrelated brief of the same shape (mean)',
+  heldMean,
+  (v) => v < 0.3,
+  '< 30 %',
+);
+heldRecord(
+  'playbook: tasks shared with an unrelated brief (90th percentile)',
+  heldP90,
+  (v) => v < 0.3,
+  '< 30 %',
+);
+heldRecord(
+  'playbook: links from the wrong field (none at all for an unknown field)',
+  heldWrongLinks,
+  (v) => v === 0,
+  '= 0',
+  '',
+);
+heldRecord(
+  'playbook: field recognised (unknown when none fits)',
+  heldFieldHits / HELD_OUT_CASES.length,
+  (v) => v >= 0.9,
+  '≥ 90 %',
+);
+heldRecord('rubric: ask coverage', heldCovered / heldAsks, (v) => v >= 0.9, '≥ 90 %');
+heldRecord(
+  'rubric: rule violations (weights, names, levels, sources)',
+  heldRuleBreaks,
+  (v) => v === 0,
+  '= 0',
+  '',
+);
+
+// --- Report ------------------------------------------------------------------------------
+const line = (r: Row) =>
+  `${r.pass ? 'PASS' : 'FAIL'}  ${r.metric.padEnd(72)} ${(r.unit === '%' ? pct(r.value) : String(r.value)).padStart(8)}  (${r.threshold})`;
+console.log(
+  `Tuning set (eval/briefs.ts): ${EVAL_CASES.length} briefs in ${new Set(EVAL_CASES.map((c) => c.field)).size} fields, ${asks} rubric asks, ${INTEGRITY_CASES.length} integrity cases\n`,
+);
+for (const r of rows) console.log(line(r));
 console.log('\nPer brief:');
 for (const d of details) console.log(d);
 if (missedAsks.length) console.log(`\nMissed asks:\n  ${missedAsks.join('\n  ')}`);
 if (wrongLabels.length) console.log(`\nLabels not in the brief's themes:\n  ${wrongLabels.join('\n  ')}`);
-const failed = rows.filter((r) => !r.pass);
+
+console.log(
+  `\nHeld-out set (eval/held-out-2026-11-28.ts, never tuned on): ${HELD_OUT_CASES.length} briefs, ${new Set(HELD_OUT_CASES.map((c) => c.label)).size} labels, ${heldChecks.length} checks (${heldPassed} passed), ${heldLinks} links\n`,
+);
+for (const r of heldRows) console.log(line(r));
+console.log('\nPer brief:');
+for (const d of heldDetails) console.log(d);
+if (heldMisses.length) console.log(`\nMissed checks:\n  ${heldMisses.join('\n  ')}`);
+
+const failed = [
+  ...rows.filter((r) => !r.pass).map((r) => `tuning: ${r.metric}`),
+  ...heldRows.filter((r) => !r.pass).map((r) => `held-out: ${r.metric}`),
+];
 if (failed.length > 0) {
-  console.error(`\n${failed.length} threshold(s) missed.`);
+  console.error(`\n${failed.length} threshold(s) missed:\n  ${failed.join('\n  ')}`);
   process.exitCode = 1;
-} else console.log('\nAll thresholds met.');
+} else console.log('\nAll thresholds met on both sets.');

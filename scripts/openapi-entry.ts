@@ -6,4 +6,4 @@ export {
   openApiDocument,
   openApiYaml,
   withEndpointTable,
-} from '../src/lib/openapi';
+} from '../src/http/openapi';

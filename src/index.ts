@@ -1,4 +1,5 @@
 import { app } from './app';
+import { applySecurityHeaders } from './middleware/security-headers';
 import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
 import { runScheduled } from './scheduled';
 import { asImsx } from './services/portability/imsx';
@@ -16,6 +17,20 @@ function pathOf(url: string): string {
   return slash === -1 ? '/' : url.slice(slash);
 }
 
+/**
+ * The library's answers carry the same security headers as the app's (nosniff, HSTS, a CSP that
+ * forbids framing, no referrer): a token or a registration is personal, never stored by a cache.
+ */
+function withSecurityHeaders(request: Request, response: Response, personal: boolean): Response {
+  const copy = new Response(response.body, response);
+  applySecurityHeaders(copy.headers, {
+    requestId: crypto.randomUUID(),
+    clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
+    personal,
+  });
+  return copy;
+}
+
 export default {
   // The OAuth 2.0 token, registration and metadata endpoints of the Open Badges API are the OAuth
   // library's (src/services/portability/oauth.ts); everything else, the authorization page included,
@@ -25,7 +40,9 @@ export default {
     const path = pathOf(request.url);
     if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
       if (isAuthorizationServerPath(path.split('?')[0] ?? path))
-        return authorizationServer(env).then((server) => server.fetch(request, env, ctx));
+        return authorizationServer(env)
+          .then((server) => server.fetch(request, env, ctx))
+          .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
     }
     if (!path.startsWith('/ims/')) return serveApp(request, env, ctx);
     return Promise.resolve(serveApp(request, env, ctx)).then((response) =>

@@ -116,3 +116,29 @@ describe('GET /api/leaderboard with Accept-Encoding', () => {
     expect(await gunzip(bytes)).toBe(json);
   }, 60_000);
 });
+
+describe('GET /embed/leaderboard with Accept-Encoding (issue 43)', () => {
+  it('sends the same page gzipped to a browser, under the same validator and framing policy; as is to others', async () => {
+    const headers = { 'CF-Connecting-IP': `192.0.2.${Math.floor(Math.random() * 250)}` };
+    const plain = await call('/embed/leaderboard', { headers });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('Content-Encoding')).toBeNull();
+    expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+    const html = await plain.text();
+    expect(html).toContain('<table');
+
+    const res = await direct('/embed/leaderboard', {
+      ...headers,
+      'Accept-Encoding': 'gzip, deflate, br, zstd',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Encoding')).toBe('gzip');
+    expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('ETag')).toBe(plain.headers.get('ETag'));
+    expect(res.headers.get('Content-Security-Policy')).toBe(plain.headers.get('Content-Security-Policy'));
+    expect(res.headers.get('RateLimit')).toMatch(/^"ip";r=58;t=60$/);
+    const bytes = await res.arrayBuffer();
+    expect([...new Uint8Array(bytes, 0, 2)]).toEqual([0x1f, 0x8b]);
+    expect(await gunzip(bytes)).toBe(html);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { app } from '../src/app';
-import { CANONICAL_SERVER_URL, openApiDocument } from '../src/lib/openapi';
+import { CANONICAL_SERVER_URL, openApiDocument } from '../src/http/openapi';
 
 /**
  * The frozen /api/v1 contract (docs/versioning.md). The diffs run in Node, in

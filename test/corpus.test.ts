@@ -6,11 +6,12 @@ import { fingerprintSubmission } from '../src/domain/integrity/winnowing';
 import {
   D1Corpus,
   type FingerprintCorpus,
+  MAX_SHARED_BY,
   ShardedCorpus,
   shardedCorpusFromEnv,
   shardOf,
 } from '../src/services/corpus';
-import { findMatches, MAX_SHARED_BY } from '../src/services/integrity';
+import { findMatches } from '../src/services/integrity';
 
 /** A deterministic word stream (mulberry32), so the corpus is the same on every run. */
 function words(seed: number, count: number): string {

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
-import { createApp } from '../src/lib/create-app';
+import { createApp } from '../src/http/create-app';
 import { BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
 import { isPublicRead } from '../src/middleware/public-cors';
 import { call, expectProblem, jsonInit } from './helpers';

@@ -1,12 +1,13 @@
 import { env } from 'cloudflare:test';
 import type { MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/lib/create-app';
+import { createApp } from '../src/http/create-app';
+import { finishedResponse, publicJson } from '../src/http/finished-response';
 import { noneMatch } from '../src/lib/etag';
-import { finishedResponse, publicJson } from '../src/lib/finished-response';
-import { isFinished } from '../src/lib/response-headers';
-import type { AppBindings, SessionUser } from '../src/lib/types';
+import type { SessionUser } from '../src/lib/principals';
+import type { AppBindings } from '../src/middleware/context';
 import { ipRateLimit } from '../src/middleware/rate-limit';
+import { isFinished } from '../src/middleware/response-headers';
 import { candidateWithCertificate } from './harness';
 import { call } from './helpers';
 

@@ -2,7 +2,7 @@ import { env, SELF } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { app } from '../src/app';
-import { CANONICAL_SERVER_URL, openApiDocument } from '../src/lib/openapi';
+import { CANONICAL_SERVER_URL, openApiDocument } from '../src/http/openapi';
 import { resetDeploymentChecks } from '../src/services/deployment-checks';
 import { BASE, call } from './helpers';
 

@@ -8,146 +8,27 @@
  */
 
 import { env, SELF } from 'cloudflare:test';
-import { Validator } from '@cfworker/json-schema';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERASURE_STEPS } from '../src/services/dsr/erasure';
 import { oauthGrantsErasureStep } from '../src/services/portability/erasure-step';
 import { grantsOf } from '../src/services/portability/grants';
-import obOpenApi from './fixtures/ob3/openapi.json';
 import { candidateWithCertificate, signup } from './harness';
-import { type Account, as, BASE, call, ORIGIN } from './helpers';
-
-const SCOPE_READ = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly';
-const SCOPE_PROFILE = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.readonly';
-const REDIRECT = 'https://wallet.example/callback';
-
-/** The spec's component schemas as one JSON Schema document, `$ref`s pointing into `$defs`. */
-const specSchemas = JSON.parse(
-  JSON.stringify((obOpenApi as { components: { schemas: unknown } }).components.schemas).replaceAll(
-    '#/components/schemas/',
-    'https://ob.test/spec.json#/$defs/',
-  ),
-) as Record<string, object>;
-function specValidator(name: string) {
-  const v = new Validator({ $ref: `https://ob.test/spec.json#/$defs/${name}` }, '2019-09', false);
-  v.addSchema({ $id: 'https://ob.test/spec.json', $defs: specSchemas } as never);
-  return v;
-}
-function expectSpecValid(name: string, body: unknown) {
-  const result = specValidator(name).validate(body);
-  expect(result.errors.filter((e) => e.keyword !== '$ref' && e.keyword !== 'properties')).toEqual([]);
-  expect(result.valid).toBe(true);
-}
-
-const issuer = new URL(BASE);
-const http = {
-  [oauth.customFetch]: (url: string, init: RequestInit) => SELF.fetch(url, init),
-  [oauth.allowInsecureRequests]: true,
-} as const;
-
-type Registered = { as: oauth.AuthorizationServer; client: oauth.Client; secret: string };
-
-async function register(scope = `${SCOPE_READ} ${SCOPE_PROFILE} offline_access`): Promise<Registered> {
-  const as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' }),
-  );
-  const registered = await oauth.processDynamicClientRegistrationResponse(
-    await oauth.dynamicClientRegistrationRequest(
-      as,
-      {
-        client_name: 'Test Wallet <b>',
-        client_uri: 'https://wallet.example/',
-        policy_uri: 'https://wallet.example/privacy',
-        tos_uri: 'https://wallet.example/terms',
-        redirect_uris: [REDIRECT],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
-        scope,
-      },
-      http,
-    ),
-  );
-  return {
-    as,
-    client: { client_id: registered.client_id, token_endpoint_auth_method: 'client_secret_basic' },
-    secret: String(registered.client_secret),
-  };
-}
-
-function cookiesFrom(res: Response): string[] {
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]!);
-}
-
-/** The holder opens the authorization URL; returns the page and its consent cookie. */
-async function openPage(holder: Account, url: URL) {
-  const res = await SELF.fetch(url, { headers: { cookie: holder.cookie }, redirect: 'manual' });
-  return { res, html: res.status === 200 ? await res.text() : '', cookies: cookiesFrom(res) };
-}
-
-async function decide(holder: Account, handle: string, cookies: string[], decision: 'approve' | 'deny') {
-  return SELF.fetch(`${BASE}/oauth/authorize`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      cookie: [holder.cookie, ...cookies].join('; '),
-      origin: ORIGIN,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({ handle, decision }),
-  });
-}
-
-function authorizationUrl(
-  r: Registered,
-  params: { scope?: string; challenge?: string; method?: string; state: string; redirect?: string },
-) {
-  const url = new URL(r.as.authorization_endpoint!);
-  url.searchParams.set('client_id', r.client.client_id);
-  url.searchParams.set('redirect_uri', params.redirect ?? REDIRECT);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('scope', params.scope ?? `${SCOPE_READ} ${SCOPE_PROFILE} offline_access`);
-  url.searchParams.set('state', params.state);
-  if (params.challenge) url.searchParams.set('code_challenge', params.challenge);
-  if (params.method) url.searchParams.set('code_challenge_method', params.method);
-  return url;
-}
-
-/** The whole front channel: the page, Allow, and the code back at the client. */
-async function authorise(holder: Account, r: Registered, scope?: string) {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const url = authorizationUrl(r, {
-    ...(scope ? { scope } : {}),
-    challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    method: 'S256',
-    state,
-  });
-  const page = await openPage(holder, url);
-  expect(page.res.status).toBe(200);
-  const handle = /name="handle" value="([^"]+)"/.exec(page.html)?.[1];
-  expect(handle).toBeTruthy();
-  const decided = await decide(holder, handle!, page.cookies, 'approve');
-  expect(decided.status).toBe(302);
-  const callback = new URL(decided.headers.get('location')!);
-  expect(callback.origin + callback.pathname).toBe(REDIRECT);
-  const params = oauth.validateAuthResponse(r.as, r.client, callback, state);
-  return { params, verifier, page };
-}
-
-async function exchange(r: Registered, params: URLSearchParams, verifier: string) {
-  return oauth.authorizationCodeGrantRequest(
-    r.as,
-    r.client,
-    oauth.ClientSecretBasic(r.secret),
-    params,
-    REDIRECT,
-    verifier,
-    http,
-  );
-}
+import { type Account, as, BASE, call } from './helpers';
+import {
+  authorise,
+  authorizationUrl,
+  decide,
+  exchange,
+  expectSpecValid,
+  http,
+  issuer,
+  openPage,
+  REDIRECT,
+  register,
+  SCOPE_PROFILE,
+  SCOPE_READ,
+} from './ob-client';
 
 const credentials = (token: string, query = '') =>
   call(`/ims/ob/v3p0/credentials${query}`, { headers: { authorization: `Bearer ${token}` } });

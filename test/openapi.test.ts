@@ -8,7 +8,7 @@ import {
   ENDPOINTS_START,
   endpointTable,
   openApiYaml,
-} from '../src/lib/openapi';
+} from '../src/http/openapi';
 import { call } from './helpers';
 
 type Operation = {

@@ -1,6 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { FLUSH_INTERVAL_MS, type RateDecision, type RateLimiter } from '../src/durable/rate-limiter';
+import { ADMIT_AHEAD } from '../src/middleware/ip-admission';
 import { consumeRateLimit, ipShard } from '../src/middleware/rate-limit';
 import { issueKey, loginAdmin, signup } from './harness';
 import { as, call, expectProblem } from './helpers';
@@ -73,6 +74,93 @@ describe('per-IP limit: 60/min, sharded', () => {
     const other = await get(neighbour);
     expect(other.status).toBe(200);
     expect(other.headers.get('ratelimit')).toBe('"ip";r=59;t=60');
+  }, 30_000);
+
+  it('refuses the 61st request of one IP in a minute, with truthful headers all along; other IPs are not affected', async () => {
+    const ip = `192.0.2.${Math.floor(Math.random() * 250)}`;
+    const other = `2001:db8:ffff:${Math.floor(Math.random() * 0xffff).toString(16)}::1`;
+    const get = (from: string) => call('/api/leaderboard', { headers: { 'CF-Connecting-IP': from } });
+    const sources: string[] = [];
+    for (let n = 1; n <= 60; n++) {
+      const res = await get(ip);
+      expect(res.status).toBe(200);
+      // r counts this request and every earlier one; t is when the first leaves the window.
+      expect(res.headers.get('ratelimit-policy')).toBe('"ip";q=60;w=60');
+      expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"ip";r=${60 - n};t=(59|60)$`));
+      sources.push(
+        /desc="admitted in isolate"/.test(res.headers.get('server-timing') ?? '') ? 'isolate' : 'shard',
+      );
+      await res.arrayBuffer();
+    }
+    // Far from the limit the isolate answers by itself; the last ADMIT_AHEAD are the shard's own.
+    expect(sources.slice(0, 10)).toEqual(Array(10).fill('isolate'));
+    expect(sources.slice(50)).toEqual(Array(10).fill('shard'));
+    const refused = await get(ip);
+    await expectProblem(refused, 429, 'quota-exceeded');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"ip";r=0;t=(59|60)$/);
+    expect(refused.headers.get('retry-after')).toMatch(/^(59|60)$/);
+    const elsewhere = await get(other);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.headers.get('ratelimit')).toBe('"ip";r=59;t=60');
+    // The embed shares the address's budget (it is the same public limit).
+    const embed = await call('/embed/leaderboard', { headers: { 'CF-Connecting-IP': ip } });
+    expect(embed.status).toBe(429);
+  }, 60_000);
+
+  it('frees a slot when the oldest request leaves the 60-second window (reset)', async () => {
+    const testEnv = env as unknown as Env;
+    const ip = `reset-${crypto.randomUUID()}`;
+    const t0 = Date.now();
+    for (let i = 0; i < 60; i++) {
+      expect((await consumeRateLimit(testEnv, 'ip', ip, t0 + i * 100)).allowed).toBe(true);
+    }
+    const full = await consumeRateLimit(testEnv, 'ip', ip, t0 + 30_000);
+    expect(full).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 30 });
+    // Just before the first request leaves: still full. Once it has: one slot, then full again.
+    expect((await consumeRateLimit(testEnv, 'ip', ip, t0 + 60_000 + 50)).allowed).toBe(true);
+    expect((await consumeRateLimit(testEnv, 'ip', ip, t0 + 60_000 + 60)).allowed).toBe(false);
+  });
+
+  it('reports what the isolate admitted by itself to the shard within a second, in one call per shard', async () => {
+    const testEnv = env as unknown as Env;
+    const ip = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    for (let i = 0; i < 5; i++) {
+      const res = await call('/api/leaderboard', { headers: { 'CF-Connecting-IP': ip } });
+      expect(res.headers.get('server-timing')).toContain('admitted in isolate');
+      await res.arrayBuffer();
+    }
+    const { shard, key } = ipShard(testEnv, ip);
+    const logAt = () =>
+      runInDurableObject(testEnv.RATE_LIMITER.getByName(shard), (instance: RateLimiter) =>
+        instance.reportKeys([[key, []]], 60, 60),
+      );
+    let log: number[] = [];
+    for (let waited = 0; waited < 5_000 && log.length < 5; waited += 250) {
+      await new Promise((r) => setTimeout(r, 250));
+      log = (await logAt())[0] ?? [];
+    }
+    expect(log).toHaveLength(5);
+  }, 30_000);
+
+  it('lets an IP that is full through other isolates get at most ADMIT_AHEAD more here before the shard refuses it', async () => {
+    const testEnv = env as unknown as Env;
+    const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    const { shard, key } = ipShard(testEnv, ip);
+    const now = Date.now();
+    // Another isolate reported 60 requests of this address in the last few seconds.
+    await testEnv.RATE_LIMITER.getByName(shard).reportKeys(
+      [[key, Array.from({ length: 60 }, (_, i) => now - 5_000 + i)]],
+      60,
+      60,
+    );
+    const statusesSeen: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const res = await call('/api/leaderboard', { headers: { 'CF-Connecting-IP': ip } });
+      statusesSeen.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statusesSeen.filter((s) => s === 200).length).toBeLessThanOrEqual(ADMIT_AHEAD);
+    expect(statusesSeen.slice(ADMIT_AHEAD)).toEqual(Array(15 - ADMIT_AHEAD).fill(429));
   }, 30_000);
 
   it('spreads addresses over the configured shards by a keyed hash, and the key changes the spread', async () => {
@@ -248,10 +336,13 @@ describe('keys known to be full', () => {
     const id = `203.0.113.${Math.floor(Math.random() * 250)}-${crypto.randomUUID()}`;
     const start = Date.now();
 
-    expect(await consumeRateLimit(fake, 'ip', id, start)).toMatchObject({ allowed: false, cached: false });
+    expect(await consumeRateLimit(fake, 'apikey', id, start)).toMatchObject({
+      allowed: false,
+      cached: false,
+    });
     expect(asked).toHaveLength(1);
 
-    const later = await consumeRateLimit(fake, 'ip', id, start + 20_000);
+    const later = await consumeRateLimit(fake, 'apikey', id, start + 20_000);
     expect(later).toMatchObject({ allowed: false, remaining: 0, cached: true });
     expect(later.resetSeconds).toBeGreaterThanOrEqual(10);
     expect(later.resetSeconds).toBeLessThanOrEqual(11);
@@ -259,10 +350,10 @@ describe('keys known to be full', () => {
 
     // Another key, and the same id under another kind, are not affected.
     await consumeRateLimit(fake, 'user', id, start + 20_000);
-    expect(asked).toEqual([ipShard({}, id).shard, `user:${id}`]);
+    expect(asked).toEqual([`apikey:${id}`, `user:${id}`]);
 
     // Once the slot has freed, the object decides again.
-    expect((await consumeRateLimit(fake, 'ip', id, Date.now() + 30_001)).cached).toBe(false);
+    expect((await consumeRateLimit(fake, 'apikey', id, Date.now() + 30_001)).cached).toBe(false);
     expect(asked).toHaveLength(3);
   });
 
@@ -270,8 +361,8 @@ describe('keys known to be full', () => {
     const allowed = { allowed: true, limit: 60, remaining: 0, resetSeconds: 59, retryAfterMs: 59_000 };
     const { env: fake, asked } = fakeLimiter(allowed);
     const id = crypto.randomUUID();
-    await consumeRateLimit(fake, 'ip', id);
-    await consumeRateLimit(fake, 'ip', id);
+    await consumeRateLimit(fake, 'user', id);
+    await consumeRateLimit(fake, 'user', id);
     expect(asked).toHaveLength(2);
   });
 
@@ -290,4 +381,77 @@ describe('keys known to be full', () => {
     expect(second.headers.get('ratelimit')).toMatch(/^"user";r=0;t=(59|60)$/);
     expect(second.headers.get('retry-after')).toMatch(/^(59|60)$/);
   }, 30_000);
+});
+
+// What a partner integrating from the published docs reads in the RateLimit field (draft-11).
+/** `"apikey";r=599;t=60` → { r: 599, t: 60 }. */
+function parseRateLimit(value: string | null): { policy: string; r: number; t: number } {
+  const m = /^"([^"]+)";r=(\d+);t=(\d+)$/.exec(value ?? '');
+  if (!m) throw new Error(`not a RateLimit field: ${value}`);
+  return { policy: m[1] as string, r: Number(m[2]), t: Number(m[3]) };
+}
+
+describe('RateLimit `t`: seconds until more quota is made available (draft-11), not 0 while quota remains', () => {
+  it('a key that made one request is told its next unit comes back when that request leaves the window', async () => {
+    const admin = await loginAdmin();
+    const { key } = await issueKey(admin, ['rubrics:generate'], 'integrator rate-limit t');
+    const first = await call('/api/v1/keys/self', { headers: { 'X-Service-Key': key } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"apikey";q=600;w=60');
+    // Before: `"apikey";r=599;t=0`, which says the quota is being made available right now (the
+    // draft's meaning of t=0); in fact the 600th unit only returns 60 s after this request.
+    expect(parseRateLimit(first.headers.get('ratelimit'))).toEqual({ policy: 'apikey', r: 599, t: 60 });
+
+    const second = await call('/api/v1/keys/self', { headers: { 'X-Service-Key': key } });
+    const { r, t } = parseRateLimit(second.headers.get('ratelimit'));
+    expect(r).toBe(598);
+    expect(t).toBeGreaterThanOrEqual(59); // still the first request's, which leaves first
+    expect(t).toBeLessThanOrEqual(60);
+  });
+
+  it('in the Durable Object: t follows the oldest counted hit, 0 only for an empty window, Retry-After unchanged', async () => {
+    const limiter = env.RATE_LIMITER.getByName(`test:integrator-t:${crypto.randomUUID()}`);
+    const t0 = Date.now() - 10 * 60_000;
+    await runInDurableObject(limiter, async (instance: RateLimiter) => {
+      expect(await instance.hit(3, 60, t0)).toEqual({
+        allowed: true,
+        limit: 3,
+        remaining: 2,
+        resetSeconds: 60,
+        retryAfterMs: 0,
+      });
+      expect(await instance.hit(3, 60, t0 + 20_000)).toMatchObject({
+        remaining: 1,
+        resetSeconds: 40,
+        retryAfterMs: 0,
+      });
+      // Full: t and Retry-After agree, as before.
+      expect(await instance.hit(3, 60, t0 + 30_000)).toEqual({
+        allowed: true,
+        limit: 3,
+        remaining: 0,
+        resetSeconds: 30,
+        retryAfterMs: 30_000,
+      });
+      expect(await instance.hit(3, 60, t0 + 50_000)).toMatchObject({
+        allowed: false,
+        resetSeconds: 10,
+        retryAfterMs: 10_000,
+      });
+      // Long after, everything has left: the next hit starts a new window.
+      expect(await instance.hit(3, 60, t0 + 300_000)).toMatchObject({ remaining: 2, resetSeconds: 60 });
+    });
+    const shard = env.RATE_LIMITER.getByName(`ip-shard:test-integrator-${crypto.randomUUID()}`);
+    await runInDurableObject(shard, async (instance: RateLimiter) => {
+      expect(await instance.hitKey('a', 3, 60, t0)).toMatchObject({
+        remaining: 2,
+        resetSeconds: 60,
+        retryAfterMs: 0,
+      });
+      expect(await instance.hitKey('a', 3, 60, t0 + 45_000)).toMatchObject({
+        remaining: 1,
+        resetSeconds: 15,
+      });
+    });
+  });
 });

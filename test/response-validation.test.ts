@@ -11,6 +11,7 @@ const SELF_BODY = {
   name: 'Partner',
   scopes: ['integrity:check'],
   otherScopes: [],
+  grantedScopes: ['integrity:check'],
   organisationId: null,
   rateLimit: { limit: 600, windowSeconds: 60 },
   expiresAt: null,

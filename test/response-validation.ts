@@ -15,7 +15,7 @@
  */
 import { type OutputUnit, type Schema, Validator } from '@cfworker/json-schema';
 import { app } from '../src/app';
-import { CANONICAL_SERVER_URL, openApiDocument } from '../src/lib/openapi';
+import { CANONICAL_SERVER_URL, openApiDocument } from '../src/http/openapi';
 
 type OpenApiSchema = Record<string, unknown>;
 type MediaType = { schema?: OpenApiSchema };

@@ -43,6 +43,23 @@ describe('POST /api/v1/rubrics/generate', () => {
     expect(await alias.json()).toEqual(rubric);
   });
 
+  it('lists what the brief leaves out in outOfScope, with no criterion grading it (both paths)', async () => {
+    const brief =
+      "Translate our 20-page employee handbook from English to Marathi. Defined terms must be rendered the same way throughout. Provide a glossary of HR terms. A second translator should review the draft.\nDo NOT include the annexures.\nPls don't spend time on layout.";
+    for (const path of ['/api/v1/rubrics/generate', '/api/rubrics/generate']) {
+      const res = await post(path, rubricsKey, { brief });
+      expect(res.status).toBe(200);
+      const rubric = await res.json<{ criteria: { name: string; source: string }[]; outOfScope: string[] }>();
+      expect(rubric.outOfScope).toEqual(['annexures', 'layout']);
+      for (const c of rubric.criteria) {
+        expect(c.name).not.toMatch(/^Avoids/);
+        expect(c.source).not.toMatch(/annexures|layout/);
+      }
+    }
+    const plain = await (await post('/api/v1/rubrics/generate', rubricsKey)).json<{ outOfScope: string[] }>();
+    expect(plain.outOfScope).toEqual([]);
+  });
+
   it('says when the brief asks for nothing (warnings), and says nothing for a brief with requirements', async () => {
     const withRequirements = await (await post('/api/v1/rubrics/generate', rubricsKey)).json<{
       warnings: string[];

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/lib/create-app';
+import { createApp } from '../src/http/create-app';
 import { requireApiKey } from '../src/middleware/auth';
 import { issueKey, loginAdmin } from './harness';
 import { expectProblem } from './helpers';

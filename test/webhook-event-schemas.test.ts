@@ -8,7 +8,7 @@ import {
   type WebhookEventName,
   WebhookEventSchema,
 } from '../src/domain/webhooks/event-schemas';
-import { CANONICAL_SERVER_URL, openApiDocument, WEBHOOKS_ENTRY } from '../src/lib/openapi';
+import { CANONICAL_SERVER_URL, openApiDocument, WEBHOOKS_ENTRY } from '../src/http/openapi';
 import { ALL_CONSENTS, consent, publishedBrief, signup, verifyOrganisation } from './harness';
 import { as, call, eventually } from './helpers';
 import {

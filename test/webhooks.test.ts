@@ -11,6 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as schema from '../src/db/schema';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../src/domain/webhooks/schedule';
+import { generateSecret, webhookHeaders } from '../src/domain/webhooks/signing';
 import { runJob } from '../src/services/jobs/jobs';
 import { sweepJobs } from '../src/services/jobs/sweeper';
 import { ENDPOINT_DISABLED_ERROR, ping } from '../src/services/webhooks/delivery';
@@ -752,5 +753,39 @@ describe('endpoints per organisation', () => {
       .from(schema.webhookEndpoints)
       .where(eq(schema.webhookEndpoints.organisationId, organisationId));
     expect(held).toHaveLength(MAX_ENDPOINTS_PER_ORGANISATION);
+  });
+});
+
+/** The Standard Webhooks check written from the spec: base64 HMAC-SHA256 of `id.timestamp.body`. */
+async function specSignature(secret: string, id: string, timestamp: string, body: string): Promise<string> {
+  const raw = Uint8Array.from(atob(secret.replace(/^whsec_/, '')), (c) => c.charCodeAt(0));
+  const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(
+    await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${id}.${timestamp}.${body}`)),
+  );
+  return btoa(String.fromCharCode(...mac));
+}
+
+describe('webhook signatures, as docs/webhooks.md describes them to a receiver', () => {
+  it('during a rotation both secrets verify, each against its own `v1,` entry, with a non-ASCII body', async () => {
+    const [current, previous] = [generateSecret(), generateSecret()];
+    const body = JSON.stringify({
+      type: 'webhook.ping',
+      timestamp: '2026-11-26T00:00:00.000Z',
+      data: { note: 'नमस्ते ✓' },
+    });
+    const headers = await webhookHeaders(
+      [current, previous],
+      'msg_test',
+      new Date('2026-11-26T00:00:00Z'),
+      body,
+    );
+    expect(headers['webhook-timestamp']).toBe(String(Date.parse('2026-11-26T00:00:00Z') / 1000));
+    expect(headers['content-type']).toBe('application/json');
+    const entries = headers['webhook-signature']!.split(' ');
+    expect(entries).toEqual([
+      `v1,${await specSignature(current, 'msg_test', headers['webhook-timestamp']!, body)}`,
+      `v1,${await specSignature(previous, 'msg_test', headers['webhook-timestamp']!, body)}`,
+    ]);
   });
 });

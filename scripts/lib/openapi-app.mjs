@@ -10,11 +10,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * @returns {Promise<{
- *   app: import('../../src/lib/types').AppOpenAPI,
- *   openApiDocument: typeof import('../../src/lib/openapi').openApiDocument,
- *   openApiYaml: typeof import('../../src/lib/openapi').openApiYaml,
- *   endpointTable: typeof import('../../src/lib/openapi').endpointTable,
- *   withEndpointTable: typeof import('../../src/lib/openapi').withEndpointTable,
+ *   app: import('../../src/http/types').AppOpenAPI,
+ *   openApiDocument: typeof import('../../src/http/openapi').openApiDocument,
+ *   openApiYaml: typeof import('../../src/http/openapi').openApiYaml,
+ *   endpointTable: typeof import('../../src/http/openapi').endpointTable,
+ *   withEndpointTable: typeof import('../../src/http/openapi').withEndpointTable,
  *   CANONICAL_SERVER_URL: string,
  * }>}
  */

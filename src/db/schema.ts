@@ -12,6 +12,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { CONSENT_PURPOSES, type ConsentPurpose } from '../domain/consent-purposes';
 import type { CommitRecord } from '../domain/integrity/vcs';
 import type { RubricCriterion } from '../domain/pillars/types';
 
@@ -221,6 +222,7 @@ export const API_KEY_SCOPES = [
   'integrity:check',
   'rubrics:generate',
   'webhooks:manage',
+  'credentials:verify',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
@@ -603,13 +605,7 @@ export const fingerprintFrequencies = sqliteTable('fingerprint_frequencies', {
   submissions: integer('submissions').notNull(),
 });
 
-export const CONSENT_PURPOSES = [
-  'ai_evaluation',
-  'leaderboard',
-  'public_verification',
-  'integrity_corpus',
-] as const;
-export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
+export { CONSENT_PURPOSES, type ConsentPurpose };
 
 /** Append-only: rows are never updated; the latest row per (user, purpose) is the state. */
 export const consentEvents = sqliteTable(

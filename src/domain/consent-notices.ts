@@ -8,7 +8,7 @@
  * a withdrawal may cite any published version, since withdrawing must never be harder than
  * granting (§6(4)).
  */
-import type { ConsentPurpose } from '../db/schema';
+import type { ConsentPurpose } from './consent-purposes';
 import { DEFAULT_NOTICE_LANGUAGE, type NoticeLanguage } from './notice-languages';
 
 export type PurposeNotice = {

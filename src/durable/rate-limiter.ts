@@ -31,8 +31,11 @@ function decide(
   windowMs: number,
   now: number,
 ): RateDecision {
-  const oldest = hits[0];
-  const nextSlotMs = oldest === undefined ? 0 : Math.max(1, oldest + windowMs - now);
+  // A shard's log may hold more than `limit` hits (requests admitted by isolates before they
+  // reported them, `admitKey`/`reportKeys`): a slot frees when the log is back under the limit,
+  // i.e. when the hit at `length - limit` leaves the window.
+  const freeing = hits[Math.max(0, hits.length - limit)];
+  const nextSlotMs = freeing === undefined ? 0 : Math.max(1, freeing + windowMs - now);
   const retryAfterMs = hits.length < limit ? 0 : nextSlotMs;
   return {
     allowed,
@@ -75,6 +78,9 @@ export const USAGE_FLUSH_MS = 60_000;
  * per counted hit, so a shard stays well under 128 MB even full of 60-hit logs.
  */
 export const MAX_KEYS_PER_SHARD = 50_000;
+
+/** A shard key's log keeps at most this many times its limit (the newest hits). */
+export const MAX_LOG_FACTOR = 4;
 
 /**
  * How long the log may differ from storage. Counting happens in memory; storage is written
@@ -229,7 +235,17 @@ export class RateLimiter extends DurableObject<Env> {
     maxKeys: number = MAX_KEYS_PER_SHARD,
   ): Promise<RateDecision> {
     const windowMs = windowSeconds * 1000;
-    const cutoff = now - windowMs;
+    const log = this.logOf(key, now - windowMs, maxKeys);
+    const allowed = log.length < limit;
+    if (allowed) log.push(now);
+    return decide(allowed, limit, log, windowMs, now);
+  }
+
+  /**
+   * The log of `key` with the hits outside the window dropped, moved to most recently used
+   * (created, and room made for it, when new).
+   */
+  private logOf(key: string, cutoff: number, maxKeys: number): number[] {
     let log = this.logs.get(key);
     if (log !== undefined) {
       this.logs.delete(key); // re-inserted below: most recently used last
@@ -241,9 +257,66 @@ export class RateLimiter extends DurableObject<Env> {
       if (this.logs.size >= maxKeys) this.evict(cutoff, maxKeys);
     }
     this.logs.set(key, log);
+    return log;
+  }
+
+  /**
+   * Adds hits an isolate has already admitted (and answered) to `key`'s log, in time order,
+   * whatever the count: they happened. At most `MAX_LOG_FACTOR` × limit are kept (the newest),
+   * which bounds memory under a distributed flood and changes no decision (the key is full).
+   */
+  private addHits(log: number[], hits: readonly number[], cutoff: number, limit: number): void {
+    for (const at of hits) {
+      if (at <= cutoff) continue;
+      let i = log.length;
+      while (i > 0 && (log[i - 1] as number) > at) i--;
+      log.splice(i, 0, at);
+    }
+    const cap = limit * MAX_LOG_FACTOR;
+    if (log.length > cap) log.splice(0, log.length - cap);
+  }
+
+  /**
+   * The public per-IP limit's exact path (src/middleware/ip-admission.ts): records `earlier`,
+   * the hits of `key` an isolate admitted by itself since it last reported, then counts this
+   * request exactly as `hitKey` does. Returns the decision and the key's log, from which the
+   * isolate knows the key's count until its next answer.
+   */
+  async admitKey(
+    key: string,
+    earlier: readonly number[],
+    limit: number,
+    windowSeconds: number,
+    now: number = Date.now(),
+    maxKeys: number = MAX_KEYS_PER_SHARD,
+  ): Promise<{ decision: RateDecision; log: number[] }> {
+    const windowMs = windowSeconds * 1000;
+    const cutoff = now - windowMs;
+    const log = this.logOf(key, cutoff, maxKeys);
+    this.addHits(log, earlier, cutoff, limit);
     const allowed = log.length < limit;
-    if (allowed) log.push(now);
-    return decide(allowed, limit, log, windowMs, now);
+    if (allowed) this.addHits(log, [now], cutoff, limit);
+    return { decision: decide(allowed, limit, log, windowMs, now), log: [...log] };
+  }
+
+  /**
+   * The public per-IP limit's batched report: the hits each key's isolate admitted by itself
+   * (one call per shard per isolate per report interval, off the requests' path). Answers each
+   * key's log, in the order given.
+   */
+  async reportKeys(
+    entries: readonly (readonly [key: string, hits: readonly number[]])[],
+    limit: number,
+    windowSeconds: number,
+    now: number = Date.now(),
+    maxKeys: number = MAX_KEYS_PER_SHARD,
+  ): Promise<number[][]> {
+    const cutoff = now - windowSeconds * 1000;
+    return entries.map(([key, hits]) => {
+      const log = this.logOf(key, cutoff, maxKeys);
+      this.addHits(log, hits, cutoff, limit);
+      return [...log];
+    });
   }
 
   /** How many keys this shard object holds in memory (for tests and diagnostics). */

@@ -261,12 +261,14 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
     description:
       'What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, ' +
       'when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the ' +
-      'same as `Retry-After`).',
+      'same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the ' +
+      "answering server's own count: your requests it served plus those counted globally as of at most about a " +
+      "second ago; below 10, and on every 429, the figures are the global count's own.",
     schema: { type: 'string' },
   },
   'Server-Timing': {
     description:
-      'The limiter\'s own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked.',
+      'The limiter\'s own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards.',
     schema: { type: 'string' },
   },
 };

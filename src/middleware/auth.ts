@@ -4,30 +4,14 @@ import type { ApiKeyScope, Role } from '../db/schema';
 import type { UsageOutcome } from '../durable/rate-limiter';
 import { clock } from '../lib/clock';
 import { API_KEY_CHALLENGE, ProblemError } from '../lib/problem';
-import type { ApiKeyEnv, SessionEnv } from '../lib/types';
+import type { ApiKeyEnv, SessionEnv } from '../middleware/context';
 import { lastUsedIsStale, resolveApiKey, touchApiKey } from '../services/api-keys';
 import { needsGuardianConsent } from '../services/guardians';
+import { assertRecentSignIn } from '../services/recent-sign-in';
 import { resolveSession } from '../services/sessions';
 import { assertSameSiteRequest } from './csrf';
 import { enforceRateLimit } from './rate-limit';
 import { SESSION_COOKIE, setSessionCookie } from './session-cookie';
-
-/** How recent a sign-in must be for what cannot be undone (`recentSignIn` routes). */
-export const RECENT_SIGN_IN_MS = 15 * 60 * 1000;
-
-/** 403 `recent-sign-in-required` unless the session signed in within `RECENT_SIGN_IN_MS`. */
-export function assertRecentSignIn(
-  user: { signedInAt: Date },
-  what: string,
-  headers: Record<string, string> = {},
-) {
-  if (clock.now().getTime() - user.signedInAt.getTime() <= RECENT_SIGN_IN_MS) return;
-  throw new ProblemError(
-    'recent-sign-in-required',
-    `${what} cannot be undone, so it needs a sign-in within the last 15 minutes; this session signed in at ${user.signedInAt.toISOString()}. Sign in again (POST /api/auth/login) and repeat the request.`,
-    { headers },
-  );
-}
 
 /**
  * Session routes: a live session cookie (401), an allowed origin for unsafe methods (403), then

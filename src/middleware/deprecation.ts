@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppBindings } from '../lib/types';
+import type { AppBindings } from '../middleware/context';
 
 /** The headers a deprecated alias documents on its responses. */
 export const SUCCESSOR_HEADERS = {

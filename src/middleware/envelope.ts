@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { isFinished } from '../lib/response-headers';
-import type { AppBindings } from '../lib/types';
+import type { AppBindings } from '../middleware/context';
 import { checkBaseUrl } from '../services/deployment-checks';
 import { applyPublicCors, corsCase, PREFLIGHT_RESPONSE_HEADERS } from './public-cors';
+import { isFinished } from './response-headers';
 import { applySecurityHeaders, type SecurityInputs } from './security-headers';
 import { databaseFor, engineFor } from './services';
 

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { fromBase64, randomBytes, sha256Hex, toBase64 } from '../domain/secrets';
 import { ProblemError } from '../lib/problem';
-import type { AppBindings } from '../lib/types';
+import type { AppBindings } from '../middleware/context';
 import {
   type Caller,
   claimIdempotencyKey,

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import { problemBody, problemResponse } from '../lib/problem';
-import { isFinished } from '../lib/response-headers';
-import type { AppBindings } from '../lib/types';
+import type { AppBindings } from '../middleware/context';
+import { isFinished } from './response-headers';
 
 type RouteList = ReadonlyArray<{ method: string; path: string }>;
 

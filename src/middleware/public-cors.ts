@@ -1,4 +1,4 @@
-import type { HeaderBag } from '../lib/response-headers';
+import type { HeaderBag } from './response-headers';
 
 /**
  * The public reads any web page may call, with any of the headers below: certificate

@@ -3,11 +3,11 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { clientNetwork } from '../domain/network';
-import { sha256Hex } from '../domain/secrets';
 import type { RateDecision } from '../durable/rate-limiter';
 import { ProblemError } from '../lib/problem';
-import { isFinished } from '../lib/response-headers';
-import type { AppBindings } from '../lib/types';
+import type { AppBindings } from './context';
+import { IpAdmission, REPORT_INTERVAL_MS } from './ip-admission';
+import { isFinished } from './response-headers';
 
 /** The seed's three limits (§8), all per 60-second sliding window. */
 export const RATE_LIMITS = {
@@ -114,11 +114,86 @@ let shardMemo: { secret: string; entries: Map<string, { shard: string; key: stri
   entries: new Map(),
 };
 
+/** Where a decision came from, for `Server-Timing` and tests. */
+export type DecisionSource = 'object' | 'known-full' | 'isolate';
+
+/** This isolate's admission count of the public per-IP limit (src/middleware/ip-admission.ts). */
+const admission = new IpAdmission();
+/** When this isolate's pending report was scheduled (null: none). */
+let reportScheduledAt: number | null = null;
+
 /**
- * Counts this request with the key's Durable Object, unless the key is known to be full (see
- * `fullUntil`). `cached` tells whether the object was asked. API keys and users have one object
- * each (`kind:id`, exact, persisted write-behind); client IPs share a bounded set of shard
- * objects (`ipShard`: exact per IP, in memory only), so a first-time visitor creates no object.
+ * Sends the hits this isolate admitted by itself to their shards: one `reportKeys` call per
+ * shard, whatever the number of addresses, and learns each address's log from the answer. A
+ * failed call puts its hits back for the next report.
+ */
+export async function reportAdmissions(
+  env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
+  now: number = Date.now(),
+): Promise<void> {
+  const report = admission.drain();
+  if (report.length === 0) return;
+  const { limit, windowSeconds } = RATE_LIMITS.ip;
+  const byShard = new Map<string, { ids: string[]; entries: [string, number[]][] }>();
+  for (const [id, hits] of report) {
+    const { shard, key } = ipShard(env, id);
+    let group = byShard.get(shard);
+    if (!group) {
+      group = { ids: [], entries: [] };
+      byShard.set(shard, group);
+    }
+    group.ids.push(id);
+    group.entries.push([key, hits]);
+  }
+  await Promise.all(
+    [...byShard].map(async ([shard, group]) => {
+      try {
+        const logs = await env.RATE_LIMITER.getByName(shard).reportKeys(
+          group.entries,
+          limit,
+          windowSeconds,
+          now,
+        );
+        for (const [i, id] of group.ids.entries())
+          admission.settle(id, group.entries[i]?.[1] ?? [], logs[i] ?? []);
+      } catch (err) {
+        for (const [i, id] of group.ids.entries()) admission.settle(id, group.entries[i]?.[1] ?? [], null);
+        console.error('rate limiter: report of admitted hits failed', err);
+      }
+    }),
+  );
+}
+
+/**
+ * Schedules one report `REPORT_INTERVAL_MS` from now on the request's `waitUntil`, unless one is
+ * pending. A schedule older than ten intervals is taken as lost (its request's context ended
+ * before it ran) and replaced; until then, an address with `ADMIT_AHEAD` unreported hits is
+ * asked about synchronously, which carries them.
+ */
+function scheduleReport(
+  env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
+  waitUntil: (promise: Promise<unknown>) => void,
+  now: number,
+): void {
+  if (reportScheduledAt !== null && now - reportScheduledAt < 10 * REPORT_INTERVAL_MS) return;
+  reportScheduledAt = now;
+  waitUntil(
+    new Promise((resolve) => setTimeout(resolve, REPORT_INTERVAL_MS)).then(() => {
+      reportScheduledAt = null;
+      return reportAdmissions(env);
+    }),
+  );
+}
+
+/**
+ * Counts this request, unless the key is known to be full (see `fullUntil`). `source` tells who
+ * decided: the key's Durable Object, the isolate's memory of a refusal, or (public per-IP limit
+ * only) the isolate's admission count. API keys and users have one object each (`kind:id`,
+ * exact, persisted write-behind), asked on every request. Client IPs share a bounded set of
+ * shard objects (`ipShard`: exact per IP, in memory only), so a first-time visitor creates no
+ * object; an IP far from its limit is admitted by the isolate and reported in batches
+ * (`IpAdmission`, decision 0150), one close to it is asked about exactly. `waitUntil` (the
+ * request's) carries the batched report; without it the hits wait for the IP's next exact call.
  */
 export async function consumeRateLimit(
   env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
@@ -127,19 +202,39 @@ export async function consumeRateLimit(
   now: number = Date.now(),
   /** A lower limit of this key's own (a per-key API-key limit); the kind's default otherwise. */
   ownLimit?: number | null,
-): Promise<RateDecision & { cached: boolean }> {
+  waitUntil?: (promise: Promise<unknown>) => void,
+): Promise<RateDecision & { cached: boolean; source: DecisionSource }> {
   const { windowSeconds } = RATE_LIMITS[kind];
   const limit = ownLimit && ownLimit < RATE_LIMITS[kind].limit ? ownLimit : RATE_LIMITS[kind].limit;
   const key = `${kind}:${id}`;
   const until = fullUntil.get(key);
   if (until !== undefined) {
-    if (now < until) return { ...knownRefusal(limit, until - now), cached: true };
+    if (now < until) return { ...knownRefusal(limit, until - now), cached: true, source: 'known-full' };
     fullUntil.delete(key);
   }
   let decision: RateDecision;
   if (kind === 'ip') {
+    const local = admission.tryAdmit(id, limit, windowSeconds * 1000, now);
+    if (local) {
+      if (waitUntil) scheduleReport(env, waitUntil, now);
+      return { ...local, cached: true, source: 'isolate' };
+    }
     const shard = ipShard(env, id);
-    decision = await env.RATE_LIMITER.getByName(shard.shard).hitKey(shard.key, limit, windowSeconds);
+    const earlier = admission.takePending(id, now);
+    try {
+      const answer = await env.RATE_LIMITER.getByName(shard.shard).admitKey(
+        shard.key,
+        earlier,
+        limit,
+        windowSeconds,
+        now,
+      );
+      admission.settle(id, earlier, answer.log, now);
+      decision = answer.decision;
+    } catch (err) {
+      admission.settle(id, earlier, null, now);
+      throw err;
+    }
   } else {
     decision = await env.RATE_LIMITER.getByName(key).hit(limit, windowSeconds);
   }
@@ -150,7 +245,25 @@ export async function consumeRateLimit(
     }
     fullUntil.set(key, Date.now() + decision.retryAfterMs);
   }
-  return { ...decision, cached: false };
+  return { ...decision, cached: false, source: 'object' };
+}
+
+const DESCRIPTIONS: Record<DecisionSource, string> = {
+  object: '',
+  'known-full': ';desc="known full"',
+  isolate: ';desc="admitted in isolate"',
+};
+
+/** The request's `waitUntil`, when it has an execution context (not in `app.request` tests). */
+function waitUntilOf<E extends AppBindings>(
+  c: Context<E>,
+): ((promise: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (promise) => ctx.waitUntil(promise);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -165,9 +278,9 @@ export async function enforceRateLimit<E extends AppBindings>(
   ownLimit?: number | null,
 ): Promise<void> {
   const started = performance.now();
-  const decision = await consumeRateLimit(c.env, kind, id, Date.now(), ownLimit);
+  const decision = await consumeRateLimit(c.env, kind, id, Date.now(), ownLimit, waitUntilOf(c));
   // What the limiter adds to the request, for clients' devtools and for `npm run bench`.
-  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${decision.cached ? ';desc="known full"' : ''}`;
+  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${DESCRIPTIONS[decision.source]}`;
   const headers = { ...rateLimitHeaders(kind, decision), 'Server-Timing': timing };
   if (!decision.allowed) {
     throw new ProblemError(
@@ -196,112 +309,4 @@ export function ipLimitKey(ip: string | undefined): string {
 /** Per client (`CF-Connecting-IP`, which Cloudflare sets; IPv6 per /64), for public routes such as the leaderboard. */
 export function ipRateLimit(): MiddlewareHandler<AppBindings> {
   return (c, next) => enforceRateLimit(c, 'ip', ipLimitKey(c.req.header('CF-Connecting-IP')), next);
-}
-
-/** Login attempts allowed per email address and client network in a 15-minute sliding window. */
-export const LOGIN_ATTEMPTS = { limit: 10, windowSeconds: 15 * 60 } as const;
-/**
- * Failed logins allowed per client network (an IPv4 address, an IPv6 /64) across all
- * accounts in a 15-minute sliding window: what stops one address spraying a password over
- * many accounts, which the per-account limit alone does not see.
- */
-export const LOGIN_FAILURES_PER_NETWORK = { limit: 20, windowSeconds: 15 * 60 } as const;
-/** Signups allowed per client network in an hour. */
-export const SIGNUPS_PER_NETWORK = { limit: 10, windowSeconds: 60 * 60 } as const;
-
-function refused(policy: string, limit: number, windowSeconds: number, resetSeconds: number, detail: string) {
-  return new ProblemError('quota-exceeded', detail, {
-    headers: {
-      'RateLimit-Policy': `"${policy}";q=${limit};w=${windowSeconds}`,
-      RateLimit: `"${policy}";r=0;t=${resetSeconds}`,
-      'Retry-After': String(resetSeconds),
-    },
-  });
-}
-
-/**
- * Brute-force and spraying limits for `POST /api/auth/login`, both counted before any password
- * is checked (so a refused guesser costs no PBKDF2 work) and both the same for known and
- * unknown addresses:
- * - per client network (`clientNetwork`: IPv6 counted per /64) across all accounts: 20
- *   attempts without success in 15 minutes. `begin` counts the attempt; `succeeded` takes it
- *   back, so only failures use the budget, and counting first keeps the limit exact under a
- *   parallel burst;
- * - per email address (hashed: no personal data names a Durable Object) and client network:
- *   10 attempts in 15 minutes since the last successful login, which clears the count.
- */
-export async function loginAttempts(env: Env, email: string, ip: string | undefined) {
-  const network = clientNetwork(ip);
-  const account = env.RATE_LIMITER.getByName(
-    `login:${await sha256Hex(email.trim().toLowerCase())}:${network}`,
-  );
-  const sprayed = env.RATE_LIMITER.getByName(`login-failures:${network}`);
-  return {
-    async begin(): Promise<void> {
-      const perNetwork = await sprayed.hit(
-        LOGIN_FAILURES_PER_NETWORK.limit,
-        LOGIN_FAILURES_PER_NETWORK.windowSeconds,
-      );
-      if (!perNetwork.allowed) {
-        const { limit, windowSeconds } = LOGIN_FAILURES_PER_NETWORK;
-        throw refused(
-          'login-network',
-          limit,
-          windowSeconds,
-          perNetwork.resetSeconds,
-          `Too many failed logins from this network: ${limit} in ${windowSeconds / 60} minutes, across all accounts.`,
-        );
-      }
-      const decision = await account.hit(LOGIN_ATTEMPTS.limit, LOGIN_ATTEMPTS.windowSeconds);
-      if (decision.allowed) return;
-      const { limit, windowSeconds } = LOGIN_ATTEMPTS;
-      throw refused(
-        'login',
-        limit,
-        windowSeconds,
-        decision.resetSeconds,
-        `Too many login attempts for this account from this address: ${limit} in ${windowSeconds / 60} minutes.`,
-      );
-    },
-    succeeded: () => Promise.all([account.reset(), sprayed.refund()]),
-  };
-}
-
-/** Changes of an account's email address (attempts, taken or not) allowed per account in an hour. */
-export const EMAIL_CHANGES_PER_ACCOUNT = { limit: 5, windowSeconds: 60 * 60 } as const;
-
-/**
- * Email-change throttling: 5 attempts per account per hour, counted before the address is looked
- * up, whatever the outcome. A change to a taken address is a 409 and to a free one a 200, so
- * without this limit the correction route (60 requests a minute) told anyone with an account
- * which addresses were registered, far faster than the signup's 409 (10 an hour per network).
- */
-export async function countEmailChange(env: Pick<Env, 'RATE_LIMITER'>, accountId: string): Promise<void> {
-  const { limit, windowSeconds } = EMAIL_CHANGES_PER_ACCOUNT;
-  const decision = await env.RATE_LIMITER.getByName(`email-change:${accountId}`).hit(limit, windowSeconds);
-  if (!decision.allowed)
-    throw refused(
-      'email-change',
-      limit,
-      windowSeconds,
-      decision.resetSeconds,
-      `Too many changes of this account's email address: ${limit} per ${windowSeconds / 60} minutes.`,
-    );
-}
-
-/**
- * Signup throttling: 10 per client network (IPv6 per /64) per hour, counted before anything
- * else is done, whatever the outcome (so it also slows probing which addresses have accounts).
- */
-export async function countSignup(env: Env, ip: string | undefined): Promise<void> {
-  const { limit, windowSeconds } = SIGNUPS_PER_NETWORK;
-  const decision = await env.RATE_LIMITER.getByName(`signup:${clientNetwork(ip)}`).hit(limit, windowSeconds);
-  if (!decision.allowed)
-    throw refused(
-      'signup',
-      limit,
-      windowSeconds,
-      decision.resetSeconds,
-      `Too many signups from this network: ${limit} per ${windowSeconds / 60} minutes.`,
-    );
 }

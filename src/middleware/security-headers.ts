@@ -1,4 +1,4 @@
-import type { HeaderBag } from '../lib/response-headers';
+import type { HeaderBag } from './response-headers';
 
 /** Restrictive by default: a JSON API needs no scripts, frames or referrers. Routes that serve HTML set their own CSP. */
 export const JSON_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -29,7 +29,7 @@ export type SecurityInputs = {
 /**
  * The security headers and the request id, added to a response's headers: the one set of rules,
  * applied by the middleware to a finished response or by `finishedResponse` before the response
- * is built (src/lib/response-headers.ts).
+ * is built (src/middleware/response-headers.ts).
  */
 export function applySecurityHeaders(h: HeaderBag, inputs: SecurityInputs): void {
   for (const [name, value] of ALWAYS) h.set(name, value);

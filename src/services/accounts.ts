@@ -1,14 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import {
-  type OrganisationVerification,
-  organisationInvitations,
-  organisations,
-  type Role,
-  sessions,
-  users,
-} from '../db/schema';
+import { type OrganisationVerification, organisations, type Role, sessions, users } from '../db/schema';
 import { isChild } from '../domain/age';
 import { normaliseAlias } from '../domain/alias';
 import { checkPassword } from '../domain/password-policy';

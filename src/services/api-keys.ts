@@ -3,8 +3,8 @@ import type { Database } from '../db/client';
 import { type ApiKeyScope, apiKeys, apiKeyUsage, organisations } from '../db/schema';
 import { randomToken, sha256Hex } from '../domain/secrets';
 import { olderThan, type Position } from '../lib/paging';
+import type { ApiKeyPrincipal } from '../lib/principals';
 import { ProblemError } from '../lib/problem';
-import type { ApiKeyPrincipal } from '../lib/types';
 import { auditPowerInsert } from './audit';
 
 /** Every key starts with this, so leaked keys are easy to recognise (and to scan for). */

@@ -7,8 +7,9 @@
  * (`src/lib/isolate-cache.ts`); the functions here forget both copies, so changing data goes
  * through them and never deletes the KV keys alone.
  */
+
+import type { Leaderboard } from '../domain/leaderboard';
 import { IsolateCache } from '../lib/isolate-cache';
-import type { Leaderboard } from './leaderboard';
 
 /** The public agreement rate (one entry). */
 export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';
@@ -33,6 +34,26 @@ export const VERIFY_CHANGES_KEY = 'verify-changes:v1';
 
 /** Replaced on every certificate change; the status lists' KV keys include it (services/status-lists.ts). */
 export const STATUS_LIST_GENERATION_KEY = 'status-list:generation';
+
+/**
+ * The status lists' current generation in the isolate's memory, re-read from KV at most this
+ * often. The isolate that writes a new generation forgets it at once (`forgetStatusListMemory`);
+ * others show a revocation at most this much later than KV does, inside the lists' `max-age`.
+ */
+export const STATUS_LIST_GENERATION_MEMORY_MS = 5_000;
+export const statusListGenerationMemory = new IsolateCache<string>(STATUS_LIST_GENERATION_MEMORY_MS, 1);
+
+/**
+ * Replaced whenever an organisation changes (name, website, verification, suspension:
+ * `forgetOrganisationViews`); the cached Open Badges issuer and achievement documents' KV keys
+ * include it (services/ob-documents.ts).
+ */
+export const OB_DOCUMENTS_GENERATION_KEY = 'ob-docs:generation';
+
+/** Forgets this isolate's status-list generation (call around every write of a new one). */
+export function forgetStatusListMemory(): void {
+  statusListGenerationMemory.clear();
+}
 
 /** Prefix of the leaderboard entries; one entry per domain holds its top 100. */
 export const LEADERBOARD_PREFIX = 'leaderboard:v1:';

@@ -2,7 +2,6 @@ import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { type Database, getDb } from '../db/client';
 import { briefs, type CertificateState, certificates, organisations, users } from '../db/schema';
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
-import { importSigningKey, type Jwks, jwksFrom, type SigningKey } from '../domain/certificates/credential';
 import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
 import { verifyPageUrl as pageUrlOf } from '../domain/certificates/urls';
 import { olderThan, type Position } from '../lib/paging';
@@ -10,7 +9,6 @@ import { ProblemError } from '../lib/problem';
 import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert } from './audit';
 import { type CachedPayload, verificationKey } from './cache-keys';
-import { requirePreviousKeys, requireSigningKey } from './configuration';
 import { hasConsent } from './consent';
 import { mayBeIssued } from './verification-filter';
 import {
@@ -29,34 +27,6 @@ export const FORMER_EMPLOYER = 'Former employer';
 
 /** The name credentials are issued under. */
 export const ISSUER_NAME = 'Verification Platform';
-
-let cachedKey: { secret: string; base: string; key: Promise<SigningKey> } | undefined;
-
-/**
- * The signing key from the `CERT_SIGNING_KEY` secret, imported once per isolate; its `kid` is a
- * URL under `PUBLIC_BASE_URL`.
- */
-export function signingKey(env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>): Promise<SigningKey> {
-  if (cachedKey?.secret !== env.CERT_SIGNING_KEY || cachedKey.base !== env.PUBLIC_BASE_URL) {
-    cachedKey = {
-      secret: env.CERT_SIGNING_KEY,
-      base: env.PUBLIC_BASE_URL,
-      key: importSigningKey(env.CERT_SIGNING_KEY, env.PUBLIC_BASE_URL),
-    };
-  }
-  return cachedKey.key;
-}
-
-/**
- * The current public key plus retired ones (`CERT_PREVIOUS_PUBLIC_KEYS`), for
- * `/.well-known/jwks.json` and `/ob/keys/{thumbprint}`; 503 `not-configured` when either is unusable.
- */
-export async function publishedKeys(
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS' | 'PUBLIC_BASE_URL'>,
-): Promise<Jwks> {
-  const current = await requireSigningKey(env);
-  return jwksFrom([current.publicJwk, ...requirePreviousKeys(env)]);
-}
 
 type CertificateRow = typeof certificates.$inferSelect;
 

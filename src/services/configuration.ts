@@ -3,24 +3,10 @@
  * that is missing or invalid answers 503 `not-configured` and changes nothing, and
  * `GET /api/health` names what is missing (names only, never values).
  */
-import { parsePreviousKeys, type SigningKey } from '../domain/certificates/credential';
-import { ProblemError } from '../lib/problem';
-import { signingKey } from './certificates';
+import { parsePreviousKeys } from '../domain/certificates/credential';
 import { shardedCorpusFromEnv } from './corpus';
-
-/** The settings the service cannot work without, and what each is for. */
-export const REQUIRED_SETTINGS = {
-  CERT_SIGNING_KEY: 'signs certificates (a private P-256 JWK; see docs/certificates.md)',
-  CERT_PREVIOUS_PUBLIC_KEYS:
-    'the public keys of retired signing keys ("" for none; see docs/certificates.md)',
-  ADMIN_EMAIL: 'the first admin account',
-  ADMIN_PASSWORD: 'the first admin account',
-  PUBLIC_BASE_URL: "the service's own origin, in links and signed credentials",
-  FINGERPRINT_SHARDS:
-    'the integrity corpus shards: a count from 0 to 64 with a D1 binding FINGERPRINTS_<n> for each ("0" or unset: the main database)',
-} as const;
-
-export type SettingName = keyof typeof REQUIRED_SETTINGS;
+import type { SettingName } from './settings';
+import { signingKey } from './signing-key';
 
 const present = (value: unknown) => typeof value === 'string' && value.trim() !== '';
 
@@ -65,30 +51,3 @@ export async function missingSettings(env: Partial<Record<SettingName, unknown>>
     missing.push('FINGERPRINT_SHARDS');
   return missing;
 }
-
-/** The signing key, or a 503 `not-configured` problem when it is missing or invalid. */
-export async function requireSigningKey(
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
-): Promise<SigningKey> {
-  if (!present(env.CERT_SIGNING_KEY)) throw notConfigured('CERT_SIGNING_KEY');
-  try {
-    return await signingKey(env);
-  } catch {
-    throw notConfigured('CERT_SIGNING_KEY');
-  }
-}
-
-/** The retired public keys, or a 503 `not-configured` problem when the variable is malformed. */
-export function requirePreviousKeys(env: Pick<Env, 'CERT_PREVIOUS_PUBLIC_KEYS'>) {
-  try {
-    return parsePreviousKeys(env.CERT_PREVIOUS_PUBLIC_KEYS);
-  } catch {
-    throw notConfigured('CERT_PREVIOUS_PUBLIC_KEYS');
-  }
-}
-
-export const notConfigured = (name: SettingName) =>
-  new ProblemError(
-    'not-configured',
-    `The server setting ${name} (${REQUIRED_SETTINGS[name]}) is missing or invalid, so certificates cannot be issued now. Nothing was changed; an operator can see this at GET /api/health.`,
-  );

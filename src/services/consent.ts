@@ -23,9 +23,14 @@ import { invalidCursor, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { afterCommit } from './after-commit';
 import { auditInsert } from './audit';
-import { corpusFor, type FingerprintCorpus, forgetCandidate, ShardedCorpus } from './corpus';
+import {
+  corpusFor,
+  deleteFingerprintStatements,
+  type FingerprintCorpus,
+  forgetCandidate,
+  ShardedCorpus,
+} from './corpus';
 import { guardianLink } from './guardians';
-import { deleteFingerprintStatements } from './integrity';
 import { jobInsert, runJobNow } from './jobs/jobs';
 
 /**

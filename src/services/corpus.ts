@@ -10,7 +10,6 @@
  */
 import type { Fingerprint } from '../domain/integrity/winnowing';
 import { ProblemError } from '../lib/problem';
-import { deleteFingerprintStatements, MAX_SHARED_BY, storeFingerprintRows } from './integrity';
 
 /** A stored fingerprint that a check may match (its hash is held by ≤ MAX_SHARED_BY submissions). */
 export type CorpusRow = { hash: number; submissionId: string; candidateId: string; position: number };
@@ -24,6 +23,9 @@ export interface FingerprintCorpus {
   deleteSubmissions(submissionIds: string[]): Promise<number>;
 }
 
+/** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
+export const MAX_SHARED_BY = 20;
+/** D1 allows 100 bound parameters per statement. */
 const PARAMS_PER_STATEMENT = 100;
 const chunks = <T>(items: T[], size: number): T[][] => {
   const out: T[][] = [];
@@ -65,6 +67,67 @@ async function runLookup(d1: D1Database, hashes: number[], candidateJoin: boolea
   };
 }
 
+/**
+ * The statements that store a submission's fingerprints and bump their frequencies, for one
+ * batch. A shard keeps the candidate on each row (it has no `submissions` table to join).
+ */
+function insertStatements(
+  d1: D1Database,
+  submissionId: string,
+  prints: Fingerprint[],
+  candidateId?: string,
+): D1PreparedStatement[] {
+  const columns = candidateId === undefined ? 3 : 4;
+  const rows = chunks(prints, Math.floor(PARAMS_PER_STATEMENT / columns)).map((chunk) =>
+    d1
+      .prepare(
+        candidateId === undefined
+          ? `INSERT INTO fingerprints (hash, submission_id, position) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`
+          : `INSERT INTO fingerprints (hash, submission_id, candidate_id, position) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      )
+      .bind(
+        ...chunk.flatMap((p) =>
+          candidateId === undefined
+            ? [p.hash, submissionId, p.position]
+            : [p.hash, submissionId, candidateId, p.position],
+        ),
+      ),
+  );
+  const distinct = [...new Set(prints.map((p) => p.hash))];
+  const frequencies = chunks(distinct, PARAMS_PER_STATEMENT).map((chunk) =>
+    d1
+      .prepare(
+        `INSERT INTO fingerprint_frequencies (hash, submissions) VALUES ${chunk.map(() => '(?, 1)').join(', ')}
+         ON CONFLICT (hash) DO UPDATE SET submissions = submissions + 1`,
+      )
+      .bind(...chunk),
+  );
+  return [...rows, ...frequencies];
+}
+
+/** Removes submissions' fingerprints and lowers their frequencies (erasure, deletion). */
+export function deleteFingerprintStatements(d1: D1Database, submissionIds: string[]): D1PreparedStatement[] {
+  // Each id is bound twice in the first statement, so 50 ids keep it within D1's 100 parameters.
+  return chunks(submissionIds, PARAMS_PER_STATEMENT / 2).flatMap((ids) => {
+    const marks = ids.map(() => '?').join(', ');
+    const theirHashes = `SELECT hash FROM fingerprints WHERE submission_id IN (${marks})`;
+    return [
+      d1
+        .prepare(
+          `UPDATE fingerprint_frequencies SET submissions = submissions - (
+             SELECT count(DISTINCT f.submission_id) FROM fingerprints f
+             WHERE f.hash = fingerprint_frequencies.hash AND f.submission_id IN (${marks}))
+           WHERE hash IN (${theirHashes})`,
+        )
+        .bind(...ids, ...ids),
+      d1
+        .prepare(`DELETE FROM fingerprint_frequencies WHERE submissions <= 0 AND hash IN (${theirHashes})`)
+        .bind(...ids),
+      d1.prepare(`DELETE FROM fingerprints WHERE submission_id IN (${marks})`).bind(...ids),
+    ];
+  });
+}
+
 /** Rows removed by deleteFingerprintStatements batches: every third statement deletes the fingerprints. */
 const deletedRows = (results: D1Result[]) =>
   results.reduce((n, r, i) => n + (i % 3 === 2 ? (r.meta.changes ?? 0) : 0), 0);
@@ -73,8 +136,10 @@ const deletedRows = (results: D1Result[]) =>
 export class D1Corpus implements FingerprintCorpus {
   constructor(private readonly d1: D1Database) {}
 
-  store(submissionId: string, _candidateId: string, prints: Fingerprint[]): Promise<number> {
-    return storeFingerprintRows(this.d1, submissionId, prints);
+  async store(submissionId: string, _candidateId: string, prints: Fingerprint[]): Promise<number> {
+    if (prints.length === 0) return 0;
+    await this.d1.batch(insertStatements(this.d1, submissionId, prints));
+    return prints.length;
   }
 
   lookup(hashes: number[]) {
@@ -142,23 +207,7 @@ export class ShardedCorpus implements FingerprintCorpus {
     await bounded(
       parts.map(([n, part]) => async () => {
         const d1 = this.shards[n] as D1Database;
-        const rows = chunks(part, Math.floor(PARAMS_PER_STATEMENT / 4)).map((chunk) =>
-          d1
-            .prepare(
-              `INSERT INTO fingerprints (hash, submission_id, candidate_id, position) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
-            )
-            .bind(...chunk.flatMap((p) => [p.hash, submissionId, candidateId, p.position])),
-        );
-        const distinct = [...new Set(part.map((p) => p.hash))];
-        const frequencies = chunks(distinct, PARAMS_PER_STATEMENT).map((chunk) =>
-          d1
-            .prepare(
-              `INSERT INTO fingerprint_frequencies (hash, submissions) VALUES ${chunk.map(() => '(?, 1)').join(', ')}
-               ON CONFLICT (hash) DO UPDATE SET submissions = submissions + 1`,
-            )
-            .bind(...chunk),
-        );
-        await d1.batch([...rows, ...frequencies]);
+        await d1.batch(insertStatements(d1, submissionId, part, candidateId));
       }),
       this.maxParallel,
     );

@@ -20,7 +20,7 @@ import {
   submissions,
 } from '../db/schema';
 import { DATA_PROCESSORS } from '../domain/processors';
-import type { ApiKeyPrincipal } from '../lib/types';
+import type { ApiKeyPrincipal } from '../lib/principals';
 import { FORMER_EMPLOYER } from './certificates';
 
 const chunked = <T>(items: T[], size: number): T[][] =>

@@ -144,26 +144,6 @@ export const emailConfirmationJob = registerJobKind<{ confirmationId: string }>(
   maxAgeSeconds: 24 * 60 * 60,
 });
 
-/**
- * 403 `email-unconfirmed` unless the account's current address is confirmed. `what` says what the
- * person tried ("approve a guardian request").
- */
-export async function requireConfirmedEmail(db: Database, userId: string, what: string): Promise<void> {
-  const [row] = await db
-    .select({ confirmedAt: users.emailConfirmedAt })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (row?.confirmedAt) return;
-  throw new ProblemError(
-    'email-unconfirmed',
-    `Confirm your email address before you ${what}: open the link we sent at signup, or ask for a new one (POST /api/me/email-confirmation).`,
-  );
-}
-
-/** The SQL condition "the account's address is confirmed", for queries that must not count other accounts. */
-export const confirmedAddress = () => isNotNull(users.emailConfirmedAt);
-
 /** 429 when the person has had `CONFIRMATIONS_PER_HOUR` links in the last hour. */
 async function countLinks(db: Database, userId: string, now: Date): Promise<void> {
   const { limit, windowSeconds } = CONFIRMATIONS_PER_HOUR;

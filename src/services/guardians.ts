@@ -29,10 +29,10 @@ import {
 } from '../db/schema';
 import { birthCutoff, isChild, majorityAt } from '../domain/age';
 import { CURRENT_NOTICE_VERSION } from '../domain/consent-notices';
+import type { SessionUser } from '../lib/principals';
 import { ProblemError } from '../lib/problem';
-import type { SessionUser } from '../lib/types';
 import { auditInsert } from './audit';
-import { requireConfirmedEmail } from './email-confirmations';
+import { requireConfirmedEmail } from './confirmed-email';
 
 type RequestRow = typeof guardianRequests.$inferSelect;
 type UserRow = typeof users.$inferSelect;

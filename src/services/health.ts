@@ -4,10 +4,11 @@
  * not match the request), compute it here, add it to `checks` and to `HealthSchema`.
  */
 import type { Database } from '../db/client';
-import { missingSettings, type SettingName } from './configuration';
+import { missingSettings } from './configuration';
 import { checkBaseUrl } from './deployment-checks';
 import { stalledCounts } from './jobs/jobs';
 import { registeredKinds } from './jobs/registry';
+import type { SettingName } from './settings';
 
 export type CheckStatus = 'ok' | 'degraded';
 export type Check = { status: CheckStatus; detail: string };

@@ -30,17 +30,6 @@ import { sha256Hex } from '../domain/secrets';
 import { D1Corpus, type FingerprintCorpus } from './corpus';
 import type { PillarEngine } from './pillars';
 
-/** A fingerprint in more stored submissions than this is boilerplate, not evidence. */
-export const MAX_SHARED_BY = 20;
-/** D1 allows 100 bound parameters per statement. */
-const PARAMS_PER_STATEMENT = 100;
-
-const chunks = <T>(items: T[], size: number): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-};
-
 /**
  * The fingerprints of `material` that are stored: all of them, or at most `cap` (sampled by
  * hash, `sampleFingerprints`) so that a maximal submission adds a bounded number of rows.
@@ -67,56 +56,6 @@ export async function storeFingerprints(
   cap = Number.POSITIVE_INFINITY,
 ): Promise<number> {
   return corpus.store(submission.id, submission.candidateId, fingerprintsToStore(material, cap));
-}
-
-/** Stores the given fingerprint rows and bumps their frequencies, atomically. */
-export async function storeFingerprintRows(
-  d1: D1Database,
-  submissionId: string,
-  prints: Fingerprint[],
-): Promise<number> {
-  if (prints.length === 0) return 0;
-  const rows = chunks(prints, Math.floor(PARAMS_PER_STATEMENT / 3)).map((chunk) =>
-    d1
-      .prepare(
-        `INSERT INTO fingerprints (hash, submission_id, position) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
-      )
-      .bind(...chunk.flatMap((p) => [p.hash, submissionId, p.position])),
-  );
-  const distinct = [...new Set(prints.map((p) => p.hash))];
-  const frequencies = chunks(distinct, PARAMS_PER_STATEMENT).map((chunk) =>
-    d1
-      .prepare(
-        `INSERT INTO fingerprint_frequencies (hash, submissions) VALUES ${chunk.map(() => '(?, 1)').join(', ')}
-         ON CONFLICT (hash) DO UPDATE SET submissions = submissions + 1`,
-      )
-      .bind(...chunk),
-  );
-  await d1.batch([...rows, ...frequencies]);
-  return prints.length;
-}
-
-/** Removes submissions' fingerprints and lowers their frequencies (erasure, deletion). */
-export function deleteFingerprintStatements(d1: D1Database, submissionIds: string[]): D1PreparedStatement[] {
-  // Each id is bound twice in the first statement, so 50 ids keep it within D1's 100 parameters.
-  return chunks(submissionIds, PARAMS_PER_STATEMENT / 2).flatMap((ids) => {
-    const marks = ids.map(() => '?').join(', ');
-    const theirHashes = `SELECT hash FROM fingerprints WHERE submission_id IN (${marks})`;
-    return [
-      d1
-        .prepare(
-          `UPDATE fingerprint_frequencies SET submissions = submissions - (
-             SELECT count(DISTINCT f.submission_id) FROM fingerprints f
-             WHERE f.hash = fingerprint_frequencies.hash AND f.submission_id IN (${marks}))
-           WHERE hash IN (${theirHashes})`,
-        )
-        .bind(...ids, ...ids),
-      d1
-        .prepare(`DELETE FROM fingerprint_frequencies WHERE submissions <= 0 AND hash IN (${theirHashes})`)
-        .bind(...ids),
-      d1.prepare(`DELETE FROM fingerprints WHERE submission_id IN (${marks})`).bind(...ids),
-    ];
-  });
 }
 
 /** An opaque, stable reference to a stored submission: reveals no one, but shows two spans share a source. */

@@ -31,7 +31,6 @@ import { type CredentialInput, type SigningKey, signCredential } from '../domain
 import { conflictOfInterest } from '../domain/organisations';
 import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert } from './audit';
-import { requireSigningKey } from './configuration';
 import {
   addMonths,
   bindStatusIndex,
@@ -43,6 +42,7 @@ import {
   submissionResults,
 } from './credentials';
 import { jobInsert, runJobNow } from './jobs/jobs';
+import { requireSigningKey } from './signing-key';
 import { certificateEvent, NOTHING_EMITTED } from './webhooks/events';
 
 type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;

@@ -1,4 +1,5 @@
 import { birthCutoff } from '../domain/age';
+import type { Leaderboard, LeaderboardEntry } from '../domain/leaderboard';
 import { clock } from '../lib/clock';
 import { type CachedPayload, fillCache, leaderboardKey, leaderboardMemory } from './cache-keys';
 
@@ -43,15 +44,6 @@ export const LEADERBOARD_SIZE = 100;
 const CACHE_TTL_SECONDS = 60 * 60;
 /** Cache key for the all-domains board. */
 export const ALL_DOMAINS = '*';
-
-export type LeaderboardEntry = {
-  rank: number;
-  alias: string;
-  certificates: number;
-  averageEmployerScore: number | null;
-};
-
-export type Leaderboard = { domain: string | null; generatedAt: string; entries: LeaderboardEntry[] };
 
 /**
  * Candidates whose latest `leaderboard` consent event is a grant, with at least one active

@@ -26,7 +26,7 @@ import type { Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { afterCommit, type Effects } from './after-commit';
 import { auditInsert } from './audit';
-import { requireConfirmedEmail } from './email-confirmations';
+import { requireConfirmedEmail } from './confirmed-email';
 import { issuanceJob, issueAfterVerification } from './issuance';
 
 export type OrganisationRow = typeof organisations.$inferSelect;

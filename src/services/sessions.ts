@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { sessions, users } from '../db/schema';
 import { randomToken, sha256Hex } from '../domain/secrets';
-import type { SessionUser } from '../lib/types';
+import type { SessionUser } from '../lib/principals';
 
 /** Sessions live 7 days from the last renewal. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -16,6 +16,7 @@ import {
   signJwt,
   VC_CONTEXT_V2,
 } from '../domain/certificates/credential';
+import { platformTerms } from '../domain/certificates/jsonld-terms';
 import {
   bitstring,
   encodeStatusList,
@@ -25,9 +26,14 @@ import {
 } from '../domain/certificates/status-list';
 import { issuerUrl, PLATFORM_ISSUER, statusListUrl, websiteIri } from '../domain/certificates/urls';
 import { publishedWebsite } from '../domain/organisations';
-import { STATUS_LIST_GENERATION_KEY } from './cache-keys';
-import { requireSigningKey } from './configuration';
+import { IsolateCache } from '../lib/isolate-cache';
+import {
+  forgetStatusListMemory,
+  statusListGenerationMemory as generationMemory,
+  STATUS_LIST_GENERATION_KEY,
+} from './cache-keys';
 import { briefCredentialFacts } from './credentials';
+import { requireSigningKey } from './signing-key';
 
 /** How long verifiers and caches may keep a status list (seconds). */
 export const STATUS_LIST_MAX_AGE = 300;
@@ -39,9 +45,19 @@ const listKey = (generation: string, purpose: StatusPurpose, list: number) =>
 /** The name the platform issues under when no organisation does (credentials from before them). */
 export const PLATFORM_NAME = 'Verification Platform';
 
+/**
+ * The isolate's memory of the status lists (issue 43: a hit answered with no I/O). The current
+ * generation is re-read from KV at most every `STATUS_LIST_GENERATION_MEMORY_MS` (cache-keys.ts);
+ * a list is kept under its generation's key, which no change ever rewrites (a change makes a new
+ * generation), for the lists' own `max-age`.
+ */
+const listMemory = new IsolateCache<{ jwt: string; etag: string }>(STATUS_LIST_MAX_AGE * 1000, 64);
+
 /** Makes every cached status list stale: the next request rebuilds it from D1. */
 export async function forgetStatusLists(cache: KVNamespace): Promise<void> {
+  forgetStatusListMemory();
   await cache.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID());
+  forgetStatusListMemory();
 }
 
 /**
@@ -89,8 +105,28 @@ export async function statusList(
   list: number,
   now = new Date(),
 ): Promise<{ jwt: string; etag: string } | null> {
-  const generation = (await env.CACHE.get(STATUS_LIST_GENERATION_KEY)) ?? '0';
+  const generation =
+    generationMemory.peek(STATUS_LIST_GENERATION_KEY) ??
+    (await generationMemory.get(
+      STATUS_LIST_GENERATION_KEY,
+      async () => (await env.CACHE.get(STATUS_LIST_GENERATION_KEY)) ?? '0',
+    )) ??
+    '0';
   const key = listKey(generation, purpose, list);
+  const remembered = listMemory.peek(key);
+  if (remembered) return remembered;
+  return listMemory.get(key, () => loadStatusList(env, db, key, purpose, list, now));
+}
+
+/** The list from KV, else built from D1, signed and stored; null for a list that does not exist. */
+async function loadStatusList(
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
+  db: Database,
+  key: string,
+  purpose: StatusPurpose,
+  list: number,
+  now: Date,
+): Promise<{ jwt: string; etag: string } | null> {
   const hit = await env.CACHE.getWithMetadata<{ etag: string }>(key);
   if (hit.value !== null && hit.metadata) return { jwt: hit.value, etag: hit.metadata.etag };
   if (!(await listExists(db, list))) return null;
@@ -135,11 +171,7 @@ export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Datab
   const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
   // `verification` is ours, not Open Badges': defined here (as an opaque JSON value) so a JSON-LD
   // processor in safe mode accepts the Profile too.
-  const context = [
-    VC_CONTEXT_V2,
-    OB_CONTEXT_V3,
-    { verification: { '@id': `${base}/ob/vocab#verification`, '@type': '@json' } },
-  ];
+  const context = [VC_CONTEXT_V2, OB_CONTEXT_V3, { verification: platformTerms(base).verification }];
   if (id === PLATFORM_ISSUER) {
     return {
       '@context': context,
@@ -189,8 +221,12 @@ export async function achievementDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db:
     .limit(1);
   if (!row) return null;
   const facts = await briefCredentialFacts(db, briefId);
+  // `validForMonths` is ours, not Open Badges': defined inline so safe mode keeps it.
+  const terms = facts.validForMonths
+    ? [{ validForMonths: platformTerms(env.PUBLIC_BASE_URL).validForMonths }]
+    : [];
   return {
-    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3],
+    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3, ...terms],
     ...buildAchievement({
       baseUrl: env.PUBLIC_BASE_URL,
       brief: row,

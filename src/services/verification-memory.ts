@@ -36,6 +36,7 @@ import {
 import { IsolateCache } from '../lib/isolate-cache';
 import {
   type CachedPayload,
+  forgetStatusListMemory,
   STATUS_LIST_GENERATION_KEY,
   VERIFY_CHANGES_KEY,
   verificationKey,
@@ -174,7 +175,7 @@ export async function forgetVerifications(
   await Promise.all([
     ...certificateNos.map((no) => env.CACHE.delete(verificationKey(no))),
     // A revocation, an erasure or a suspension can change a status list bit: rebuild them all.
-    env.CACHE.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID()),
+    env.CACHE.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID()).finally(forgetStatusListMemory),
     env.KV_COALESCER?.getByName(`kv:${VERIFY_CHANGES_KEY}`).verificationsChanged([...certificateNos], now),
   ]);
   // A load that started before the change may have put the old payload back meanwhile.

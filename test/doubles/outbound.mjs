@@ -12,6 +12,12 @@
 //   location?}` makes it answer `status` (default 500; with `location`, a redirect) to the next
 //   `n` requests (every request when `fail` is absent); `GET …/__control/<name>` returns what it
 //   recorded (`{requests: [{method, headers, body}]}`); `DELETE` forgets the name.
+// - `http://jsonld.test/expand`: jsonld.js in safe mode with the official contexts (test/doubles/jsonld.mjs).
+// - `https://<name>.issuer.test/…`: foreign Open Badges issuers (test/doubles/issuers.mjs); their
+//   names resolve (DoH double) to a public address unless a test publishes another.
+
+import { issuersDouble, servesHost } from './issuers.mjs';
+import { jsonldDouble } from './jsonld.mjs';
 
 /** @type {Map<string, string[]>} TXT values per name; address records per `A:name` / `AAAA:name`. */
 const txt = new Map();
@@ -27,6 +33,11 @@ export async function outbound(request) {
   const url = new URL(request.url);
   if (url.hostname === 'doh.test') return doh(request, url);
   if (url.hostname === 'hooks.test') return hooks(request, url);
+  // test/doubles/jsonld.mjs: jsonld.js in safe mode with the official contexts, in Node.
+  if (url.hostname === 'jsonld.test') return jsonldDouble(request);
+  // test/doubles/issuers.mjs: foreign Open Badges issuers (names under `issuer.test`).
+  if (url.hostname === 'issuer.test' || url.hostname.endsWith('.issuer.test') || servesHost(url.host))
+    return issuersDouble(request, url);
   return new Response(`no test double answers ${url.origin}`, { status: 502 });
 }
 
@@ -51,7 +62,9 @@ async function doh(request, url) {
   if (type === 'A' || type === 'AAAA') {
     const code = type === 'A' ? 1 : 28;
     const fallback =
-      type === 'A' && (name === 'hooks.test' || name.endsWith('.hooks.test')) ? ['93.184.215.14'] : [];
+      type === 'A' && (name === 'hooks.test' || name.endsWith('.hooks.test') || name.endsWith('.issuer.test'))
+        ? ['93.184.215.14']
+        : [];
     const addresses = txt.get(`${type}:${name}`) ?? fallback;
     return Response.json(
       {

@@ -251,8 +251,10 @@ export async function seed(base) {
   // but the platform no longer recognises the issuer. Another domain, so the boards stay as they are.
   const suspendedEmployer = await signup('employer', 'Tapi Traders', 'Ravi Shah');
   await verifyOrganisation(suspendedEmployer);
+  // Its title names another, valid certificate's page: the verifier must take the number from a
+  // fixed claim (the evidence), never from text like this.
   const suspendedWork = await brief(suspendedEmployer, {
-    title: 'Audit a sales ledger',
+    title: `Audit a sales ledger (see /verify/${valid})`,
     domain: 'data-work',
   });
   const suspended = await certify(farah, suspendedEmployer, suspendedWork, 4);

@@ -123,14 +123,10 @@ function parseITxt(data: Uint8Array) {
   }
 }
 
-/** Bakes `jwt` into a PNG: an uncompressed `iTXt` chunk `openbadgecredential`, before `IEND`. */
-export function bakePng(png: Uint8Array, jwt: string): Uint8Array<ArrayBuffer> {
-  const chunks = pngChunks(png);
-  if (chunks.some((c) => c.type === 'iTXt' && parseITxt(c.data)?.keyword === PNG_KEYWORD)) {
-    throw new BadgeError('the PNG already carries a credential');
-  }
-  const keyword = encoder.encode(PNG_KEYWORD);
-  const text = encoder.encode(jwt);
+/** An uncompressed `iTXt` chunk (keyword, empty language tag and translated keyword, UTF-8 text). */
+function iTxtChunk(keywordText: string, value: string): Uint8Array {
+  const keyword = encoder.encode(keywordText);
+  const text = encoder.encode(value);
   // keyword \0, compression flag 0, compression method 0, language tag "" \0, translated keyword "" \0, text
   const data = new Uint8Array(keyword.length + 5 + text.length);
   data.set(keyword, 0);
@@ -141,23 +137,61 @@ export function bakePng(png: Uint8Array, jwt: string): Uint8Array<ArrayBuffer> {
   chunk.set(encoder.encode('iTXt'), 4);
   chunk.set(data, 8);
   view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+  return chunk;
+}
 
+/** The PNG with `inserted` chunks placed just before `IEND`. */
+function beforeIend(png: Uint8Array, chunks: Chunk[], inserted: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const iend = chunks[chunks.length - 1]!;
-  const out = new Uint8Array(iend.start + chunk.length + (iend.end - iend.start));
+  const size = inserted.reduce((n, c) => n + c.length, 0);
+  const out = new Uint8Array(iend.start + size + (iend.end - iend.start));
   out.set(png.subarray(0, iend.start), 0);
-  out.set(chunk, iend.start);
-  out.set(png.subarray(iend.start, iend.end), iend.start + chunk.length);
+  let at = iend.start;
+  for (const chunk of inserted) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  out.set(png.subarray(iend.start, iend.end), at);
   return out;
+}
+
+/** Bakes `jwt` into a PNG: an uncompressed `iTXt` chunk `openbadgecredential`, before `IEND`. */
+export function bakePng(png: Uint8Array, jwt: string): Uint8Array<ArrayBuffer> {
+  const chunks = pngChunks(png);
+  if (chunks.some((c) => c.type === 'iTXt' && parseITxt(c.data)?.keyword === PNG_KEYWORD)) {
+    throw new BadgeError('the PNG already carries a credential');
+  }
+  return beforeIend(png, chunks, [iTxtChunk(PNG_KEYWORD, jwt)]);
+}
+
+/**
+ * Names a PNG with the PNG standard text keywords (`Title`, `Description`; PNG 1.2 § 11.3.4.2),
+ * as `iTXt` so any script survives: what an achievement's `image` serves (no credential baked).
+ */
+export function namePng(
+  png: Uint8Array,
+  text: { title: string; description?: string },
+): Uint8Array<ArrayBuffer> {
+  const chunks = pngChunks(png);
+  return beforeIend(png, chunks, [
+    iTxtChunk('Title', text.title),
+    ...(text.description ? [iTxtChunk('Description', text.description)] : []),
+  ]);
+}
+
+/** The text of the first uncompressed `iTXt` chunk with this keyword, or null. */
+export function pngText(png: Uint8Array, keyword: string): string | null {
+  for (const chunk of pngChunks(png)) {
+    if (chunk.type !== 'iTXt') continue;
+    const fields = parseITxt(chunk.data);
+    if (fields?.keyword === keyword) return fields.compressed ? null : fields.text;
+  }
+  return null;
 }
 
 /** The text of the first `iTXt` chunk `openbadgecredential` (uncompressed), or null. */
 export function extractFromPng(png: Uint8Array): string | null {
-  for (const chunk of pngChunks(png)) {
-    if (chunk.type !== 'iTXt') continue;
-    const fields = parseITxt(chunk.data);
-    if (fields?.keyword === PNG_KEYWORD) return fields.compressed ? null : fields.text;
-  }
-  return null;
+  return pngText(png, PNG_KEYWORD);
 }
 
 // ---------------------------------------------------------------------------------------------

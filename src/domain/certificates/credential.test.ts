@@ -241,7 +241,12 @@ describe('signCredential / verifyCredential', () => {
           achievementType: 'Certificate',
           name: input.brief.title,
           description: expect.stringContaining(input.brief.title),
-          criteria: { narrative: expect.stringContaining('final milestone') },
+          image: {
+            id: `${achievement}/image.png`,
+            type: 'Image',
+            caption: expect.stringContaining(input.brief.title),
+          },
+          criteria: { id: `${achievement}/criteria`, narrative: expect.stringContaining('final milestone') },
           resultDescription: [
             expect.objectContaining({
               id: `${achievement}#criterion-c1`,

@@ -9,9 +9,10 @@
  * header holds only `alg`, `kid` and `typ: "JWT"`, and `kid` is a URL that dereferences to that
  * one public JWK. The JWT payload is the credential itself with the registered claims `iss`
  * (= issuer.id), `sub` (= credentialSubject.id), `jti` (= id), `nbf` (= validFrom) and, when it
- * expires, `exp` (= validUntil). So that a JSON-LD processor in safe mode accepts the same
- * payload, a third `@context` entry ({@link JWT_CLAIMS_CONTEXT}) defines those claim names (the
- * VC and OB contexts do not); see docs/decisions.md.
+ * expires, `exp` (= validUntil). The VC 2.0 context already defines (and protects) `iss`, `sub`,
+ * `nbf`, `iat` and `exp`; only `jti` is missing from it, so a third `@context` entry
+ * ({@link JWT_CLAIMS_CONTEXT}) defines that one name and nothing else, and a JSON-LD processor in
+ * safe mode accepts the payload (docs/decisions/0120-jsonld-jwt-claims-context.md).
  *
  * **No personal data is signed.** Neither the holder's name nor their email is in the
  * credential: a signed JWT cannot be edited or recalled once handed out. The subject is the
@@ -35,7 +36,9 @@ import {
 import { parseCertificateNumber } from './certificate-number';
 import { type StatusPurpose, statusEntry } from './status-list';
 import {
+  achievementImageUrl,
   achievementUrl,
+  criteriaUrl,
   issuerUrl,
   keyUrl,
   OB_ACHIEVEMENT_CREDENTIAL_SCHEMA,
@@ -48,18 +51,18 @@ export const VC_CONTEXT_V2 = 'https://www.w3.org/ns/credentials/v2';
 export const OB_CONTEXT_V3 = 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json';
 
 /**
- * Defines the JWT registered claims that sit beside the credential's own properties (IRIs from
- * the IANA JSON Web Token Claims registry). The VC 2.0 and OB 3.0 contexts are `@protected` but
- * define none of these names, so adding them redefines nothing; without it a JSON-LD processor
- * in safe mode refuses `iss`, `sub`, `jti`, `nbf`, `iat` and `exp` as undefined terms.
+ * Defines the JWT registered claim that sits beside the credential's own properties and that
+ * the VC 2.0 context does not define: `jti` (IRI from the IANA JSON Web Token Claims registry).
+ * `iss`, `sub`, `nbf`, `iat` and `exp` are defined and `@protected` by the VC 2.0 context itself,
+ * so defining them again here would make a JSON-LD processor refuse the document ("tried to
+ * redefine a protected term").
  */
 export const JWT_CLAIMS_CONTEXT = {
-  iss: { '@id': 'https://www.iana.org/assignments/jwt#iss', '@type': '@id' },
-  sub: { '@id': 'https://www.iana.org/assignments/jwt#sub', '@type': '@id' },
   jti: { '@id': 'https://www.iana.org/assignments/jwt#jti', '@type': '@id' },
-  nbf: { '@id': 'https://www.iana.org/assignments/jwt#nbf' },
-  iat: { '@id': 'https://www.iana.org/assignments/jwt#iat' },
-  exp: { '@id': 'https://www.iana.org/assignments/jwt#exp' },
+  // The `credentialSchema` type OB 3.0 names, which only the OB extensions context defines
+  // (https://purl.imsglobal.org/spec/ob/v3p0/extensions.json); the same IRI, so no conflict.
+  '1EdTechJsonSchemaValidator2019':
+    'https://purl.imsglobal.org/spec/vccs/v1p0/context.json#1EdTechJsonSchemaValidator2019',
 } as const;
 
 /**
@@ -454,7 +457,14 @@ export function buildAchievement(input: {
     achievementType: 'Certificate',
     name: title,
     description: `Completed the work brief "${title}" (${domain}) set by ${input.issuerName}.`,
+    // A PNG of the badge (no credential baked in), named after the achievement.
+    image: {
+      id: achievementImageUrl(input.baseUrl, input.brief.id),
+      type: 'Image' as const,
+      caption: `Badge of the achievement "${title}"`,
+    },
     criteria: {
+      id: criteriaUrl(input.baseUrl, input.brief.id),
       narrative:
         `Submit the work for every milestone of the brief "${title}"; the certificate is ` +
         `issued when ${input.issuerName} rates the final milestone as a pass.`,

@@ -19,6 +19,13 @@ export const issuerUrl = (base: string, organisationId: string | null) =>
 /** `credentialSubject.achievement.id`: the brief's public achievement description. */
 export const achievementUrl = (base: string, briefId: string) => `${trim(base)}/ob/achievements/${briefId}`;
 
+/** The achievement's `image`: a PNG of its badge (no credential baked in), named after it. */
+export const achievementImageUrl = (base: string, briefId: string) =>
+  `${achievementUrl(base, briefId)}/image.png`;
+
+/** The achievement's `criteria.id`: a public document of what earns it. */
+export const criteriaUrl = (base: string, briefId: string) => `${achievementUrl(base, briefId)}/criteria`;
+
 /** A Bitstring Status List credential (list `n` holds indexes `n·size … (n+1)·size − 1`). */
 export const statusListUrl = (base: string, purpose: 'revocation', list: number) =>
   `${trim(base)}/ob/status-lists/${purpose}/${list}`;

@@ -189,7 +189,7 @@ describe('LOW 4: tasks an expert in the field would give', () => {
       planArchetype(fieldFor('finance'), 'A chart of accounts', briefWords(ONE_DAY_MARKETING)),
     ).toBeNull();
     // The general plan stays general.
-    expect(planArchetype(fieldFor('general'), 'A logo', words)).toBeNull();
+    expect(planArchetype(fieldFor('unknown'), 'A logo', words)).toBeNull();
     expect(
       planArchetype(fieldFor('visual-design'), 'User research summary from five interviews', []),
     ).toMatchObject({
@@ -313,7 +313,7 @@ describe('criterion-aware checks', () => {
     expect(checkFor(fieldFor('finance'), 'Contrast the three scenarios')).toBe(fieldFor('finance').check);
     // Code that is "readable" is not a Flesch score.
     expect(checkFor(fieldFor('backend'), 'Code is readable')).toBe(fieldFor('backend').check);
-    expect(checkFor(fieldFor('general'), 'Flesch reading ease above 60')).toMatch(/readability checker/);
+    expect(checkFor(fieldFor('unknown'), 'Flesch reading ease above 60')).toMatch(/readability checker/);
   });
 });
 

@@ -80,7 +80,8 @@ describe('generatePlaybook', () => {
     for (const base of [PLAYBOOK_BRIEFS[0] as PlaybookBrief, COPYWRITING, FINANCE])
       for (const durationDays of [...Array.from({ length: 60 }, (_, i) => i + 1), 90, 180, 365, 1000])
         expectValid(generatePlaybook({ ...base, durationDays }), { ...base, durationDays });
-  });
+    // Nearly 200 plans: a correctness sweep, not a speed test (speed lives in `npm run bench`).
+  }, 60_000);
 
   it('keeps milestones to at most 30 tasks for the largest briefs the API accepts', () => {
     const items = (label: string) =>

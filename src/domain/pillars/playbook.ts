@@ -28,9 +28,10 @@ import {
   planArchetype,
 } from './knowledge/detect';
 import type { Field } from './knowledge/fields';
+import { quantitiesOf } from './requirements';
 import { extractRubric } from './rubric-extraction';
 import { isContentWord, isImperative, lowerFirst, truncateWords } from './text';
-import { linksFor } from './tutorial-catalogue';
+import { languagesNamed, linksFor } from './tutorial-catalogue';
 import type { Milestone, Playbook, PlaybookBrief, Rubric, RubricPreview } from './types';
 
 export type { PlanConfidence } from './knowledge/detect';
@@ -173,7 +174,51 @@ function inSentence(deliverable: string): string {
 
 const fill = (step: string, deliverable: string) => step.replaceAll('{d}', inSentence(deliverable));
 
+/**
+ * The parts of a deliverable, each a thing to produce: "A floor plan and a 3D render" → "a floor
+ * plan", "a 3D render"; a qualifier after the last part ("… by accident year") belongs to each.
+ * A side of one word ("Paid and incurred loss triangles") is a modifier, not a part.
+ */
+export function deliverableParts(deliverable: string): string[] {
+  const text = deliverable.trim().replace(/[.;:!]+$/, '');
+  const qualifier = text.match(/\s+((?:by|for|per|across|within|in|on|from|to|at)\s+[^,]+)$/i);
+  const body = qualifier ? text.slice(0, qualifier.index) : text;
+  const parts = body
+    .split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+|\s+with\s+(?=an?\s)/i)
+    .map((p) => p.trim());
+  if (parts.length < 2 || parts.some((p) => p.split(/\s+/).length < 2)) return [text];
+  return parts.map((p, i) => (qualifier && i === parts.length - 1 ? `${p} ${qualifier[1]}` : p));
+}
+
+/** The thing a part names, without articles, counts or qualifiers: "a 3D render" → "3D render". */
+function headOf(part: string): string {
+  return part
+    .replace(/\s+(?:by|for|per|across|within|in|on|from|to|at|of|with|that|which)\s+.*$/i, '')
+    .replace(
+      /^(?:an?|the|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d+[-\w]*|each|every|all)\s+/i,
+      '',
+    )
+    .trim();
+}
+
+/**
+ * Steps for a deliverable of a field the knowledge base does not know, composed from the brief's
+ * own words rather than a template: per part, set out what it must contain, produce it, review it.
+ */
+function composedSteps(deliverable: string): string[] {
+  return deliverableParts(deliverable).flatMap((part) => {
+    const thing = inSentence(part);
+    const head = inSentence(headOf(part) || part);
+    return [
+      `Set out what the ${head} must contain and gather what producing it needs`,
+      `Produce ${thing}`,
+      `Go through the ${head} line by line against the brief and correct it`,
+    ];
+  });
+}
+
 function planDeliverable(field: Field, text: string, brief: readonly string[]): PlannedDeliverable {
+  if (field.key === 'unknown') return { text, steps: composedSteps(text), topics: [] };
   const archetype = planArchetype(field, text, brief)?.archetype;
   const steps = (archetype?.steps ?? field.fallback).map((s) => fill(s, text));
   // A borrowed archetype's topics name another field's links: `linksFor` keeps the field's own only.
@@ -216,8 +261,45 @@ type Context = {
   preview: RubricPreview;
 };
 
-const checkTask = (ctx: Context, criterion: string) =>
-  `Check “${criterion.replace(/[.;:!]+$/, '')}” ${checkFor(ctx.field, criterion)}`;
+/** The figures a criterion names ("98%", "2 working days", "INR 18 lakh"), as written. */
+function figuresOf(criterion: string): string[] {
+  return quantitiesOf(criterion)
+    .map((q) =>
+      q.unit
+        ? /^(?:INR|Rs|₹|USD|\$|EUR|€)/.test(q.unit)
+          ? `${q.unit} ${q.value}`
+          : `${q.value} ${q.unit}`
+        : q.value,
+    )
+    .filter((f, i, all) => all.indexOf(f) === i);
+}
+
+function checkTask(ctx: Context, criterion: string): string {
+  const quoted = criterion.replace(/[.;:!]+$/, '');
+  if (ctx.field.key !== 'unknown') return `Check “${quoted}” ${checkFor(ctx.field, criterion)}`;
+  // A field the knowledge base does not know: the criterion's own figures are the check.
+  const figures = figuresOf(criterion);
+  return figures.length > 0
+    ? `Check “${quoted}”: measure it on the finished work and record the figure beside the target (${figures.join(', ')})`
+    : `Check “${quoted}” with the person who will use the work, and note what they found`;
+}
+
+/** The kick-off, habit and hand-over of a field the knowledge base does not know, in the brief's own words. */
+function composedField(field: Field, items: PlannedDeliverable[]): Field {
+  const heads = [
+    ...new Set(items.flatMap((d) => deliverableParts(d.text).map((p) => inSentence(headOf(p) || p)))),
+  ];
+  const named = heads.length > 0 ? heads.slice(0, 3).join(', ') : 'the work';
+  return {
+    ...field,
+    setup: [
+      `Agree with the brief owner what a finished ${named} must show, and who signs it off`,
+      `List the sources, data, access and people the ${named} depend on, and ask for what is missing`,
+    ],
+    habit: `Keep a dated log of decisions on the ${heads[0] ?? 'work'}: what you chose and why`,
+    integrate: [`Put the ${named} side by side and make sure they agree with each other and with the brief`],
+  };
+}
 
 function rubricTask(preview: RubricPreview): string | null {
   const top = [...preview.criteria].sort((a, b) => b.weight - a.weight).slice(0, 2);
@@ -402,19 +484,23 @@ export function generatePlaybook(
   const title = brief.title.trim() || 'the project';
   const distinct = { ...brief, deliverables, successCriteria: criteria } satisfies BriefLike;
   const detected = detectField(distinct);
-  const { field } = detected;
-  const preview = toPreview(rubric ?? extractRubric(briefAsRequirementText(brief), { domain: field.key }));
+  const preview = toPreview(
+    rubric ?? extractRubric(briefAsRequirementText(brief), { domain: detected.field.key }),
+  );
   const words = briefWords(distinct);
-  const items = deliverables.map((d) => planDeliverable(field, d, words));
+  const items = deliverables.map((d) => planDeliverable(detected.field, d, words));
+  // Outside the knowledge base the plan is composed from the brief itself, and says so.
+  const field = detected.field.key === 'unknown' ? composedField(detected.field, items) : detected.field;
   const ctx: Context = { title, field, items, criteria, preview };
 
+  const languages = languagesNamed([title, brief.domain, ...deliverables, ...criteria].join('\n'));
   const phases = planPhases(days, items, criteria);
   const dueDays = scheduleDays(phases, days);
   const used = new Set<string>();
   const placed = new Set<string>();
   const milestones: Milestone[] = phases.map((phase, i) => {
     const { title: milestoneTitle, tasks, topics } = milestoneFor(phase, ctx, placed);
-    const links = linksFor(field.key, topics, used, 3);
+    const links = linksFor(field.key, topics, used, 3, languages);
     for (const l of links) used.add(l);
     return {
       id: `m${i + 1}`,

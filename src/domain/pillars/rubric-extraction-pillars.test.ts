@@ -123,7 +123,7 @@ describe('common requirement phrasings and background', () => {
     'Security is crucial.',
     'We require a Dockerfile.',
     'No external libraries are allowed.',
-    'Do not use jQuery.',
+    'You must not use jQuery.',
     'Above all, correctness of prices is crucial.',
     'Accessibility is essential.',
     'The checkout needs to accept UPI.',
@@ -138,6 +138,14 @@ describe('common requirement phrasings and background', () => {
       expect(rubric.criteria.map((c) => c.source)).toContain(ask);
     });
   }
+
+  it('puts a soft exclusion ("Do not use jQuery.") out of scope instead of grading it', () => {
+    const text = `${base} Do not use jQuery.`;
+    const rubric = extractRubric(text);
+    expectValid(rubric, text);
+    expect(rubric.criteria.map((c) => c.source)).not.toContain('Do not use jQuery.');
+    expect(rubric.outOfScope).toEqual(['jQuery']);
+  });
 
   it('does not grade background sentences', () => {
     for (const [text, background] of [

@@ -12,7 +12,15 @@
  *    and turn the weights into integers that sum to exactly 100.
  */
 
-import { fieldForDomain } from './knowledge/detect';
+import { fieldForDomain, fieldOfText } from './knowledge/detect';
+import {
+  excludedThing,
+  isExclusionLeadIn,
+  isLetterFormula,
+  isSelfDescription,
+  readAsks,
+  withoutFormulas,
+} from './requirements';
 import {
   capitalise,
   contentStems,
@@ -37,7 +45,9 @@ import {
   PROHIBITION_LEVELS,
   RATIONALE_LEVELS,
   type Theme,
+  type ThemeKey,
   themeStems,
+  themesForBrief,
 } from './themes';
 import type { CatalogueDomain } from './tutorial-catalogue';
 import type { Rubric, RubricCriterion } from './types';
@@ -166,6 +176,10 @@ function classify(sentence: Sentence): RequirementStrength | null {
   const lower = normaliseSpace(text.toLowerCase());
   const words = contentStems(text).length;
   if (OUT_OF_SCOPE.test(lower) || LOGISTICS.test(lower)) return null;
+  // Letter formulas ("Regards,", "PFB the scope:"), a company describing itself and scope
+  // exclusions ("Do NOT include …", "no need for …") ask for nothing to be graded.
+  if (isLetterFormula(text) || isSelfDescription(text) || excludedThing(text) !== null) return null;
+  if (sentence.bullet && isExclusionLeadIn(sentence.leadIn)) return null;
   // "The API must:" introduces a list; its items are the requirements.
   if (text.endsWith(':')) return null;
   if (text.endsWith('?') && !sentence.bullet) return null;
@@ -302,6 +316,8 @@ function markAlternatives(requirements: Requirement[], sentences: Sentence[]): v
 /** Brief short enough that every ask in it should be its own criterion. */
 const SHORT_BRIEF_SENTENCES = 4;
 const SHORT_BRIEF_CHARS = 800;
+/** A sentence longer than this many words is read clause by clause, as a list would be. */
+const RUN_ON_WORDS = 40;
 /** Verbs that start a further ask after "and" in a short brief ("… and work on mobile"). */
 const ASK_VERBS = new Set([
   ...IMPERATIVE_VERBS,
@@ -348,18 +364,26 @@ function informativeFallback(
   have: Requirement[],
   domain: CatalogueDomain,
   context: ReadonlySet<number>,
+  allowed: ReadonlySet<ThemeKey>,
 ): Requirement[] {
   const taken = new Set(have.map((r) => r.sentence.index));
   const candidates = sentences
     .filter((s) => {
       const lower = normaliseSpace(s.text.toLowerCase());
       return (
-        !taken.has(s.index) && !context.has(s.index) && !OUT_OF_SCOPE.test(lower) && !LOGISTICS.test(lower)
+        !taken.has(s.index) &&
+        !context.has(s.index) &&
+        !OUT_OF_SCOPE.test(lower) &&
+        !LOGISTICS.test(lower) &&
+        !isLetterFormula(s.text) &&
+        !isSelfDescription(s.text) &&
+        excludedThing(s.text) === null &&
+        !(s.bullet && isExclusionLeadIn(s.leadIn))
       );
     })
     .map((s) => {
       const stems = new Set(contentStems(s.text));
-      const themed = classifyTheme(stems, domain) ? 2 : 0;
+      const themed = classifyTheme(stems, domain, allowed) ? 2 : 0;
       // Headings and "…:" lines say little on their own.
       const penalty = s.heading || s.text.endsWith(':') ? 3 : 0;
       return { s, score: stems.size + themed - penalty };
@@ -421,7 +445,12 @@ function addTo(group: Group, r: Requirement, core = false): void {
 }
 
 /** Theme groups first; unthemed requirements join the most similar keyword group or start one. */
-function groupByTheme(requirements: Requirement[], domain: CatalogueDomain, eachAsk: boolean): Group[] {
+function groupByTheme(
+  requirements: Requirement[],
+  domain: CatalogueDomain,
+  eachAsk: boolean,
+  allowed: ReadonlySet<ThemeKey>,
+): Group[] {
   const groups: Group[] = [];
   const byTheme = new Map<string, Group>();
   const loose: Group[] = [];
@@ -451,7 +480,7 @@ function groupByTheme(requirements: Requirement[], domain: CatalogueDomain, each
     if (eachAsk) {
       const same = groups.find((g) => g.alternative === null && jaccard(g.stems, r.stems) >= 0.5);
       if (same) addTo(same, r, true);
-      else groups.push(newGroup(classifyTheme(r.stems, domain), [r]));
+      else groups.push(newGroup(classifyTheme(r.stems, domain, allowed), [r]));
       continue;
     }
     // "Above all, correctness of matching is crucial." singles out an ask stated elsewhere
@@ -476,7 +505,8 @@ function groupByTheme(requirements: Requirement[], domain: CatalogueDomain, each
     // A list item's own words decide; its heading only helps an item that says nothing
     // themed itself ("README should cover:" → "- how to run it").
     const theme =
-      classifyTheme(r.stems, domain) ?? classifyTheme(new Set([...r.stems, ...r.leadStems]), domain);
+      classifyTheme(r.stems, domain, allowed) ??
+      classifyTheme(new Set([...r.stems, ...r.leadStems]), domain, allowed);
     if (theme) {
       const existing = byTheme.get(theme.key);
       if (existing) addTo(existing, r, true);
@@ -841,7 +871,8 @@ const ASK_CLOSER =
  * cleaned; two phrases joined by "and" in the sentence itself stay together ("NPV and IRR").
  * When the ask has no noun phrase of two words, the ask itself in a few words ("Load fast").
  */
-function bestPhrase(sentence: string): string {
+function bestPhrase(asWritten: string): string {
+  const sentence = withoutFormulas(asWritten);
   const candidates = keyPhrases(sentence)
     .map(nounPhrase)
     .filter((p) => /\p{L}/u.test(p) && !/^\d/.test(p));
@@ -880,7 +911,7 @@ const MAX_ASK = 150;
  * script, is a prohibition, or is too long to read inside a level.
  */
 function requirementAsk(sentence: string): string | null {
-  const text = normaliseSpace(sentence)
+  const text = normaliseSpace(withoutFormulas(sentence))
     .replace(/[.;:!?]+$/, '')
     .trim();
   if (!/^[\p{Script=Latin}\p{N}\p{P}\p{S}\p{Z}]*$/u.test(text)) return null;
@@ -1076,23 +1107,37 @@ export function capWeights(weights: number[], raw: number[]): number[] {
  * - Criteria are ordered by weight (heaviest first, ties in brief order) with ids `c1`, `c2`, ….
  * - `options.domain` (free-form, e.g. "Data Science") breaks ties between themes.
  */
-export function extractRubric(text: string, options?: { domain?: string }): Rubric {
+export function extractRubric(
+  text: string,
+  options?: { domain?: string },
+): Rubric & { outOfScope: string[] } {
   const domain = fieldForDomain(options?.domain);
+  const allowed = themesForBrief(text, fieldOfText(options?.domain, text));
   const sentences = splitSentences(text);
+  const { outOfScope } = readAsks(sentences);
   let requirements = findRequirements(sentences, text);
   const short = sentences.length <= SHORT_BRIEF_SENTENCES && text.length <= SHORT_BRIEF_CHARS;
-  if (short)
-    requirements = requirements.flatMap((r) =>
-      r.sentence.bullet ? [r] : splitAsks(r.sentence).map((part) => toRequirement(part, r.strength)),
-    );
+  // A short brief's asks each stand alone; so do the asks of a run-on sentence in any brief
+  // ("shortlist three venues …, prepare a budget … and draft a run-of-show …").
+  requirements = requirements.flatMap((r) =>
+    !r.sentence.bullet && (short || r.sentence.text.split(/\s+/).length > RUN_ON_WORDS)
+      ? splitAsks(r.sentence).map((part) => toRequirement(part, cueStrength(part.text) ?? r.strength))
+      : [r],
+  );
   if (requirements.length < MIN_CRITERIA)
-    requirements = informativeFallback(sentences, requirements, domain, contextSentences(sentences, text));
+    requirements = informativeFallback(
+      sentences,
+      requirements,
+      domain,
+      contextSentences(sentences, text),
+      allowed,
+    );
   markAlternatives(requirements, sentences);
 
   if (requirements.length === 0)
-    return { criteria: [wholeTextCriterion(text)], passThreshold: DEFAULT_PASS_THRESHOLD };
+    return { criteria: [wholeTextCriterion(text)], passThreshold: DEFAULT_PASS_THRESHOLD, outOfScope };
 
-  const groups = splitUp(mergeDown(groupByTheme(requirements, domain, short)));
+  const groups = splitUp(mergeDown(groupByTheme(requirements, domain, short, allowed)));
   // The ask the brief puts "above all" weighs most: at least one more than any other.
   const heaviestOther = (g: Group) => Math.max(0, ...groups.filter((x) => x !== g).map(groupWeight));
   for (const g of groups) if (isTopPriority(g)) g.weight = Math.max(g.weight, heaviestOther(g) + 1);
@@ -1107,7 +1152,7 @@ export function extractRubric(text: string, options?: { domain?: string }): Rubr
     const labelled =
       group.theme !== null &&
       group.alternative === null &&
-      classifyTheme(wholeWordStems(source.text), domain)?.key === group.theme.key;
+      classifyTheme(wholeWordStems(source.text), domain, allowed)?.key === group.theme.key;
     const theme = labelled ? group.theme : null;
     if (group.prohibition) return prohibitionDraft(group, source, weights[i] ?? 0);
     const phrases = phrasesOf({ ...group, theme });
@@ -1171,18 +1216,18 @@ export function extractRubric(text: string, options?: { domain?: string }): Rubr
   const taken = new Set<string>();
   const criteria = drafts.map((draft: { criterion: RubricCriterion; alternativeName?: string }, i) => {
     const { criterion } = draft;
-    let name = cleanText(criterion.name);
+    let name = fitName(cleanText(criterion.name));
     const alternative = draft.alternativeName;
-    if (drafts.filter((d) => cleanText(d.criterion.name) === name).length > 1 && alternative)
-      name = cleanText(alternative);
+    if (drafts.filter((d) => fitName(cleanText(d.criterion.name)) === name).length > 1 && alternative)
+      name = fitName(cleanText(alternative));
     if (taken.has(name))
-      name = capitalise(truncateWords(cleanText(criterion.source).replace(/[\s.;:!?।॥]+$/u, ''), 80));
+      name = fitName(capitalise(cleanText(withoutFormulas(criterion.source)).replace(/[\s.;:!?।॥]+$/u, '')));
     // Identical sources (a brief that repeats itself word for word) are the only case left.
     for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
     taken.add(name);
     return { ...criterion, id: `c${i + 1}`, name };
   });
-  return { criteria, passThreshold: DEFAULT_PASS_THRESHOLD };
+  return { criteria, passThreshold: DEFAULT_PASS_THRESHOLD, outOfScope };
 }
 
 /** Opens a prohibition: the subject, the modal and the negation ("You must not", "Do not", "Never", "No"). */
@@ -1265,6 +1310,43 @@ function prohibitionDraft(
   };
 }
 
+/** Words a name may not end on: they leave it cut off ("Dedupes lines across large"). */
+const NAME_TAIL =
+  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
+const NAME_PREPOSITION =
+  /^(?:for|with|to|in|on|by|at|across|over|under|between|within|from|into|via|per|of)$/i;
+/** Most words a criterion name has, a choice's options aside. */
+const MAX_NAME_WORDS = 6;
+
+/**
+ * A name cut to a noun phrase of at most six words: at its first clause boundary, then, when
+ * still too long, before its last preposition within the limit, and never ending on a function
+ * word or a modifier without its noun. A theme's "Short: " prefix counts towards the six.
+ */
+export function fitName(name: string): string {
+  if (/^Choice:/.test(name)) return name;
+  const prefix = name.match(/^([A-Z][\w ]{0,20}):\s+/)?.[0] ?? '';
+  const rest = name
+    .slice(prefix.length)
+    .split(/\s*(?:[,;:(—–]|\s-\s|\s(?:so that|that|which|who|when|because|since|unless|if)\s)/)[0]!
+    .replace(/[.…!?]+$/u, '')
+    .trim();
+  const budget = MAX_NAME_WORDS - (prefix ? prefix.trim().split(/\s+/).length : 0);
+  let words = rest.split(/\s+/).filter(Boolean);
+  if (words.length > budget) {
+    let cut = budget;
+    for (let i = budget; i >= 2; i--)
+      if (NAME_PREPOSITION.test(words[i] ?? '')) {
+        cut = i;
+        break;
+      }
+    words = words.slice(0, cut);
+  }
+  while (words.length > 1 && NAME_TAIL.test(words[words.length - 1] ?? '')) words.pop();
+  const fitted = words.join(' ');
+  return fitted ? `${prefix}${fitted}` : name;
+}
+
 /** Text fit for a name: control characters ("Do\u0000 it") dropped, spaces collapsed. */
 const cleanText = (text: string) => normaliseSpace(text.replace(/\p{Cc}/gu, ' '));
 
@@ -1308,6 +1390,11 @@ export function findRequirementSentences(text: string): { text: string; strength
     text: r.sentence.text,
     strength: r.strength,
   }));
+}
+
+/** What the brief leaves out of scope, in its own words (see `readAsks`). */
+export function scopeExclusions(text: string): string[] {
+  return readAsks(splitSentences(text)).outOfScope;
 }
 
 /** What a rubric of `text` cannot stand behind, said to the caller with the rubric (empty: nothing). */

@@ -4,9 +4,11 @@
  * sources quoted verbatim, level descriptors that are complete sentences, and names that are
  * clean noun phrases rather than spliced fragments.
  */
+import { fieldOfText } from './knowledge/detect';
+import { excludedThing, isLetterFormula, withoutFormulas } from './requirements';
 import { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-extraction';
 import { HINGLISH_FUNCTION_WORDS } from './text';
-import { THEMES } from './themes';
+import { SOFTWARE_THEMES, THEMES, themesForBrief } from './themes';
 import type { Rubric } from './types';
 
 const HINGLISH = new Set(HINGLISH_FUNCTION_WORDS);
@@ -38,6 +40,41 @@ export function isCleanName(name: string): boolean {
   return true;
 }
 
+/** Words that name nothing gradable on their own ("Areas", "Source", "Written"). */
+const GENERIC_NOUNS = new Set(
+  'area areas source sources written wake item items thing things stuff work details detail point points part parts section sections aspect aspects requirement requirements scope note notes general other others misc miscellaneous overview summary task tasks deliverable deliverables'.split(
+    ' ',
+  ),
+);
+/** Endings that leave a name cut off ("Dedupes lines across large"). */
+const CUT_OFF_END =
+  /\s(?:across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least)$/i;
+/** A company describing itself, in a name. */
+const SELF_DESCRIPTION = /\b[A-Z][a-z]+-based\b|\b(?:[Cc]ompany|[Ff]irm|[Ss]tartup|[Aa]gency)\b/;
+
+/**
+ * Why a criterion name is not one an expert would write, or null: more than six words (a
+ * choice's options aside), a letter formula ("PFB", "As discussed", "Kindly"), a company
+ * description, a lone generic noun or a cut-off fragment.
+ */
+export function nameProblem(name: string): string | null {
+  const words = name
+    .replace(/^Choice:\s*/, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (!/^Choice:/.test(name) && words.length > 6) return 'more than six words';
+  if (
+    isLetterFormula(name) ||
+    withoutFormulas(name) !== name.trim() ||
+    /^(?:mention|greetings|regards|dear)\b/i.test(name)
+  )
+    return 'a letter formula';
+  if (SELF_DESCRIPTION.test(name)) return 'a company description';
+  if (words.length === 1 && GENERIC_NOUNS.has((words[0] ?? '').toLowerCase())) return 'a lone generic noun';
+  if (CUT_OFF_END.test(name)) return 'a cut-off fragment';
+  return null;
+}
+
 /**
  * Whether a source quotes something of the brief: a verbatim, non-blank slice with at least
  * two words, or the whole (trimmed) brief. A lone letter or a full stop is in every brief.
@@ -49,8 +86,9 @@ export function isQuotedSource(source: string, briefText: string): boolean {
 }
 
 /** Every rule the rubric breaks, in words; empty when it meets them all. */
-export function rubricProblems(rubric: Rubric, briefText: string): string[] {
+export function rubricProblems(rubric: Rubric, briefText: string, domain?: string): string[] {
   const problems: string[] = [];
+  const allowed = themesForBrief(briefText, fieldOfText(domain, briefText));
   const count = rubric.criteria.length;
   if (count < MIN_CRITERIA || count > MAX_CRITERIA)
     problems.push(`${count} criteria, not ${MIN_CRITERIA}–${MAX_CRITERIA}`);
@@ -68,6 +106,14 @@ export function rubricProblems(rubric: Rubric, briefText: string): string[] {
     if (scores.join(',') !== '1,2,3,4,5')
       problems.push(`the levels of "${c.name}" are not scored 1 to 5, once each`);
     if (!isCleanName(c.name)) problems.push(`"${c.name}" is not a clean criterion name`);
+    const named = nameProblem(c.name);
+    if (named) problems.push(`"${c.name}" is not a criterion name an expert would write (${named})`);
+    // An exclusion is scope: graded only where the brief says doing it costs marks.
+    const excluded = excludedThing(c.source);
+    if (excluded) problems.push(`"${c.name}" grades "${excluded}", which the brief puts out of scope`);
+    const theme = THEMES.find((t) => t.name === c.name || c.name.startsWith(`${t.short}:`));
+    if (theme && SOFTWARE_THEMES.has(theme.key) && !allowed.has(theme.key))
+      problems.push(`"${c.name}" is a label of another field than the brief's`);
     const broken = c.levels.find((l) => !isCompleteSentence(l.descriptor));
     if (broken) problems.push(`a level of "${c.name}" is not a complete sentence: "${broken.descriptor}"`);
   }

@@ -490,7 +490,8 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
   prototype provide publish rank recommend record reduce refactor report research return review run
   sanitise sanitize secure segment select set share ship show sketch specify store structure submit
   summarise summarize support synthesise synthesize test track train translate update use validate verify
-  visualise visualize write reproduce replicate retest rewrite restructure harden refresh redesign survey`
+  visualise visualize write reproduce replicate retest rewrite restructure harden refresh redesign survey
+  query arrange shortlist flag`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -764,9 +764,14 @@ export type ThemeMatch = { theme: Theme; score: number; matched: string[] };
  * scores its word count, so "usability test" (2) outweighs the bare "test" (1) of Testing.
  * Themes expected in `domain` get half a point, enough to break ties only.
  */
-export function themeMatches(stems: ReadonlySet<string>, domain?: CatalogueDomain): ThemeMatch[] {
+export function themeMatches(
+  stems: ReadonlySet<string>,
+  domain?: CatalogueDomain,
+  allowed?: ReadonlySet<ThemeKey>,
+): ThemeMatch[] {
   const out: ThemeMatch[] = [];
   for (const { theme, phrases } of THEME_STEMS) {
+    if (allowed && !allowed.has(theme.key)) continue;
     let score = 0;
     let unambiguous = false;
     const matched: string[] = [];
@@ -791,8 +796,49 @@ export function themeMatches(stems: ReadonlySet<string>, domain?: CatalogueDomai
 }
 
 /** The best theme for a set of stems, or null when no keyword matches. */
-export function classifyTheme(stems: ReadonlySet<string>, domain?: CatalogueDomain): Theme | null {
-  return themeMatches(stems, domain)[0]?.theme ?? null;
+export function classifyTheme(
+  stems: ReadonlySet<string>,
+  domain?: CatalogueDomain,
+  allowed?: ReadonlySet<ThemeKey>,
+): Theme | null {
+  return themeMatches(stems, domain, allowed)[0]?.theme ?? null;
+}
+
+/** Themes about software that runs: their names and levels (OWASP, code review, latency) mean nothing elsewhere. */
+export const SOFTWARE_THEMES: ReadonlySet<ThemeKey> = new Set([
+  'functionality',
+  'testing',
+  'performance',
+  'security',
+  'code-quality',
+  'deployment',
+]);
+/** Fields whose work is software, where every theme applies. */
+const SOFTWARE_FIELDS: ReadonlySet<string> = new Set([...BUILT_AND_RUN, 'data-science', 'security']);
+/**
+ * Words that say a brief is about software whatever its field: a medical "coding" brief, a
+ * contract review's "data protection" clause or a podcast's "background noise" have none.
+ */
+const SOFTWARE_MARKERS =
+  /\b(?:api|apis|endpoints?|readme|dockerfile|site|cart|checkout|login|browser|online|ios|android|app|apps|application|website|web ?site|web app|frontend|backend|server|database|sql|repo|repository|git|github|deploy(?:ed|ment)?|code ?base|source code|codebase|unit tests?|integration tests?|test suite|ci|docker|kubernetes|cli|sdk|library|framework|script|scripts|firmware|microservice|javascript|typescript|python|golang|rust|java|kotlin|swift|c\+\+|c#|php|ruby|react|node(?:\.js)?|html|css|json|http|rest|graphql|software|program|programming|algorithm|notebook|saas)\b/i;
+
+/** Whether a text reads as a software brief. */
+export function mentionsSoftware(text: string): boolean {
+  return SOFTWARE_MARKERS.test(text);
+}
+
+/**
+ * The themes that may label a criterion of this brief, so a criterion and its levels speak the
+ * brief's own field: every theme in a software field or a brief that talks about software; the
+ * others in a known field outside software (medical coding is not code quality, a contract
+ * review gets no OWASP levels); none in a field the knowledge base does not know, whose
+ * criteria are then named and graded in the brief's own words.
+ */
+export function themesForBrief(text: string, field: string): ReadonlySet<ThemeKey> {
+  const all = THEMES.map((t) => t.key);
+  if (SOFTWARE_FIELDS.has(field) || mentionsSoftware(text)) return new Set(all);
+  if (field === 'unknown') return new Set();
+  return new Set(all.filter((k) => !SOFTWARE_THEMES.has(k)));
 }
 
 /** Fills a level template. A `{focus}` at the start of a descriptor is capitalised. */

@@ -28,7 +28,7 @@ describe('tutorial catalogue', () => {
       expect(entry.title.length, entry.url).toBeGreaterThan(3);
       expect(entry.fields.length, entry.url).toBeGreaterThan(0);
       for (const f of entry.fields) expect(FIELD_KEYS as readonly string[]).toContain(f);
-      expect(entry.fields, 'general has no links').not.toContain('general');
+      expect(entry.fields, 'general has no links').not.toContain('unknown');
       expect(entry.topics.length, entry.url).toBeGreaterThan(0);
       expect(entry.keywords.length, entry.url).toBeGreaterThan(0);
     }
@@ -41,7 +41,7 @@ describe('tutorial catalogue', () => {
       for (const t of [...field.setupTopics, ...field.archetypes.flatMap((a) => a.topics)])
         expect(topics.has(t), `${field.key} has a link for ${t}`).toBe(true);
     }
-    expect(TUTORIAL_CATALOGUE.general).toEqual([]);
+    expect(TUTORIAL_CATALOGUE.unknown).toEqual([]);
   });
 
   it('never gives a field a page of another field', () => {
@@ -55,7 +55,7 @@ describe('tutorial catalogue', () => {
     expect(crossPlatform).not.toContain('developer.apple.com');
     const sales = catalogueFor('sales').map((e) => e.url);
     expect(sales.some((u) => /semver|git-scm|docs\.github/.test(u))).toBe(false);
-    expect(linksFor('general', ['web-basics'])).toEqual([]);
+    expect(linksFor('unknown', ['web-basics'])).toEqual([]);
   });
 
   it('ranks links by topic order and prefers pages not yet used', () => {
@@ -91,8 +91,8 @@ describe('tutorial catalogue', () => {
     expect(fieldForDomain('Writing')).toBe('content-writing');
     expect(fieldForDomain('Content writing')).toBe('content-writing');
     expect(fieldForDomain('Content marketing')).toBe('marketing');
-    expect(fieldForDomain('mobile')).toBe('general');
-    expect(fieldForDomain('basket weaving')).toBe('general');
-    expect(fieldForDomain('')).toBe('general');
+    expect(fieldForDomain('mobile')).toBe('unknown');
+    expect(fieldForDomain('basket weaving')).toBe('unknown');
+    expect(fieldForDomain('')).toBe('unknown');
   });
 });

@@ -33,6 +33,8 @@ export const ALLOWED_HOSTS: ReadonlySet<string> = new Set([
   'playwright.dev',
   'developers.cloudflare.com',
   'nodejs.org',
+  'go.dev',
+  'pkg.go.dev',
   'www.rfc-editor.org',
   'spec.openapis.org',
   'www.postgresql.org',
@@ -186,6 +188,15 @@ const ROWS: readonly Row[] = [
   ],
   // Backend
   ['https://nodejs.org/en/learn', 'Node.js: Learn', ['backend'], ['http'], ['node', 'server']],
+  ['https://pkg.go.dev/net/http', 'Go: package net/http', ['backend'], ['http'], ['go', 'http server']],
+  [
+    'https://go.dev/doc/tutorial/add-a-test',
+    'Go tutorial: Add a test',
+    ['backend'],
+    ['web-testing'],
+    ['go test'],
+  ],
+  ['https://go.dev/doc/effective_go', 'Effective Go', ['backend'], ['http', 'api-design'], ['go', 'idioms']],
   [
     `${MDN}/Web/HTTP`,
     'MDN: HTTP',
@@ -1066,7 +1077,7 @@ export const TUTORIAL_ENTRIES: readonly TutorialEntry[] = ROWS.map(
   }),
 );
 
-/** The entries of each field, in catalogue order. `general` has none: no field, no link. */
+/** The entries of each field, in catalogue order. `unknown` has none: no field, no link. */
 export const TUTORIAL_CATALOGUE: Readonly<Record<FieldKey, readonly TutorialEntry[]>> = (() => {
   const out = {} as Record<FieldKey, TutorialEntry[]>;
   for (const key of FIELD_KEYS) out[key] = TUTORIAL_ENTRIES.filter((e) => e.fields.includes(key));
@@ -1090,13 +1101,75 @@ export function linksFor(
   topics: readonly string[],
   used: ReadonlySet<string> = new Set(),
   max = 3,
+  languages?: ReadonlySet<string>,
 ): string[] {
-  const entries = catalogueFor(field);
+  const entries = catalogueFor(field).filter((e) => !languages || fitsLanguages(e.url, languages));
   const ranked: string[] = [];
   for (const topic of topics)
     for (const e of entries) if (e.topics.includes(topic) && !ranked.includes(e.url)) ranked.push(e.url);
   const fresh = ranked.filter((u) => !used.has(u));
   return (fresh.length > 0 ? fresh : ranked).slice(0, max);
+}
+
+/** Programming languages whose material only fits a brief in that language, by host. */
+const LANGUAGE_OF_HOST: Readonly<Record<string, string>> = {
+  'nodejs.org': 'javascript',
+  'www.typescriptlang.org': 'javascript',
+  'vitest.dev': 'javascript',
+  'react.dev': 'javascript',
+  'playwright.dev': 'javascript',
+  'go.dev': 'go',
+  'pkg.go.dev': 'go',
+  'pandas.pydata.org': 'python',
+  'scikit-learn.org': 'python',
+  'seaborn.pydata.org': 'python',
+  'matplotlib.org': 'python',
+  'docs.jupyter.org': 'python',
+  'pytorch.org': 'python',
+  'www.tensorflow.org': 'python',
+};
+/** Languages a brief that names none gets material for: what the catalogue has always assumed. */
+const DEFAULT_LANGUAGES: ReadonlySet<string> = new Set(['javascript', 'python']);
+
+/** The language a catalogue URL's material is written for, or null when it holds for any. */
+export function languageOfUrl(url: string): string | null {
+  return LANGUAGE_OF_HOST[new URL(url).host] ?? null;
+}
+
+const LANGUAGE_NAMES: readonly [string, RegExp][] = [
+  [
+    'go',
+    /\bgolang\b|\bgo test\b|\bnet\/http\b|\b(?:in|with|using|written in) Go\b|\bGo (?:\d|service|server|worker|module|http|api|program|cli|code|backend|microservice)/,
+  ],
+  ['rust', /\brust\b|\bcargo\b/i],
+  ['python', /\bpython\b|\bdjango\b|\bflask\b|\bfastapi\b|\bpandas\b|\bjupyter\b/i],
+  [
+    'javascript',
+    /\bjavascript\b|\btypescript\b|\bnode(?:\.js|js)?\b|\breact\b|\bnext\.js\b|\bexpress\b|\bdeno\b|\bbun\b/i,
+  ],
+  ['java', /\bjava\b|\bspring boot\b/i],
+  ['csharp', /\bc#|\.net\b|\basp\.net\b/i],
+  ['php', /\bphp\b|\blaravel\b/i],
+  ['ruby', /\bruby\b|\brails\b/i],
+  ['kotlin', /\bkotlin\b/i],
+  ['swift', /\bswift(?:ui)?\b/i],
+  ['c', /\besp-idf\b|\bin C\b|\bC\+\+/],
+];
+
+/** The programming languages a brief names. */
+export function languagesNamed(text: string): Set<string> {
+  return new Set(LANGUAGE_NAMES.filter(([, re]) => re.test(text)).map(([name]) => name));
+}
+
+/**
+ * Whether a link fits a brief naming these languages: material for one language fits only a
+ * brief in that language (a Go service gets no Node.js links); a brief naming none gets what
+ * the catalogue assumes by default.
+ */
+export function fitsLanguages(url: string, named: ReadonlySet<string>): boolean {
+  const language = languageOfUrl(url);
+  if (language === null) return true;
+  return named.size > 0 ? named.has(language) : DEFAULT_LANGUAGES.has(language);
 }
 
 /** Keyword phrases of a catalogue entry as stem lists. */

@@ -32,6 +32,11 @@ export type Rubric = {
   criteria: RubricCriterion[];
   /** Minimum weighted mean score, on the 1–5 scale, for a `pass`. */
   passThreshold: number;
+  /**
+   * What the brief leaves out ("Do NOT include …", "no need for …"), in its own words: scope,
+   * never weighted or graded. Absent on rubrics stored before it existed.
+   */
+  outOfScope?: string[];
 };
 
 /** The seed's Milestone plus a stable id (`m1`, `m2`, …). */

@@ -1,6 +1,6 @@
+import type { AppRouteHandler } from '../../http/types';
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import * as apiKeys from '../../services/api-keys';
 import * as audit from '../../services/audit';
 import * as requests from '../../services/dsr/requests';

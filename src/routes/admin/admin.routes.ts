@@ -1,10 +1,10 @@
 /** Everything under `/api/admin`: partner API keys, the Data Protection Officer's queue, deferred jobs. */
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION } from '../../db/schema';
+import { defineRoute, IdParams } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam, pageSchema } from '../../lib/paging';
-import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import {
   AdminDsrRequestPageSchema,
   AdminDsrRequestSchema,

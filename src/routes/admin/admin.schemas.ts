@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { API_KEY_SCOPES, JOB_STATES } from '../../db/schema';
+import { shownText } from '../../http/validation';
 import { pageSchema } from '../../lib/paging';
-import { shownText } from '../../lib/validation';
 import { RATE_LIMITS } from '../../middleware/rate-limit';
 import { DEFAULT_ROLL_GRACE_SECONDS, MAX_ROLL_GRACE_SECONDS } from '../../services/api-keys';
 import { AnyScopeSchema } from '../v1/keys/keys.schemas';

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from '../../lib/types';
+import type { AppRouteHandler } from '../../http/types';
 import * as breaches from '../../services/breaches';
 import type * as routes from './breaches.routes';
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { nullableRef } from '../../lib/route';
+import { nullableRef } from '../../http/route';
 
 export const BreachSelectorSchema = z
   .object({

@@ -1,5 +1,5 @@
+import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import { reviewRename } from '../../services/organisation-renames';
 import { organisationView } from '../../services/organisations';

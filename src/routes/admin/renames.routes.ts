@@ -1,7 +1,8 @@
 /** `POST /api/admin/organisations/{id}/rename`: an admin's review of a verified organisation's rename. */
+
+import { defineRoute, IdParams } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
-import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import { OrganisationSchema } from '../me/me.schemas';
 import { RenameReviewSchema } from './renames.schemas';
 

@@ -1,5 +1,5 @@
-import { publicJson } from '../../lib/finished-response';
-import type { AppRouteHandler } from '../../lib/types';
+import { publicJson } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { publicAgreement, scopedAgreement } from '../../services/agreement-rate';
 import type * as routes from './agreement.routes';
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { integerQueryParam } from '../../lib/paging';
-import { defineRoute } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import { AgreementRateSchema, ScopedAgreementSchema } from './agreement.schemas';
 
 export const getPublicAgreementRate = defineRoute({

@@ -1,8 +1,8 @@
+import type { AppRouteHandler } from '../../http/types';
 import { clock } from '../../lib/clock';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
-import { countSignup, loginAttempts } from '../../middleware/rate-limit';
 import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
+import { countSignup, loginAttempts } from '../../services/account-throttles';
 import {
   authenticate,
   bootstrapAdmin,

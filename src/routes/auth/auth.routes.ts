@@ -1,6 +1,6 @@
+import { defineRoute } from '../../http/route';
+import { sessionAuthBeforeGuardianConsent } from '../../http/route-auth';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute } from '../../lib/route';
-import { sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 import { LoginSchema, SessionResponseSchema, SignupSchema } from './auth.schemas';
 
 const setCookieHeader = {

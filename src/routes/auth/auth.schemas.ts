@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION, ROLES } from '../../db/schema';
 import { isIsoDate } from '../../domain/age';
+import { organisationName } from '../../http/organisation-name';
+import { nullableRef } from '../../http/route';
+import { shownName } from '../../http/validation';
 import { clock } from '../../lib/clock';
-import { organisationName } from '../../lib/organisation-name';
-import { nullableRef } from '../../lib/route';
-import { shownName } from '../../lib/validation';
 
 export const PASSWORD_MIN_LENGTH = 10;
 

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from '../../lib/types';
+import type { AppRouteHandler } from '../../http/types';
 import { confirmationStatus, confirmEmail, resendConfirmation } from '../../services/email-confirmations';
 import type * as routes from './confirmation.routes';
 

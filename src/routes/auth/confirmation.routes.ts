@@ -1,7 +1,8 @@
 /** Confirmed email addresses (src/services/email-confirmations.ts): the link, its state, a new link. */
+
+import { defineRoute } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import {
   ConfirmationQuerySchema,
   ConfirmationResultSchema,

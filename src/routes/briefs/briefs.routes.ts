@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute, IdParams } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam, pageSchema } from '../../lib/paging';
 import { errorResponses } from '../../lib/problem';
-import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import {
   BriefPageSchema,
   BriefSchema,

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { SUBMISSION_STATES } from '../../db/schema';
+import { nullableRef } from '../../http/route';
+import { shownName, shownText } from '../../http/validation';
 import { pageSchema } from '../../lib/paging';
-import { nullableRef } from '../../lib/route';
-import { shownName, shownText } from '../../lib/validation';
 import { EngineSchema, RubricCriterionSchema, RubricPreviewSchema } from '../../services/pillars/schemas';
 import { EvaluationSchema, RatingSchema } from '../evaluations/evaluations.schemas';
 import { CommitSchema, SubmittedFileSchema } from '../v1/integrity/integrity.schemas';

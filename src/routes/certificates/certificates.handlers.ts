@@ -1,11 +1,12 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
+import { finishedResponse, publicJson } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
-import { finishedResponse, publicJson } from '../../lib/finished-response';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import * as certs from '../../services/certificates';
+import { publishedKeys } from '../../services/signing-key';
 import type * as routes from './certificates.routes';
 
 /** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
@@ -72,11 +73,24 @@ export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c
   });
 };
 
+/**
+ * The JWK set changes only with a deployment (its secrets and vars), so each isolate serialises
+ * it once per configuration and answers from memory (issue 43).
+ */
+let jwksMemo: { config: string; json: string } | null = null;
+
 export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
-  c.header('Cache-Control', 'public, max-age=300');
-  c.header('Access-Control-Allow-Origin', '*');
-  c.header('Cross-Origin-Resource-Policy', 'cross-origin');
-  return c.json(await certs.publishedKeys(c.env), 200);
+  const config = `${c.env.CERT_SIGNING_KEY}\n${c.env.CERT_PREVIOUS_PUBLIC_KEYS}\n${c.env.PUBLIC_BASE_URL}`;
+  if (jwksMemo?.config !== config) {
+    jwksMemo = { config, json: JSON.stringify(await publishedKeys(c.env)) };
+  }
+  // The JSON the route documents, serialised once (hence not `c.json`, and the cast).
+  return finishedResponse(c, jwksMemo.json, 200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'public, max-age=300',
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  }) as never;
 };
 
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {

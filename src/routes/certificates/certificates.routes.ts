@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { GZIP_DESCRIPTION, GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
-import { defineRoute } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import {
   CertificateNoParams,
   CertificateSchema,

@@ -1,6 +1,6 @@
 import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages, noticeText } from '../../domain/consent-notices';
+import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import * as consent from '../../services/consent';
 import type * as routes from './consent.routes';
 

@@ -1,6 +1,6 @@
+import { defineRoute } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import {
   ConsentNoticeSchema,
   ConsentReceiptSchema,

@@ -1,5 +1,5 @@
 import { dpoContact } from '../../domain/dpo';
-import type { AppRouteHandler } from '../../lib/types';
+import type { AppRouteHandler } from '../../http/types';
 import type * as routes from './dpo.routes';
 
 export const getDpo: AppRouteHandler<typeof routes.getDpo> = (c) =>

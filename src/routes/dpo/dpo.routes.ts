@@ -1,5 +1,5 @@
+import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
 import { DpoContactSchema } from './dpo.schemas';
 
 export const getDpo = defineRoute({

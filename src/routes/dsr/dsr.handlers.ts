@@ -1,5 +1,5 @@
+import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import { clearSessionCookie } from '../../middleware/session-cookie';
 import { normaliseEmail } from '../../services/accounts';
 import { startAccessExport } from '../../services/dsr/access-export';

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
+import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute } from '../../lib/route';
-import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 import {
   CorrectionResultSchema,
   CorrectionSchema,

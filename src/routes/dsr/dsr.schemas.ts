@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { DSR_KINDS, DSR_STATES } from '../../db/schema';
+import { nullableRef } from '../../http/route';
+import { shownName } from '../../http/validation';
 import { pageSchema } from '../../lib/paging';
-import { nullableRef } from '../../lib/route';
-import { shownName } from '../../lib/validation';
 import { ProfileSchema } from '../auth/auth.schemas';
 
 export const DsrKindSchema = z.enum(DSR_KINDS).openapi('DsrKind');

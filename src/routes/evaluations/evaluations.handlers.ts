@@ -1,6 +1,6 @@
 import { verifyPageUrl } from '../../domain/certificates/urls';
+import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import { evaluationForEmployer, rateEvaluation } from '../../services/workflow/ratings';
 import { evaluationView, ratingView } from '../../services/workflow/submissions';
 import type * as routes from './evaluations.routes';

@@ -1,6 +1,6 @@
+import { defineRoute, IdParams } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
-import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import { EvaluationSchema, RatedSchema, RateSchema } from './evaluations.schemas';
 
 export const getEvaluation = defineRoute({

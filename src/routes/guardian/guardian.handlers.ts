@@ -1,14 +1,14 @@
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
+import type { AppRouteHandler } from '../../http/types';
 import { clock } from '../../lib/clock';
 import { decodeCursor, toPage } from '../../lib/paging';
-import type { AppRouteHandler } from '../../lib/types';
-import { assertRecentSignIn } from '../../middleware/auth';
 import * as consent from '../../services/consent';
 import { startAccessExport } from '../../services/dsr/access-export';
 import { correctPersonalData } from '../../services/dsr/correction';
 import { requestErasure } from '../../services/dsr/erasure';
 import { fileRequest } from '../../services/dsr/requests';
 import * as guardians from '../../services/guardians';
+import { assertRecentSignIn } from '../../services/recent-sign-in';
 import type * as routes from './guardian.routes';
 
 export const getMyGuardian: AppRouteHandler<typeof routes.getMyGuardian> = async (c) =>

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute, IdParams } from '../../http/route';
+import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 import { ConsentReceiptSchema, ConsentRequestSchema, ConsentsSchema } from '../consent/consent.schemas';
 import {
   CorrectionResultSchema,

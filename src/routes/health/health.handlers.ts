@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from '../../lib/types';
+import type { AppRouteHandler } from '../../http/types';
 import { serviceHealth } from '../../services/health';
 import type * as routes from './health.routes';
 

@@ -1,5 +1,5 @@
+import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
 import { HealthSchema } from './health.schemas';
 
 export const getHealth = defineRoute({

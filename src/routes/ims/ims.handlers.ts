@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import type { AppBindings, AppRouteHandler } from '../../lib/types';
+import type { AppRouteHandler } from '../../http/types';
+import type { AppBindings } from '../../middleware/context';
 import { enforceRateLimit } from '../../middleware/rate-limit';
 import { holderSubjectId } from '../../services/credentials';
 import { serviceDescription } from '../../services/portability/discovery';
@@ -9,7 +10,8 @@ import {
   pagingLinks,
 } from '../../services/portability/holder-credentials';
 import { imsxResponse } from '../../services/portability/imsx';
-import { bearerToken, OB_SCOPES, resolveBearer } from '../../services/portability/oauth';
+import { signedLearnerRecord } from '../../services/portability/learner-record';
+import { bearerToken, CLR_SCOPES, OB_SCOPES, resolveBearer } from '../../services/portability/oauth';
 import type * as routes from './ims.routes';
 
 const CHALLENGE = 'Bearer realm="ims"';
@@ -112,6 +114,18 @@ export const profile: AppRouteHandler<typeof routes.getProfile> = async (c) => {
         name: auth.holder.name,
       },
       { headers: { 'Cache-Control': 'no-store' } },
+    );
+  })) as never;
+};
+
+export const clrCredentials: AppRouteHandler<typeof routes.getClrCredentials> = async (c) => {
+  const auth = await authorise(c, CLR_SCOPES.credentialReadonly);
+  if ('refusal' in auth) return auth.refusal as never;
+  return (await limited(c, auth.holder.id, async () => {
+    const record = await signedLearnerRecord(c.env, c.var.db, auth.holder.id);
+    return Response.json(
+      { compactJwsString: record ? [record.jwt] : [] },
+      { headers: { 'X-Total-Count': record ? '1' : '0', 'Cache-Control': 'no-store' } },
     );
   })) as never;
 };

@@ -1,5 +1,5 @@
-import { createRouter } from '../../lib/create-app';
-import { OB_SCOPES, SCOPE_DESCRIPTIONS } from '../../services/portability/oauth';
+import { createRouter } from '../../http/create-app';
+import { CLR_SCOPES, OB_SCOPES, SCOPE_DESCRIPTIONS } from '../../services/portability/oauth';
 import * as handlers from './ims.handlers';
 import * as routes from './ims.routes';
 
@@ -7,7 +7,8 @@ import * as routes from './ims.routes';
 export const imsRouter = createRouter()
   .openapi(routes.getServiceDescription, handlers.discovery)
   .openapi(routes.getCredentials, handlers.credentials)
-  .openapi(routes.getProfile, handlers.profile);
+  .openapi(routes.getProfile, handlers.profile)
+  .openapi(routes.getClrCredentials, handlers.clrCredentials);
 
 imsRouter.openAPIRegistry.registerComponent('securitySchemes', 'OAuth2ACG', {
   type: 'oauth2',
@@ -20,7 +21,12 @@ imsRouter.openAPIRegistry.registerComponent('securitySchemes', 'OAuth2ACG', {
       authorizationUrl: '/oauth/authorize',
       tokenUrl: '/oauth/token',
       refreshUrl: '/oauth/token',
-      scopes: Object.fromEntries(Object.values(OB_SCOPES).map((s) => [s, SCOPE_DESCRIPTIONS[s] ?? s])),
+      scopes: Object.fromEntries(
+        [...Object.values(OB_SCOPES), ...Object.values(CLR_SCOPES)].map((s) => [
+          s,
+          SCOPE_DESCRIPTIONS[s] ?? s,
+        ]),
+      ),
     },
   },
 });

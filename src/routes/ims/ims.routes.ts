@@ -1,9 +1,10 @@
 import type { RouteConfig } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
-import { OB_SCOPES } from '../../services/portability/oauth';
+import { CLR_SCOPES, OB_SCOPES } from '../../services/portability/oauth';
 import {
   CredentialsQuery,
+  GetClrCredentialsResponseSchema,
   GetOpenBadgeCredentialsResponseSchema,
   HolderProfileSchema,
   ImsxStatusInfoSchema,
@@ -133,4 +134,32 @@ export const getProfile = ims(
     },
   }),
   { scope: OB_SCOPES.profileReadonly, statuses: [401, 403, 405, 429, 500] },
+);
+
+export const getClrCredentials = ims(
+  defineRoute({
+    method: 'get',
+    path: '/ims/clr/v2p0/credentials',
+    operationId: 'getClrCredentials',
+    tags: [IMS_TAG],
+    summary: 'The holder’s learner record (CLR 2.0), for a client the holder authorised',
+    description:
+      'OAuth 2.0 bearer token with the scope `https://purl.imsglobal.org/spec/clr/v2p0/scope/credential.readonly` ' +
+      '(CLR 2.0 § "Comprehensive Learner Record Standard API"). The holder’s learner record, one `ClrCredential` ' +
+      'signed as a VC-JWT now (as `GET /api/me/learner-record`), holding their certificates that are neither revoked ' +
+      'nor expired; an empty list when there is none. `X-Total-Count` is 1 or 0.',
+    responses: {
+      200: {
+        description: 'The learner record, or none.',
+        headers: {
+          'X-Total-Count': {
+            description: 'How many ClrCredentials there are (1 or 0).',
+            schema: { type: 'integer' as const },
+          },
+        },
+        content: json(GetClrCredentialsResponseSchema),
+      },
+    },
+  }),
+  { scope: CLR_SCOPES.credentialReadonly, statuses: [401, 403, 405, 429, 500] },
 );

@@ -94,6 +94,18 @@ export const GetOpenBadgeCredentialsResponseSchema = z
       '`compactJwsString`.',
   });
 
+export const GetClrCredentialsResponseSchema = z
+  .object({
+    compactJwsString: z
+      .array(z.string().regex(/^[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]+$/))
+      .max(1)
+      .openapi({ description: 'The learner record as a VC-JWT (compact JWS), or nothing.' }),
+  })
+  .openapi('GetClrCredentialsResponse', {
+    description:
+      'CLR 2.0 `GetClrCredentialsResponse`: the learner record is signed as a VC-JWT, so it is in `compactJwsString`.',
+  });
+
 export const HolderProfileSchema = z
   .object({
     '@context': z.array(z.string()),

@@ -1,6 +1,6 @@
+import { publicJson } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
-import { publicJson } from '../../lib/finished-response';
-import type { AppRouteHandler } from '../../lib/types';
 import { cachedLeaderboard, leaderboardBody } from '../../services/leaderboard';
 import type * as routes from './leaderboard.routes';
 

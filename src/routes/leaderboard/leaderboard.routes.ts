@@ -1,6 +1,6 @@
+import { defineRoute } from '../../http/route';
 import { GZIP_DESCRIPTION, GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute } from '../../lib/route';
 import { ipRateLimit } from '../../middleware/rate-limit';
 import { LeaderboardQuerySchema, LeaderboardSchema } from './leaderboard.schemas';
 

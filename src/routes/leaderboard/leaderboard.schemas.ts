@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { shownText } from '../../http/validation';
 import { limitParam } from '../../lib/paging';
-import { shownText } from '../../lib/validation';
 
 export const LeaderboardSchema = z
   .object({

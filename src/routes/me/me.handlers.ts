@@ -1,7 +1,7 @@
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
+import type { AppRouteHandler } from '../../http/types';
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import * as consent from '../../services/consent';

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/create-app';
+import { createRouter } from '../../http/create-app';
 import * as handlers from './me.handlers';
 import * as routes from './me.routes';
 

@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { NOTICE_KINDS } from '../../db/schema';
+import { defineRoute, IdParams } from '../../http/route';
+import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam } from '../../lib/paging';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth, sessionAuthBeforeGuardianConsent } from '../../lib/route-auth';
 /** Everything under `/api/me`: the signed-in person's own records. */
 import { ProfileSchema } from '../auth/auth.schemas';
 import { BriefPageSchema, BriefSchema } from '../briefs/briefs.schemas';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION } from '../../db/schema';
-import { organisationName } from '../../lib/organisation-name';
+import { organisationName } from '../../http/organisation-name';
 
 export const UpdateMeSchema = z
   .object({

@@ -1,5 +1,5 @@
+import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import { grantsOf, revokeGrantOf } from '../../services/portability/grants';
 import type * as routes from './oauth-grants.routes';
 

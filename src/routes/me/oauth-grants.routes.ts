@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 
 export const OAuthGrantSchema = z
   .object({

@@ -1,7 +1,7 @@
 import changelog from '../../../CHANGELOG.md';
-import { openApiYaml } from '../../lib/openapi';
+import { openApiYaml } from '../../http/openapi';
+import type { AppOpenAPI, AppRouteHandler } from '../../http/types';
 import { PROBLEM_TYPES, problemTypeUri } from '../../lib/problem';
-import type { AppOpenAPI, AppRouteHandler } from '../../lib/types';
 import { docsAssets, SCALAR_BUNDLE } from './meta.docs';
 import type * as routes from './meta.routes';
 

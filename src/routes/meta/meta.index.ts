@@ -1,5 +1,5 @@
-import { createRouter } from '../../lib/create-app';
-import type { AppOpenAPI } from '../../lib/types';
+import { createRouter } from '../../http/create-app';
+import type { AppOpenAPI } from '../../http/types';
 import * as handlers from './meta.handlers';
 import * as routes from './meta.routes';
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
 import { PROBLEM_TYPES } from '../../lib/problem';
-import { defineRoute } from '../../lib/route';
 
 const text = (mediaType: string, description: string) => ({
   description,

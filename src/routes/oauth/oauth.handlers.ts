@@ -1,9 +1,10 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { isChild } from '../../domain/age';
+import type { AppRouteHandler } from '../../http/types';
 import { clock } from '../../lib/clock';
 import { ProblemError } from '../../lib/problem';
-import type { AppBindings, AppRouteHandler } from '../../lib/types';
+import type { AppBindings } from '../../middleware/context';
 import { assertSameSiteRequest } from '../../middleware/csrf';
 import { SESSION_COOKIE } from '../../middleware/session-cookie';
 import { needsGuardianConsent } from '../../services/guardians';

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
+import { errorResponses } from '../../lib/problem';
 import { IMS_TAG } from '../ims/ims.routes';
 
 const html = (description: string) => ({ 'text/html': { schema: z.string().openapi({ description }) } });
@@ -62,8 +63,9 @@ export const authorizePage = defineRoute({
     },
     302: REDIRECT,
     400: {
-      description: 'An invalid request that cannot be sent back to the client.',
-      content: html('An error page.'),
+      description:
+        'An invalid request that cannot be sent back to the client (an error page), or a malformed query (a problem).',
+      content: { ...html('An error page.'), ...errorResponses(400)[400].content },
     },
   },
 });
@@ -85,7 +87,11 @@ export const authorizeDecision = defineRoute({
   },
   responses: {
     302: REDIRECT,
-    400: { description: 'The page expired or was already used.', content: html('An error page.') },
+    400: {
+      description:
+        'The page expired or was already used (an error page), or the form was not a form (a problem, as for any malformed body).',
+      content: { ...html('An error page.'), ...errorResponses(400)[400].content },
+    },
     401: { description: 'Not signed in.', content: html('An error page.') },
     403: { description: 'Not from this site’s own page.', content: html('An error page.') },
   },
@@ -123,6 +129,7 @@ export const registerClient = defineRoute({
   responses: {
     201: { description: 'The registered client.', content: json(z.record(z.string(), z.unknown())) },
     400: oauthErrors[400],
+    413: { description: 'The registration is larger than the library accepts.', content: json(OAUTH_ERROR) },
   },
 });
 

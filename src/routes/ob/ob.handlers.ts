@@ -1,9 +1,13 @@
 import { getReadReplicaDb } from '../../db/client';
-import { keyByThumbprint } from '../../domain/certificates/credential';
+import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
+import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
+import { finishedResponse } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
-import { publishedKeys } from '../../services/certificates';
+import { criteriaDocument, achievementImage as image } from '../../services/achievement-documents';
+import { cachedObDocument, OB_DOCUMENT_TTL_SECONDS } from '../../services/ob-documents';
+import { publishedKeys } from '../../services/signing-key';
 import {
   achievementDocument,
   issuerProfile,
@@ -19,33 +23,72 @@ const open = (maxAge: number) => ({
   'Cross-Origin-Resource-Policy': 'cross-origin',
 });
 
+/** The published keys by thumbprint, serialised once per isolate and configuration (issue 43). */
+let keysMemo: { config: string; byThumbprint: Map<string, string | null> } | null = null;
+
 export const key: AppRouteHandler<typeof routes.getKey> = async (c) => {
-  const jwks = await publishedKeys(c.env);
-  const found = await keyByThumbprint(jwks, c.req.valid('param').thumbprint);
-  if (!found) throw new ProblemError('not-found', 'No signing key has this thumbprint.');
+  const config = `${c.env.CERT_SIGNING_KEY}\n${c.env.CERT_PREVIOUS_PUBLIC_KEYS}\n${c.env.PUBLIC_BASE_URL}`;
+  const thumbprint = c.req.valid('param').thumbprint;
+  if (keysMemo?.config !== config) keysMemo = { config, byThumbprint: new Map() };
+  let json = keysMemo.byThumbprint.get(thumbprint);
+  if (json === undefined) {
+    const found = await keyByThumbprint(await publishedKeys(c.env), thumbprint);
+    // The `@context` (ignored by JOSE, RFC 7517 §4) lets a JSON-LD processor read the document too.
+    json = found ? JSON.stringify({ '@context': [VC_CONTEXT_V2, JWK_CONTEXT], ...found }) : null;
+    // Unknown thumbprints are not remembered: anyone can ask for any number of them.
+    if (found) keysMemo.byThumbprint.set(thumbprint, json);
+  }
+  if (json === null) throw new ProblemError('not-found', 'No signing key has this thumbprint.');
   // A key never changes under its thumbprint; only whether it is still published does.
-  return c.json(found, 200, open(3600));
+  // The JSON the route documents, serialised once (hence not `c.json`, and the cast).
+  return finishedResponse(c, json, 200, { ...open(3600), 'Content-Type': 'application/json' }) as never;
 };
 
+/** Cached (memory, KV, D1 on a miss: services/ob-documents.ts); the JSON is sent as stored. */
 export const issuer: AppRouteHandler<typeof routes.getIssuer> = async (c) => {
-  const profile = await issuerProfile(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').issuerId);
-  if (!profile) throw new ProblemError('not-found', 'No issuer has this id.');
-  return c.json(profile, 200, open(300));
+  const id = c.req.valid('param').issuerId;
+  const json = await cachedObDocument(c.env, 'issuer', id, () =>
+    issuerProfile(c.env, getReadReplicaDb(c.env.DB), id),
+  );
+  if (json === null) throw new ProblemError('not-found', 'No issuer has this id.');
+  return finishedResponse(c, json, 200, {
+    ...open(OB_DOCUMENT_TTL_SECONDS),
+    'Content-Type': 'application/json',
+  }) as never;
 };
 
 export const achievement: AppRouteHandler<typeof routes.getAchievement> = async (c) => {
-  const doc = await achievementDocument(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
-  if (!doc) throw new ProblemError('not-found', 'No public brief has this id.');
-  return c.json(doc, 200, open(300));
+  const id = c.req.valid('param').briefId;
+  const json = await cachedObDocument(c.env, 'achievement', id, () =>
+    achievementDocument(c.env, getReadReplicaDb(c.env.DB), id),
+  );
+  if (json === null) throw new ProblemError('not-found', 'No public brief has this id.');
+  return finishedResponse(c, json, 200, {
+    ...open(OB_DOCUMENT_TTL_SECONDS),
+    'Content-Type': 'application/json',
+  }) as never;
 };
 
 export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = async (c) => {
   const { purpose, list } = c.req.valid('param');
   const number = Number(list);
-  // The primary, not a replica: a revocation must show at once.
+  // The primary, not a replica, on a miss: a revocation must show as soon as the list's memory
+  // and KV entry are forgotten (services/status-lists.ts).
   const found = await statusList(c.env, c.var.db, purpose, number);
   if (!found) throw new ProblemError('not-found', 'No status list has this number.');
   const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
   if (noneMatch(c.req.header('If-None-Match'), found.etag)) return c.body(null, 304, headers);
   return c.body(found.jwt, 200, { ...headers, 'Content-Type': 'application/vc+jwt' });
+};
+
+export const criteria: AppRouteHandler<typeof routes.getCriteria> = async (c) => {
+  const doc = await criteriaDocument(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  if (!doc) throw new ProblemError('not-found', 'No public brief has this id.');
+  return c.json(doc, 200, open(300));
+};
+
+export const achievementImage: AppRouteHandler<typeof routes.getAchievementImage> = async (c) => {
+  const png = await image(getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  if (!png) throw new ProblemError('not-found', 'No public brief has this id.');
+  return c.body(png, 200, { ...open(300), 'Content-Type': 'image/png' });
 };

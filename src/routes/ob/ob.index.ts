@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/create-app';
+import { createRouter } from '../../http/create-app';
 import * as handlers from './ob.handlers';
 import * as routes from './ob.routes';
 
@@ -7,4 +7,6 @@ export const obRouter = createRouter()
   .openapi(routes.getKey, handlers.key)
   .openapi(routes.getIssuer, handlers.issuer)
   .openapi(routes.getAchievement, handlers.achievement)
+  .openapi(routes.getCriteria, handlers.criteria)
+  .openapi(routes.getAchievementImage, handlers.achievementImage)
   .openapi(routes.getStatusList, handlers.statusListDocument);

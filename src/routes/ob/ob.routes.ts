@@ -1,8 +1,9 @@
+import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
-import { defineRoute } from '../../lib/route';
 import {
   AchievementParams,
   AchievementSchema,
+  CriteriaSchema,
   IssuerParams,
   JwkSchema,
   ProfileSchema,
@@ -60,6 +61,43 @@ export const getAchievement = defineRoute({
   request: { params: AchievementParams },
   responses: {
     200: { description: 'The Achievement.', headers: PUBLIC_HEADERS, content: json(AchievementSchema) },
+  },
+});
+
+export const getCriteria = defineRoute({
+  method: 'get',
+  path: '/ob/achievements/{briefId}/criteria',
+  operationId: 'getAchievementCriteria',
+  tags: ['Open Badges'],
+  summary: 'What earns a brief’s certificate (an achievement’s `criteria.id`)',
+  description:
+    'Public, CORS open. An Open Badges `Criteria` document: the narrative (every milestone submitted, the final one ' +
+    'rated a pass by the issuing organisation) and the rubric criteria the work is graded on. Draft briefs are 404.',
+  security: [],
+  request: { params: AchievementParams },
+  responses: {
+    200: { description: 'The Criteria.', headers: PUBLIC_HEADERS, content: json(CriteriaSchema) },
+  },
+});
+
+export const getAchievementImage = defineRoute({
+  method: 'get',
+  path: '/ob/achievements/{briefId}/image.png',
+  operationId: 'getAchievementImage',
+  tags: ['Open Badges'],
+  summary: 'A brief’s badge image (an achievement’s `image.id`)',
+  description:
+    'Public, CORS open. The badge artwork as a PNG with no credential baked in, named after the achievement (PNG ' +
+    '`iTXt` chunks `Title` and `Description`). A holder’s baked badge is `/api/certificates/{certificateNo}/badge.png`. ' +
+    'Draft briefs are 404.',
+  security: [],
+  request: { params: AchievementParams },
+  responses: {
+    200: {
+      description: 'The PNG.',
+      headers: PUBLIC_HEADERS,
+      content: { 'image/png': { schema: { type: 'string' as const, format: 'binary' } } },
+    },
   },
 });
 

@@ -49,6 +49,13 @@ export const StatusListParams = z.object({
 
 export const JwkSchema = z
   .object({
+    '@context': z
+      .array(z.union([z.string(), z.record(z.string(), z.unknown())]))
+      .optional()
+      .openapi({
+        description:
+          'On `/ob/keys/{thumbprint}` only: JSON-LD terms for the JWK members (ignored by JOSE libraries).',
+      }),
     kty: z.enum(['EC', 'OKP']),
     crv: z.enum(['P-256', 'Ed25519']),
     x: z.string(),
@@ -94,7 +101,13 @@ export const AchievementSchema = z
     achievementType: z.string(),
     name: z.string(),
     description: z.string(),
-    criteria: z.object({ narrative: z.string() }),
+    image: z
+      .object({ id: z.string().url(), type: z.literal('Image'), caption: z.string() })
+      .openapi({ description: 'A PNG of the badge, no credential baked in (`…/image.png`).' }),
+    criteria: z.object({
+      id: z.string().url().openapi({ description: 'The public Criteria document (`…/criteria`).' }),
+      narrative: z.string(),
+    }),
     resultDescription: z.array(
       z
         .object({ id: z.string(), type: z.array(z.string()), name: z.string(), resultType: z.string() })
@@ -104,4 +117,16 @@ export const AchievementSchema = z
   })
   .openapi('Achievement', {
     description: 'An Open Badges 3.0 `Achievement`: what a certificate of the brief attests.',
+  });
+
+export const CriteriaSchema = z
+  .object({
+    '@context': Context,
+    id: z.string().url(),
+    type: z.array(z.string()),
+    name: z.string(),
+    narrative: z.string().openapi({ description: 'Markdown: what earns the achievement, and the rubric.' }),
+  })
+  .openapi('Criteria', {
+    description: 'An Open Badges 3.0 `Criteria` document (an achievement’s `criteria.id`).',
   });

@@ -235,11 +235,20 @@ export const VERIFY_SCRIPT = `
     return { header: header, payload: payload };
   }
 
-  /** The certificate numbers the signed credential links to (in its verification URLs). */
-  function numbersIn(payload) {
-    var found = [];
-    JSON.stringify(payload).replace(/[/]verify[/](VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/g, function (_, n) { found.push(n); return _; });
-    return found;
+  /**
+   * The certificate number a credential of this site names, from one fixed claim: an
+   * \`evidence\` entry whose id is exactly this site's verification page for it. Text elsewhere in
+   * the payload (a brief titled "... see /verify/VP-...") never counts.
+   */
+  function numberOf(payload, base) {
+    var evidence = [].concat(payload.evidence || []);
+    for (var i = 0; i < evidence.length; i++) {
+      var id = evidence[i] && evidence[i].id;
+      if (typeof id !== 'string' || id.indexOf(base + '/verify/') !== 0) continue;
+      var rest = id.slice(base.length + '/verify/'.length);
+      if (/^VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/.test(rest)) return rest;
+    }
+    return null;
   }
   function achievementOf(payload) {
     return (payload.credentialSubject && payload.credentialSubject.achievement) || {};
@@ -253,12 +262,34 @@ export const VERIFY_SCRIPT = `
       out.setAttribute('data-state', state);
       out.textContent = text;
     };
+    // The headline may say "Valid certificate" only while the signature holds: on a failure it
+    // says so instead.
+    var headline = $('status-box');
+    var failHeadline = function (text) {
+      if (!headline || headline.getAttribute('data-status') !== 'active') return;
+      headline.className = 'status problem';
+      headline.setAttribute('data-signature', 'failed');
+      headline.textContent = '';
+      var icon = document.createElement('span');
+      icon.className = 'icon';
+      icon.setAttribute('aria-hidden', 'true');
+      icon.textContent = '\\u2717';
+      var box = document.createElement('div');
+      var strong = document.createElement('strong');
+      strong.textContent = 'Signature check failed';
+      var p = document.createElement('p');
+      p.textContent = 'The platform lists this certificate as valid, but its signed credential did not verify in your browser: ' + text + '. Do not rely on it until this is resolved.';
+      box.appendChild(strong);
+      box.appendChild(p);
+      headline.appendChild(icon);
+      headline.appendChild(box);
+    };
     (async function () {
       var checked = await verifyJwt(jwtElement.textContent, out.getAttribute('data-jwks'));
       var payload = checked.payload;
       // A valid signature on some other credential proves nothing about this page.
       var number = out.getAttribute('data-number');
-      if (numbersIn(payload).indexOf(number) < 0) {
+      if (numberOf(payload, out.getAttribute('data-base')) !== number) {
         throw new Failure('the signature is valid, but the signed credential does not match this page (certificate number)');
       }
       // What changed since issue is information, not a failure.
@@ -275,11 +306,18 @@ export const VERIFY_SCRIPT = `
         : '';
       var note = changed.length ? ' Since it was signed, this changed: ' + changed.join(', ') + '.' : '';
       var kid = checked.header.kid.split('/').pop();
-      showSignature('verified', '\\u2713 Signature verified in your browser: signed by ' + (payload.iss || (payload.issuer && payload.issuer.id) || 'the issuer') + ' with ' + checked.header.alg + ' key ' + kid.slice(0, 12) + '\\u2026, and the signed credential names this certificate, brief, employer and issue date.' + note + later);
+      var issuerId = payload.iss || (payload.issuer && payload.issuer.id) || 'the issuer';
+      var organisation = (payload.issuer && payload.issuer.name) || out.getAttribute('data-employer');
+      showSignature('verified', '\\u2713 Signature verified in your browser: signed for ' + organisation + ' (' + issuerId + ') with ' + checked.header.alg + ' key ' + kid.slice(0, 12) + '\\u2026, and the signed credential names this certificate, brief, employer and issue date.' + note + later);
     })().catch(function (e) {
-      if (e instanceof Failure) showSignature('failed', '\\u2717 Signature check failed: ' + e.message + '.');
-      else if (e instanceof Unsupported) showSignature('unsupported', e.message);
-      else showSignature('error', 'The signature could not be checked: ' + (e && e.message ? e.message : String(e)) + '.');
+      if (e instanceof Failure) {
+        showSignature('failed', '\\u2717 Signature check failed: ' + e.message + '.');
+        failHeadline(e.message);
+      } else if (e instanceof Unsupported) showSignature('unsupported', e.message);
+      else {
+        showSignature('error', 'The signature could not be checked: ' + (e && e.message ? e.message : String(e)) + '.');
+        failHeadline('it could not be checked');
+      }
     });
   }
 
@@ -303,114 +341,121 @@ export const VERIFY_SCRIPT = `
     result.appendChild(box);
   }
 
-  // Baked badges (Open Badges 3.0): SVG <openbadges:credential verify="…">, PNG iTXt "openbadgecredential".
-  function fromSvg(text) {
-    var doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    var element = doc.getElementsByTagNameNS('https://purl.imsglobal.org/ob/v3p0', 'credential')[0];
-    if (!element) throw new Failure('the SVG carries no Open Badges credential');
-    return element.getAttribute('verify') || element.textContent.trim();
+  function base64(data) {
+    var binary = '';
+    for (var i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));
+    return btoa(binary);
   }
-  function fromPng(data) {
-    var sig = [137, 80, 78, 71, 13, 10, 26, 10];
-    for (var i = 0; i < 8; i++) if (data[i] !== sig[i]) throw new Failure('the file is not a PNG');
-    var view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    var offset = 8;
-    while (offset + 12 <= data.length) {
-      var length = view.getUint32(offset);
-      var type = String.fromCharCode(data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7]);
-      var body = data.subarray(offset + 8, offset + 8 + length);
-      if (type === 'iTXt') {
-        var nul = body.indexOf(0);
-        var keyword = String.fromCharCode.apply(null, body.subarray(0, nul));
-        if (keyword === 'openbadgecredential') {
-          if (body[nul + 1] !== 0) throw new Failure('the badge credential is compressed, which Open Badges forbids');
-          var language = body.indexOf(0, nul + 3);
-          var translated = body.indexOf(0, language + 1);
-          return new TextDecoder().decode(body.subarray(translated + 1));
+  function payloadOf(jwt) {
+    try { return json(String(jwt).trim().split('.')[1] || ''); } catch (e) { return null; }
+  }
+
+  var HEADLINES = {
+    valid: ['valid', '\\u2713 Valid credential'],
+    revoked: ['revoked', '\\u2717 Revoked'],
+    suspended: ['suspended', '! Suspended'],
+    expired: ['expired', '\\u2717 Expired'],
+    invalid: ['tampered', '\\u2717 Not a valid credential'],
+    unverifiable: ['unknown', '? Could not be verified']
+  };
+
+  /**
+   * Any credential, by the platform's verifier (POST /api/credentials/verify: signature by the
+   * issuer's own key, status list, issuer standing). A credential of this site is then compared
+   * with what /api/verify/{no} serves for the number in its fixed claim.
+   */
+  async function check(body, jwt) {
+    var response = await fetch('/api/credentials/verify', {
+      method: 'POST', credentials: 'omit',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body)
+    });
+    if (!response.ok) throw new Error('the verifier answered HTTP ' + response.status);
+    var report = await response.json();
+    var c = report.credential || { achievement: {} };
+    var issuerName = report.issuer.name || report.issuer.id || 'an unknown issuer';
+    var what = (c.achievement.name || c.name || 'A credential') + ', issued by ' + issuerName +
+      (report.issuer.verifiedHere ? ' (an organisation verified on this platform)' : report.issuer.standing ? '' : ' (not an organisation of this platform)');
+    var verdict = report.verdict;
+    var headline = HEADLINES[verdict] || HEADLINES.unverifiable;
+    var title = headline[1];
+    var said = {
+      valid: 'The signature is genuine and the issuer has not revoked it.',
+      revoked: 'The signature is genuine, but the issuer has revoked it.',
+      suspended: 'The signature is genuine, but the credential is suspended.',
+      expired: 'The signature is genuine, but the credential has expired.'
+    }[verdict];
+    var detail = what + '. ' + (said || report.summary);
+    var standing = report.issuer.standing;
+    if (verdict === 'suspended' && standing && standing !== 'verified' && standing !== 'platform') {
+      title = '! Issuer no longer recognised';
+      detail = what + '. The signature is genuine, but this platform no longer recognises the organisation that issued it, so the credential does not count as valid now.';
+    }
+    // Ours: always compare with the certificate the number (fixed claim) names.
+    var payload = jwt ? payloadOf(jwt) : null;
+    var number = payload && standing ? numberOf(payload.vc || payload, location.origin) : null;
+    if (number && verdict !== 'invalid') {
+      var answer = await fetch('/api/verify/' + encodeURIComponent(number), { credentials: 'omit', headers: { accept: 'application/json' } });
+      if (answer.ok) {
+        var certificate = await answer.json();
+        if (!certificate.credential || certificate.credential.jwt !== String(jwt).trim()) {
+          verdict = 'unverifiable';
+          title = '? Not the current credential';
+          detail = what + '. Certificate ' + number + ': the platform now publishes a different credential for it, so this copy does not show its current state.';
+        } else if (certificate.status !== 'active' && verdict === 'valid') {
+          verdict = certificate.status;
+          title = (HEADLINES[certificate.status] || HEADLINES.unverifiable)[1];
+          detail = what + '. Certificate ' + number + ' is ' + certificate.status + '.';
+        } else detail += ' Certificate ' + number + '.';
+      } else if (answer.status === 404) {
+        verdict = 'unverifiable';
+        title = '? Unknown certificate';
+        detail = what + '. The platform has no certificate ' + number + ' (deleted, or never issued).';
+      }
+    }
+    var kind = (HEADLINES[verdict] || HEADLINES.unverifiable)[0];
+    showResult(kind, title, detail);
+    result.setAttribute('data-verdict', verdict);
+  }
+
+  /** The VC-JWT baked in a badge (PNG iTXt "openbadgecredential", or SVG openbadges:credential), or null. */
+  function bakedJwt(data) {
+    if (data[0] === 137 && data[1] === 80) {
+      var view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+      for (var offset = 8; offset + 12 <= data.length; ) {
+        var length = view.getUint32(offset);
+        var type = String.fromCharCode(data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7]);
+        var body = data.subarray(offset + 8, offset + 8 + length);
+        if (type === 'iTXt' && String.fromCharCode.apply(null, body.subarray(0, body.indexOf(0))) === 'openbadgecredential') {
+          var language = body.indexOf(0, body.indexOf(0) + 3);
+          return new TextDecoder().decode(body.subarray(body.indexOf(0, language + 1) + 1)).trim();
         }
+        if (type === 'IEND') break;
+        offset += 12 + length;
       }
-      if (type === 'IEND') break;
-      offset += 12 + length;
+      return null;
     }
-    throw new Failure('the PNG carries no Open Badges credential');
-  }
-
-  async function statusFromList(entry, jwksPath) {
-    var url = new URL(entry.statusListCredential, location.href);
-    if (url.origin !== location.origin) return null; // only this platform's lists are trusted here
-    var response = await fetch(url.href, { credentials: 'omit' });
-    if (!response.ok) throw new Error('the status list answered HTTP ' + response.status);
-    var text = (await response.text()).trim();
-    var list = text.charAt(0) === '{' ? JSON.parse(text) : (await verifyJwt(text, jwksPath)).payload;
-    var subject = list.credentialSubject || {};
-    var encoded = String(subject.encodedList || '').replace(/^u/, '');
-    var stream = new Blob([bytes(encoded)]).stream().pipeThrough(new DecompressionStream('gzip'));
-    var bits = new Uint8Array(await new Response(stream).arrayBuffer());
-    var index = Number(entry.statusListIndex);
-    var set = (bits[index >> 3] >> (7 - (index & 7))) & 1;
-    return set ? (entry.statusPurpose || subject.statusPurpose || 'revocation') : 'active';
-  }
-
-  async function check(jwt) {
-    var jwksPath = form.getAttribute('data-jwks');
-    var checked;
     try {
-      checked = await verifyJwt(jwt, jwksPath);
-    } catch (e) {
-      if (e instanceof Failure) return showResult('tampered', '\\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
-      if (e instanceof Unsupported) return showResult('unknown', 'Cannot check here', e.message);
-      throw e;
-    }
-    var payload = checked.payload;
-    var achievement = achievementOf(payload);
-    var what = (achievement.name || payload.name || 'A credential') + ', issued by ' + ((payload.issuer && payload.issuer.name) || payload.iss || 'an unknown issuer');
-    var until = payload.validUntil ? Date.parse(payload.validUntil) : typeof payload.exp === 'number' ? payload.exp * 1000 : NaN;
-    if (!isNaN(until) && until < Date.now()) return showResult('expired', '\\u2717 Expired', what + '. The signature is genuine, but the credential expired on ' + new Date(until).toISOString().slice(0, 10) + '.');
-    var status = null;
-    var entries = [].concat(payload.credentialStatus || []);
-    for (var i = 0; i < entries.length && status === null; i++) {
-      if (entries[i] && entries[i].statusListCredential) status = await statusFromList(entries[i], jwksPath);
-    }
-    var number = numbersIn(payload)[0];
-    var fromList = status !== null;
-    // The list holds revocation only; whether the platform still recognises the issuer (an
-    // organisation suspended or rejected after issuing) is the certificate's own status.
-    if ((status === null || status === 'active') && number) {
-      var response = await fetch('/api/verify/' + encodeURIComponent(number), { credentials: 'omit', headers: { accept: 'application/json' } });
-      if (response.status === 404) status = fromList ? status : 'unknown';
-      else if (!response.ok) throw new Error('the status could not be loaded (HTTP ' + response.status + ')');
-      else {
-        var verification = await response.json();
-        if (!fromList || verification.status !== 'active') status = verification.status === 'suspended' ? 'issuer-suspended' : verification.status;
-        if (!fromList && (!verification.credential || verification.credential.jwt !== String(jwt).trim())) status = status === 'revoked' ? status : 'replaced';
-      }
-    }
-    var label = number ? ' Certificate ' + number + '.' : '';
-    if (status === 'active') return showResult('valid', '\\u2713 Valid credential', what + '.' + label + ' The signature is genuine and the issuer has not revoked it.');
-    if (status === 'revocation' || status === 'revoked') return showResult('revoked', '\\u2717 Revoked', what + '.' + label + ' The signature is genuine, but the issuer has revoked it.');
-    if (status === 'suspension' || status === 'suspended') return showResult('suspended', '! Suspended', what + '.' + label + ' The signature is genuine, but the credential is suspended.');
-    if (status === 'issuer-suspended') return showResult('suspended', '! Issuer no longer recognised', what + '.' + label + ' The signature is genuine, but this platform no longer recognises the organisation that issued it, so the credential does not count as valid now.');
-    if (status === 'expired') return showResult('expired', '\\u2717 Expired', what + '.' + label + ' The signature is genuine, but the credential has expired.');
-    if (status === 'replaced') return showResult('unknown', '? Not the current credential', what + '.' + label + ' The signature is genuine, but the issuer now publishes a different credential for this certificate.');
-    return showResult('unknown', '? Status unknown', what + '. The signature is genuine, but this platform has no status for it.');
+      var doc = new DOMParser().parseFromString(new TextDecoder().decode(data), 'image/svg+xml');
+      var element = doc.getElementsByTagNameNS('https://purl.imsglobal.org/ob/v3p0', 'credential')[0];
+      return element ? (element.getAttribute('verify') || element.textContent || '').trim() : null;
+    } catch (e) { return null; }
   }
 
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     var file = $('badge-file').files[0];
     var pasted = $('jwt-input').value.trim();
-    showResult('pending', 'Checking\\u2026', 'Checking the signature and the status in your browser.');
+    showResult('pending', 'Checking\\u2026', 'Checking the signature, the status and the issuer.');
     (async function () {
-      var jwt = pasted;
       if (file) {
         var data = new Uint8Array(await file.arrayBuffer());
-        jwt = data[0] === 137 ? fromPng(data) : fromSvg(new TextDecoder().decode(data));
+        return check({ badge: base64(data) }, bakedJwt(data));
       }
-      if (!jwt) return showResult('tampered', '\\u2717 Nothing to check', 'Paste a credential (VC-JWT) or choose a badge image.');
-      await check(jwt);
+      if (!pasted) return showResult('tampered', '\\u2717 Nothing to check', 'Paste a credential (VC-JWT) or choose a badge image.');
+      await check({ credential: pasted }, pasted.charAt(0) === '{' ? null : pasted);
     })().catch(function (e) {
-      if (e instanceof Failure) showResult('tampered', '\\u2717 Not a valid credential', 'Tampered or undecodable: ' + e.message + '.');
-      else showResult('unknown', 'Could not check', (e && e.message) ? e.message : String(e));
+      showResult('unknown', 'Could not check', (e && e.message) ? e.message : String(e));
     });
   });
 })();

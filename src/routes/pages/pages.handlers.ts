@@ -1,7 +1,9 @@
 import { getReadReplicaDb } from '../../db/client';
+import { finishedResponse } from '../../http/finished-response';
+import type { AppRouteHandler } from '../../http/types';
+import { type CompressiblePayload, clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
-import type { AppRouteHandler } from '../../lib/types';
 import type { VerificationPayload } from '../../services/certificates';
 import * as certs from '../../services/certificates';
 import { cachedLeaderboard } from '../../services/leaderboard';
@@ -25,10 +27,51 @@ export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) 
     // (frame-ancestors 'none') would then stop the cached page from being framed.
     'Content-Security-Policy': csp,
   };
-  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
-  const page = embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme);
-  return c.body(page, 200, { ...headers, 'Content-Type': HTML });
+  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return finishedResponse(c, null, 304, headers);
+  const page = embedHtml(board, limit, theme);
+  // Compressed once per rendered page, when the visitor accepts it (like the JSON hot paths).
+  const pending = gzipBody(clientAcceptEncoding(c.req.raw), page);
+  const gzip = pending instanceof Promise ? await pending : pending;
+  const pageHeaders = { ...headers, 'Content-Type': HTML, Vary: 'Accept-Encoding' };
+  if (!gzip) return finishedResponse(c, page.json, 200, pageHeaders);
+  return finishedResponse(
+    c,
+    gzip,
+    200,
+    { ...pageHeaders, 'Content-Encoding': 'gzip' },
+    { encodeBody: 'manual' },
+  );
 };
+
+/**
+ * The rendered embed pages of a cached board, by limit and theme: rendered once per board object
+ * (the isolate's memory holds the board; a new board is a new object, so nothing stale is served),
+ * not once per request (issue 43).
+ */
+const renderedEmbeds = new WeakMap<object, Map<string, CompressiblePayload>>();
+
+/** The page's HTML (in `json`, the field gzipBody compresses) and, once asked for, its gzip bytes. */
+function embedHtml(
+  board: Awaited<ReturnType<typeof cachedLeaderboard>>,
+  limit: number,
+  theme: Theme,
+): CompressiblePayload {
+  let pages = renderedEmbeds.get(board);
+  if (!pages) {
+    pages = new Map();
+    renderedEmbeds.set(board, pages);
+  }
+  const key = `${limit}:${theme}`;
+  let page = pages.get(key);
+  if (page === undefined) {
+    page = { json: embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme), etag: '' };
+    // limit (1–100) × theme: a few hundred pages per board at most.
+    pages.set(key, page);
+  }
+  return page;
+}
+
+type Theme = Parameters<typeof embedPage>[1];
 
 export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
   c.body(LOADER_SCRIPT, 200, {

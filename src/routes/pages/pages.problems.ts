@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { PROBLEM_CONTENT_TYPE, type ProblemBody } from '../../lib/problem';
-import type { AppBindings } from '../../lib/types';
+import type { AppBindings } from '../../middleware/context';
 import { embedCsp, verifyCsp } from './pages.assets';
 import { embedErrorPage, verifyErrorPage } from './pages.templates';
 

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { defineRoute } from '../../http/route';
+import { GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute } from '../../lib/route';
 import { ipRateLimit } from '../../middleware/rate-limit';
 import { CertificateNoParams } from '../certificates/certificates.schemas';
 import { LeaderboardQuerySchema } from '../leaderboard/leaderboard.schemas';
@@ -67,8 +68,8 @@ export const embedLeaderboard = defineRoute({
   },
   responses: {
     200: {
-      description: 'The leaderboard as an HTML page.',
-      headers: { ...RATE_LIMIT_HEADERS, ...PAGE_HEADERS },
+      description: 'The leaderboard as an HTML page (gzip-encoded when the client accepts gzip).',
+      headers: { ...RATE_LIMIT_HEADERS, ...PAGE_HEADERS, ...GZIP_RESPONSE_HEADERS },
       content: htmlContent('A self-contained HTML document (inline CSS, no external requests).'),
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },

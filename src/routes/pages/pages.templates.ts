@@ -6,11 +6,11 @@
 
 import { html, raw } from 'hono/html';
 import { linkedInAddToProfileUrl } from '../../domain/certificates/linkedin';
+import type { Leaderboard } from '../../domain/leaderboard';
 import { type Html, htmlString } from '../../domain/pages/html';
 import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
 import type { ProblemBody } from '../../lib/problem';
 import type { VerificationPayload } from '../../services/certificates';
-import type { Leaderboard } from '../../services/leaderboard';
 import { EMBED_CSS, EMBED_SCRIPT, VERIFY_CSS, VERIFY_SCRIPT } from './pages.assets';
 
 export type Theme = 'light' | 'dark';
@@ -130,7 +130,8 @@ ${qr}
 function statusBox(v: VerificationPayload): Html {
   switch (v.status) {
     case 'active':
-      return html`<div class="status valid"><span class="icon" aria-hidden="true">✓</span><div><strong>Valid certificate</strong><p>Issued on ${date(v.issuedAt)}${v.organisation?.verification === 'verified' ? ' by a verified organisation' : ''} and not revoked.</p></div></div>`;
+      // The page's script replaces this headline when the in-browser signature check fails.
+      return html`<div class="status valid" id="status-box" data-status="active"><span class="icon" aria-hidden="true">✓</span><div><strong>Valid certificate</strong><p>Issued on ${date(v.issuedAt)}${v.organisation?.verification === 'verified' ? ' by a verified organisation' : ''} and not revoked.</p></div></div>`;
     case 'revoked':
       return html`<div class="status revoked"><span class="icon" aria-hidden="true">✗</span><div><strong>Revoked certificate</strong><p>Revoked on ${v.revokedAt ? date(v.revokedAt) : 'an unknown date'}. It is no longer valid.</p></div></div>`;
     case 'suspended':
@@ -186,7 +187,7 @@ export function verifyPage(v: VerificationPayload, shareUrl: string, jwksPath: s
   }[v.status];
   const signature = v.credential
     ? html`<h2>Signature</h2>
-<p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-number="${v.certificateNo}" data-title="${v.brief.title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">Checking the signature in your browser…</p>
+<p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-base="${shareUrl.slice(0, shareUrl.length - `/verify/${v.certificateNo}`.length)}" data-number="${v.certificateNo}" data-title="${v.brief.title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">Checking the signature in your browser…</p>
 <details>
 <summary>The signed credential</summary>
 <p>An Open Badges 3.0 credential (VC-JWT). Your browser checks it against the public keys at <a href="${jwksPath}">${jwksPath}</a>, so you do not have to take this page's word for it. The signature cannot show a revocation; the status above comes from the issuer.</p>
@@ -223,7 +224,7 @@ export function verifierPage(jwksPath: string): string {
   return verifyDocument(
     'Check a credential',
     html`<h1>Check a credential</h1>
-<p>Paste a certificate's signed credential (VC-JWT), or choose a badge image (PNG or SVG) with the credential baked in. Your browser checks the signature against the key the credential names at this site, then whether the issuer has revoked it. Nothing is uploaded.</p>
+<p>Paste an Open Badges 3.0 credential (VC-JWT) from any issuer, or choose a badge image (PNG or SVG) with the credential baked in. The platform checks its structure, the signature with the issuer's own key, its dates, whether the issuer has revoked it, and the issuer; for a certificate of this site it also compares the credential with the certificate's current record. The credential is sent to this site to be checked and is not stored.</p>
 <form id="verifier" data-jwks="${jwksPath}" hidden>
 <label for="jwt-input">Signed credential (VC-JWT)</label>
 <textarea id="jwt-input" rows="5" spellcheck="false" autocomplete="off" placeholder="eyJhbGciOi…"></textarea>

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/create-app';
+import { createRouter } from '../../http/create-app';
 import { deprecatedAlias } from '../../middleware/deprecation';
 import { generate } from '../v1/rubrics/rubrics.handlers';
 import * as routes from './rubrics.routes';

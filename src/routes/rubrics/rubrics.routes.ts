@@ -1,7 +1,7 @@
+import { defineRoute } from '../../http/route';
+import { apiKeyAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
-import { defineRoute } from '../../lib/route';
-import { apiKeyAuth } from '../../lib/route-auth';
 import { SUCCESSOR_HEADERS } from '../../middleware/deprecation';
 import { RubricRequestSchema, RubricResponseSchema } from '../v1/rubrics/rubrics.schemas';
 

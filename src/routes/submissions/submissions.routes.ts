@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { SUBMISSION_STATES } from '../../db/schema';
+import { defineRoute, IdParams } from '../../http/route';
+import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { cursorParam, limitParam, pageSchema } from '../../lib/paging';
-import { defineRoute, IdParams } from '../../lib/route';
-import { sessionAuth } from '../../lib/route-auth';
 import { CreatedSubmissionSchema, CreateSubmissionSchema, SubmissionSchema } from './submissions.schemas';
 
 export const createSubmission = defineRoute({

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { SUBMISSION_STATES } from '../../db/schema';
-import { nullableRef } from '../../lib/route';
+import { nullableRef } from '../../http/route';
 import { EvaluationSchema, RatingSchema } from '../evaluations/evaluations.schemas';
 import { CommitSchema, SubmittedFileSchema } from '../v1/integrity/integrity.schemas';
 

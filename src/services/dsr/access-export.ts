@@ -39,7 +39,7 @@ import {
   users,
 } from '../../db/schema';
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
-import type { SessionUser } from '../../lib/types';
+import type { SessionUser } from '../../lib/principals';
 import { auditInsert } from '../audit';
 import { consentHistory, consentStates } from '../consent';
 import { recipientsOf } from '../disclosures';

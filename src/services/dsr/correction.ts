@@ -2,14 +2,15 @@ import { and, eq, ne } from 'drizzle-orm';
 import { getDb } from '../../db/client';
 import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
-import { assertRecentSignIn } from '../../middleware/auth';
-import { countEmailChange } from '../../middleware/rate-limit';
+import { countEmailChange } from '../account-throttles';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
 import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
-import { confirmationStatements, requireConfirmedEmail } from '../email-confirmations';
+import { requireConfirmedEmail } from '../confirmed-email';
+import { confirmationStatements } from '../email-confirmations';
 import { resignCredentialsRatedBy } from '../issuance';
 import { dispatchJobs } from '../jobs/jobs';
+import { assertRecentSignIn } from '../recent-sign-in';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
 
 export type Correction = { name?: string | undefined; email?: string | undefined };

@@ -72,9 +72,14 @@ import { randomToken } from '../../domain/secrets';
 import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
 import { FORMER_EMPLOYER } from '../certificates';
-import { type CorpusEnv, corpusFor, forgetCandidate, ShardedCorpus } from '../corpus';
+import {
+  type CorpusEnv,
+  corpusFor,
+  deleteFingerprintStatements,
+  forgetCandidate,
+  ShardedCorpus,
+} from '../corpus';
 import { wardNoticePrefix } from '../guardians';
-import { deleteFingerprintStatements } from '../integrity';
 import { resignCredentialsRatedBy } from '../issuance';
 import { jobFor, jobInsert } from '../jobs/jobs';
 import { oauthGrantsErasureStep } from '../portability/erasure-step';

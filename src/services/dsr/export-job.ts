@@ -10,8 +10,8 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { type Database, getDb } from '../../db/client';
 import { auditLog, dsrRequests, employerRatings, submissions } from '../../db/schema';
+import type { SessionUser } from '../../lib/principals';
 import { ProblemError } from '../../lib/problem';
-import type { SessionUser } from '../../lib/types';
 import { auditInsert } from '../audit';
 import { dispatchJobs, jobFor, jobInsert, retryJob } from '../jobs/jobs';
 import { archive, type ExportPages } from './access-export';

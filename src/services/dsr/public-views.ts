@@ -3,6 +3,7 @@ import { getDb } from '../../db/client';
 import { certificates } from '../../db/schema';
 import { purgeLeaderboards } from '../cache-keys';
 import { dispatchJobs, jobInsert } from '../jobs/jobs';
+import { forgetObDocuments } from '../ob-documents';
 import { forgetVerifications } from '../verification-memory';
 
 /**
@@ -62,10 +63,14 @@ export async function forgetOrganisationViews(
     .selectDistinct({ domain: certificates.domain })
     .from(certificates)
     .where(eq(certificates.organisationId, organisationId));
-  await purgeLeaderboards(
-    env.CACHE,
-    domains.map((d) => d.domain),
-  );
+  await Promise.all([
+    purgeLeaderboards(
+      env.CACHE,
+      domains.map((d) => d.domain),
+    ),
+    // Its issuer profile, and the achievements that name it (services/ob-documents.ts).
+    forgetObDocuments(env.CACHE),
+  ]);
   const next = await purgeOrganisationPage(env, { organisationId, after: '' });
   if (next) await purgeLater(env, { organisationId, after: next }, now);
 }

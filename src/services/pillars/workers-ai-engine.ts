@@ -287,7 +287,7 @@ export function workersAiEngine(ai: AiRunner, options: WorkersAiOptions): Pillar
             (r) => {
               if (!r.criteria.every((c) => isQuotedSource(c.source, text)))
                 return 'every source must be a verbatim quote of the brief, of at least two words';
-              const problems = rubricProblems({ ...r, criteria: ids(r.criteria, 'c') }, text);
+              const problems = rubricProblems({ ...r, criteria: ids(r.criteria, 'c') }, text, domain);
               return problems.length > 0 ? problems.slice(0, 3).join('; ') : null;
             },
           );

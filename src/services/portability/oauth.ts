@@ -18,12 +18,19 @@ export const OB_SCOPES = {
   profileUpdate: 'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.update',
 } as const;
 
+/** The CLR 2.0 API's scopes (CLR 2.0 § "Scopes"): the learner record, read only. */
+export const CLR_SCOPES = {
+  credentialReadonly: 'https://purl.imsglobal.org/spec/clr/v2p0/scope/credential.readonly',
+} as const;
+
 /** What each scope lets a client do, in the words the authorization page shows the holder. */
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   [OB_SCOPES.credentialReadonly]: 'Read your certificates (your signed Open Badges credentials).',
   [OB_SCOPES.credentialUpsert]: 'Add or update Open Badges credentials in your account.',
   [OB_SCOPES.profileReadonly]: 'Read your profile: your name and the id your credentials name.',
   [OB_SCOPES.profileUpdate]: 'Update your profile.',
+  [CLR_SCOPES.credentialReadonly]:
+    'Read your learner record (one signed CLR 2.0 credential holding your active certificates).',
   offline_access: 'Keep this access while you are away (a refresh token), until you revoke it.',
 };
 
@@ -32,7 +39,7 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
  * its own credentials and keeps profiles behind the holder's own session: a client may ask for
  * them, the page shows them, and the routes that would need them are not offered (405).
  */
-export const SCOPES_SUPPORTED = [...Object.values(OB_SCOPES), 'offline_access'];
+export const SCOPES_SUPPORTED = [...Object.values(OB_SCOPES), ...Object.values(CLR_SCOPES), 'offline_access'];
 
 /** Where the authorization server's endpoints live, relative to `PUBLIC_BASE_URL`. */
 export const OAUTH_PATHS = {

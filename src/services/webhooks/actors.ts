@@ -1,7 +1,7 @@
 /** Who manages webhooks: a partner key acting for an organisation, or an employer of one. */
 import type { Database } from '../../db/client';
+import type { ApiKeyPrincipal } from '../../lib/principals';
 import { ProblemError } from '../../lib/problem';
-import type { ApiKeyPrincipal } from '../../lib/types';
 import { organisationOf } from '../organisations';
 import type { WebhookActor } from './endpoints';
 

@@ -1,7 +1,7 @@
 /**
  * Which field a brief comes from: its `domain` names it when it can, and the brief's own
  * vocabulary (title, deliverables, criteria) decides otherwise or confirms. A brief that
- * points nowhere clearly is `general`, and its plan says so (`confidence: "low"`). The field
+ * points nowhere clearly is `unknown`, and its plan says so (`confidence: "low"`). The field
  * comes back with the variants the brief's words switch on already applied (an analysis brief
  * gets no train/test split; a Flutter brief no React Native tools).
  *
@@ -40,24 +40,35 @@ function hasPhrase(haystack: readonly string[], phrase: readonly string[]): bool
   return false;
 }
 
+/** Stemmed vocabulary phrases, computed once: the vocabulary is fixed, briefs are many. */
+const PHRASE_CACHE = new Map<string, string[]>();
+function stemmedPhrase(phrase: string): string[] {
+  let out = PHRASE_CACHE.get(phrase);
+  if (!out) {
+    out = stemmed(phrase);
+    if (PHRASE_CACHE.size < 20_000) PHRASE_CACHE.set(phrase, out);
+  }
+  return out;
+}
+
 /** Score of the phrases found: a phrase counts its word count, so "financial model" beats "model". */
 export function phraseScore(text: string | readonly string[], phrases: readonly string[]): number {
   const haystack = typeof text === 'string' ? stemmed(text) : text;
   let score = 0;
   for (const p of phrases) {
-    const phrase = stemmed(p);
+    const phrase = stemmedPhrase(p);
     if (hasPhrase(haystack, phrase)) score += phrase.length;
   }
   return score;
 }
 
 /**
- * The field a free-form domain names ("Android", "FP&A", "UX research"), or `general`. Longer
+ * The field a free-form domain names ("Android", "FP&A", "UX research"), or `unknown`. Longer
  * names win ("ux research" over "ux", "data science" over "data"); "mobile" alone names no
  * platform, so it decides nothing.
  */
 export function fieldForDomain(domain: string | undefined | null): FieldKey {
-  if (!domain) return 'general';
+  if (!domain) return 'unknown';
   const slug = domain.toLowerCase().trim();
   const exact = FIELDS.find((f) => f.key === slug);
   if (exact) return exact.key;
@@ -69,7 +80,42 @@ export function fieldForDomain(domain: string | undefined | null): FieldKey {
       if (hasPhrase(haystack, phrase) && (best === null || phrase.length > best.length))
         best = { key: field.key, length: phrase.length };
     }
-  return best?.key ?? 'general';
+  return best?.key ?? 'unknown';
+}
+
+/** Whether the domain names the field in so many words ("Data Science"), not only by a shared stem ("Analytical chemistry"). */
+function namesFieldExactly(domain: string, key: FieldKey): boolean {
+  const field = FIELDS.find((f) => f.key === key);
+  if (!field) return false;
+  const surface = words(domain);
+  return domain.toLowerCase().trim() === key || field.domains.some((name) => hasPhrase(surface, words(name)));
+}
+
+/**
+ * The field the domain names, when the brief bears it out: named in so many words, or by a
+ * shared stem with at least one word of the field's vocabulary in the brief. "Analytical
+ * chemistry" shares a stem with "analytics" and nothing else with data science: unknown.
+ */
+export function supportedDomainField(domain: string, text: readonly string[]): FieldKey {
+  const named = fieldForDomain(domain);
+  if (named === 'unknown' || namesFieldExactly(domain, named)) return named;
+  const field = FIELDS.find((f) => f.key === named);
+  return field && phraseScore(text, field.vocabulary) > 0 ? named : 'unknown';
+}
+
+/**
+ * The field of a free-text brief (a rubric's): the domain's, when the brief bears it out (see
+ * `supportedDomainField`), else the field whose vocabulary the text uses most, with at least
+ * three words and no tie; else `unknown`.
+ */
+export function fieldOfText(domain: string | undefined, text: string): FieldKey {
+  const haystack = stemmed(text);
+  const named = domain ? supportedDomainField(domain, haystack) : 'unknown';
+  if (named !== 'unknown') return named;
+  const [top, next] = FIELDS.map((f) => ({ key: f.key, score: phraseScore(haystack, f.vocabulary) })).sort(
+    (a, b) => b.score - a.score,
+  );
+  return top && top.score >= 3 && (!next || next.score < top.score) ? top.key : 'unknown';
 }
 
 export type BriefLike = {
@@ -135,7 +181,7 @@ export type PlannedArchetype = { archetype: DeliverableArchetype; from: FieldKey
 
 /**
  * The archetype a deliverable is planned from. Its own field's best archetype when one matches;
- * otherwise, outside `general`, the best archetype of another field whose own vocabulary also
+ * otherwise, outside `unknown`, the best archetype of another field whose own vocabulary also
  * names the deliverable (a logo in a marketing brief is planned as visual design, a budget
  * spreadsheet as finance), scored by archetype and vocabulary words matched. Fields tied on that
  * score are separated by how much of their vocabulary the whole brief uses; a tie that remains
@@ -149,7 +195,7 @@ export function planArchetype(
   const haystack = stemmed(deliverable);
   const own = bestArchetype(field, haystack);
   if (own) return { archetype: own.archetype, from: field.key };
-  if (field.key === 'general') return null;
+  if (field.key === 'unknown') return null;
   type Candidate = PlannedArchetype & { score: number; affinity: number };
   let best: Candidate | null = null;
   let tied = false;
@@ -193,17 +239,17 @@ export function checkFor(field: Field, criterion: string): string {
 /**
  * The field of a brief and how sure the plan can be. The domain counts four points; vocabulary
  * in the brief counts a point per word matched. Below two points, or when two fields tie, the
- * brief is `general`. A field that `supersedes` others takes the brief when the brief names it
+ * brief is `unknown`. A field that `supersedes` others takes the brief when the brief names it
  * ("React Native") and the domain names one of those others, or nothing: native Android steps
  * are wrong for a React Native app whatever the domain says.
  */
 export function detectField(brief: BriefLike): { field: Field; confidence: PlanConfidence } {
-  const named = fieldForDomain(brief.domain);
   const text = briefWords(brief);
+  const named = supportedDomainField(brief.domain, text);
   const claimed = FIELDS.find(
     (f) =>
       f.supersedes !== undefined &&
-      (named === f.key || named === 'general' || f.supersedes.fields.includes(named)) &&
+      (named === f.key || named === 'unknown' || f.supersedes.fields.includes(named)) &&
       phraseScore(text, f.supersedes.when) > 0,
   );
   const scored = FIELDS.map((field) => {

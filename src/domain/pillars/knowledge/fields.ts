@@ -26,7 +26,7 @@ export const FIELD_KEYS = [
   'sales',
   'finance',
   'technical-writing',
-  'general',
+  'unknown',
 ] as const;
 export type FieldKey = (typeof FIELD_KEYS)[number];
 
@@ -2278,7 +2278,7 @@ export const CRITERION_CHECKS: readonly CriterionCheck[] = [
  * `confidence: "low"`, rather than another field's steps dressed up as expertise.
  */
 export const GENERAL_FIELD: Field = {
-  key: 'general',
+  key: 'unknown',
   name: 'General',
   domains: [],
   vocabulary: [],

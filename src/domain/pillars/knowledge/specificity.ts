@@ -9,19 +9,29 @@ import type { Playbook, PlaybookBrief } from '../types';
 
 const MASK = '▢';
 
-/** A task with the brief's own phrases replaced by one mask symbol, lower-cased and trimmed. */
+/**
+ * Text as the measure compares it: Unicode-normalised (NFKC), lower-cased, curly quotes made
+ * straight and runs of whitespace collapsed, so a template does not pass for specific because
+ * it lower-cased, re-spaced or re-quoted the brief's words.
+ */
+export function skeletonText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A task with the brief's own phrases replaced by one mask symbol, compared case-insensitively. */
 export function maskedTask(
   task: string,
   brief: Pick<PlaybookBrief, 'title' | 'deliverables' | 'successCriteria'>,
 ): string {
-  let out = task.toLowerCase();
+  let out = skeletonText(task);
   const phrases = [brief.title, ...brief.deliverables, ...brief.successCriteria]
-    .map((p) =>
-      p
-        .trim()
-        .replace(/[.;:!]+$/, '')
-        .toLowerCase(),
-    )
+    .map((p) => skeletonText(p).replace(/[.;:!]+$/, ''))
     .filter((p) => p.length >= 3)
     .sort((a, b) => b.length - a.length);
   for (const p of phrases) out = out.split(p).join(MASK);

@@ -1,5 +1,5 @@
+import type { AppRouteHandler } from '../../../http/types';
 import { ProblemError } from '../../../lib/problem';
-import type { AppRouteHandler } from '../../../lib/types';
 import { corpusFor } from '../../../services/corpus';
 import { recordIntegrityDisclosures } from '../../../services/disclosures';
 import { checkIntegrity, integrityContextFor } from '../../../services/integrity';

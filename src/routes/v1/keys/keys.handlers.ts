@@ -1,8 +1,8 @@
-import type { AppRouteHandler } from '../../../lib/types';
+import type { AppRouteHandler } from '../../../http/types';
 import { RATE_LIMITS } from '../../../middleware/rate-limit';
 import { usageReport } from '../../../services/api-keys';
 import type * as routes from './keys.routes';
-import { isPillarScope } from './keys.schemas';
+import { isPillarScope, isV1OtherScope } from './keys.schemas';
 
 export const self: AppRouteHandler<typeof routes.getKeySelf> = (c) => {
   const {
@@ -21,7 +21,8 @@ export const self: AppRouteHandler<typeof routes.getKeySelf> = (c) => {
       id,
       name,
       scopes: scopes.filter(isPillarScope),
-      otherScopes: scopes.filter((s) => !isPillarScope(s)),
+      otherScopes: scopes.filter(isV1OtherScope),
+      grantedScopes: [...scopes],
       organisationId,
       rateLimit: { limit, windowSeconds: RATE_LIMITS.apikey.windowSeconds },
       expiresAt: expiresAt?.toISOString() ?? null,

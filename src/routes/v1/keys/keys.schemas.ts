@@ -16,8 +16,22 @@ export const ScopeSchema = z.enum(PILLAR_SCOPES).openapi('ApiKeyScope');
 /** Every scope a key may be issued with (the admin API). */
 export const AnyScopeSchema = z.enum(API_KEY_SCOPES).openapi('AnyApiKeyScope', {
   description:
-    "The AI pillars, and `webhooks:manage` (an organisation's webhook endpoints: `/api/v1/webhooks`).",
+    "The AI pillars, `webhooks:manage` (an organisation's webhook endpoints: `/api/v1/webhooks`) and " +
+    "`credentials:verify` (checking any issuer's Open Badges 3.0 credential: `/api/v1/credentials/verify`).",
 });
+
+/**
+ * The values `otherScopes` may hold, frozen with the v1 contract (a value added to a response enum
+ * breaks clients that switch over it). Scopes added later appear only in `grantedScopes`.
+ */
+export const V1_SCOPES = [
+  'playbooks:generate',
+  'integrity:check',
+  'rubrics:generate',
+  'webhooks:manage',
+] as const satisfies readonly (typeof API_KEY_SCOPES)[number][];
+export const isV1OtherScope = (s: string): s is (typeof V1_SCOPES)[number] =>
+  (V1_SCOPES as readonly string[]).includes(s) && !isPillarScope(s);
 
 export const isPillarScope = (s: string): s is (typeof PILLAR_SCOPES)[number] =>
   (PILLAR_SCOPES as readonly string[]).includes(s);
@@ -27,8 +41,13 @@ export const KeySelfSchema = z
     id: z.string(),
     name: z.string(),
     scopes: z.array(ScopeSchema).openapi({ description: 'The AI pillars the key may call.' }),
-    otherScopes: z.array(AnyScopeSchema).openapi({
+    otherScopes: z.array(z.enum(V1_SCOPES)).openapi({
       description: 'Scopes beyond the pillars, e.g. `webhooks:manage`.',
+    }),
+    grantedScopes: z.array(z.string()).openapi({
+      description:
+        'Every scope the key has, as plain strings (an open set: scopes added after v1, such as ' +
+        '`credentials:verify`, appear only here).',
     }),
     organisationId: z.string().nullable().openapi({ description: 'The organisation the key belongs to.' }),
     rateLimit: z.object({ limit: z.number().int(), windowSeconds: z.number().int() }),

@@ -1,4 +1,4 @@
-import { createRouter } from '../../../lib/create-app';
+import { createRouter } from '../../../http/create-app';
 import * as handlers from './playbooks.handlers';
 import * as routes from './playbooks.routes';
 

@@ -1,4 +1,4 @@
-import { createRouter } from '../../../lib/create-app';
+import { createRouter } from '../../../http/create-app';
 import * as handlers from './rubrics.handlers';
 import * as routes from './rubrics.routes';
 

@@ -1,6 +1,6 @@
+import { defineRoute } from '../../../http/route';
+import { apiKeyAuth } from '../../../http/route-auth';
 import { json } from '../../../lib/content';
-import { defineRoute } from '../../../lib/route';
-import { apiKeyAuth } from '../../../lib/route-auth';
 import { RubricRequestSchema, RubricResponseSchema } from './rubrics.schemas';
 
 export const generateRubricV1 = defineRoute({

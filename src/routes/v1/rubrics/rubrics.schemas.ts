@@ -20,6 +20,13 @@ export const RubricResponseSchema = z
     passThreshold: z.number().openapi({ description: 'Minimum weighted score (1–5) for a pass.' }),
     engine: EngineSchema,
     fallbackReason: FallbackReasonSchema,
+    outOfScope: z.array(z.string()).openapi({
+      description:
+        'What the brief leaves out of the work ("Do NOT include …", "no need for …", "avoid …", "… is out of scope"), ' +
+        "in the brief's own words. Scope, not criteria: these carry no weight and no criterion grades them, unless " +
+        'the brief says outright that doing one costs marks. Empty when the brief excludes nothing.',
+      example: ['a review of the SOW annexures', 'formatting or numbering of clauses'],
+    }),
     warnings: z.array(z.string()).openapi({
       description:
         'What this rubric cannot stand behind, in sentences for the person using it; empty when nothing. Today: a ' +

@@ -1,5 +1,5 @@
+import type { AppRouteHandler } from '../../../http/types';
 import { decodeCursor, toPage } from '../../../lib/paging';
-import type { AppRouteHandler } from '../../../lib/types';
 import { keyActor } from '../../../services/webhooks/actors';
 import * as delivery from '../../../services/webhooks/delivery';
 import * as endpoints from '../../../services/webhooks/endpoints';

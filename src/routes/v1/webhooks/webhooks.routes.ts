@@ -1,9 +1,9 @@
 /** `/api/v1/webhooks`: {WHO}'s webhook endpoints (docs/webhooks.md). */
 import { z } from '@hono/zod-openapi';
+import { defineRoute, IdParams } from '../../../http/route';
+import { apiKeyAuth } from '../../../http/route-auth';
 import { json } from '../../../lib/content';
 import { cursorParam, limitParam } from '../../../lib/paging';
-import { defineRoute, IdParams } from '../../../lib/route';
-import { apiKeyAuth } from '../../../lib/route-auth';
 import { MAX_ENDPOINTS_PER_ORGANISATION } from '../../../services/webhooks/endpoints';
 import {
   CreatedWebhookSchema,

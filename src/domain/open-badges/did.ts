@@ -1,0 +1,131 @@
+/**
+ * The two DID methods an Open Badges issuer commonly uses, without a resolver service:
+ * `did:key` (the key is in the identifier: multibase base58btc of a multicodec public key,
+ * Ed25519 or P-256) and `did:web` (the DID document is at a URL derived from the identifier).
+ * Plain TypeScript; the fetch of a did:web document is the service's.
+ */
+import { base64url } from 'jose';
+import { isRecord } from './checks';
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** base58btc (Bitcoin alphabet) to bytes, or null. */
+export function base58Decode(text: string): Uint8Array | null {
+  let value = 0n;
+  for (const ch of text) {
+    const digit = BASE58.indexOf(ch);
+    if (digit < 0) return null;
+    value = value * 58n + BigInt(digit);
+  }
+  const bytes: number[] = [];
+  while (value > 0n) {
+    bytes.unshift(Number(value & 255n));
+    value >>= 8n;
+  }
+  for (const ch of text) {
+    if (ch !== '1') break;
+    bytes.unshift(0);
+  }
+  return new Uint8Array(bytes);
+}
+
+// P-256: y² = x³ − 3x + b over p; p ≡ 3 (mod 4), so a square root is a^((p+1)/4).
+const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
+  let result = 1n;
+  let b = base % modulus;
+  let e = exponent;
+  while (e > 0n) {
+    if (e & 1n) result = (result * b) % modulus;
+    b = (b * b) % modulus;
+    e >>= 1n;
+  }
+  return result;
+}
+
+const toBytes32 = (n: bigint) => {
+  const out = new Uint8Array(32);
+  let v = n;
+  for (let i = 31; i >= 0; i--) {
+    out[i] = Number(v & 255n);
+    v >>= 8n;
+  }
+  return out;
+};
+
+/** A compressed P-256 point (33 bytes) as JWK `x`, `y`, or null when it is not on the curve. */
+function decompressP256(point: Uint8Array): { x: string; y: string } | null {
+  if (point.length !== 33 || (point[0] !== 2 && point[0] !== 3)) return null;
+  let x = 0n;
+  for (const byte of point.subarray(1)) x = (x << 8n) | BigInt(byte);
+  if (x >= P) return null;
+  const rhs = (((modPow(x, 3n, P) - 3n * x + B) % P) + P) % P;
+  let y = modPow(rhs, (P + 1n) / 4n, P);
+  if ((y * y) % P !== rhs) return null;
+  if (Number(y & 1n) !== (point[0] & 1)) y = P - y;
+  return { x: base64url.encode(toBytes32(x)), y: base64url.encode(toBytes32(y)) };
+}
+
+export type PublicJwk = Record<string, unknown> & { kty: string };
+
+/** A multibase (`z…`) multicodec public key as a JWK: Ed25519 (0xed01) or P-256 (0x8024). */
+export function multikeyToJwk(multibase: string): PublicJwk | null {
+  if (!multibase.startsWith('z')) return null;
+  const bytes = base58Decode(multibase.slice(1));
+  if (!bytes) return null;
+  if (bytes[0] === 0xed && bytes[1] === 0x01 && bytes.length === 34)
+    return { kty: 'OKP', crv: 'Ed25519', x: base64url.encode(bytes.subarray(2)) };
+  if (bytes[0] === 0x80 && bytes[1] === 0x24) {
+    const point = decompressP256(bytes.subarray(2));
+    return point ? { kty: 'EC', crv: 'P-256', ...point } : null;
+  }
+  return null;
+}
+
+/** The DID of a DID URL (`did:web:x#key-1` → `did:web:x`). */
+export const didOf = (didUrl: string) => didUrl.split('#')[0]!.split('?')[0]!;
+
+/** The key of a `did:key` (its one verification method), or null. */
+export function didKeyJwk(did: string): PublicJwk | null {
+  const match = /^did:key:(z[1-9A-HJ-NP-Za-km-z]+)$/.exec(didOf(did));
+  return match ? multikeyToJwk(match[1]!) : null;
+}
+
+/**
+ * Where a `did:web`'s document is: `did:web:example.com` → `https://example.com/.well-known/did.json`,
+ * `did:web:example.com:users:alice` → `https://example.com/users/alice/did.json` (a port is `%3A`).
+ */
+export function didWebUrl(did: string): string | null {
+  const match = /^did:web:([^#?]+)$/.exec(didOf(did));
+  if (!match) return null;
+  const [host, ...path] = match[1]!.split(':').map((part) => decodeURIComponent(part));
+  if (!host || !/^[a-z0-9.-]+(:\d+)?$/i.test(host) || path.some((p) => p === '' || p.includes('/')))
+    return null;
+  return path.length ? `https://${host}/${path.join('/')}/did.json` : `https://${host}/.well-known/did.json`;
+}
+
+/**
+ * The public key a DID document lists for `kid` (absolute `did:…#frag` or relative `#frag`;
+ * without a kid, the only assertion key), as a JWK; null when it lists no such key.
+ */
+export function keyFromDidDocument(document: unknown, did: string, kid: string | null): PublicJwk | null {
+  if (!isRecord(document) || document.id !== did) return null;
+  const methods = Array.isArray(document.verificationMethod)
+    ? document.verificationMethod.filter(isRecord)
+    : [];
+  const absolute = (id: unknown) => (typeof id === 'string' && id.startsWith('#') ? `${did}${id}` : id);
+  const wanted = kid === null ? null : absolute(kid);
+  const assertion = Array.isArray(document.assertionMethod) ? document.assertionMethod : [];
+  const candidates =
+    wanted === null
+      ? methods.filter((m) => assertion.some((a) => absolute(isRecord(a) ? a.id : a) === absolute(m.id)))
+      : methods.filter((m) => absolute(m.id) === wanted);
+  if (candidates.length !== 1) return null;
+  const method = candidates[0]!;
+  if (isRecord(method.publicKeyJwk) && typeof method.publicKeyJwk.kty === 'string')
+    return method.publicKeyJwk as PublicJwk;
+  if (typeof method.publicKeyMultibase === 'string') return multikeyToJwk(method.publicKeyMultibase);
+  return null;
+}

@@ -1,0 +1,235 @@
+/**
+ * The requirement reader: a brief read as a list of asks, as an expert reader would list them.
+ *
+ * - **Asks.** List items, sentences, and the clauses of a sentence joined by semicolons, by
+ *   commas or by "and" when the next clause opens with a verb ("shortlist three venues …,
+ *   prepare a budget … and draft a run-of-show …"). Each ask is a verbatim slice of the brief,
+ *   with its modality (must / should / may / must not), the numbers and units it names and its
+ *   scope (what it is about: its head phrase).
+ * - **Letter formulas.** Indian-English business letters wrap the asks in conventions that ask
+ *   for nothing: greetings ("Dear Sir", "Hi Rahul,", "Greetings from …", "Hope you are doing
+ *   well"), sign-offs ("Regards", "Thanking you", a name under them), and lead-ins ("As
+ *   discussed", "PFB", "Please find below", "Kindly", "Please note", "As per our call", "With
+ *   reference to …"). Whole formula lines are dropped; lead-ins are cut off the ask they open.
+ * - **Scope exclusions.** "Do NOT include …", "pls don't spend time on …", "no need for …",
+ *   "avoid …", "… is out of scope", "… not required", "we are not looking for …" say what the
+ *   work leaves out. They go to `outOfScope` (no weight) and never become criteria, unless the
+ *   brief says explicitly that doing the excluded thing costs marks ("will be penalised", "will
+ *   be rejected"); a flat "must not" / "never" / "is not allowed" is such an explicit rule, and
+ *   stays a must-not ask.
+ */
+import { normaliseSpace } from './text';
+
+export type Modality = 'must' | 'should' | 'may' | 'must-not';
+
+/** A number the brief names with its unit ("98 %", "10 m", "INR 18 lakh", "2 working days"). */
+export type Quantity = { value: string; unit: string };
+
+export type Ask = {
+  /** The ask as written, a verbatim slice of the brief. */
+  text: string;
+  modality: Modality;
+  quantities: Quantity[];
+  /** What the ask is about: its head phrase, without letter formulas, modals or verbs of asking. */
+  scope: string;
+};
+
+/** A line that is only a greeting or a sign-off. */
+const FORMULA_LINE =
+  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:warm|best|kind|with)?\s*regards[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
+
+/** Lead-ins of a letter that carry no ask; cut off the sentence they open. */
+const FORMULA_LEAD =
+  /^(?:(?:as discussed(?:\s+(?:on|over|in|during|with|at)\s+[^,.:]{1,40})?|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also)\b[,:]?\s*)+/i;
+
+/** Whether a sentence is a letter formula and nothing else ("Regards,", "Dear Team,", "Hope you are doing well."). */
+export function isLetterFormula(text: string): boolean {
+  const t = normaliseSpace(text).trim();
+  if (t === '') return false;
+  if (FORMULA_LINE.test(t)) return true;
+  // "PFB the requirements for the sales deck:" introduces a list and asks for nothing itself.
+  const rest = t.replace(FORMULA_LEAD, '').trim();
+  return rest === '' || (rest !== t && /:$/.test(rest) && rest.split(/\s+/).length <= 8);
+}
+
+/** The sentence without its letter lead-ins: "As discussed, PFB the scope" → "the scope". */
+export function withoutFormulas(text: string): string {
+  return text.replace(FORMULA_LEAD, '').trim();
+}
+
+/** Opening of a scope exclusion; what follows is the excluded thing. */
+const EXCLUSION_OPENER =
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+
+/** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
+const EXCLUSION_CLOSER =
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not (?:part of|in|within) (?:this|the|our|scope)\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b)/i;
+
+/** Said outright: doing the thing costs marks or the submission. */
+const EXPLICIT_PENALTY =
+  /\b(?:will|would|shall) (?:be )?(?:penali[sz]ed|rejected|disqualified|fail(?:ed)?|lose marks|cost marks)\b|\bmarks? (?:will be |are )?deducted\b|\bautomatic(?:ally)? (?:fail|rejected|disqualified)\b|\bcounts? against\b|\bdisqualif/i;
+
+/** A must-not said in so many words: a graded rule, not a note on scope. */
+const HARD_PROHIBITION =
+  /\b(?:must|shall|may|can)\s*(?:not|n't)\b|\bmustn't\b|\bcannot\b|\bnever\b|\bnot (?:be )?(?:allowed|permitted|accepted)\b|\b(?:is|are) (?:forbidden|prohibited)\b|^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)/i;
+
+/**
+ * What a scope exclusion leaves out, or null when the sentence is not one. Explicitly
+ * penalised exclusions and flat must-nots are rules to grade, so they return null too.
+ */
+export function excludedThing(sentence: string): string | null {
+  const text = withoutFormulas(normaliseSpace(sentence))
+    .replace(/[.;!]+$/u, '')
+    .trim();
+  if (text === '' || EXPLICIT_PENALTY.test(text)) return null;
+  const opener = text.match(EXCLUSION_OPENER);
+  if (opener && !HARD_PROHIBITION.test(text.slice(0, opener.index ?? 0))) {
+    const thing = cleanThing(text.slice(opener[0].length));
+    return thing || null;
+  }
+  if (HARD_PROHIBITION.test(text)) return null;
+  const closer = text.match(EXCLUSION_CLOSER);
+  if (closer) {
+    // "Structural design is by a separate consultant — not required from you": the subject.
+    const subject = (closer[1] ?? '')
+      .replace(/^(?:that|the)\s+/i, '')
+      .replace(/\s+(?:is|are|was|were|will|would|should|shall|can)\b.*$/i, '')
+      .replace(/\s*[:—–-]\s*$/, '');
+    const thing = cleanThing(subject);
+    return thing || null;
+  }
+  return null;
+}
+
+/** The excluded thing without its reason ("; QGIS is enough", "— the interview carries it") or a trailing "at this stage". */
+function cleanThing(text: string): string {
+  return text
+    .split(/\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this)\b)/)[0]!
+    .replace(/\s+(?:yet|for now|at this stage|for this phase|in this phase|this time|beyond basic \w+)$/i, '')
+    .replace(/^(?:any|the|a|an)\s+/i, '')
+    .replace(/[\s.,;:!]+$/, '')
+    .trim();
+}
+
+/** A lead-in that makes every item of its list an exclusion ("Out of scope:", "Not needed:"). */
+export function isExclusionLeadIn(leadIn: string | null): boolean {
+  return (
+    leadIn !== null &&
+    /\b(?:out of scope|not in scope|not needed|not required|exclusions?|excluded|do not|don't)\b/i.test(
+      leadIn,
+    )
+  );
+}
+
+const MODAL_MUST =
+  /\b(?:must|shall|required?|mandatory|need(?:s)? to|ha(?:s|ve) to|is to be|are to be|to be)\b/i;
+const MODAL_MAY =
+  /\b(?:nice to have|optional(?:ly)?|bonus|would be (?:nice|great|good)|if (?:you have )?time|could|may|ideally|preferably)\b/i;
+
+/** The modality an ask states. */
+export function modalityOf(text: string): Modality {
+  const t = text.toLowerCase();
+  if (HARD_PROHIBITION.test(t) || /\b(?:do not|don't|avoid)\b/.test(t)) return 'must-not';
+  if (MODAL_MAY.test(t)) return 'may';
+  if (MODAL_MUST.test(t)) return 'must';
+  return 'should';
+}
+
+const UNIT =
+  '%|percent|percentage points?|pp|ms|s|sec(?:onds?)?|min(?:utes?)?|hours?|days?|working days|weeks?|months?|years?|km|m|cm|mm|ft|feet|ha|hectares?|kg|g|mb|gb|tb|kb|px|fps|p|lufs|lakh|crore|k|words?|pages?|slides?|questions?|lessons?|stops?|students?|people|persons?|vehicles?|tankers?|litres?|classes|images?|meters?|metres?|requests? per (?:minute|second|hour)|rpm|rps|x';
+const QUANTITY = new RegExp(
+  `(?:(INR|Rs\\.?|₹|USD|\\$|EUR|€)\\s*)?(\\d+(?:[.,]\\d+)*)(?:\\s*[-–]\\s*\\d+(?:[.,]\\d+)*)?\\s*(${UNIT})?(?![\\p{L}\\d])`,
+  'giu',
+);
+
+/** The numbers an ask names, with their units or currencies. */
+export function quantitiesOf(text: string): Quantity[] {
+  const out: Quantity[] = [];
+  for (const m of text.matchAll(QUANTITY)) {
+    const value = m[2] ?? '';
+    const unit = (m[1] ?? m[3] ?? '').trim();
+    if (value) out.push({ value, unit });
+  }
+  return out;
+}
+
+/** Verbs that open a further ask after a comma or "and" ("…, prepare a budget … and draft a run-of-show"). */
+const ASK_VERB =
+  /^(?:add|arrange|assess|build|calculate|check|cite|code|compare|compute|create|cut|define|deliver|describe|design|develop|document|draft|edit|estimate|explain|export|flag|give|identify|include|keep|list|log|make|map|mark|master|measure|plan|prepare|present|produce|project|propose|provide|rake|rate|record|redline|report|review|run|select|send|share|shortlist|show|summarise|summarize|test|trim|use|verify|write)\b/i;
+
+/**
+ * The clauses of one sentence that are asks of their own: cut at semicolons, and at commas or
+ * "and" where the next clause opens with a verb of asking. Each part is a verbatim slice.
+ */
+export function splitClauses(text: string): string[] {
+  const cuts: number[] = [0];
+  const re = /\s*(?:;|,\s*(?:and\s+)?|\s+and\s+)/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const next = text.slice(m.index + m[0].length);
+    if (m[0].includes(';') || ASK_VERB.test(next)) cuts.push(m.index, m.index + m[0].length);
+  }
+  cuts.push(text.length);
+  const parts: string[] = [];
+  for (let i = 0; i < cuts.length; i += 2) {
+    const part = text.slice(cuts[i], cuts[i + 1]).trim();
+    if (part.split(/\s+/).length >= 2) parts.push(part);
+  }
+  return parts.length > 0 ? parts : [text.trim()];
+}
+
+/** A company describing itself ("We are a Bengaluru-based SaaS company …", "Greetings from PayNest!"): context, never an ask. */
+export function isSelfDescription(text: string): boolean {
+  return (
+    /^(?:we are|we're|our company is|[\w&.-]+(?: [\w&.-]+){0,3} is) (?:a|an|one of)\b[^.]*\b(?:company|firm|startup|start-up|agency|business|organi[sz]ation|ngo|cooperative|co-operative|manufacturer|provider|team|group|brand|shop|store|school|clinic|hospital)\b/i.test(
+      normaliseSpace(text),
+    ) || /^greetings from\b/i.test(text.trim())
+  );
+}
+
+/** The head phrase of an ask: formulas, modal openers and a leading verb of asking taken off. */
+export function scopeOf(text: string): string {
+  return withoutFormulas(normaliseSpace(text))
+    .replace(
+      /^(?:(?:it|this|we|you|they|the \w+)\s+)?(?:must|should|shall|will|may|can|could|needs? to|has to|have to|is to be|are to be|to be)\s+(?:be\s+)?/i,
+      '',
+    )
+    .replace(/[.;:!?]+$/, '')
+    .trim();
+}
+
+/**
+ * The brief read as asks and exclusions. `sentences` are the brief's sentences and list items
+ * (see `splitSentences`); each is dropped when it is a letter formula or a company describing
+ * itself, goes to `outOfScope` when it is a scope exclusion (or an item of an "Out of scope:"
+ * list), and is otherwise split into its clauses.
+ */
+export function readAsks(
+  sentences: readonly { text: string; bullet: boolean; leadIn: string | null; heading: boolean }[],
+): { asks: Ask[]; outOfScope: string[] } {
+  const asks: Ask[] = [];
+  const outOfScope: string[] = [];
+  for (const s of sentences) {
+    if (isLetterFormula(s.text) || isSelfDescription(s.text)) continue;
+    if (s.bullet && isExclusionLeadIn(s.leadIn)) {
+      const thing = cleanThing(withoutFormulas(s.text));
+      if (thing) outOfScope.push(thing);
+      continue;
+    }
+    if (s.heading) continue;
+    for (const clause of s.text.split(/\s*;\s*/)) {
+      const thing = excludedThing(clause);
+      if (thing) {
+        outOfScope.push(thing);
+        continue;
+      }
+      for (const part of splitClauses(clause))
+        asks.push({
+          text: part,
+          modality: modalityOf(part),
+          quantities: quantitiesOf(part),
+          scope: scopeOf(part),
+        });
+    }
+  }
+  return { asks, outOfScope: [...new Set(outOfScope)] };
+}

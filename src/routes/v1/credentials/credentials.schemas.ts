@@ -1,0 +1,99 @@
+import { z } from '@hono/zod-openapi';
+
+export const VerifyCredentialRequestSchema = z
+  .object({
+    credential: z
+      .string()
+      .min(1)
+      .max(700_000)
+      .optional()
+      .openapi({
+        description:
+          'The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential ' +
+          '(an embedded proof is not checked: verdict `unverifiable`).',
+        example:
+          'eyJhbGciOiJFUzI1NiIsImtpZCI6Imh0dHBzOi8vdW5pLmV4YW1wbGUvb2Iva2V5cy8xIiwidHlwIjoiSldUIn0.eyJ…',
+      }),
+    badge: z
+      .string()
+      .min(1)
+      .max(700_000)
+      .optional()
+      .openapi({
+        description:
+          'A baked badge as base64 (standard or URL-safe) of its bytes: a PNG with an `iTXt` chunk ' +
+          '`openbadgecredential`, or an SVG with an `<openbadges:credential>` element.',
+      }),
+  })
+  .strict()
+  .openapi('VerifyCredentialRequest', { description: 'Exactly one of `credential` and `badge`.' });
+
+const CheckSchema = z
+  .object({
+    check: z
+      .enum(['parse', 'context', 'schema', 'signature', 'claims', 'times', 'status', 'issuer'])
+      .openapi({
+        description:
+          'In the 1EdTech validator’s order: `parse` (VC-JWT or JSON, header policy), `context` (`@context` and ' +
+          '`type`), `schema` (the AchievementCredential JSON Schema), `signature` (the `kid` URL’s key, or a did:web ' +
+          '/ did:key issuer’s), `claims` (the JWT claims mirror the credential), `times`, `status` (Bitstring Status ' +
+          'List), `issuer` (its Profile and its standing here).',
+      }),
+    outcome: z.enum(['passed', 'failed', 'warning', 'unverifiable', 'skipped']),
+    detail: z.string(),
+  })
+  .openapi('CredentialCheck');
+
+export const VerifyCredentialResultSchema = z
+  .object({
+    verdict: z.enum(['valid', 'revoked', 'suspended', 'expired', 'invalid', 'unverifiable']).openapi({
+      description:
+        '`invalid`: malformed, not an OB 3.0 AchievementCredential, bad signature or claims, or not valid yet. ' +
+        '`unverifiable`: the signature or the status could not be checked (key or list unreachable, refused ' +
+        'address, an embedded proof). Then `revoked`, `suspended` (its status bit, or its issuer suspended here), ' +
+        '`expired`, `valid`. Warnings (e.g. the issuer’s Profile unreachable) do not change it.',
+    }),
+    summary: z.string().openapi({ description: 'One sentence: the verdict and the first failing check.' }),
+    checks: z.array(CheckSchema),
+    issuer: z.object({
+      id: z.string().nullable(),
+      name: z
+        .string()
+        .nullable()
+        .openapi({ description: 'From its Profile when read, else as the credential names it.' }),
+      url: z.string().nullable(),
+      verifiedHere: z.boolean().openapi({
+        description:
+          'Whether the issuer is an organisation verified on this platform (one of ours, or an issuer whose domain ' +
+          'a verified organisation proved by DNS).',
+      }),
+      standing: z.string().nullable().openapi({
+        description:
+          'Its verification state here (`verified`, `suspended`, …) when it is one of ours; null otherwise.',
+      }),
+    }),
+    credential: z
+      .object({
+        id: z.string().nullable(),
+        type: z.array(z.string()),
+        name: z.string().nullable(),
+        achievement: z.object({
+          id: z.string().nullable(),
+          name: z.string().nullable(),
+          description: z.string().nullable(),
+          achievementType: z.string().nullable(),
+        }),
+        subjectId: z.string().nullable(),
+        validFrom: z.string().nullable(),
+        validUntil: z.string().nullable(),
+        evidence: z.array(z.string()),
+      })
+      .nullable()
+      .openapi({ description: 'What the credential says (unverified when the verdict is not `valid`).' }),
+    format: z.enum(['vc-jwt', 'json']).nullable(),
+    container: z.enum(['text', 'png', 'svg']).nullable(),
+    algorithm: z.string().nullable(),
+    kid: z.string().nullable(),
+    checkedAt: z.string().datetime(),
+  })
+  .openapi('CredentialVerification');

@@ -1,0 +1,56 @@
+/**
+ * The two public documents an achievement links besides itself: `criteria.id` (what earns it,
+ * as an Open Badges `Criteria` document) and `image.id` (a PNG of its badge, with no credential
+ * baked in, named after it). Drafts have neither (null).
+ */
+import { and, eq, ne } from 'drizzle-orm';
+import BADGE_PNG from '../assets/badge/badge.png';
+import type { Database } from '../db/client';
+import { briefs, organisations } from '../db/schema';
+import { namePng } from '../domain/certificates/badge';
+import { OB_CONTEXT_V3, VC_CONTEXT_V2 } from '../domain/certificates/credential';
+import { criteriaUrl } from '../domain/certificates/urls';
+import { briefCredentialFacts } from './credentials';
+import { PLATFORM_NAME } from './status-lists';
+
+async function publicBrief(db: Database, briefId: string) {
+  const [row] = await db
+    .select({ id: briefs.id, title: briefs.title, domain: briefs.domain, organisation: organisations.name })
+    .from(briefs)
+    .leftJoin(organisations, eq(organisations.id, briefs.organisationId))
+    .where(and(eq(briefs.id, briefId), ne(briefs.state, 'draft')))
+    .limit(1);
+  return row ?? null;
+}
+
+/** `GET /ob/achievements/{briefId}/criteria`: the brief's criteria, in words, with its rubric. */
+export async function criteriaDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Database, briefId: string) {
+  const brief = await publicBrief(db, briefId);
+  if (!brief) return null;
+  const issuer = brief.organisation ?? PLATFORM_NAME;
+  const { rubric } = await briefCredentialFacts(db, briefId);
+  const graded = rubric.map((c) => `- ${c.name}: ${c.description}`).join('\n');
+  return {
+    '@context': [VC_CONTEXT_V2, OB_CONTEXT_V3],
+    id: criteriaUrl(env.PUBLIC_BASE_URL, brief.id),
+    type: ['Criteria'],
+    name: `Criteria of "${brief.title}"`,
+    narrative:
+      `Submit the work for every milestone of the brief "${brief.title}" (${brief.domain}); the certificate is ` +
+      `issued when ${issuer} rates the final milestone as a pass.` +
+      (graded ? `\n\nThe work is graded on:\n${graded}` : ''),
+  };
+}
+
+/** `GET /ob/achievements/{briefId}/image.png`: the badge artwork named after the achievement. */
+export async function achievementImage(
+  db: Database,
+  briefId: string,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  const brief = await publicBrief(db, briefId);
+  if (!brief) return null;
+  return namePng(new Uint8Array(BADGE_PNG), {
+    title: brief.title,
+    description: `Badge of the achievement "${brief.title}" (${brief.domain}), set by ${brief.organisation ?? PLATFORM_NAME}.`,
+  });
+}

@@ -1,0 +1,632 @@
+/**
+ * Verifies an Open Badges 3.0 credential from any issuer (docs/credential-verification.md): the
+ * one core behind `POST /api/v1/credentials/verify`, `POST /api/credentials/verify` and the
+ * `/verify` page. The checks that need no network are src/domain/open-badges/checks.ts; this adds
+ * what does: the key (the `kid` URL, or a did:web / did:key issuer's), the Bitstring Status List
+ * (fetched, its own signature checked, the bit read) and the issuer's Profile. Every outside fetch
+ * goes through {@link guardedFetch}; keys, DID documents and status lists are cached in KV for the
+ * lifetime their answer states. Documents of this site are read directly, never fetched.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { compactVerify, importJWK } from 'jose';
+import type { Database } from '../db/client';
+import { organisations } from '../db/schema';
+import { keyByThumbprint } from '../domain/certificates/credential';
+import { PLATFORM_ISSUER } from '../domain/certificates/urls';
+import { readStatus } from '../domain/open-badges/bitstring';
+import {
+  type AcceptedAlgorithm,
+  type Check,
+  checkClaims,
+  checkContextAndType,
+  checkSchema,
+  checkTimes,
+  isRecord,
+  issuerIdOf,
+  KEY_TYPE,
+  type ParsedJwt,
+  parseJwt,
+  summarise,
+} from '../domain/open-badges/checks';
+import { didKeyJwk, didOf, didWebUrl, keyFromDidDocument, type PublicJwk } from '../domain/open-badges/did';
+import { readPresented } from '../domain/open-badges/presented';
+import { type StatusFinding, type Verdict, verdictOf, verdictSentence } from '../domain/open-badges/verdict';
+import { type FetchBudget, guardedFetch, maxAgeOf, OutboundRefused } from './outbound-fetch';
+import { publishedKeys } from './signing-key';
+import { issuerProfile, STATUS_LIST_MAX_AGE, statusList } from './status-lists';
+
+/** Fetches one verification may make in all (key, DID document, status list and its key, Profile). */
+export const FETCH_BUDGET = 6;
+const KEY_CACHE_DEFAULT_SECONDS = 3600;
+/** KV's minimum TTL: shorter lifetimes are not cached at all. */
+const KV_MIN_TTL = 60;
+
+export type IssuerFinding = {
+  id: string | null;
+  name: string | null;
+  url: string | null;
+  /** Whether the issuer is an organisation verified on this platform. */
+  verifiedHere: boolean;
+  /** Its standing here when it is one of ours (or its domain is): `verified`, `suspended`, … */
+  standing: string | null;
+};
+
+export type VerificationReport = {
+  verdict: Verdict;
+  summary: string;
+  checks: Check[];
+  issuer: IssuerFinding;
+  credential: ReturnType<typeof summarise> | null;
+  format: 'vc-jwt' | 'json' | null;
+  container: 'text' | 'png' | 'svg' | null;
+  algorithm: string | null;
+  kid: string | null;
+  checkedAt: string;
+};
+
+type Env_ = Pick<
+  Env,
+  'CACHE' | 'PUBLIC_BASE_URL' | 'DOH_RESOLVER_URL' | 'WEBHOOKS_ALLOW_HTTP_LOCALHOST' | 'CERT_SIGNING_KEY'
+> &
+  Partial<Pick<Env, 'CERT_PREVIOUS_PUBLIC_KEYS'>>;
+
+type Context = { env: Env_; db: Database; budget: FetchBudget; base: string; now: Date };
+
+class Unverifiable extends Error {}
+class Failed extends Error {}
+
+const ownUrl = (ctx: Context, url: string) => url.startsWith(`${ctx.base}/`);
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A foreign document, from KV or fetched (then kept for the lifetime its answer states). */
+async function fetchCached(
+  ctx: Context,
+  kind: 'key' | 'did' | 'status',
+  url: string,
+  accept: string,
+  defaultSeconds: number,
+  lifetime?: (body: string) => number | null,
+): Promise<string> {
+  const cacheKey = `ob-verify:v1:${kind}:${await sha256Hex(url)}`;
+  const hit = await ctx.env.CACHE.get(cacheKey);
+  if (hit !== null) return hit;
+  let doc: Awaited<ReturnType<typeof guardedFetch>>;
+  try {
+    doc = await guardedFetch(ctx.env, url, { budget: ctx.budget, accept });
+  } catch (error) {
+    if (error instanceof OutboundRefused) throw new Unverifiable(`${url}: ${error.message}`);
+    throw error;
+  }
+  if (doc.status !== 200) throw new Unverifiable(`${url} answered ${doc.status}.`);
+  const seconds = Math.min(
+    lifetime?.(doc.body) ?? maxAgeOf(doc.headers, defaultSeconds),
+    maxAgeOf(doc.headers, 86_400),
+  );
+  if (seconds >= KV_MIN_TTL) await ctx.env.CACHE.put(cacheKey, doc.body, { expirationTtl: seconds });
+  return doc.body;
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Unverifiable(`${what} is not JSON.`);
+  }
+}
+
+/** Whether a key found at `kid` may speak for `issuerId`: a DID's own key, or a URL on the issuer's origin. */
+function keyBelongsToIssuer(kid: string, issuerId: string): boolean {
+  if (kid.startsWith('did:')) return didOf(kid) === didOf(issuerId);
+  let keyUrl: URL;
+  try {
+    keyUrl = new URL(kid);
+  } catch {
+    return false;
+  }
+  if (issuerId.startsWith('did:web:')) {
+    const doc = didWebUrl(issuerId);
+    return doc !== null && new URL(doc).host === keyUrl.host;
+  }
+  try {
+    return new URL(issuerId).origin === keyUrl.origin;
+  } catch {
+    return false;
+  }
+}
+
+/** The key of a DID issuer (did:key: in the identifier; did:web: its document, cached). */
+async function didKey(ctx: Context, did: string, kid: string | null): Promise<PublicJwk> {
+  if (did.startsWith('did:key:')) {
+    const jwk = didKeyJwk(did);
+    if (!jwk) throw new Failed(`${did} is not a did:key of an Ed25519 or P-256 key.`);
+    if (kid !== null && didOf(kid) !== did && !kid.startsWith('#'))
+      throw new Failed('The kid is not a key of this did:key.');
+    return jwk;
+  }
+  const url = didWebUrl(did);
+  if (!url) throw new Failed(`${did} is neither a did:key nor a well-formed did:web.`);
+  const body = await fetchCached(
+    ctx,
+    'did',
+    url,
+    'application/did+json, application/json',
+    KEY_CACHE_DEFAULT_SECONDS,
+  );
+  const jwk = keyFromDidDocument(parseJson(body, `The DID document of ${did}`), did, kid);
+  if (!jwk) throw new Failed(`The DID document of ${did} lists no such key${kid ? ` (${kid})` : ''}.`);
+  return jwk;
+}
+
+/** The public key the credential names, and only one its issuer may speak with. */
+async function resolveKey(ctx: Context, kid: string | null, issuerId: string | null): Promise<PublicJwk> {
+  if (!issuerId) throw new Failed('The credential names no issuer.');
+  if (issuerId.startsWith('did:')) {
+    if (kid?.startsWith('did:') && didOf(kid) !== didOf(issuerId))
+      throw new Failed(`The kid ${kid} is not a key of the issuer ${issuerId}.`);
+    if (kid === null || kid.startsWith('did:') || kid.startsWith('#'))
+      return didKey(ctx, didOf(issuerId), kid);
+  }
+  if (kid === null)
+    throw new Failed('The header has no kid and the issuer is not a DID: no key to check with.');
+  // This site's own keys (a `…/ob/keys/…` URL, or the bare thumbprint of a retired key).
+  if (ownUrl(ctx, kid) || (!/^[a-z][a-z0-9+.-]*:/i.test(kid) && ownUrl(ctx, issuerId))) {
+    const jwks = await publishedKeys(ctx.env as Env);
+    const thumbprint = kid.startsWith(`${ctx.base}/ob/keys/`)
+      ? kid.slice(`${ctx.base}/ob/keys/`.length)
+      : null;
+    const found =
+      jwks.keys.find((k) => k.kid === kid) ??
+      (thumbprint ? await keyByThumbprint(jwks, thumbprint) : undefined);
+    if (!found) throw new Failed('No key of this site has this kid.');
+    if (!ownUrl(ctx, issuerId))
+      throw new Failed(`The key is this site's, but the issuer ${issuerId} is not.`);
+    return found as unknown as PublicJwk;
+  }
+  if (!/^https?:\/\//i.test(kid))
+    throw new Failed('The kid is neither a URL nor a DID URL: no key to check with.');
+  if (!keyBelongsToIssuer(kid, issuerId))
+    throw new Failed(
+      `The key ${kid} is not on the issuer's own site (${issuerId}); a key elsewhere cannot speak for it.`,
+    );
+  const body = await fetchCached(
+    ctx,
+    'key',
+    kid,
+    'application/jwk+json, application/json',
+    KEY_CACHE_DEFAULT_SECONDS,
+  );
+  const document = parseJson(body, `The key at ${kid}`);
+  // A JWK, a JWKS (pick by kid), or a verification method with `publicKeyJwk`.
+  const candidate =
+    isRecord(document) && Array.isArray(document.keys)
+      ? document.keys.find((k) => isRecord(k) && k.kid === kid)
+      : isRecord(document) && isRecord(document.publicKeyJwk)
+        ? document.publicKeyJwk
+        : document;
+  if (!isRecord(candidate) || typeof candidate.kty !== 'string')
+    throw new Failed(`${kid} does not answer a JWK.`);
+  return candidate as PublicJwk;
+}
+
+const PUBLIC_MEMBERS: Record<string, string[]> = {
+  RSA: ['kty', 'n', 'e'],
+  EC: ['kty', 'crv', 'x', 'y'],
+  OKP: ['kty', 'crv', 'x'],
+};
+
+/** Checks the JWS with the key: the key's type must be the algorithm's, and public only. */
+async function verifySignature(jwt: string, alg: AcceptedAlgorithm, jwk: PublicJwk): Promise<void> {
+  const expected = KEY_TYPE[alg];
+  if ('d' in jwk || 'p' in jwk) throw new Failed('The key document contains private key material; refused.');
+  if (jwk.kty !== expected.kty || (expected.crv && jwk.crv !== expected.crv))
+    throw new Failed(
+      `The key is ${String(jwk.kty)}${jwk.crv ? ` ${String(jwk.crv)}` : ''}, not a key for ${alg}.`,
+    );
+  if (typeof jwk.alg === 'string' && jwk.alg !== alg)
+    throw new Failed(`The key is for ${jwk.alg}, not ${alg}.`);
+  if (alg === 'RS256' && (typeof jwk.n !== 'string' || jwk.n.length < 342))
+    throw new Failed('RSA keys must be at least 2048 bits.');
+  const members = Object.fromEntries((PUBLIC_MEMBERS[jwk.kty] ?? []).map((m) => [m, jwk[m]]));
+  let key: CryptoKey | Uint8Array;
+  try {
+    key = (await importJWK(members, alg)) as CryptoKey;
+  } catch {
+    throw new Failed('The key does not import (not a valid public key).');
+  }
+  try {
+    await compactVerify(jwt, key, { algorithms: [alg] });
+  } catch {
+    throw new Failed(
+      'The signature does not verify with the issuer’s key: the credential was altered or not signed by it.',
+    );
+  }
+}
+
+async function signatureCheck(
+  ctx: Context,
+  jwt: string,
+  parsed: ParsedJwt,
+  issuerId: string | null,
+): Promise<Check> {
+  try {
+    const jwk = await resolveKey(ctx, parsed.header.kid, issuerId);
+    await verifySignature(jwt, parsed.header.alg, jwk);
+    return {
+      check: 'signature',
+      outcome: 'passed',
+      detail: `${parsed.header.alg} signature verified with ${parsed.header.kid ?? `the key of ${issuerId}`}.`,
+    };
+  } catch (error) {
+    if (error instanceof Failed) return { check: 'signature', outcome: 'failed', detail: error.message };
+    if (error instanceof Unverifiable)
+      return {
+        check: 'signature',
+        outcome: 'unverifiable',
+        detail: `The issuer's key could not be obtained: ${error.message}`,
+      };
+    throw error;
+  }
+}
+
+/** One `credentialStatus` entry: the list fetched, its signature checked, the bit read. */
+async function statusEntryCheck(
+  ctx: Context,
+  entry: Record<string, unknown>,
+  credentialIssuer: string,
+): Promise<{ finding: StatusFinding; detail: string }> {
+  const type = entry.type;
+  if (type !== 'BitstringStatusListEntry' && type !== 'StatusList2021Entry')
+    return {
+      finding: 'unknown',
+      detail: `A status of type ${JSON.stringify(type)}, which is not checked here.`,
+    };
+  const url = entry.statusListCredential;
+  const purpose = entry.statusPurpose;
+  const index = Number(entry.statusListIndex);
+  if (typeof url !== 'string' || typeof purpose !== 'string' || !/^\d+$/.test(String(entry.statusListIndex)))
+    return {
+      finding: 'unknown',
+      detail: 'The status entry lacks statusListCredential, statusPurpose or statusListIndex.',
+    };
+  let jwt: string;
+  try {
+    if (ownUrl(ctx, url)) {
+      const match = /\/ob\/status-lists\/revocation\/(\d+)$/.exec(url);
+      const own = match ? await statusList(ctx.env as Env, ctx.db, 'revocation', Number(match[1])) : null;
+      if (!own) return { finding: 'unknown', detail: `${url}: no such status list here.` };
+      jwt = own.jwt;
+    } else {
+      jwt = (
+        await fetchCached(
+          ctx,
+          'status',
+          url,
+          'application/vc+jwt, application/jwt, application/json',
+          STATUS_LIST_MAX_AGE,
+          (body) => {
+            const p = parseJwt(body.trim());
+            const ttl =
+              p.ok && isRecord(p.value.credential.credentialSubject)
+                ? Number(p.value.credential.credentialSubject.ttl)
+                : NaN;
+            return Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl / 1000) : null;
+          },
+        )
+      ).trim();
+    }
+  } catch (error) {
+    if (error instanceof Unverifiable)
+      return { finding: 'unknown', detail: `The status list could not be fetched: ${error.message}` };
+    throw error;
+  }
+  const parsed = parseJwt(jwt);
+  if (!parsed.ok)
+    return { finding: 'unknown', detail: `The status list is not a VC-JWT we accept: ${parsed.detail}` };
+  const list = parsed.value.credential;
+  const listIssuer = issuerIdOf(list);
+  if (!listIssuer || !(listIssuer === credentialIssuer || keyBelongsToIssuer(listIssuer, credentialIssuer)))
+    return {
+      finding: 'unknown',
+      detail: `The status list's issuer (${listIssuer}) is not the credential's.`,
+    };
+  const signature = await signatureCheck(ctx, jwt, parsed.value, listIssuer);
+  if (signature.outcome !== 'passed')
+    return { finding: 'unknown', detail: `The status list's signature: ${signature.detail}` };
+  const subject = isRecord(list.credentialSubject) ? list.credentialSubject : {};
+  if (subject.statusPurpose !== purpose)
+    return {
+      finding: 'unknown',
+      detail: `The list's statusPurpose is ${String(subject.statusPurpose)}, not ${purpose}.`,
+    };
+  const status = readStatus(
+    subject.encodedList,
+    index,
+    entry.statusSize === undefined ? 1 : Number(entry.statusSize),
+  );
+  if (!status.ok) return { finding: 'unknown', detail: status.detail };
+  if (status.value === 0) return { finding: 'active', detail: `${purpose} bit ${index}: 0 (not set).` };
+  if (purpose === 'revocation')
+    return { finding: 'revoked', detail: `Revocation bit ${index} is set: revoked.` };
+  if (purpose === 'suspension')
+    return { finding: 'suspended', detail: `Suspension bit ${index} is set: suspended.` };
+  return {
+    finding: 'active',
+    detail: `${purpose} bit ${index} is set (a purpose that does not decide validity).`,
+  };
+}
+
+async function statusCheck(ctx: Context, credential: Record<string, unknown>, issuerId: string | null) {
+  const entries = (
+    Array.isArray(credential.credentialStatus) ? credential.credentialStatus : [credential.credentialStatus]
+  ).filter(isRecord);
+  if (entries.length === 0)
+    return {
+      finding: 'none' as StatusFinding,
+      check: {
+        check: 'status',
+        outcome: 'passed',
+        detail: 'No credentialStatus: the issuer offers no revocation.',
+      } as Check,
+    };
+  const results = await Promise.all(entries.slice(0, 2).map((e) => statusEntryCheck(ctx, e, issuerId ?? '')));
+  const rank: StatusFinding[] = ['revoked', 'suspended', 'unknown', 'active', 'none'];
+  const finding = rank.find((f) => results.some((r) => r.finding === f)) ?? 'active';
+  const outcome = finding === 'active' ? 'passed' : finding === 'unknown' ? 'unverifiable' : 'failed';
+  return {
+    finding,
+    check: { check: 'status', outcome, detail: results.map((r) => r.detail).join(' ') } as Check,
+  };
+}
+
+/** The issuer as the credential names it, its Profile (a fetch failure is a warning), and its standing here. */
+async function issuerCheck(ctx: Context, credential: Record<string, unknown>, issuerId: string | null) {
+  const signed = isRecord(credential.issuer) ? credential.issuer : {};
+  const finding: IssuerFinding = {
+    id: issuerId,
+    name: typeof signed.name === 'string' ? signed.name : null,
+    url: typeof signed.url === 'string' ? signed.url : null,
+    verifiedHere: false,
+    standing: null,
+  };
+  if (!issuerId)
+    return {
+      finding,
+      suspended: false,
+      check: { check: 'issuer', outcome: 'failed', detail: 'No issuer.' } as Check,
+    };
+  const ownPrefix = `${ctx.base}/ob/issuers/`;
+  if (issuerId.startsWith(ownPrefix)) {
+    const id = issuerId.slice(ownPrefix.length);
+    const profile = /^(platform|[0-9a-f-]{36})$/.test(id) ? await issuerProfile(ctx.env, ctx.db, id) : null;
+    if (!profile)
+      return {
+        finding,
+        suspended: false,
+        check: { check: 'issuer', outcome: 'failed', detail: 'No issuer of this site has this id.' } as Check,
+      };
+    const state = profile.verification.state;
+    finding.name = profile.name;
+    finding.url = profile.url ?? finding.url;
+    finding.standing = state;
+    finding.verifiedHere = state === 'verified' || id === PLATFORM_ISSUER;
+    // Certificates are signed only for verified organisations: one that is not verified now
+    // (suspended, or rejected after a review) is no longer recognised.
+    const suspended = state !== 'verified' && id !== PLATFORM_ISSUER;
+    const detail = suspended
+      ? `${profile.name} is ${state === 'suspended' ? 'suspended' : `${state}`} on this platform: it is no longer recognised, and its credentials are not valid while that lasts.`
+      : state === 'verified' || id === PLATFORM_ISSUER
+        ? `${profile.name}, an organisation verified on this platform.`
+        : `${profile.name} is not verified on this platform (${state}).`;
+    return {
+      finding,
+      suspended,
+      check: {
+        check: 'issuer',
+        outcome: suspended ? 'failed' : state === 'verified' || id === PLATFORM_ISSUER ? 'passed' : 'warning',
+        detail,
+      } as Check,
+    };
+  }
+  // A foreign issuer: is its domain one an organisation proved here?
+  const host = issuerHost(issuerId);
+  if (host) {
+    const [org] = await ctx.db
+      .select({
+        name: organisations.name,
+        verification: organisations.verification,
+        domain: organisations.verifiedDomain,
+      })
+      .from(organisations)
+      .where(
+        and(
+          eq(organisations.verification, 'verified'),
+          sql`(${organisations.verifiedDomain} = ${host} OR ${host} LIKE '%.' || ${organisations.verifiedDomain})`,
+        ),
+      )
+      .limit(1);
+    if (org) {
+      finding.verifiedHere = true;
+      finding.standing = 'verified';
+    }
+  }
+  let detail = `${finding.name ?? issuerId}: an issuer ${finding.verifiedHere ? 'whose domain an organisation verified here owns' : 'not registered on this platform'}.`;
+  let outcome: Check['outcome'] = 'passed';
+  if (/^https?:\/\//i.test(issuerId)) {
+    try {
+      const doc = await guardedFetch(ctx.env, issuerId, {
+        budget: ctx.budget,
+        accept: 'application/ld+json, application/json',
+      });
+      const profile = doc.status === 200 ? JSON.parse(doc.body) : null;
+      if (isRecord(profile) && profile.id === issuerId) {
+        if (typeof profile.name === 'string') finding.name = profile.name;
+        if (typeof profile.url === 'string') finding.url = profile.url;
+        detail += ' Its Profile was read.';
+      } else {
+        outcome = 'warning';
+        detail += ` Its Profile could not be read (${doc.status === 200 ? 'not a Profile with this id' : `HTTP ${doc.status}`}).`;
+      }
+    } catch (error) {
+      outcome = 'warning';
+      detail += ` Its Profile could not be fetched (${error instanceof Error ? error.message : 'error'}).`;
+    }
+  }
+  return { finding, suspended: false, check: { check: 'issuer', outcome, detail } as Check };
+}
+
+function issuerHost(issuerId: string): string | null {
+  if (issuerId.startsWith('did:web:')) {
+    const url = didWebUrl(issuerId);
+    return url ? new URL(url).hostname : null;
+  }
+  try {
+    const url = new URL(issuerId);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.hostname : null;
+  } catch {
+    return null;
+  }
+}
+
+function report(
+  checks: Check[],
+  facts: Parameters<typeof verdictOf>[1],
+  rest: Omit<VerificationReport, 'verdict' | 'summary' | 'checks'>,
+): VerificationReport {
+  const verdict = verdictOf(checks, facts);
+  const failing = checks.find((c) => c.outcome === 'failed' || c.outcome === 'unverifiable');
+  return {
+    verdict,
+    summary:
+      verdict === 'valid'
+        ? verdictSentence(verdict)
+        : `${verdictSentence(verdict)}${failing ? ` ${failing.detail}` : ''}`,
+    checks,
+    ...rest,
+  };
+}
+
+/** Verifies the credential in `bytes` (a VC-JWT, a JSON credential, or a baked PNG or SVG). */
+export async function verifyPresentedCredential(
+  env: Env_,
+  db: Database,
+  bytes: Uint8Array,
+  now = new Date(),
+): Promise<VerificationReport> {
+  const ctx: Context = {
+    env,
+    db,
+    budget: { remaining: FETCH_BUDGET },
+    base: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
+    now,
+  };
+  const empty = {
+    issuer: { id: null, name: null, url: null, verifiedHere: false, standing: null },
+    credential: null,
+    algorithm: null,
+    kid: null,
+    checkedAt: now.toISOString(),
+  };
+  const presented = readPresented(bytes);
+  if ('error' in presented)
+    return report(
+      [{ check: 'parse', outcome: 'failed', detail: presented.error }],
+      { expired: false, status: 'none', issuerSuspended: false },
+      { ...empty, format: null, container: null },
+    );
+
+  let parsed: ParsedJwt | null = null;
+  let credential: Record<string, unknown>;
+  const checks: Check[] = [];
+  if (presented.form === 'jwt') {
+    const result = parseJwt(presented.jwt);
+    if (!result.ok)
+      return report(
+        [{ check: 'parse', outcome: 'failed', detail: result.detail }],
+        { expired: false, status: 'none', issuerSuspended: false },
+        { ...empty, format: 'vc-jwt', container: presented.container },
+      );
+    parsed = result.value;
+    credential = parsed.credential;
+    checks.push({
+      check: 'parse',
+      outcome: 'passed',
+      detail: `A VC-JWT (${parsed.header.alg})${parsed.vcClaim ? ' with a vc claim' : ''}${presented.container === 'text' ? '' : `, baked in a ${presented.container.toUpperCase()}`}.`,
+    });
+  } else {
+    credential = presented.credential;
+    checks.push({ check: 'parse', outcome: 'passed', detail: 'A JSON credential (embedded proof).' });
+  }
+  const issuerId = issuerIdOf(credential);
+  const rest = {
+    credential: summarise(credential),
+    format: presented.form === 'jwt' ? ('vc-jwt' as const) : ('json' as const),
+    container: presented.container,
+    algorithm: parsed?.header.alg ?? null,
+    kid: parsed?.header.kid ?? null,
+    checkedAt: now.toISOString(),
+  };
+  const skippedFrom = (from: Check['check'][]) =>
+    from.map((check) => ({
+      check,
+      outcome: 'skipped' as const,
+      detail: 'Not checked: an earlier check failed.',
+    }));
+
+  const context = checkContextAndType(credential);
+  checks.push(context);
+  const schema = context.outcome === 'passed' ? checkSchema(credential) : null;
+  if (schema) checks.push(schema);
+  if (context.outcome === 'failed' || schema?.outcome === 'failed') {
+    checks.push(
+      ...skippedFrom(
+        context.outcome === 'failed'
+          ? ['schema', 'signature', 'claims', 'times', 'status', 'issuer']
+          : ['signature', 'claims', 'times', 'status', 'issuer'],
+      ),
+    );
+    return report(
+      checks,
+      { expired: false, status: 'none', issuerSuspended: false },
+      { ...rest, issuer: { ...empty.issuer, id: issuerId } },
+    );
+  }
+
+  if (parsed && presented.form === 'jwt') {
+    checks.push(await signatureCheck(ctx, presented.jwt, parsed, issuerId));
+    checks.push(checkClaims(parsed));
+  } else {
+    checks.push({
+      check: 'signature',
+      outcome: 'unverifiable',
+      detail: 'An embedded proof (Data Integrity): only VC-JWT signatures are checked here.',
+    });
+    checks.push({ check: 'claims', outcome: 'skipped', detail: 'No JWT claims.' });
+  }
+  const times = checkTimes(credential, parsed?.payload ?? null, now);
+  const { expired = false, ...timesCheck } = times;
+  checks.push(timesCheck);
+
+  const signed = checks.find((c) => c.check === 'signature')?.outcome === 'passed';
+  const status = signed
+    ? await statusCheck(ctx, credential, issuerId)
+    : {
+        finding: 'none' as StatusFinding,
+        check: {
+          check: 'status',
+          outcome: 'skipped',
+          detail: 'Not checked: the signature did not verify.',
+        } as Check,
+      };
+  checks.push(status.check);
+  const issuer = await issuerCheck(ctx, credential, issuerId);
+  checks.push(issuer.check);
+  return report(
+    checks,
+    { expired, status: status.finding, issuerSuspended: issuer.suspended },
+    { ...rest, issuer: issuer.finding },
+  );
+}
