@@ -59,7 +59,7 @@ export type Committed = {
 };
 
 /** The bindings the effects use. The queue is optional: without it the sweeper enqueues the jobs. */
-export type EffectsEnv = Pick<Env, 'DB' | 'CACHE'> & Partial<Pick<Env, 'KV_COALESCER' | 'ERASURE_QUEUE'>>;
+export type EffectsEnv = Pick<Env, 'DB' | 'CACHE'> & Partial<Pick<Env, 'KV_COALESCER' | 'JOBS_QUEUE'>>;
 
 export type AfterCommitOptions = {
   now?: Date;
@@ -121,7 +121,7 @@ async function effects(env: EffectsEnv, committed: Committed, now: Date): Promis
         ? forgetOrganisationViews(queued(env), committed.organisation, now)
         : undefined,
     () => (committed.agreement ? refreshPublicAgreement(env, now) : undefined),
-    () => (env.ERASURE_QUEUE && jobIds.length > 0 ? dispatchJobs(queued(env), jobIds, now) : undefined),
+    () => (env.JOBS_QUEUE && jobIds.length > 0 ? dispatchJobs(queued(env), jobIds, now) : undefined),
     () => (committed.run && committed.run.length > 0 ? runNow(env, committed.run) : undefined),
   ]);
 }
@@ -203,7 +203,7 @@ async function runNow(env: EffectsEnv, jobIds: readonly string[]): Promise<void>
   for (const id of jobIds) await runJobNow(env as Env, id);
 }
 
-function queued(env: EffectsEnv): Pick<Env, 'DB' | 'CACHE' | 'ERASURE_QUEUE'> {
-  if (!env.ERASURE_QUEUE) throw new Error('ERASURE_QUEUE binding missing: cannot page a purge');
-  return { DB: env.DB, CACHE: env.CACHE, ERASURE_QUEUE: env.ERASURE_QUEUE };
+function queued(env: EffectsEnv): Pick<Env, 'DB' | 'CACHE' | 'JOBS_QUEUE'> {
+  if (!env.JOBS_QUEUE) throw new Error('JOBS_QUEUE binding missing: cannot page a purge');
+  return { DB: env.DB, CACHE: env.CACHE, JOBS_QUEUE: env.JOBS_QUEUE };
 }

@@ -43,7 +43,7 @@ export async function erasureReceipt(db: Database, requestId: string): Promise<E
  * person's problem: the job is durable and the sweeper enqueues it (docs/reliability.md).
  */
 export async function requestErasure(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'CACHE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'CACHE'>,
   userId: string,
   now = new Date(),
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
