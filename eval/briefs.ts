@@ -9,6 +9,7 @@
 import type { FieldKey } from '../src/domain/pillars/knowledge/fields';
 import type { ThemeKey } from '../src/domain/pillars/themes';
 import type { PlaybookBrief } from '../src/domain/pillars/types';
+import { SECOND_PASS_CASES } from './briefs-second-pass';
 
 export type EvalCase = {
   id: string;
@@ -873,4 +874,6 @@ Avoid paid databases.`,
       themes: [],
     },
   },
+  // Issue 37's second pass: fields outside the knowledge base whose words overlap one it knows.
+  ...SECOND_PASS_CASES,
 ];
