@@ -18,9 +18,11 @@ import {
   isExclusionLeadIn,
   isLetterFormula,
   isSelfDescription,
+  opensExclusion,
   readAsks,
   withoutFormulas,
 } from './requirements';
+import { isCleanName, nameProblem } from './rubric-quality';
 import {
   capitalise,
   contentStems,
@@ -90,7 +92,7 @@ const LOGISTICS =
 const MUST_CUE =
   /\bmust\b|\b[a-z]+(?:ni|na) (?:hi )?(?:hai|hoga|hogi)\b|\bmsut\b|\bmst\b|\brequire?d\b|\brequred\b|\bzaroo?ri\b|\bzaruri\b|\bjaruri\b|\bcompulsory\b|\bkarna (?:hi )?(?:hai|hoga)\b|\bkarni (?:hai|hogi)\b|\bhona (?:hi )?(?:hai|hoga)\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b|\brequires?\b|\bcrucial\b|\bvital\b|\bparamount\b|\b(?:is|are) a must\b|\btop priority\b|\bkey requirement\b/;
 const SHOULD_CUE =
-  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\b(?:is|are) (?:also )?expected\b|\b(?:is|are) (?:very |really |especially |particularly )?important\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
+  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\b(?:is|are) (?:also )?expected\b|\b(?:is|are) (?:very |really |especially |particularly )?important\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bkindly\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
 const NICE_CUE =
   /\bnice[- ]to[- ]have\b|\b(?:is|are) welcome\b|\bas an extra\b|\bagar time\b|\bho sake toh\b|\boptional hai\b|\bwould be (?:nice|great|good|a plus|appreciated)\b|\bwe(?:'d| would) love\b|\b(?:is|are) appreciated\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
 /**
@@ -334,11 +336,16 @@ const ASK_VERBS = new Set([
 export function splitAsks(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   const cuts: number[] = [];
-  const re = /\s*(?:;|,?\s+(?:and|also|plus|aur|और)\s+|,\s+)(?=([\p{L}\p{M}]+))/gu;
+  const re = /\s*(?:;\s*|,?\s+(?:and|also|plus|aur|और)\s+|,\s+)(?=([\p{L}\p{M}]+))/gu;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = (m[1] ?? '').toLowerCase();
     // Hindi puts the verb last, so "aur" (and) joins two asks whatever follows it.
-    if (m[0].includes(';') || /\baur\b|और/.test(m[0]) || ASK_VERBS.has(next))
+    if (
+      m[0].includes(';') ||
+      /\baur\b|और/.test(m[0]) ||
+      ASK_VERBS.has(next) ||
+      opensExclusion(text.slice(m.index + m[0].length))
+    )
       cuts.push(m.index, m.index + m[0].length);
   }
   if (cuts.length === 0) return [sentence];
@@ -353,6 +360,34 @@ export function splitAsks(sentence: Sentence): Sentence[] {
   }
   return parts.length > 1 ? parts : [sentence];
 }
+
+/**
+ * A sentence with the scope exclusions it carries cut off: "… and a one-page guide for
+ * managers, and please don't redo the review process" keeps its asks and loses the exclusion,
+ * which `readAsks` puts in `outOfScope`. Each part is a verbatim slice; none when the whole
+ * sentence is an exclusion.
+ */
+function withoutExclusions(sentence: Sentence): Sentence[] {
+  const text = sentence.text;
+  const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+)/gu;
+  const cuts: number[] = [];
+  for (let m = re.exec(text); m !== null; m = re.exec(text))
+    if (opensExclusion(text.slice(m.index + m[0].length))) cuts.push(m.index, m.index + m[0].length);
+  if (cuts.length === 0) return excludedThing(text) === null ? [sentence] : [];
+  const bounds = [0, ...cuts, text.length];
+  const parts: Sentence[] = [];
+  for (let i = 0; i < bounds.length; i += 2) {
+    const from = bounds[i] as number;
+    const raw = text.slice(from, bounds[i + 1]);
+    const trimmed = raw.trim();
+    if (trimmed.split(/\s+/).length < 2 || excludedThing(trimmed) !== null) continue;
+    parts.push({ ...sentence, text: trimmed, start: sentence.start + from + raw.indexOf(trimmed) });
+  }
+  return parts;
+}
+
+/** A brief whose sentences average this many words or fewer is written in fragments. */
+const TERSE_MEAN_WORDS = 12;
 
 /**
  * When a brief states fewer than three requirements outright, its most informative
@@ -389,8 +424,17 @@ function informativeFallback(
       return { s, score: stems.size + themed - penalty };
     })
     .sort((a, b) => b.score - a.score || a.s.index - b.s.index);
+  // A brief written in fragments ("Loading schedule at the depot, 3:30 to 4:30 am.", "Notebook
+  // + CSV.") states its asks without a verb or a modal: each short fragment is an ask of its own.
+  const prose = sentences.filter((s) => !s.heading);
+  const meanWords = prose.reduce((sum, s) => sum + s.text.split(/\s+/).length, 0) / Math.max(1, prose.length);
+  const fragments =
+    meanWords <= TERSE_MEAN_WORDS
+      ? candidates.filter(({ s }) => !s.heading && s.text.split(/\s+/).length <= TERSE_MEAN_WORDS + 3)
+      : [];
   const need = Math.max(0, MIN_CRITERIA - have.length);
-  const added = candidates.slice(0, need).map(({ s }) => toRequirement(s, 'implied'));
+  const chosen = new Set([...candidates.slice(0, need), ...fragments]);
+  const added = [...chosen].map(({ s }) => toRequirement(s, 'implied'));
   return [...have, ...added].sort((a, b) => a.sentence.index - b.sentence.index);
 }
 
@@ -1115,7 +1159,13 @@ export function extractRubric(
   const allowed = themesForBrief(text, fieldOfText(options?.domain, text));
   const sentences = splitSentences(text);
   const { outOfScope } = readAsks(sentences);
-  let requirements = findRequirements(sentences, text);
+  // An exclusion inside a sentence ("…, and please don't redo X") is scope, not part of the ask.
+  let requirements = findRequirements(sentences, text).flatMap((r) => {
+    const parts = withoutExclusions(r.sentence);
+    return parts.length === 1 && parts[0] === r.sentence
+      ? [r]
+      : parts.map((part) => toRequirement(part, cueStrength(part.text) ?? r.strength));
+  });
   const short = sentences.length <= SHORT_BRIEF_SENTENCES && text.length <= SHORT_BRIEF_CHARS;
   // A short brief's asks each stand alone; so do the asks of a run-on sentence in any brief
   // ("shortlist three venues …, prepare a budget … and draft a run-of-show …").
@@ -1124,14 +1174,13 @@ export function extractRubric(
       ? splitAsks(r.sentence).map((part) => toRequirement(part, cueStrength(part.text) ?? r.strength))
       : [r],
   );
-  if (requirements.length < MIN_CRITERIA)
-    requirements = informativeFallback(
-      sentences,
-      requirements,
-      domain,
-      contextSentences(sentences, text),
-      allowed,
-    );
+  requirements = informativeFallback(
+    sentences,
+    requirements,
+    domain,
+    contextSentences(sentences, text),
+    allowed,
+  );
   markAlternatives(requirements, sentences);
 
   if (requirements.length === 0)
@@ -1222,6 +1271,23 @@ export function extractRubric(
       name = fitName(cleanText(alternative));
     if (taken.has(name))
       name = fitName(capitalise(cleanText(withoutFormulas(criterion.source)).replace(/[\s.;:!?।॥]+$/u, '')));
+    // The rules every rubric must pass (`rubricProblems`) judge the name too: one they refuse
+    // (a letter formula, a lone generic noun, a cut-off fragment, a spliced "&") is replaced by
+    // the first candidate they accept: the name without formulas, the sentence's own name, its
+    // key phrases (longest first), its opening words.
+    if (!acceptableName(name, taken)) {
+      const source = cleanText(withoutFormulas(criterion.source));
+      const candidates = [
+        capitalise(fitName(cleanText(withoutFormulas(name)))),
+        alternative ? capitalise(fitName(cleanText(withoutFormulas(alternative)))) : '',
+        ...keyPhrases(source)
+          .filter((p) => p.split(' ').length >= 2)
+          .sort((a, b) => b.split(' ').length - a.split(' ').length)
+          .map((p) => capitalise(fitName(p))),
+        capitalise(fitName(source.replace(/[\s.;:!?।॥]+$/u, ''))),
+      ];
+      name = candidates.find((c) => acceptableName(c, taken)) ?? name;
+    }
     // Identical sources (a brief that repeats itself word for word) are the only case left.
     for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
     taken.add(name);
@@ -1312,7 +1378,7 @@ function prohibitionDraft(
 
 /** Words a name may not end on: they leave it cut off ("Dedupes lines across large"). */
 const NAME_TAIL =
-  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
+  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
 const NAME_PREPOSITION =
   /^(?:for|with|to|in|on|by|at|across|over|under|between|within|from|into|via|per|of)$/i;
 /** Most words a criterion name has, a choice's options aside. */
@@ -1345,6 +1411,11 @@ export function fitName(name: string): string {
   while (words.length > 1 && NAME_TAIL.test(words[words.length - 1] ?? '')) words.pop();
   const fitted = words.join(' ');
   return fitted ? `${prefix}${fitted}` : name;
+}
+
+/** Whether a name passes the rubric rules on names and is not taken yet. */
+function acceptableName(name: string, taken: ReadonlySet<string>): boolean {
+  return name.trim() !== '' && !taken.has(name) && isCleanName(name) && nameProblem(name) === null;
 }
 
 /** Text fit for a name: control characters ("Do\u0000 it") dropped, spaces collapsed. */
