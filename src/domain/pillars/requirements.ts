@@ -101,6 +101,11 @@ const NO_THING_NEEDED =
 const EXPLICIT_PENALTY =
   /\b(?:will|would|shall) (?:be )?(?:penali[sz]ed|rejected|disqualified|fail(?:ed)?|lose marks|cost marks)\b|\bmarks? (?:will be |are )?deducted\b|\bautomatic(?:ally)? (?:fail|rejected|disqualified)\b|\bcounts? against\b|\bdisqualif/i;
 
+/** Whether a sentence says outright that doing something costs marks or the submission. */
+export function statesPenalty(text: string): boolean {
+  return EXPLICIT_PENALTY.test(normaliseSpace(text));
+}
+
 /** A must-not said in so many words: a graded rule, not a note on scope. */
 const HARD_PROHIBITION =
   /\b(?:must|shall|may|can)\s*(?:not|n't)\b|\bmustn't\b|\bcannot\b|\bnever\b|\bnot (?:be )?(?:allowed|permitted|accepted)\b|\b(?:is|are) (?:forbidden|prohibited)\b|^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)/i;

@@ -20,6 +20,7 @@ import {
   isSelfDescription,
   opensExclusion,
   readAsks,
+  statesPenalty,
   withoutFormulas,
 } from './requirements';
 import { isCleanName, nameProblem } from './rubric-quality';
@@ -340,6 +341,8 @@ export function splitAsks(sentence: Sentence): Sentence[] {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = (m[1] ?? '').toLowerCase();
     // Hindi puts the verb last, so "aur" (and) joins two asks whatever follows it.
+    // "Do not copy text; copied text will be penalised": the penalty belongs to the rule.
+    if (statesPenalty(text)) break;
     if (
       m[0].includes(';') ||
       /\baur\b|और/.test(m[0]) ||
@@ -390,6 +393,24 @@ function withoutExclusions(sentence: Sentence): Sentence[] {
 const TERSE_MEAN_WORDS = 12;
 
 /**
+ * A fragment that names an ask without a subject or a verb of being ("Notebook + CSV.",
+ * "Loading schedule at the depot, 3:30 to 4:30 am."), as opposed to a sentence about the
+ * setting ("Our customers order by phone.", "The website is old.") or a question.
+ */
+function isFragment(text: string): boolean {
+  const t = text.trim();
+  return (
+    !t.endsWith('?') &&
+    t.split(/\s+/).length <= TERSE_MEAN_WORDS + 3 &&
+    contentStems(t).length >= 2 &&
+    !LOGISTICS.test(t.toLowerCase()) &&
+    !/\b(?:is|are|was|were|be|been|has|have|had|we|our|us|i|my|you|your|they|their|it|its|this|these|there|he|she)\b/i.test(
+      t.replace(/\bfrom us\b/gi, ''),
+    )
+  );
+}
+
+/**
  * When a brief states fewer than three requirements outright, its most informative
  * sentences (most content words, theme words counting extra) stand in for them, so a prose
  * brief still yields a usable rubric.
@@ -426,11 +447,11 @@ function informativeFallback(
     .sort((a, b) => b.score - a.score || a.s.index - b.s.index);
   // A brief written in fragments ("Loading schedule at the depot, 3:30 to 4:30 am.", "Notebook
   // + CSV.") states its asks without a verb or a modal: each short fragment is an ask of its own.
-  const prose = sentences.filter((s) => !s.heading);
+  const prose = sentences.filter((s) => !s.heading && !s.bullet);
   const meanWords = prose.reduce((sum, s) => sum + s.text.split(/\s+/).length, 0) / Math.max(1, prose.length);
   const fragments =
-    meanWords <= TERSE_MEAN_WORDS
-      ? candidates.filter(({ s }) => !s.heading && s.text.split(/\s+/).length <= TERSE_MEAN_WORDS + 3)
+    prose.length > 0 && meanWords <= TERSE_MEAN_WORDS
+      ? candidates.filter(({ s }) => !s.heading && isFragment(s.text))
       : [];
   const need = Math.max(0, MIN_CRITERIA - have.length);
   const chosen = new Set([...candidates.slice(0, need), ...fragments]);
