@@ -299,9 +299,11 @@ const problemKind = (problem: string): string =>
                     ? 'an exclusion graded'
                     : /label of another field/.test(problem)
                       ? "another field's label"
-                      : /complete sentence/.test(problem)
-                        ? 'a level not a sentence'
-                        : 'other';
+                      : /in software terms/.test(problem)
+                        ? 'levels in software terms'
+                        : /complete sentence/.test(problem)
+                          ? 'a level not a sentence'
+                          : 'other';
 const has = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase());
 const isHandOver = (task: string) => /^hand over\b/i.test(task);
 for (const [i, c] of HELD_OUT_CASES.entries()) {
