@@ -72,9 +72,8 @@ export function fieldForDomain(domain: string | undefined | null): FieldKey {
   const slug = domain.toLowerCase().trim();
   const exact = FIELDS.find((f) => f.key === slug);
   if (exact) return exact.key;
-  // "Go" and "Rust" alone are the languages; as words of a longer domain ("go-to-market",
-  // "wheat rust") they are not.
-  if (slug === 'go' || slug === 'golang' || slug === 'rust') return 'backend';
+  const alias = DOMAIN_ALIASES[slug];
+  if (alias) return alias;
   const haystack = stemmed(domain);
   let best: { key: FieldKey; length: number } | null = null;
   for (const field of FIELDS)
@@ -86,12 +85,23 @@ export function fieldForDomain(domain: string | undefined | null): FieldKey {
   return best?.key ?? 'unknown';
 }
 
+/**
+ * Domains that name a field only as the whole domain: "Go" and "Rust" are the languages of a
+ * backend service, but as words of a longer domain ("go-to-market", "wheat rust") they are not.
+ */
+const DOMAIN_ALIASES: Readonly<Record<string, FieldKey>> = {
+  go: 'backend',
+  golang: 'backend',
+  rust: 'backend',
+};
+
 /** Whether the domain names the field in so many words ("Data Science"), not only by a shared stem ("Analytical chemistry"). */
 function namesFieldExactly(domain: string, key: FieldKey): boolean {
   const field = FIELDS.find((f) => f.key === key);
   if (!field) return false;
   const surface = words(domain);
-  return domain.toLowerCase().trim() === key || field.domains.some((name) => hasPhrase(surface, words(name)));
+  const slug = domain.toLowerCase().trim();
+  return slug === key || field.domains.some((name) => hasPhrase(surface, words(name)));
 }
 
 /**
