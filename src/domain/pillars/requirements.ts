@@ -142,9 +142,15 @@ export function excludedThing(sentence: string): string | null {
   return null;
 }
 
-/** Whether a clause opens as a scope exclusion ("please don't redo …", "no need for …", "avoid …"). */
+/**
+ * Whether a clause inside a sentence opens as a scope exclusion ("…, and please don't redo …",
+ * "…; no need for …"). "…, and avoid leakage" is not one: inside a sentence, "avoid" sets a
+ * quality bar on the ask it follows; only a sentence of its own ("Avoid paid databases.") is scope.
+ */
 export function opensExclusion(clause: string): boolean {
-  return EXCLUSION_OPENER.test(clause.trim()) && excludedThing(clause) !== null;
+  const t = clause.trim();
+  if (/^(?:(?:and|but|also|so)\s+)?avoid(?:ing)?\b/i.test(t)) return false;
+  return EXCLUSION_OPENER.test(t) && excludedThing(t) !== null;
 }
 
 /** The excluded thing without its reason ("; QGIS is enough", "— the interview carries it") or a trailing "at this stage". */

@@ -114,6 +114,14 @@ describe('exclusions are scope, wherever the brief puts them', () => {
     expect(rubricProblems(rubric, text, 'Healthcare operations')).toEqual([]);
   });
 
+  it('keeps "…, and avoid X" inside a sentence as a quality bar on the ask, not scope', () => {
+    const text =
+      'Build a demand model for the bakery and report MAPE on the last 8 weeks, and avoid leakage from future orders. Explain the drivers in three slides. The notebook should run end to end.';
+    const rubric = extractRubric(text, { domain: 'Data science' });
+    expect(rubric.outOfScope).toEqual([]);
+    expect(rubric.criteria.some((c) => c.source.includes('avoid leakage'))).toBe(true);
+  });
+
   it('reads "No X needed" and "no X please" as scope, and "not in the register" as part of an ask', () => {
     expect(excludedThing('No site visit needed.')).toBe('site visit');
     expect(excludedThing('no mobile app please.')).toBe('mobile app');
