@@ -329,6 +329,18 @@ const ASK_VERBS = new Set([
   ),
 ]);
 
+/** A verb of asking in the third person ("adds", "keeps", "returns", "comes", "supports"). */
+function isThirdPersonAsk(word: string): boolean {
+  if (!/s$/.test(word) || word.length < 4) return false;
+  const base = [word.slice(0, -1), word.replace(/es$/, ''), word.replace(/ies$/, 'y')];
+  return base.some((b) => ASK_VERBS.has(b) || THIRD_PERSON_EXTRA.has(b));
+}
+const THIRD_PERSON_EXTRA = new Set(
+  'come accept reject retry survive support store return keep hold allow let give take offer display notify remind refund print sync block flag warn'.split(
+    ' ',
+  ),
+);
+
 /**
  * Splits a sentence into its asks: at ";", and at "and", "also", "plus" or a comma when the
  * next word is a verb ("Build a landing page, write the launch email and set up analytics").
@@ -347,6 +359,9 @@ export function splitAsks(sentence: Sentence): Sentence[] {
       m[0].includes(';') ||
       /\baur\b|और/.test(m[0]) ||
       ASK_VERBS.has(next) ||
+      // "…, adds less than 2 ms at p99, keeps the limits across a restart, returns 429 …":
+      // a run-on sentence lists what its subject must do in the third person.
+      (m[0].includes(',') && isThirdPersonAsk(next)) ||
       opensExclusion(text.slice(m.index + m[0].length))
     )
       cuts.push(m.index, m.index + m[0].length);
@@ -784,7 +799,12 @@ export function keyPhrases(sentence: string): string[] {
   let run: string[] = [];
   let lastEnd = -1;
   const close = () => {
-    while (run.length > 0 && IMPERATIVE_VERBS.has((run[0] as string).toLowerCase())) run.shift();
+    while (
+      run.length > 0 &&
+      (IMPERATIVE_VERBS.has((run[0] as string).toLowerCase()) ||
+        isThirdPersonAsk((run[0] as string).toLowerCase()))
+    )
+      run.shift();
     // A number alone ("5") is not a topic; with its unit ("200 ms") it is.
     if (run.some((w) => !/^\d/.test(w))) out.push(run.slice(0, 4).join(' '));
     run = [];
@@ -1399,7 +1419,7 @@ function prohibitionDraft(
 
 /** Words a name may not end on: they leave it cut off ("Dedupes lines across large"). */
 const NAME_TAIL =
-  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
+  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|better|worse|higher|lower|faster|slower|greater|fewer|larger|smaller|versus|vs|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
 const NAME_PREPOSITION =
   /^(?:for|with|to|in|on|by|at|across|over|under|between|within|from|into|via|per|of)$/i;
 /** Most words a criterion name has, a choice's options aside. */

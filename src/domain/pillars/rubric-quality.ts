@@ -48,7 +48,7 @@ const GENERIC_NOUNS = new Set(
 );
 /** Endings that leave a name cut off ("Dedupes lines across large"). */
 const CUT_OFF_END =
-  /\s(?:across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least)$/i;
+  /\s(?:across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|better|worse|higher|lower|faster|slower|greater|fewer|versus|vs)$/i;
 /** A company describing itself, in a name. */
 const SELF_DESCRIPTION = /\b[A-Z][a-z]+-based\b|\b(?:[Cc]ompany|[Ff]irm|[Ss]tartup|[Aa]gency)\b/;
 

@@ -159,6 +159,15 @@ describe('asks are read one by one however they are written', () => {
     expect(rubric.criteria.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('splits a comma run-on whose asks are verbs in the third person', () => {
+    const text =
+      'We need a booking widget that shows free slots for the next 14 days, holds a slot for 10 minutes while the patient pays, sends an SMS confirmation in Marathi or English, and supports cancellation up to 2 hours before the visit.';
+    const rubric = extractRubric(text, { domain: 'Web development' });
+    for (const ask of ['next 14 days', 'for 10 minutes', 'SMS confirmation', '2 hours before'])
+      expect(rubric.criteria.filter((c) => c.source.includes(ask)).length, ask).toBeGreaterThan(0);
+    expect(new Set(rubric.criteria.map((c) => c.source)).size).toBeGreaterThanOrEqual(4);
+  });
+
   it('reads roman-numeral and lettered lists as list items', () => {
     const text = `Stock count, two godowns.
 (i) Count every SKU above 20 kg.
