@@ -248,7 +248,7 @@ describe('the key and what fetching it may not do', () => {
     expect(checkOf(report, 'signature')?.detail).toMatch(/not on the issuer/);
   });
 
-  it('refused headers: alg none, HS256 with the public key, an embedded jwk, jku', T, async () => {
+  it('refused headers: alg none, HS256 with the public key, an embedded jwk, jku, x5u', T, async () => {
     const issuer = await foreignIssuer('ES256');
     const credential = credentialFrom(issuer);
     const claims = { ...credential, iss: issuer.id, jti: credential.id, nbf: 1767607200 };
@@ -260,18 +260,22 @@ describe('the key and what fetching it may not do', () => {
       .sign(hmacKey);
     const embedded = await signAs(issuer, credential, { header: { jwk: issuer.publicJwk } });
     const jku = await signAs(issuer, credential, { header: { jku: `https://${issuer.host}/jwks.json` } });
+    const x5u = await signAs(issuer, credential, { header: { x5u: `https://${issuer.host}/cert.pem` } });
     for (const [jwt, pattern] of [
       [none, /none/],
       [hs256, /HMAC/],
       [embedded, /"jwk"/],
       [jku, /"jku"/],
+      [x5u, /"x5u"/],
     ] as const) {
       const report = await verify({ credential: jwt });
       expect(report.verdict).toBe('invalid');
       expect(checkOf(report, 'parse')).toMatchObject({ outcome: 'failed' });
       expect(checkOf(report, 'parse')?.detail).toMatch(pattern);
     }
-    expect((await fetchedFrom(issuer.host)).filter((p) => p.includes('jwks'))).toEqual([]);
+    expect((await fetchedFrom(issuer.host)).filter((p) => p.includes('jwks') || p.includes('cert'))).toEqual(
+      [],
+    );
   });
 
   it('the issuer’s Profile unreachable is a warning, not a verdict', T, async () => {
