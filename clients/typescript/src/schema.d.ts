@@ -277,7 +277,7 @@ export interface paths {
         head?: never;
         /**
          * Rename the organisation or change its website
-         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name puts it back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as `pending_issuer`. A name another verified organisation already has (ignoring case, spaces, punctuation and look-alike letters) is a 409, whether or not this organisation is verified. A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
+         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name waits as `pendingName` for the platform's review, the organisation stays `verified` under its current name (and signs with it) until an admin approves, and a DNS re-check never approves it; giving the current name back withdraws it. An unverified organisation is renamed at once. A name that reads as another verified organisation's (Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended organisation cannot rename itself (403 `organisation-suspended`). A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
          */
         patch: operations["updateMyOrganisation"];
         trace?: never;
@@ -1062,7 +1062,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
+         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets. Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1094,7 +1094,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it.
+         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it. A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -1214,7 +1214,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
+         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets. Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
          */
         post: operations["createOrganisationWebhook"];
         delete?: never;
@@ -1246,7 +1246,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it.
+         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it. A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets.
          */
         patch: operations["updateOrganisationWebhook"];
         trace?: never;

@@ -11,6 +11,7 @@ import {
   DELIVERY_DOC,
   DeliveryParams,
   RotatedSecretSchema,
+  SUSPENDED_DOC,
   UpdateWebhookSchema,
   WebhookDeliveryPageSchema,
   WebhookDeliverySchema,
@@ -32,7 +33,7 @@ export const createWebhook = defineRoute({
   description:
     `${WHO} The signing secret is in this response only. An organisation has at most ` +
     `${MAX_ENDPOINTS_PER_ORGANISATION} endpoints, disabled ` +
-    `ones included: one more is a 409 (\`conflict\`). ${DELIVERY_DOC}`,
+    `ones included: one more is a 409 (\`conflict\`). ${SUSPENDED_DOC} ${DELIVERY_DOC}`,
   ...apiKeyAuth('webhooks:manage'),
   request: { body: { required: true, content: json(CreateWebhookSchema) } },
   responses: {
@@ -74,7 +75,7 @@ export const updateWebhook = defineRoute({
   operationId: 'updateWebhook',
   tags: ['Webhooks'],
   summary: 'Change a webhook endpoint',
-  description: `${WHO} Change its URL, description or event types, or disable and enable it.`,
+  description: `${WHO} Change its URL, description or event types, or disable and enable it. ${SUSPENDED_DOC}`,
   ...apiKeyAuth('webhooks:manage'),
   request: { params: IdParams, body: { required: true, content: json(UpdateWebhookSchema) } },
   responses: { 200: { description: 'The endpoint as changed.', content: json(WebhookEndpointSchema) } },
