@@ -1,6 +1,8 @@
+import { env } from 'cloudflare:test';
 import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
 import { describe, expect, it } from 'vitest';
 import { auditLog, consentEvents } from '../src/db/schema';
+import { confirmationToken } from '../src/services/email-confirmations';
 import { db, loginAdmin, seedBrief, seedCertifiedWork, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 import { pdfText } from './pdf-text';
@@ -35,6 +37,7 @@ const JSON_FILES = [
   'profile.json',
   'consents.json',
   'sessions.json',
+  'email-confirmations.json',
   'submissions.json',
   'evaluations.json',
   'ratings-received.json',
@@ -51,7 +54,7 @@ const JSON_FILES = [
 
 const SECRETS = /password|token_hash|tokenhash|key_hash|keyhash|salt/i;
 
-describe('GET /api/dsr/access', () => {
+describe('GET /api/dsr/access', { timeout: 30_000 }, () => {
   it("exports every kind of record about the caller as JSON and PDFs, and nothing secret or anyone else's", async () => {
     const employer = await signup('employer', 'Recruiter', 'Acme Hiring');
     const person = await signup('candidate', 'Priya Sharma');
@@ -116,6 +119,29 @@ describe('GET /api/dsr/access', () => {
     expect(consents.history).toHaveLength(1);
     const sessions = parse<{ current: boolean }[]>(files, 'sessions.json');
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    // The signup's confirmation link: the person's address and its dates, never the link or its hash.
+    const links = parse<Record<string, unknown>[]>(files, 'email-confirmations.json');
+    expect(links).toEqual([
+      {
+        id: expect.any(String),
+        email: person.email.toLowerCase(),
+        purpose: 'signup',
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+        usedAt: null,
+        correctionRequestId: null,
+        invitationId: null,
+      },
+    ]);
+    expect(manifest.counts['email-confirmations.json']).toBe(1);
+    const linkRow = await env.DB.prepare('SELECT token_hash FROM email_confirmations WHERE id = ?')
+      .bind(links[0]!.id)
+      .first<{ token_hash: string }>();
+    const token = await confirmationToken(env, links[0]!.id as string);
+    for (const [name, bytes] of files) {
+      expect(latin1(bytes), name).not.toContain(linkRow!.token_hash);
+      expect(latin1(bytes), name).not.toContain(token);
+    }
     const submissions = parse<{ id: string; text: string }[]>(files, 'submissions.json');
     expect(submissions.map((s) => s.id).sort()).toEqual([first.submissionId, second.submissionId].sort());
     const certificates = parse<{ certificateNo: string; credentialJwt: string; employerName: string }[]>(

@@ -1990,7 +1990,7 @@ export interface paths {
         };
         /**
          * Export every record about the caller
-         * @description A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, `submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, `certificates.json`, `recipients.json`, `notices.json`, `guardians.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable `data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, ratings given and audit entries together) is built in the background instead: the answer is 202 with the tracked request, and the archive is downloaded from the `Location` given once the request is `completed` (kept 7 days). Asking again while one is being built answers that same request.
+         * @description A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, `email-confirmations.json`, `submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, `certificates.json`, `recipients.json`, `notices.json`, `guardians.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable `data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, ratings given and audit entries together) is built in the background instead: the answer is 202 with the tracked request, and the archive is downloaded from the `Location` given once the request is `completed` (kept 7 days). Asking again while one is being built answers that same request.
          */
         get: operations["exportMyData"];
         put?: never;
@@ -2010,7 +2010,7 @@ export interface paths {
         };
         /**
          * Download an export built in the background
-         * @description The ZIP of a large `access` request (see `GET /api/dsr/access`), for the person who asked only. 409 while it is still being built; 404 once it has expired (7 days after it was built).
+         * @description The ZIP of a large `access` request (see `GET /api/dsr/access`), for the person who asked only. 409 while it is still being built, or when its build failed and stopped (asking again with `GET /api/dsr/access` retries it); 404 once it has expired (7 days after it was built) or was deleted before. A small export is the response to `GET /api/dsr/access` itself and is never stored: its request id answers 404 saying so.
          */
         get: operations["downloadMyDataExport"];
         put?: never;

@@ -14,7 +14,7 @@
  * person's request list, visibly unfinished, and the error is logged.
  *
  * Nothing secret or about other people is exported: no password hash or salt, no session
- * token hash, no API key, no other candidate's work, and for ratings an employer gave only the
+ * token hash, no email confirmation link or its hash, no API key, no other candidate's work, and for ratings an employer gave only the
  * rating itself, not the candidate it was about.
  */
 import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
@@ -29,6 +29,7 @@ import {
   certificates,
   consentEvents,
   dsrRequests,
+  emailConfirmations,
   employerRatings,
   evaluations,
   guardianRequests,
@@ -151,6 +152,23 @@ function sources(db: Database, userId: string, email: string, pages: ExportPages
         },
         (columns) => db.select(columns).from(sessions).$dynamic(),
         eq(sessions.userId, userId),
+        byCreation,
+      ),
+    // The confirmation links sent to them (the addresses they name are theirs): never the token's hash.
+    emailConfirmations: () =>
+      paged(
+        {
+          id: emailConfirmations.id,
+          email: emailConfirmations.email,
+          purpose: emailConfirmations.purpose,
+          createdAt: emailConfirmations.createdAt,
+          expiresAt: emailConfirmations.expiresAt,
+          usedAt: emailConfirmations.usedAt,
+          correctionRequestId: emailConfirmations.requestId,
+          invitationId: emailConfirmations.invitationId,
+        },
+        (columns) => db.select(columns).from(emailConfirmations).$dynamic(),
+        eq(emailConfirmations.userId, userId),
         byCreation,
       ),
     // Submissions carry their files, which can be large: smaller pages.
@@ -427,6 +445,8 @@ const FILES = {
   'profile.json': 'Your account: name, email, role, public alias, dates.',
   'consents.json': 'The current state of each consent purpose and every grant and withdrawal, newest first.',
   'sessions.json': 'Your sign-in sessions (never the session secret).',
+  'email-confirmations.json':
+    'The links we sent to confirm an email address (at signup or for a new address): the address, why, when sent, until when it worked and when it was used; never the link itself.',
   'submissions.json': 'The work you submitted, with its files and commit history.',
   'evaluations.json': 'The AI evaluations of your submissions.',
   'ratings-received.json': 'The employer ratings of your submissions.',
@@ -570,6 +590,7 @@ export async function* archive(
     'sessions.json',
     mapPages(src.sessions(), (s) => ({ ...s, current: s.id === user.sessionId })),
   );
+  yield* array('email-confirmations.json', src.emailConfirmations());
   yield* array('submissions.json', src.submissions());
   yield* array('evaluations.json', src.evaluations());
   yield* array('ratings-received.json', src.ratingsReceived());
@@ -664,6 +685,7 @@ function summaryBlocks(
     { kind: 'pair', label: 'Briefs you published', value: n('briefs.json') },
     { kind: 'pair', label: 'Certificates', value: n('certificates.json') },
     { kind: 'pair', label: 'Active sign-in sessions', value: n('sessions.json') },
+    { kind: 'pair', label: 'Email confirmation links sent to you', value: n('email-confirmations.json') },
     { kind: 'pair', label: 'Notices we gave you', value: n('notices.json') },
     { kind: 'pair', label: 'Guardianship records', value: n('guardians.json') },
     { kind: 'pair', label: 'Data-rights requests', value: n('dsr-requests.json') },
