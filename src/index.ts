@@ -1,5 +1,6 @@
 import { app } from './app';
 import { applySecurityHeaders } from './middleware/security-headers';
+import { strictOAuthBody } from './middleware/strict-utf8';
 import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
 import { runScheduled } from './scheduled';
 import { asImsx } from './services/portability/imsx';
@@ -40,8 +41,11 @@ export default {
     const path = pathOf(request.url);
     if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
       if (isAuthorizationServerPath(path.split('?')[0] ?? path))
-        return authorizationServer(env)
-          .then((server) => server.fetch(request, env, ctx))
+        // Bodies decoded strictly, as the app's are (src/middleware/strict-utf8.ts).
+        return strictOAuthBody(request)
+          .then(async (checked) =>
+            checked instanceof Response ? checked : (await authorizationServer(env)).fetch(checked, env, ctx),
+          )
           .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
     }
     if (!path.startsWith('/ims/')) return serveApp(request, env, ctx);
