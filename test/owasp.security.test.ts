@@ -453,6 +453,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
     'patch /api/admin/organisations/{id}': 'admins review every organisation (function level: API5)',
+    'post /api/admin/organisations/{id}/rename':
+      'admins review every verified organisation’s rename (function level: API5)',
     'post /api/admin/breaches/{id}/board': 'admins track every breach for the Board (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
