@@ -9,11 +9,21 @@
 import type { FieldKey } from '../src/domain/pillars/knowledge/fields';
 import type { ThemeKey } from '../src/domain/pillars/themes';
 import type { PlaybookBrief } from '../src/domain/pillars/types';
+import { SECOND_PASS_CASES } from './briefs-second-pass';
 
 export type EvalCase = {
   id: string;
   field: FieldKey;
   playbook: PlaybookBrief;
+  /** Checks on the plan, as the held-out set has them: steps it needs, steps it must not have, links it must not give. */
+  plan?: {
+    /** A phrase some working step (not the hand-over) must name. */
+    mustDo?: string[];
+    /** A phrase no task may contain ("restart the kernel" in a flood-mapping plan). */
+    mustAvoid?: string[];
+    /** A part of a URL no link may contain ("nodejs" for a Go service). */
+    linksAvoid?: string[];
+  };
   rubric: {
     text: string;
     domain?: string;
@@ -23,6 +33,8 @@ export type EvalCase = {
     outOfScope?: string[];
     /** Phrases no criterion name may contain (letter formulas, company descriptions, another field's labels). */
     namesAvoid?: string[];
+    /** Phrases no level descriptor may contain (another field's words: "OWASP" in a contract review). */
+    levelsAvoid?: string[];
   };
 };
 
@@ -862,4 +874,6 @@ Avoid paid databases.`,
       themes: [],
     },
   },
+  // Issue 37's second pass: fields outside the knowledge base whose words overlap one it knows.
+  ...SECOND_PASS_CASES,
 ];

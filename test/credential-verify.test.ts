@@ -21,7 +21,7 @@ import {
   verify,
 } from './foreign-issuers';
 import { candidateWithCertificate, issueKey, loginAdmin, reviewOrganisation } from './harness';
-import { call, expectProblem, jsonInit } from './helpers';
+import { call, expectProblem, freshIp, jsonInit } from './helpers';
 
 const T = { timeout: 60_000 };
 
@@ -248,7 +248,7 @@ describe('the key and what fetching it may not do', () => {
     expect(checkOf(report, 'signature')?.detail).toMatch(/not on the issuer/);
   });
 
-  it('refused headers: alg none, HS256 with the public key, an embedded jwk, jku', T, async () => {
+  it('refused headers: alg none, HS256 with the public key, an embedded jwk, jku, x5u', T, async () => {
     const issuer = await foreignIssuer('ES256');
     const credential = credentialFrom(issuer);
     const claims = { ...credential, iss: issuer.id, jti: credential.id, nbf: 1767607200 };
@@ -260,18 +260,22 @@ describe('the key and what fetching it may not do', () => {
       .sign(hmacKey);
     const embedded = await signAs(issuer, credential, { header: { jwk: issuer.publicJwk } });
     const jku = await signAs(issuer, credential, { header: { jku: `https://${issuer.host}/jwks.json` } });
+    const x5u = await signAs(issuer, credential, { header: { x5u: `https://${issuer.host}/cert.pem` } });
     for (const [jwt, pattern] of [
       [none, /none/],
       [hs256, /HMAC/],
       [embedded, /"jwk"/],
       [jku, /"jku"/],
+      [x5u, /"x5u"/],
     ] as const) {
       const report = await verify({ credential: jwt });
       expect(report.verdict).toBe('invalid');
       expect(checkOf(report, 'parse')).toMatchObject({ outcome: 'failed' });
       expect(checkOf(report, 'parse')?.detail).toMatch(pattern);
     }
-    expect((await fetchedFrom(issuer.host)).filter((p) => p.includes('jwks'))).toEqual([]);
+    expect((await fetchedFrom(issuer.host)).filter((p) => p.includes('jwks') || p.includes('cert'))).toEqual(
+      [],
+    );
   });
 
   it('the issuer’s Profile unreachable is a warning, not a verdict', T, async () => {
@@ -299,6 +303,81 @@ describe('baked badges and this site’s own credentials', () => {
     const bare = await verify({ badge: base64Of(new Uint8Array(BADGE_PNG)) });
     expect(bare.verdict).toBe('invalid');
     expect(checkOf(bare, 'parse')?.detail).toMatch(/no Open Badges credential/);
+  });
+
+  it(
+    'a baked PNG or SVG sent as its own bytes (image/png, image/svg+xml) verifies on both routes',
+    T,
+    async () => {
+      const issuer = await foreignIssuer('ES256', 'Bytes University');
+      const jwt = await signAs(issuer, credentialFrom(issuer));
+      const png = bakePng(new Uint8Array(BADGE_PNG), jwt);
+      const svg = new TextEncoder().encode(
+        bakeSvg(
+          badgeSvg({ title: 'DS', organisation: 'X', certificateNo: 'n/a', issuedAt: new Date() }),
+          jwt,
+        ),
+      );
+      const { key } = await issueKey(await loginAdmin(), ['credentials:verify']);
+      for (const [type, body, container] of [
+        ['image/png', png, 'png'],
+        ['image/svg+xml; charset=utf-8', svg, 'svg'],
+      ] as const) {
+        for (const [path, headers] of [
+          ['/api/v1/credentials/verify', { 'X-Service-Key': key }],
+          ['/api/credentials/verify', { 'CF-Connecting-IP': freshIp() }],
+        ] as [string, Record<string, string>][]) {
+          const res = await call(path, {
+            method: 'POST',
+            headers: { 'content-type': type, ...headers },
+            body,
+          });
+          expect(res.status, path).toBe(200);
+          const report = await res.json<Awaited<ReturnType<typeof verify>>>();
+          expect(report, `${type} on ${path}`).toMatchObject({ verdict: 'valid', container });
+          expect(report.issuer.name).toBe('Bytes University');
+        }
+      }
+      // Bytes that are not the image they are declared as: a failed parse check, not a guess.
+      const mislabelled = await call('/api/v1/credentials/verify', {
+        method: 'POST',
+        headers: { 'content-type': 'image/png', 'X-Service-Key': key },
+        body: svg,
+      });
+      const report = await mislabelled.json<Awaited<ReturnType<typeof verify>>>();
+      expect(report.verdict).toBe('invalid');
+      expect(checkOf(report, 'parse')?.detail).toMatch(/declared image\/png but is not a PNG/);
+    },
+  );
+
+  it('raw bodies: another type is a 415, an empty image a 400, over 1 MiB a 413', T, async () => {
+    const { key } = await issueKey(await loginAdmin(), ['credentials:verify']);
+    const send = (type: string, body: BodyInit) =>
+      call('/api/v1/credentials/verify', {
+        method: 'POST',
+        headers: { 'content-type': type, 'X-Service-Key': key },
+        body,
+      });
+    for (const type of [
+      'text/plain',
+      'image/jpeg',
+      'application/octet-stream',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const problem = await expectProblem(await send(type, 'abc'), 415, 'unsupported-media-type');
+      expect(problem.detail).toMatch(/image\/png or image\/svg\+xml/);
+    }
+    for (const type of ['image/png', 'image/svg+xml']) {
+      const problem = await expectProblem(await send(type, new Uint8Array(0)), 400, 'empty-body');
+      expect(problem.detail).toContain(type);
+    }
+    const huge = bakePng(new Uint8Array(BADGE_PNG), 'x'.repeat(1024 * 1024));
+    await expectProblem(await send('image/png', huge), 413, 'payload-too-large');
+    // The JSON form is unchanged.
+    const issuer = await foreignIssuer('ES256');
+    expect((await verify({ credential: await signAs(issuer, credentialFrom(issuer)) }, key)).verdict).toBe(
+      'valid',
+    );
   });
 
   it(

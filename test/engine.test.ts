@@ -5,14 +5,25 @@ import { localEngine } from '../src/services/pillars/local-engine';
 import { type AiRunner, workersAiEngine } from '../src/services/pillars/workers-ai-engine';
 import {
   ANDROID_BRIEF,
+  CONTRACT_BRIEF,
+  CONTRACT_RUBRIC_OWASP,
   GENERIC_PLAYBOOK,
+  GO_BRIEF,
+  GO_PLAYBOOK_GO_LINKS,
+  GO_PLAYBOOK_NODE_LINKS,
   GOOD_PLAYBOOK,
   GOOD_RUBRIC,
   INVENTED_LINK_PLAYBOOK,
+  LETTER_BRIEF,
+  LETTER_RUBRIC_FORMULA_NAME,
+  LETTER_RUBRIC_GOOD,
+  LETTER_RUBRIC_GRADES_EXCLUSION,
   LOPSIDED_RUBRIC,
   MALFORMED_PLAYBOOK,
   OTHER_FIELD_LINK_PLAYBOOK,
   RUBRIC_BRIEF,
+  SURVEY_BRIEF,
+  SURVEY_PLAYBOOK_WITH_LINKS,
 } from './fixtures/workers-ai-recordings';
 import { issueKey, loginAdmin } from './harness';
 import { jsonInit } from './helpers';
@@ -158,6 +169,81 @@ describe('Workers AI engine', () => {
     const out = await workersAiEngine(fakeAi(invented), options).extractRubric(text);
     expect(out.engine).toBe('local');
     expect(out.fallbackReason).toMatch(/verbatim/);
+  });
+});
+
+describe('Workers AI output obeys the rules of issue 37 (recorded answers)', () => {
+  it('accepts a rubric that leaves the exclusion out of its criteria', async () => {
+    const out = await workersAiEngine(fakeAi(LETTER_RUBRIC_GOOD), options).extractRubric(
+      LETTER_BRIEF,
+      'Marketing',
+    );
+    expect(out.engine).toBe('workers-ai');
+    expect(out.result.criteria.map((c) => c.name)).toEqual([
+      'WhatsApp broadcast messages',
+      'Instagram posts',
+      'Playful tone',
+    ]);
+  });
+
+  it('refuses a rubric that grades an exclusion, and answers with the local one, which does not', async () => {
+    const ai = fakeAi(LETTER_RUBRIC_GRADES_EXCLUSION);
+    const out = await workersAiEngine(ai, options).extractRubric(LETTER_BRIEF, 'Marketing');
+    expect(ai.calls).toHaveLength(2);
+    expect(out.engine).toBe('local');
+    expect(out.fallbackReason).toMatch(
+      /"Avoids paid ads" grades "paid ads", which the brief puts out of scope/,
+    );
+    expect(out.result.criteria.some((c) => /paid ads/i.test(`${c.name} ${c.source}`))).toBe(false);
+    expect(out.result.outOfScope).toContain('paid ads');
+  });
+
+  it('refuses a letter formula as a criterion name', async () => {
+    const out = await workersAiEngine(fakeAi(LETTER_RUBRIC_FORMULA_NAME), options).extractRubric(
+      LETTER_BRIEF,
+      'Marketing',
+    );
+    expect(out.engine).toBe('local');
+    expect(out.fallbackReason).toMatch(
+      /"As discussed PFB" is not a criterion name an expert would write \(a letter formula\)/,
+    );
+    expect(out.result.criteria.some((c) => /As discussed|PFB|Dear|Regards|Kindly/.test(c.name))).toBe(false);
+  });
+
+  it("refuses levels in another field's terms (OWASP in a contract review)", async () => {
+    const out = await workersAiEngine(fakeAi(CONTRACT_RUBRIC_OWASP), options).extractRubric(
+      CONTRACT_BRIEF,
+      'Legal',
+    );
+    expect(out.engine).toBe('local');
+    expect(out.fallbackReason).toMatch(/graded in software terms \("OWASP"\)/);
+    const levels = out.result.criteria.flatMap((c) => c.levels.map((l) => l.descriptor)).join(' ');
+    expect(levels).not.toMatch(/OWASP/);
+  });
+
+  it('accepts Go material for a Go service and refuses Node.js material', async () => {
+    const good = await workersAiEngine(fakeAi(GO_PLAYBOOK_GO_LINKS), options).generatePlaybook(GO_BRIEF);
+    expect(good.engine).toBe('workers-ai');
+    const node = await workersAiEngine(fakeAi(GO_PLAYBOOK_NODE_LINKS), options).generatePlaybook(GO_BRIEF);
+    expect(node.engine).toBe('local');
+    expect(node.fallbackReason).toMatch(/nodejs\.org.* another programming language than the brief's/);
+    const links = node.result.milestones.flatMap((m) => m.tutorial_links);
+    expect(links.some((l) => l.includes('nodejs.org'))).toBe(false);
+  });
+
+  it('refuses any link for a field the knowledge base does not know, and says so with low confidence', async () => {
+    const out = await workersAiEngine(fakeAi(SURVEY_PLAYBOOK_WITH_LINKS), options).generatePlaybook(
+      SURVEY_BRIEF,
+    );
+    expect(out.engine).toBe('local');
+    expect(out.fallbackReason).toMatch(/without curated material: give no tutorial links/);
+    expect(out.result.confidence).toBe('low');
+    expect(out.result.milestones.flatMap((m) => m.tutorial_links)).toEqual([]);
+    // The prompt told the model so in the first place.
+    const ai = fakeAi(SURVEY_PLAYBOOK_WITH_LINKS);
+    await workersAiEngine(ai, options).generatePlaybook(SURVEY_BRIEF);
+    const system = ((ai.calls[0]?.messages ?? []) as { content: string }[])[0]?.content ?? '';
+    expect(system).toMatch(/Leave tutorial_links empty/);
   });
 });
 

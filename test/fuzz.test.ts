@@ -380,6 +380,21 @@ function body(op: Operation): fc.Arbitrary<Body> {
       .map(([contentType, text]) => ({ text, contentType })),
     fc.constant({ text: 'x'.repeat(BODY_LIMIT_BYTES + 1), contentType: 'application/json' }),
   );
+  // Routes that also take a baked badge's own bytes (the credential verifier): damaged, empty or
+  // mislabelled images under each declared image type.
+  const imageTypes = Object.keys(op.requestBody?.content ?? {}).filter((t) => t.startsWith('image/'));
+  const images =
+    imageTypes.length === 0
+      ? null
+      : fc
+          .tuple(
+            fc.constantFrom(...imageTypes),
+            fc.oneof(
+              oddString(200),
+              fc.constantFrom('', '\u0089PNG\r\n\u001a\n', '<svg xmlns="http://www.w3.org/2000/svg"/>', '{}'),
+            ),
+          )
+          .map(([contentType, text]) => ({ text, contentType: contentType as string | undefined }));
   if (!schema)
     return fc.oneof(
       { weight: 6, arbitrary: fc.constant({ text: undefined, contentType: undefined }) },
@@ -392,6 +407,7 @@ function body(op: Operation): fc.Arbitrary<Body> {
     { weight: 1, arbitrary: json(hostileValue) },
     { weight: 2, arbitrary: junk },
     { weight: 1, arbitrary: json(valid(schema)).map((b) => ({ ...b, contentType: undefined })) },
+    ...(images ? [{ weight: 3, arbitrary: images }] : []),
   );
 }
 

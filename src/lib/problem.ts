@@ -15,6 +15,11 @@ export const PROBLEM_TYPES = {
     title: 'Malformed JSON',
     description: 'The request body is not valid JSON.',
   },
+  'empty-body': {
+    status: 400,
+    title: 'Empty body',
+    description: 'The route needs a request body (e.g. the bytes of an image) and none was sent.',
+  },
   'invalid-encoding': {
     status: 400,
     title: 'Invalid encoding',
@@ -105,7 +110,9 @@ export const PROBLEM_TYPES = {
   'unsupported-media-type': {
     status: 415,
     title: 'Unsupported media type',
-    description: 'Request bodies must be `application/json`.',
+    description:
+      'Request bodies must be `application/json`, unless the route documents other types (the credential verifier ' +
+      'also takes `image/png` and `image/svg+xml`).',
   },
   'validation-failed': {
     status: 422,

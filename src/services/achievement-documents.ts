@@ -4,12 +4,13 @@
  * baked in, named after it). Drafts have neither (null).
  */
 import { and, eq, ne } from 'drizzle-orm';
-import BADGE_PNG from '../assets/badge/badge.png';
 import type { Database } from '../db/client';
 import { briefs, organisations } from '../db/schema';
 import { namePng } from '../domain/certificates/badge';
 import { OB_CONTEXT_V3, VC_CONTEXT_V2 } from '../domain/certificates/credential';
 import { criteriaUrl } from '../domain/certificates/urls';
+import { achievementBadgePng } from './badge-image';
+import { achievementImageKey } from './cache-keys';
 import { briefCredentialFacts } from './credentials';
 import { PLATFORM_NAME } from './status-lists';
 
@@ -42,15 +43,31 @@ export async function criteriaDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Da
   };
 }
 
-/** `GET /ob/achievements/{briefId}/image.png`: the badge artwork named after the achievement. */
+/**
+ * `GET /ob/achievements/{briefId}/image.png`: the achievement's badge (its name and organisation
+ * drawn in the picture) as a PNG, also named in its `Title` and `Description` text chunks. A
+ * render takes tens of milliseconds of CPU, so the PNG is kept in KV under a key made from what it
+ * shows: a renamed brief or organisation gets a new image, and an unchanged one is rendered once.
+ */
 export async function achievementImage(
+  env: Pick<Env, 'CACHE'>,
   db: Database,
   briefId: string,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   const brief = await publicBrief(db, briefId);
   if (!brief) return null;
-  return namePng(new Uint8Array(BADGE_PNG), {
+  const organisation = brief.organisation ?? PLATFORM_NAME;
+  const text = {
     title: brief.title,
-    description: `Badge of the achievement "${brief.title}" (${brief.domain}), set by ${brief.organisation ?? PLATFORM_NAME}.`,
-  });
+    description: `Badge of the achievement "${brief.title}" (${brief.domain}), set by ${organisation}.`,
+  };
+  const key = await achievementImageKey(JSON.stringify([text.title, text.description, organisation]));
+  const hit = await env.CACHE.get(key, 'arrayBuffer');
+  if (hit) return new Uint8Array(hit);
+  const png = namePng(await achievementBadgePng({ title: brief.title, organisation }), text);
+  await env.CACHE.put(key, png, { expirationTtl: ACHIEVEMENT_IMAGE_TTL });
+  return png;
 }
+
+/** How long a rendered achievement image is kept (its key changes with what it shows). */
+const ACHIEVEMENT_IMAGE_TTL = 30 * 86_400;

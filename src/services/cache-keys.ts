@@ -9,10 +9,17 @@
  */
 
 import type { Leaderboard } from '../domain/leaderboard';
+import { sha256Hex } from '../domain/secrets';
 import { IsolateCache } from '../lib/isolate-cache';
 
 /** The public agreement rate (one entry). */
 export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';
+
+/**
+ * An achievement's rendered badge image (PNG), by a SHA-256 of what it shows (title, description,
+ * organisation) and the look's version: a rename makes a new key, and the old one expires.
+ */
+export const achievementImageKey = async (shown: string) => `achievement-image:v1:${await sha256Hex(shown)}`;
 
 /** A certificate's public verification payload. */
 export const verificationKey = (certificateNo: string) => `verify:v1:${certificateNo}`;

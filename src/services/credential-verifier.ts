@@ -29,7 +29,7 @@ import {
   summarise,
 } from '../domain/open-badges/checks';
 import { didKeyJwk, didOf, didWebUrl, keyFromDidDocument, type PublicJwk } from '../domain/open-badges/did';
-import { readPresented } from '../domain/open-badges/presented';
+import { type DeclaredImage, readPresented } from '../domain/open-badges/presented';
 import { type StatusFinding, type Verdict, verdictOf, verdictSentence } from '../domain/open-badges/verdict';
 import { type FetchBudget, guardedFetch, maxAgeOf, OutboundRefused } from './outbound-fetch';
 import { publishedKeys } from './signing-key';
@@ -509,12 +509,16 @@ function report(
   };
 }
 
-/** Verifies the credential in `bytes` (a VC-JWT, a JSON credential, or a baked PNG or SVG). */
+/**
+ * Verifies the credential in `bytes` (a VC-JWT, a JSON credential, or a baked PNG or SVG).
+ * `declared`: the bytes were sent as `image/png` or `image/svg+xml` and must be that image.
+ */
 export async function verifyPresentedCredential(
   env: Env_,
   db: Database,
   bytes: Uint8Array,
   now = new Date(),
+  declared?: DeclaredImage,
 ): Promise<VerificationReport> {
   const ctx: Context = {
     env,
@@ -530,7 +534,7 @@ export async function verifyPresentedCredential(
     kid: null,
     checkedAt: now.toISOString(),
   };
-  const presented = readPresented(bytes);
+  const presented = readPresented(bytes, declared);
   if ('error' in presented)
     return report(
       [{ check: 'parse', outcome: 'failed', detail: presented.error }],

@@ -1190,7 +1190,7 @@ export interface paths {
         put?: never;
         /**
          * Verify any issuer’s Open Badges 3.0 credential
-         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Always 200 with a verdict: a credential that fails is an answer, not an error.
+         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Send the credential as JSON, or a baked badge’s bytes as `image/png` or `image/svg+xml` (bytes that are not the declared image get a failed `parse` check). Always 200 with a verdict: a credential that fails is an answer, not an error.
          */
         post: operations["verifyCredential"];
         delete?: never;
@@ -1669,7 +1669,7 @@ export interface paths {
         };
         /**
          * A brief’s badge image (an achievement’s `image.id`)
-         * @description Public, CORS open. The badge artwork as a PNG with no credential baked in, named after the achievement (PNG `iTXt` chunks `Title` and `Description`). A holder’s baked badge is `/api/certificates/{certificateNo}/badge.png`. Draft briefs are 404.
+         * @description Public, CORS open. The achievement’s badge as a 400 × 400 PNG with no credential baked in: its name (up to two lines, any of Latin, Devanagari and Tamil) and its organisation drawn in the picture, and the same in the PNG `iTXt` chunks `Title` and `Description`. Rendered once per name and kept (`Cache-Control: public, max-age=300`). A holder’s baked badge is `/api/certificates/{certificateNo}/badge.png`. Draft briefs are 404.
          */
         get: operations["getAchievementImage"];
         put?: never;
@@ -1711,7 +1711,7 @@ export interface paths {
         put?: never;
         /**
          * Verify any issuer’s Open Badges 3.0 credential (public, for the /verify page)
-         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Always 200 with a verdict: a credential that fails is an answer, not an error. Public, limited to 60 requests per minute per client address (the same budget as the leaderboard); partners use `POST /api/v1/credentials/verify` with an API key.
+         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Send the credential as JSON, or a baked badge’s bytes as `image/png` or `image/svg+xml` (bytes that are not the declared image get a failed `parse` check). Always 200 with a verdict: a credential that fails is an answer, not an error. Public, limited to 60 requests per minute per client address (the same budget as the leaderboard); partners use `POST /api/v1/credentials/verify` with an API key.
          */
         post: operations["verifyCredentialPublic"];
         delete?: never;
@@ -12446,9 +12446,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64), or a baked badge as raw bytes with `Content-Type: image/png` or `image/svg+xml`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VerifyCredentialRequest"];
+                "image/png": string;
+                "image/svg+xml": string;
             };
         };
         responses: {
@@ -12467,7 +12470,7 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialVerification"];
                 };
             };
-            /** @description Malformed JSON or invalid parameters */
+            /** @description Malformed JSON, or an empty `image/png` / `image/svg+xml` body (`empty-body`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12502,7 +12505,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request body over the limit */
+            /** @description Request body over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12511,7 +12514,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request body is not JSON */
+            /** @description A `Content-Type` other than `application/json`, `image/png` or `image/svg+xml`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -15510,9 +15513,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64), or a baked badge as raw bytes with `Content-Type: image/png` or `image/svg+xml`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VerifyCredentialRequest"];
+                "image/png": string;
+                "image/svg+xml": string;
             };
         };
         responses: {
@@ -15531,7 +15537,7 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialVerification"];
                 };
             };
-            /** @description Malformed JSON or invalid parameters */
+            /** @description Malformed JSON, or an empty `image/png` / `image/svg+xml` body (`empty-body`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15540,7 +15546,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request body over the limit */
+            /** @description Request body over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -15549,7 +15555,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Request body is not JSON */
+            /** @description A `Content-Type` other than `application/json`, `image/png` or `image/svg+xml`. */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -17810,7 +17816,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                type: "malformed-json" | "invalid-encoding" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "internal-error";
+                type: "malformed-json" | "empty-body" | "invalid-encoding" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "internal-error";
             };
             cookie?: never;
         };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  achievementBadgeLines,
   BadgeError,
   badgeSvg,
   bakePng,
@@ -9,6 +10,7 @@ import {
   extractFromSvg,
   OB3_NAMESPACE,
   pngChunks,
+  wrapTitle,
 } from './badge';
 
 const JWT = 'eyJhbGciOiJFZERTQSJ9.eyJpc3MiOiJodHRwczovL2V4YW1wbGUuY29tIn0.c2lnbmF0dXJl';
@@ -97,5 +99,24 @@ describe('SVG baking', () => {
 
   it('finds nothing in an SVG without a credential', () => {
     expect(extractFromSvg(badgeSvg(face))).toBeNull();
+  });
+});
+
+describe('the achievement badge’s text', () => {
+  it('wraps a title between words into at most two lines, the rest clipped with an ellipsis', () => {
+    expect(wrapTitle('Design a bird feeder API', 28, 2)).toEqual(['Design a bird feeder API']);
+    expect(wrapTitle('Migrate a monolithic billing service to event-driven microservices', 28, 2)).toEqual([
+      'Migrate a monolithic billing',
+      'service to event-driven…',
+    ]);
+    const [only] = wrapTitle('Supercalifragilisticexpialidocious-and-then-some', 28, 2);
+    expect([...only!].length).toBeLessThanOrEqual(28);
+    expect(only!.endsWith('…')).toBe(true);
+  });
+
+  it('names the achievement and its organisation, centred under "VERIFIED WORK"', () => {
+    const lines = achievementBadgeLines({ title: 'डेटा विश्लेषण रिपोर्ट', organisation: 'Lipi Labs' });
+    expect(lines.map((l) => l.text)).toEqual(['VERIFIED WORK', 'डेटा विश्लेषण रिपोर्ट', 'Lipi Labs']);
+    expect(lines.map((l) => l.y)).toEqual([...lines.map((l) => l.y)].sort((a, b) => a - b));
   });
 });

@@ -217,6 +217,14 @@ function clip(text: string, max: number): string {
 
 const MONTH = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
+/** The frame every badge shares: the disc, its ring and the check mark. */
+const BADGE_FRAME = `<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#1c4d8c"/><stop offset="1" stop-color="#0b2f5c"/></linearGradient></defs>
+<circle cx="200" cy="200" r="192" fill="url(#g)"/>
+<circle cx="200" cy="200" r="176" fill="none" stroke="#f2c14e" stroke-width="6"/>
+<path d="M160 112l28 28 56-56" fill="none" stroke="#f2c14e" stroke-width="14" stroke-linecap="round" stroke-linejoin="round" transform="translate(0 10)"/>`;
+
+const BADGE_FONTS = "'Noto Sans','Segoe UI',Helvetica,Arial,sans-serif";
+
 /**
  * The SVG badge (400 × 400, before baking): the achievement's title, the organisation, the month
  * of issue and the number. No personal data: like the credential, the badge does not name the
@@ -228,17 +236,78 @@ export function badgeSvg(face: BadgeFace): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400" role="img" aria-label="${xmlAttribute(`Verified work badge: ${face.title}, ${face.organisation}, ${face.certificateNo}`)}">
 <title>${xmlText(`${face.title} · ${face.certificateNo}`)}</title>
-<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#1c4d8c"/><stop offset="1" stop-color="#0b2f5c"/></linearGradient></defs>
-<circle cx="200" cy="200" r="192" fill="url(#g)"/>
-<circle cx="200" cy="200" r="176" fill="none" stroke="#f2c14e" stroke-width="6"/>
-<path d="M160 112l28 28 56-56" fill="none" stroke="#f2c14e" stroke-width="14" stroke-linecap="round" stroke-linejoin="round" transform="translate(0 10)"/>
-<g font-family="'Noto Sans','Segoe UI',Helvetica,Arial,sans-serif" text-anchor="middle" fill="#ffffff">
+${BADGE_FRAME}
+<g font-family="${BADGE_FONTS}" text-anchor="middle" fill="#ffffff">
 <text x="200" y="190" font-size="15" letter-spacing="3" fill="#f2c14e">VERIFIED WORK</text>
 <text x="200" y="226" font-size="21" font-weight="700">${xmlText(title)}</text>
 <text x="200" y="256" font-size="15">${xmlText(organisation)}</text>
 <text x="200" y="290" font-size="13" fill="#cfdcef">${xmlText(MONTH.format(face.issuedAt))}</text>
 <text x="200" y="318" font-size="13" font-family="ui-monospace,Menlo,Consolas,monospace" fill="#cfdcef">${xmlText(face.certificateNo)}</text>
 </g>
+</svg>
+`;
+}
+
+/**
+ * Splits a title into at most `lines` lines of at most `max` characters, breaking between words
+ * (a word longer than a line is cut); what does not fit ends the last line with "…".
+ */
+export function wrapTitle(text: string, max: number, lines: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.trim().split(/\s+/).filter(Boolean)) {
+    const joined = line ? `${line} ${word}` : word;
+    if ([...joined].length <= max) line = joined;
+    else {
+      if (line) out.push(line);
+      line = word;
+    }
+  }
+  if (line) out.push(line);
+  if (out.length <= lines) return out.map((l) => clip(l, max));
+  return [...out.slice(0, lines - 1).map((l) => clip(l, max)), clip(out.slice(lines - 1).join(' '), max)];
+}
+
+/** One centred line of a badge's text: its baseline, size, weight, colour and letter spacing. */
+export type BadgeLine = {
+  text: string;
+  y: number;
+  size: number;
+  bold: boolean;
+  fill: string;
+  letterSpacing: number;
+};
+
+/**
+ * The text of an achievement's badge (400 × 400): "VERIFIED WORK", the achievement's name in up to
+ * two lines, and the organisation that sets it. No number, date or holder: it stands for the
+ * achievement, not for one credential. The lines are drawn by the caller (as outlines, for a PNG).
+ */
+export function achievementBadgeLines(face: { title: string; organisation: string }): BadgeLine[] {
+  const title = wrapTitle(face.title, 28, 2);
+  const first = title.length === 1 ? 238 : 226;
+  const line = (text: string, y: number, size: number, bold: boolean, fill: string, letterSpacing = 0) => ({
+    text,
+    y,
+    size,
+    bold,
+    fill,
+    letterSpacing,
+  });
+  return [
+    line('VERIFIED WORK', 190, 15, false, '#f2c14e', 3),
+    ...title.map((text, i) => line(text, first + i * 27, 21, true, '#ffffff')),
+    line(clip(face.organisation, 40), first + title.length * 27 + 14, 15, false, '#cfdcef'),
+  ];
+}
+
+/** A badge's SVG document: the shared frame and `content` (already drawn text) over it. */
+export function badgeDocument(label: string, content: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400" role="img" aria-label="${xmlAttribute(label)}">
+<title>${xmlText(label)}</title>
+${BADGE_FRAME}
+${content}
 </svg>
 `;
 }

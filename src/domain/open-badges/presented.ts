@@ -31,13 +31,27 @@ function fromText(text: string, container: Presented['container']): Presented | 
   return { error: 'The text is neither a compact VC-JWT (three base64url segments) nor a JSON credential.' };
 }
 
+/** The image type a raw request body was declared as (its `Content-Type`), when it was sent as bytes. */
+export type DeclaredImage = 'png' | 'svg';
+
 /**
  * The credential in `bytes`: a PNG's `openbadgecredential` chunk, an SVG's
  * `<openbadges:credential verify="…">` (or its text content), else the bytes as UTF-8 text.
+ * Bytes sent as `image/png` or `image/svg+xml` (`declared`) must be that image.
  */
-export function readPresented(bytes: Uint8Array): Presented | { error: string } {
+export function readPresented(bytes: Uint8Array, declared?: DeclaredImage): Presented | { error: string } {
   if (bytes.length === 0) return { error: 'Nothing was sent.' };
-  if (PNG_SIGNATURE.every((b, i) => bytes[i] === b)) {
+  const png = PNG_SIGNATURE.every((b, i) => bytes[i] === b);
+  if (declared === 'png' && !png) return { error: 'The body is declared image/png but is not a PNG.' };
+  if (declared === 'svg' && png) return { error: 'The body is declared image/svg+xml but is a PNG.' };
+  const found = readBytes(bytes, png);
+  if (declared === 'svg' && !('error' in found) && found.container !== 'svg')
+    return { error: 'The body is declared image/svg+xml but is not an SVG document.' };
+  return found;
+}
+
+function readBytes(bytes: Uint8Array, png: boolean): Presented | { error: string } {
+  if (png) {
     let baked: string | null;
     try {
       baked = extractFromPng(bytes);

@@ -42,11 +42,39 @@ const FORMULA_LINE =
 const FORMULA_LEAD =
   /^(?:(?:as discussed(?:\s+(?:on|over|in|during|with|at)\s+[^,.:]{1,40})?|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also)\b[,:]?\s*)+/i;
 
+/** The formula that closes a letter: the lines under it are a name and a designation. */
+const SIGN_OFF =
+  /^(?:thanks|thank you|thanking you|many thanks|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))\b/i;
+
+/** A letter's introduction of the asks: "Kindly find the scope for …", "PFB the requirement for …". */
+const INTRODUCTION =
+  /^(?:(?:as discussed|as per our [\w-]+|with reference to [^,]+|further to [^,]+)[,:]?\s*)?(?:(?:please|kindly|pls)\s+)?(?:find|pfb)\s+(?:(?:below|attached|enclosed|herewith)\s+)?(?:the\s+)?(?:scope|requirements?|details|brief|points|specifications?|spec|summary)\b(?:\s+(?:of|for)\s+[^.!?:]{0,80})?[.:!]?$/i;
+
 /** Whether a sentence is a letter formula and nothing else ("Regards,", "Dear Team,", "Hope you are doing well."). */
 export function isLetterFormula(text: string): boolean {
+  // "Hi,\nPFB the requirement …", "Thanking you,\nR. Jadhav": formula lines, and the name (and
+  // designation) under a sign-off.
+  const lines = text
+    .trim()
+    .split(/\s*\n\s*/)
+    .filter(Boolean);
+  if (lines.length > 1) {
+    let signedOff = false;
+    const formulaic = lines.every((line) => {
+      if (isLetterFormula(line)) {
+        signedOff ||= SIGN_OFF.test(line.trim());
+        return true;
+      }
+      return signedOff && line.split(/\s+/).length <= 5;
+    });
+    if (formulaic) return true;
+  }
   const t = normaliseSpace(text).trim();
   if (t === '') return false;
   if (FORMULA_LINE.test(t)) return true;
+  // "Kindly find the scope for …", "PFB the requirement for the translation job.": an
+  // introduction to what follows, asking for nothing itself.
+  if (INTRODUCTION.test(t)) return true;
   // "PFB the requirements for the sales deck:" introduces a list and asks for nothing itself.
   const rest = t.replace(FORMULA_LEAD, '').trim();
   return rest === '' || (rest !== t && /:$/.test(rest) && rest.split(/\s+/).length <= 8);
@@ -63,11 +91,20 @@ const EXCLUSION_OPENER =
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not (?:part of|in|within) (?:this|the|our|scope)\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b)/i;
+
+/** "No X needed", "no X please", "no X for now": what the brief does not want done. */
+const NO_THING_NEEDED =
+  /^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)(.+?)\s+(?:(?:is|are)\s+)?(?:needed|required|necessary|wanted|please|pls|for now|this (?:time|round|phase)|at this stage|in this phase)$/i;
 
 /** Said outright: doing the thing costs marks or the submission. */
 const EXPLICIT_PENALTY =
   /\b(?:will|would|shall) (?:be )?(?:penali[sz]ed|rejected|disqualified|fail(?:ed)?|lose marks|cost marks)\b|\bmarks? (?:will be |are )?deducted\b|\bautomatic(?:ally)? (?:fail|rejected|disqualified)\b|\bcounts? against\b|\bdisqualif/i;
+
+/** Whether a sentence says outright that doing something costs marks or the submission. */
+export function statesPenalty(text: string): boolean {
+  return EXPLICIT_PENALTY.test(normaliseSpace(text));
+}
 
 /** A must-not said in so many words: a graded rule, not a note on scope. */
 const HARD_PROHIBITION =
@@ -82,6 +119,10 @@ export function excludedThing(sentence: string): string | null {
     .replace(/[.;!]+$/u, '')
     .trim();
   if (text === '' || EXPLICIT_PENALTY.test(text)) return null;
+  // "No topographic survey needed", "no frontend please", "No dashboards for now": scope, not a
+  // prohibition ("No plagiarism." stays one).
+  const noThing = text.match(NO_THING_NEEDED);
+  if (noThing) return cleanThing(noThing[1] ?? '') || null;
   const opener = text.match(EXCLUSION_OPENER);
   if (opener && !HARD_PROHIBITION.test(text.slice(0, opener.index ?? 0))) {
     const thing = cleanThing(text.slice(opener[0].length));
@@ -99,6 +140,17 @@ export function excludedThing(sentence: string): string | null {
     return thing || null;
   }
   return null;
+}
+
+/**
+ * Whether a clause inside a sentence opens as a scope exclusion ("…, and please don't redo …",
+ * "…; no need for …"). "…, and avoid leakage" is not one: inside a sentence, "avoid" sets a
+ * quality bar on the ask it follows; only a sentence of its own ("Avoid paid databases.") is scope.
+ */
+export function opensExclusion(clause: string): boolean {
+  const t = clause.trim();
+  if (/^(?:(?:and|but|also|so)\s+)?avoid(?:ing)?\b/i.test(t)) return false;
+  return EXCLUSION_OPENER.test(t) && excludedThing(t) !== null;
 }
 
 /** The excluded thing without its reason ("; QGIS is enough", "— the interview carries it") or a trailing "at this stage". */
@@ -166,7 +218,8 @@ export function splitClauses(text: string): string[] {
   const re = /\s*(?:;|,\s*(?:and\s+)?|\s+and\s+)/g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = text.slice(m.index + m[0].length);
-    if (m[0].includes(';') || ASK_VERB.test(next)) cuts.push(m.index, m.index + m[0].length);
+    if (m[0].includes(';') || ASK_VERB.test(next) || opensExclusion(next))
+      cuts.push(m.index, m.index + m[0].length);
   }
   cuts.push(text.length);
   const parts: string[] = [];
@@ -222,13 +275,19 @@ export function readAsks(
         outOfScope.push(thing);
         continue;
       }
-      for (const part of splitClauses(clause))
+      for (const part of splitClauses(clause)) {
+        const excluded = excludedThing(part);
+        if (excluded) {
+          outOfScope.push(excluded);
+          continue;
+        }
         asks.push({
           text: part,
           modality: modalityOf(part),
           quantities: quantitiesOf(part),
           scope: scopeOf(part),
         });
+      }
     }
   }
   return { asks, outOfScope: [...new Set(outOfScope)] };

@@ -18,9 +18,12 @@ import {
   isExclusionLeadIn,
   isLetterFormula,
   isSelfDescription,
+  opensExclusion,
   readAsks,
+  statesPenalty,
   withoutFormulas,
 } from './requirements';
+import { isCleanName, nameProblem } from './rubric-quality';
 import {
   capitalise,
   contentStems,
@@ -90,7 +93,7 @@ const LOGISTICS =
 const MUST_CUE =
   /\bmust\b|\b[a-z]+(?:ni|na) (?:hi )?(?:hai|hoga|hogi)\b|\bmsut\b|\bmst\b|\brequire?d\b|\brequred\b|\bzaroo?ri\b|\bzaruri\b|\bjaruri\b|\bcompulsory\b|\bkarna (?:hi )?(?:hai|hoga)\b|\bkarni (?:hai|hogi)\b|\bhona (?:hi )?(?:hai|hoga)\b|\bshall\b|\brequired\b|\bmandatory\b|\bha(?:s|ve) to\b|\bneeds? to\b|\bwe need\b|\bessential\b|\bnon-negotiable\b|\bwill be (?:assessed|evaluated|graded|judged|scored|marked|reviewed)\b|\bat (?:a |the )?minimum\b|\bcritical\b|\brequires?\b|\bcrucial\b|\bvital\b|\bparamount\b|\b(?:is|are) a must\b|\btop priority\b|\bkey requirement\b/;
 const SHOULD_CUE =
-  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\b(?:is|are) (?:also )?expected\b|\b(?:is|are) (?:very |really |especially |particularly )?important\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
+  /\bshould\b|\b(?:likhna|karna|karo|banao|bhejna|dikhana|rakhna|banana)\b|\bshoud\b|\bshuold\b|\bshuld\b|\bsholud\b|\bshoudl\b|\bchahiye\b|\bchahie\b|\bexpect(?:ed)? (?:ki|ke)\b|\bwe expect\b|\bexpected to\b|\b(?:is|are) (?:also )?expected\b|\b(?:is|are) (?:very |really |especially |particularly )?important\b|\bexpects?\b|\bensure\b|\bmake sure\b|\bought to\b|\bwe want\b|\bwe(?:'d| would) like\b|\bwe are looking for\b|\byou will\b|\byour (?:task|job|goal) is\b|\bplease\b|\bkindly\b|\bdeliverables?\b|\brequirements?\b|\bneeds? (?:a|an|the)\b/;
 const NICE_CUE =
   /\bnice[- ]to[- ]have\b|\b(?:is|are) welcome\b|\bas an extra\b|\bagar time\b|\bho sake toh\b|\boptional hai\b|\bwould be (?:nice|great|good|a plus|appreciated)\b|\bwe(?:'d| would) love\b|\b(?:is|are) appreciated\b|\bbonus\b|\b(?:is|are|be|as|considered) optional\b|\boptional(?:ly)?[,:.)]|^optional\b|\boptionally\b|\bideally\b|\bpreferably\b|\bstretch goals?\b|\bif (?:you have )?time\b|\bextra credit\b|\bcould\b|\bmay\b/;
 /**
@@ -326,6 +329,18 @@ const ASK_VERBS = new Set([
   ),
 ]);
 
+/** A verb of asking in the third person ("adds", "keeps", "returns", "comes", "supports"). */
+function isThirdPersonAsk(word: string): boolean {
+  if (!/s$/.test(word) || word.length < 4) return false;
+  const base = [word.slice(0, -1), word.replace(/es$/, ''), word.replace(/ies$/, 'y')];
+  return base.some((b) => ASK_VERBS.has(b) || THIRD_PERSON_EXTRA.has(b));
+}
+const THIRD_PERSON_EXTRA = new Set(
+  'come accept reject retry survive support store return keep hold allow let give take offer display notify remind refund print sync block flag warn'.split(
+    ' ',
+  ),
+);
+
 /**
  * Splits a sentence into its asks: at ";", and at "and", "also", "plus" or a comma when the
  * next word is a verb ("Build a landing page, write the launch email and set up analytics").
@@ -334,11 +349,21 @@ const ASK_VERBS = new Set([
 export function splitAsks(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   const cuts: number[] = [];
-  const re = /\s*(?:;|,?\s+(?:and|also|plus|aur|और)\s+|,\s+)(?=([\p{L}\p{M}]+))/gu;
+  const re = /\s*(?:;\s*|,?\s+(?:and|also|plus|aur|और)\s+|,\s+)(?=([\p{L}\p{M}]+))/gu;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = (m[1] ?? '').toLowerCase();
     // Hindi puts the verb last, so "aur" (and) joins two asks whatever follows it.
-    if (m[0].includes(';') || /\baur\b|और/.test(m[0]) || ASK_VERBS.has(next))
+    // "Do not copy text; copied text will be penalised": the penalty belongs to the rule.
+    if (statesPenalty(text)) break;
+    if (
+      m[0].includes(';') ||
+      /\baur\b|और/.test(m[0]) ||
+      ASK_VERBS.has(next) ||
+      // "…, adds less than 2 ms at p99, keeps the limits across a restart, returns 429 …":
+      // a run-on sentence lists what its subject must do in the third person.
+      (m[0].includes(',') && isThirdPersonAsk(next)) ||
+      opensExclusion(text.slice(m.index + m[0].length))
+    )
       cuts.push(m.index, m.index + m[0].length);
   }
   if (cuts.length === 0) return [sentence];
@@ -352,6 +377,52 @@ export function splitAsks(sentence: Sentence): Sentence[] {
     parts.push({ ...sentence, text: trimmed, start: sentence.start + from + raw.indexOf(trimmed) });
   }
   return parts.length > 1 ? parts : [sentence];
+}
+
+/**
+ * A sentence with the scope exclusions it carries cut off: "… and a one-page guide for
+ * managers, and please don't redo the review process" keeps its asks and loses the exclusion,
+ * which `readAsks` puts in `outOfScope`. Each part is a verbatim slice; none when the whole
+ * sentence is an exclusion.
+ */
+function withoutExclusions(sentence: Sentence): Sentence[] {
+  const text = sentence.text;
+  const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+)/gu;
+  const cuts: number[] = [];
+  for (let m = re.exec(text); m !== null; m = re.exec(text))
+    if (opensExclusion(text.slice(m.index + m[0].length))) cuts.push(m.index, m.index + m[0].length);
+  if (cuts.length === 0) return excludedThing(text) === null ? [sentence] : [];
+  const bounds = [0, ...cuts, text.length];
+  const parts: Sentence[] = [];
+  for (let i = 0; i < bounds.length; i += 2) {
+    const from = bounds[i] as number;
+    const raw = text.slice(from, bounds[i + 1]);
+    const trimmed = raw.trim();
+    if (trimmed.split(/\s+/).length < 2 || excludedThing(trimmed) !== null) continue;
+    parts.push({ ...sentence, text: trimmed, start: sentence.start + from + raw.indexOf(trimmed) });
+  }
+  return parts;
+}
+
+/** A brief whose sentences average this many words or fewer is written in fragments. */
+const TERSE_MEAN_WORDS = 12;
+
+/**
+ * A fragment that names an ask without a subject or a verb of being ("Notebook + CSV.",
+ * "Loading schedule at the depot, 3:30 to 4:30 am."), as opposed to a sentence about the
+ * setting ("Our customers order by phone.", "The website is old.") or a question.
+ */
+function isFragment(text: string): boolean {
+  const t = text.trim();
+  return (
+    !t.endsWith('?') &&
+    t.split(/\s+/).length <= TERSE_MEAN_WORDS + 3 &&
+    contentStems(t).length >= 2 &&
+    !LOGISTICS.test(t.toLowerCase()) &&
+    !/\b(?:is|are|was|were|be|been|has|have|had|we|our|us|i|my|you|your|they|their|it|its|this|these|there|he|she)\b/i.test(
+      t.replace(/\bfrom us\b/gi, ''),
+    )
+  );
 }
 
 /**
@@ -389,8 +460,17 @@ function informativeFallback(
       return { s, score: stems.size + themed - penalty };
     })
     .sort((a, b) => b.score - a.score || a.s.index - b.s.index);
+  // A brief written in fragments ("Loading schedule at the depot, 3:30 to 4:30 am.", "Notebook
+  // + CSV.") states its asks without a verb or a modal: each short fragment is an ask of its own.
+  const prose = sentences.filter((s) => !s.heading && !s.bullet);
+  const meanWords = prose.reduce((sum, s) => sum + s.text.split(/\s+/).length, 0) / Math.max(1, prose.length);
+  const fragments =
+    prose.length > 0 && meanWords <= TERSE_MEAN_WORDS
+      ? candidates.filter(({ s }) => !s.heading && isFragment(s.text))
+      : [];
   const need = Math.max(0, MIN_CRITERIA - have.length);
-  const added = candidates.slice(0, need).map(({ s }) => toRequirement(s, 'implied'));
+  const chosen = new Set([...candidates.slice(0, need), ...fragments]);
+  const added = [...chosen].map(({ s }) => toRequirement(s, 'implied'));
   return [...have, ...added].sort((a, b) => a.sentence.index - b.sentence.index);
 }
 
@@ -719,7 +799,12 @@ export function keyPhrases(sentence: string): string[] {
   let run: string[] = [];
   let lastEnd = -1;
   const close = () => {
-    while (run.length > 0 && IMPERATIVE_VERBS.has((run[0] as string).toLowerCase())) run.shift();
+    while (
+      run.length > 0 &&
+      (IMPERATIVE_VERBS.has((run[0] as string).toLowerCase()) ||
+        isThirdPersonAsk((run[0] as string).toLowerCase()))
+    )
+      run.shift();
     // A number alone ("5") is not a topic; with its unit ("200 ms") it is.
     if (run.some((w) => !/^\d/.test(w))) out.push(run.slice(0, 4).join(' '));
     run = [];
@@ -1115,7 +1200,13 @@ export function extractRubric(
   const allowed = themesForBrief(text, fieldOfText(options?.domain, text));
   const sentences = splitSentences(text);
   const { outOfScope } = readAsks(sentences);
-  let requirements = findRequirements(sentences, text);
+  // An exclusion inside a sentence ("…, and please don't redo X") is scope, not part of the ask.
+  let requirements = findRequirements(sentences, text).flatMap((r) => {
+    const parts = withoutExclusions(r.sentence);
+    return parts.length === 1 && parts[0] === r.sentence
+      ? [r]
+      : parts.map((part) => toRequirement(part, cueStrength(part.text) ?? r.strength));
+  });
   const short = sentences.length <= SHORT_BRIEF_SENTENCES && text.length <= SHORT_BRIEF_CHARS;
   // A short brief's asks each stand alone; so do the asks of a run-on sentence in any brief
   // ("shortlist three venues …, prepare a budget … and draft a run-of-show …").
@@ -1124,14 +1215,13 @@ export function extractRubric(
       ? splitAsks(r.sentence).map((part) => toRequirement(part, cueStrength(part.text) ?? r.strength))
       : [r],
   );
-  if (requirements.length < MIN_CRITERIA)
-    requirements = informativeFallback(
-      sentences,
-      requirements,
-      domain,
-      contextSentences(sentences, text),
-      allowed,
-    );
+  requirements = informativeFallback(
+    sentences,
+    requirements,
+    domain,
+    contextSentences(sentences, text),
+    allowed,
+  );
   markAlternatives(requirements, sentences);
 
   if (requirements.length === 0)
@@ -1222,6 +1312,23 @@ export function extractRubric(
       name = fitName(cleanText(alternative));
     if (taken.has(name))
       name = fitName(capitalise(cleanText(withoutFormulas(criterion.source)).replace(/[\s.;:!?।॥]+$/u, '')));
+    // The rules every rubric must pass (`rubricProblems`) judge the name too: one they refuse
+    // (a letter formula, a lone generic noun, a cut-off fragment, a spliced "&") is replaced by
+    // the first candidate they accept: the name without formulas, the sentence's own name, its
+    // key phrases (longest first), its opening words.
+    if (!acceptableName(name, taken)) {
+      const source = cleanText(withoutFormulas(criterion.source));
+      const candidates = [
+        capitalise(fitName(cleanText(withoutFormulas(name)))),
+        alternative ? capitalise(fitName(cleanText(withoutFormulas(alternative)))) : '',
+        ...keyPhrases(source)
+          .filter((p) => p.split(' ').length >= 2)
+          .sort((a, b) => b.split(' ').length - a.split(' ').length)
+          .map((p) => capitalise(fitName(p))),
+        capitalise(fitName(source.replace(/[\s.;:!?।॥]+$/u, ''))),
+      ];
+      name = candidates.find((c) => acceptableName(c, taken)) ?? name;
+    }
     // Identical sources (a brief that repeats itself word for word) are the only case left.
     for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
     taken.add(name);
@@ -1312,7 +1419,7 @@ function prohibitionDraft(
 
 /** Words a name may not end on: they leave it cut off ("Dedupes lines across large"). */
 const NAME_TAIL =
-  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
+  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|better|worse|higher|lower|faster|slower|greater|fewer|larger|smaller|versus|vs|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
 const NAME_PREPOSITION =
   /^(?:for|with|to|in|on|by|at|across|over|under|between|within|from|into|via|per|of)$/i;
 /** Most words a criterion name has, a choice's options aside. */
@@ -1345,6 +1452,11 @@ export function fitName(name: string): string {
   while (words.length > 1 && NAME_TAIL.test(words[words.length - 1] ?? '')) words.pop();
   const fitted = words.join(' ');
   return fitted ? `${prefix}${fitted}` : name;
+}
+
+/** Whether a name passes the rubric rules on names and is not taken yet. */
+function acceptableName(name: string, taken: ReadonlySet<string>): boolean {
+  return name.trim() !== '' && !taken.has(name) && isCleanName(name) && nameProblem(name) === null;
 }
 
 /** Text fit for a name: control characters ("Do\u0000 it") dropped, spaces collapsed. */

@@ -42,13 +42,13 @@ export function isCleanName(name: string): boolean {
 
 /** Words that name nothing gradable on their own ("Areas", "Source", "Written"). */
 const GENERIC_NOUNS = new Set(
-  'area areas source sources written wake item items thing things stuff work details detail point points part parts section sections aspect aspects requirement requirements scope note notes general other others misc miscellaneous overview summary task tasks deliverable deliverables'.split(
+  'area areas source sources written wake item items thing things stuff work details detail point points part parts section sections aspect aspects requirement requirements scope note notes general other others misc miscellaneous overview summary task tasks deliverable deliverables data information file files format quality output outputs result results'.split(
     ' ',
   ),
 );
 /** Endings that leave a name cut off ("Dedupes lines across large"). */
 const CUT_OFF_END =
-  /\s(?:across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least)$/i;
+  /\s(?:across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|better|worse|higher|lower|faster|slower|greater|fewer|versus|vs)$/i;
 /** A company describing itself, in a name. */
 const SELF_DESCRIPTION = /\b[A-Z][a-z]+-based\b|\b(?:[Cc]ompany|[Ff]irm|[Ss]tartup|[Aa]gency)\b/;
 
@@ -76,6 +76,15 @@ export function nameProblem(name: string): string | null {
 }
 
 /**
+ * Words that grade software work: fine where the brief is about software (or uses them itself),
+ * another field's language anywhere else.
+ */
+const SOFTWARE_GRADING_WORDS =
+  /\b(?:owasp|xss|sql injection|csrf|linter|linting|refactor(?:ing|ed)?|unit tests?|integration tests?|pull requests?|code ?base|repository|stack traces?|code quality|maintainable code|source code|compiles?|build pipeline)\b/i;
+const SOFTWARE_THEMES_ALLOWED = (allowed: ReadonlySet<string>) =>
+  [...SOFTWARE_THEMES].some((k) => allowed.has(k));
+
+/**
  * Whether a source quotes something of the brief: a verbatim, non-blank slice with at least
  * two words, or the whole (trimmed) brief. A lone letter or a full stop is in every brief.
  */
@@ -88,7 +97,9 @@ export function isQuotedSource(source: string, briefText: string): boolean {
 /** Every rule the rubric breaks, in words; empty when it meets them all. */
 export function rubricProblems(rubric: Rubric, briefText: string, domain?: string): string[] {
   const problems: string[] = [];
-  const allowed = themesForBrief(briefText, fieldOfText(domain, briefText));
+  const field = fieldOfText(domain, briefText);
+  const allowed = themesForBrief(briefText, field);
+  const software = SOFTWARE_THEMES_ALLOWED(allowed) || SOFTWARE_GRADING_WORDS.test(briefText);
   const count = rubric.criteria.length;
   if (count < MIN_CRITERIA || count > MAX_CRITERIA)
     problems.push(`${count} criteria, not ${MIN_CRITERIA}–${MAX_CRITERIA}`);
@@ -114,6 +125,15 @@ export function rubricProblems(rubric: Rubric, briefText: string, domain?: strin
     const theme = THEMES.find((t) => t.name === c.name || c.name.startsWith(`${t.short}:`));
     if (theme && SOFTWARE_THEMES.has(theme.key) && !allowed.has(theme.key))
       problems.push(`"${c.name}" is a label of another field than the brief's`);
+    // Levels speak the brief's field: a contract review is not graded in OWASP terms, nor
+    // medical coding as code quality.
+    if (!software) {
+      const foreign = [c.name, ...c.levels.map((l) => l.descriptor)]
+        .map((t) => t.match(SOFTWARE_GRADING_WORDS)?.[0])
+        .find(Boolean);
+      if (foreign)
+        problems.push(`"${c.name}" is graded in software terms ("${foreign}") the brief does not use`);
+    }
     const broken = c.levels.find((l) => !isCompleteSentence(l.descriptor));
     if (broken) problems.push(`a level of "${c.name}" is not a complete sentence: "${broken.descriptor}"`);
   }

@@ -284,7 +284,8 @@ const ABBREVIATIONS = new Set([
 // List markers: "-", "*", "•", "‣", "▪", "–", "◦", "●", "○", "■", "□", "➤", "►", "→", "✓", "✔", "1.",
 // "1)", "१.", "(a)", "a)", "(क)", "क)": digits and letters of any script. A letter followed by "."
 // is not accepted ("A. Smith" starts a line more often than a lettered list does).
-const BULLET = /^[ \t]*(?:[-*•‣▪–—◦●○■□➤►→✓✔·]|\p{Nd}{1,3}[.)]|\(?(?:[a-z]|\p{Lo}\p{M}?)\))[ \t]+/u;
+const BULLET =
+  /^[ \t]*(?:[-*•‣▪–—◦●○■□➤►→✓✔·]|\p{Nd}{1,3}[.)]|\(?(?:[a-z]|\p{Lo}\p{M}?)\)|\(?[ivx]{1,5}[.)]|\(?[IVX]{1,5}\)|[a-z][.])[ \t]+/u;
 const HEADING = /^[ \t]*#{1,6}[ \t]+/;
 
 type Line = { start: number; end: number; text: string };
@@ -499,7 +500,7 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
 /** Whether a sentence opens with an imperative verb ("Write unit tests for …"). */
 // Words that may open an instruction before its verb: "Finally, present …", "Then deploy …".
 const LEADING_ADVERBS = new Set(
-  'finally then also next first second third lastly additionally afterwards briefly please now and'.split(
+  'finally then also next first second third lastly additionally afterwards briefly please kindly pls plz now and'.split(
     ' ',
   ),
 );

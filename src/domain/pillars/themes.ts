@@ -822,9 +822,40 @@ const SOFTWARE_FIELDS: ReadonlySet<string> = new Set([...BUILT_AND_RUN, 'data-sc
 const SOFTWARE_MARKERS =
   /\b(?:api|apis|endpoints?|readme|dockerfile|site|cart|checkout|login|browser|online|ios|android|app|apps|application|website|web ?site|web app|frontend|backend|server|database|sql|repo|repository|git|github|deploy(?:ed|ment)?|code ?base|source code|codebase|unit tests?|integration tests?|test suite|ci|docker|kubernetes|cli|sdk|library|framework|script|scripts|firmware|microservice|javascript|typescript|python|golang|rust|java|kotlin|swift|c\+\+|c#|php|ruby|react|node(?:\.js)?|html|css|json|http|rest|graphql|software|program|programming|algorithm|notebook|saas)\b/i;
 
+/**
+ * Markers other fields use in their own sense: a trial's primary "endpoint" and "site", a patent
+ * "application", a video "script", a course "program", wheat "rust", a confidence interval "CI",
+ * a lab "notebook". One of them alone does not make a brief about software; two different ones do.
+ */
+const AMBIGUOUS_MARKERS = new Set([
+  'endpoint',
+  'site',
+  'application',
+  'online',
+  'program',
+  'programming',
+  'script',
+  'rust',
+  'java',
+  'swift',
+  'ci',
+  'library',
+  'framework',
+  'notebook',
+  'app',
+  'algorithm',
+]);
+
 /** Whether a text reads as a software brief. */
 export function mentionsSoftware(text: string): boolean {
-  return SOFTWARE_MARKERS.test(text);
+  const found = new Set(
+    // "endpoint" and "endpoints" are one marker.
+    [...text.matchAll(new RegExp(SOFTWARE_MARKERS.source, 'gi'))].map((m) =>
+      m[0].toLowerCase().replace(/s$/, ''),
+    ),
+  );
+  const ambiguous = [...found].filter((m) => AMBIGUOUS_MARKERS.has(m));
+  return found.size > ambiguous.length || ambiguous.length >= 2;
 }
 
 /**

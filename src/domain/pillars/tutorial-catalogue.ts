@@ -1139,7 +1139,7 @@ export function languageOfUrl(url: string): string | null {
 const LANGUAGE_NAMES: readonly [string, RegExp][] = [
   [
     'go',
-    /\bgolang\b|\bgo test\b|\bnet\/http\b|\b(?:in|with|using|written in) Go\b|\bGo (?:\d|service|server|worker|module|http|api|program|cli|code|backend|microservice)/,
+    /\bgolang\b|\bgo test\b|\bnet\/http\b|\b(?:in|with|using|written in) Go\b|\bGo (?:\d|(?:[a-z-]+ )?(?:service|server|worker|module|http|api|program|cli|code|backend|microservice|proxy|gateway|library|binary|tool|daemon))|^go$/im,
   ],
   ['rust', /\brust\b|\bcargo\b/i],
   ['python', /\bpython\b|\bdjango\b|\bflask\b|\bfastapi\b|\bpandas\b|\bjupyter\b/i],

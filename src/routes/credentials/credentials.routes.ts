@@ -3,11 +3,13 @@ import { publicAccess } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { ipRateLimit } from '../../middleware/rate-limit';
-import { VERIFY_DESCRIPTION } from '../v1/credentials/credentials.routes';
+import { presentedMediaType } from '../v1/credentials/credentials.handlers';
 import {
-  VerifyCredentialRequestSchema,
-  VerifyCredentialResultSchema,
-} from '../v1/credentials/credentials.schemas';
+  VERIFY_BODY_ERRORS,
+  VERIFY_DESCRIPTION,
+  VERIFY_REQUEST_BODY,
+} from '../v1/credentials/credentials.routes';
+import { VerifyCredentialResultSchema } from '../v1/credentials/credentials.schemas';
 
 export const verifyCredentialPublic = defineRoute({
   method: 'post',
@@ -17,14 +19,15 @@ export const verifyCredentialPublic = defineRoute({
   summary: 'Verify any issuer’s Open Badges 3.0 credential (public, for the /verify page)',
   description: `${VERIFY_DESCRIPTION} Public, limited to 60 requests per minute per client address (the same budget as the leaderboard); partners use \`POST /api/v1/credentials/verify\` with an API key.`,
   ...publicAccess(),
-  middleware: ipRateLimit(),
+  middleware: [ipRateLimit(), presentedMediaType],
   errors: [429],
-  request: { body: { required: true, content: json(VerifyCredentialRequestSchema) } },
+  request: { body: VERIFY_REQUEST_BODY },
   responses: {
     200: {
       description: 'The verdict and every check.',
       headers: RATE_LIMIT_HEADERS,
       content: json(VerifyCredentialResultSchema),
     },
+    ...VERIFY_BODY_ERRORS,
   },
 });

@@ -88,7 +88,7 @@ export const criteria: AppRouteHandler<typeof routes.getCriteria> = async (c) =>
 };
 
 export const achievementImage: AppRouteHandler<typeof routes.getAchievementImage> = async (c) => {
-  const png = await image(getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  const png = await image(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
   if (!png) throw new ProblemError('not-found', 'No public brief has this id.');
   return c.body(png, 200, { ...open(300), 'Content-Type': 'image/png' });
 };

@@ -87,9 +87,10 @@ export const getAchievementImage = defineRoute({
   tags: ['Open Badges'],
   summary: 'A brief’s badge image (an achievement’s `image.id`)',
   description:
-    'Public, CORS open. The badge artwork as a PNG with no credential baked in, named after the achievement (PNG ' +
-    '`iTXt` chunks `Title` and `Description`). A holder’s baked badge is `/api/certificates/{certificateNo}/badge.png`. ' +
-    'Draft briefs are 404.',
+    'Public, CORS open. The achievement’s badge as a 400 × 400 PNG with no credential baked in: its name (up to two ' +
+    'lines, any of Latin, Devanagari and Tamil) and its organisation drawn in the picture, and the same in the PNG ' +
+    '`iTXt` chunks `Title` and `Description`. Rendered once per name and kept (`Cache-Control: public, max-age=300`). ' +
+    'A holder’s baked badge is `/api/certificates/{certificateNo}/badge.png`. Draft briefs are 404.',
   security: [],
   request: { params: AchievementParams },
   responses: {

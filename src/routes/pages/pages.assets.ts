@@ -341,10 +341,12 @@ export const VERIFY_SCRIPT = `
     result.appendChild(box);
   }
 
-  function base64(data) {
-    var binary = '';
-    for (var i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));
-    return btoa(binary);
+  /** How an uploaded file is sent: a PNG or an SVG as its own bytes, anything else as text in JSON. */
+  function uploadOf(data) {
+    if (data[0] === 137 && data[1] === 80 && data[2] === 78 && data[3] === 71) return { type: 'image/png', body: data };
+    var text = new TextDecoder().decode(data);
+    if (/<svg[s>]/i.test(text.slice(0, 4096))) return { type: 'image/svg+xml', body: data };
+    return { type: 'application/json', body: JSON.stringify({ credential: text }) };
   }
   function payloadOf(jwt) {
     try { return json(String(jwt).trim().split('.')[1] || ''); } catch (e) { return null; }
@@ -360,15 +362,16 @@ export const VERIFY_SCRIPT = `
   };
 
   /**
-   * Any credential, by the platform's verifier (POST /api/credentials/verify: signature by the
+   * Any credential, by the platform's verifier (POST /api/credentials/verify, a badge image sent as
+   * its own bytes, image/png or image/svg+xml; pasted text as JSON: signature by the
    * issuer's own key, status list, issuer standing). A credential of this site is then compared
    * with what /api/verify/{no} serves for the number in its fixed claim.
    */
-  async function check(body, jwt) {
+  async function check(upload, jwt) {
     var response = await fetch('/api/credentials/verify', {
       method: 'POST', credentials: 'omit',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body)
+      headers: { 'content-type': upload.type, accept: 'application/json' },
+      body: upload.body
     });
     if (!response.ok) throw new Error('the verifier answered HTTP ' + response.status);
     var report = await response.json();
@@ -450,10 +453,10 @@ export const VERIFY_SCRIPT = `
     (async function () {
       if (file) {
         var data = new Uint8Array(await file.arrayBuffer());
-        return check({ badge: base64(data) }, bakedJwt(data));
+        return check(uploadOf(data), bakedJwt(data));
       }
       if (!pasted) return showResult('tampered', '\\u2717 Nothing to check', 'Paste a credential (VC-JWT) or choose a badge image.');
-      await check({ credential: pasted }, pasted.charAt(0) === '{' ? null : pasted);
+      await check({ type: 'application/json', body: JSON.stringify({ credential: pasted }) }, pasted.charAt(0) === '{' ? null : pasted);
     })().catch(function (e) {
       showResult('unknown', 'Could not check', (e && e.message) ? e.message : String(e));
     });

@@ -44,7 +44,7 @@ import { type HarfBuzz, type HbFont, harfBuzz } from './harfbuzz';
 
 export type Weight = 'regular' | 'bold';
 
-const FONT_FILES: Record<Script, Record<Weight, ArrayBuffer>> = {
+export const FONT_FILES: Record<Script, Record<Weight, ArrayBuffer>> = {
   latin: { regular: latinRegular, bold: latinBold },
   devanagari: { regular: devanagariRegular, bold: devanagariBold },
   tamil: { regular: tamilRegular, bold: tamilBold },
@@ -69,8 +69,37 @@ function shapingFont(hb: HarfBuzz, script: Script, weight: Weight): ShapingFont 
   return entry;
 }
 
-type Glyph = { id: number; dx: number; dy: number; advance: number };
-type ShapedRun = { script: Script; glyphs: Glyph[]; upem: number; width: number };
+export type Glyph = { id: number; dx: number; dy: number; advance: number };
+export type ShapedRun = { script: Script; glyphs: Glyph[]; upem: number; width: number };
+
+/**
+ * One line of text as runs of one script, each shaped by HarfBuzz with its Noto font: glyph ids,
+ * advances and offsets in font units (`upem` per em). Used by the PDFs and the badge images.
+ */
+export function shapeLine(hb: HarfBuzz, text: string, weight: Weight): ShapedRun[] {
+  return itemize(text.normalize('NFC').replace(/[\t\r\n]/g, ' ')).map(({ script, text: runText }) => {
+    const { font, upem } = shapingFont(hb, script, weight);
+    const buffer = hb.createBuffer();
+    try {
+      buffer.addText(runText);
+      buffer.guessSegmentProperties();
+      buffer.setDirection('ltr');
+      buffer.setScript(SCRIPT_TAGS[script]);
+      hb.shape(font, buffer);
+      const infos = buffer.getGlyphInfos();
+      const positions = buffer.getGlyphPositions();
+      let width = 0;
+      const glyphs = infos.map((info, i) => {
+        const p = positions[i]!;
+        width += p.x_advance;
+        return { id: info.codepoint, dx: p.x_offset, dy: p.y_offset, advance: p.x_advance };
+      });
+      return { script, glyphs, upem, width };
+    } finally {
+      buffer.destroy();
+    }
+  });
+}
 
 /** The parts of pdf-lib's subset embedder used to add glyphs by id (its `encodeText` does the same). */
 type SubsetEmbedder = {
@@ -102,28 +131,7 @@ export class ShapedText {
   }
 
   private shape(text: string, weight: Weight): ShapedRun[] {
-    return itemize(text.normalize('NFC').replace(/[\t\r\n]/g, ' ')).map(({ script, text: runText }) => {
-      const { font, upem } = shapingFont(this.hb, script, weight);
-      const buffer = this.hb.createBuffer();
-      try {
-        buffer.addText(runText);
-        buffer.guessSegmentProperties();
-        buffer.setDirection('ltr');
-        buffer.setScript(SCRIPT_TAGS[script]);
-        this.hb.shape(font, buffer);
-        const infos = buffer.getGlyphInfos();
-        const positions = buffer.getGlyphPositions();
-        let width = 0;
-        const glyphs = infos.map((info, i) => {
-          const p = positions[i]!;
-          width += p.x_advance;
-          return { id: info.codepoint, dx: p.x_offset, dy: p.y_offset, advance: p.x_advance };
-        });
-        return { script, glyphs, upem, width };
-      } finally {
-        buffer.destroy();
-      }
-    });
+    return shapeLine(this.hb, text, weight);
   }
 
   /** The advance width of `text` at `size` points. */

@@ -5,7 +5,12 @@ import { detectField } from '../../domain/pillars/knowledge/detect';
 import { echoTaskShare } from '../../domain/pillars/knowledge/specificity';
 import { distinctItems, generatePlaybook } from '../../domain/pillars/playbook';
 import { isQuotedSource, rubricProblems } from '../../domain/pillars/rubric-quality';
-import { ALL_TUTORIAL_URLS, catalogueFor } from '../../domain/pillars/tutorial-catalogue';
+import {
+  ALL_TUTORIAL_URLS,
+  catalogueFor,
+  fitsLanguages,
+  languagesNamed,
+} from '../../domain/pillars/tutorial-catalogue';
 import type {
   Playbook,
   PlaybookBrief,
@@ -129,12 +134,22 @@ export function playbookProblem(brief: PlaybookBrief, playbook: Playbook): strin
   if (missing) return `the last milestone does not deliver "${missing}"`;
   const { field } = detectField(brief);
   const allowed = new Set(catalogueFor(field.key).map((e) => e.url));
-  const foreign = playbook.milestones.flatMap((m) => m.tutorial_links).find((url) => !allowed.has(url));
+  const links = playbook.milestones.flatMap((m) => m.tutorial_links);
+  // An unknown field has no material: any link would be another field's.
+  if (field.key === 'unknown' && links.length > 0)
+    return 'the brief is of a field without curated material: give no tutorial links';
+  const foreign = links.find((url) => !allowed.has(url));
   // Only catalogue URLs are named: the model's own strings never reach a response.
   if (foreign)
     return ALL_TUTORIAL_URLS.has(foreign)
       ? `tutorial link ${foreign} belongs to another field than ${field.name}`
       : 'a tutorial link is not in the curated catalogue';
+  // The same language rule as the local plan: a Go service gets no Node.js material.
+  const languages = languagesNamed(
+    [brief.title, brief.domain, ...brief.deliverables, ...brief.successCriteria].join('\n'),
+  );
+  const offLanguage = links.find((url) => !fitsLanguages(url, languages));
+  if (offLanguage) return `tutorial link ${offLanguage} is for another programming language than the brief's`;
   const echoes = echoTaskShare(playbook, brief);
   if (echoes > MAX_ECHO_SHARE)
     return `${Math.round(echoes * 100)} % of tasks restate the brief instead of planning the work (at most ${MAX_ECHO_SHARE * 100} %)`;

@@ -72,6 +72,8 @@ export function fieldForDomain(domain: string | undefined | null): FieldKey {
   const slug = domain.toLowerCase().trim();
   const exact = FIELDS.find((f) => f.key === slug);
   if (exact) return exact.key;
+  const alias = DOMAIN_ALIASES[slug];
+  if (alias) return alias;
   const haystack = stemmed(domain);
   let best: { key: FieldKey; length: number } | null = null;
   for (const field of FIELDS)
@@ -83,12 +85,23 @@ export function fieldForDomain(domain: string | undefined | null): FieldKey {
   return best?.key ?? 'unknown';
 }
 
+/**
+ * Domains that name a field only as the whole domain: "Go" and "Rust" are the languages of a
+ * backend service, but as words of a longer domain ("go-to-market", "wheat rust") they are not.
+ */
+const DOMAIN_ALIASES: Readonly<Record<string, FieldKey>> = {
+  go: 'backend',
+  golang: 'backend',
+  rust: 'backend',
+};
+
 /** Whether the domain names the field in so many words ("Data Science"), not only by a shared stem ("Analytical chemistry"). */
 function namesFieldExactly(domain: string, key: FieldKey): boolean {
   const field = FIELDS.find((f) => f.key === key);
   if (!field) return false;
   const surface = words(domain);
-  return domain.toLowerCase().trim() === key || field.domains.some((name) => hasPhrase(surface, words(name)));
+  const slug = domain.toLowerCase().trim();
+  return slug === key || field.domains.some((name) => hasPhrase(surface, words(name)));
 }
 
 /**
@@ -98,9 +111,449 @@ function namesFieldExactly(domain: string, key: FieldKey): boolean {
  */
 export function supportedDomainField(domain: string, text: readonly string[]): FieldKey {
   const named = fieldForDomain(domain);
-  if (named === 'unknown' || namesFieldExactly(domain, named)) return named;
+  if (named === 'unknown') return named;
   const field = FIELDS.find((f) => f.key === named);
-  return field && phraseScore(text, field.vocabulary) > 0 ? named : 'unknown';
+  if (!field) return 'unknown';
+  // "Interior design", "Market research", "Medical writing", "Data annotation": a generic head
+  // word of a field, qualified by a word the field does not know, names another field. The
+  // brief's own words must then carry the field on their own (see `vocabularyEvidence`).
+  if (qualifiedElsewhere(domain, field)) return 'unknown';
+  if (namesFieldExactly(domain, named)) return named;
+  return vocabularyEvidence(text, field).distinctive > 0 ? named : 'unknown';
+}
+
+/**
+ * Head words that many fields share: a domain naming a field by one of these alone, with a
+ * qualifier the field does not know, names a field outside the knowledge base.
+ */
+const GENERIC_HEADS = new Set(
+  'design research writing data analytics analysis statistics content cloud infrastructure security audit documentation docs finance financial investment banking accounting server database api apis ops communications growth editorial ux ui'.split(
+    ' ',
+  ),
+);
+/** Words of a domain that qualify nothing: "app development", "backend services", "content team". */
+const NEUTRAL_DOMAIN_WORDS = new Set(
+  'and & of for the a an in app apps application applications development developer engineering engineer services service project projects team work specialist freelance consulting consultant lead senior junior general basic advanced end product products platform platforms software tech technology it digital online mobile website web systems system'.split(
+    ' ',
+  ),
+);
+
+/** Whether the domain names the field only by a generic head word that another word of the domain qualifies away. */
+function qualifiedElsewhere(domain: string, field: Field): boolean {
+  const surface = words(domain);
+  if (surface.length < 2) return false;
+  const known = new Set(
+    [...field.domains, ...field.vocabulary, ...field.key.split('-')].flatMap((p) => words(p)),
+  );
+  // Only a single generic word of the domain names the field: longer names ("ux research",
+  // "data science", "cloud engineering") name it in so many words.
+  const longNames = field.domains.filter((d) => words(d).length > 1);
+  if (longNames.some((name) => hasPhrase(surface, words(name)))) return false;
+  const heads = surface.filter((w) => GENERIC_HEADS.has(w) && known.has(w));
+  if (heads.length === 0) return false;
+  return surface.some((w) => !known.has(w) && !NEUTRAL_DOMAIN_WORDS.has(w) && !GENERIC_HEADS.has(w));
+}
+
+/**
+ * Vocabulary words that other fields use as much, known to the knowledge base or not: "data"
+ * and "model" in actuarial work, "survey" in land surveying, "audit" in accounting, "coding"
+ * in medicine, "endpoint" in a clinical trial, "room" in a flat. They count half, and never
+ * make a field on their own: a field needs at least one of its distinctive words.
+ */
+const SHARED_VOCABULARY = new Set(
+  [
+    // data science
+    'data',
+    'dataset',
+    'model',
+    'analysis',
+    'forecast',
+    'predict',
+    'dashboard',
+    'csv',
+    'sql',
+    'regression',
+    'classification',
+    'cohort',
+    // ml research
+    'paper',
+    'baseline',
+    'hypothesis',
+    'benchmark',
+    'reproduce',
+    'reproduction',
+    'embedding',
+    'checkpoint',
+    // ux research
+    'research',
+    'survey',
+    'interview',
+    'interviews',
+    'participants',
+    'insights',
+    'persona',
+    'personas',
+    'journey map',
+    'affinity',
+    'user testing',
+    'usability',
+    // security
+    'audit',
+    'attack',
+    'injection',
+    'hardening',
+    'exploit',
+    'vulnerability',
+    'vulnerabilities',
+    // design
+    'brand',
+    'colour',
+    'color',
+    'logo',
+    'icons',
+    'typography',
+    'prototype',
+    'mockup',
+    'mockups',
+    'poster',
+    'flyer',
+    'brochure',
+    'illustration',
+    'components',
+    'style guide',
+    // marketing and writing
+    'copy',
+    'launch',
+    'social',
+    'email',
+    'emails',
+    'audience',
+    'ad',
+    'ads',
+    'campaign',
+    'conversion',
+    'blog',
+    'newsletter',
+    'funnel',
+    'article',
+    'articles',
+    'editorial',
+    'essay',
+    'plagiarism',
+    'citations',
+    'cites',
+    'word count',
+    'long form',
+    // devops and backend
+    'pipeline',
+    'deploy',
+    'monitoring',
+    'alerting',
+    'uptime',
+    'infrastructure',
+    'ci',
+    'cd',
+    'runbook',
+    'api',
+    'rest',
+    'endpoint',
+    'endpoints',
+    'server',
+    'queue',
+    'database',
+    'crud',
+    'webhook',
+    // technical writing
+    'documentation',
+    'docs',
+    'reference',
+    'guide',
+    'manual',
+    'tutorial',
+    'how-to',
+    'knowledge base',
+    'help center',
+    'onboarding guide',
+    'release notes',
+    // finance and sales
+    'revenue',
+    'budget',
+    'scenario',
+    'sensitivity',
+    'variance',
+    'valuation',
+    'cash flow',
+    'pivot',
+    'excel',
+    'spreadsheet',
+    'balance sheet',
+    'p&l',
+    'sales',
+    'prospect',
+    'prospects',
+    'b2b',
+    'crm',
+    'quota',
+    'outbound',
+    'objection',
+    // web and mobile
+    'component',
+    'browser',
+    'responsive',
+    'single page',
+    'website',
+    'compose',
+    'room',
+    'swift',
+    'apple',
+    'expo',
+    'dart',
+    'both platforms',
+  ].map((p) => stemmed(p).join(' ')),
+);
+
+/** How much of a field's vocabulary the words use: shared words half, and how many distinctive words. */
+export function vocabularyEvidence(
+  text: readonly string[],
+  field: Field,
+): { score: number; distinctive: number } {
+  let score = 0;
+  let distinctive = 0;
+  for (const p of field.vocabulary) {
+    const phrase = stemmedPhrase(p);
+    if (!hasPhrase(text, phrase)) continue;
+    if (SHARED_VOCABULARY.has(phrase.join(' '))) score += phrase.length / 2;
+    else {
+      score += phrase.length;
+      distinctive += 1;
+    }
+  }
+  return { score, distinctive };
+}
+
+/**
+ * Words of fields the knowledge base does not cover (clinical, legal, surveying, actuarial,
+ * translation, civil, agriculture, logistics, HR, audio and video, interiors, teaching,
+ * accounting, events). They compete with the known fields: a brief that uses them as much as
+ * any known field's words is `unknown`, unless its domain names a known field outright.
+ */
+const OTHER_FIELDS_VOCABULARY = [
+  // clinical, pharma, medicine
+  'clinical',
+  'patient',
+  'patients',
+  'trial',
+  'trials',
+  'pharmacovigilance',
+  'adverse event',
+  'adverse events',
+  'regulatory',
+  'dossier',
+  'drug',
+  'dose',
+  'physician',
+  'diagnosis',
+  'diagnoses',
+  'medical',
+  'hospital',
+  'nurse',
+  'icd',
+  'meddra',
+  'whodrug',
+  'sop',
+  'gmp',
+  'laboratory',
+  'assay',
+  'protocol',
+  'efficacy',
+  'safety',
+  'estimand',
+  'estimands',
+  'csr',
+  'ich',
+  'smpc',
+  'leaflet',
+  'inhaler',
+  // legal, patents
+  'contract',
+  'contracts',
+  'clause',
+  'clauses',
+  'agreement',
+  'indemnity',
+  'liability',
+  'litigation',
+  'counsel',
+  'statute',
+  'patent',
+  'patents',
+  'redline',
+  'legal',
+  'lawyer',
+  'court',
+  // surveying, GIS, civil engineering
+  'boundary',
+  'cadastral',
+  'parcel',
+  'traverse',
+  'total station',
+  'theodolite',
+  'topographic',
+  'gis',
+  'dem',
+  'flood',
+  'hydraulic',
+  'river',
+  'rainfall',
+  'catchment',
+  'culvert',
+  'bridge',
+  'concrete',
+  'rcc',
+  'reinforcement',
+  'structural',
+  'beam',
+  'foundation',
+  'chainage',
+  // agriculture, food
+  'crop',
+  'crops',
+  'farm',
+  'farmer',
+  'farmers',
+  'soil',
+  'fertiliser',
+  'fertilizer',
+  'irrigation',
+  'harvest',
+  'seed',
+  'livestock',
+  'dairy',
+  'milk',
+  'food safety',
+  'recipe',
+  'kitchen',
+  'menu',
+  'catering',
+  // logistics
+  'freight',
+  'shipment',
+  'shipments',
+  'warehouse',
+  'fleet',
+  'route',
+  'routes',
+  'van',
+  'vans',
+  'truck',
+  'trucks',
+  'depot',
+  'cold chain',
+  // insurance, actuarial, accounting
+  'actuarial',
+  'reserving',
+  'reserve',
+  'reserves',
+  'claims',
+  'premium',
+  'mortality',
+  'ibnr',
+  'insurance',
+  'underwriting',
+  'annuity',
+  'ledger',
+  'reconciliation',
+  'gst',
+  'tax',
+  'asset',
+  'assets',
+  'chain-ladder',
+  'triangle',
+  'triangles',
+  // translation
+  'translate',
+  'translation',
+  'translator',
+  'linguist',
+  'localisation',
+  'localization',
+  'glossary',
+  'subtitles',
+  'subtitle',
+  // HR
+  'hr',
+  'payroll',
+  'recruitment',
+  'hiring',
+  'salary',
+  'salaries',
+  'compensation',
+  'employees',
+  'levelling',
+  'leveling',
+  'appraisal',
+  'job description',
+  // audio, video
+  'podcast',
+  'audio',
+  'mixing',
+  'mastering',
+  'mixed',
+  'mastered',
+  'loudness',
+  'lufs',
+  'video',
+  'footage',
+  'storyboard',
+  'voice-over',
+  'voiceover',
+  'animation',
+  'episode',
+  'episodes',
+  // interiors, architecture
+  'interior',
+  'furniture',
+  'lighting',
+  'floor plan',
+  'apartment',
+  'flat',
+  'architecture',
+  'architect',
+  // teaching
+  'e-learning',
+  'learners',
+  'course',
+  'lesson',
+  'lessons',
+  'curriculum',
+  'quiz',
+  'scorm',
+  'teacher',
+  'students',
+  'syllabus',
+  // events, retail, annotation
+  'wedding',
+  'guests',
+  'venue',
+  'event',
+  'retailer',
+  'retailers',
+  'store',
+  'stores',
+  'focus group',
+  'market sizing',
+  'annotation',
+  'annotator',
+  'annotators',
+  'labelling',
+  'labeling',
+  'bounding box',
+  'bounding boxes',
+];
+
+/** How much the words use the vocabulary of fields the knowledge base does not cover. */
+export function otherFieldsEvidence(text: readonly string[]): number {
+  return phraseScore(text, OTHER_FIELDS_VOCABULARY);
 }
 
 /**
@@ -112,10 +565,21 @@ export function fieldOfText(domain: string | undefined, text: string): FieldKey 
   const haystack = stemmed(text);
   const named = domain ? supportedDomainField(domain, haystack) : 'unknown';
   if (named !== 'unknown') return named;
-  const [top, next] = FIELDS.map((f) => ({ key: f.key, score: phraseScore(haystack, f.vocabulary) })).sort(
+  return fieldByVocabulary(haystack, 3);
+}
+
+/**
+ * The field whose vocabulary the words carry clearly, or `unknown`: at least `minimum` points
+ * (shared words count half) with at least one distinctive word, one point more than the
+ * runner-up, and more than the words of fields outside the knowledge base.
+ */
+function fieldByVocabulary(haystack: readonly string[], minimum: number): FieldKey {
+  const [top, next] = FIELDS.map((f) => ({ key: f.key, ...vocabularyEvidence(haystack, f) })).sort(
     (a, b) => b.score - a.score,
   );
-  return top && top.score >= 3 && (!next || next.score < top.score) ? top.key : 'unknown';
+  if (!top || top.score < minimum || top.distinctive === 0) return 'unknown';
+  if (next && top.score - next.score < 1) return 'unknown';
+  return otherFieldsEvidence(haystack) >= top.score ? 'unknown' : top.key;
 }
 
 export type BriefLike = {
@@ -253,13 +717,25 @@ export function detectField(brief: BriefLike): { field: Field; confidence: PlanC
       phraseScore(text, f.supersedes.when) > 0,
   );
   const scored = FIELDS.map((field) => {
-    const vocabulary = phraseScore(text, field.vocabulary);
-    return { field, vocabulary, score: vocabulary + (field.key === named ? 4 : 0) };
+    const evidence = vocabularyEvidence(text, field);
+    return {
+      field,
+      vocabulary: evidence.score,
+      distinctive: evidence.distinctive,
+      score: evidence.score + (field.key === named ? 4 : 0),
+    };
   }).sort((a, b) => b.score - a.score);
   const [top, next] = scored;
   const chosen = claimed ? scored.find((s) => s.field.key === claimed.key) : top;
-  if (!claimed && (!top || top.score < 2 || (next && next.score === top.score)))
-    return { field: GENERAL_FIELD, confidence: 'low' };
+  // Without a domain that names it, a field needs its own words: two points or more, at least
+  // one distinctive word, a point clear of the runner-up, and more than the words of fields the
+  // knowledge base does not cover ("dose", "clause", "soil", "podcast").
+  const weak =
+    !top ||
+    top.score < 2 ||
+    (next !== undefined && top.score - next.score < 1) ||
+    (top.field.key !== named && (top.distinctive === 0 || otherFieldsEvidence(text) >= top.vocabulary));
+  if (!claimed && weak) return { field: GENERAL_FIELD, confidence: 'low' };
   if (!chosen) return { field: GENERAL_FIELD, confidence: 'low' };
   const field = resolveField(chosen.field, text);
   const matched = brief.deliverables.filter((d) => archetypeFor(field, d) !== null).length;

@@ -4,6 +4,6 @@ import { verifyPresented } from './credentials.handlers';
 import * as routes from './credentials.routes';
 
 const verify: AppRouteHandler<typeof routes.verifyCredentialV1> = async (c) =>
-  c.json(await verifyPresented(c.env, c.var.db, c.req.valid('json')), 200);
+  c.json(await verifyPresented(c.env, c.var.db, c.req, c.req.valid('json')), 200);
 
 export const credentialsV1Router = createRouter().openapi(routes.verifyCredentialV1, verify);
