@@ -787,6 +787,15 @@ describe('malformed UTF-8 (issue 41)', () => {
 });
 
 describe('regressions found by fuzzing', () => {
+  it('refuses a client_id too long to name a client on the authorization page (400), not a 500 from the KV key limit', async () => {
+    const res = await call(
+      `/oauth/authorize?response_type=code&client_id=${'x'.repeat(600)}&state=7&resource=NaN&%FF%FE`,
+      { headers: { 'CF-Connecting-IP': '203.0.113.43' } },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+  });
+
   it('keeps a rubric inside its documented bounds for a 20,000-character brief without punctuation', async () => {
     // The local engine quoted the whole "phrase" in every level descriptor (20,000 characters
     // against a documented maximum of 500); call() checks the response against the document.

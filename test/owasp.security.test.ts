@@ -19,6 +19,7 @@ import {
 } from '../src/services/account-throttles';
 import { changeRole } from '../src/services/accounts';
 import { LEADERBOARD_PREFIX, leaderboardKey } from '../src/services/cache-keys';
+import { jobInsert } from '../src/services/jobs/jobs';
 import type { AiRunner } from '../src/services/pillars/workers-ai-engine';
 import { isAuthorizationServerPath } from '../src/services/portability/oauth';
 import {
@@ -341,7 +342,17 @@ describe('API1:2023 Broken Object Level Authorization', () => {
         items: { id: string; kind: string }[];
       }>();
       const request = list.items.find((r) => r.kind === 'access')!;
-      // As the export job would leave it (built in the background).
+      // As the export job would leave it (built in the background): its job done, the archive in R2.
+      await jobInsert(getDb(env.DB), {
+        id: crypto.randomUUID(),
+        kind: 'export',
+        payload: { requestId: request.id, userId: owner.id },
+        ref: request.id,
+        subjectId: owner.id,
+      });
+      await env.DB.prepare("UPDATE jobs SET state = 'done' WHERE kind = 'export' AND ref = ?")
+        .bind(request.id)
+        .run();
       await env.EXPORTS.put(`exports/${request.id}.zip`, new Uint8Array([0x50, 0x4b, 5, 6]), {
         customMetadata: { requestId: request.id, builtAt: String(Date.now()) },
       });

@@ -7,16 +7,22 @@ import { IMS_TAG } from '../ims/ims.routes';
 const html = (description: string) => ({ 'text/html': { schema: z.string().openapi({ description }) } });
 const text = (description: string) => ({ description, schema: { type: 'string' as const } });
 
-const optional = (name: string, description: string) =>
+const optional = (name: string, description: string, max = 4096) =>
   z
     .string()
-    .max(4096)
+    .max(max)
     .optional()
     .openapi({ param: { name, in: 'query' }, description });
 
+/**
+ * Client ids are the library's short random strings; a longer one cannot name a client, and the
+ * lookup key it would make is over KV's 512-byte key limit (a 500 before this bound).
+ */
+const CLIENT_ID_MAX = 256;
+
 export const AuthorizeQuery = z.object({
   response_type: optional('response_type', 'Must be `code`.'),
-  client_id: optional('client_id', 'The `client_id` from registration.'),
+  client_id: optional('client_id', 'The `client_id` from registration.', CLIENT_ID_MAX),
   redirect_uri: optional('redirect_uri', 'One of the client’s registered redirect URIs, exactly.'),
   scope: optional('scope', 'Space-separated scopes (see the `OAuth2ACG` security scheme).'),
   state: optional('state', 'Returned unchanged to the client.'),
