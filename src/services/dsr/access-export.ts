@@ -482,9 +482,9 @@ export async function startAccessExport(
       targetId: requestId,
     }),
   ]);
-  const chunks = archive(db, env.PUBLIC_BASE_URL, user, requestId, now, {
-    oauthGrants: () => grantsOf(env, user.id),
-  });
+  // Read before the stream starts: the OAuth library's KV reads belong to this request's handler.
+  const oauthGrants = await grantsOf(env, user.id);
+  const chunks = archive(db, env.PUBLIC_BASE_URL, user, requestId, now, { oauthGrants });
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -522,7 +522,7 @@ export async function* archive(
     pages?: ExportPages;
     completeAtEnd?: boolean;
     /** The person's grants to Open Badges API clients (`OAUTH_KV`, src/services/portability/grants.ts). */
-    oauthGrants: () => Promise<GrantView[]>;
+    oauthGrants: GrantView[];
   },
 ): AsyncGenerator<Uint8Array> {
   const zip = new ZipStream(now);
@@ -590,7 +590,7 @@ export async function* archive(
   yield* array('ratings-given.json', src.ratingsGiven());
   yield* array('briefs.json', src.briefs());
   yield* array('certificates.json', src.certificates());
-  yield* array('oauth-grants.json', onePage(await oauthGrants()));
+  yield* array('oauth-grants.json', onePage(oauthGrants));
   yield* whole('recipients.json', json(await recipientsOf(db, user.id)), FILES['recipients.json']);
 
   // A second pass for the PDFs: a ZIP entry must be finished before the next one starts.

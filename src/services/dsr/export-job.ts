@@ -151,7 +151,7 @@ export async function buildExport(env: Env, { requestId, userId }: ExportPayload
       {
         pages: JOB_PAGES,
         completeAtEnd: false,
-        oauthGrants: () => grantsOf(env, userId),
+        oauthGrants: await grantsOf(env, userId),
       },
     )) {
       buffered.push(chunk);
