@@ -260,6 +260,38 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     expect((await again.json<{ error: string }>()).error).toBe('invalid_grant');
   });
 
+  it('refuses a code exchanged with another redirect_uri than the authorization request named', async () => {
+    const r = await register();
+    const { params, verifier } = await authorise(holder, r);
+    const res = await oauth.authorizationCodeGrantRequest(
+      r.as,
+      r.client,
+      oauth.ClientSecretBasic(r.secret),
+      params,
+      'https://wallet.example/elsewhere',
+      verifier,
+      http,
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toBe('invalid_grant');
+  });
+
+  it('refuses a registration asking for a scope this server does not know', async () => {
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' }),
+    );
+    const res = await oauth.dynamicClientRegistrationRequest(
+      as,
+      { client_name: 'Greedy', redirect_uris: [REDIRECT], scope: `${SCOPE_READ} https://example.com/admin` },
+      http,
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string; error_description: string }>()).error_description).toContain(
+      'https://example.com/admin',
+    );
+  });
+
   it('refuses a wrong code_verifier', async () => {
     const r = await register();
     const { params } = await authorise(holder, r);

@@ -363,7 +363,25 @@ describe('send to my host', { timeout: 30_000 }, () => {
       dateOfBirth: `${new Date().getUTCFullYear() - 12}-01-01`,
       guardianEmail: `guardian-${crypto.randomUUID().slice(0, 8)}@example.test`,
     });
-    const refused = await start(child, certificateNo, origin(name));
-    expect(refused.status).toBe(403);
+    // Without the guardian's consent the session middleware refuses; with it, the grants' rule still applies.
+    await expectProblem(await start(child, certificateNo, origin(name)), 403, 'guardian-consent-required');
+    const guardian = await signup('candidate', 'Guardian Person');
+    const ward = await signup('candidate', 'Ward Sender', undefined, {
+      dateOfBirth: `${new Date().getUTCFullYear() - 15}-01-01`,
+      guardianEmail: guardian.email,
+    });
+    const { items } = await (await call('/api/guardian/requests', { headers: as(guardian) })).json<{
+      items: { id: string }[];
+    }>();
+    expect(
+      (
+        await call(
+          `/api/guardian/requests/${items[0]!.id}/approve`,
+          jsonInit('POST', { relationship: 'parent' }, as(guardian)),
+        )
+      ).status,
+    ).toBeLessThan(300);
+    const forbidden = await expectProblem(await start(ward, certificateNo, origin(name)), 403, 'forbidden');
+    expect(forbidden.detail).toContain('child');
   });
 });

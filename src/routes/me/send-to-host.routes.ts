@@ -89,7 +89,7 @@ export const startSendToHost = defineRoute({
 
 export const sendToHostCallback = defineRoute({
   method: 'get',
-  path: CALLBACK_PATH,
+  path: '/api/send-to-host/callback',
   operationId: 'sendToHostCallback',
   tags: ['Open Badges API'],
   summary: 'Where your host sends you back (finishes a send)',
