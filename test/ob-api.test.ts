@@ -316,6 +316,19 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     expect(res.headers.get('location')).toBeNull();
   });
 
+  it('refuses an overlong or non-ASCII client_id with a 400, never a 500 (found by fuzzing: a KV key is at most 512 bytes)', async () => {
+    for (const clientId of ['x'.repeat(600), `Bibendum id, augue ${'é'.repeat(150)}`]) {
+      const res = await call(
+        `/oauth/authorize?client_id=${encodeURIComponent(clientId)}&response_type=code`,
+        {
+          redirect: 'manual',
+        },
+      );
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
+  });
+
   it('refuses a plain PKCE challenge and a request without PKCE, back at the client', async () => {
     const r = await register();
     for (const params of [

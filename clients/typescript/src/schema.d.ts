@@ -15715,7 +15715,7 @@ export interface operations {
             query?: {
                 /** @description Must be `code`. */
                 response_type?: string;
-                /** @description The `client_id` from registration. */
+                /** @description The `client_id` from registration (at most 200 printable ASCII characters). */
                 client_id?: string;
                 /** @description One of the client’s registered redirect URIs, exactly. */
                 redirect_uri?: string;
