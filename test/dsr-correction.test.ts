@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { leaderboardKey, verificationKey } from '../src/services/cache-keys';
+import { openConfirmationLink } from './confirm';
 import { seedBrief, seedCertifiedWork, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit } from './helpers';
 
@@ -13,26 +14,49 @@ describe('PATCH /api/dsr/correction', () => {
     const newEmail = `ravi-${crypto.randomUUID().slice(0, 8)}@Example.test`;
     const res = await correct(person, { name: '  Ravi Kumar ', email: newEmail });
     expect(res.status).toBe(200);
-    const body = await res.json<{ profile: Record<string, unknown>; request: Record<string, unknown> }>();
-    expect(body.profile).toMatchObject({ id: person.id, name: 'Ravi Kumar', email: newEmail.toLowerCase() });
+    const body = await res.json<{
+      profile: Record<string, unknown>;
+      request: Record<string, unknown>;
+      pendingEmail: string;
+    }>();
+    // The name is corrected at once; the email waits until the new address is confirmed (issue 41).
+    expect(body.profile).toMatchObject({ id: person.id, name: 'Ravi Kumar', email: person.email });
+    expect(body.pendingEmail).toBe(newEmail.toLowerCase());
     expect(body.request).toMatchObject({
       kind: 'correction',
-      state: 'completed',
-      details: { fields: ['name', 'email'] },
+      state: 'in_progress',
+      details: { fields: ['name', 'email'], pendingEmail: newEmail.toLowerCase() },
     });
 
+    // The person opens the link mailed to the new address; the request then completes.
+    const confirmed = await openConfirmationLink(person.id, 'change');
+    expect(confirmed.status).toBe(200);
     const me = await (await call('/api/me', { headers: as(person) })).json<{ name: string; email: string }>();
     expect(me).toMatchObject({ name: 'Ravi Kumar', email: newEmail.toLowerCase() });
+    const requests = await (await call('/api/me/dsr-requests', { headers: as(person) })).json<{
+      items: { id: string; state: string }[];
+    }>();
+    expect(requests.items.find((item) => item.id === body.request.id)).toMatchObject({ state: 'completed' });
 
-    const audit = await env.DB.prepare(
-      "SELECT actor_id, target_type, target_id, details FROM audit_log WHERE action = 'dsr.correction' AND actor_id = ?",
+    // Audit: the request records the name's before and after and the pending address; the
+    // confirmation records the email's before and after.
+    const audits = await env.DB.prepare(
+      "SELECT actor_id, target_type, target_id, details FROM audit_log WHERE action = 'dsr.correction' AND actor_id = ? ORDER BY rowid",
     )
       .bind(person.id)
-      .first<{ actor_id: string; target_type: string; target_id: string; details: string }>();
-    expect(audit).toMatchObject({ target_type: 'user', target_id: person.id });
-    expect(JSON.parse(audit!.details)).toEqual({
-      before: { name: 'Ravi Kumr', email: person.email },
-      after: { name: 'Ravi Kumar', email: newEmail.toLowerCase() },
+      .all<{ actor_id: string; target_type: string; target_id: string; details: string }>();
+    expect(audits.results).toHaveLength(2);
+    for (const audit of audits.results)
+      expect(audit).toMatchObject({ target_type: 'user', target_id: person.id });
+    expect(JSON.parse(audits.results[0]!.details)).toEqual({
+      before: { name: 'Ravi Kumr' },
+      after: { name: 'Ravi Kumar' },
+      pendingEmail: newEmail.toLowerCase(),
+    });
+    expect(JSON.parse(audits.results[1]!.details)).toEqual({
+      before: { email: person.email },
+      after: { email: newEmail.toLowerCase() },
+      confirmed: true,
     });
 
     // The new email logs in; the old one no longer does.

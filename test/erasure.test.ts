@@ -7,6 +7,7 @@ import worker from '../src/index';
 import { leaderboardKey, PUBLIC_AGREEMENT_KEY, verificationKey } from '../src/services/cache-keys';
 import { shardOf } from '../src/services/corpus';
 import { tombstoneEmail } from '../src/services/dsr/erasure';
+import { openConfirmationLink } from './confirm';
 import {
   corpusShards,
   db,
@@ -400,6 +401,9 @@ describe('erasure', { timeout: 30_000 }, () => {
     expect(
       (await call('/api/dsr/correction', jsonInit('PATCH', { email: secondEmail }, as(person)))).status,
     ).toBe(200);
+    // The change takes effect once the new address is confirmed through its link (issue 41).
+    const confirmedChange = await openConfirmationLink(person.id, 'change');
+    expect(confirmedChange.status).toBe(200);
     const other = await signup('employer', 'Other Inviter');
     const [otherOrganisation] = await db()
       .select({ id: schema.users.organisationId })
@@ -432,7 +436,10 @@ describe('erasure', { timeout: 30_000 }, () => {
     const { result } = await deliver(message);
     expect(result.retryMessages).toEqual([]);
     expect(await rowsMentioning(needles)).toEqual({});
-    expect((await receiptOf(body.requestId)).deletedCounts).toMatchObject({ organisation_invitations: 2 });
+    const { deletedCounts } = await receiptOf(body.requestId);
+    expect(deletedCounts).toMatchObject({ organisation_invitations: 2 });
+    // Their confirmation links (the change's at least) are an erasure step of their own, counted.
+    expect(deletedCounts.email_confirmations).toBeGreaterThanOrEqual(1);
     expect((await rowsMentioning([bystanderEmail])).organisation_invitations).toBe(1);
   });
 

@@ -694,6 +694,53 @@ describe.each(
   }, 120_000);
 });
 
+describe('malformed UTF-8 (issue 41)', () => {
+  const withBodies = operations.filter(({ op }) => op.requestBody?.content['application/json'] !== undefined);
+
+  it('covers every operation with a JSON body', () => {
+    expect(withBodies.length).toBeGreaterThan(20);
+  });
+
+  // `ff fe c3` inside a JSON string: once turned into "\ufffd\ufffd\ufffd Org" and stored.
+  const BAD = new Uint8Array([
+    ...new TextEncoder().encode('{"name":"'),
+    0xff,
+    0xfe,
+    0xc3,
+    ...new TextEncoder().encode(' Org"}'),
+  ]);
+
+  it.each(withBodies.map(({ path, method }) => [`${method.toUpperCase()} ${path}`, path, method] as const))(
+    '%s answers 400 invalid-encoding, whoever calls, and changes nothing',
+    async (_label, path, method) => {
+      const url = path.replace(/\{[^}]+\}/g, 'x');
+      const before = await fingerprint();
+      for (const headers of [
+        {},
+        as(pools.employer[1]!),
+        as(pools.admin[0]!),
+        { 'X-Service-Key': pools.keys[0]! },
+      ]) {
+        const res = await call(url, {
+          method: method.toUpperCase(),
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            origin: ORIGIN,
+            'CF-Connecting-IP': '203.0.113.41',
+          },
+          body: BAD,
+        });
+        expect(res.status, `${method} ${path}`).toBe(400);
+        const problem = await res.json<{ type: string; detail: string }>();
+        expect(problem.type).toBe('/problems/invalid-encoding');
+        expect(problem.detail).toContain('UTF-8');
+      }
+      expect(await fingerprint()).toEqual(before);
+    },
+  );
+});
+
 describe('regressions found by fuzzing', () => {
   it('keeps a rubric inside its documented bounds for a 20,000-character brief without punctuation', async () => {
     // The local engine quoted the whole "phrase" in every level descriptor (20,000 characters

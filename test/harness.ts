@@ -31,6 +31,7 @@ import {
 import { generateCertificateNumber } from '../src/domain/certificates/certificate-number';
 import { corpusFor, shardOf } from '../src/services/corpus';
 import { rememberIssued } from '../src/services/verification-filter';
+import { confirmEmail, markConfirmed } from './confirm';
 import demo from './demo-brief.json';
 import { type Account, as, call, eventually, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 
@@ -81,17 +82,21 @@ export async function signup(
     'signup',
   );
   const body = await res.json<{ user: { id: string } }>();
+  // Fixture accounts have confirmed addresses (they may approve guardian requests, prove domains…).
+  await markConfirmed(body.user.id);
   return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
 }
 
+export { confirmEmail, markConfirmed };
+
 /** Signs up as an employer with an invitation `code` (the response, whatever its status). */
-export const signupInvited = (
+export async function signupInvited(
   email: string,
   code: string,
   name: string,
   password = 'a-long-enough-password',
-) =>
-  call(
+) {
+  const res = await call(
     '/api/auth/signup',
     jsonInit(
       'POST',
@@ -99,6 +104,10 @@ export const signupInvited = (
       { 'CF-Connecting-IP': freshIp() },
     ),
   );
+  // The invitation is accepted when the invited address is confirmed: open the link it was sent.
+  if (res.status === 201) await confirmEmail((await res.clone().json<{ user: { id: string } }>()).user);
+  return res;
+}
 
 /**
  * An employer whose email is at `domain`, in a new organisation called `organisation` (by
@@ -129,6 +138,7 @@ export async function employerAt(domain: string, organisation = `${domain} Ltd`)
   if (body.user.organisation.name !== organisation || body.user.organisation.verification !== 'unverified')
     throw new Error(`signup at ${domain}: unexpected organisation ${JSON.stringify(body.user.organisation)}`);
   const cookie = /session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  await markConfirmed(body.user.id);
   return { cookie: `session=${cookie}`, id: body.user.id, email, password };
 }
 

@@ -5,6 +5,7 @@
  */
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { openConfirmationLink } from './confirm';
 import { signup } from './harness';
 import { type Account, as, call, expectProblem, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 
@@ -96,6 +97,10 @@ describe('a new email address needs a recent sign-in; a new name does not', () =
     const fresh = await signInAgain(person);
     const changed = await call('/api/dsr/correction', jsonInit('PATCH', { email: newEmail }, as(fresh)));
     expect(changed.status).toBe(200);
-    expect((await changed.json<{ profile: { email: string } }>()).profile.email).toBe(newEmail);
+    // Accepted; it takes effect once the new address is confirmed through its link (issue 41).
+    expect((await changed.json<{ pendingEmail: string }>()).pendingEmail).toBe(newEmail);
+    expect((await openConfirmationLink(person.id, 'change')).status).toBe(200);
+    const me = await (await call('/api/me', { headers: as(fresh) })).json<{ email: string }>();
+    expect(me.email).toBe(newEmail);
   });
 });

@@ -275,6 +275,9 @@ function userRow({ id, email, name, role, password }, now) {
     password_hash: hash,
     password_salt: salt,
     password_iterations: iterations,
+    // The demo addresses are confirmed (issue 41): the demo employer can prove a domain, the demo
+    // people can act as guardians, without a mail round trip.
+    email_confirmed_at: now,
     created_at: now,
   };
 }
@@ -402,6 +405,8 @@ export function buildSeedSql({ adminEmail, adminPassword, now = Date.now(), cred
       organisation_id: IDS.organisation,
     }),
     insert('users', userRow({ id: IDS.candidate, role: 'candidate', ...DEMO_CANDIDATE }, now)),
+    // A database seeded before addresses were confirmed: its demo people are confirmed too.
+    `UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ${now}) WHERE id IN (${lit(IDS.employer)}, ${lit(IDS.candidate)});`,
     insert('briefs', {
       id: IDS.brief,
       employer_id: IDS.employer,

@@ -13,7 +13,7 @@ import type { Database } from './client';
 export type Query = { toSQL(): { sql: string; params: unknown[] } };
 
 /** A Drizzle query as a D1 statement, for `d1.batch` (whose results carry each statement's `meta.changes`). */
-function statement(d1: D1Database, query: Query): D1PreparedStatement {
+export function statement(d1: D1Database, query: Query): D1PreparedStatement {
   const { sql, params } = query.toSQL();
   return d1.prepare(sql).bind(...params);
 }
@@ -23,7 +23,7 @@ function statement(d1: D1Database, query: Query): D1PreparedStatement {
  * changes() > 0`. Drizzle writes such an insert as `insert into "t" (<columns>) values (<values>)`,
  * column defaults included, so the row is exactly the one `values` would write.
  */
-function insertIfChanged(d1: D1Database, insert: Query): D1PreparedStatement {
+export function insertIfChanged(d1: D1Database, insert: Query): D1PreparedStatement {
   const { sql, params } = insert.toSQL();
   const parts = /^(insert into "[^"]+" \([^)]*\)) values \((.*)\)$/s.exec(sql);
   if (!parts) throw new Error(`Not a one-row INSERT … VALUES: ${sql}`);

@@ -65,11 +65,18 @@ export const organisations = sqliteTable(
      * interleave. Null on rows not written since the column was added (docs/decisions.md).
      */
     nameKey: text('name_key'),
+    /**
+     * A verified organisation's rename, waiting for an admin's review (src/services/organisation-renames.ts):
+     * until it is approved the organisation, its profile and every credential keep `name`.
+     */
+    pendingName: text('pending_name'),
+    pendingNameAt: integer('pending_name_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     index('organisations_verification_idx').on(t.verification, t.createdAt),
+    index('organisations_pending_name_idx').on(t.pendingNameAt).where(sql`pending_name is not null`),
     uniqueIndex('organisations_verified_name_key_idx').on(t.nameKey).where(sql`verification = 'verified'`),
   ],
 );
@@ -113,6 +120,13 @@ export const users = sqliteTable(
      * salted SHA-256 of their email, which wallets match): the salt. Null: no identifier.
      */
     credentialIdentitySalt: text('credential_identity_salt'),
+    /**
+     * When the person proved they receive mail at `email` (a confirmation link,
+     * src/services/email-confirmations.ts); null until then. An unconfirmed account cannot act
+     * for someone else (approve a guardian request), join an organisation, prove a domain, get a
+     * ward's notices, or change its email.
+     */
+    emailConfirmedAt: integer('email_confirmed_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }),
   },
@@ -143,6 +157,43 @@ export const organisationInvitations = sqliteTable(
     uniqueIndex('organisation_invitations_token_unique').on(t.tokenHash),
     index('organisation_invitations_organisation_idx').on(t.organisationId),
     index('organisation_invitations_invited_by_idx').on(t.invitedBy),
+  ],
+);
+
+export const EMAIL_CONFIRMATION_PURPOSES = ['signup', 'change'] as const;
+
+/**
+ * Links that confirm an email address (src/services/email-confirmations.ts): `signup` confirms
+ * the account's address (and joins the organisation of `invitationId`), `change` makes `email` the
+ * account's address once confirmed there. The token is never stored: it is an HMAC of the row's id
+ * under a key derived from a secret, recomputed to send the mail; only its SHA-256 is kept. Used
+ * once, for 24 hours. Deleted with the account.
+ */
+export const emailConfirmations = sqliteTable(
+  'email_confirmations',
+  {
+    id: id(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Lower-cased: the address the link is sent to and confirms. */
+    email: text('email').notNull(),
+    purpose: text('purpose', { enum: EMAIL_CONFIRMATION_PURPOSES }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** A signup by invitation: the invitation accepted when the address is confirmed. */
+    invitationId: text('invitation_id').references(() => organisationInvitations.id, {
+      onDelete: 'set null',
+    }),
+    /** An email correction: its `correction` request, completed when the new address is confirmed. */
+    requestId: text('request_id'),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('email_confirmations_token_unique').on(t.tokenHash),
+    index('email_confirmations_user_idx').on(t.userId, t.createdAt),
+    index('email_confirmations_invitation_idx').on(t.invitationId),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mixedScriptReason, normaliseAlias } from './alias';
+import { hiddenCharacterReason, mixedScriptReason, normaliseAlias } from './alias';
 
 describe('normaliseAlias', () => {
   it('NFKC-normalises compatibility forms and trims', () => {
@@ -66,5 +66,19 @@ describe('mixedScriptReason (UTS #39, per word)', () => {
   it('refuses two scripts in one word that are not written together', () => {
     expect(mixedScriptReason('रविকুমার')).toMatch(/mixes Devanagari and Bengali letters/);
     expect(mixedScriptReason('АнναМария')).toMatch(/Cyrillic and Greek/);
+  });
+});
+
+describe('replacement and non-characters in shown names (issue 41)', () => {
+  it.each(['Bad \uFFFD\uFFFD Name', 'Org \uFDD0', 'Org \uFFFE', 'Org \u{10FFFF}', 'Org \uD800'])(
+    'refuses %j as a shown name and as an alias',
+    (text) => {
+      expect(hiddenCharacterReason(text)).toMatch(/replacement character, non-character or lone surrogate/);
+      expect(normaliseAlias(text).ok).toBe(false);
+    },
+  );
+
+  it('accepts ordinary names', () => {
+    expect(hiddenCharacterReason('Ravi Kumar रवि 😀')).toBeNull();
   });
 });

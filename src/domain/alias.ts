@@ -15,7 +15,23 @@ const INVISIBLE_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/u;
 
 export type AliasVerdict = { ok: true; alias: string } | { ok: false; reason: string };
 
+/**
+ * U+FFFD (what a decoder puts where bytes were not text), the non-characters (U+FDD0–FDEF and the
+ * last two code points of every plane) and lone surrogates: never part of a name anyone wrote.
+ */
+const NOT_TEXT = /[\uFFFD\p{Noncharacter_Code_Point}\p{Cs}]/u;
+
+/** Why `text` holds something that is not text (the first such code point), or null. */
+export function nonCharacterReason(text: string): string | null {
+  const bad = NOT_TEXT.exec(text);
+  if (!bad) return null;
+  const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `Contains U+${code}, a replacement character, non-character or lone surrogate; these are not allowed in text shown publicly.`;
+}
+
 export function normaliseAlias(raw: string): AliasVerdict {
+  const notText = nonCharacterReason(raw);
+  if (notText) return { ok: false, reason: notText.replace('text shown publicly', 'an alias') };
   const normalised = raw.normalize('NFKC');
   // Checked before trimming: `trim` would quietly drop a leading BOM or line separator.
   const bad = INVISIBLE_OR_CONTROL.exec(normalised);
@@ -47,6 +63,8 @@ const HIDDEN_IN_SHOWN_TEXT = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]
 
 /** Why `text` may not be shown publicly (the first such character), or null when it may. */
 export function hiddenCharacterReason(text: string): string | null {
+  const notText = nonCharacterReason(text);
+  if (notText) return notText;
   const bad = HIDDEN_IN_SHOWN_TEXT.exec(text);
   if (!bad) return null;
   const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { issuerScriptReason } from './issuer-names';
 import { organisationNameKey } from './organisations';
 
 describe('organisationNameKey: names a reader cannot tell apart are one name', () => {
@@ -10,8 +11,8 @@ describe('organisationNameKey: names a reader cannot tell apart are one name', (
 
   it('reads Cyrillic, Greek and Armenian look-alikes as the Latin letters they imitate', () => {
     const key = organisationNameKey('Acme Corp');
-    // Wholly Cyrillic А с м е (passes the per-word script check) and a Greek Ο, Ρ.
-    for (const spoof of ['Асме Согр', 'AСME CΟRΡ', 'Acme Cօrp'])
+    // Wholly Cyrillic capitals А С М Е (passes the per-word script check), a Greek Ο, Ρ, an Armenian օ.
+    for (const spoof of ['Асме Согр', 'АСМЕ Corp', 'AСME CΟRΡ', 'Acme Cօrp'])
       expect(organisationNameKey(spoof), spoof).toBe(key);
   });
 
@@ -26,6 +27,60 @@ describe('organisationNameKey: names a reader cannot tell apart are one name', (
   it('keeps different names apart', () => {
     expect(organisationNameKey('Acme Corp')).not.toBe(organisationNameKey('Acme Group'));
     expect(organisationNameKey('Анна')).not.toBe(organisationNameKey('Anna Corp'));
+    expect(organisationNameKey('Асе Согр')).toBe(organisationNameKey('Ace Corp'));
     expect(organisationNameKey('राज्य')).not.toBe(organisationNameKey('राज'));
+  });
+});
+
+describe('organisationNameKey: the UTS #39 confusable skeleton', () => {
+  // The look-alikes of a verified "Demo Hiring Co" a second review got through (issue 41).
+  it.each([
+    ['Demo Hiring Cⲟ', 'a Coptic ⲟ'],
+    ['Demo Hiring ꓚo', 'a Lisu ꓚ'],
+    ['Demo Hiring Cᴏ', 'a small capital ᴏ'],
+    ['Démo Hiring Co', 'an accent'],
+    ['Demo Hırıng Co', 'dotless ı'],
+    ['Demo Hiring Có', 'an accent on the last letter'],
+    ['Demo Hiring Coǃ', 'a retroflex click letter drawn as "!"'],
+    ['Demo Hiring Co\u0301', 'a combining acute accent'],
+  ])('%s (%s) is the same name', (spoof) => {
+    expect(organisationNameKey(spoof)).toBe(organisationNameKey('Demo Hiring Co'));
+  });
+
+  it('still refuses the variants refused before', () => {
+    const key = organisationNameKey('Demo Hiring Co');
+    for (const spoof of [
+      'DEMO HIRING CO',
+      'demo-hiring.co',
+      'Dem0 Hiring Co',
+      'Demo HIring Co',
+      'Dem\u00a0o Hiring Co',
+      'Ｄｅｍｏ Ｈｉｒｉｎｇ Ｃｏ',
+      'Dеmo Hiring Co',
+      'Demo Hiring Cο',
+      'Demo Hiring Ꮯo',
+    ])
+      expect(organisationNameKey(spoof), spoof).toBe(key);
+    expect(organisationNameKey('Modern Labs')).toBe(organisationNameKey('Modem Labs'));
+  });
+});
+
+describe('issuerScriptReason: Latin mixed with another script is a look-alike', () => {
+  it.each(['Demo Hiring Cⲟ', 'Demo Hiring ꓚo', 'Acme Асме', 'Tata टाटा', 'Sony ソニー'])(
+    'refuses %s',
+    (name) => {
+      expect(issuerScriptReason(name)).toMatch(/mixes Latin letters/);
+    },
+  );
+
+  it.each([
+    'Demo Hiring Co',
+    'Démo Hiring Cᴏ',
+    'टाटा कंसल्टेंसी',
+    'Асме Согр',
+    'ソニー株式会社',
+    'Acme 2.0 (India)',
+  ])('accepts %s, one script', (name) => {
+    expect(issuerScriptReason(name)).toBeNull();
   });
 });

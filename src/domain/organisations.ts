@@ -80,43 +80,29 @@ export function reviewAllowed(from: Verification, to: 'verified' | 'rejected' | 
   return from !== to;
 }
 
-/**
- * Cyrillic, Greek and Armenian letters drawn like Latin ones, by case (Greek Ν is N, ν is v), from
- * Unicode's confusables data (UTS #39). Enough for a name written wholly in look-alikes ("Асме"
- * in Cyrillic) to meet the Latin name it imitates; mixing scripts inside a word is refused anyway.
- */
-const LATIN_LOOK_ALIKES: Readonly<Record<string, string>> = Object.fromEntries(
-  [
-    // Cyrillic capitals and small letters
-    'АA ВB ЕE ЅS ІI ЈJ КK МM НH ОO РP СC ТT ХX УY ҮY ҺH ӀI ԚQ ԜW',
-    'аa вb гr еe ѕs іi јj кk мm нh оo рp сc тt хx уy үy һh ӏl ԁd ԛq ԝw ɡg',
-    // Greek capitals and small letters
-    'ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX',
-    'αa βb γy ιi κk νv οo ρp τt υu χx ωw',
-    // Armenian
-    'ՕO Սu օo սu հh ոn ցg',
-  ]
-    .join(' ')
-    .split(' ')
-    .map((pair) => [...pair] as [string, string]),
-);
+/** Organisation names are compared by their confusable skeleton (`./issuer-names`). */
+export { organisationNameKey } from './issuer-names';
 
 /**
- * What makes two organisation names the same to a reader: Unicode compatibility forms folded
- * (NFKC), Cyrillic, Greek and Armenian look-alikes read as the Latin letters they imitate, case
- * folded, everything but letters and digits dropped, and the letters a reader cannot tell
- * apart in many fonts merged (1, i and l; 0 and o; "rn" and m; "vv" and w). So "Demo Hiring Co.",
- * "demo  hiring-co", "Dem0 Hiring Co" and "Demо Hiring Co" (a Cyrillic о) are one name, and
- * verified organisations may not share one.
+ * The website an organisation's Profile and credentials may carry (`issuer.url`), or null: only an
+ * address on the domain the organisation proved by DNS (its verified domain or a subdomain of it),
+ * while that proof is its verification. Wallets and verifiers show `issuer.url` as the issuer's
+ * site, so a URL nobody checked (`https://www.google.com`) is kept private: the members see it on
+ * their organisation, the public never does.
  */
-export function organisationNameKey(name: string): string {
-  return [...name.normalize('NFKC')]
-    .map((ch) => LATIN_LOOK_ALIKES[ch] ?? ch)
-    .join('')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '')
-    .replace(/[1il]/g, 'l')
-    .replace(/0/g, 'o')
-    .replace(/rn/g, 'm')
-    .replace(/vv/g, 'w');
+export function publishedWebsite(o: {
+  websiteUrl: string | null;
+  verification: string;
+  verificationMethod: string | null;
+  verifiedDomain: string | null;
+}): string | null {
+  if (!o.websiteUrl || o.verification !== 'verified' || o.verificationMethod !== 'dns' || !o.verifiedDomain)
+    return null;
+  let host: string;
+  try {
+    host = new URL(o.websiteUrl).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return null;
+  }
+  return host === o.verifiedDomain || host.endsWith(`.${o.verifiedDomain}`) ? o.websiteUrl : null;
 }

@@ -5,6 +5,7 @@ import { bodyLimits } from '../middleware/body-limits';
 import type { AppBindings } from '../middleware/context';
 import { requestEnvelope } from '../middleware/envelope';
 import { methodNotAllowed } from '../middleware/method-not-allowed';
+import { strictUtf8 } from '../middleware/strict-utf8';
 import type { AppOpenAPI } from './types';
 import { validationHook } from './validation';
 
@@ -20,6 +21,7 @@ export function createApp(): AppOpenAPI {
   // Request id, base-URL check, services, CORS, 405s and security headers: one layer (envelope.ts).
   app.use(requestEnvelope({ methodNotAllowed: methodNotAllowed(() => app.routes) }));
   app.use('/api/*', bodyLimits());
+  app.use(strictUtf8());
 
   app.notFound((c) =>
     problemResponse(

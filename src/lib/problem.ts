@@ -15,6 +15,12 @@ export const PROBLEM_TYPES = {
     title: 'Malformed JSON',
     description: 'The request body is not valid JSON.',
   },
+  'invalid-encoding': {
+    status: 400,
+    title: 'Invalid encoding',
+    description:
+      'The request body is not valid UTF-8 (RFC 8259 §8.1: JSON exchanged between systems is UTF-8). Bytes that do not decode are refused, never replaced by U+FFFD; send the text encoded as UTF-8.',
+  },
   'invalid-parameters': {
     status: 400,
     title: 'Invalid parameters',
@@ -48,6 +54,18 @@ export const PROBLEM_TYPES = {
     title: 'Not eligible as a guardian',
     description:
       'Only an adult whose own account records a date of birth at least 18 years ago can give consent for a child (DPDP Rules 2025, Rule 10(1)(a)).',
+  },
+  'email-unconfirmed': {
+    status: 403,
+    title: 'Email address not confirmed',
+    description:
+      "The account's email address has not been confirmed, and this acts for someone else or changes who the account is (approving a guardian request, joining an organisation, proving a domain, changing the email address). Open the link sent at signup, or ask for a new one with `POST /api/me/email-confirmation`.",
+  },
+  'organisation-suspended': {
+    status: 403,
+    title: 'Organisation suspended',
+    description:
+      'The platform has suspended this organisation: it cannot rename itself or register or change webhooks until an admin reviews it again. Contact the platform.',
   },
   'not-found': {
     status: 404,

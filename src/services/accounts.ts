@@ -1,19 +1,15 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import {
-  type OrganisationVerification,
-  organisationInvitations,
-  organisations,
-  type Role,
-  sessions,
-  users,
-} from '../db/schema';
+import { type OrganisationVerification, organisations, type Role, sessions, users } from '../db/schema';
 import { isChild } from '../domain/age';
 import { normaliseAlias } from '../domain/alias';
 import { checkPassword } from '../domain/password-policy';
 import { hashPassword, secretsEqual, UNMATCHABLE_PASSWORD, verifyPassword } from '../domain/secrets';
 import { clock } from '../lib/clock';
+
+type BatchItem = Parameters<Database['batch']>[0][number];
+
 import { ProblemError } from '../lib/problem';
 import { afterCommit } from './after-commit';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
@@ -35,6 +31,8 @@ export type Profile = {
   publicAlias: string | null;
   organisation: { id: string; name: string; verification: OrganisationVerification } | null;
   dateOfBirth: string | null;
+  /** Whether the person proved they receive mail at `email` (src/services/email-confirmations.ts). */
+  emailConfirmed: boolean;
   createdAt: string;
 };
 
@@ -49,6 +47,7 @@ export const toProfile = (u: UserRow, organisation: OrganisationRow | null = nul
   publicAlias: u.publicAlias,
   organisation: organisation ? organisationSummary(organisation) : null,
   dateOfBirth: u.dateOfBirth,
+  emailConfirmed: u.emailConfirmedAt !== null,
   createdAt: u.createdAt.toISOString(),
 });
 
@@ -87,7 +86,16 @@ export async function registerAccount(
   input: SignupInput,
   reservedEmails: (string | undefined)[] = [],
   now: Date = clock.now(),
-): Promise<{ user: UserRow; organisation: OrganisationRow | null }> {
+  /**
+   * What else the signup's batch writes: the confirmation link of the address
+   * (src/services/email-confirmations.ts), which carries the invitation to accept once confirmed.
+   */
+  alsoInBatch: (account: {
+    userId: string;
+    email: string;
+    invitationId: string | null;
+  }) => Promise<readonly BatchItem[]> = async () => [],
+): Promise<{ user: UserRow; organisation: OrganisationRow | null; invitationId: string | null }> {
   const email = normaliseEmail(input.email);
   if (input.role === 'candidate' && (input.organisation || input.invitationCode)) {
     throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
@@ -140,34 +148,26 @@ export async function registerAccount(
         db.insert(users).values(person).returning(),
         guardianRequestInsert(db, id, guardianEmail, now),
         auditInsert(db, { actorId: id, action: 'guardian.requested', targetType: 'user', targetId: id }),
+        ...(await alsoInBatch({ userId: id, email, invitationId: null })),
       ]);
-      return { user: row as UserRow, organisation: null };
+      return { user: row as UserRow, organisation: null, invitationId: null };
     }
     if (input.role === 'candidate') {
-      const [row] = await db.insert(users).values(person).returning();
-      return { user: row as UserRow, organisation: null };
+      const [[row]] = await db.batch([
+        db.insert(users).values(person).returning(),
+        ...(await alsoInBatch({ userId: id, email, invitationId: null })),
+      ]);
+      return { user: row as UserRow, organisation: null, invitationId: null };
     }
     if (input.invitationCode) {
+      // Checked now (a wrong code is a 422 at once), accepted when the address is confirmed: only
+      // the person who receives mail at the invited address joins (email-confirmations.ts).
       const invitation = await invitationFor(db, input.invitationCode, email);
       const [[row]] = await db.batch([
-        db
-          .insert(users)
-          .values({ ...person, organisationId: invitation.organisationId })
-          .returning(),
-        db
-          .update(organisationInvitations)
-          .set({ acceptedAt: new Date() })
-          .where(
-            and(eq(organisationInvitations.id, invitation.id), isNull(organisationInvitations.acceptedAt)),
-          ),
-        auditInsert(db, {
-          actorId: id,
-          action: 'organisation.member_joined',
-          targetType: 'organisation',
-          targetId: invitation.organisationId,
-        }),
+        db.insert(users).values(person).returning(),
+        ...(await alsoInBatch({ userId: id, email, invitationId: invitation.id })),
       ]);
-      return { user: row as UserRow, organisation: await loadOrganisation(db, invitation.organisationId) };
+      return { user: row as UserRow, organisation: null, invitationId: invitation.id };
     }
     const organisation = newOrganisation(email, input.organisation);
     const [[created], [row]] = await db.batch([
@@ -182,8 +182,9 @@ export async function registerAccount(
         targetType: 'organisation',
         targetId: organisation.id,
       }),
+      ...(await alsoInBatch({ userId: id, email, invitationId: null })),
     ]);
-    return { user: row as UserRow, organisation: created ?? null };
+    return { user: row as UserRow, organisation: created ?? null, invitationId: null };
   } catch (err) {
     // Two signups racing for one email: the unique index decides.
     if (isUniqueViolation(err)) throw emailTaken();

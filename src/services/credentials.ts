@@ -3,6 +3,7 @@
  * subject id, a bit in the revocation status list, the brief's rubric and validity, and the
  * final submission's results. Shared by issuance (rating, verification, the sweep) and re-signing.
  */
+
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import {
@@ -15,6 +16,7 @@ import {
   users,
 } from '../db/schema';
 import type { CredentialInput } from '../domain/certificates/credential';
+import { publishedWebsite } from '../domain/organisations';
 import { hasConsent } from './consent';
 
 /**
@@ -132,6 +134,9 @@ export async function briefCredentialFacts(db: Database, briefId: string) {
       validForMonths: briefs.validForMonths,
       criteria: rubrics.criteria,
       websiteUrl: organisations.websiteUrl,
+      verification: organisations.verification,
+      verificationMethod: organisations.verificationMethod,
+      verifiedDomain: organisations.verifiedDomain,
     })
     .from(briefs)
     .leftJoin(rubrics, eq(rubrics.briefId, briefs.id))
@@ -146,7 +151,16 @@ export async function briefCredentialFacts(db: Database, briefId: string) {
       description: c.description,
       levels: c.levels.map((l) => ({ score: l.score, descriptor: l.descriptor })),
     })),
-    websiteUrl: row?.websiteUrl ?? null,
+    // Only a website on the organisation's verified domain is signed in (`publishedWebsite`).
+    websiteUrl:
+      row?.verification && row.websiteUrl
+        ? publishedWebsite({
+            websiteUrl: row.websiteUrl,
+            verification: row.verification,
+            verificationMethod: row.verificationMethod,
+            verifiedDomain: row.verifiedDomain,
+          })
+        : null,
   };
 }
 

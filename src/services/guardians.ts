@@ -32,13 +32,23 @@ import { CURRENT_NOTICE_VERSION } from '../domain/consent-notices';
 import type { SessionUser } from '../lib/principals';
 import { ProblemError } from '../lib/problem';
 import { auditInsert } from './audit';
+import { requireConfirmedEmail } from './confirmed-email';
 
 type RequestRow = typeof guardianRequests.$inferSelect;
 type UserRow = typeof users.$inferSelect;
 
 const notFound = () => new ProblemError('not-found', 'No such guardian request or ward.');
 
-/** The child's standing link: an approved request whose guardian still has an account. */
+/**
+ * An approval counts only from an account whose confirmed address is the one the child named
+ * (src/services/email-confirmations.ts): a stranger who signs up with that address, or a guardian
+ * whose address is no longer (or not yet) confirmed, stands for nobody. For the WHERE of a query
+ * on `guardian_requests`.
+ */
+export const guardianConfirmed = () =>
+  sql`exists (select 1 from users g where g.id = guardian_requests.guardian_id and g.email = guardian_requests.guardian_email and g.email_confirmed_at is not null)`;
+
+/** The child's standing link: an approved request whose guardian still has an account at the confirmed address named. */
 export async function guardianLink(db: Database, childId: string): Promise<RequestRow | null> {
   const [row] = await db
     .select()
@@ -48,6 +58,7 @@ export async function guardianLink(db: Database, childId: string): Promise<Reque
         eq(guardianRequests.childId, childId),
         eq(guardianRequests.state, 'approved'),
         isNotNull(guardianRequests.guardianId),
+        guardianConfirmed(),
       ),
     )
     .limit(1);
@@ -185,7 +196,13 @@ const requestView = (r: RequestRow, child: Pick<UserRow, 'name' | 'email' | 'dat
 });
 
 /** Pending requests naming the caller's email (children still under 18), newest first. */
-export async function pendingRequestsFor(db: Database, guardian: Pick<SessionUser, 'email'>, now: Date) {
+export async function pendingRequestsFor(
+  db: Database,
+  guardian: Pick<SessionUser, 'id' | 'email'>,
+  now: Date,
+) {
+  // A request shows the child's name, email and date of birth: only to the confirmed owner of the address.
+  await requireConfirmedEmail(db, guardian.id, 'see the guardian requests naming your address');
   const rows = await db
     .select({ r: guardianRequests, name: users.name, email: users.email, dateOfBirth: users.dateOfBirth })
     .from(guardianRequests)
@@ -209,6 +226,10 @@ export async function decideRequest(
   decision: { approve: true; relationship: 'parent' | 'lawful_guardian' } | { approve: false },
   now: Date,
 ) {
+  // Only the confirmed owner of the address the child named acts for the child (Rule 10(1)(a):
+  // "already known to the service" means this, not anyone who signed up with the address). Before
+  // the lookup, so an unconfirmed account learns nothing about which requests exist.
+  await requireConfirmedEmail(db, guardian.id, 'approve or refuse a guardian request');
   const [found] = await db
     .select({ r: guardianRequests, name: users.name, email: users.email, dateOfBirth: users.dateOfBirth })
     .from(guardianRequests)
@@ -263,6 +284,7 @@ export async function wardOf(db: Database, guardianId: string, childId: string, 
         eq(guardianRequests.childId, childId),
         eq(guardianRequests.guardianId, guardianId),
         eq(guardianRequests.state, 'approved'),
+        guardianConfirmed(),
       ),
     )
     .limit(1);
@@ -297,7 +319,13 @@ export async function listWards(db: Database, guardianId: string, now: Date) {
     .select({ u: users })
     .from(guardianRequests)
     .innerJoin(users, eq(users.id, guardianRequests.childId))
-    .where(and(eq(guardianRequests.guardianId, guardianId), eq(guardianRequests.state, 'approved')))
+    .where(
+      and(
+        eq(guardianRequests.guardianId, guardianId),
+        eq(guardianRequests.state, 'approved'),
+        guardianConfirmed(),
+      ),
+    )
     .limit(100);
   return rows.filter((r) => !r.u.disabledAt && isChild(r.u.dateOfBirth, now)).map((r) => wardView(r.u));
 }
@@ -459,6 +487,9 @@ export async function guardianCopies(db: Database, drafts: NoticeDraft[], now: D
             inArray(guardianRequests.childId, ids.slice(i, i + COPY_LOOKUP_CHUNK)),
             eq(guardianRequests.state, 'approved'),
             isNull(guardian.disabledAt),
+            // Copies go only to a guardian whose approval counts (their confirmed address, the one named).
+            eq(guardian.email, guardianRequests.guardianEmail),
+            isNotNull(guardian.emailConfirmedAt),
           ),
         )),
     );

@@ -8,17 +8,39 @@
  *   non-2xx answer throws, so the job system retries with backoff and stalls it after a day.
  *   A provider needing a key gets it as a secret the relay holds (docs/data-rights.md → Email).
  * - without it (dev, tests): the log transport, which writes one log line without the address or
- *   the text, so no personal data reaches the logs.
+ *   the text, so no personal data reaches the logs. A message carrying a secret link (an email
+ *   confirmation) has it logged only when `PUBLIC_BASE_URL` is a loopback address (`npm run dev`
+ *   prints it, so a local signup can be confirmed); a deployment never logs a token.
  */
 export type MailMessage = { to: string; subject: string; text: string };
 
+/** `PUBLIC_BASE_URL` on this machine only: localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopbackBase(base: string | undefined): boolean {
+  try {
+    const host = new URL(base ?? '').hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
 export async function sendMail(
-  env: { MAIL_WEBHOOK_URL?: string },
+  env: { MAIL_WEBHOOK_URL?: string; PUBLIC_BASE_URL?: string },
   message: MailMessage,
+  /** A secret link in the text: shown by the log transport on a local base URL only. */
+  secret: { link?: string } = {},
 ): Promise<'webhook' | 'log'> {
   const url = env.MAIL_WEBHOOK_URL?.trim();
   if (!url) {
-    console.log(JSON.stringify({ level: 'info', msg: 'mail (log transport)', subject: message.subject }));
+    const local = secret.link !== undefined && isLoopbackBase(env.PUBLIC_BASE_URL);
+    console.log(
+      JSON.stringify({
+        level: 'info',
+        msg: 'mail (log transport)',
+        subject: message.subject,
+        ...(local ? { link: secret.link } : {}),
+      }),
+    );
     return 'log';
   }
   const res = await fetch(url, {

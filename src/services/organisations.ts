@@ -4,7 +4,7 @@
  * member's email is at, or by an admin's review. Verification issues every certificate that was
  * waiting for it (see `issuePendingCertificates`).
  */
-import { and, asc, eq, gt, isNull, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import { type Query, updateThenInsert } from '../db/conditional';
@@ -15,6 +15,7 @@ import {
   emailIsAtDomain,
   normaliseDomain,
   organisationNameKey,
+  publishedWebsite,
   reviewAllowed,
   txtValues,
   verificationRecordName,
@@ -25,6 +26,7 @@ import type { Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { afterCommit, type Effects } from './after-commit';
 import { auditInsert } from './audit';
+import { requireConfirmedEmail } from './confirmed-email';
 import { issuanceJob, issueAfterVerification } from './issuance';
 
 export type OrganisationRow = typeof organisations.$inferSelect;
@@ -41,9 +43,12 @@ export function organisationView(o: OrganisationRow) {
     id: o.id,
     name: o.name,
     websiteUrl: o.websiteUrl,
+    websitePublished: publishedWebsite(o) !== null,
     domains: o.domains,
     verification: o.verification,
     verifiedAt: o.verifiedAt?.toISOString() ?? null,
+    pendingName: o.pendingName,
+    pendingNameAt: o.pendingNameAt?.toISOString() ?? null,
   };
 }
 
@@ -154,7 +159,13 @@ export async function inviteMember(
   return { id, email: normalised, code, expiresAt };
 }
 
-/** Name and website of the caller's organisation. A verified organisation keeps its verification. */
+/**
+ * Name and website of the caller's organisation. A verified organisation keeps its verification
+ * and its name: a new name is a new claim, so it waits as `pendingName` for an admin's review
+ * (`reviewRename`, src/services/organisation-renames.ts), and its certificates keep the signed name
+ * until then. Giving the current name back withdraws a waiting rename. A suspended organisation
+ * cannot rename itself (403 `organisation-suspended`).
+ */
 export async function updateOrganisation(
   db: Database,
   actor: { id: string },
@@ -174,18 +185,20 @@ async function writeOrganisationUpdate(
 ): Promise<OrganisationRow> {
   const organisation = await organisationOf(db, actor.id);
   const name = input.name?.trim();
-  // A verified organisation was verified under its name: a new one is a new claim, reviewed
-  // again (certificates already issued keep verifying under the name signed into them; those
-  // earned meanwhile wait as `pending_issuer`). No organisation, verified or not, may take a
-  // verified organisation's name: an unverified one shows it too (on its waiting certificates).
   const renamed = name !== undefined && name !== organisation.name;
-  const reverify = renamed && organisation.verification === 'verified';
+  if (renamed && organisation.verification === 'suspended') throw suspended('rename itself');
+  // No organisation, verified or not, may take a verified organisation's name (or a look-alike of
+  // it): an unverified one shows it too (on its waiting certificates).
+  const review = renamed && organisation.verification === 'verified';
   if (renamed) await assertNameFree(db, name, organisation.id);
+  const withdrawn = name !== undefined && !renamed && organisation.pendingName !== null;
+  const now = new Date();
   const changes = {
-    ...(renamed ? { name, nameKey: organisationNameKey(name) } : {}),
+    ...(renamed && !review ? { name, nameKey: organisationNameKey(name) } : {}),
+    ...(review ? { pendingName: name, pendingNameAt: now } : {}),
+    ...(withdrawn ? { pendingName: null, pendingNameAt: null } : {}),
     ...(input.websiteUrl !== undefined ? { websiteUrl: input.websiteUrl } : {}),
-    ...(reverify ? { verification: 'pending' as const } : {}),
-    updatedAt: new Date(),
+    updatedAt: now,
   };
   const written = await write(
     db,
@@ -197,13 +210,14 @@ async function writeOrganisationUpdate(
     [
       auditInsert(db, {
         actorId: actor.id,
-        action: 'organisation.updated',
+        action: review ? 'organisation.rename_requested' : 'organisation.updated',
         targetType: 'organisation',
         targetId: organisation.id,
         details: {
           before: { name: organisation.name, websiteUrl: organisation.websiteUrl },
           after: input,
-          ...(reverify ? { verification: { from: 'verified', to: 'pending', reason: 'renamed' } } : {}),
+          ...(review ? { review: 'the new name waits for an admin (verified organisation)' } : {}),
+          ...(withdrawn ? { withdrawnRename: organisation.pendingName } : {}),
         },
       }),
     ],
@@ -217,19 +231,27 @@ async function writeOrganisationUpdate(
   return reloaded(db, organisation);
 }
 
+/** 403 for what a suspended organisation may not do until the platform reviews it again. */
+export const suspended = (what: string) =>
+  new ProblemError(
+    'organisation-suspended',
+    `This organisation is suspended by the platform and cannot ${what}; contact the platform.`,
+  );
+
 /**
  * The organisation as a request read it (its verification and name): what every write here is
  * conditional on, so a request that read before another's change writes nothing (`changedMeanwhile`).
  */
-const asRead = (o: OrganisationRow) =>
+export const asRead = (o: OrganisationRow) =>
   and(
     eq(organisations.id, o.id),
     eq(organisations.verification, o.verification),
     eq(organisations.name, o.name),
+    sql`${organisations.pendingName} is ${o.pendingName}`,
   );
 
 /** 409 for a write whose read is stale: nothing was written, and the caller may simply retry. */
-const changedMeanwhile = () =>
+export const changedMeanwhile = () =>
   new ProblemError(
     'conflict',
     'The organisation changed meanwhile (another request, member or admin); reload it and try again.',
@@ -242,7 +264,7 @@ const nameTaken = (name: string) =>
   );
 
 /** The row after a write of this request, for its answer. */
-async function reloaded(db: Database, organisation: OrganisationRow): Promise<OrganisationRow> {
+export async function reloaded(db: Database, organisation: OrganisationRow): Promise<OrganisationRow> {
   return (await loadOrganisation(db, organisation.id)) ?? organisation;
 }
 
@@ -251,7 +273,7 @@ async function reloaded(db: Database, organisation: OrganisationRow): Promise<Or
  * after `assertNameFree` read, whose verification wrote the key). Rows verified before the
  * `name_key` column existed are `assertNameFree`'s; they are not racing anyone.
  */
-function nameStillFree(db: Database, name: string, organisationId: string) {
+export function nameStillFree(db: Database, name: string, organisationId: string) {
   const other = alias(organisations, 'other');
   return notExists(
     db
@@ -273,7 +295,7 @@ function nameStillFree(db: Database, name: string, organisationId: string) {
  * `name_key`s aborts a verification's batch when another organisation was verified under the same
  * key after `assertNameFree` read: the same 409 as that check's.
  */
-async function write(db: Database, name: string, update: Query, inserts: Query[]): Promise<boolean> {
+export async function write(db: Database, name: string, update: Query, inserts: Query[]): Promise<boolean> {
   try {
     return await updateThenInsert(db, update, inserts);
   } catch (err) {
@@ -390,6 +412,8 @@ async function writeDomainChallenge(
       `Only a member whose own email address is at ${domain} can prove it; yours is at ${emailDomain(actor.email)}.`,
     );
   }
+  // Proving a domain speaks for everyone at it: only from a confirmed address at that domain.
+  await requireConfirmedEmail(db, actor.id, 'prove a domain');
   const organisation = await organisationOf(db, actor.id);
   if (organisation.verification === 'suspended' || organisation.verification === 'rejected') {
     // The platform's decision stands until an admin changes it.
@@ -486,6 +510,7 @@ export async function checkDomainVerification(
   rawDomain: string,
 ): Promise<DomainCheck> {
   const domain = normaliseDomain(rawDomain);
+  await requireConfirmedEmail(db, actor.id, 'prove a domain');
   const organisation = await organisationOf(db, actor.id);
   if (!domain || !organisation.dnsToken || !organisation.domains.includes(domain)) {
     throw new ProblemError(
@@ -516,6 +541,14 @@ export async function checkDomainVerification(
     return { organisation, check, newlyVerified: false };
   }
   if (organisation.verification === 'verified') return recordProof(db, actor, organisation, check);
+  if (organisation.verifiedAt !== null) {
+    // Verified before and back to `pending` by a rename (before renames of verified organisations
+    // waited for review): the new name is the admin's to approve, never a DNS record's.
+    throw new ProblemError(
+      'conflict',
+      "This organisation was verified under another name; its new name awaits the platform's review, which a DNS check cannot replace.",
+    );
+  }
   await assertNameFree(db, organisation.name, organisation.id);
   const now = new Date();
   const job = issuanceJob(db, organisation.id, now);
@@ -693,12 +726,17 @@ export async function reviewOrganisation(
 /** The admin's review queue: organisations by verification state, oldest first (first come, first reviewed). */
 export async function listOrganisations(
   db: Database,
-  filter: { verification?: OrganisationVerification | undefined },
+  filter: { verification?: OrganisationVerification | undefined; renamePending?: boolean | undefined },
   limit: number,
   after?: Position,
 ) {
   const conditions = [
     filter.verification ? eq(organisations.verification, filter.verification) : undefined,
+    filter.renamePending === undefined
+      ? undefined
+      : filter.renamePending
+        ? isNotNull(organisations.pendingName)
+        : isNull(organisations.pendingName),
     after
       ? or(
           gt(organisations.createdAt, after.createdAt),

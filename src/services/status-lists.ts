@@ -5,6 +5,7 @@
  * (`forgetVerifications` → {@link forgetStatusLists}), so a list never shows a revocation late
  * by more than KV's own propagation.
  */
+
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { briefs, credentialStatuses, organisations } from '../db/schema';
@@ -24,6 +25,7 @@ import {
   statusListCredential,
 } from '../domain/certificates/status-list';
 import { issuerUrl, PLATFORM_ISSUER, statusListUrl, websiteIri } from '../domain/certificates/urls';
+import { publishedWebsite } from '../domain/organisations';
 import { IsolateCache } from '../lib/isolate-cache';
 import {
   forgetStatusListMemory,
@@ -196,7 +198,8 @@ export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Datab
     id: issuerUrl(base, row.id),
     type: ['Profile'],
     name: row.name,
-    ...(row.websiteUrl ? { url: websiteIri(row.websiteUrl) } : {}),
+    // Only a website on the verified domain (`publishedWebsite`); any other stays private.
+    ...(publishedWebsite(row) ? { url: websiteIri(row.websiteUrl!) } : {}),
     description: `An organisation issuing certificates on ${PLATFORM_NAME}; ${states[row.verification] ?? row.verification}.`,
     verification: {
       state: row.verification,

@@ -152,8 +152,12 @@ export const listAuditLog: AppRouteHandler<typeof routes.listAuditLog> = async (
 };
 
 export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations> = async (c) => {
-  const { verification, limit, cursor } = c.req.valid('query');
-  const rows = await organisations.listOrganisations(c.var.db, { verification }, limit, decodeCursor(cursor));
+  const { verification, renamePending, limit, cursor } = c.req.valid('query');
+  const filter = {
+    verification,
+    renamePending: renamePending === undefined ? undefined : renamePending === 'true',
+  };
+  const rows = await organisations.listOrganisations(c.var.db, filter, limit, decodeCursor(cursor));
   const page = toPage(rows, limit);
   return c.json({ items: page.items.map(organisations.organisationView), nextCursor: page.nextCursor }, 200);
 };

@@ -3,6 +3,8 @@ import * as handlers from './admin.handlers';
 import * as routes from './admin.routes';
 import * as breachHandlers from './breaches.handlers';
 import * as breachRoutes from './breaches.routes';
+import * as renameHandlers from './renames.handlers';
+import * as renameRoutes from './renames.routes';
 
 export const adminRouter = createRouter()
   .openapi(routes.createApiKey, handlers.issueApiKey)
@@ -17,6 +19,7 @@ export const adminRouter = createRouter()
   .openapi(routes.listAuditLog, handlers.listAuditLog)
   .openapi(routes.listOrganisations, handlers.listOrganisations)
   .openapi(routes.reviewOrganisation, handlers.reviewOrganisation)
+  .openapi(renameRoutes.reviewOrganisationRename, renameHandlers.reviewRenameHandler)
   .openapi(breachRoutes.createBreach, breachHandlers.create)
   .openapi(breachRoutes.listBreaches, breachHandlers.list)
   .openapi(breachRoutes.markBreachBoardStep, breachHandlers.markBoardStep);

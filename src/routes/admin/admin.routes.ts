@@ -245,6 +245,15 @@ export const listOrganisations = defineRoute({
         .enum(ORGANISATION_VERIFICATION)
         .optional()
         .openapi({ param: { name: 'verification', in: 'query' } }),
+      renamePending: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({
+          param: { name: 'renamePending', in: 'query' },
+          description:
+            '`true`: only organisations with a rename awaiting review (`pendingName`); `false`: only those without; ' +
+            'absent: no filter. Review a rename with `POST /api/admin/organisations/{id}/rename`.',
+        }),
       limit: limitParam(50),
       cursor: cursorParam(),
     }),

@@ -1,4 +1,5 @@
 import type { AppRouteHandler } from '../../http/types';
+import { clock } from '../../lib/clock';
 import { ProblemError } from '../../lib/problem';
 import { clearSessionCookie, setSessionCookie } from '../../middleware/session-cookie';
 import { countSignup, loginAttempts } from '../../services/account-throttles';
@@ -9,13 +10,34 @@ import {
   registerAccount,
   toProfile,
 } from '../../services/accounts';
+import { confirmationStatements } from '../../services/email-confirmations';
+import { dispatchJobs } from '../../services/jobs/jobs';
 import { endSession, startSession } from '../../services/sessions';
 import type * as routes from './auth.routes';
 
 export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
   const { db } = c.var;
   await countSignup(c.env, c.req.header('CF-Connecting-IP'));
-  const { user, organisation } = await registerAccount(db, c.req.valid('json'), [c.env.ADMIN_EMAIL]);
+  const now = clock.now();
+  let jobId: string | null = null;
+  const { user, organisation } = await registerAccount(
+    db,
+    c.req.valid('json'),
+    [c.env.ADMIN_EMAIL],
+    now,
+    async ({ userId, email, invitationId }) => {
+      // The confirmation link, in the signup's own batch (the mail goes out through the outbox).
+      const link = await confirmationStatements(
+        c.env,
+        db,
+        { userId, email, purpose: 'signup', invitationId },
+        now,
+      );
+      jobId = link.jobId;
+      return link.statements;
+    },
+  );
+  if (jobId) await dispatchJobs(c.env, [jobId], now);
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
   return c.json({ user: toProfile(user, organisation), expiresAt: session.expiresAt.toISOString() }, 201);

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION, ROLES } from '../../db/schema';
 import { isIsoDate } from '../../domain/age';
+import { organisationName } from '../../http/organisation-name';
 import { nullableRef } from '../../http/route';
 import { shownName } from '../../http/validation';
 import { clock } from '../../lib/clock';
@@ -45,7 +46,7 @@ export const SignupSchema = z
       }),
     organisation: z
       .object({
-        name: shownName(200).optional().openapi({ example: 'Acme Hiring Pvt Ltd' }),
+        name: organisationName(200).optional().openapi({ example: 'Acme Hiring Pvt Ltd' }),
         websiteUrl: z
           .url({ protocol: /^https?$/ })
           .max(500)
@@ -109,6 +110,12 @@ export const ProfileSchema = z
     dateOfBirth: z.string().nullable().openapi({
       description: 'ISO date; null for accounts made before it was asked (and the admin).',
       format: 'date',
+    }),
+    emailConfirmed: z.boolean().openapi({
+      description:
+        'Whether the address is confirmed (the link sent at signup). Until it is, the account cannot approve a ' +
+        'guardian request, join an organisation, prove a domain or change its address (403 `email-unconfirmed`); ' +
+        'a new link: `POST /api/me/email-confirmation`.',
     }),
     createdAt: z.string().datetime(),
   })

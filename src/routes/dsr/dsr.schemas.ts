@@ -70,8 +70,17 @@ export const CorrectionResultSchema = z
     request: nullableRef(DsrRequestSchema).openapi({
       description:
         'The completed `correction` request; null when nothing changed (the values given are the ones on ' +
-        'record), in which case nothing was written.',
+        'record), in which case nothing was written. An email correction is `in_progress` until the new address is ' +
+        'confirmed, then `completed`.',
     }),
+    pendingEmail: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'A new email address waiting for confirmation: a link was sent to it, and the account keeps its old address ' +
+          '(for sign-in and everything else) until the link is opened (24 hours). Null when no address changes.',
+      }),
   })
   .openapi('CorrectionResult');
 

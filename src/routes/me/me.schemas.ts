@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ORGANISATION_VERIFICATION } from '../../db/schema';
-import { shownName } from '../../http/validation';
+import { organisationName } from '../../http/organisation-name';
 
 export const UpdateMeSchema = z
   .object({
@@ -16,7 +16,14 @@ export const OrganisationSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    websiteUrl: z.string().nullable(),
+    websiteUrl: z.string().nullable().openapi({
+      description:
+        'The website the organisation gave. Published in its Profile and credentials (`issuer.url`) only when it is on the domain it proved by DNS (`websitePublished`); otherwise it stays private.',
+    }),
+    websitePublished: z.boolean().openapi({
+      description:
+        '`websiteUrl` is on the verified domain (or a subdomain), so the Profile and credentials carry it.',
+    }),
     domains: z.array(z.string()),
     verification: z.enum(ORGANISATION_VERIFICATION).openapi({
       description:
@@ -24,12 +31,17 @@ export const OrganisationSchema = z
         '`suspended` by an admin. Only a verified organisation issues publicly valid certificates.',
     }),
     verifiedAt: z.string().datetime().nullable(),
+    pendingName: z.string().nullable().openapi({
+      description:
+        "A verified organisation's new name awaiting the platform's review: until it is approved the organisation and its certificates keep `name`. Giving `name` back withdraws it.",
+    }),
+    pendingNameAt: z.string().datetime().nullable(),
   })
   .openapi('Organisation');
 
 export const UpdateOrganisationSchema = z
   .object({
-    name: shownName(200).optional(),
+    name: organisationName(200).optional(),
     websiteUrl: z
       .url({ protocol: /^https?$/ })
       .max(500)

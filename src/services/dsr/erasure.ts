@@ -51,6 +51,7 @@ import {
   dpoRecords,
   dsrRequests,
   ERASED_GUARDIAN,
+  emailConfirmations,
   employerRatings,
   erasureReceipts,
   evaluations,
@@ -529,6 +530,10 @@ export const ERASURE_STEPS: readonly Step[] = [
     and(eq(dsrRequests.userId, p.userId), ne(dsrRequests.id, p.requestId)),
   ),
   deleting('sessions', sessions, sessions.id, (p) => eq(sessions.userId, p.userId)),
+  // Confirmation links sent to them (signup or a pending email change): the addresses they name.
+  deleting('email_confirmations', emailConfirmations, emailConfirmations.id, (p) =>
+    eq(emailConfirmations.userId, p.userId),
+  ),
   // Grants to Open Badges API clients, with their tokens (OAUTH_KV; src/services/portability/).
   oauthGrantsErasureStep,
   // As a child: the copies of their notices given to their guardians name them (`guardianCopies`).

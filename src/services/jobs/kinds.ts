@@ -215,3 +215,5 @@ export const credentialResignJob = registerJobKind<CredentialResignPayload>({
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
+
+import '../email-confirmations';

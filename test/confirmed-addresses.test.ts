@@ -1,0 +1,278 @@
+/**
+ * Issue 41, confirmed addresses: the signup's link (outbox, once, 24 hours, resend limited), what an
+ * unconfirmed account cannot do, the stranger-guardian sequence, and an email change that waits for
+ * the new address to be confirmed.
+ */
+import { env } from 'cloudflare:test';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getDb } from '../src/db/client';
+import { emailConfirmations, jobs } from '../src/db/schema';
+import { clock, resetClock } from '../src/lib/clock';
+import { sendMail } from '../src/services/mail';
+import { latestConfirmationToken, openConfirmationLink } from './confirm';
+import { employerAt, signup } from './harness';
+import { type Account, as, call, expectProblem, freshIp, jsonInit, sessionCookieFrom } from './helpers';
+
+afterEach(() => {
+  resetClock();
+  vi.restoreAllMocks();
+});
+
+const DAY = 86_400_000;
+
+/** A signup through the API, its address left unconfirmed (the harness confirms its own fixtures). */
+async function unconfirmed(email: string, extra: Record<string, unknown> = {}): Promise<Account> {
+  const password = 'a-long-enough-password';
+  const res = await call(
+    '/api/auth/signup',
+    jsonInit(
+      'POST',
+      { email, password, name: 'Some Person', role: 'candidate', dateOfBirth: '1990-01-01', ...extra },
+      { 'CF-Connecting-IP': freshIp() },
+    ),
+  );
+  expect(res.status).toBe(201);
+  const body = await res.json<{ user: { id: string; emailConfirmed: boolean } }>();
+  expect(body.user.emailConfirmed).toBe(false);
+  return { cookie: `session=${sessionCookieFrom(res)}`, id: body.user.id, email, password };
+}
+
+const fresh = (local = 'person') => `${local}-${crypto.randomUUID().slice(0, 8)}@mail.example`;
+
+const me = async (account: Account) =>
+  (await call('/api/me', { headers: as(account) })).json<{ email: string; emailConfirmed: boolean }>();
+
+describe('the signup confirmation link', () => {
+  it('is mailed through the outbox (no token at rest), confirms once, and is refused after 24 hours', async () => {
+    const account = await unconfirmed(fresh());
+    const db = getDb(env.DB);
+    const [link] = await db
+      .select()
+      .from(emailConfirmations)
+      .where(eq(emailConfirmations.userId, account.id));
+    expect(link).toMatchObject({ email: account.email, purpose: 'signup', usedAt: null });
+    const [job] = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, 'email_confirmation'), eq(jobs.subjectId, account.id)));
+    // The job carries the link's id only; the stored hash is not the token.
+    expect(job?.payload).toEqual({ confirmationId: link!.id });
+    const token = await latestConfirmationToken(account.id);
+    expect(JSON.stringify([link, job])).not.toContain(token);
+
+    const opened = await call(`/api/auth/email-confirmation?token=${token}`);
+    expect(opened.status).toBe(200);
+    expect(await opened.json()).toMatchObject({ email: account.email, purpose: 'signup' });
+    expect(await me(account)).toMatchObject({ emailConfirmed: true });
+    await expectProblem(await call(`/api/auth/email-confirmation?token=${token}`), 404, 'not-found');
+    await expectProblem(
+      await call('/api/me/email-confirmation', { method: 'POST', headers: as(account) }),
+      409,
+      'conflict',
+    );
+
+    const late = await unconfirmed(fresh());
+    clock.now = () => new Date(Date.now() + DAY + 60_000);
+    await expectProblem(await openConfirmationLink(late.id), 404, 'not-found');
+    resetClock();
+    expect(await me(late)).toMatchObject({ emailConfirmed: false });
+    await expectProblem(
+      await call('/api/auth/email-confirmation?token=vpc_not-a-real-token-at-all'),
+      404,
+      'not-found',
+    );
+  });
+
+  it('resending is limited to 3 links an hour, the signup’s included', async () => {
+    const account = await unconfirmed(fresh());
+    const resend = () => call('/api/me/email-confirmation', { method: 'POST', headers: as(account) });
+    for (let i = 0; i < 2; i++) expect((await resend()).status).toBe(202);
+    const refused = await resend();
+    await expectProblem(refused, 429, 'quota-exceeded');
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
+    // Each link works on its own; the newest confirms.
+    expect((await openConfirmationLink(account.id)).status).toBe(200);
+    const status = await (await call('/api/me/email-confirmation', { headers: as(account) })).json();
+    expect(status).toMatchObject({ email: account.email, confirmed: true, pendingEmail: null });
+  });
+
+  it('the log transport shows a link only on a local base URL, never in a deployment', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    const message = { to: 'a@b.example', subject: 'Confirm', text: 'https://x/?token=vpc_secret' };
+    await sendMail({ PUBLIC_BASE_URL: 'https://api.example.com' }, message, {
+      link: 'https://x/?token=vpc_secret',
+    });
+    expect(lines.join('\n')).not.toContain('vpc_secret');
+    await sendMail({ PUBLIC_BASE_URL: 'http://localhost:8787' }, message, {
+      link: 'http://localhost:8787/?token=vpc_local',
+    });
+    expect(lines.join('\n')).toContain('vpc_local');
+    expect(lines.join('\n')).not.toContain('a@b.example');
+  });
+});
+
+describe('a child’s guardian is the confirmed owner of the address the child named', () => {
+  it('a stranger who signs up with the named address can neither see nor approve the request until confirmed', async () => {
+    const parentEmail = fresh('parent1');
+    const child = await signup('candidate', 'Young Person', undefined, {
+      dateOfBirth: `${new Date().getUTCFullYear() - 15}-01-01`,
+      guardianEmail: parentEmail,
+    });
+    // Someone signs up with the named address (self-declared adult) and never confirms it.
+    const stranger = await unconfirmed(parentEmail);
+    const listed = await expectProblem(
+      await call('/api/guardian/requests', { headers: as(stranger) }),
+      403,
+      'email-unconfirmed',
+    );
+    expect(JSON.stringify(listed)).not.toContain(child.email);
+    const [request] = await getDb(env.DB)
+      .select({ id: emailConfirmations.id })
+      .from(emailConfirmations)
+      .where(eq(emailConfirmations.userId, child.id));
+    expect(request).toBeDefined();
+    const requestId = (
+      await env.DB.prepare('SELECT id FROM guardian_requests WHERE child_id = ?')
+        .bind(child.id)
+        .first<{ id: string }>()
+    )?.id;
+    const approval = await call(
+      `/api/guardian/requests/${requestId}/approve`,
+      jsonInit('POST', { relationship: 'parent' }, as(stranger)),
+    );
+    const problem = await expectProblem(approval, 403, 'email-unconfirmed');
+    expect(problem.detail).toMatch(/Confirm your email address/);
+    // The child is still behind the gate: nothing of theirs can be read or changed.
+    await expectProblem(
+      await call('/api/dsr/access', { headers: as(child) }),
+      403,
+      'guardian-consent-required',
+    );
+
+    // The owner of the address opens the link mailed to it: now they are the guardian.
+    expect((await openConfirmationLink(stranger.id)).status).toBe(200);
+    const approved = await call(
+      `/api/guardian/requests/${requestId}/approve`,
+      jsonInit('POST', { relationship: 'parent' }, as(stranger)),
+    );
+    expect(approved.status).toBe(200);
+    expect((await call('/api/guardian/wards', { headers: as(stranger) })).status).toBe(200);
+  });
+
+  it('an approval stops counting when the guardian’s address is no longer the one named', async () => {
+    const guardian = await signup('candidate', 'Parent Person');
+    const child = await signup('candidate', 'Young Person', undefined, {
+      dateOfBirth: `${new Date().getUTCFullYear() - 15}-01-01`,
+      guardianEmail: guardian.email,
+    });
+    const requestId = (
+      await env.DB.prepare('SELECT id FROM guardian_requests WHERE child_id = ?')
+        .bind(child.id)
+        .first<{ id: string }>()
+    )?.id;
+    expect(
+      (
+        await call(
+          `/api/guardian/requests/${requestId}/approve`,
+          jsonInit('POST', { relationship: 'parent' }, as(guardian)),
+        )
+      ).status,
+    ).toBe(200);
+    expect((await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) })).status).toBe(
+      200,
+    );
+    // The guardian's address loses its confirmation (e.g. the account was made before addresses were confirmed).
+    await env.DB.prepare('UPDATE users SET email_confirmed_at = NULL WHERE id = ?').bind(guardian.id).run();
+    await expectProblem(
+      await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) }),
+      404,
+      'not-found',
+    );
+    await expectProblem(
+      await call('/api/dsr/access', { headers: as(child) }),
+      403,
+      'guardian-consent-required',
+    );
+  });
+});
+
+describe('an unconfirmed account', () => {
+  it('cannot prove a domain, and an invitation is accepted only when the invited address is confirmed', async () => {
+    const domain = `${crypto.randomUUID().slice(0, 8)}.example`;
+    const owner = await employerAt(domain);
+    const password = 'a-long-enough-password';
+    const email = `recruiter-${crypto.randomUUID().slice(0, 6)}@${domain}`;
+    const inv = await call('/api/me/organisation/invitations', jsonInit('POST', { email }, as(owner)));
+    const { code } = await inv.json<{ code: string }>();
+    const res = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email,
+          password,
+          name: 'Second',
+          role: 'employer',
+          dateOfBirth: '1990-01-01',
+          invitationCode: code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    expect(res.status).toBe(201);
+    const { user } = await res.json<{ user: { id: string; organisation: null } }>();
+    expect(user.organisation).toBeNull();
+    const invited: Account = { cookie: `session=${sessionCookieFrom(res)}`, id: user.id, email, password };
+    await expectProblem(
+      await call('/api/me/organisation/domain-verification', jsonInit('POST', { domain }, as(invited))),
+      403,
+      'email-unconfirmed',
+    );
+    const opened = await openConfirmationLink(user.id);
+    expect(await opened.json()).toMatchObject({ joinedOrganisationId: expect.any(String) });
+    const joined = await (await call('/api/me', { headers: as(invited) })).json<{
+      organisation: { id: string };
+    }>();
+    const ownerOrg = await (await call('/api/me', { headers: as(owner) })).json<{
+      organisation: { id: string };
+    }>();
+    expect(joined.organisation.id).toBe(ownerOrg.organisation.id);
+    expect(
+      (await call('/api/me/organisation/domain-verification', jsonInit('POST', { domain }, as(invited))))
+        .status,
+    ).toBe(201);
+  });
+
+  it('cannot change its email; a confirmed one’s new address takes effect only once confirmed there', async () => {
+    const account = await unconfirmed(fresh());
+    const change = (who: Account, email: string) =>
+      call('/api/dsr/correction', jsonInit('PATCH', { email }, as(who)));
+    await expectProblem(await change(account, fresh('new')), 403, 'email-unconfirmed');
+    expect((await openConfirmationLink(account.id)).status).toBe(200);
+
+    const next = fresh('new');
+    const asked = await change(account, next);
+    expect(asked.status).toBe(200);
+    expect(await asked.json()).toMatchObject({
+      profile: { email: account.email },
+      request: { state: 'in_progress' },
+      pendingEmail: next,
+    });
+    expect(await me(account)).toMatchObject({ email: account.email, emailConfirmed: true });
+    const opened = await openConfirmationLink(account.id, 'change');
+    expect(await opened.json()).toMatchObject({ email: next, purpose: 'change' });
+    expect(await me(account)).toMatchObject({ email: next, emailConfirmed: true });
+    const requests = await (await call('/api/me/dsr-requests', { headers: as(account) })).json<{
+      items: { kind: string; state: string }[];
+    }>();
+    expect(requests.items.find((r) => r.kind === 'correction')).toMatchObject({ state: 'completed' });
+    // Sign-in is at the new address now.
+    const login = await call(
+      '/api/auth/login',
+      jsonInit('POST', { email: next, password: account.password }, { 'CF-Connecting-IP': freshIp() }),
+    );
+    expect(login.status).toBe(200);
+  });
+});
