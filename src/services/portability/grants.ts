@@ -52,6 +52,9 @@ export async function completeGrant(
 
 /** Every live grant of the holder, newest first, with its client's name and URIs. */
 export async function grantsOf(env: Env, userId: string): Promise<GrantView[]> {
+  // Most people have no grant: one KV list (the library keeps grants under `grant:<userId>:`)
+  // spares loading and configuring the OAuth library (the data export calls this for everyone).
+  if ((await env.OAUTH_KV.list({ prefix: `grant:${userId}:`, limit: 1 })).keys.length === 0) return [];
   const api = await oauthApi(env);
   const out: GrantView[] = [];
   let cursor: string | undefined;
