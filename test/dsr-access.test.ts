@@ -1,10 +1,12 @@
 import { env } from 'cloudflare:test';
 import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
+import * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
 import { auditLog, consentEvents } from '../src/db/schema';
 import { confirmationToken } from '../src/services/email-confirmations';
 import { db, loginAdmin, seedBrief, seedCertifiedWork, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit } from './helpers';
+import { authorise, exchange, http, register } from './ob-client';
 import { pdfText } from './pdf-text';
 
 // zip.js, independent of the fflate that wrote the archive, reads it inside workerd.
@@ -44,6 +46,7 @@ const JSON_FILES = [
   'ratings-given.json',
   'briefs.json',
   'certificates.json',
+  'oauth-grants.json',
   'recipients.json',
   'notices.json',
   'guardians.json',
@@ -329,6 +332,53 @@ describe('GET /api/dsr/access', { timeout: 30_000 }, () => {
     const ward = await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) });
     expect(ward.status).toBe(200);
     check(await unzip(new Uint8Array(await ward.arrayBuffer())), 'child');
+  });
+
+  it('lists the applications the person allowed (Open Badges API grants): client, scopes, granted, last renewed', async () => {
+    const person = await signup('candidate', 'Grant Exporter');
+    const none = await exportOf(person);
+    expect(parse<unknown[]>(none.files, 'oauth-grants.json')).toEqual([]);
+
+    const r = await register();
+    const { params, verifier } = await authorise(person, r);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    const { files } = await exportOf(person);
+    const [grant] = parse<Record<string, unknown>[]>(files, 'oauth-grants.json');
+    expect(grant).toMatchObject({
+      clientId: r.client.client_id,
+      clientName: 'Test Wallet <b>',
+      clientUri: 'https://wallet.example/',
+      scope: expect.arrayContaining(['https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly']),
+      lastRefreshedAt: null,
+    });
+    expect(Date.parse(String(grant!.grantedAt))).toBeGreaterThan(Date.now() - 60_000);
+    expect(
+      parse<{ counts: Record<string, number> }>(files, 'manifest.json').counts['oauth-grants.json'],
+    ).toBe(1);
+    // No token or secret of the grant is exported.
+    expect(new TextDecoder().decode(files.get('oauth-grants.json'))).not.toContain(tokens.access_token);
+    expect(new TextDecoder().decode(files.get('oauth-grants.json'))).not.toContain(r.secret);
+
+    await oauth.processRefreshTokenResponse(
+      r.as,
+      r.client,
+      await oauth.refreshTokenGrantRequest(
+        r.as,
+        r.client,
+        oauth.ClientSecretBasic(r.secret),
+        tokens.refresh_token!,
+        http,
+      ),
+    );
+    const renewed = parse<{ lastRefreshedAt: string | null }[]>(
+      (await exportOf(person)).files,
+      'oauth-grants.json',
+    );
+    expect(Date.parse(renewed[0]!.lastRefreshedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('needs a session', async () => {

@@ -8,7 +8,7 @@ import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 /** Everything under `/api/me`: the signed-in person's own records. */
 import { ProfileSchema } from '../auth/auth.schemas';
 import { BriefPageSchema, BriefSchema } from '../briefs/briefs.schemas';
-import { CertificateListSchema, CertificateNoParams } from '../certificates/certificates.schemas';
+import { CertificateNoParams, MyCertificateListSchema } from '../certificates/certificates.schemas';
 import { ConsentsSchema } from '../consent/consent.schemas';
 import { DsrRequestPageSchema } from '../dsr/dsr.schemas';
 import {
@@ -120,7 +120,10 @@ export const myCertificates = defineRoute({
   ...sessionAuth(),
   request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
   responses: {
-    200: { description: 'Newest issued first, one page of `limit`.', content: json(CertificateListSchema) },
+    200: {
+      description: 'Newest issued first, one page of `limit`, and the link to your learner record.',
+      content: json(MyCertificateListSchema),
+    },
   },
 });
 

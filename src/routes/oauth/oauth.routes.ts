@@ -7,22 +7,25 @@ import { IMS_TAG } from '../ims/ims.routes';
 const html = (description: string) => ({ 'text/html': { schema: z.string().openapi({ description }) } });
 const text = (description: string) => ({ description, schema: { type: 'string' as const } });
 
-const optional = (name: string, description: string, max = 4096) =>
+const optional = (name: string, description: string) =>
   z
     .string()
-    .max(max)
+    .max(4096)
     .optional()
     .openapi({ param: { name, in: 'query' }, description });
 
-/**
- * Client ids are the library's short random strings; a longer one cannot name a client, and the
- * lookup key it would make is over KV's 512-byte key limit (a 500 before this bound).
- */
-const CLIENT_ID_MAX = 256;
-
 export const AuthorizeQuery = z.object({
   response_type: optional('response_type', 'Must be `code`.'),
-  client_id: optional('client_id', 'The `client_id` from registration.', CLIENT_ID_MAX),
+  // Looked up as a KV key (at most 512 bytes): longer or non-ASCII ids are refused before any lookup.
+  client_id: z
+    .string()
+    .max(200)
+    .regex(/^[\x20-\x7e]*$/, 'Printable ASCII only')
+    .optional()
+    .openapi({
+      param: { name: 'client_id', in: 'query' },
+      description: 'The `client_id` from registration (at most 200 printable ASCII characters).',
+    }),
   redirect_uri: optional('redirect_uri', 'One of the client’s registered redirect URIs, exactly.'),
   scope: optional('scope', 'Space-separated scopes (see the `OAuth2ACG` security scheme).'),
   state: optional('state', 'Returned unchanged to the client.'),

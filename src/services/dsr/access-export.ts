@@ -44,6 +44,7 @@ import type { SessionUser } from '../../lib/principals';
 import { auditInsert } from '../audit';
 import { consentHistory, consentStates } from '../consent';
 import { recipientsOf } from '../disclosures';
+import { type GrantView, grantsOf } from '../portability/grants';
 import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from './pdf';
 import { completeRequest, requestInsert } from './requests';
 
@@ -453,6 +454,8 @@ const FILES = {
   'ratings-given.json': 'The ratings you gave as an employer (the rating only, not the candidate).',
   'briefs.json': 'The briefs you published as an employer.',
   'certificates.json': 'Your certificates, with the signed credential of each.',
+  'oauth-grants.json':
+    'The applications you allowed to read your credentials (Open Badges API): the application, the scopes, when you allowed it and when it last renewed its access.',
   'recipients.json':
     'Who else has your data: the Data Processors that process it for us, and every party it was shared with (what and when).',
   'notices.json':
@@ -477,7 +480,7 @@ export type AccessExport = { requestId: string; filename: string; body: Readable
  * a stream. The request is marked completed once the last byte has been produced.
  */
 export async function startAccessExport(
-  env: Pick<Env, 'DB' | 'PUBLIC_BASE_URL'>,
+  env: Env,
   user: SessionUser,
   now = new Date(),
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
@@ -499,7 +502,9 @@ export async function startAccessExport(
       targetId: requestId,
     }),
   ]);
-  const chunks = archive(db, env.PUBLIC_BASE_URL, user, requestId, now);
+  // Read before the stream starts: the OAuth library's KV reads belong to this request's handler.
+  const oauthGrants = await grantsOf(env, user.id);
+  const chunks = archive(db, env.PUBLIC_BASE_URL, user, requestId, now, { oauthGrants });
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -529,7 +534,16 @@ export async function* archive(
   user: Pick<SessionUser, 'id' | 'sessionId'>,
   requestId: string,
   now: Date,
-  { pages = STREAM_PAGES, completeAtEnd = true }: { pages?: ExportPages; completeAtEnd?: boolean } = {},
+  {
+    pages = STREAM_PAGES,
+    completeAtEnd = true,
+    oauthGrants,
+  }: {
+    pages?: ExportPages;
+    completeAtEnd?: boolean;
+    /** The person's grants to Open Badges API clients (`OAUTH_KV`, src/services/portability/grants.ts). */
+    oauthGrants: GrantView[];
+  },
 ): AsyncGenerator<Uint8Array> {
   const zip = new ZipStream(now);
   const manifest: ManifestFile[] = [];
@@ -597,6 +611,7 @@ export async function* archive(
   yield* array('ratings-given.json', src.ratingsGiven());
   yield* array('briefs.json', src.briefs());
   yield* array('certificates.json', src.certificates());
+  yield* array('oauth-grants.json', onePage(oauthGrants));
   yield* whole('recipients.json', json(await recipientsOf(db, user.id)), FILES['recipients.json']);
 
   // A second pass for the PDFs: a ZIP entry must be finished before the next one starts.
@@ -647,6 +662,10 @@ export async function* archive(
 }
 
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
+
+async function* onePage<T>(rows: T[]): AsyncGenerator<T[]> {
+  if (rows.length > 0) yield rows;
+}
 
 async function* mapPages<T, U>(source: AsyncIterable<T[]>, f: (row: T) => U): AsyncGenerator<U[]> {
   for await (const page of source) yield page.map(f);

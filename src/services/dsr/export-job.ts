@@ -14,6 +14,7 @@ import type { SessionUser } from '../../lib/principals';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
 import { dispatchJobs, jobFor, jobInsert, retryJob } from '../jobs/jobs';
+import { grantsOf } from '../portability/grants';
 import { archive, type ExportPages } from './access-export';
 import { completeRequest, type DsrRequestView, requestInsert, toRequestView } from './requests';
 
@@ -158,6 +159,7 @@ export async function buildExport(env: Env, { requestId, userId }: ExportPayload
       {
         pages: JOB_PAGES,
         completeAtEnd: false,
+        oauthGrants: await grantsOf(env, userId),
       },
     )) {
       buffered.push(chunk);
