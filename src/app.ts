@@ -17,6 +17,7 @@ import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { learnerRecordRouter } from './routes/me/learner-record.index';
 import { meRouter } from './routes/me/me.index';
 import { oauthGrantsRouter } from './routes/me/oauth-grants.index';
+import { sendToHostRouter } from './routes/me/send-to-host.index';
 import { metaRouter } from './routes/meta/meta.index';
 import { oauthRouter } from './routes/oauth/oauth.index';
 import { obRouter } from './routes/ob/ob.index';
@@ -45,6 +46,7 @@ export function buildApp() {
   app.route('/', meRouter);
   app.route('/', oauthGrantsRouter);
   app.route('/', learnerRecordRouter);
+  app.route('/', sendToHostRouter);
   app.route('/', guardianRouter);
   app.route('/', adminRouter);
   app.route('/', keysRouter);

@@ -1,9 +1,12 @@
 import { app } from './app';
+import { ProblemError, problemBody, problemResponse } from './lib/problem';
 import { applySecurityHeaders } from './middleware/security-headers';
+import { strictOAuthBody } from './middleware/strict-utf8';
 import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
 import { runScheduled } from './scheduled';
+import { countClientRegistration } from './services/account-throttles';
 import { asImsx } from './services/portability/imsx';
-import { authorizationServer, isAuthorizationServerPath } from './services/portability/oauth';
+import { authorizationServer, isAuthorizationServerPath, OAUTH_PATHS } from './services/portability/oauth';
 
 export { KvCoalescer } from './durable/kv-coalescer';
 export { RateLimiter } from './durable/rate-limiter';
@@ -31,6 +34,21 @@ function withSecurityHeaders(request: Request, response: Response, personal: boo
   return copy;
 }
 
+/**
+ * Dynamic client registration is unauthenticated and stores a client: limited per client network
+ * (`CLIENT_REGISTRATIONS_PER_NETWORK`), a 429 problem with `Retry-After` past it. Null: admitted.
+ */
+async function admitRegistration(request: Request, env: Env, pathname: string): Promise<Response | null> {
+  if (pathname !== OAUTH_PATHS.register || request.method !== 'POST') return null;
+  try {
+    await countClientRegistration(env, request.headers.get('CF-Connecting-IP') ?? undefined);
+    return null;
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    return problemResponse(problemBody(error.type, error.message, { instance: pathname }), error.headers);
+  }
+}
+
 export default {
   // The OAuth 2.0 token, registration and metadata endpoints of the Open Badges API are the OAuth
   // library's (src/services/portability/oauth.ts); everything else, the authorization page included,
@@ -39,9 +57,15 @@ export default {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
     const path = pathOf(request.url);
     if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
-      if (isAuthorizationServerPath(path.split('?')[0] ?? path))
-        return authorizationServer(env)
-          .then((server) => server.fetch(request, env, ctx))
+      const pathname = path.split('?')[0] ?? path;
+      if (isAuthorizationServerPath(pathname))
+        // Admitted by the registration limit, then bodies decoded strictly, as the app's are
+        // (src/middleware/strict-utf8.ts).
+        return admitRegistration(request, env, pathname)
+          .then(async (refused) => refused ?? (await strictOAuthBody(request)))
+          .then(async (checked) =>
+            checked instanceof Response ? checked : (await authorizationServer(env)).fetch(checked, env, ctx),
+          )
           .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
     }
     if (!path.startsWith('/ims/')) return serveApp(request, env, ctx);

@@ -1,8 +1,12 @@
+import { env } from 'cloudflare:test';
 import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
+import * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
 import { auditLog, consentEvents } from '../src/db/schema';
+import { confirmationToken } from '../src/services/email-confirmations';
 import { db, loginAdmin, seedBrief, seedCertifiedWork, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit } from './helpers';
+import { authorise, exchange, http, register } from './ob-client';
 import { pdfText } from './pdf-text';
 
 // zip.js, independent of the fflate that wrote the archive, reads it inside workerd.
@@ -35,12 +39,14 @@ const JSON_FILES = [
   'profile.json',
   'consents.json',
   'sessions.json',
+  'email-confirmations.json',
   'submissions.json',
   'evaluations.json',
   'ratings-received.json',
   'ratings-given.json',
   'briefs.json',
   'certificates.json',
+  'oauth-grants.json',
   'recipients.json',
   'notices.json',
   'guardians.json',
@@ -51,7 +57,7 @@ const JSON_FILES = [
 
 const SECRETS = /password|token_hash|tokenhash|key_hash|keyhash|salt/i;
 
-describe('GET /api/dsr/access', () => {
+describe('GET /api/dsr/access', { timeout: 30_000 }, () => {
   it("exports every kind of record about the caller as JSON and PDFs, and nothing secret or anyone else's", async () => {
     const employer = await signup('employer', 'Recruiter', 'Acme Hiring');
     const person = await signup('candidate', 'Priya Sharma');
@@ -116,6 +122,29 @@ describe('GET /api/dsr/access', () => {
     expect(consents.history).toHaveLength(1);
     const sessions = parse<{ current: boolean }[]>(files, 'sessions.json');
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    // The signup's confirmation link: the person's address and its dates, never the link or its hash.
+    const links = parse<Record<string, unknown>[]>(files, 'email-confirmations.json');
+    expect(links).toEqual([
+      {
+        id: expect.any(String),
+        email: person.email.toLowerCase(),
+        purpose: 'signup',
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+        usedAt: null,
+        correctionRequestId: null,
+        invitationId: null,
+      },
+    ]);
+    expect(manifest.counts['email-confirmations.json']).toBe(1);
+    const linkRow = await env.DB.prepare('SELECT token_hash FROM email_confirmations WHERE id = ?')
+      .bind(links[0]!.id)
+      .first<{ token_hash: string }>();
+    const token = await confirmationToken(env, links[0]!.id as string);
+    for (const [name, bytes] of files) {
+      expect(latin1(bytes), name).not.toContain(linkRow!.token_hash);
+      expect(latin1(bytes), name).not.toContain(token);
+    }
     const submissions = parse<{ id: string; text: string }[]>(files, 'submissions.json');
     expect(submissions.map((s) => s.id).sort()).toEqual([first.submissionId, second.submissionId].sort());
     const certificates = parse<{ certificateNo: string; credentialJwt: string; employerName: string }[]>(
@@ -303,6 +332,53 @@ describe('GET /api/dsr/access', () => {
     const ward = await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) });
     expect(ward.status).toBe(200);
     check(await unzip(new Uint8Array(await ward.arrayBuffer())), 'child');
+  });
+
+  it('lists the applications the person allowed (Open Badges API grants): client, scopes, granted, last renewed', async () => {
+    const person = await signup('candidate', 'Grant Exporter');
+    const none = await exportOf(person);
+    expect(parse<unknown[]>(none.files, 'oauth-grants.json')).toEqual([]);
+
+    const r = await register();
+    const { params, verifier } = await authorise(person, r);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    const { files } = await exportOf(person);
+    const [grant] = parse<Record<string, unknown>[]>(files, 'oauth-grants.json');
+    expect(grant).toMatchObject({
+      clientId: r.client.client_id,
+      clientName: 'Test Wallet <b>',
+      clientUri: 'https://wallet.example/',
+      scope: expect.arrayContaining(['https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly']),
+      lastRefreshedAt: null,
+    });
+    expect(Date.parse(String(grant!.grantedAt))).toBeGreaterThan(Date.now() - 60_000);
+    expect(
+      parse<{ counts: Record<string, number> }>(files, 'manifest.json').counts['oauth-grants.json'],
+    ).toBe(1);
+    // No token or secret of the grant is exported.
+    expect(new TextDecoder().decode(files.get('oauth-grants.json'))).not.toContain(tokens.access_token);
+    expect(new TextDecoder().decode(files.get('oauth-grants.json'))).not.toContain(r.secret);
+
+    await oauth.processRefreshTokenResponse(
+      r.as,
+      r.client,
+      await oauth.refreshTokenGrantRequest(
+        r.as,
+        r.client,
+        oauth.ClientSecretBasic(r.secret),
+        tokens.refresh_token!,
+        http,
+      ),
+    );
+    const renewed = parse<{ lastRefreshedAt: string | null }[]>(
+      (await exportOf(person)).files,
+      'oauth-grants.json',
+    );
+    expect(Date.parse(renewed[0]!.lastRefreshedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('needs a session', async () => {

@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:test';
 import { BlobReader, configure, Uint8ArrayWriter, ZipReader } from '@zip.js/zip.js';
 import { describe, expect, it } from 'vitest';
+import type { SessionUser } from '../src/lib/principals';
 import { runScheduled } from '../src/scheduled';
+import { startAccessExport } from '../src/services/dsr/access-export';
 import { runErasureCascade } from '../src/services/dsr/erasure';
 import {
   deleteExpiredExports,
@@ -127,9 +129,15 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
     // Kept for 7 days, then deleted by the cron; the download then answers 404.
     expect(await deleteExpiredExports(env, new Date(Date.now() + EXPORT_TTL_MS - 60_000))).toBe(0);
     expect(await env.EXPORTS.head(exportObjectKey(request.id))).not.toBeNull();
-    await runScheduled(env as unknown as Env, new Date(Date.now() + EXPORT_TTL_MS + 60_000));
+    const later = new Date(Date.now() + EXPORT_TTL_MS + 60_000);
+    await runScheduled(env as unknown as Env, later);
     expect(await env.EXPORTS.head(exportObjectKey(request.id))).toBeNull();
-    await expect(exportDownload(env, candidate.id, request.id)).rejects.toMatchObject({ type: 'not-found' });
+    await expect(exportDownload(env, candidate.id, request.id, later)).rejects.toMatchObject({
+      type: 'not-found',
+      message: expect.stringMatching(
+        /^This export has expired: built on \d{4}-\d{2}-\d{2}, it was kept for 7 days/,
+      ),
+    });
   }, 120_000);
 
   it("erasure deletes the person's built exports from R2, not anyone else's; the cron deletes an export whose request is gone", async () => {
@@ -184,15 +192,68 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
       .bind(first.id)
       .first<{ n: number }>();
     expect(jobs?.n).toBe(1);
+    // A build that stopped after failing says so (409), and asking again retries it.
+    await env.DB.prepare("UPDATE jobs SET state = 'stalled' WHERE kind = 'export' AND ref = ?")
+      .bind(first.id)
+      .run();
+    const stalled = await expectProblem(
+      await call(first.location!, { headers: as(person) }),
+      409,
+      'conflict',
+    );
+    expect(stalled.detail).toMatch(/^Building this export failed and stopped/);
+    expect((await ask()).id).toBe(first.id);
     await runExportJob(first.id);
     expect((await ask()).id).not.toBe(first.id); // built: a fresh export reflects the data now
+    // A built export deleted before its 7 days were up is not called expired.
+    await env.EXPORTS.delete(exportObjectKey(first.id));
+    const gone = await expectProblem(await call(first.location!, { headers: as(person) }), 404, 'not-found');
+    expect(gone.detail).toMatch(
+      /^This export is no longer stored: it was built on \d{4}-\d{2}-\d{2} and deleted before its 7 days were up/,
+    );
+    expect(gone.detail).not.toContain('expired');
   }, 120_000);
 
-  it('keeps a small export synchronous', async () => {
+  it('keeps a small export synchronous; its request id downloads nothing and says it was never stored, not that it expired', async () => {
     const candidate = await signup('candidate');
     const res = await call('/api/dsr/access', { headers: as(candidate) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     await res.arrayBuffer();
+    const list = await (await call('/api/me/dsr-requests', { headers: as(candidate) })).json<{
+      items: { id: string; kind: string; state: string }[];
+    }>();
+    const inline = list.items.find((r) => r.kind === 'access');
+    expect(inline?.state).toBe('completed');
+    const problem = await expectProblem(
+      await call(`/api/dsr/access/${inline!.id}/download`, { headers: as(candidate) }),
+      404,
+      'not-found',
+    );
+    expect(problem.detail).toMatch(
+      /^This export was never stored: it was small enough to be sent as the response to GET \/api\/dsr\/access on \d{4}-\d{2}-\d{2}, and the platform keeps no copy/,
+    );
+    expect(problem.detail).not.toContain('expired');
   });
+
+  it('an inline export whose download was cut off is not "being built", and does not hold back a background build', async () => {
+    const [person, employer] = [await signup('candidate'), await signup('employer')];
+    const cut = await startAccessExport(env, { ...person, sessionId: 'test' } as unknown as SessionUser);
+    await cut.body.cancel();
+    const problem = await expectProblem(
+      await call(`/api/dsr/access/${cut.requestId}/download`, { headers: as(person) }),
+      404,
+      'not-found',
+    );
+    expect(problem.detail).toContain('that download has not finished, and the platform keeps no copy');
+    // Grown past the inline size, the person's next ask is a background build of its own.
+    const { briefId, milestoneId } = await seedBrief(employer.id);
+    await seedSubmissions(person.id, briefId, milestoneId, EXPORT_SYNC_MAX_ROWS + 1);
+    const res = await call('/api/dsr/access', { headers: as(person) });
+    expect(res.status).toBe(202);
+    const built = await res.json<{ id: string }>();
+    expect(built.id).not.toBe(cut.requestId);
+    await runExportJob(built.id);
+    expect((await call(`/api/dsr/access/${built.id}/download`, { headers: as(person) })).status).toBe(200);
+  }, 120_000);
 });

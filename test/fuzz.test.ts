@@ -717,6 +717,28 @@ describe('malformed UTF-8 (issue 41)', () => {
     expect(withBodies.length).toBeGreaterThan(20);
   });
 
+  it('the OAuth token endpoint refuses a form body that is not UTF-8 (400 invalid_request), and takes a valid one to the library', async () => {
+    const form = (bytes: number[]) =>
+      call('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'CF-Connecting-IP': '203.0.113.42' },
+        body: new Uint8Array([
+          ...new TextEncoder().encode('grant_type=refresh_token&refresh_token='),
+          ...bytes,
+        ]),
+      });
+    const bad = await form([0xff, 0xfe, 0xc3]);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('UTF-8'),
+    });
+    // Well-formed bytes reach the library, which judges the grant itself.
+    const good = await form([...new TextEncoder().encode('x')]);
+    expect(good.status).not.toBe(500);
+    expect(await good.json<{ error: string }>()).toHaveProperty('error');
+  });
+
   // `ff fe c3` inside a JSON string: once turned into "\ufffd\ufffd\ufffd Org" and stored.
   const BAD = new Uint8Array([
     ...new TextEncoder().encode('{"name":"'),
@@ -748,6 +770,13 @@ describe('malformed UTF-8 (issue 41)', () => {
           body: BAD,
         });
         expect(res.status, `${method} ${path}`).toBe(400);
+        if (path.startsWith('/oauth/')) {
+          // The OAuth library's endpoints refuse in RFC 6749's shape, before the library reads the body.
+          const error = await res.json<{ error: string; error_description: string }>();
+          expect(error.error).toBe('invalid_request');
+          expect(error.error_description).toContain('UTF-8');
+          continue;
+        }
         const problem = await res.json<{ type: string; detail: string }>();
         expect(problem.type).toBe('/problems/invalid-encoding');
         expect(problem.detail).toContain('UTF-8');
@@ -758,6 +787,15 @@ describe('malformed UTF-8 (issue 41)', () => {
 });
 
 describe('regressions found by fuzzing', () => {
+  it('refuses a client_id too long to name a client on the authorization page (400), not a 500 from the KV key limit', async () => {
+    const res = await call(
+      `/oauth/authorize?response_type=code&client_id=${'x'.repeat(600)}&state=7&resource=NaN&%FF%FE`,
+      { headers: { 'CF-Connecting-IP': '203.0.113.43' } },
+    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+  });
+
   it('keeps a rubric inside its documented bounds for a 20,000-character brief without punctuation', async () => {
     // The local engine quoted the whole "phrase" in every level descriptor (20,000 characters
     // against a documented maximum of 500); call() checks the response against the document.

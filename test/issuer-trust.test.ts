@@ -11,6 +11,7 @@ import {
   organisationOf,
   passEveryMilestone,
   publishedBrief,
+  reviewOrganisation,
   signup,
 } from './harness';
 import { type Account, as, call, expectProblem, freshIp, jsonInit } from './helpers';
@@ -245,4 +246,112 @@ describe('websiteUrl is published only on the verified domain', () => {
     expect(await profile()).not.toHaveProperty('url');
     expect(env.PUBLIC_BASE_URL).toBeTruthy();
   }, 30_000);
+});
+
+describe('a suspended organisation', () => {
+  it('cannot rename itself nor register or change webhooks (403 organisation-suspended) on either surface; it may disable, delete and rotate', async () => {
+    const { employer } = await dnsVerified(`Suspended Co ${crypto.randomUUID().slice(0, 6)}`);
+    const admin = await loginAdmin();
+    const issued = await call(
+      '/api/admin/api-keys',
+      jsonInit(
+        'POST',
+        { name: 'hooks', scopes: ['webhooks:manage'], organisationId: await organisationOf(employer) },
+        as(admin),
+      ),
+    );
+    expect(issued.status).toBe(201);
+    const key = { 'X-Service-Key': (await issued.json<{ key: string }>()).key };
+    const hook = (url: string) => ({ url, eventTypes: ['certificate.issued'] });
+    const created = await call(
+      '/api/webhooks',
+      jsonInit('POST', hook('https://hooks.test/before'), as(employer)),
+    );
+    expect(created.status).toBe(201);
+    const endpoint = await created.json<{ id: string }>();
+    const other = await call('/api/v1/webhooks', jsonInit('POST', hook('https://hooks.test/before-2'), key));
+    expect(other.status).toBe(201);
+    const otherId = (await other.json<{ id: string }>()).id;
+    const before = await myOrganisation(employer);
+
+    expect((await reviewOrganisation(employer, 'suspended', 'Impersonation report')).status).toBe(200);
+
+    // Renaming: refused, nothing pending, the name unchanged.
+    const renamed = await expectProblem(
+      await rename(employer, { name: `${before.name} Renamed` }),
+      403,
+      'organisation-suspended',
+    );
+    expect(renamed.detail).toContain('suspended');
+    expect(await myOrganisation(employer)).toMatchObject({ name: before.name, pendingName: null });
+
+    // Registering, by the employer and by the organisation's partner key.
+    await expectProblem(
+      await call('/api/webhooks', jsonInit('POST', hook('https://hooks.test/during'), as(employer))),
+      403,
+      'organisation-suspended',
+    );
+    await expectProblem(
+      await call('/api/v1/webhooks', jsonInit('POST', hook('https://hooks.test/during-2'), key)),
+      403,
+      'organisation-suspended',
+    );
+    // Changing where, what or whether it sends.
+    for (const change of [
+      { url: 'https://hooks.test/elsewhere' },
+      { eventTypes: ['certificate.issued', 'certificate.revoked'] },
+      { description: 'changed' },
+      { enabled: false, url: 'https://hooks.test/elsewhere' },
+    ]) {
+      await expectProblem(
+        await call(`/api/webhooks/${endpoint.id}`, jsonInit('PATCH', change, as(employer))),
+        403,
+        'organisation-suspended',
+      );
+      await expectProblem(
+        await call(`/api/v1/webhooks/${endpoint.id}`, jsonInit('PATCH', change, key)),
+        403,
+        'organisation-suspended',
+      );
+    }
+    const unchanged = await (await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })).json();
+    expect(unchanged).toMatchObject({ url: 'https://hooks.test/before', description: null, enabled: true });
+    const listed = await (await call('/api/webhooks', { headers: as(employer) })).json<{
+      items: { id: string }[];
+    }>();
+    expect(listed.items.map((e) => e.id).sort()).toEqual([endpoint.id, otherId].sort());
+
+    // What sends nothing anywhere new stays open: disabling, rotating the secret, deleting.
+    const disabled = await call(
+      `/api/webhooks/${endpoint.id}`,
+      jsonInit('PATCH', { enabled: false }, as(employer)),
+    );
+    expect(disabled.status).toBe(200);
+    expect(await disabled.json()).toMatchObject({ enabled: false, disabledReason: 'manual' });
+    // Enabling it again is a change.
+    await expectProblem(
+      await call(`/api/v1/webhooks/${endpoint.id}`, jsonInit('PATCH', { enabled: true }, key)),
+      403,
+      'organisation-suspended',
+    );
+    expect(
+      (await call(`/api/v1/webhooks/${endpoint.id}/rotate-secret`, { method: 'POST', headers: key })).status,
+    ).toBe(200);
+    expect((await call(`/api/v1/webhooks/${otherId}`, { method: 'DELETE', headers: key })).status).toBe(204);
+
+    // Verified again: both work once more.
+    expect((await reviewOrganisation(employer, 'verified', 'Cleared')).status).toBe(200);
+    expect(
+      (await call('/api/webhooks', jsonInit('POST', hook('https://hooks.test/after'), as(employer)))).status,
+    ).toBe(201);
+    expect(
+      (await call(`/api/webhooks/${endpoint.id}`, jsonInit('PATCH', { enabled: true }, as(employer)))).status,
+    ).toBe(200);
+    const back = await rename(employer, { name: `${before.name} Renamed` });
+    expect(back.status).toBe(200);
+    expect(await myOrganisation(employer)).toMatchObject({
+      name: before.name,
+      pendingName: `${before.name} Renamed`,
+    });
+  }, 60_000);
 });

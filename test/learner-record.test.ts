@@ -126,6 +126,23 @@ describe('GET /api/me/learner-record', { timeout: 30_000 }, () => {
     expect(JSON.stringify(payload)).not.toContain('Meera');
   });
 
+  it('is offered on the holder’s certificates listing (`learnerRecord`, on every page), and the link answers', async () => {
+    const listed = await call('/api/me/certificates?limit=1', { headers: as(holder) });
+    expect(listed.status).toBe(200);
+    const page = await listed.json<{ items: unknown[]; nextCursor: string | null; learnerRecord: string }>();
+    expect(page.learnerRecord).toBe('http://localhost:8787/api/me/learner-record');
+    expect(page.nextCursor).not.toBeNull();
+    const next = await (
+      await call(`/api/me/certificates?limit=1&cursor=${encodeURIComponent(page.nextCursor!)}`, {
+        headers: as(holder),
+      })
+    ).json<{ learnerRecord: string }>();
+    expect(next.learnerRecord).toBe(page.learnerRecord);
+    const followed = await call(new URL(page.learnerRecord).pathname, { headers: as(holder) });
+    expect(followed.status).toBe(200);
+    expect((await followed.json<{ credentials: number }>()).credentials).toBe(1);
+  });
+
   it('is refused without a session, and another person never reads it', async () => {
     expect((await call('/api/me/learner-record')).status).toBe(401);
     const other = await signup('candidate', 'Other Person');

@@ -186,6 +186,71 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     expect((await credentials('not-a-real-token')).status).toBe(401);
   });
 
+  it('refuses an expired access token (401 invalid_token, Imsx_StatusInfo); the refresh token still works', async () => {
+    const person = (await candidateWithCertificate('Expiring Holder')).candidate;
+    const r = await register();
+    const { params, verifier } = await authorise(person, r);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    expect(tokens.expires_in).toBe(3600);
+    expect((await credentials(tokens.access_token)).status).toBe(200);
+    // An hour passes: the token's record says it expired (the library's own check, not KV's TTL).
+    const listed = await env.OAUTH_KV.list({ prefix: `token:${person.id}:` });
+    expect(listed.keys).toHaveLength(1);
+    const key = listed.keys[0]!.name;
+    const record = await env.OAUTH_KV.get<{ expiresAt: number }>(key, 'json');
+    await env.OAUTH_KV.put(key, JSON.stringify({ ...record, expiresAt: Math.floor(Date.now() / 1000) - 1 }));
+    const expired = await credentials(tokens.access_token);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expectSpecValid('Imsx_StatusInfo', await expired.json());
+    const refreshed = await oauth.processRefreshTokenResponse(
+      r.as,
+      r.client,
+      await oauth.refreshTokenGrantRequest(
+        r.as,
+        r.client,
+        oauth.ClientSecretBasic(r.secret),
+        tokens.refresh_token!,
+        http,
+      ),
+    );
+    expect((await credentials(refreshed.access_token)).status).toBe(200);
+  });
+
+  it('limits dynamic registration per client network: 20 an hour, then a 429 problem with Retry-After', async () => {
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' }),
+    );
+    const from = (ip: string) => ({
+      [oauth.customFetch]: (url: string, init: RequestInit) =>
+        SELF.fetch(url, {
+          ...init,
+          headers: { ...(init.headers as Record<string, string>), 'CF-Connecting-IP': ip },
+        }),
+      [oauth.allowInsecureRequests]: true,
+    });
+    const metadata = { client_name: 'Busy registrar', redirect_uris: [REDIRECT] };
+    for (let i = 0; i < 20; i++)
+      expect((await oauth.dynamicClientRegistrationRequest(as, metadata, from('198.51.100.20'))).status).toBe(
+        201,
+      );
+    const limited = await oauth.dynamicClientRegistrationRequest(as, metadata, from('198.51.100.20'));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toBe('application/problem+json');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-policy')).toBe('"oauth-register";q=20;w=3600');
+    expect(await limited.json()).toMatchObject({ type: '/problems/quota-exceeded', status: 429 });
+    // Another network is not affected.
+    expect((await oauth.dynamicClientRegistrationRequest(as, metadata, from('198.51.100.21'))).status).toBe(
+      201,
+    );
+  });
+
   it('refuses a reused authorization code', async () => {
     const r = await register();
     const { params, verifier } = await authorise(holder, r);
@@ -193,6 +258,38 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     const again = await exchange(r, params, verifier);
     expect(again.status).toBe(400);
     expect((await again.json<{ error: string }>()).error).toBe('invalid_grant');
+  });
+
+  it('refuses a code exchanged with another redirect_uri than the authorization request named', async () => {
+    const r = await register();
+    const { params, verifier } = await authorise(holder, r);
+    const res = await oauth.authorizationCodeGrantRequest(
+      r.as,
+      r.client,
+      oauth.ClientSecretBasic(r.secret),
+      params,
+      'https://wallet.example/elsewhere',
+      verifier,
+      http,
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string }>()).error).toBe('invalid_grant');
+  });
+
+  it('refuses a registration asking for a scope this server does not know', async () => {
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' }),
+    );
+    const res = await oauth.dynamicClientRegistrationRequest(
+      as,
+      { client_name: 'Greedy', redirect_uris: [REDIRECT], scope: `${SCOPE_READ} https://example.com/admin` },
+      http,
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: string; error_description: string }>()).error_description).toContain(
+      'https://example.com/admin',
+    );
   });
 
   it('refuses a wrong code_verifier', async () => {
@@ -217,6 +314,19 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
+  });
+
+  it('refuses an overlong or non-ASCII client_id with a 400, never a 500 (found by fuzzing: a KV key is at most 512 bytes)', async () => {
+    for (const clientId of ['x'.repeat(600), `Bibendum id, augue ${'é'.repeat(150)}`]) {
+      const res = await call(
+        `/oauth/authorize?client_id=${encodeURIComponent(clientId)}&response_type=code`,
+        {
+          redirect: 'manual',
+        },
+      );
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
   });
 
   it('refuses a plain PKCE challenge and a request without PKCE, back at the client', async () => {

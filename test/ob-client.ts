@@ -10,7 +10,7 @@ import { Validator } from '@cfworker/json-schema';
 import * as oauth from 'oauth4webapi';
 import { expect } from 'vitest';
 import obOpenApi from './fixtures/ob3/openapi.json';
-import { type Account, BASE, ORIGIN } from './helpers';
+import { type Account, BASE, freshIp, ORIGIN } from './helpers';
 
 export const SCOPE_READ = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly';
 export const SCOPE_PROFILE = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.readonly';
@@ -35,8 +35,16 @@ export function expectSpecValid(name: string, body: unknown) {
 }
 
 export const issuer = new URL(BASE);
+/**
+ * Requests from the client, each from an address of its own (test/helpers.ts `freshIp`), so that
+ * the per-network registration limit (20 an hour) never makes tests depend on one another.
+ */
 export const http = {
-  [oauth.customFetch]: (url: string, init: RequestInit) => SELF.fetch(url, init),
+  [oauth.customFetch]: (url: string, init: RequestInit) =>
+    SELF.fetch(url, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), 'CF-Connecting-IP': freshIp() },
+    }),
   [oauth.allowInsecureRequests]: true,
 } as const;
 

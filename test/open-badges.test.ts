@@ -26,6 +26,7 @@ import { certificates, credentialStatuses, users } from '../src/db/schema';
 import { verifyCredential } from '../src/domain/certificates/credential';
 import { buildVerification } from '../src/services/certificates';
 import { forgetVerifications } from '../src/services/verification-memory';
+import { openConfirmationLink } from './confirm';
 import profileSchema from './fixtures/ob3/profile.json';
 import {
   ALL_CONSENTS,
@@ -307,9 +308,12 @@ describe('the holder’s identifier (asked for, off by default)', () => {
     const [row] = await db().select().from(certificates).where(eq(certificates.certificateNo, certificateNo));
     expect(row!.issuedAt).toEqual(issuedAt);
 
-    // A corrected email: the hash follows it, with the same salt.
+    // A corrected email: the hash follows it, with the same salt, once the new address is
+    // confirmed through the link mailed to it (until then the old address stands).
     const email = `divya-${crypto.randomUUID().slice(0, 8)}@example.test`;
     expect((await call('/api/dsr/correction', jsonInit('PATCH', { email }, as(candidate)))).status).toBe(200);
+    expect((await subjectOf()).identifier?.[0]).toMatchObject({ identityHash: `sha256$${hex}`, salt });
+    expect((await openConfirmationLink(candidate.id, 'change')).status).toBe(200);
     const [after] = (await subjectOf()).identifier ?? [];
     const digest2 = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${email}${salt}`));
     const hex2 = [...new Uint8Array(digest2)].map((b) => b.toString(16).padStart(2, '0')).join('');

@@ -19,10 +19,12 @@ import {
 } from '../src/services/account-throttles';
 import { changeRole } from '../src/services/accounts';
 import { LEADERBOARD_PREFIX, leaderboardKey } from '../src/services/cache-keys';
+import { jobInsert } from '../src/services/jobs/jobs';
 import type { AiRunner } from '../src/services/pillars/workers-ai-engine';
 import { isAuthorizationServerPath } from '../src/services/portability/oauth';
 import {
   type BriefView,
+  certify,
   consent,
   DEMO_BRIEF,
   draftBrief,
@@ -266,6 +268,14 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       await expectProblem(await pdf(owner), 404, 'not-found'); // the issuer is not the holder
       expect((await pdf(holder)).status).toBe(200);
     },
+    'post /api/me/certificates/{certificateNo}/send-to-host': async () => {
+      const send = (who: Account, hostUrl = 'https://backpack.example') =>
+        call(`/api/me/certificates/${certificateNo}/send-to-host`, jsonInit('POST', { hostUrl }, as(who)));
+      await expectProblem(await send(stranger), 404, 'not-found');
+      await expectProblem(await send(owner), 404, 'not-found'); // the issuer is not the holder
+      // The holder gets past the object check, to the outbound rules (no host is contacted here).
+      await expectProblem(await send(holder, 'http://backpack.example'), 422, 'host-address-refused');
+    },
     'post /api/certificates/{certificateNo}/revoke': async () => {
       const revoke = (who: Account) =>
         call(
@@ -341,7 +351,17 @@ describe('API1:2023 Broken Object Level Authorization', () => {
         items: { id: string; kind: string }[];
       }>();
       const request = list.items.find((r) => r.kind === 'access')!;
-      // As the export job would leave it (built in the background).
+      // As the export job would leave it (built in the background): its job done, the archive in R2.
+      await jobInsert(getDb(env.DB), {
+        id: crypto.randomUUID(),
+        kind: 'export',
+        payload: { requestId: request.id, userId: owner.id },
+        ref: request.id,
+        subjectId: owner.id,
+      });
+      await env.DB.prepare("UPDATE jobs SET state = 'done' WHERE kind = 'export' AND ref = ?")
+        .bind(request.id)
+        .run();
       await env.EXPORTS.put(`exports/${request.id}.zip`, new Uint8Array([0x50, 0x4b, 5, 6]), {
         customMetadata: { requestId: request.id, builtAt: String(Date.now()) },
       });
@@ -453,6 +473,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       'the Data Protection Officer handles every request (function level: API5)',
     'post /api/admin/jobs/{id}/retry': 'admins retry every stalled job (function level: API5)',
     'patch /api/admin/organisations/{id}': 'admins review every organisation (function level: API5)',
+    'post /api/admin/organisations/{id}/rename':
+      'admins review every verified organisation’s rename (function level: API5)',
     'post /api/admin/breaches/{id}/board': 'admins track every breach for the Board (function level: API5)',
     'get /api/verify/{certificateNo}': 'public verification; the holder’s name only with consent',
     'get /verify/{certificateNo}': 'the same, as a page',
@@ -1397,6 +1419,32 @@ describe('API7:2023 Server Side Request Forgery', () => {
     }>();
     expect(stored).toMatchObject({ repositoryUrl, state: 'evaluated' });
     expect(outbound).not.toHaveBeenCalled();
+  });
+
+  it('refuses a holder’s host URL that points inside, or is not https, before any request (send to my host)', async () => {
+    const fetched = vi.spyOn(globalThis, 'fetch');
+    const employer = await signup('employer', 'SSRF Employer');
+    const sender = await signup('candidate', 'SSRF Holder');
+    const { certificateNo: number } = await certify(employer, sender);
+    fetched.mockClear();
+    for (const hostUrl of [
+      'https://127.0.0.1/',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[::1]/',
+      'https://10.0.0.1/',
+      'https://metadata.google.internal/',
+      'http://backpack.example/',
+      'file:///etc/passwd',
+      'gopher://127.0.0.1:6379/_FLUSHALL',
+      'https://user:pass@backpack.example/',
+    ]) {
+      const res = await call(
+        `/api/me/certificates/${number}/send-to-host`,
+        jsonInit('POST', { hostUrl }, as(sender)),
+      );
+      await expectProblem(res, 422, 'host-address-refused');
+    }
+    expect(fetched).not.toHaveBeenCalled();
   });
 
   it('refuses repository URLs that are not http(s)', async () => {

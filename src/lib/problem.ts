@@ -142,6 +142,55 @@ export const PROBLEM_TYPES = {
     description:
       'A service this operation depends on (such as the DNS resolver) did not answer; nothing was changed.',
   },
+  'send-state-invalid': {
+    status: 400,
+    title: 'Send to host: state invalid',
+    description:
+      'The host sent the browser back with a `state` that is unknown, expired (a send must finish within 10 minutes), ' +
+      'already used, or started in another browser. Nothing was sent: start again with ' +
+      '`POST /api/me/certificates/{certificateNo}/send-to-host`.',
+  },
+  'host-address-refused': {
+    status: 422,
+    title: 'Host address refused',
+    description:
+      'The host URL (or an address its name resolves to) is not one this service may contact: https only (plain http ' +
+      'to loopback only in a local deployment), no private, loopback, link-local or reserved addresses. Nothing was sent.',
+  },
+  'host-access-denied': {
+    status: 403,
+    title: 'Denied at the host',
+    description:
+      'You (or the host) declined the authorization at the host (`error=access_denied`). Nothing was sent.',
+  },
+  'host-discovery-failed': {
+    status: 502,
+    title: 'Host has no usable Open Badges API',
+    description:
+      'The host did not answer `GET /ims/ob/v3p0/discovery` with a Service Description Document naming an OAuth 2.0 ' +
+      'authorization code flow, a registration URL and the credential upsert scope (or did not answer in time, or ' +
+      'answered too much). Nothing was sent.',
+  },
+  'host-registration-refused': {
+    status: 502,
+    title: 'Host refused the registration',
+    description:
+      'The host refused this service’s dynamic client registration (RFC 7591), or answered it wrongly. Nothing was sent.',
+  },
+  'host-token-failed': {
+    status: 502,
+    title: 'Host token exchange failed',
+    description:
+      'The host answered the authorization with an error, or refused to exchange its authorization code for an ' +
+      'access token (or answered wrongly). Nothing was sent: start again.',
+  },
+  'host-upsert-refused': {
+    status: 502,
+    title: 'Host refused the credential',
+    description:
+      'The host did not accept `POST /ims/ob/v3p0/credentials` with the credential (its answer is quoted in ' +
+      '`detail`). Nothing was stored here; the host says whether it kept anything.',
+  },
   'internal-error': {
     status: 500,
     title: 'Internal error',
@@ -248,6 +297,11 @@ export const ERROR_STATUSES = {
   422: { description: 'Body does not match the schema', type: 'validation-failed' },
   429: { description: 'Rate limit exceeded', type: 'quota-exceeded' },
   500: { description: 'Internal error (no internals disclosed)', type: 'internal-error' },
+  502: {
+    description:
+      'The holder’s host refused or broke the protocol (the problem type says at which step); nothing was changed',
+    type: 'host-upsert-refused',
+  },
   503: {
     description: 'Not configured, or a dependency is unavailable; nothing was changed',
     type: 'not-configured',

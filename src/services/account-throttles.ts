@@ -114,3 +114,30 @@ export async function countSignup(env: Env, ip: string | undefined): Promise<voi
       `Too many signups from this network: ${limit} per ${windowSeconds / 60} minutes.`,
     );
 }
+
+/**
+ * OAuth dynamic client registrations (`POST /oauth/register`, RFC 7591, unauthenticated: each
+ * stores a client in `OAUTH_KV`) allowed per client network (IPv6 per /64) per hour: a wallet
+ * registers once per install, so 20 is far above any honest use. Counted before the library
+ * sees the request, whatever its outcome.
+ */
+export const CLIENT_REGISTRATIONS_PER_NETWORK = { limit: 20, windowSeconds: 60 * 60 } as const;
+
+export async function countClientRegistration(
+  env: Pick<Env, 'RATE_LIMITER'>,
+  ip: string | undefined,
+): Promise<void> {
+  const { limit, windowSeconds } = CLIENT_REGISTRATIONS_PER_NETWORK;
+  const decision = await env.RATE_LIMITER.getByName(`oauth-register:${clientNetwork(ip)}`).hit(
+    limit,
+    windowSeconds,
+  );
+  if (!decision.allowed)
+    throw refused(
+      'oauth-register',
+      limit,
+      windowSeconds,
+      decision.resetSeconds,
+      `Too many OAuth client registrations from this network: ${limit} per ${windowSeconds / 60} minutes.`,
+    );
+}

@@ -16,6 +16,9 @@ import { allowHttpLocalhost } from './webhooks/endpoints';
 
 export class OutboundRefused extends Error {}
 
+/** The URL itself, or an address its host resolves to, is one the rules forbid (nothing was sent). */
+export class AddressRefused extends OutboundRefused {}
+
 export type FetchBudget = { remaining: number };
 
 export type FetchedDocument = {
@@ -76,13 +79,24 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal):
 }
 
 /**
- * GETs `url` under the rules above. Throws {@link OutboundRefused} with a sentence a verifier can
- * show (refused address, budget spent, timeout, too large, cross-host redirect, network error).
+ * Fetches `url` under the rules above (a GET unless `method` says otherwise). Throws
+ * {@link OutboundRefused} with a sentence a user can be shown (refused address, budget spent,
+ * timeout, too large, cross-host redirect, network error). Only a GET follows redirects (same
+ * origin); any other method gets the 3xx answer itself, as it came.
  */
 export async function guardedFetch(
   env: Pick<Env, 'DOH_RESOLVER_URL' | 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
   url: string,
-  options: { budget: FetchBudget; accept: string; timeoutMs?: number; maxBytes?: number },
+  options: {
+    budget: FetchBudget;
+    accept: string;
+    timeoutMs?: number;
+    maxBytes?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | URLSearchParams | Uint8Array;
+    userAgent?: string;
+  },
 ): Promise<FetchedDocument> {
   const { timeoutMs = OUTBOUND_DEFAULTS.timeoutMs, maxBytes = OUTBOUND_DEFAULTS.maxBytes } = options;
   let current = url;
@@ -91,14 +105,21 @@ export async function guardedFetch(
       throw new OutboundRefused('The verification made as many fetches as it may; not fetched.');
     options.budget.remaining -= 1;
     const why = await refusal(env, current);
-    if (why) throw new OutboundRefused(why);
+    if (why) throw new AddressRefused(why);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       let res: Response;
       try {
+        const method = options.method ?? 'GET';
         res = await fetch(current, {
-          headers: { accept: options.accept, 'user-agent': 'verification-platform-credential-verifier' },
+          method,
+          headers: {
+            ...options.headers,
+            accept: options.accept,
+            'user-agent': options.userAgent ?? 'verification-platform-credential-verifier',
+          },
+          ...(options.body !== undefined && method !== 'GET' ? { body: options.body } : {}),
           redirect: 'manual',
           signal: controller.signal,
         });
@@ -109,7 +130,7 @@ export async function guardedFetch(
             : `${new URL(current).host} could not be reached.`,
         );
       }
-      if (res.status >= 300 && res.status < 400) {
+      if (res.status >= 300 && res.status < 400 && (options.method ?? 'GET') === 'GET') {
         await res.body?.cancel();
         const location = res.headers.get('location');
         if (!location) throw new OutboundRefused(`A ${res.status} redirect without a Location.`);

@@ -15,9 +15,13 @@
 // - `http://jsonld.test/expand`: jsonld.js in safe mode with the official contexts (test/doubles/jsonld.mjs).
 // - `https://<name>.issuer.test/…`: foreign Open Badges issuers (test/doubles/issuers.mjs); their
 //   names resolve (DoH double) to a public address unless a test publishes another.
+// - `https://<name>.backpack.test/…`: a holder's Open Badges 3.0 host (test/doubles/ob-host.mjs):
+//   discovery, RFC 7591 registration, authorization code + PKCE, token, and credential upsert that
+//   verifies the JWS it receives; resolves to a public address unless a test publishes another.
 
 import { issuersDouble, servesHost } from './issuers.mjs';
 import { jsonldDouble } from './jsonld.mjs';
+import { isBackpackHost, obHostDouble } from './ob-host.mjs';
 
 /** @type {Map<string, string[]>} TXT values per name; address records per `A:name` / `AAAA:name`. */
 const txt = new Map();
@@ -35,6 +39,8 @@ export async function outbound(request) {
   if (url.hostname === 'hooks.test') return hooks(request, url);
   // test/doubles/jsonld.mjs: jsonld.js in safe mode with the official contexts, in Node.
   if (url.hostname === 'jsonld.test') return jsonldDouble(request);
+  // test/doubles/ob-host.mjs: holders' Open Badges hosts (names under `backpack.test`).
+  if (isBackpackHost(url.hostname)) return obHostDouble(request, url);
   // test/doubles/issuers.mjs: foreign Open Badges issuers (names under `issuer.test`).
   if (url.hostname === 'issuer.test' || url.hostname.endsWith('.issuer.test') || servesHost(url.host))
     return issuersDouble(request, url);
@@ -62,7 +68,11 @@ async function doh(request, url) {
   if (type === 'A' || type === 'AAAA') {
     const code = type === 'A' ? 1 : 28;
     const fallback =
-      type === 'A' && (name === 'hooks.test' || name.endsWith('.hooks.test') || name.endsWith('.issuer.test'))
+      type === 'A' &&
+      (name === 'hooks.test' ||
+        name.endsWith('.hooks.test') ||
+        name.endsWith('.issuer.test') ||
+        name.endsWith('.backpack.test'))
         ? ['93.184.215.14']
         : [];
     const addresses = txt.get(`${type}:${name}`) ?? fallback;

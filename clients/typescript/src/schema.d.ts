@@ -277,7 +277,7 @@ export interface paths {
         head?: never;
         /**
          * Rename the organisation or change its website
-         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name puts it back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as `pending_issuer`. A name another verified organisation already has (ignoring case, spaces, punctuation and look-alike letters) is a 409, whether or not this organisation is verified. A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
+         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name waits as `pendingName` for the platform's review, the organisation stays `verified` under its current name (and signs with it) until an admin approves, and a DNS re-check never approves it; giving the current name back withdraws it. An unverified organisation is renamed at once. A name that reads as another verified organisation's (Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended organisation cannot rename itself (403 `organisation-suspended`). A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
          */
         patch: operations["updateMyOrganisation"];
         trace?: never;
@@ -414,6 +414,46 @@ export interface paths {
          * @description A 1EdTech Comprehensive Learner Record 2.0 `ClrCredential` holding, as `credentialSubject.verifiableCredential`, the Open Badges 3.0 AchievementCredential of each of your certificates that is neither revoked nor expired. Signed now as a VC-JWT with the same key and `kid` as the certificates; issued by the platform, its subject your credentials’ `urn:uuid:` id (no name, no email). Built on each request, not stored. With no such certificate there is no record (CLR 2.0 requires at least one credential): 404. A host you authorised reads the same at `GET /ims/clr/v2p0/credentials`.
          */
         get: operations["getMyLearnerRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/certificates/{certificateNo}/send-to-host": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one of your certificates to your own Open Badges host
+         * @description Starts handing the certificate’s signed credential to your backpack, wallet or ePortfolio through the 1EdTech Open Badges 3.0 API. This service reads the host’s Service Description Document, registers itself there (RFC 7591; once per host) and answers with the host’s authorization URL (authorization code with PKCE S256, scope `credential.upsert`). Open it in this browser; when you allow it at the host, the host sends you back to `GET /api/send-to-host/callback`, which puts the credential there (`POST /ims/ob/v3p0/credentials`). The response sets a `send_to_host` cookie (SameSite=Lax, 10 minutes) that ties the send to this browser. A revoked certificate (410), one of a suspended issuer or not yet signed (409), or a child’s account (403, as on the authorization page) cannot be sent. The host is reached under the outbound rules (https, public addresses after DNS, timeouts, size caps, no cross-host redirect): a refused address is a 422 `host-address-refused`; a host without a usable discovery document a 502 `host-discovery-failed`; a refused registration a 502 `host-registration-refused`. Nothing is sent before the callback.
+         */
+        post: operations["sendMyCertificateToHost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/send-to-host/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where your host sends you back (finishes a send)
+         * @description The redirect URI this service registers at hosts. Takes the send started by `POST /api/me/certificates/{certificateNo}/send-to-host` (by its `state`, once, within 10 minutes, in the browser that started it), exchanges the host’s code for a token (PKCE S256) and upserts the credential at the host as a compact JWS (`POST /ims/ob/v3p0/credentials`, `text/plain`). Audit-logged. Refusals: `state` unknown, expired, reused or from another browser (400 `send-state-invalid`); declined at the host (403 `host-access-denied`); another authorization error or a refused code exchange (502 `host-token-failed`); the host refused the credential (502 `host-upsert-refused`). 60 requests per minute per IP.
+         */
+        get: operations["sendToHostCallback"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1062,7 +1102,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
+         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets. Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1094,7 +1134,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it.
+         * @description API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it. A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -1214,7 +1254,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
+         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. The signing secret is in this response only. An organisation has at most 20 endpoints, disabled ones included: one more is a 409 (`conflict`). A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets. Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated when a rotated secret still signs). A 2xx within 10 s is success; anything else (a 3xx included: redirects are not followed) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then dead-lettered. An endpoint failing for 5 days is disabled and the organisation notified; events raised while an endpoint is disabled are logged as `failed` deliveries (not attempted), to redeliver once it is enabled again. Payloads carry ids and states only.
          */
         post: operations["createOrganisationWebhook"];
         delete?: never;
@@ -1246,7 +1286,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it.
+         * @description Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); the organisation's endpoints only. Change its URL, description or event types, or disable and enable it. A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate their secrets.
          */
         patch: operations["updateOrganisationWebhook"];
         trace?: never;
@@ -1990,7 +2030,7 @@ export interface paths {
         };
         /**
          * Export every record about the caller
-         * @description A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, `submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, `certificates.json`, `recipients.json`, `notices.json`, `guardians.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable `data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, ratings given and audit entries together) is built in the background instead: the answer is 202 with the tracked request, and the archive is downloaded from the `Location` given once the request is `completed` (kept 7 days). Asking again while one is being built answers that same request.
+         * @description A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, `email-confirmations.json`, `submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, `certificates.json`, `recipients.json`, `notices.json`, `guardians.json`, `dsr-requests.json`, `audit-log.json`), `manifest.json`, a readable `data-summary.pdf` and `certificates/<number>.pdf` per certificate. Never includes credentials or other people's data. Recorded as an `access` request. A large history (more than 2,000 submissions, ratings given and audit entries together) is built in the background instead: the answer is 202 with the tracked request, and the archive is downloaded from the `Location` given once the request is `completed` (kept 7 days). Asking again while one is being built answers that same request.
          */
         get: operations["exportMyData"];
         put?: never;
@@ -2010,7 +2050,7 @@ export interface paths {
         };
         /**
          * Download an export built in the background
-         * @description The ZIP of a large `access` request (see `GET /api/dsr/access`), for the person who asked only. 409 while it is still being built; 404 once it has expired (7 days after it was built).
+         * @description The ZIP of a large `access` request (see `GET /api/dsr/access`), for the person who asked only. 409 while it is still being built, or when its build failed and stopped (asking again with `GET /api/dsr/access` retries it); 404 once it has expired (7 days after it was built) or was deleted before. A small export is the response to `GET /api/dsr/access` itself and is never stored: its request id answers 404 saying so.
          */
         get: operations["downloadMyDataExport"];
         put?: never;
@@ -2764,10 +2804,12 @@ export interface components {
             /** @description Minimum weighted score (1–5) for a pass. */
             passThreshold: number;
         };
-        CertificateList: {
-            items: components["schemas"]["Certificate"][];
-            /** @description Null on the last page. */
-            nextCursor: string | null;
+        MyCertificateList: components["schemas"]["CertificateList"] & {
+            /**
+             * @description The URL of your learner record (`GET /api/me/learner-record`): one signed CLR 2.0 credential gathering your certificates that are neither revoked nor expired (404 there while you have none). On every page.
+             * @example https://api.example.com/api/me/learner-record
+             */
+            learnerRecord: string;
         };
         Certificate: {
             certificateNo: string;
@@ -2809,6 +2851,11 @@ export interface components {
              * @description LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the verification page as the credential URL). Null unless `publicStatus` is `active`.
              */
             linkedInAddToProfileUrl: string | null;
+        };
+        CertificateList: {
+            items: components["schemas"]["Certificate"][];
+            /** @description Null on the last page. */
+            nextCursor: string | null;
         };
         CredentialIdentifierState: {
             /** @description Whether you asked for the identifier. */
@@ -2999,6 +3046,11 @@ export interface components {
             scope: string[];
             /** Format: date-time */
             grantedAt: string;
+            /**
+             * Format: date-time
+             * @description When the application last renewed its access with its refresh token; null when it never has. Reads with an access token are not recorded.
+             */
+            lastRefreshedAt: string | null;
         };
         /** @description The holder’s learner record: one signed CLR 2.0 credential gathering their certificates that are neither revoked nor expired. */
         LearnerRecord: {
@@ -3011,6 +3063,34 @@ export interface components {
              * @description How many AchievementCredentials it holds (`credentialSubject.verifiableCredential`).
              */
             credentials: number;
+        };
+        SendToHostStarted: {
+            /** @description Open this in the browser that made the request: the host asks you to sign in and allow this service to add a credential, then sends you back to `GET /api/send-to-host/callback`. */
+            authorizationUrl: string;
+            /**
+             * Format: date-time
+             * @description Finish at the host before this (10 minutes).
+             */
+            expiresAt: string;
+        };
+        SendToHostRequest: {
+            /**
+             * @description Your host’s base URL (its Open Badges API is read at `<hostUrl>/ims/ob/v3p0/discovery`), or that discovery URL itself. https only; plain http only to loopback in a local deployment.
+             * @example https://backpack.example
+             */
+            hostUrl: string;
+        };
+        SendToHostResult: {
+            certificateNo: string;
+            /** @description The host’s origin. */
+            host: string;
+            /**
+             * @description What the host answered: `created` (201, a new credential there) or `replaced` (200).
+             * @enum {string}
+             */
+            result: "created" | "replaced";
+            /** Format: date-time */
+            sentAt: string;
         };
         GuardianStatus: {
             /** @description Under 18 on the service’s clock (DPDP §2(f)). */
@@ -5553,7 +5633,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest issued first, one page of `limit`. */
+            /** @description Newest issued first, one page of `limit`, and the link to your learner record. */
             200: {
                 headers: {
                     /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
@@ -5565,7 +5645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CertificateList"];
+                    "application/json": components["schemas"]["MyCertificateList"];
                 };
             };
             /** @description Malformed JSON or invalid parameters */
@@ -7143,6 +7223,271 @@ export interface operations {
             };
             /** @description Not configured, or a dependency is unavailable; nothing was changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    sendMyCertificateToHost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendToHostRequest"];
+            };
+        };
+        responses: {
+            /** @description Started: send the browser to `authorizationUrl`. */
+            202: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description `send_to_host=…; HttpOnly; Secure; SameSite=Lax; Path=/api/send-to-host/callback; Max-Age=600` */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendToHostStarted"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`. */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Gone: withdrawn (e.g. a revoked certificate) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The holder’s host refused or broke the protocol (the problem type says at which step); nothing was changed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    sendToHostCallback: {
+        parameters: {
+            query?: {
+                /** @description The state this service sent to the host. */
+                state?: string;
+                /** @description The host’s authorization code. */
+                code?: string;
+                /** @description The host’s error (RFC 6749 § 4.1.2.1). */
+                error?: string;
+                error_description?: string;
+                /** @description The host’s issuer (RFC 9207), when it sends one. */
+                iss?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The host has the credential. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendToHostResult"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Gone: withdrawn (e.g. a revoked certificate) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The holder’s host refused or broke the protocol (the problem type says at which step); nothing was changed */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15874,7 +16219,7 @@ export interface operations {
             query?: {
                 /** @description Must be `code`. */
                 response_type?: string;
-                /** @description The `client_id` from registration. */
+                /** @description The `client_id` from registration (at most 200 printable ASCII characters). */
                 client_id?: string;
                 /** @description One of the client’s registered redirect URIs, exactly. */
                 redirect_uri?: string;
@@ -17816,7 +18161,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                type: "malformed-json" | "empty-body" | "invalid-encoding" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "internal-error";
+                type: "malformed-json" | "empty-body" | "invalid-encoding" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "send-state-invalid" | "host-address-refused" | "host-access-denied" | "host-discovery-failed" | "host-registration-refused" | "host-token-failed" | "host-upsert-refused" | "internal-error";
             };
             cookie?: never;
         };

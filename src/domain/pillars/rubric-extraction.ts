@@ -73,8 +73,9 @@ const STRENGTH_RANK: Readonly<Record<RequirementStrength, number>> = {
   nice: 1,
 };
 
-export const MIN_CRITERIA = 3;
-export const MAX_CRITERIA = 8;
+export { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-limits';
+
+import { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-limits';
 /** The "meets expectations" level: a weighted mean at or above it passes. */
 export const DEFAULT_PASS_THRESHOLD = 3;
 /**
@@ -1149,9 +1150,6 @@ export function apportionWeights(raw: number[], total = 100): number[] {
   }
   return lifted(weights).map((w) => w + floor);
 }
-
-/** No single criterion may outweigh this share when there are three or more. */
-export const MAX_CRITERION_WEIGHT = 40;
 
 /**
  * Caps every weight at MAX_CRITERION_WEIGHT (when there are at least three criteria) and gives

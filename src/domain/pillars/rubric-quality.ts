@@ -6,7 +6,7 @@
  */
 import { fieldOfText } from './knowledge/detect';
 import { excludedThing, isLetterFormula, withoutFormulas } from './requirements';
-import { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-extraction';
+import { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-limits';
 import { HINGLISH_FUNCTION_WORDS } from './text';
 import { SOFTWARE_THEMES, THEMES, themesForBrief } from './themes';
 import type { Rubric } from './types';

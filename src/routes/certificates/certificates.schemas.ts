@@ -116,6 +116,16 @@ export const CertificateSchema = z
 
 export const CertificateListSchema = pageSchema(CertificateSchema, 'CertificateList');
 
+/** The holder's own listing: a page of certificates, and where their learner record is. */
+export const MyCertificateListSchema = CertificateListSchema.extend({
+  learnerRecord: z.string().openapi({
+    description:
+      'The URL of your learner record (`GET /api/me/learner-record`): one signed CLR 2.0 credential gathering your ' +
+      'certificates that are neither revoked nor expired (404 there while you have none). On every page.',
+    example: 'https://api.example.com/api/me/learner-record',
+  }),
+}).openapi('MyCertificateList');
+
 export const RevokeSchema = z
   .object({ reason: z.string().trim().min(3).max(1000).openapi({ example: 'Work found to be plagiarised' }) })
   .strict()

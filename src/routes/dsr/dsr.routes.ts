@@ -23,6 +23,7 @@ export const access = defineRoute({
   summary: 'Export every record about the caller',
   description:
     'A ZIP, streamed: one JSON file per kind of record (`profile.json`, `consents.json`, `sessions.json`, ' +
+    '`email-confirmations.json`, ' +
     '`submissions.json`, `evaluations.json`, `ratings-received.json`, `ratings-given.json`, `briefs.json`, ' +
     '`certificates.json`, `recipients.json`, `notices.json`, `guardians.json`, `dsr-requests.json`, ' +
     '`audit-log.json`), `manifest.json`, a readable ' +
@@ -66,7 +67,9 @@ export const accessDownload = defineRoute({
   summary: 'Download an export built in the background',
   description:
     'The ZIP of a large `access` request (see `GET /api/dsr/access`), for the person who asked only. 409 ' +
-    'while it is still being built; 404 once it has expired (7 days after it was built).',
+    'while it is still being built, or when its build failed and stopped (asking again with `GET /api/dsr/access` ' +
+    'retries it); 404 once it has expired (7 days after it was built) or was deleted before. A small export is ' +
+    'the response to `GET /api/dsr/access` itself and is never stored: its request id answers 404 saying so.',
   ...sessionAuth(),
   request: { params: ErasureIdParams },
   errors: [409],

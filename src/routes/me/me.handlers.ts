@@ -53,7 +53,11 @@ export const listCertificates: AppRouteHandler<typeof routes.myCertificates> = a
   const rows = await certs.certificatesOf(c.var.db, c.var.user.id, limit, decodeCursor(cursor));
   const page = toPage(rows, limit, certs.certificatePosition);
   return c.json(
-    { items: page.items.map((r) => certs.certificateView(c.env, r)), nextCursor: page.nextCursor },
+    {
+      items: page.items.map((r) => certs.certificateView(c.env, r)),
+      nextCursor: page.nextCursor,
+      learnerRecord: `${c.env.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/me/learner-record`,
+    },
     200,
   );
 };

@@ -8,7 +8,7 @@ import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 /** Everything under `/api/me`: the signed-in person's own records. */
 import { ProfileSchema } from '../auth/auth.schemas';
 import { BriefPageSchema, BriefSchema } from '../briefs/briefs.schemas';
-import { CertificateListSchema, CertificateNoParams } from '../certificates/certificates.schemas';
+import { CertificateNoParams, MyCertificateListSchema } from '../certificates/certificates.schemas';
 import { ConsentsSchema } from '../consent/consent.schemas';
 import { DsrRequestPageSchema } from '../dsr/dsr.schemas';
 import {
@@ -120,7 +120,10 @@ export const myCertificates = defineRoute({
   ...sessionAuth(),
   request: { query: z.object({ limit: limitParam(50), cursor: cursorParam() }) },
   responses: {
-    200: { description: 'Newest issued first, one page of `limit`.', content: json(CertificateListSchema) },
+    200: {
+      description: 'Newest issued first, one page of `limit`, and the link to your learner record.',
+      content: json(MyCertificateListSchema),
+    },
   },
 });
 
@@ -275,12 +278,16 @@ export const updateMyOrganisation = defineRoute({
   summary: 'Rename the organisation or change its website',
   description:
     'Any member may. Credentials already issued keep the name they were signed with; the verify page then shows ' +
-    '"now known as …" with the new name. A verified organisation was verified under its name: a new name puts it ' +
-    'back to `pending` until it is verified again (by DNS or an admin), and certificates earned meanwhile wait as ' +
-    '`pending_issuer`. A name another verified organisation already has (ignoring case, spaces, punctuation and ' +
-    'look-alike letters) is a 409, whether or not this organisation is verified. A 409 also answers a change ' +
-    'made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): ' +
-    'nothing was changed; reload and retry.',
+    '"now known as …" with the new name. A verified organisation was verified under its name: a new name waits as ' +
+    "`pendingName` for the platform's review, the organisation stays `verified` under its current name (and signs " +
+    'with it) until an admin approves, and a DNS re-check never approves it; giving the current name back withdraws ' +
+    "it. An unverified organisation is renamed at once. A name that reads as another verified organisation's " +
+    '(Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or ' +
+    'not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in ' +
+    'the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended ' +
+    'organisation cannot rename itself (403 `organisation-suspended`). A 409 also answers a change made on a stale ' +
+    'view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; ' +
+    'reload and retry.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(UpdateOrganisationSchema) } },
   errors: [409],

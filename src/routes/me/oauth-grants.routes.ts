@@ -12,6 +12,15 @@ export const OAuthGrantSchema = z
     redirectUris: z.array(z.string()),
     scope: z.array(z.string()),
     grantedAt: z.string().openapi({ format: 'date-time' }),
+    lastRefreshedAt: z
+      .string()
+      .nullable()
+      .openapi({
+        format: 'date-time',
+        description:
+          'When the application last renewed its access with its refresh token; null when it never has. Reads with an ' +
+          'access token are not recorded.',
+      }),
   })
   .openapi('OAuthGrant', {
     description:

@@ -16,7 +16,16 @@ const optional = (name: string, description: string) =>
 
 export const AuthorizeQuery = z.object({
   response_type: optional('response_type', 'Must be `code`.'),
-  client_id: optional('client_id', 'The `client_id` from registration.'),
+  // Looked up as a KV key (at most 512 bytes): longer or non-ASCII ids are refused before any lookup.
+  client_id: z
+    .string()
+    .max(200)
+    .regex(/^[\x20-\x7e]*$/, 'Printable ASCII only')
+    .optional()
+    .openapi({
+      param: { name: 'client_id', in: 'query' },
+      description: 'The `client_id` from registration (at most 200 printable ASCII characters).',
+    }),
   redirect_uri: optional('redirect_uri', 'One of the client’s registered redirect URIs, exactly.'),
   scope: optional('scope', 'Space-separated scopes (see the `OAuth2ACG` security scheme).'),
   state: optional('state', 'Returned unchanged to the client.'),

@@ -16,6 +16,7 @@ import {
   DELIVERY_DOC,
   DeliveryParams,
   RotatedSecretSchema,
+  SUSPENDED_DOC,
   UpdateWebhookSchema,
   WebhookDeliveryPageSchema,
   WebhookDeliverySchema,
@@ -54,7 +55,7 @@ export function webhookRoutes<V extends AppVariables>(surface: WebhookSurface<V>
       description:
         `${WHO} The signing secret is in this response only. An organisation has at most ` +
         `${MAX_ENDPOINTS_PER_ORGANISATION} endpoints, disabled ` +
-        `ones included: one more is a 409 (\`conflict\`). ${DELIVERY_DOC}`,
+        `ones included: one more is a 409 (\`conflict\`). ${SUSPENDED_DOC} ${DELIVERY_DOC}`,
       ...auth,
       request: { body: { required: true, content: json(CreateWebhookSchema) } },
       responses: {
@@ -96,7 +97,7 @@ export function webhookRoutes<V extends AppVariables>(surface: WebhookSurface<V>
       operationId: op('update'),
       tags: ['Webhooks'],
       summary: 'Change a webhook endpoint',
-      description: `${WHO} Change its URL, description or event types, or disable and enable it.`,
+      description: `${WHO} Change its URL, description or event types, or disable and enable it. ${SUSPENDED_DOC}`,
       ...auth,
       request: { params: IdParams, body: { required: true, content: json(UpdateWebhookSchema) } },
       responses: { 200: { description: 'The endpoint as changed.', content: json(WebhookEndpointSchema) } },

@@ -154,6 +154,12 @@ export const DeliveryParams = z.object({
 });
 
 /** What every operation says about the deliveries themselves (also in docs/webhooks.md). */
+/** What a suspended organisation may not do with its endpoints (src/services/webhooks/endpoints.ts). */
+export const SUSPENDED_DOC =
+  'A suspended organisation cannot register or change endpoints (403 `organisation-suspended`) until the ' +
+  'platform reviews it again; it may still read, disable (`enabled: false` alone), delete, ping them and rotate ' +
+  'their secrets.';
+
 export const DELIVERY_DOC =
   'Events are POSTed as JSON `{type, timestamp, data}` with the Standard Webhooks headers `webhook-id`, ' +
   '`webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, space-separated ' +

@@ -14,7 +14,7 @@
  * person's request list, visibly unfinished, and the error is logged.
  *
  * Nothing secret or about other people is exported: no password hash or salt, no session
- * token hash, no API key, no other candidate's work, and for ratings an employer gave only the
+ * token hash, no email confirmation link or its hash, no API key, no other candidate's work, and for ratings an employer gave only the
  * rating itself, not the candidate it was about.
  */
 import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
@@ -29,6 +29,7 @@ import {
   certificates,
   consentEvents,
   dsrRequests,
+  emailConfirmations,
   employerRatings,
   evaluations,
   guardianRequests,
@@ -43,6 +44,7 @@ import type { SessionUser } from '../../lib/principals';
 import { auditInsert } from '../audit';
 import { consentHistory, consentStates } from '../consent';
 import { recipientsOf } from '../disclosures';
+import { type GrantView, grantsOf } from '../portability/grants';
 import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from './pdf';
 import { completeRequest, requestInsert } from './requests';
 
@@ -151,6 +153,23 @@ function sources(db: Database, userId: string, email: string, pages: ExportPages
         },
         (columns) => db.select(columns).from(sessions).$dynamic(),
         eq(sessions.userId, userId),
+        byCreation,
+      ),
+    // The confirmation links sent to them (the addresses they name are theirs): never the token's hash.
+    emailConfirmations: () =>
+      paged(
+        {
+          id: emailConfirmations.id,
+          email: emailConfirmations.email,
+          purpose: emailConfirmations.purpose,
+          createdAt: emailConfirmations.createdAt,
+          expiresAt: emailConfirmations.expiresAt,
+          usedAt: emailConfirmations.usedAt,
+          correctionRequestId: emailConfirmations.requestId,
+          invitationId: emailConfirmations.invitationId,
+        },
+        (columns) => db.select(columns).from(emailConfirmations).$dynamic(),
+        eq(emailConfirmations.userId, userId),
         byCreation,
       ),
     // Submissions carry their files, which can be large: smaller pages.
@@ -427,12 +446,16 @@ const FILES = {
   'profile.json': 'Your account: name, email, role, public alias, dates.',
   'consents.json': 'The current state of each consent purpose and every grant and withdrawal, newest first.',
   'sessions.json': 'Your sign-in sessions (never the session secret).',
+  'email-confirmations.json':
+    'The links we sent to confirm an email address (at signup or for a new address): the address, why, when sent, until when it worked and when it was used; never the link itself.',
   'submissions.json': 'The work you submitted, with its files and commit history.',
   'evaluations.json': 'The AI evaluations of your submissions.',
   'ratings-received.json': 'The employer ratings of your submissions.',
   'ratings-given.json': 'The ratings you gave as an employer (the rating only, not the candidate).',
   'briefs.json': 'The briefs you published as an employer.',
   'certificates.json': 'Your certificates, with the signed credential of each.',
+  'oauth-grants.json':
+    'The applications you allowed to read your credentials (Open Badges API): the application, the scopes, when you allowed it and when it last renewed its access.',
   'recipients.json':
     'Who else has your data: the Data Processors that process it for us, and every party it was shared with (what and when).',
   'notices.json':
@@ -457,7 +480,7 @@ export type AccessExport = { requestId: string; filename: string; body: Readable
  * a stream. The request is marked completed once the last byte has been produced.
  */
 export async function startAccessExport(
-  env: Pick<Env, 'DB' | 'PUBLIC_BASE_URL'>,
+  env: Env,
   user: SessionUser,
   now = new Date(),
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
@@ -479,7 +502,9 @@ export async function startAccessExport(
       targetId: requestId,
     }),
   ]);
-  const chunks = archive(db, env.PUBLIC_BASE_URL, user, requestId, now);
+  // Read before the stream starts: the OAuth library's KV reads belong to this request's handler.
+  const oauthGrants = await grantsOf(env, user.id);
+  const chunks = archive(db, env.PUBLIC_BASE_URL, user, requestId, now, { oauthGrants });
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -509,7 +534,16 @@ export async function* archive(
   user: Pick<SessionUser, 'id' | 'sessionId'>,
   requestId: string,
   now: Date,
-  { pages = STREAM_PAGES, completeAtEnd = true }: { pages?: ExportPages; completeAtEnd?: boolean } = {},
+  {
+    pages = STREAM_PAGES,
+    completeAtEnd = true,
+    oauthGrants,
+  }: {
+    pages?: ExportPages;
+    completeAtEnd?: boolean;
+    /** The person's grants to Open Badges API clients (`OAUTH_KV`, src/services/portability/grants.ts). */
+    oauthGrants: GrantView[];
+  },
 ): AsyncGenerator<Uint8Array> {
   const zip = new ZipStream(now);
   const manifest: ManifestFile[] = [];
@@ -570,12 +604,14 @@ export async function* archive(
     'sessions.json',
     mapPages(src.sessions(), (s) => ({ ...s, current: s.id === user.sessionId })),
   );
+  yield* array('email-confirmations.json', src.emailConfirmations());
   yield* array('submissions.json', src.submissions());
   yield* array('evaluations.json', src.evaluations());
   yield* array('ratings-received.json', src.ratingsReceived());
   yield* array('ratings-given.json', src.ratingsGiven());
   yield* array('briefs.json', src.briefs());
   yield* array('certificates.json', src.certificates());
+  yield* array('oauth-grants.json', onePage(oauthGrants));
   yield* whole('recipients.json', json(await recipientsOf(db, user.id)), FILES['recipients.json']);
 
   // A second pass for the PDFs: a ZIP entry must be finished before the next one starts.
@@ -627,6 +663,10 @@ export async function* archive(
 
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
 
+async function* onePage<T>(rows: T[]): AsyncGenerator<T[]> {
+  if (rows.length > 0) yield rows;
+}
+
 async function* mapPages<T, U>(source: AsyncIterable<T[]>, f: (row: T) => U): AsyncGenerator<U[]> {
   for await (const page of source) yield page.map(f);
 }
@@ -664,6 +704,7 @@ function summaryBlocks(
     { kind: 'pair', label: 'Briefs you published', value: n('briefs.json') },
     { kind: 'pair', label: 'Certificates', value: n('certificates.json') },
     { kind: 'pair', label: 'Active sign-in sessions', value: n('sessions.json') },
+    { kind: 'pair', label: 'Email confirmation links sent to you', value: n('email-confirmations.json') },
     { kind: 'pair', label: 'Notices we gave you', value: n('notices.json') },
     { kind: 'pair', label: 'Guardianship records', value: n('guardians.json') },
     { kind: 'pair', label: 'Data-rights requests', value: n('dsr-requests.json') },

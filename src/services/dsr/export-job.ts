@@ -7,13 +7,14 @@
  * `GET /api/dsr/access/{requestId}/download` (their session, their request only) until the
  * cron deletes it 7 days after it was built.
  */
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, exists, inArray } from 'drizzle-orm';
 import { type Database, getDb } from '../../db/client';
-import { auditLog, dsrRequests, employerRatings, submissions } from '../../db/schema';
+import { auditLog, dsrRequests, employerRatings, jobs, submissions } from '../../db/schema';
 import type { SessionUser } from '../../lib/principals';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
 import { dispatchJobs, jobFor, jobInsert, retryJob } from '../jobs/jobs';
+import { grantsOf } from '../portability/grants';
 import { archive, type ExportPages } from './access-export';
 import { completeRequest, type DsrRequestView, requestInsert, toRequestView } from './requests';
 
@@ -63,6 +64,14 @@ export async function queueAccessExport(
         eq(dsrRequests.userId, user.id),
         eq(dsrRequests.kind, 'access'),
         eq(dsrRequests.state, 'in_progress'),
+        // A build: an export streamed in its own response (no job) whose download was cut off
+        // stays `in_progress` too, and there is nothing to wait for.
+        exists(
+          db
+            .select({ id: jobs.id })
+            .from(jobs)
+            .where(and(eq(jobs.kind, EXPORT_JOB), eq(jobs.ref, dsrRequests.id))),
+        ),
       ),
     )
     .limit(1);
@@ -150,6 +159,7 @@ export async function buildExport(env: Env, { requestId, userId }: ExportPayload
       {
         pages: JOB_PAGES,
         completeAtEnd: false,
+        oauthGrants: await grantsOf(env, userId),
       },
     )) {
       buffered.push(chunk);
@@ -191,7 +201,14 @@ export async function deleteExports(bucket: R2Bucket, requestIds: string[]): Pro
 /** Keys per R2 delete (its limit is 1,000; heads go in parallel, so fewer). */
 const EXPORT_DELETE_CHUNK = 50;
 
-/** The built archive of the caller's own `access` request. */
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The built archive of the caller's own `access` request, or a problem that says what really
+ * happened to it: an export streamed in the response to `GET /api/dsr/access` was never stored
+ * (404); a background build still running (409) or stopped after failing (409, asking again
+ * retries it); a built one past its 7 days (404, expired) or deleted before them (404).
+ */
 export async function exportDownload(
   env: Pick<Env, 'DB' | 'EXPORTS'>,
   userId: string,
@@ -205,14 +222,40 @@ export async function exportDownload(
     .where(and(eq(dsrRequests.id, requestId), eq(dsrRequests.userId, userId), eq(dsrRequests.kind, 'access')))
     .limit(1);
   if (!request) throw new ProblemError('not-found', 'No export request of yours has this id.');
-  if (request.state !== 'completed')
-    throw new ProblemError('conflict', 'The export is still being built; try again in a minute.');
-  const object = env.EXPORTS ? await env.EXPORTS.get(exportObjectKey(requestId)) : null;
-  const builtAt = Number(object?.customMetadata?.builtAt ?? 0);
-  if (!object || now.getTime() - builtAt > EXPORT_TTL_MS)
+  // Only a background build has a job; a smaller export was the answer to its request.
+  const job = await jobFor(db, EXPORT_JOB, requestId);
+  if (!job)
     throw new ProblemError(
       'not-found',
-      'This export has expired (exports are kept for 7 days); request a new one.',
+      `This export was never stored: it was small enough to be sent as the response to GET /api/dsr/access on ${day(request.createdAt)}` +
+        (request.state === 'completed'
+          ? ', and the platform keeps no copy.'
+          : ', that download has not finished, and the platform keeps no copy.') +
+        ' Ask for a new one with GET /api/dsr/access.',
+    );
+  if (request.state !== 'completed') {
+    if (job.state === 'stalled')
+      throw new ProblemError(
+        'conflict',
+        'Building this export failed and stopped; ask again with GET /api/dsr/access, which retries it, then download it here.',
+      );
+    throw new ProblemError('conflict', 'The export is still being built; try again in a minute.');
+  }
+  const object = env.EXPORTS ? await env.EXPORTS.get(exportObjectKey(requestId)) : null;
+  const builtAt = object ? Number(object.customMetadata?.builtAt ?? object.uploaded.getTime()) : null;
+  const completedAt = (request.completedAt ?? request.updatedAt ?? request.createdAt).getTime();
+  const expired = (builtAt ?? completedAt) + EXPORT_TTL_MS;
+  if (now.getTime() > expired) {
+    // Past its 7 days: expired, whether or not the cron has deleted it yet.
+    throw new ProblemError(
+      'not-found',
+      `This export has expired: built on ${day(new Date(builtAt ?? completedAt))}, it was kept for 7 days (until ${day(new Date(expired))}). Ask for a new one with GET /api/dsr/access.`,
+    );
+  }
+  if (!object)
+    throw new ProblemError(
+      'not-found',
+      `This export is no longer stored: it was built on ${day(new Date(completedAt))} and deleted before its 7 days were up. Ask for a new one with GET /api/dsr/access.`,
     );
   return {
     body: object.body,

@@ -1,7 +1,7 @@
 import type { AuthRequest } from '@cloudflare/workers-oauth-provider';
 import type { Database } from '../../db/client';
 import { recordAudit } from '../audit';
-import { oauthApi } from './oauth';
+import { oauthApi, REFRESH_TOKEN_IDLE_TTL_SECONDS } from './oauth';
 
 /**
  * A grant is a processing purpose the holder agreed to on the authorization page: this client may
@@ -16,6 +16,12 @@ export type GrantView = {
   redirectUris: string[];
   scope: string[];
   grantedAt: string;
+  /**
+   * When the client last renewed its access with the refresh token (the library moves the grant's
+   * expiry to that time plus the idle TTL); null when it never has. Reads with an access token are
+   * not recorded anywhere, so this is the nearest "last used" that is known.
+   */
+  lastRefreshedAt: string | null;
 };
 
 /** Stores the grant and its authorization code; returns where to send the browser. */
@@ -46,6 +52,9 @@ export async function completeGrant(
 
 /** Every live grant of the holder, newest first, with its client's name and URIs. */
 export async function grantsOf(env: Env, userId: string): Promise<GrantView[]> {
+  // Most people have no grant: one KV list (the library keeps grants under `grant:<userId>:`)
+  // spares loading and configuring the OAuth library (the data export calls this for everyone).
+  if ((await env.OAUTH_KV.list({ prefix: `grant:${userId}:`, limit: 1 })).keys.length === 0) return [];
   const api = await oauthApi(env);
   const out: GrantView[] = [];
   let cursor: string | undefined;
@@ -61,6 +70,10 @@ export async function grantsOf(env: Env, userId: string): Promise<GrantView[]> {
         redirectUris: client?.redirectUris ?? [],
         scope: grant.scope,
         grantedAt: new Date(grant.createdAt * 1000).toISOString(),
+        lastRefreshedAt:
+          grant.expiresAt !== undefined && grant.expiresAt - REFRESH_TOKEN_IDLE_TTL_SECONDS >= grant.createdAt
+            ? new Date((grant.expiresAt - REFRESH_TOKEN_IDLE_TTL_SECONDS) * 1000).toISOString()
+            : null,
       });
     }
     cursor = page.cursor;

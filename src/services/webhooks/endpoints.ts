@@ -1,11 +1,14 @@
 /**
  * An organisation's webhook endpoints: registration, changes, secret rotation (docs/webhooks.md).
  * Every function takes the caller's organisation and finds only its own endpoints: another
- * organisation's endpoint "does not exist" (404).
+ * organisation's endpoint "does not exist" (404). A suspended organisation registers no endpoint
+ * and changes none (403 `organisation-suspended`) until the platform reviews it again; it may
+ * still read, disable, delete, ping and rotate the secrets of the ones it has, which send nothing
+ * anywhere new (decision 0132).
  */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, not, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { type WebhookEventType, webhookEndpoints } from '../../db/schema';
+import { organisations, type WebhookEventType, webhookEndpoints } from '../../db/schema';
 import { PREVIOUS_SECRET_GRACE_MS } from '../../domain/webhooks/schedule';
 import { generateSecret } from '../../domain/webhooks/signing';
 import { checkTargetUrl } from '../../domain/webhooks/targets';
@@ -36,6 +39,26 @@ const tooManyEndpoints = () =>
       'included), and this one has reached it. Delete an endpoint it no longer uses, or subscribe an existing ' +
       'one to more event types.',
   );
+
+/** SQL: the organisation is suspended, read inside the write's own batch (a suspension that lands first wins). */
+const organisationSuspended = (organisationId: string) =>
+  sql`exists (select 1 from ${organisations} where ${organisations.id} = ${organisationId} and ${organisations.verification} = 'suspended')`;
+
+const suspendedOrganisation = (what: string) =>
+  new ProblemError(
+    'organisation-suspended',
+    `This organisation is suspended by the platform and cannot ${what} until an admin reviews it again; ` +
+      'its existing endpoints can still be read, disabled, deleted, pinged and given a new secret. Contact the platform.',
+  );
+
+async function assertNotSuspended(db: Database, organisationId: string, what: string): Promise<void> {
+  const [row] = await db
+    .select({ verification: organisations.verification })
+    .from(organisations)
+    .where(eq(organisations.id, organisationId))
+    .limit(1);
+  if (row?.verification === 'suspended') throw suspendedOrganisation(what);
+}
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -99,6 +122,7 @@ export async function createEndpoint(
   now = new Date(),
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const url = requireTargetUrl(env, input.url);
+  await assertNotSuspended(db, actor.organisationId, 'register webhook endpoints');
   const ofOrganisation = eq(webhookEndpoints.organisationId, actor.organisationId);
   const [held] = await db.select({ n: count() }).from(webhookEndpoints).where(ofOrganisation);
   if ((held?.n ?? 0) >= MAX_ENDPOINTS_PER_ORGANISATION) throw tooManyEndpoints();
@@ -123,20 +147,32 @@ export async function createEndpoint(
       .returning(),
     audit(db, actor, 'webhook_endpoint.created', id, { url }),
     // Concurrent registrations may all pass the count above; in the batch (one transaction) the
-    // count is exact, and a registration that took the organisation over the bound is undone.
+    // count is exact, and a registration that took the organisation over the bound is undone, as
+    // is one that a suspension overtook after the check above.
     db
       .delete(webhookEndpoints)
       .where(
         and(
           eq(webhookEndpoints.id, id),
-          sql`(select count(*) from ${webhookEndpoints} where ${ofOrganisation}) > ${MAX_ENDPOINTS_PER_ORGANISATION}`,
+          or(
+            sql`(select count(*) from ${webhookEndpoints} where ${ofOrganisation}) > ${MAX_ENDPOINTS_PER_ORGANISATION}`,
+            organisationSuspended(actor.organisationId),
+          ),
         ),
       )
       .returning({ id: webhookEndpoints.id }),
   ]);
   if (overLimit.length > 0) {
-    await audit(db, actor, 'webhook_endpoint.deleted', id, { reason: 'over the endpoint limit' });
-    throw tooManyEndpoints();
+    const [org] = await db
+      .select({ verification: organisations.verification })
+      .from(organisations)
+      .where(eq(organisations.id, actor.organisationId))
+      .limit(1);
+    const isSuspended = org?.verification === 'suspended';
+    await audit(db, actor, 'webhook_endpoint.deleted', id, {
+      reason: isSuspended ? 'the organisation was suspended' : 'over the endpoint limit',
+    });
+    throw isSuspended ? suspendedOrganisation('register webhook endpoints') : tooManyEndpoints();
   }
   return { endpoint: endpoint!, secret };
 }
@@ -184,6 +220,11 @@ export async function updateEndpoint(
   // Enabling again starts the failure clock afresh; disabling by hand records why.
   const enabling = input.enabled === true && !current.enabled;
   const disabling = input.enabled === false && current.enabled;
+  // Only disabling is open to a suspended organisation: it sends nothing anywhere new.
+  const onlyDisables = Object.entries(input).every(
+    ([k, v]) => v === undefined || (k === 'enabled' && v === false),
+  );
+  if (!onlyDisables) await assertNotSuspended(db, actor.organisationId, 'change webhook endpoints');
   const [[row]] = await db.batch([
     db
       .update(webhookEndpoints)
@@ -195,13 +236,23 @@ export async function updateEndpoint(
         ...(disabling ? { enabled: false, disabledReason: 'manual' as const, disabledAt: now } : {}),
         updatedAt: now,
       })
-      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organisationId, actor.organisationId)))
+      .where(
+        and(
+          eq(webhookEndpoints.id, id),
+          eq(webhookEndpoints.organisationId, actor.organisationId),
+          onlyDisables ? undefined : not(organisationSuspended(actor.organisationId)),
+        ),
+      )
       .returning(),
     audit(db, actor, 'webhook_endpoint.updated', id, {
       fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined),
     }),
   ]);
-  if (!row) throw new ProblemError('not-found', 'No webhook endpoint with this id.');
+  if (!row) {
+    // A suspension that landed after the check above: nothing was changed.
+    if (!onlyDisables) await assertNotSuspended(db, actor.organisationId, 'change webhook endpoints');
+    throw new ProblemError('not-found', 'No webhook endpoint with this id.');
+  }
   return row;
 }
 
