@@ -122,6 +122,11 @@ export default defineConfig({
     // time is mostly waiting between workerd and Vitest's server, so two files at once use both
     // cores; each file still has its own workerd and storage.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A test's time limit, not an assertion: the login tests hash passwords at production's
+    // PBKDF2 cost (100,000 iterations) many times, and property tests run hundreds of cases, so on
+    // a shared 2-core machine they pass their 5 s default only when nothing else runs. 30 s keeps a
+    // hung test bounded without failing a slow one.
+    testTimeout: 30_000,
     projects: [
       {
         // The service through its routes, bindings and storage: every file starts on a migrated
