@@ -44,7 +44,7 @@ function fakeQueue() {
 const envWith = (queue = fakeQueue(), extra: Partial<Env> = {}) =>
   ({
     ...env,
-    ERASURE_QUEUE: queue as unknown as Queue,
+    JOBS_QUEUE: queue as unknown as Queue,
     JOB_LEASE_SECONDS: String(LEASE),
     ...extra,
   }) as Env;

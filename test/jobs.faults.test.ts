@@ -51,7 +51,7 @@ function fakeQueue(refuse = false) {
 
 /** The test Worker's env with a fake queue and a short lease. */
 const envWith = (queue = fakeQueue()) =>
-  ({ ...env, ERASURE_QUEUE: queue as unknown as Queue, JOB_LEASE_SECONDS: String(LEASE) }) as Env;
+  ({ ...env, JOBS_QUEUE: queue as unknown as Queue, JOB_LEASE_SECONDS: String(LEASE) }) as Env;
 
 const figures = { faults: 0, jobs: 0, deliveries: 0 };
 const created: { jobId: string; kind: string; check: () => Promise<boolean> }[] = [];

@@ -69,7 +69,7 @@ export function capturedQueue() {
     },
     sendBatch: async () => {},
   };
-  return { sent, env: { ...env, ERASURE_QUEUE: queue as unknown as Queue } as Env };
+  return { sent, env: { ...env, JOBS_QUEUE: queue as unknown as Queue } as Env };
 }
 
 /**

@@ -5,38 +5,7 @@
  * IPv4-mapped IPv6 addresses (`::ffff:192.0.2.1`) count as the IPv4 address.
  */
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const HEXTET = /^[0-9a-f]{1,4}$/;
-
-/** The eight hextets of an IPv6 address (a trailing dotted IPv4 part allowed), or null if malformed. */
-function ipv6Hextets(address: string): number[] | null {
-  let text = address.toLowerCase();
-  const zone = text.indexOf('%');
-  if (zone >= 0) text = text.slice(0, zone);
-  const lastColon = text.lastIndexOf(':');
-  const last = text.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // An embedded IPv4 address is the last two hextets.
-    if (!IPV4.test(last)) return null;
-    const [a, b, c, d] = last.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const parse = (part: string): number[] | null => {
-    if (part === '') return [];
-    const groups = part.split(':');
-    if (!groups.every((g) => HEXTET.test(g))) return null;
-    return groups.map((g) => Number.parseInt(g, 16));
-  };
-  const head = parse(halves[0] ?? '');
-  const rest = halves.length === 2 ? parse(halves[1] ?? '') : [];
-  if (!head || !rest) return null;
-  if (halves.length === 1) return head.length === 8 ? head : null;
-  const missing = 8 - head.length - rest.length;
-  if (missing < 1) return null;
-  return [...head, ...new Array<number>(missing).fill(0), ...rest];
-}
+import { IPV4, ipv6Hextets } from './ip';
 
 /**
  * The key a per-address limit counts `ip` under: the IPv4 address itself, `<first four

@@ -10,7 +10,7 @@
  * its own entries at once, through the same calls that delete the KV entries. Other isolates
  * keep theirs for at most `ttlMs`: a bound well inside what the payloads already allow (KV
  * itself propagates a delete to other locations within about 60 s, and the responses carry
- * `Cache-Control: max-age` of 30–60 s). Recorded in docs/decisions.md.
+ * `Cache-Control: max-age` of 30–60 s). Recorded in docs/decisions/0006-the-isolate-cache-in-front-of-kv.md.
  *
  * Loads are not shared between requests: a load is the calling request's own I/O (a KV read, a D1
  * query), and Workers do not let one request depend on another's I/O. When the request that

@@ -1,5 +1,5 @@
 /**
- * The queue consumers. `ERASURE_QUEUE` (queue `erasure`) carries every deferred job as
+ * The queue consumers. `JOBS_QUEUE` (queue `erasure`) carries every deferred job as
  * `{ jobId }` (src/services/jobs/); its dead-letter queue `erasure-dlq` gets the messages that
  * failed `max_retries` times (wrangler.toml).
  *

@@ -19,7 +19,7 @@ import { certificates } from '../db/schema';
 import { refreshPublicAgreement } from './agreement-rate';
 import { purgeLeaderboards } from './cache-keys';
 import { forgetOrganisationViews } from './dsr/public-views';
-import { dispatchJobs } from './jobs/jobs';
+import { dispatchJobs, runJobNow } from './jobs/jobs';
 import { publicViewsChanged } from './kv-coalesce';
 import { boardDomains, leaderboardDomainsOf } from './leaderboard';
 import { announceIssued, rememberIssued } from './verification-filter';
@@ -50,10 +50,16 @@ export type Committed = {
   organisation?: string;
   /** Outbox jobs written in the change's batch: handed to the queue (else the sweeper does). */
   jobs?: readonly string[];
+  /**
+   * Outbox jobs written in the change's batch that this isolate runs at once instead of queueing
+   * (the evaluation a candidate waits for): a failure is queued for a retry, a lost run is the
+   * sweeper's. Needs the whole `Env` (the job's handler may use any binding).
+   */
+  run?: readonly string[];
 };
 
 /** The bindings the effects use. The queue is optional: without it the sweeper enqueues the jobs. */
-export type EffectsEnv = Pick<Env, 'DB' | 'CACHE'> & Partial<Pick<Env, 'KV_COALESCER' | 'ERASURE_QUEUE'>>;
+export type EffectsEnv = Pick<Env, 'DB' | 'CACHE'> & Partial<Pick<Env, 'KV_COALESCER' | 'JOBS_QUEUE'>>;
 
 export type AfterCommitOptions = {
   now?: Date;
@@ -115,7 +121,8 @@ async function effects(env: EffectsEnv, committed: Committed, now: Date): Promis
         ? forgetOrganisationViews(queued(env), committed.organisation, now)
         : undefined,
     () => (committed.agreement ? refreshPublicAgreement(env, now) : undefined),
-    () => (env.ERASURE_QUEUE && jobIds.length > 0 ? dispatchJobs(queued(env), jobIds, now) : undefined),
+    () => (env.JOBS_QUEUE && jobIds.length > 0 ? dispatchJobs(queued(env), jobIds, now) : undefined),
+    () => (committed.run && committed.run.length > 0 ? runNow(env, committed.run) : undefined),
   ]);
 }
 
@@ -190,7 +197,13 @@ function coalesced(env: EffectsEnv): Pick<Env, 'DB' | 'CACHE' | 'KV_COALESCER'> 
   return { DB: env.DB, CACHE: env.CACHE, KV_COALESCER: env.KV_COALESCER };
 }
 
-function queued(env: EffectsEnv): Pick<Env, 'DB' | 'CACHE' | 'ERASURE_QUEUE'> {
-  if (!env.ERASURE_QUEUE) throw new Error('ERASURE_QUEUE binding missing: cannot page a purge');
-  return { DB: env.DB, CACHE: env.CACHE, ERASURE_QUEUE: env.ERASURE_QUEUE };
+/** Runs the jobs one after another; each failure is queued for a retry by `runJobNow`. */
+async function runNow(env: EffectsEnv, jobIds: readonly string[]): Promise<void> {
+  if (!('AI' in env)) throw new Error('A job run at once needs the whole Env: pass the worker environment');
+  for (const id of jobIds) await runJobNow(env as Env, id);
+}
+
+function queued(env: EffectsEnv): Pick<Env, 'DB' | 'CACHE' | 'JOBS_QUEUE'> {
+  if (!env.JOBS_QUEUE) throw new Error('JOBS_QUEUE binding missing: cannot page a purge');
+  return { DB: env.DB, CACHE: env.CACHE, JOBS_QUEUE: env.JOBS_QUEUE };
 }

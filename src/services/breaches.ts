@@ -75,7 +75,7 @@ export const breachView = (r: Row, now = new Date()) => ({
 });
 
 export async function recordBreach(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   adminId: string,
   input: BreachInput,
   now = new Date(),
@@ -231,7 +231,7 @@ function noticeText(
  * The people are counted as they are notified (`affectedCount`).
  */
 async function recordSelectedBreach(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   adminId: string,
   input: BreachInput,
   selector: BreachSelector,
@@ -315,7 +315,7 @@ const pageNoticeId = (breachId: string, userId: string) => `breach-${breachId}-$
  * ON CONFLICT DO NOTHING, and the count is recomputed from the notices.
  */
 export async function notifyBreachPage(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   db: Database,
   payload: BreachNotificationPayload,
   now: Date,

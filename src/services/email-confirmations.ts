@@ -212,7 +212,7 @@ export async function confirmationStatus(
  * confirmed already, 429 past 3 links an hour. A link to an invited address carries the invitation.
  */
 export async function resendConfirmation(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'CERT_SIGNING_KEY'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'CERT_SIGNING_KEY'>,
   userId: string,
   now = clock.now(),
 ): Promise<{ email: string; expiresAt: Date }> {

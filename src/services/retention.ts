@@ -31,7 +31,7 @@ export function retentionDays(value: string | undefined): number {
 export type RetentionRun = { notified: number; erased: number };
 
 export async function runRetention(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'CACHE'> & { RETENTION_INACTIVE_DAYS?: string },
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'CACHE'> & { RETENTION_INACTIVE_DAYS?: string },
   now = new Date(),
 ): Promise<RetentionRun> {
   const db = getDb(env.DB);

@@ -10,8 +10,8 @@ import {
   registerAccount,
   toProfile,
 } from '../../services/accounts';
+import { afterCommit } from '../../services/after-commit';
 import { confirmationStatements } from '../../services/email-confirmations';
-import { dispatchJobs } from '../../services/jobs/jobs';
 import { endSession, startSession } from '../../services/sessions';
 import type * as routes from './auth.routes';
 
@@ -37,7 +37,7 @@ export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
       return link.statements;
     },
   );
-  if (jobId) await dispatchJobs(c.env, [jobId], now);
+  if (jobId) await afterCommit(c.env, { jobs: [jobId] }, { now });
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
   return c.json({ user: toProfile(user, organisation), expiresAt: session.expiresAt.toISOString() }, 201);

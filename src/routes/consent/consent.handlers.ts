@@ -1,12 +1,11 @@
 import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages, noticeText } from '../../domain/consent-notices';
 import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import * as consent from '../../services/consent';
+import { recordSubjectConsent, self } from '../data-subject';
 import type * as routes from './consent.routes';
 
 export const record: AppRouteHandler<typeof routes.recordConsent> = async (c) => {
-  const receipt = await consent.recordConsent(c.env, c.var.user.id, c.req.valid('json'));
-  return c.json(consent.consentReceiptView(receipt), 201);
+  return c.json(await recordSubjectConsent(c.env, self(c.var.user), c.req.valid('json')), 201);
 };
 
 export const notice: AppRouteHandler<typeof routes.getNotice> = (c) => {

@@ -3,7 +3,6 @@ import { ProblemError } from '../../lib/problem';
 import { clearSessionCookie } from '../../middleware/session-cookie';
 import { normaliseEmail } from '../../services/accounts';
 import { startAccessExport } from '../../services/dsr/access-export';
-import { correctPersonalData } from '../../services/dsr/correction';
 import { erasureReceipt, requestErasure } from '../../services/dsr/erasure';
 import {
   EXPORT_SYNC_MAX_ROWS,
@@ -12,6 +11,7 @@ import {
   queueAccessExport,
 } from '../../services/dsr/export-job';
 import * as requests from '../../services/dsr/requests';
+import { correctSubject, fileGrievance, self, zipHeaders } from '../data-subject';
 import type * as routes from './dsr.routes';
 
 export const access: AppRouteHandler<typeof routes.access> = async (c) => {
@@ -20,11 +20,7 @@ export const access: AppRouteHandler<typeof routes.access> = async (c) => {
     return c.json(request, 202, { Location: `/api/dsr/access/${request.id}/download` });
   }
   const { filename, body } = await startAccessExport(c.env, c.var.user);
-  return c.body(body, 200, {
-    'Content-Type': 'application/zip',
-    'Content-Disposition': `attachment; filename="${filename}"`,
-    'Cache-Control': 'no-store',
-  });
+  return c.body(body, 200, zipHeaders(filename));
 };
 
 export const accessDownload: AppRouteHandler<typeof routes.accessDownload> = async (c) => {
@@ -38,14 +34,7 @@ export const accessDownload: AppRouteHandler<typeof routes.accessDownload> = asy
 };
 
 export const correction: AppRouteHandler<typeof routes.correction> = async (c) => {
-  const result = await correctPersonalData(
-    c.env,
-    c.var.user.id,
-    c.req.valid('json'),
-    c.var.user.id,
-    c.var.user,
-  );
-  return c.json(result, 200);
+  return c.json(await correctSubject(c.env, self(c.var.user), c.req.valid('json')), 200);
 };
 
 export const erasure: AppRouteHandler<typeof routes.erasure> = async (c) => {
@@ -63,13 +52,7 @@ export const erasureStatus: AppRouteHandler<typeof routes.erasureStatus> = async
 };
 
 export const grievance: AppRouteHandler<typeof routes.grievance> = async (c) => {
-  const details = c.req.valid('json');
-  const request = await requests.fileRequest(c.var.db, {
-    userId: c.var.user.id,
-    kind: 'grievance',
-    details,
-  });
-  return c.json(request, 201);
+  return c.json(await fileGrievance(c.var.db, self(c.var.user), c.req.valid('json')), 201);
 };
 
 export const nomination: AppRouteHandler<typeof routes.nomination> = async (c) => {

@@ -1,10 +1,8 @@
-import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
 import type { AppRouteHandler } from '../../http/types';
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
-import * as consent from '../../services/consent';
 import { identifierIncluded } from '../../services/credentials';
 import { renderCertificatePdf } from '../../services/dsr/pdf';
 import * as requests from '../../services/dsr/requests';
@@ -14,6 +12,7 @@ import { organisationOf, organisationView } from '../../services/organisations';
 
 import { noticesPage, noticeView } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';
+import { consentOverview, self } from '../data-subject';
 import type * as routes from './me.routes';
 
 const accountGone = () => new ProblemError('unauthenticated', 'The account no longer exists.');
@@ -74,29 +73,8 @@ export const certificatePdf: AppRouteHandler<typeof routes.getMyCertificatePdf> 
   });
 };
 
-export const listConsents: AppRouteHandler<typeof routes.listConsents> = async (c) => {
-  const { db, user } = c.var;
-  const { limit, cursor } = c.req.valid('query');
-  const [states, rows] = await Promise.all([
-    consent.consentStates(db, user.id),
-    consent.consentHistoryPage(db, user.id, limit, decodeCursor(cursor)),
-  ]);
-  const history = toPage(rows, limit, consent.historyPosition);
-  return c.json(
-    {
-      currentNoticeVersion: CURRENT_NOTICE_VERSION,
-      states: {
-        ai_evaluation: consent.consentStateView(states.ai_evaluation),
-        leaderboard: consent.consentStateView(states.leaderboard),
-        public_verification: consent.consentStateView(states.public_verification),
-        integrity_corpus: consent.consentStateView(states.integrity_corpus),
-      },
-      history: history.items.map(consent.consentReceiptView),
-      nextCursor: history.nextCursor,
-    },
-    200,
-  );
-};
+export const listConsents: AppRouteHandler<typeof routes.listConsents> = async (c) =>
+  c.json(await consentOverview(c.var.db, self(c.var.user), c.req.valid('query')), 200);
 
 export const listDsrRequests: AppRouteHandler<typeof routes.listMyRequests> = async (c) => {
   const { limit, cursor } = c.req.valid('query');

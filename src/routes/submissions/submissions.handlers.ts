@@ -2,7 +2,6 @@ import type { AppRouteHandler } from '../../http/types';
 import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { corpusFor } from '../../services/corpus';
-import { runJobNow } from '../../services/jobs/jobs';
 import * as workflow from '../../services/workflow/submissions';
 import type * as routes from './submissions.routes';
 
@@ -15,13 +14,9 @@ export const create: AppRouteHandler<typeof routes.createSubmission> = async (c)
     c.req.valid('json'),
     workflow.storageLimits(c.env),
     corpusFor(c.env),
+    { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
   );
   if (!created) throw new ProblemError('not-found', 'No milestone of a published brief has this id.');
-  if (created.jobId) {
-    // The evaluation takes seconds; the candidate gets the receipt now. It is a job, written with
-    // the submission: if this isolate dies before it finishes, the sweeper runs it again.
-    c.executionCtx.waitUntil(runJobNow(c.env, created.jobId));
-  }
   const row = await workflow.loadSubmission(db, created.submissionId);
   if (!row) throw new ProblemError('not-found', 'No milestone of a published brief has this id.');
   return c.json(

@@ -1,92 +1,91 @@
-import type { AppRouteHandler } from '../../http/types';
+import { createRouter } from '../../http/create-app';
 import { decodeCursor, toPage } from '../../lib/paging';
-import { userActor } from '../../services/webhooks/actors';
+import type { AppVariables } from '../../middleware/context';
 import * as delivery from '../../services/webhooks/delivery';
 import * as endpoints from '../../services/webhooks/endpoints';
-import type * as routes from './webhooks.routes';
+import { type WebhookSurface, webhookRoutes } from './webhooks.routes';
 
-export const create: AppRouteHandler<typeof routes.orgCreateWebhook> = async (c) => {
-  const { endpoint, secret } = await endpoints.createEndpoint(
-    c.env,
-    c.var.db,
-    await userActor(c.var.db, c.var.user),
-    c.req.valid('json'),
-  );
-  return c.json({ ...endpoints.endpointView(endpoint), secret }, 201);
-};
-
-export const list: AppRouteHandler<typeof routes.orgListWebhooks> = async (c) => {
-  const { limit, cursor } = c.req.valid('query');
-  const actor = await userActor(c.var.db, c.var.user);
-  const rows = await endpoints.listEndpoints(c.var.db, actor.organisationId, limit, decodeCursor(cursor));
-  const page = toPage(rows, limit);
-  return c.json(
-    { items: page.items.map((e) => endpoints.endpointView(e)), nextCursor: page.nextCursor },
-    200,
-  );
-};
-
-export const get: AppRouteHandler<typeof routes.orgGetWebhook> = async (c) => {
-  const actor = await userActor(c.var.db, c.var.user);
-  const row = await endpoints.ownEndpoint(c.var.db, actor.organisationId, c.req.valid('param').id);
-  return c.json(endpoints.endpointView(row), 200);
-};
-
-export const update: AppRouteHandler<typeof routes.orgUpdateWebhook> = async (c) => {
-  const row = await endpoints.updateEndpoint(
-    c.env,
-    c.var.db,
-    await userActor(c.var.db, c.var.user),
-    c.req.valid('param').id,
-    c.req.valid('json'),
-  );
-  return c.json(endpoints.endpointView(row), 200);
-};
-
-export const remove: AppRouteHandler<typeof routes.orgDeleteWebhook> = async (c) => {
-  await endpoints.deleteEndpoint(c.var.db, await userActor(c.var.db, c.var.user), c.req.valid('param').id);
-  return c.body(null, 204);
-};
-
-export const rotate: AppRouteHandler<typeof routes.orgRotateWebhookSecret> = async (c) => {
-  const { endpoint, secret } = await endpoints.rotateSecret(
-    c.var.db,
-    await userActor(c.var.db, c.var.user),
-    c.req.valid('param').id,
-  );
-  return c.json({ endpoint: endpoints.endpointView(endpoint), secret }, 200);
-};
-
-export const ping: AppRouteHandler<typeof routes.orgPingWebhook> = async (c) => {
-  const actor = await userActor(c.var.db, c.var.user);
-  const row = await delivery.ping(c.env, actor.organisationId, c.req.valid('param').id);
-  return c.json(delivery.deliveryView(row, 'webhook.ping'), 202);
-};
-
-export const deliveries: AppRouteHandler<typeof routes.orgListWebhookDeliveries> = async (c) => {
-  const { limit, cursor } = c.req.valid('query');
-  const actor = await userActor(c.var.db, c.var.user);
-  const rows = await delivery.listDeliveries(
-    c.var.db,
-    actor.organisationId,
-    c.req.valid('param').id,
-    limit,
-    decodeCursor(cursor),
-  );
-  const page = toPage(rows, limit, (r) => r.delivery);
-  return c.json(
-    {
-      items: page.items.map((r) => delivery.deliveryView(r.delivery, r.eventType, r.attemptLog)),
-      nextCursor: page.nextCursor,
-    },
-    200,
-  );
-};
-
-export const redeliver: AppRouteHandler<typeof routes.orgRedeliverWebhook> = async (c) => {
-  const actor = await userActor(c.var.db, c.var.user);
-  const { id, deliveryId } = c.req.valid('param');
-  const row = await delivery.redeliver(c.env, actor.organisationId, id, deliveryId);
-  const [log] = await delivery.listDeliveryById(c.var.db, row.id);
-  return c.json(delivery.deliveryView(row, log?.eventType ?? '', log?.attemptLog ?? []), 202);
-};
+/** The nine webhook operations of one surface, routed: the same handlers for every surface. */
+export function webhookRouter<V extends AppVariables>(surface: WebhookSurface<V>) {
+  const routes = webhookRoutes(surface);
+  // The route's auth middleware has run: `c.var` holds what `V` says.
+  const actor = (vars: AppVariables) => surface.actor(vars as V);
+  return createRouter()
+    .openapi(routes.create, async (c) => {
+      const { endpoint, secret } = await endpoints.createEndpoint(
+        c.env,
+        c.var.db,
+        await actor(c.var),
+        c.req.valid('json'),
+      );
+      return c.json({ ...endpoints.endpointView(endpoint), secret }, 201);
+    })
+    .openapi(routes.list, async (c) => {
+      const { limit, cursor } = c.req.valid('query');
+      const { organisationId } = await actor(c.var);
+      const rows = await endpoints.listEndpoints(c.var.db, organisationId, limit, decodeCursor(cursor));
+      const page = toPage(rows, limit);
+      return c.json(
+        { items: page.items.map((e) => endpoints.endpointView(e)), nextCursor: page.nextCursor },
+        200,
+      );
+    })
+    .openapi(routes.get, async (c) => {
+      const { organisationId } = await actor(c.var);
+      const row = await endpoints.ownEndpoint(c.var.db, organisationId, c.req.valid('param').id);
+      return c.json(endpoints.endpointView(row), 200);
+    })
+    .openapi(routes.update, async (c) => {
+      const row = await endpoints.updateEndpoint(
+        c.env,
+        c.var.db,
+        await actor(c.var),
+        c.req.valid('param').id,
+        c.req.valid('json'),
+      );
+      return c.json(endpoints.endpointView(row), 200);
+    })
+    .openapi(routes.remove, async (c) => {
+      await endpoints.deleteEndpoint(c.var.db, await actor(c.var), c.req.valid('param').id);
+      return c.body(null, 204);
+    })
+    .openapi(routes.rotate, async (c) => {
+      const { endpoint, secret } = await endpoints.rotateSecret(
+        c.var.db,
+        await actor(c.var),
+        c.req.valid('param').id,
+      );
+      return c.json({ endpoint: endpoints.endpointView(endpoint), secret }, 200);
+    })
+    .openapi(routes.ping, async (c) => {
+      const { organisationId } = await actor(c.var);
+      const row = await delivery.ping(c.env, organisationId, c.req.valid('param').id);
+      return c.json(delivery.deliveryView(row, 'webhook.ping'), 202);
+    })
+    .openapi(routes.deliveries, async (c) => {
+      const { limit, cursor } = c.req.valid('query');
+      const { organisationId } = await actor(c.var);
+      const rows = await delivery.listDeliveries(
+        c.var.db,
+        organisationId,
+        c.req.valid('param').id,
+        limit,
+        decodeCursor(cursor),
+      );
+      const page = toPage(rows, limit, (r) => r.delivery);
+      return c.json(
+        {
+          items: page.items.map((r) => delivery.deliveryView(r.delivery, r.eventType, r.attemptLog)),
+          nextCursor: page.nextCursor,
+        },
+        200,
+      );
+    })
+    .openapi(routes.redeliver, async (c) => {
+      const { organisationId } = await actor(c.var);
+      const { id, deliveryId } = c.req.valid('param');
+      const row = await delivery.redeliver(c.env, organisationId, id, deliveryId);
+      const [log] = await delivery.listDeliveryById(c.var.db, row.id);
+      return c.json(delivery.deliveryView(row, log?.eventType ?? '', log?.attemptLog ?? []), 202);
+    });
+}

@@ -1,14 +1,14 @@
-import { createRouter } from '../../http/create-app';
-import * as handlers from './webhooks.handlers';
-import * as routes from './webhooks.routes';
+import { sessionAuth } from '../../http/route-auth';
+import { userActor } from '../../services/webhooks/actors';
+import { webhookRouter } from './webhooks.handlers';
 
-export const organisationWebhooksRouter = createRouter()
-  .openapi(routes.orgCreateWebhook, handlers.create)
-  .openapi(routes.orgListWebhooks, handlers.list)
-  .openapi(routes.orgGetWebhook, handlers.get)
-  .openapi(routes.orgUpdateWebhook, handlers.update)
-  .openapi(routes.orgDeleteWebhook, handlers.remove)
-  .openapi(routes.orgRotateWebhookSecret, handlers.rotate)
-  .openapi(routes.orgPingWebhook, handlers.ping)
-  .openapi(routes.orgListWebhookDeliveries, handlers.deliveries)
-  .openapi(routes.orgRedeliverWebhook, handlers.redeliver);
+/** `/api/webhooks`: an organisation's employers manage its webhook endpoints (docs/webhooks.md). */
+export const organisationWebhooksRouter = webhookRouter({
+  path: '/api/webhooks',
+  operationQualifier: 'Organisation',
+  who:
+    'Employers, for their organisation (the same as `/api/v1/webhooks` for partner keys); ' +
+    "the organisation's endpoints only.",
+  auth: sessionAuth('employer'),
+  actor: (vars) => userActor(vars.db, vars.user),
+});

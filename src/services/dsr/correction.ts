@@ -31,7 +31,7 @@ const emailTaken = () => new ProblemError('conflict', 'An account with this emai
 export async function correctPersonalData(
   env: Pick<
     Env,
-    'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'RATE_LIMITER' | 'ERASURE_QUEUE'
+    'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'RATE_LIMITER' | 'JOBS_QUEUE'
   >,
   userId: string,
   input: Correction,

@@ -47,7 +47,7 @@ export async function exportRowCount(db: Database, userId: string): Promise<numb
 
 /** Records the `access` request (in progress) with its audit entry and its `export` job, together. */
 export async function queueAccessExport(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'EXPORTS'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'EXPORTS'>,
   user: SessionUser,
   now = new Date(),
 ): Promise<DsrRequestView> {

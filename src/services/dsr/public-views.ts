@@ -39,7 +39,7 @@ export async function purgeOrganisationPage(
 
 /** Writes and enqueues the job that purges the next page. */
 export async function purgeLater(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   payload: VerificationPurgePayload,
   now = new Date(),
 ): Promise<void> {
@@ -55,7 +55,7 @@ export async function purgeLater(
  * The first page is purged now; any further pages by `verification_purge` jobs, one page each.
  */
 export async function forgetOrganisationViews(
-  env: Pick<Env, 'DB' | 'CACHE' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'CACHE' | 'JOBS_QUEUE'>,
   organisationId: string,
   now = new Date(),
 ): Promise<void> {

@@ -80,7 +80,7 @@ export function jobInsert(db: Database, input: NewJob & { id: string }, now = ne
  * Returns the ids that could not be sent.
  */
 export async function dispatchJobs(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   ids: readonly string[],
   now = new Date(),
   delaySeconds = 0,
@@ -90,7 +90,7 @@ export async function dispatchJobs(
   const failed: string[] = [];
   for (const jobId of ids) {
     try {
-      await env.ERASURE_QUEUE.send({ jobId } satisfies JobMessage, delaySeconds ? { delaySeconds } : {});
+      await env.JOBS_QUEUE.send({ jobId } satisfies JobMessage, delaySeconds ? { delaySeconds } : {});
       sent.push(jobId);
     } catch (err) {
       failed.push(jobId);
@@ -300,7 +300,7 @@ export async function stallJob(
  * enqueued. Anything but a stalled job is a 409 (a pending or running one is already on its way).
  */
 export async function retryJob(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   adminId: string,
   jobId: string,
   now = new Date(),

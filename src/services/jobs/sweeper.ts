@@ -21,7 +21,7 @@ const SWEEP_LIMIT = 200;
 export type SweepResult = { enqueued: string[]; stalled: string[] };
 
 export async function sweepJobs(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE' | 'JOB_LEASE_SECONDS'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'JOB_LEASE_SECONDS'>,
   now = new Date(),
 ): Promise<SweepResult> {
   const db = getDb(env.DB);

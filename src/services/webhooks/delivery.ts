@@ -70,7 +70,7 @@ export const ENDPOINT_DISABLED_ERROR =
  * disabled endpoint gets its delivery too, recorded `failed` and not attempted: it is in the
  * endpoint's log, to be redelivered once the endpoint is enabled again.
  */
-export async function fanOut(env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>, eventId: string, now = new Date()) {
+export async function fanOut(env: Pick<Env, 'DB' | 'JOBS_QUEUE'>, eventId: string, now = new Date()) {
   const db = getDb(env.DB);
   const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).limit(1);
   if (!event) return [];
@@ -382,7 +382,7 @@ async function disableFailingEndpoint(db: Database, endpoint: EndpointRow, faili
 
 /** A new attempt of a finished delivery (succeeded, failed or dead-lettered), now; 409 while one is pending. */
 export async function redeliver(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   organisationId: string,
   endpointId: string,
   deliveryId: string,
@@ -422,7 +422,7 @@ export async function redeliver(
  * demand (`manual`), so a failure ends the delivery `failed` without retries.
  */
 export async function ping(
-  env: Pick<Env, 'DB' | 'ERASURE_QUEUE'>,
+  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   organisationId: string,
   endpointId: string,
   now = new Date(),

@@ -31,6 +31,7 @@ import { evaluationCompletedEvent } from '../webhooks/events';
 export const submissionPosition = (row: { submission: { createdAt: Date; id: string } }): Position =>
   row.submission;
 
+import { afterCommit, type Effects } from '../after-commit';
 import { recordAudit } from '../audit';
 import { hasConsent } from '../consent';
 import type { FingerprintCorpus } from '../corpus';
@@ -121,6 +122,12 @@ export async function createSubmission(
   limits: StorageLimits,
   /** Where the fingerprints go: `corpusFor(env)` (sharded when FINGERPRINT_SHARDS is set). */
   corpus: FingerprintCorpus,
+  /**
+   * Where the evaluation runs: given, at once in this isolate after the response (the candidate
+   * gets the receipt now; the sweeper runs it again if the isolate dies first). Without it the job
+   * waits for the sweeper or a caller.
+   */
+  effects?: Effects<Env>,
 ) {
   const [target] = await db
     .select({ milestone: milestones, briefState: briefs.state, issuer: organisations.verification })
@@ -223,6 +230,7 @@ export async function createSubmission(
     targetType: 'submission',
     targetId: submissionId,
   });
+  if (jobId && effects) await afterCommit(effects.env, { run: [jobId] }, effects);
   return { submissionId, evaluationId, aiConsent, jobId };
 }
 

@@ -1,14 +1,14 @@
-import { createRouter } from '../../../http/create-app';
-import * as handlers from './webhooks.handlers';
-import * as routes from './webhooks.routes';
+import { apiKeyAuth } from '../../../http/route-auth';
+import { keyActor } from '../../../services/webhooks/actors';
+import { webhookRouter } from '../../webhooks/webhooks.handlers';
 
-export const webhooksRouter = createRouter()
-  .openapi(routes.createWebhook, handlers.create)
-  .openapi(routes.listWebhooks, handlers.list)
-  .openapi(routes.getWebhook, handlers.get)
-  .openapi(routes.updateWebhook, handlers.update)
-  .openapi(routes.deleteWebhook, handlers.remove)
-  .openapi(routes.rotateWebhookSecret, handlers.rotate)
-  .openapi(routes.pingWebhook, handlers.ping)
-  .openapi(routes.listWebhookDeliveries, handlers.deliveries)
-  .openapi(routes.redeliverWebhook, handlers.redeliver);
+/** `/api/v1/webhooks`: a partner key acting for an organisation manages its webhook endpoints (docs/webhooks.md). */
+export const webhooksRouter = webhookRouter({
+  path: '/api/v1/webhooks',
+  operationQualifier: '',
+  who:
+    'API key with `webhooks:manage` that acts for an organisation (a key without one is a 403); ' +
+    "the organisation's endpoints only.",
+  auth: apiKeyAuth('webhooks:manage'),
+  actor: (vars) => keyActor(vars.apiKey),
+});

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { WEBHOOK_DELIVERY_STATES, WEBHOOK_EVENT_TYPES } from '../../../db/schema';
-import { pageSchema } from '../../../lib/paging';
+import { WEBHOOK_DELIVERY_STATES, WEBHOOK_EVENT_TYPES } from '../../db/schema';
+import { pageSchema } from '../../lib/paging';
 
 export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).openapi('WebhookEventType', {
   description:
