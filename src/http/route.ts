@@ -6,6 +6,8 @@
  * - an auth declaration (`sessionAuth`, `apiKeyAuth`): 401, 403 and 429, and the rate-limit
  *   headers on its success responses;
  * - any unsafe method under `/api/`: 413 (the body limit applies whether or not a body is declared);
+ * - any unsafe method: 400 (a text or JSON body that is not UTF-8 is refused whether or not the route
+ *   reads one, src/middleware/strict-utf8.ts);
  * - every route: 500.
  * `errors` adds the rest (409, or 429 for a public route with its own limit).
  */
@@ -121,6 +123,7 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   if (config.request?.query || config.request?.headers) add(400);
   if (authenticated) add(401, 403, 429);
   if (config.method !== 'get' && config.path.startsWith('/api/')) add(413);
+  if (config.method !== 'get') add(400);
   if (idempotent) {
     if (!authenticated)
       throw new Error(`${config.operationId}: Idempotency-Key is scoped to a caller; the route has no auth`);

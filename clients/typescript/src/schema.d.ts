@@ -4914,6 +4914,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Missing, unknown or expired credentials */
             401: {
                 headers: {
@@ -5143,6 +5152,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmailConfirmationSent"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Missing, unknown or expired credentials */
@@ -17345,6 +17363,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErasureReceipt"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Missing, unknown or expired credentials */
