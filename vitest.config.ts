@@ -113,6 +113,26 @@ const workers = (bindings: Record<string, unknown>) =>
     },
   });
 
+/** The service project's bindings beyond wrangler.toml's. */
+const serviceBindings = {
+  DOH_RESOLVER_URL: 'http://doh.test/dns-query',
+  // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
+  WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
+  CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacy.publicJwk]),
+  TEST_LEGACY_SIGNING_KEY: legacy.secret,
+  TEST_MIGRATIONS: migrations,
+  FINGERPRINT_MIGRATIONS: fingerprintMigrations,
+  COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
+  README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
+  ROUTE_SOURCES: JSON.stringify(routeSources()),
+  // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
+  FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
+  FUZZ_SEED: process.env.FUZZ_SEED ?? '',
+};
+
+/** Service files that drop a table (a failure they simulate): each gets a workerd of its own. */
+const OWN_WORKERD = ['test/evaluation-failure.test.ts'];
+
 export default defineConfig({
   test: {
     // CI also writes a JSON report, from which .ci/run prints a plain 'N passed, N failed' line.
@@ -129,32 +149,30 @@ export default defineConfig({
     testTimeout: 30_000,
     projects: [
       {
-        // The service through its routes, bindings and storage: every file starts on a migrated
-        // database, and every response is checked against the OpenAPI document.
-        plugins: [
-          scalarBundleAsText,
-          workers({
-            DOH_RESOLVER_URL: 'http://doh.test/dns-query',
-            // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
-            WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
-            CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacy.publicJwk]),
-            TEST_LEGACY_SIGNING_KEY: legacy.secret,
-            TEST_MIGRATIONS: migrations,
-            FINGERPRINT_MIGRATIONS: fingerprintMigrations,
-            COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
-            README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
-            ROUTE_SOURCES: JSON.stringify(routeSources()),
-            // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
-            FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
-            FUZZ_SEED: process.env.FUZZ_SEED ?? '',
-          }),
-        ],
+        // The service through its routes, bindings and storage, every response checked against
+        // the OpenAPI document. Files run one after another in one workerd per Vitest worker
+        // (`isolate: false`): the app is imported and the databases migrated once per worker, not
+        // once per file, which was most of the suite's time (docs/testing.md). Every file still
+        // starts on empty, migrated storage and a fresh isolate's memory (test/setup.ts).
+        plugins: [scalarBundleAsText, workers(serviceBindings)],
         test: {
           name: 'service',
           include: ['test/**/*.test.ts'],
+          exclude: OWN_WORKERD,
+          isolate: false,
           deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
           globalSetup: ['./test/global-setup.ts'],
+        },
+      },
+      {
+        // Files that change what test/setup.ts cannot put back (the schema), each in its own workerd.
+        plugins: [scalarBundleAsText, workers(serviceBindings)],
+        test: {
+          name: 'service-isolated',
+          include: OWN_WORKERD,
+          deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
+          setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
         },
       },
       {

@@ -28,6 +28,7 @@ import { getDb } from '../db/client';
 import { certificates } from '../db/schema';
 import { BloomFilter } from '../domain/membership-filter';
 import { VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from './cache-keys';
+import { onForgetIsolateState } from '../lib/isolate-state';
 
 /**
  * False positives of the filter when holding its capacity: 1 in 1,000 unknown numbers still takes
@@ -71,11 +72,11 @@ const state = {
 };
 
 /** Test seam: forget everything this isolate loaded or issued (as a fresh isolate would be). */
-export function resetVerificationFilterMemory(): void {
+export const resetVerificationFilterMemory = onForgetIsolateState((): void => {
   state.filter = { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null };
   state.recent = { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null };
   state.local.clear();
-}
+});
 
 /**
  * A cached load: served from memory while younger than `maxAgeMs`. The request that finds it

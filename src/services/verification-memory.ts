@@ -41,6 +41,7 @@ import {
   VERIFY_CHANGES_KEY,
   verificationKey,
 } from './cache-keys';
+import { onForgetIsolateState } from '../lib/isolate-state';
 
 /**
  * How long a verification payload is served after the later of its load and the last successful
@@ -79,14 +80,14 @@ const feed = {
 };
 
 /** Test seam: a fresh isolate (no payloads, no feed read yet). */
-export function resetVerificationMemory(): void {
+export const resetVerificationMemory = onForgetIsolateState((): void => {
   verificationMemory.clear();
   feed.seen = null;
   feed.checkedAt = Number.NEGATIVE_INFINITY;
   feed.readAt = Number.NEGATIVE_INFINITY;
   feed.changedAt.clear();
   feed.clearedAt = 0;
-}
+});
 
 /** Distrust KV entries of these numbers built before their change (the oldest known go first). */
 function rememberChanges(numbers: Iterable<readonly [string, number]>): void {
