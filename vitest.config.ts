@@ -113,6 +113,15 @@ const workers = (bindings: Record<string, unknown>) =>
     },
   });
 
+/**
+ * A test's time limit, not an assertion: the login tests hash passwords at production's PBKDF2
+ * cost (100,000 iterations) many times, and property tests run hundreds of cases, so on a shared
+ * 2-core machine they pass their 5 s default only when nothing else runs. 30 s keeps a hung test
+ * bounded without failing a slow one. Set in each project: a project does not inherit the root's
+ * `test` options (Vitest 4), so the root's setting never reached a test.
+ */
+const TEST_TIMEOUT_MS = 30_000;
+
 /** The service project's bindings beyond wrangler.toml's. */
 const serviceBindings = {
   DOH_RESOLVER_URL: 'http://doh.test/dns-query',
@@ -142,11 +151,6 @@ export default defineConfig({
     // time is mostly waiting between workerd and Vitest's server, so two files at once use both
     // cores; each file still has its own workerd and storage.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // A test's time limit, not an assertion: the login tests hash passwords at production's
-    // PBKDF2 cost (100,000 iterations) many times, and property tests run hundreds of cases, so on
-    // a shared 2-core machine they pass their 5 s default only when nothing else runs. 30 s keeps a
-    // hung test bounded without failing a slow one.
-    testTimeout: 30_000,
     projects: [
       {
         // The service through its routes, bindings and storage, every response checked against
@@ -157,6 +161,7 @@ export default defineConfig({
         plugins: [scalarBundleAsText, workers(serviceBindings)],
         test: {
           name: 'service',
+          testTimeout: TEST_TIMEOUT_MS,
           include: ['test/**/*.test.ts'],
           exclude: OWN_WORKERD,
           isolate: false,
@@ -170,6 +175,7 @@ export default defineConfig({
         plugins: [scalarBundleAsText, workers(serviceBindings)],
         test: {
           name: 'service-isolated',
+          testTimeout: TEST_TIMEOUT_MS,
           include: OWN_WORKERD,
           deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
@@ -179,7 +185,7 @@ export default defineConfig({
         // The domain's pure functions (src/**/*.test.ts), in the same runtime but with nothing set
         // up per file: no migrations and no import of the whole app, which cost each file seconds.
         plugins: [workers({})],
-        test: { name: 'domain', include: ['src/**/*.test.ts'] },
+        test: { name: 'domain', include: ['src/**/*.test.ts'], testTimeout: TEST_TIMEOUT_MS },
       },
     ],
   },
