@@ -13,7 +13,7 @@ async function erase(person: { id: string; cookie: string }) {
   const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(person as never) });
   expect(res.status).toBe(202);
   const { requestId } = await res.json<{ requestId: string }>();
-  await runErasureCascade({ requestId, userId: person.id }, env);
+  await runErasureCascade(db(), { requestId, userId: person.id }, env);
   return requestId;
 }
 

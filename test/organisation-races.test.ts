@@ -328,7 +328,7 @@ describe('a write whose read went stale, every time (injected interleavings)', (
     const id = await organisationOf(employer);
     await publishProof(employer, domain);
     const db = interleaved(async () => expect((await checkDns(employer, domain)).status).toBe(200));
-    const result = await checkDomainVerification(env, db, employer, domain);
+    const result = await checkDomainVerification(db, env, employer, domain);
     expect(result).toMatchObject({ newlyVerified: false, organisation: { verification: 'verified' } });
     expect(result.issuanceJobId).toBeUndefined();
     expect(await auditEntries(id, 'organisation.verified')).toHaveLength(1);

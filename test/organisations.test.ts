@@ -763,7 +763,7 @@ describe('names that change: the rating person', () => {
     const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
     expect(res.status).toBe(202);
     const { requestId } = await res.json<{ requestId: string }>();
-    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    const receipt = await runErasureCascade(getDb(env.DB), { requestId, userId: employer.id }, env);
     expect(receipt).toMatchObject({ state: 'completed' });
     expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 1, certificates_reassigned: 1 });
     const { body, text } = await everythingServed(no);
@@ -777,7 +777,7 @@ describe('names that change: the rating person', () => {
     const jwtBefore = (await verify(no)).credential!.jwt;
     const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
     const { requestId } = await res.json<{ requestId: string }>();
-    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    const receipt = await runErasureCascade(getDb(env.DB), { requestId, userId: employer.id }, env);
     expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 0 });
     const { body, text } = await everythingServed(no);
     expect(body).toMatchObject({ valid: true, employer: { name: 'Venkatesh Design' } });
@@ -842,7 +842,7 @@ describe('caches that cannot go stale', () => {
         .all<{ id: string }>();
       if (pending.results.length === 0) break;
       for (const { id } of pending.results) {
-        await runJob(env, id);
+        await runJob(getDb(env.DB), env, id);
         ran.push(id);
       }
     }
@@ -859,7 +859,7 @@ describe('caches that cannot go stale', () => {
     const { no } = await issuedBy('Recruiter', 'Race Org');
     await env.CACHE.delete(verificationKey(no));
     const db = getDb(env.DB);
-    const loaded = await loadVerification(env, no, () => db, {
+    const loaded = await loadVerification(db, env, no, () => db, {
       // The revocation lands between the load's read and its cache write, invalidation included.
       afterRead: async () => {
         const admin = await loginAdmin();

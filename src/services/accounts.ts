@@ -344,8 +344,8 @@ export async function profileOf(db: Database, userId: string): Promise<UserRow |
  * appear on are purged.
  */
 export async function setPublicAlias(
-  env: Pick<Env, 'CACHE' | 'DB'>,
   db: Database,
+  env: Pick<Env, 'CACHE'>,
   userId: string,
   requested: string | null,
 ): Promise<UserRow | null> {
@@ -371,7 +371,7 @@ export async function setPublicAlias(
       targetType: 'user',
       targetId: userId,
     }),
-    afterCommit(env, { person: { id: userId, change: 'alias' } }),
+    afterCommit(db, env, { person: { id: userId, change: 'alias' } }),
   ]);
   return row;
 }

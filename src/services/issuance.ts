@@ -141,8 +141,8 @@ export type EarnedCertificate = {
  * brief's `validForMonths`"; re-signing passes the certificate's own.
  */
 async function signFor(
-  env: Env_,
   db: Database,
+  env: Env_,
   key: SigningKey,
   c: EarnedCertificate,
   id: string,
@@ -189,8 +189,8 @@ async function signFor(
  * else `pending_issuer` with no credential. The caller batches it with what earned it.
  */
 export async function prepareCertificate(
-  env: Env_,
   db: Database,
+  env: Env_,
   earned: EarnedCertificate,
   now = new Date(),
 ) {
@@ -219,8 +219,8 @@ export async function prepareCertificate(
   }
   const key = await requireSigningKey(env);
   const { credentialJwt, validUntil, statements } = await signFor(
-    env,
     db,
+    env,
     key,
     earned,
     id,
@@ -245,8 +245,8 @@ export async function prepareCertificate(
  * Returns the numbers issued.
  */
 export async function issuePendingCertificates(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   organisationId: string,
   now = new Date(),
 ): Promise<string[]> {
@@ -311,8 +311,8 @@ export async function issuePendingCertificates(
       earnedAt: c.earnedAt ?? c.issuedAt,
     };
     const { credentialJwt, validUntil, statements } = await signFor(
-      env,
       db,
+      env,
       key,
       earned,
       c.id,
@@ -347,6 +347,7 @@ export async function issuePendingCertificates(
     jobIds.push(...hooks.jobIds);
   }
   await afterCommit(
+    db,
     env,
     issued.length > 0
       ? {
@@ -366,8 +367,8 @@ export async function issuePendingCertificates(
  * other. Looks only at candidates rated since `since`; issues or parks each like a rating would.
  */
 export async function issueEarnedCertificates(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   since: Date,
   now = new Date(),
 ): Promise<number> {
@@ -392,7 +393,7 @@ export async function issueEarnedCertificates(
     // issuer or an admin took back. Only a pass rating given after the revocation earns anew.
     const revokedAt = await lastRevocation(db, candidateId, briefId);
     if (revokedAt !== null && revokedAt >= earned.earnedAt.getTime()) continue;
-    const prepared = await prepareCertificate(env, db, earned, now);
+    const prepared = await prepareCertificate(db, env, earned, now);
     const hooks =
       prepared.row.status === 'active'
         ? await certificateEvent(
@@ -422,7 +423,7 @@ export async function issueEarnedCertificates(
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  await afterCommit(env, created > 0 ? { domains: [...domains], issued } : { issued }, { now });
+  await afterCommit(db, env, created > 0 ? { domains: [...domains], issued } : { issued }, { now });
   return created;
 }
 
@@ -492,8 +493,8 @@ async function earnedFromRatings(db: Database, candidateId: string, briefId: str
  * certificate (number, holder, dates) stays; only its credential and signed name change.
  */
 export async function resignCredentialsRatedBy(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   personId: string,
   _now = new Date(),
   /** Statements committed with each re-signed credential (the erasure cascade counts them). */
@@ -516,7 +517,7 @@ export async function resignCredentialsRatedBy(
         eq(certificates.signedByPerson, true),
       ),
     );
-  return resign(env, db, rows, {
+  return resign(db, env, rows, {
     signedName: (r) => r.organisationName,
     reason: 'rating person changed or erased',
     alsoInBatch,
@@ -529,8 +530,8 @@ export async function resignCredentialsRatedBy(
  * identifier is left out while it is withdrawn). The issuer's name stays the one signed at issue.
  */
 export async function resignHolderCredentials(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   holderId: string,
   reason = 'holder identifier changed',
 ): Promise<string[]> {
@@ -547,7 +548,7 @@ export async function resignHolderCredentials(
     // Revoked credentials stay public at /api/verify (marked revoked), so they follow the holder's
     // identifier too: turning it off, or correcting the email, leaves no hash of it anywhere.
     .where(and(eq(certificates.holderId, holderId), inArray(certificates.status, ['active', 'revoked'])));
-  return resign(env, db, rows, {
+  return resign(db, env, rows, {
     // Credentials from before organisations named the rating person: those take the organisation.
     signedName: (r) =>
       r.certificate.signedByPerson
@@ -565,8 +566,8 @@ export async function resignHolderCredentials(
  * ledger and the setting as they are then.
  */
 export async function resignForPublicVerification(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   holderId: string,
 ): Promise<string[]> {
   const [row] = await db
@@ -575,7 +576,7 @@ export async function resignForPublicVerification(
     .where(eq(users.id, holderId))
     .limit(1);
   if (!row?.salt) return [];
-  return resignHolderCredentials(env, db, holderId, 'public verification consent changed');
+  return resignHolderCredentials(db, env, holderId, 'public verification consent changed');
 }
 
 /**
@@ -585,8 +586,8 @@ export async function resignForPublicVerification(
  * no identifier (`holderIdentity`); a grant re-signs them with it.
  */
 export async function setHolderIdentifier(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   holderId: string,
   enabled: boolean,
 ): Promise<string[]> {
@@ -598,7 +599,7 @@ export async function setHolderIdentifier(
     .where(
       enabled ? and(eq(users.id, holderId), isNull(users.credentialIdentitySalt)) : eq(users.id, holderId),
     );
-  return resignHolderCredentials(env, db, holderId);
+  return resignHolderCredentials(db, env, holderId);
 }
 
 type ResignRow = {
@@ -610,8 +611,8 @@ type ResignRow = {
 
 /** Signs each row's credential again, keeping its number, dates, validity and status bit. */
 async function resign(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   rows: ResignRow[],
   options: { signedName: (r: ResignRow) => string; reason: string; alsoInBatch?: () => BatchItem[] },
 ): Promise<string[]> {
@@ -637,8 +638,8 @@ async function resign(
     };
     // The issue date, the validity and the status bit are what was attested; re-signing keeps them.
     const { credentialJwt, statements } = await signFor(
-      env,
       db,
+      env,
       key,
       earned,
       c.id,
@@ -670,7 +671,7 @@ async function resign(
     ]);
     changed.push(c.certificateNo);
   }
-  await afterCommit(env, { certificates: changed });
+  await afterCommit(db, env, { certificates: changed });
   return changed;
 }
 
@@ -680,20 +681,20 @@ async function resign(
  * organisation that still has waiting certificates (a crash between the verification and this).
  */
 export async function onOrganisationVerified(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: Env_ & EffectsEnv,
   organisationId: string,
   now = new Date(),
 ): Promise<string[]> {
-  const issued = await issuePendingCertificates(env, db, organisationId, now);
+  const issued = await issuePendingCertificates(db, env, organisationId, now);
   // Every cached view of its certificates names its state; the public agreement rate counts
   // verified organisations' pairs only: this one's count now.
-  await afterCommit(env, { organisation: organisationId, agreement: true }, { now });
+  await afterCommit(db, env, { organisation: organisationId, agreement: true }, { now });
   return issued;
 }
 
 /** Cron backstop: organisations that are verified but still have certificates waiting. */
-export async function issueAllPending(env: Env_ & EffectsEnv, db: Database): Promise<number> {
+export async function issueAllPending(db: Database, env: Env_ & EffectsEnv): Promise<number> {
   const rows = await db
     .selectDistinct({ organisationId: certificates.organisationId })
     .from(certificates)
@@ -701,7 +702,7 @@ export async function issueAllPending(env: Env_ & EffectsEnv, db: Database): Pro
     .where(and(eq(certificates.status, 'pending_issuer'), eq(organisations.verification, 'verified')));
   let issued = 0;
   for (const { organisationId } of rows) {
-    if (organisationId) issued += (await onOrganisationVerified(env, db, organisationId)).length;
+    if (organisationId) issued += (await onOrganisationVerified(db, env, organisationId)).length;
   }
   return issued;
 }
@@ -752,12 +753,12 @@ export async function issuedOnVerification(
  * waits for its certificates), leaving the queue and the sweeper to finish it if this fails.
  */
 export async function issueAfterVerification(
-  env: Env,
   db: Database,
+  env: Env,
   organisation: { id: string; verifiedAt: Date | null },
   jobId: string | undefined,
 ): Promise<string[]> {
   if (!jobId) return [];
-  await runJobNow(env, jobId);
+  await runJobNow(db, env, jobId);
   return organisation.verifiedAt ? issuedOnVerification(db, organisation.id, organisation.verifiedAt) : [];
 }

@@ -174,7 +174,7 @@ export async function updateOrganisation(
   effects?: Effects,
 ): Promise<OrganisationRow> {
   const updated = await writeOrganisationUpdate(db, actor, input);
-  if (effects) await afterCommit(effects.env, { organisation: updated.id }, effects);
+  if (effects) await afterCommit(db, effects.env, { organisation: updated.id }, effects);
   return updated;
 }
 
@@ -391,7 +391,7 @@ export async function startDomainVerification(
   effects?: Effects,
 ): Promise<{ organisation: OrganisationRow; challenge: DnsChallenge }> {
   const started = await writeDomainChallenge(db, actor, rawDomain);
-  if (effects) await afterCommit(effects.env, { organisation: started.organisation.id }, effects);
+  if (effects) await afterCommit(db, effects.env, { organisation: started.organisation.id }, effects);
   return started;
 }
 
@@ -504,8 +504,8 @@ export type DnsCheck = {
  * verified and answer like any check of a verified organisation (`newlyVerified: false`).
  */
 export async function checkDomainVerification(
-  env: Pick<Env, 'DOH_RESOLVER_URL'>,
   db: Database,
+  env: Pick<Env, 'DOH_RESOLVER_URL'>,
   actor: { id: string; email: string },
   rawDomain: string,
 ): Promise<DomainCheck> {
@@ -769,8 +769,8 @@ type Review = {
  * and its rating pairs stop counting in the public agreement rate (verified organisations only).
  */
 export async function reviewOrganisationAndIssue(
-  env: Env,
   db: Database,
+  env: Env,
   admin: { id: string; ip?: string | null },
   id: string,
   input: ReviewInput,
@@ -779,8 +779,8 @@ export async function reviewOrganisationAndIssue(
   if (!reviewed) return null;
   const { organisation } = reviewed;
   if (organisation.verification === 'verified')
-    await issueAfterVerification(env, db, organisation, reviewed.issuanceJobId);
-  else await afterCommit(env, { organisation: organisation.id, agreement: true });
+    await issueAfterVerification(db, env, organisation, reviewed.issuanceJobId);
+  else await afterCommit(db, env, { organisation: organisation.id, agreement: true });
   return reviewed;
 }
 
@@ -799,18 +799,19 @@ type DomainCheck = {
  * cached views of its certificates show, so they are dropped.
  */
 export async function checkDomainAndIssue(
-  effects: Effects<Env>,
   db: Database,
+  effects: Effects<Env>,
   actor: { id: string; email: string },
   rawDomain: string,
 ): Promise<DomainCheck & { issuedCertificates: string[] }> {
-  const result = await checkDomainVerification(effects.env, db, actor, rawDomain);
+  const result = await checkDomainVerification(db, effects.env, actor, rawDomain);
   const issuedCertificates = await issueAfterVerification(
-    effects.env,
     db,
+    effects.env,
     result.organisation,
     result.issuanceJobId,
   );
-  if (result.proofRecorded) await afterCommit(effects.env, { organisation: result.organisation.id }, effects);
+  if (result.proofRecorded)
+    await afterCommit(db, effects.env, { organisation: result.organisation.id }, effects);
   return { ...result, issuedCertificates };
 }

@@ -129,7 +129,7 @@ export const listJobs: AppRouteHandler<typeof routes.listJobs> = async (c) => {
 };
 
 export const retryJob: AppRouteHandler<typeof routes.retryJob> = async (c) => {
-  const job = await jobs.retryJob(c.env, c.var.user.id, c.req.valid('param').id);
+  const job = await jobs.retryJob(c.var.db, c.env, c.var.user.id, c.req.valid('param').id);
   return c.json(jobs.toJobView(job), 200);
 };
 
@@ -164,8 +164,8 @@ export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations>
 
 export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisation> = async (c) => {
   const reviewed = await organisations.reviewOrganisationAndIssue(
-    c.env,
     c.var.db,
+    c.env,
     { id: c.var.user.id, ip: c.req.header('CF-Connecting-IP') ?? null },
     c.req.valid('param').id,
     c.req.valid('json'),

@@ -14,6 +14,6 @@ export const reviewRenameHandler: AppRouteHandler<typeof routes.reviewOrganisati
   );
   if (!organisation) throw new ProblemError('not-found', 'No organisation with this id.');
   // Its profile and its certificates' cached verifications show the name.
-  await forgetOrganisationViews(c.env, organisation.id);
+  await forgetOrganisationViews(c.var.db, c.env, organisation.id);
   return c.json(organisationView(organisation), 200);
 };

@@ -28,8 +28,8 @@ export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
     async ({ userId, email, invitationId }) => {
       // The confirmation link, in the signup's own batch (the mail goes out through the outbox).
       const link = await confirmationStatements(
-        c.env,
         db,
+        c.env,
         { userId, email, purpose: 'signup', invitationId },
         now,
       );
@@ -37,7 +37,7 @@ export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
       return link.statements;
     },
   );
-  if (jobId) await afterCommit(c.env, { jobs: [jobId] }, { now });
+  if (jobId) await afterCommit(c.var.db, c.env, { jobs: [jobId] }, { now });
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
   return c.json({ user: toProfile(user, organisation), expiresAt: session.expiresAt.toISOString() }, 201);

@@ -24,7 +24,7 @@ export const get: AppRouteHandler<typeof routes.getMe> = async (c) => {
 };
 
 export const update: AppRouteHandler<typeof routes.updateMe> = async (c) => {
-  const row = await setPublicAlias(c.env, c.var.db, c.var.user.id, c.req.valid('json').publicAlias);
+  const row = await setPublicAlias(c.var.db, c.env, c.var.user.id, c.req.valid('json').publicAlias);
   if (!row) throw accountGone();
   return c.json(await profileWithOrganisation(c.var.db, row), 200);
 };
@@ -64,7 +64,7 @@ export const listCertificates: AppRouteHandler<typeof routes.myCertificates> = a
 
 export const certificatePdf: AppRouteHandler<typeof routes.getMyCertificatePdf> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
-  const document = await certs.holderCertificateDocument(c.env, c.var.db, number, c.var.user.id);
+  const document = await certs.holderCertificateDocument(c.var.db, c.env, number, c.var.user.id);
   if (!document) throw new ProblemError('not-found', 'You hold no certificate with this number.');
   const pdf = await renderCertificatePdf(document);
   return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
@@ -111,8 +111,8 @@ export const startDomainVerification: AppRouteHandler<typeof routes.startDomainV
 
 export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainVerification> = async (c) => {
   const { organisation, check, newlyVerified, issuedCertificates } = await organisations.checkDomainAndIssue(
-    { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
     c.var.db,
+    { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
     c.var.user,
     c.req.valid('json').domain,
   );
@@ -149,6 +149,6 @@ export const getCredentialIdentifier: AppRouteHandler<typeof routes.getCredentia
 
 export const setCredentialIdentifier: AppRouteHandler<typeof routes.setCredentialIdentifier> = async (c) => {
   const { enabled } = c.req.valid('json');
-  const resigned = await setHolderIdentifier(c.env, c.var.db, c.var.user.id, enabled);
+  const resigned = await setHolderIdentifier(c.var.db, c.env, c.var.user.id, enabled);
   return c.json({ ...(await identifierState(c.var.db, c.var.user.id)), resigned }, 200);
 };
