@@ -5,9 +5,9 @@ import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/eras
 import { deleteExpiredExports } from './services/dsr/export-job';
 import { endGuardianshipsAtMajority } from './services/guardians';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency';
-import { issueAllPending, issueEarnedCertificates } from './services/issuance';
+import { issueAllPending, issueEarnedCertificates } from './services/issuance/issue';
 import { sweepJobs } from './services/jobs/sweeper';
-import { backfillOrganisationNameKeys } from './services/organisations';
+import { backfillOrganisationNameKeys } from './services/organisations/organisation';
 import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
 import { rebuildVerificationFilter } from './services/verification-filter';

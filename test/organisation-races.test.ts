@@ -11,13 +11,10 @@ import { getDb } from '../src/db/client';
 import { organisations } from '../src/db/schema';
 import { organisationNameKey } from '../src/domain/organisations';
 import { runScheduled } from '../src/scheduled';
-import {
-  backfillOrganisationNameKeys,
-  checkDomainVerification,
-  reviewOrganisation,
-  startDomainVerification,
-  updateOrganisation,
-} from '../src/services/organisations';
+import { checkDomainVerification, startDomainVerification } from '../src/services/organisations/domain-proof';
+import { updateOrganisation } from '../src/services/organisations/membership';
+import { backfillOrganisationNameKeys } from '../src/services/organisations/organisation';
+import { reviewOrganisation } from '../src/services/organisations/review';
 import {
   consent,
   employerAt,

@@ -14,14 +14,13 @@ import { ProblemError } from '../lib/problem';
 import { afterCommit } from './after-commit';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
 import { guardianRequestInsert, sameEmail } from './guardians';
+import { invitationFor, newOrganisation } from './organisations/membership';
 import {
   assertNameFree,
-  invitationFor,
   loadOrganisation,
-  newOrganisation,
   type OrganisationRow,
   organisationSummary,
-} from './organisations';
+} from './organisations/organisation';
 
 export type Profile = {
   id: string;

@@ -22,7 +22,7 @@ import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
 import { afterCommit } from './after-commit';
 import { auditInsert } from './audit';
-import { resignHolderCredentials } from './issuance';
+import { resignHolderCredentials } from './issuance/resign';
 import { dispatchJobs, jobInsert } from './jobs/jobs';
 import { registerJobKind } from './jobs/registry';
 import { sendMail } from './mail';

@@ -21,7 +21,7 @@ import {
   type OrganisationRow,
   reloaded,
   write,
-} from './organisations';
+} from './organisations/organisation';
 
 export type RenameDecision = { decision: 'approve' | 'refuse'; reason: string; name: string };
 

@@ -5,7 +5,8 @@ import * as apiKeys from '../../services/api-keys';
 import * as audit from '../../services/audit';
 import * as requests from '../../services/dsr/requests';
 import * as jobs from '../../services/jobs/jobs';
-import * as organisations from '../../services/organisations';
+import { organisationView } from '../../services/organisations/organisation';
+import * as review from '../../services/organisations/review';
 import type * as routes from './admin.routes';
 
 export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c) => {
@@ -157,13 +158,13 @@ export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations>
     verification,
     renamePending: renamePending === undefined ? undefined : renamePending === 'true',
   };
-  const rows = await organisations.listOrganisations(c.var.db, filter, limit, decodeCursor(cursor));
+  const rows = await review.listOrganisations(c.var.db, filter, limit, decodeCursor(cursor));
   const page = toPage(rows, limit);
-  return c.json({ items: page.items.map(organisations.organisationView), nextCursor: page.nextCursor }, 200);
+  return c.json({ items: page.items.map(organisationView), nextCursor: page.nextCursor }, 200);
 };
 
 export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisation> = async (c) => {
-  const reviewed = await organisations.reviewOrganisationAndIssue(
+  const reviewed = await review.reviewOrganisationAndIssue(
     c.var.db,
     c.env,
     { id: c.var.user.id, ip: c.req.header('CF-Connecting-IP') ?? null },
@@ -171,5 +172,5 @@ export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisatio
     c.req.valid('json'),
   );
   if (!reviewed) throw new ProblemError('not-found', 'No organisation with this id.');
-  return c.json(organisations.organisationView(reviewed.organisation), 200);
+  return c.json(organisationView(reviewed.organisation), 200);
 };

@@ -2,7 +2,7 @@ import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
 import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import { reviewRename } from '../../services/organisation-renames';
-import { organisationView } from '../../services/organisations';
+import { organisationView } from '../../services/organisations/organisation';
 import type * as routes from './renames.routes';
 
 export const reviewRenameHandler: AppRouteHandler<typeof routes.reviewOrganisationRename> = async (c) => {

@@ -6,9 +6,10 @@ import * as certs from '../../services/certificates';
 import { identifierIncluded } from '../../services/credentials';
 import { renderCertificatePdf } from '../../services/dsr/pdf';
 import * as requests from '../../services/dsr/requests';
-import { setHolderIdentifier } from '../../services/issuance';
-import * as organisations from '../../services/organisations';
-import { organisationOf, organisationView } from '../../services/organisations';
+import { setHolderIdentifier } from '../../services/issuance/resign';
+import * as domainProof from '../../services/organisations/domain-proof';
+import * as membership from '../../services/organisations/membership';
+import { organisationOf, organisationView } from '../../services/organisations/organisation';
 
 import { noticesPage, noticeView } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';
@@ -87,7 +88,7 @@ export const getOrganisation: AppRouteHandler<typeof routes.getMyOrganisation> =
   c.json(organisationView(await organisationOf(c.var.db, c.var.user.id)), 200);
 
 export const updateOrganisation: AppRouteHandler<typeof routes.updateMyOrganisation> = async (c) => {
-  const organisation = await organisations.updateOrganisation(c.var.db, c.var.user, c.req.valid('json'), {
+  const organisation = await membership.updateOrganisation(c.var.db, c.var.user, c.req.valid('json'), {
     env: c.env,
     defer: (effects) => c.executionCtx.waitUntil(effects),
   });
@@ -95,12 +96,12 @@ export const updateOrganisation: AppRouteHandler<typeof routes.updateMyOrganisat
 };
 
 export const invite: AppRouteHandler<typeof routes.inviteToOrganisation> = async (c) => {
-  const invitation = await organisations.inviteMember(c.var.db, c.var.user, c.req.valid('json').email);
+  const invitation = await membership.inviteMember(c.var.db, c.var.user, c.req.valid('json').email);
   return c.json({ ...invitation, expiresAt: invitation.expiresAt.toISOString() }, 201);
 };
 
 export const startDomainVerification: AppRouteHandler<typeof routes.startDomainVerification> = async (c) => {
-  const { organisation, challenge } = await organisations.startDomainVerification(
+  const { organisation, challenge } = await domainProof.startDomainVerification(
     c.var.db,
     c.var.user,
     c.req.valid('json').domain,
@@ -110,7 +111,7 @@ export const startDomainVerification: AppRouteHandler<typeof routes.startDomainV
 };
 
 export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainVerification> = async (c) => {
-  const { organisation, check, newlyVerified, issuedCertificates } = await organisations.checkDomainAndIssue(
+  const { organisation, check, newlyVerified, issuedCertificates } = await domainProof.checkDomainAndIssue(
     c.var.db,
     { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
     c.var.user,

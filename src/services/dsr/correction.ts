@@ -8,7 +8,7 @@ import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
 import { requireConfirmedEmail } from '../confirmed-email';
 import { confirmationStatements } from '../email-confirmations';
-import { resignCredentialsRatedBy } from '../issuance';
+import { resignCredentialsRatedBy } from '../issuance/resign';
 import { dispatchJobs } from '../jobs/jobs';
 import { assertRecentSignIn } from '../recent-sign-in';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';

@@ -23,12 +23,8 @@ import {
   VERIFICATION_PURGE_JOB,
   type VerificationPurgePayload,
 } from '../dsr/public-views';
-import {
-  CERTIFICATE_ISSUANCE_JOB,
-  type IssuancePayload,
-  onOrganisationVerified,
-  resignForPublicVerification,
-} from '../issuance';
+import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance/issue';
+import { resignForPublicVerification } from '../issuance/resign';
 import { sendMail } from '../mail';
 import { pillarEngine } from '../pillars';
 import { type DeliveryPayload, fanOut, runDeliveryAttempt } from '../webhooks/delivery';

@@ -36,7 +36,7 @@ import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
 import { describeError, dispatchJobs, jobInsert } from '../jobs/jobs';
-import { DEFAULT_DOH_RESOLVER } from '../organisations';
+import { DEFAULT_DOH_RESOLVER } from '../organisations/domain-proof';
 import { allowHttpLocalhost, type EndpointRow, ownEndpoint, signingSecrets } from './endpoints';
 import { newEventId, WEBHOOK_DELIVERY_JOB, type WebhookPayload } from './events';
 

@@ -14,7 +14,12 @@ import { ProblemError } from '../../lib/problem';
 import { type AfterCommitOptions, afterCommit, type EffectsEnv } from '../after-commit';
 import { auditInsert } from '../audit';
 import { hasConsent } from '../consent';
-import { allMilestonesPassed, certificationConflict, liveCertificate, prepareCertificate } from '../issuance';
+import {
+  allMilestonesPassed,
+  certificationConflict,
+  liveCertificate,
+  prepareCertificate,
+} from '../issuance/issue';
 import { certificateEvent, combine, NOTHING_EMITTED, submissionRatedEvent } from '../webhooks/events';
 
 export type RatingInput = { score: number; verdict: 'pass' | 'fail'; comment?: string };

@@ -30,7 +30,7 @@ import { pseudonym, pseudonymKey } from '../../../domain/pseudonym';
 import { afterCommit } from '../../after-commit';
 import { corpusFor, deleteFingerprintStatements, forgetCandidate, ShardedCorpus } from '../../corpus';
 import { wardNoticePrefix } from '../../guardians';
-import { resignCredentialsRatedBy } from '../../issuance';
+import { resignCredentialsRatedBy } from '../../issuance/resign';
 import { oauthGrantsErasureStep } from '../../portability/erasure-step';
 import { deleteExports } from '../export-job';
 import {
