@@ -536,7 +536,7 @@ export function evaluationView(
             integrity: evaluation.integrity,
           }
         : null,
-    // Who did the work, not how good it is: the employer sees it before rating (docs/decisions.md).
+    // Who did the work, not how good it is: the employer sees it before rating (docs/decisions/0011-workflow.md).
     integrity:
       evaluation.aiEvaluated && evaluation.state === 'completed'
         ? integritySummary(evaluation.integrity)
