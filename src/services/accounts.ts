@@ -11,8 +11,9 @@ import { clock } from '../lib/clock';
 type BatchItem = Parameters<Database['batch']>[0][number];
 
 import { ProblemError } from '../lib/problem';
-import { afterCommit } from './after-commit';
+import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
+import { confirmationStatements } from './email-confirmations';
 import { guardianRequestInsert, sameEmail } from './guardians';
 import { invitationFor, newOrganisation } from './organisations/membership';
 import {
@@ -189,6 +190,38 @@ export async function registerAccount(
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
+}
+
+/**
+ * `POST /api/auth/signup`: the account (and its organisation, or the invitation it accepts), with
+ * the confirmation link of its address in the same batch; the link's mail job is then handed to
+ * the queue (the sweeper sends it if this fails).
+ */
+export async function signUp(
+  db: Database,
+  env: Pick<Env, 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY'> & EffectsEnv,
+  input: SignupInput,
+  now: Date = clock.now(),
+): Promise<{ user: UserRow; organisation: OrganisationRow | null; invitationId: string | null }> {
+  let jobId: string | null = null;
+  const registered = await registerAccount(
+    db,
+    input,
+    [env.ADMIN_EMAIL],
+    now,
+    async ({ userId, email, invitationId }) => {
+      const link = await confirmationStatements(
+        db,
+        env,
+        { userId, email, purpose: 'signup', invitationId },
+        now,
+      );
+      jobId = link.jobId;
+      return link.statements;
+    },
+  );
+  if (jobId) await afterCommit(db, env, { jobs: [jobId] }, { now });
+  return registered;
 }
 
 /**
