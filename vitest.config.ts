@@ -137,6 +137,8 @@ const serviceBindings = {
   // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
   FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
   FUZZ_SEED: process.env.FUZZ_SEED ?? '',
+  // test/setup.ts: log how long each file's storage reset took.
+  DEBUG_TEST_SETUP: process.env.DEBUG_TEST_SETUP ?? '',
 };
 
 /** Service files that drop a table (a failure they simulate): each gets a workerd of its own. */
@@ -165,6 +167,11 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: OWN_WORKERD,
           isolate: false,
+          // Console output from work still running when a file ends (a queue consumer, a Durable
+          // Object's alarm) would be sent to Vitest from outside the file's I/O context; the plugin
+          // then holds it as a pending call, and closing the worker with calls pending hung the
+          // run at its end. Printed by workerd itself instead, it reaches the terminal all the same.
+          disableConsoleIntercept: true,
           deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
           globalSetup: ['./test/global-setup.ts'],
@@ -185,7 +192,13 @@ export default defineConfig({
         // The domain's pure functions (src/**/*.test.ts), in the same runtime but with nothing set
         // up per file: no migrations and no import of the whole app, which cost each file seconds.
         plugins: [workers({})],
-        test: { name: 'domain', include: ['src/**/*.test.ts'], testTimeout: TEST_TIMEOUT_MS },
+        test: {
+          name: 'domain',
+          include: ['src/**/*.test.ts'],
+          testTimeout: TEST_TIMEOUT_MS,
+          // Pure functions: nothing to reset between files, so one workerd per Vitest worker.
+          isolate: false,
+        },
       },
     ],
   },

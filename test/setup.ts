@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import type { D1Migration } from '@cloudflare/vitest-plugin';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { forgetIsolateState } from '../src/lib/isolate-state';
 import { forgetAdminSession } from './harness';
 import { emptyDatabase, emptyKv, emptyR2, schemaOf } from './storage-reset';
@@ -47,20 +47,41 @@ if (!store[MIGRATED]) {
   store[MIGRATED] = schemas;
 } else {
   const schemas = store[MIGRATED];
+  const file = expect.getState().testPath ?? 'this file';
+  const started = Date.now();
   // A file that left fake timers on would stop the next one's clock.
   vi.useRealTimers();
   forgetIsolateState();
   forgetAdminSession();
   await Promise.all([
-    ...databases.map(async ([name, db]) => {
-      if ((await schemaOf(db)) !== schemas.get(name))
-        throw new Error(
-          `${name}: a test file before this one changed the schema; run it in the service-isolated project (vitest.config.ts)`,
-        );
-      await emptyDatabase(db);
-    }),
-    emptyKv(env.CACHE),
-    emptyKv(env.OAUTH_KV),
-    emptyR2(env.EXPORTS),
+    ...databases.map(([name, db]) =>
+      bounded(`emptying ${name}`, file, async () => {
+        if ((await schemaOf(db)) !== schemas.get(name))
+          throw new Error(
+            `${name}: a test file before ${file} changed the schema; run it in the service-isolated project (vitest.config.ts)`,
+          );
+        await emptyDatabase(db);
+      }),
+    ),
+    bounded('emptying CACHE', file, () => emptyKv(env.CACHE)),
+    bounded('emptying OAUTH_KV', file, () => emptyKv(env.OAUTH_KV)),
+    bounded('emptying EXPORTS', file, () => emptyR2(env.EXPORTS)),
   ]);
+  if (env.DEBUG_TEST_SETUP) console.error(`test setup: ${file} reset in ${Date.now() - started} ms`);
+}
+
+/** Runs a reset step, failing with its name rather than hanging the file (and the run) when it does not end. */
+async function bounded(step: string, file: string, work: () => Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`test setup of ${file}: ${step} did not finish in 20 s`)),
+      20_000,
+    );
+  });
+  try {
+    await Promise.race([work(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
