@@ -287,11 +287,54 @@ function toRequirement(sentence: Sentence, strength: RequirementStrength): Requi
   return { sentence, strength, stems, leadStems, emphasis, prohibition, alternativeOf: null };
 }
 
+/**
+ * Where a sentence's main clause ends: a relative or purpose clause ("… with two developers who
+ * have never used us", "… so that feuding relatives never share a table") says something about
+ * the ask's objects, not what the work must leave out.
+ */
+const SUBORDINATE_CLAUSE = /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s/;
+
+/** The main clause of a sentence, for reading its modality. */
+export function mainClause(text: string): string {
+  const cut = text.search(SUBORDINATE_CLAUSE);
+  return cut > 0 ? text.slice(0, cut) : text;
+}
+
 /** Whether a requirement forbids something rather than asking for it. */
 export function isProhibition(text: string): boolean {
   const lower = normaliseSpace(text.toLowerCase());
   if (OUT_OF_SCOPE.test(lower)) return false;
-  return PROHIBITION.test(lower) || (SCRIPT_PROHIBITION.test(foldToken(lower)) && cueStrength(text) !== null);
+  // "…, and avoid leakage" after an ask sets a quality bar on that ask (see `opensExclusion`).
+  const head = mainClause(lower).replace(/(?:[,;]\s*|\s)(?:(?:and|but)\s+)?avoid(?:ing)?\s.*$/, '');
+  return (
+    PROHIBITION.test(head.trim() === '' ? lower : head) ||
+    (SCRIPT_PROHIBITION.test(foldToken(lower)) && cueStrength(text) !== null)
+  );
+}
+
+/** A clause that opens by forbidding something: "never log tokens", "do not use mocks" ("avoid" sets a bar on its ask instead). */
+const PROHIBITION_CLAUSE = /^(?:please\s+)?(?:never|do not|don't|don’t|must not|should not)\s+\S/i;
+
+/**
+ * An ask with a prohibition joined to it ("Hash the passwords, and never log them"): the ask and
+ * the prohibition, each a verbatim slice, graded on their own scales. A sentence that opens as a
+ * prohibition stays whole; a trailing "and avoid …" stays with its ask as its quality bar.
+ */
+function withoutProhibitionTail(sentence: Sentence): Sentence[] {
+  const text = sentence.text;
+  if (isProhibition(mainClause(text).split(/[,;]|\s(?:and|but)\s/)[0] ?? text)) return [sentence];
+  const m = /(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)(?=(?:please\s+)?(?:never|do not|don't|don’t|must not|should not)\s)/i.exec(
+    text,
+  );
+  if (!m || !PROHIBITION_CLAUSE.test(text.slice(m.index + m[0].length))) return [sentence];
+  const head = text.slice(0, m.index).trim();
+  const tailRaw = text.slice(m.index + m[0].length);
+  const tail = tailRaw.trim();
+  if (head.split(/\s+/).length < 2 || tail.split(/\s+/).length < 2) return [sentence];
+  return [
+    { ...sentence, text: head },
+    { ...sentence, text: tail, start: sentence.start + m.index + m[0].length + tailRaw.indexOf(tail) },
+  ];
 }
 
 /**
@@ -325,7 +368,7 @@ const RUN_ON_WORDS = 40;
 /** Verbs that start a further ask after "and" in a short brief ("… and work on mobile"). */
 const ASK_VERBS = new Set([
   ...IMPERATIVE_VERBS,
-  ...'work load look feel run handle scale respond explain show include cover send email post launch reach convert rank'.split(
+  ...'work load look feel run handle scale respond explain show include cover send email post launch reach convert rank turn'.split(
     ' ',
   ),
 ]);
@@ -938,7 +981,8 @@ function criterionName(group: Group, theme: Theme | null, source: Sentence, phra
       .slice(0, 3);
     if (options.length > 0) return capitalise(truncateWords(`Choice: ${options.join(' or ')}`, 80));
   }
-  const own = bestPhrase(source.text) || nounPhrase(phrases[0]?.text ?? '');
+  // A theme's part is named by its topic ("Deployment: readiness probes"), not by an act.
+  const own = bestPhrase(source.text, theme === null) || nounPhrase(phrases[0]?.text ?? '');
   if (theme && !group.split) return theme.name;
   if (theme && own) return `${theme.short}: ${truncateWords(own, 50)}`;
   return own ? capitalise(truncateWords(own, 60)) : (theme?.name ?? 'Additional requirements');
@@ -953,12 +997,142 @@ const ASK_CLOSER =
   /\s+(?:is|are)\s+(?:also\s+)?(?:very\s+|really\s+|absolutely\s+)?(?:crucial|critical|essential|vital|paramount|important|required|mandatory|expected|needed|a must|compulsory|welcome|appreciated|optional|a plus)$/i;
 
 /**
+ * Verbs whose object is what the work hands over: the criterion is named for the object
+ * ("Write show notes with timestamps" → "Show notes with timestamps", "Plan the seating" →
+ * "Seating"). Any other verb names the act being graded ("Compare quotes from at least three
+ * caterers" → "Comparing quotes from caterers").
+ */
+const MAKING_VERBS = new Set(
+  'write build create make develop produce prepare draft provide deliver design compose generate define describe document specify summarise summarize outline list sketch prototype plan calculate compute estimate'.split(
+    ' ',
+  ),
+);
+/** Verbs also read as nouns ("Survey results", "Test coverage"): a verb only before a determiner, a number or a pronoun. */
+const NOUN_LIKE_VERBS = new Set(
+  'test report plan map label query search research design record log model rank review tag mix master edit size benchmark document structure draft list survey code export import profile track train store set run work load show handle post email launch support use return fix update ship sketch outline segment record answer call check audit interview prototype measure monitor'.split(
+    ' ',
+  ),
+);
+/** Verbs beyond the imperative list that open asks in briefs of other fields. */
+const MORE_ASK_VERBS = new Set(
+  'code cite tag mix master edit tie reconcile consume sustain assign query size turn redline calibrate traverse sample transcribe proofread localise localize schedule book'.split(
+    ' ',
+  ),
+);
+/** Verbs of a state to keep ("keep the cost under …", "stay", "look good"): the state is named, not the act. */
+const STATE_VERBS = new Set('keep stay remain look feel be have use ensure make-sure seem sound'.split(' '));
+/** An opener that leaves the act to the candidate: a modal, "you must", "nice to have:" — no subject of its own. */
+const CANDIDATE_OPENER =
+  /^(?:(?:nice to have|bonus|optional|ideally|also|and|then|finally|please|plus)[:,]?\s+)*(?:(?:you|we|candidates?|it|this)\s+)?(?:(?:must|should|shoud|shuld|shall|will|needs? to|has to|have to|is expected to|are expected to)\s+)?(?:(?:be able to|also)\s+)?$/i;
+const DETERMINER_NEXT =
+  /^(?:the|a|an|each|every|all|any|our|your|their|its|this|these|those|it|them|one|two|three|four|five|six|seven|eight|nine|ten|\d[\d,.]*\S*)$/i;
+/** Where an object ends: a clause, a condition or a limit ("within 2 days", "above INR 50,000"). */
+const OBJECT_END =
+  /^(?:that|which|who|whom|whose|so|because|when|if|unless|where|while|since|until|within|under|below|above|over|before|after|by|per|against|including|even|once|then|than|using|via|as|must|should|can|will)$/i;
+/** A limit on a number is a threshold, not part of what is graded ("at least three caterers"). */
+const NUMBER_LIMIT = /\b(?:at least|at most|no more than|no fewer than|no less than|more than|fewer than|less than|up to|minimum of|maximum of)\s+(?:\d[\d,.]*\S*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)\s*/gi;
+
+/**
+ * A name from the ask's head: its opening verb and that verb's object, for an imperative or
+ * modal ask ("Kindly assign an owner and a due day to every task" → "Assigning an owner and a due
+ * day"). Null when the ask does not open with a verb, or the object is not a noun phrase.
+ */
+export function verbHeadName(asWritten: string): string | null {
+  const sentence = normaliseSpace(withoutFormulas(asWritten))
+    .replace(/^[-*•]\s*/, '')
+    .replace(/^(?:kindly|please)\s+/i, '')
+    .replace(/[.;:!?]+$/u, '');
+  if (!/^[\p{Script=Latin}\p{N}\p{P}\p{S}\p{Z}]*$/u.test(sentence)) return null;
+  const opener = sentence.match(ASK_OPENER)?.[0] ?? '';
+  // A subject of its own before the modal ("The reserves must …") is not the candidate's act.
+  if (opener && !CANDIDATE_OPENER.test(opener)) return null;
+  const words = sentence
+    .slice(opener.length)
+    // "Turn the results into two personas": what it is turned into is what is handed over.
+    .replace(/^(?:turn|convert|transform)\s+.+?\s+into\s+/i, 'produce ')
+    .replace(NUMBER_LIMIT, '')
+    .replace(/\b(?:each|all|any|some|both|one) of\s+(?:the\s+)?/gi, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  let adverb = '';
+  if (/^[a-z]+ly$/i.test(words[0] ?? '') && words.length > 2) adverb = (words.shift() as string).toLowerCase();
+  const verb = (words[0] ?? '').toLowerCase();
+  const next = words[1] ?? '';
+  const known = IMPERATIVE_VERBS.has(verb) || ASK_VERBS.has(verb) || MORE_ASK_VERBS.has(verb);
+  if (!known || STATE_VERBS.has(verb)) return null;
+  // "Tag assets that have no tag": a plural object after a verb-or-noun, with no verb of its own.
+  const pluralObject =
+    /^[a-z]{3,}s$/.test(next) && !/\b(?:is|are|was|were|must|should|will|shall|can|needs?)\b/i.test(mainClause(sentence));
+  if (NOUN_LIKE_VERBS.has(verb) && !DETERMINER_NEXT.test(next) && !pluralObject) return null;
+  const making = MAKING_VERBS.has(verb);
+  // "Write in plain language", "Deploy to Kubernetes": no object, so no name from it.
+  if (NAME_PREPOSITION.test(next)) return null;
+  const object: string[] = [];
+  let afterPreposition = -1;
+  const contentCount = () =>
+    object.filter((w) => !DETERMINER_NEXT.test(w) && !DANGLING.has(w.toLowerCase())).length;
+  for (const [i, raw] of words.slice(1).entries()) {
+    const clean = raw.replace(/[),.]+$/, '');
+    const lower = clean.toLowerCase();
+    const following = words[i + 2] ?? '';
+    if (OBJECT_END.test(lower) || /^[(—–:;-]/.test(raw)) break;
+    // "an issues list ranking each clause": a participle with an object of its own opens a clause.
+    if (object.length > 0 && /ing$/.test(lower) && DETERMINER_NEXT.test(following)) break;
+    // "… and map one keyword to each article": a second ask.
+    if ((lower === 'and' || lower === 'or') && (ASK_VERBS.has(following.toLowerCase()) || MORE_ASK_VERBS.has(following.toLowerCase())))
+      break;
+    if (NAME_PREPOSITION.test(lower)) {
+      // The object's own noun phrase is enough once it has two words ("order form with pickup
+      // slots" → "order form"); a one-word object keeps one short phrase that says what it is
+      // of, for or from ("quotes from caterers"), not how it is made ("IBNR with chain-ladder").
+      if (lower === 'of' && contentCount() < 2 && afterPreposition < 0) {
+        object.push(clean);
+        continue;
+      }
+      if (contentCount() >= 2 || afterPreposition >= 0 || !/^(?:for|from|on|about|to)$/.test(lower)) break;
+      afterPreposition = object.length;
+    }
+    if (afterPreposition >= 0 && object.length - afterPreposition > 3) break;
+    object.push(clean);
+    if (clean !== raw) break;
+  }
+  const kept = object.filter((w, i) =>
+    making || i > 0 ? !/^(?:a|an|the|our|your|their|its)$/i.test(w) : !/^(?:a|an|our|your|their|its)$/i.test(w),
+  );
+  while (kept.length > 0 && DANGLING.has((kept[kept.length - 1] as string).toLowerCase())) kept.pop();
+  while (kept.length > 0 && making && /^(?:the|each|every|all|any)$/i.test(kept[0] as string)) kept.shift();
+  if (!kept.some((w) => /\p{L}{2}/u.test(w) && isContentWord(foldToken(w.toLowerCase())))) return null;
+  // Too long for a name: the part before its "and" ("two hosts and one remote guest").
+  const budget = MAX_NAME_WORDS - (making ? 0 : 1) - (adverb ? 1 : 0);
+  // Too long for a name: first without its closing phrase ("NPV and IRR of the new branch" →
+  // "NPV and IRR"), then the part before its "and" ("two hosts and one remote guest").
+  let fitted = kept;
+  const of = fitted.findIndex((w, i) => i > 0 && NAME_PREPOSITION.test(w));
+  const headWords = fitted.slice(0, Math.max(0, of)).filter((w) => !/^(?:the|a|an)$/i.test(w)).length;
+  if (fitted.length > budget && of > 0 && headWords >= 2) fitted = fitted.slice(0, of);
+  const and = fitted.findIndex((w) => w.toLowerCase() === 'and');
+  if (fitted.length > budget && and > 0) fitted = fitted.slice(0, and);
+  const phrase = (making ? fitted : [adverb, gerund(verb), ...fitted].filter(Boolean))
+    .join(' ')
+    .replace(/(\d),(\d{3})\b/g, '$1$2');
+  const name = fitName(capitalise(phrase));
+  return nameProblem(name) === null && isCleanName(name) ? name : null;
+}
+
+/**
  * The most telling noun phrase of a sentence: the longest of its first three key phrases,
  * cleaned; two phrases joined by "and" in the sentence itself stay together ("NPV and IRR").
  * When the ask has no noun phrase of two words, the ask itself in a few words ("Load fast").
  */
-function bestPhrase(asWritten: string): string {
-  const sentence = withoutFormulas(asWritten);
+function bestPhrase(asWritten: string, fromHead = true): string {
+  const head = fromHead ? verbHeadName(asWritten) : null;
+  if (head) return head;
+  const whole = withoutFormulas(asWritten);
+  // The name comes from the main clause when it has a phrase of its own: "… ek call script bhi
+  // banani hai jo price objection handle kare" is about the call script.
+  const main = mainClause(whole);
+  const sentence =
+    main !== whole && keyPhrases(main).some((p) => nounPhrase(p).split(' ').length >= 2) ? main : whole;
   const candidates = keyPhrases(sentence)
     .map(nounPhrase)
     .filter((p) => /\p{L}/u.test(p) && !/^\d/.test(p));
@@ -1200,7 +1374,7 @@ export function extractRubric(
   const { outOfScope } = readAsks(sentences);
   // An exclusion inside a sentence ("…, and please don't redo X") is scope, not part of the ask.
   let requirements = findRequirements(sentences, text).flatMap((r) => {
-    const parts = withoutExclusions(r.sentence);
+    const parts = withoutExclusions(r.sentence).flatMap(withoutProhibitionTail);
     return parts.length === 1 && parts[0] === r.sentence
       ? [r]
       : parts.map((part) => toRequirement(part, cueStrength(part.text) ?? r.strength));
@@ -1246,7 +1420,7 @@ export function extractRubric(
     const phrases = phrasesOf({ ...group, theme });
     const focus = cleanFocus(focusPhrases(phrases));
     const name = criterionName(group, theme, source, phrases);
-    const own = bestPhrase(source.text);
+    const own = bestPhrase(source.text, theme === null);
     // When two criteria would share a name, each is named for its own sentence instead.
     const alternativeName =
       theme && own ? `${theme.short}: ${truncateWords(own, 50)}` : capitalise(truncateWords(own, 60));
@@ -1351,6 +1525,8 @@ const FORBIDDEN_VERBS = new Set(
 function gerund(verb: string): string {
   const v = verb.toLowerCase();
   if (v.endsWith('ie')) return `${verb.slice(0, -2)}ying`;
+  // British spelling, as the rest of the project: "labelling", "modelling", "cancelling".
+  if (/[^aeiou][aeiou]l$/.test(v) && v.length > 4) return `${verb}ling`;
   if (v.endsWith('e') && !v.endsWith('ee') && v.length > 2) return `${verb.slice(0, -1)}ing`;
   if (/^(?:[^aeiou]*[aeiou][bdgmnprt]|commit|submit|admit|omit|permit|refer|forget|begin|control)$/.test(v))
     return `${verb}${verb.slice(-1)}ing`;
@@ -1382,6 +1558,34 @@ export function forbiddenThing(sentence: string): string {
   return lowerOrdinary(bare);
 }
 
+/** Subjects that are the candidate or the work itself, not a thing the rule is about. */
+const NOT_A_SUBJECT =
+  /^(?:it|we|you|they|this|that|these|those|there|he|she|i|candidates?|submissions?|the candidate|the submission|the work|your \S+|our \S+)$/i;
+
+/**
+ * A rule about a thing of the brief ("Stock must never go negative", "a slot can never be double
+ * booked") named for the thing and the rule: "Stock never negative", "Slot never double booked";
+ * null when the sentence forbids an action of the candidate ("Do not copy", "You must not …").
+ */
+export function subjectRuleName(sentence: string): string | null {
+  const clause = mainClause(normaliseSpace(withoutFormulas(sentence)))
+    .replace(/^[-*•]\s*/, '')
+    .replace(/[.;:!?]+$/u, '')
+    .trim();
+  const m =
+    /^(?:(?:the|a|an|each|every|any)\s+)?((?:[\p{L}\p{N}'’-]+\s+){0,2}?[\p{L}\p{N}'’-]+)\s+(?:must|should|shall|can|may|will|is|are|does|do)\s*(n't|not|never)\s+(?:(?:ever|never)\s+)?(?:(?:be|go|become|get|fall|drop)\s+)?(.+)$/iu.exec(
+      clause,
+    );
+  if (!m) return null;
+  const subject = (m[1] ?? '').trim();
+  const predicate = (m[3] ?? '').trim();
+  if (NOT_A_SUBJECT.test(subject) || !/\p{L}/u.test(predicate) || !/^[\p{Script=Latin}\s'’-]+$/u.test(subject))
+    return null;
+  const negation = /never/i.test(m[0].slice(subject.length, m[0].length - predicate.length)) ? 'never' : 'not';
+  const name = fitName(capitalise(`${lowerOrdinary(subject)} ${negation} ${predicate}`));
+  return name.split(/\s+/).length >= 3 ? name : null;
+}
+
 /** A prohibition's criterion: named for what it rules out, its levels rewarding the absence. */
 function prohibitionDraft(
   group: Group,
@@ -1392,6 +1596,7 @@ function prohibitionDraft(
     .map((r) => truncateWords(forbiddenThing(r.sentence.text), 80))
     .filter((t, i, all) => t && all.indexOf(t) === i);
   const own = truncateWords(forbiddenThing(source.text), 60) || 'what the brief rules out';
+  const ruled = subjectRuleName(source.text);
   const focus = truncateWords(joinList(things.slice(0, 2)) || own, MAX_FOCUS);
   const listed = rankRequirements(group.requirements)
     .slice(0, MAX_LISTED)
@@ -1400,7 +1605,7 @@ function prohibitionDraft(
     first: groupFirst(group),
     criterion: {
       id: '',
-      name: capitalise(`Avoids ${own}`),
+      name: ruled ?? capitalise(`Avoids ${own}`),
       description: truncateWords(
         `What the brief rules out: the work is graded on keeping it out. Must not: ${listed.join('; ')}.`,
         MAX_DESCRIPTION,

@@ -35,7 +35,8 @@ export const HINGLISH_FUNCTION_WORDS: readonly string[] =
   hona hoga hogi honi hone jo yeh ye woh wo kuch sab bahut thoda toh tha thi raha rahe rahi wala wali wale apna apne
   hum humein hame hamein aap aapko kya kaise jaise lekin sirf zaroor zaroori zaruri jaruri chahte chahta dena dijiye
   banao banani karein kijiye saath liye se mujhe hamara hamari humara humari unka iska uska agar jab tak bas
-  achha accha acha ekdum matlab waise phir fir abhi bilkul hamare humare dhyan rakhna rakho rakhein rakhe wahi yahan wahan`
+  achha accha acha ekdum matlab waise phir fir abhi bilkul hamare humare dhyan rakhna rakho rakhein rakhe wahi yahan wahan
+  ek har baar agle pichle zyada kare likhna likho likhein banana dikhana dikhao bhejna bhejo samajh aane aana`
     .split(/\s+/)
     .filter(Boolean);
 
