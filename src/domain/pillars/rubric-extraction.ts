@@ -1119,13 +1119,112 @@ export function verbHeadName(asWritten: string): string | null {
   return nameProblem(name) === null && isCleanName(name) ? name : null;
 }
 
+/** Nouns of the acts a brief asks of a thing ("The reserves must reconcile …" → "reconciliation"). */
+const ACT_NOUNS: Readonly<Record<string, string>> = {
+  reconcile: 'reconciliation',
+  review: 'review',
+  trace: 'traceability',
+  store: 'storage',
+  cite: 'citations',
+  cover: 'coverage',
+  map: 'mapping',
+  validate: 'validation',
+  translate: 'translation',
+  calibrate: 'calibration',
+  code: 'coding',
+  approve: 'approval',
+  test: 'testing',
+  encrypt: 'encryption',
+  hash: 'hashing',
+  log: 'logging',
+  persist: 'persistence',
+  render: 'rendering',
+  deploy: 'deployment',
+  export: 'export',
+  sync: 'sync',
+  format: 'formatting',
+  sign: 'sign-off',
+  label: 'labelling',
+  structure: 'structure',
+};
+const PARTICIPLES: Readonly<Record<string, string>> = {
+  reconciled: 'reconcile',
+  reviewed: 'review',
+  traced: 'trace',
+  stored: 'store',
+  cited: 'cite',
+  covered: 'cover',
+  mapped: 'map',
+  validated: 'validate',
+  translated: 'translate',
+  calibrated: 'calibrate',
+  coded: 'code',
+  approved: 'approve',
+  tested: 'test',
+  encrypted: 'encrypt',
+  hashed: 'hash',
+  logged: 'log',
+  persisted: 'persist',
+  rendered: 'render',
+  deployed: 'deploy',
+  exported: 'export',
+  synced: 'sync',
+  formatted: 'format',
+  signed: 'sign',
+  labelled: 'label',
+  labeled: 'label',
+  structured: 'structure',
+};
+const SUBJECT_SKIP = /^(?:the|a|an|each|every|all|any|our|your|their|its|this|these|those)\s+/i;
+
+/**
+ * A name for an ask about a thing of the brief, from the thing and what is asked of it: "Music
+ * must be royalty-free" → "Royalty-free music"; "The reserves must reconcile to the general
+ * ledger" → "Reserves reconciliation"; "A second linguist must review the translation" →
+ * "Second linguist review". Null for any other shape.
+ */
+export function subjectHeadName(asWritten: string): string | null {
+  const clause = mainClause(normaliseSpace(withoutFormulas(asWritten)))
+    .replace(/^[-*•]\s*/, '')
+    .replace(/[.;:!?]+$/u, '')
+    .trim();
+  const m =
+    /^((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)\s+(?:must|should|shall|needs? to|has to|have to)\s+(?:also\s+)?(?:(be|stay|remain)\s+)?([\p{L}-]+)(.*)$/iu.exec(
+      clause,
+    );
+  if (!m) return null;
+  const subject = (m[1] ?? '').replace(SUBJECT_SKIP, '').trim();
+  if (!subject || NOT_A_SUBJECT.test(subject) || /^(?:it|this|that|they|we|you)$/i.test(subject)) return null;
+  if (!subject.split(/\s+/).some((w) => isContentWord(foldToken(w.toLowerCase())))) return null;
+  if (GENERIC_SUBJECT.test(subject)) return null;
+  const copula = m[2];
+  const word = (m[3] ?? '').toLowerCase();
+  const rest = (m[4] ?? '').trim();
+  let name: string | null = null;
+  // "Music must be royalty-free": the quality and the thing.
+  if (copula && rest === '' && /^[a-z]+(?:-[a-z]+)+$|^[a-z]{4,}$/.test(word) && !/(?:ed|en|ing)$/.test(word))
+    name = `${word} ${lowerOrdinary(subject)}`;
+  else {
+    const verb = copula ? PARTICIPLES[word] : word;
+    const noun = verb ? ACT_NOUNS[verb] : undefined;
+    // A noun before another is singular: "Reserve reconciliation", "Article citations".
+    const modifier = subject.replace(/([a-z]{3,}[^s])s$/, '$1');
+    if (noun) name = `${modifier} ${noun}`;
+  }
+  if (!name) return null;
+  const fitted = fitName(capitalise(name));
+  return nameProblem(fitted) === null && isCleanName(fitted) ? fitted : null;
+}
+/** Subjects too general to name a criterion ("Whole thing", "Everything", "The work"). */
+const GENERIC_SUBJECT = /^(?:whole thing|everything|anything|all|work|output|result|results|thing|things|it all)$/i;
+
 /**
  * The most telling noun phrase of a sentence: the longest of its first three key phrases,
  * cleaned; two phrases joined by "and" in the sentence itself stay together ("NPV and IRR").
  * When the ask has no noun phrase of two words, the ask itself in a few words ("Load fast").
  */
 function bestPhrase(asWritten: string, fromHead = true): string {
-  const head = fromHead ? verbHeadName(asWritten) : null;
+  const head = fromHead ? (verbHeadName(asWritten) ?? subjectHeadName(asWritten)) : null;
   if (head) return head;
   const whole = withoutFormulas(asWritten);
   // The name comes from the main clause when it has a phrase of its own: "… ek call script bhi
