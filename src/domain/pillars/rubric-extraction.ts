@@ -1029,6 +1029,9 @@ const DETERMINER_NEXT =
 /** Where an object ends: a clause, a condition or a limit ("within 2 days", "above INR 50,000"). */
 const OBJECT_END =
   /^(?:that|which|who|whom|whose|so|because|when|if|unless|where|while|since|until|within|under|below|above|over|before|after|by|per|against|including|even|once|then|than|using|via|as|must|should|can|will)$/i;
+/** A comparison with a figure ("under INR 1,200", "within 0.5%", "≥ 0.999"): the target, not the thing. */
+const THRESHOLD =
+  /\s*\b(?:under|below|above|over|within|at least|at most|less than|more than|fewer than|no more than|up to)\s+(?:INR|Rs\.?|USD|EUR)?\s*[₹$€]?\s*[\d.,]+\s*(?:%|(?:ms|s|sec(?:onds?)?|min(?:utes?)?|hours?|days?|working days|weeks?|months?|years?|pages?|words?|slides?|lakh|crore|k|mb|gb|kb|m|cm|mm|km|kg|g|px|dbtp|lufs|points?)\b)?|\s*[<>≤≥]=?\s*[\d.,]+\s*%?/giu;
 /** A limit on a number is a threshold, not part of what is graded ("at least three caterers"). */
 const NUMBER_LIMIT = /\b(?:at least|at most|no more than|no fewer than|no less than|more than|fewer than|less than|up to|minimum of|maximum of)\s+(?:\d[\d,.]*\S*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)\s*/gi;
 
@@ -1059,6 +1062,19 @@ export function verbHeadName(asWritten: string): string | null {
   const verb = (words[0] ?? '').toLowerCase();
   const next = words[1] ?? '';
   const known = IMPERATIVE_VERBS.has(verb) || ASK_VERBS.has(verb) || MORE_ASK_VERBS.has(verb);
+  // "Ensure cost under INR 1,200 per head per day": what is ensured, without its threshold.
+  if (verb === 'ensure' && words.length > 2) {
+    const what = words
+      .slice(1)
+      .join(' ')
+      .replace(/^that\s+/i, '')
+      .replace(THRESHOLD, ' ')
+      .replace(/^(?:the|a|an|each|every|all|any)\s+/i, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const name = fitName(capitalise(what));
+    return name.split(' ').length >= 2 && nameProblem(name) === null && isCleanName(name) ? name : null;
+  }
   if (!known || STATE_VERBS.has(verb)) return null;
   // "Tag assets that have no tag": a plural object after a verb-or-noun, with no verb of its own.
   const pluralObject =

@@ -361,6 +361,17 @@ export const FIELDS: readonly Field[] = [
         topics: ['auth'],
       },
       {
+        // A service's benchmarks measure its latency and throughput; they are not an ML
+        // benchmark dataset to check for contamination.
+        key: 'benchmark',
+        match: ['benchmark', 'benchmarks', 'load test', 'load tests', 'load testing', 'performance test', 'stress test'],
+        steps: [
+          "Run {d} against a production-like build and database, with the brief's latency and throughput targets as pass/fail thresholds",
+          'Record the results of {d} (p50, p99, throughput) with the commit and machine they ran on, so a regression shows',
+        ],
+        topics: ['web-testing'],
+      },
+      {
         key: 'api-docs',
         match: ['openapi', 'swagger', 'api documentation', 'api description', 'readme'],
         steps: [
