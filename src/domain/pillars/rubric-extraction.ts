@@ -292,7 +292,8 @@ function toRequirement(sentence: Sentence, strength: RequirementStrength): Requi
  * have never used us", "… so that feuding relatives never share a table") says something about
  * the ask's objects, not what the work must leave out.
  */
-const SUBORDINATE_CLAUSE = /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s/;
+const SUBORDINATE_CLAUSE =
+  /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s/;
 
 /** The main clause of a sentence, for reading its modality. */
 export function mainClause(text: string): string {
@@ -323,9 +324,10 @@ const PROHIBITION_CLAUSE = /^(?:please\s+)?(?:never|do not|don't|don’t|must no
 function withoutProhibitionTail(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   if (isProhibition(mainClause(text).split(/[,;]|\s(?:and|but)\s/)[0] ?? text)) return [sentence];
-  const m = /(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)(?=(?:please\s+)?(?:never|do not|don't|don’t|must not|should not)\s)/i.exec(
-    text,
-  );
+  const m =
+    /(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)(?=(?:please\s+)?(?:never|do not|don't|don’t|must not|should not)\s)/i.exec(
+      text,
+    );
   if (!m || !PROHIBITION_CLAUSE.test(text.slice(m.index + m[0].length))) return [sentence];
   const head = text.slice(0, m.index).trim();
   const tailRaw = text.slice(m.index + m[0].length);
@@ -1003,7 +1005,7 @@ const ASK_CLOSER =
  * caterers" → "Comparing quotes from caterers").
  */
 const MAKING_VERBS = new Set(
-  'write build create make develop produce prepare draft provide deliver design compose generate define describe document specify summarise summarize outline list sketch prototype plan calculate compute estimate'.split(
+  'write build create make develop produce prepare draft provide deliver design compose generate define describe document specify summarise summarize outline list sketch prototype plan calculate compute estimate include mention'.split(
     ' ',
   ),
 );
@@ -1013,9 +1015,14 @@ const NOUN_LIKE_VERBS = new Set(
     ' ',
   ),
 );
+/** Whether a stem left by "-ing" is a verb of asking ("cover", "rank", "writ(e)", "mapp" → "map"). */
+function isAskVerb(base: string): boolean {
+  const forms = [base, `${base}e`, base.replace(/([^aeiou])\1$/, '$1')];
+  return forms.some((v) => IMPERATIVE_VERBS.has(v) || ASK_VERBS.has(v));
+}
 /** Verbs beyond the imperative list that open asks in briefs of other fields. */
 const MORE_ASK_VERBS = new Set(
-  'code cite tag mix master edit tie reconcile consume sustain assign query size turn redline calibrate traverse sample transcribe proofread localise localize schedule book'.split(
+  'code cite tag mark mix master edit tie reconcile consume sustain assign query size turn redline calibrate traverse sample transcribe proofread localise localize schedule book'.split(
     ' ',
   ),
 );
@@ -1033,7 +1040,8 @@ const OBJECT_END =
 const THRESHOLD =
   /\s*\b(?:under|below|above|over|within|at least|at most|less than|more than|fewer than|no more than|up to)\s+(?:INR|Rs\.?|USD|EUR)?\s*[₹$€]?\s*[\d.,]+\s*(?:%|(?:ms|s|sec(?:onds?)?|min(?:utes?)?|hours?|days?|working days|weeks?|months?|years?|pages?|words?|slides?|lakh|crore|k|mb|gb|kb|m|cm|mm|km|kg|g|px|dbtp|lufs|points?)\b)?|\s*[<>≤≥]=?\s*[\d.,]+\s*%?/giu;
 /** A limit on a number is a threshold, not part of what is graded ("at least three caterers"). */
-const NUMBER_LIMIT = /\b(?:at least|at most|no more than|no fewer than|no less than|more than|fewer than|less than|up to|minimum of|maximum of)\s+(?:\d[\d,.]*\S*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)\s*/gi;
+const NUMBER_LIMIT =
+  /\b(?:at least|at most|no more than|no fewer than|no less than|more than|fewer than|less than|up to|minimum of|maximum of)\s+(?:\d[\d,.]*\S*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)\s*/gi;
 
 /**
  * A name from the ask's head: its opening verb and that verb's object, for an imperative or
@@ -1058,15 +1066,26 @@ export function verbHeadName(asWritten: string): string | null {
     .split(/\s+/)
     .filter(Boolean);
   let adverb = '';
-  if (/^[a-z]+ly$/i.test(words[0] ?? '') && words.length > 2) adverb = (words.shift() as string).toLowerCase();
+  if (/^[a-z]+ly$/i.test(words[0] ?? '') && words.length > 2)
+    adverb = (words.shift() as string).toLowerCase();
   const verb = (words[0] ?? '').toLowerCase();
   const next = words[1] ?? '';
-  const known = IMPERATIVE_VERBS.has(verb) || ASK_VERBS.has(verb) || MORE_ASK_VERBS.has(verb);
-  // "Ensure cost under INR 1,200 per head per day": what is ensured, without its threshold.
-  if (verb === 'ensure' && words.length > 2) {
+  const known =
+    IMPERATIVE_VERBS.has(verb) ||
+    ASK_VERBS.has(verb) ||
+    MORE_ASK_VERBS.has(verb) ||
+    // A verb no list knows, read by its place ("Scout at least 60 fields", "Weigh the sample").
+    (!adverb && !opener && isImperative(sentence));
+  // "Ensure cost under INR 1,200 per head per day", "Keep the cost under INR 900 per head":
+  // what is ensured or kept, without its threshold.
+  if ((verb === 'ensure' || verb === 'keep') && words.length > 2) {
     const what = words
       .slice(1)
       .join(' ')
+      // What is kept ends where its state begins: "the language simple", "the numbering same as …".
+      .split(
+        /\s*[:;(—–]\s*|,\s+|\s+(?:same|identical|consistent|unchanged|simple|short|clear|intact|warm|as|so|because)\b/i,
+      )[0]!
       .replace(/^that\s+/i, '')
       .replace(THRESHOLD, ' ')
       .replace(/^(?:the|a|an|each|every|all|any)\s+/i, '')
@@ -1078,7 +1097,9 @@ export function verbHeadName(asWritten: string): string | null {
   if (!known || STATE_VERBS.has(verb)) return null;
   // "Tag assets that have no tag": a plural object after a verb-or-noun, with no verb of its own.
   const pluralObject =
-    /^[a-z]{3,}s$/.test(next) && !/\b(?:is|are|was|were|must|should|will|shall|can|needs?)\b/i.test(mainClause(sentence));
+    (/^[a-z]{3,}s$/.test(next) || NAME_PREPOSITION.test(words[2] ?? '')) &&
+    /^[a-z]/.test(next) &&
+    !/\b(?:is|are|was|were|must|should|will|shall|can|needs?)\b/i.test(mainClause(sentence));
   if (NOUN_LIKE_VERBS.has(verb) && !DETERMINER_NEXT.test(next) && !pluralObject) return null;
   const making = MAKING_VERBS.has(verb);
   // "Write in plain language", "Deploy to Kubernetes": no object, so no name from it.
@@ -1093,9 +1114,24 @@ export function verbHeadName(asWritten: string): string | null {
     const following = words[i + 2] ?? '';
     if (OBJECT_END.test(lower) || /^[(—–:;-]/.test(raw)) break;
     // "an issues list ranking each clause": a participle with an object of its own opens a clause.
-    if (object.length > 0 && /ing$/.test(lower) && DETERMINER_NEXT.test(following)) break;
+    if (
+      object.length > 0 &&
+      /ing$/.test(lower) &&
+      (DETERMINER_NEXT.test(following) || (contentCount() >= 2 && isAskVerb(lower.slice(0, -3))))
+    )
+      break;
+    // "a bench worksheet the technicians can fill": a determiner right after the noun opens a clause.
+    if (
+      /^(?:the|a|an)$/.test(lower) &&
+      contentCount() >= 1 &&
+      !DANGLING.has((object[object.length - 1] ?? '').toLowerCase())
+    )
+      break;
     // "… and map one keyword to each article": a second ask.
-    if ((lower === 'and' || lower === 'or') && (ASK_VERBS.has(following.toLowerCase()) || MORE_ASK_VERBS.has(following.toLowerCase())))
+    if (
+      (lower === 'and' || lower === 'or') &&
+      (ASK_VERBS.has(following.toLowerCase()) || MORE_ASK_VERBS.has(following.toLowerCase()))
+    )
       break;
     if (NAME_PREPOSITION.test(lower)) {
       // The object's own noun phrase is enough once it has two words ("order form with pickup
@@ -1108,12 +1144,15 @@ export function verbHeadName(asWritten: string): string | null {
       if (contentCount() >= 2 || afterPreposition >= 0 || !/^(?:for|from|on|about|to)$/.test(lower)) break;
       afterPreposition = object.length;
     }
-    if (afterPreposition >= 0 && object.length - afterPreposition > 3) break;
+    if (afterPreposition >= 0 && (object.length - afterPreposition > 4 || lower === 'and' || lower === 'or'))
+      break;
     object.push(clean);
     if (clean !== raw) break;
   }
   const kept = object.filter((w, i) =>
-    making || i > 0 ? !/^(?:a|an|the|our|your|their|its)$/i.test(w) : !/^(?:a|an|our|your|their|its)$/i.test(w),
+    making || i > 0
+      ? !/^(?:a|an|the|our|your|their|its)$/i.test(w)
+      : !/^(?:a|an|our|your|their|its)$/i.test(w),
   );
   while (kept.length > 0 && DANGLING.has((kept[kept.length - 1] as string).toLowerCase())) kept.pop();
   while (kept.length > 0 && making && /^(?:the|each|every|all|any)$/i.test(kept[0] as string)) kept.shift();
@@ -1232,7 +1271,8 @@ export function subjectHeadName(asWritten: string): string | null {
   return nameProblem(fitted) === null && isCleanName(fitted) ? fitted : null;
 }
 /** Subjects too general to name a criterion ("Whole thing", "Everything", "The work"). */
-const GENERIC_SUBJECT = /^(?:whole thing|everything|anything|all|work|output|result|results|thing|things|it all)$/i;
+const GENERIC_SUBJECT =
+  /^(?:whole thing|everything|anything|all|work|output|result|results|thing|things|it all)$/i;
 
 /**
  * The most telling noun phrase of a sentence: the longest of its first three key phrases,
@@ -1694,10 +1734,24 @@ export function subjectRuleName(sentence: string): string | null {
   if (!m) return null;
   const subject = (m[1] ?? '').trim();
   const predicate = (m[3] ?? '').trim();
-  if (NOT_A_SUBJECT.test(subject) || !/\p{L}/u.test(predicate) || !/^[\p{Script=Latin}\s'’-]+$/u.test(subject))
+  if (
+    NOT_A_SUBJECT.test(subject) ||
+    !/\p{L}/u.test(predicate) ||
+    !/^[\p{Script=Latin}\s'’-]+$/u.test(subject)
+  )
     return null;
-  const negation = /never/i.test(m[0].slice(subject.length, m[0].length - predicate.length)) ? 'never' : 'not';
-  const name = fitName(capitalise(`${lowerOrdinary(subject)} ${negation} ${predicate}`));
+  const middle = m[0].slice(subject.length, m[0].length - predicate.length);
+  const negation = /never/i.test(middle) ? 'never' : 'not';
+  // "Bed occupancy must never exceed the beds" → "Bed occupancy never exceeds sanctioned beds":
+  // the verb agrees with a singular subject, and articles go as in any name.
+  const [first = '', ...others] = predicate.replace(/\b(?:the|a|an)\s+/gi, '').split(/\s+/);
+  const linked = /\b(?:be|go|become|get|fall|drop)\s+$/i.test(middle);
+  const verb =
+    !linked && !/s$/i.test(subject) && /^[a-z]{3,}$/.test(first) && !/(?:[^e]ed|en|ing|s)$/.test(first)
+      ? first.replace(/(?:([^aeiou])y|(s|x|z|ch|sh))$/, (_, c, sib) => (c ? `${c}ie` : (sib ?? ''))) +
+        (/(?:s|x|z|ch|sh)$/.test(first) ? 'es' : 's')
+      : first;
+  const name = fitName(capitalise(`${lowerOrdinary(subject)} ${negation} ${[verb, ...others].join(' ')}`));
   return name.split(/\s+/).length >= 3 ? name : null;
 }
 

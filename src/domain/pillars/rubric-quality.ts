@@ -23,9 +23,38 @@ export function isCompleteSentence(text: string): boolean {
     /[.!]$/.test(t) &&
     t.split(/\s+/).length >= 4 &&
     !DANGLING_END.test(t) &&
-    !t.split(/[^A-Za-z]+/).some((w) => HINGLISH.has(w.toLowerCase()))
+    !hinglishIn(t)
   );
 }
+
+/**
+ * Hinglish left in an English text: one of its auxiliaries or cue verbs ("hai", "chahiye",
+ * "banani"), or two of its function words. One short word alone may be English or a term of
+ * the brief's own ("ko" in the game of Go, "ki" in aikido).
+ */
+function hinglishIn(text: string): boolean {
+  const found = text
+    .split(/[^A-Za-z]+/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => HINGLISH.has(w));
+  return found.length >= 2 || found.some((w) => !SHORT_AMBIGUOUS.has(w));
+}
+/** Hinglish function words that are also English or a field's own terms ("ko", "ki", "sab", "bas"). */
+const SHORT_AMBIGUOUS = new Set([
+  'ko',
+  'ki',
+  'ke',
+  'ka',
+  'se',
+  'ya',
+  'jo',
+  'ye',
+  'wo',
+  'tak',
+  'bas',
+  'sab',
+  'jab',
+]);
 
 /** Whether a criterion name is a clean noun phrase: no fragment joined by "&" unless a theme's own name. */
 export function isCleanName(name: string): boolean {
@@ -34,7 +63,7 @@ export function isCleanName(name: string): boolean {
   if (/\s\(\d+\)$/.test(base) || /\p{Cc}/u.test(base)) return false;
   if (base.length < 3 || base.length > 80) return false;
   if (DANGLING_END.test(base)) return false;
-  if (base.split(/[^A-Za-z]+/).some((w) => HINGLISH.has(w.toLowerCase()))) return false;
+  if (hinglishIn(base)) return false;
   if (base.includes('&') && !THEME_NAMES.has(base) && !THEME_NAMES.has(base.split(':')[0] ?? ''))
     return false;
   return true;

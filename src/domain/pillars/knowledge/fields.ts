@@ -286,6 +286,11 @@ export const FIELDS: readonly Field[] = [
       'redis',
       'grpc',
       'fastapi',
+      // The framework, never a laboratory's conical flask: only in a phrase that says so.
+      'flask app',
+      'flask api',
+      'flask service',
+      'flask backend',
       'django',
       'axum',
       'actix',
@@ -364,7 +369,15 @@ export const FIELDS: readonly Field[] = [
         // A service's benchmarks measure its latency and throughput; they are not an ML
         // benchmark dataset to check for contamination.
         key: 'benchmark',
-        match: ['benchmark', 'benchmarks', 'load test', 'load tests', 'load testing', 'performance test', 'stress test'],
+        match: [
+          'benchmark',
+          'benchmarks',
+          'load test',
+          'load tests',
+          'load testing',
+          'performance test',
+          'stress test',
+        ],
         steps: [
           "Run {d} against a production-like build and database, with the brief's latency and throughput targets as pass/fail thresholds",
           'Record the results of {d} (p50, p99, throughput) with the commit and machine they ran on, so a regression shows',
