@@ -65,6 +65,14 @@ describe('a name is the ask’s head: its verb and object, or its thing and what
     expect(subjectHeadName('It must be fast.')).toBeNull();
   });
 
+  it('refuses, whoever wrote it, a sentence with its modal as a name', () => {
+    expect(nameProblem('Stock must never go negative')).toBe('a sentence, not a noun phrase');
+    expect(nameProblem('Avoids a slot can never be')).toBe('a sentence, not a noun phrase');
+    expect(nameProblem('Be royalty-free')).toBe('a sentence, not a noun phrase');
+    expect(nameProblem('Stock never negative')).toBeNull();
+    expect(nameProblem('Royalty-free music')).toBeNull();
+  });
+
   it('gives whole rubrics names an expert would write, which the rules accept', () => {
     const text = `Annual general meeting of our housing society, 14 December.
 - Compare quotes from at least three caterers who can serve 200 people.

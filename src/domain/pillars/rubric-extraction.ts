@@ -1265,6 +1265,9 @@ export function subjectHeadName(asWritten: string): string | null {
     // A noun before another is singular: "Reserve reconciliation", "Article citations".
     const modifier = subject.replace(/([a-z]{3,}[^s])s$/, '$1');
     if (noun) name = `${modifier} ${noun}`;
+    // "Orders should be emailed": the thing and what is done to it.
+    else if (copula === 'be' && /^[a-z]{3,}(?:ed|en)$/.test(word))
+      name = `${lowerOrdinary(subject)} ${word} ${rest.replace(/\b(?:the|a|an)\s+/gi, '')}`.trim();
   }
   if (!name) return null;
   const fitted = fitName(capitalise(name));
@@ -1306,7 +1309,7 @@ function bestPhrase(asWritten: string, fromHead = true): string {
       .replace(/[.;:!?।॥。！？؟۔]+$/u, '')
       .replace(ASK_OPENER, '')
       .replace(ASK_CLOSER, '')
-      .replace(/^(?:have|has|get|contain|offer)\s+(?:an?\s+|the\s+)?/i, '')
+      .replace(/^(?:have|has|get|contain|offer|be)\s+(?:an?\s+|the\s+)?/i, '')
       .trim(),
   );
   const words = ask.split(/\s+/).filter(Boolean);

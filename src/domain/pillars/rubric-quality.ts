@@ -78,13 +78,17 @@ const GENERIC_NOUNS = new Set(
 /** Endings that leave a name cut off ("Dedupes lines across large"). */
 const CUT_OFF_END =
   /\s(?:across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|better|worse|higher|lower|faster|slower|greater|fewer|versus|vs)$/i;
+/** A modal or an opening "be" in a name: the brief's sentence copied, not named. */
+const MODAL_IN_NAME =
+  /\b(?:must|should|shall|shoud|needs? to|has to|have to|can(?:not| never)? be|will be|would be)\b|^be\s/i;
 /** A company describing itself, in a name. */
 const SELF_DESCRIPTION = /\b[A-Z][a-z]+-based\b|\b(?:[Cc]ompany|[Ff]irm|[Ss]tartup|[Aa]gency)\b/;
 
 /**
  * Why a criterion name is not one an expert would write, or null: more than six words (a
  * choice's options aside), a letter formula ("PFB", "As discussed", "Kindly"), a company
- * description, a lone generic noun or a cut-off fragment.
+ * description, a sentence with its modal ("Stock must never go negative"), a lone generic noun
+ * or a cut-off fragment.
  */
 export function nameProblem(name: string): string | null {
   const words = name
@@ -99,6 +103,9 @@ export function nameProblem(name: string): string | null {
   )
     return 'a letter formula';
   if (SELF_DESCRIPTION.test(name)) return 'a company description';
+  // "Stock must never go negative", "Avoids a slot can never be", "Be royalty-free": a clause of
+  // the brief with its modal, not a noun phrase naming what is graded.
+  if (MODAL_IN_NAME.test(name)) return 'a sentence, not a noun phrase';
   if (words.length === 1 && GENERIC_NOUNS.has((words[0] ?? '').toLowerCase())) return 'a lone generic noun';
   if (CUT_OFF_END.test(name)) return 'a cut-off fragment';
   return null;
