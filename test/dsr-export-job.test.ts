@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import type { SessionUser } from '../src/lib/principals';
 import { runScheduled } from '../src/scheduled';
 import { startAccessExport } from '../src/services/dsr/access-export';
-import { runErasureCascade } from '../src/services/dsr/erasure';
 import {
   deleteExpiredExports,
   EXPORT_JOB,
@@ -15,6 +14,7 @@ import {
   PART_BYTES,
 } from '../src/services/dsr/export-job';
 import { runJob } from '../src/services/jobs/jobs';
+import { runErasureJob } from './erasure-run';
 import { seedBrief, signup } from './harness';
 import { as, call, expectProblem } from './helpers';
 
@@ -161,7 +161,7 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
     const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(person) });
     expect(erasure.status).toBe(202);
     const { requestId } = await erasure.json<{ requestId: string }>();
-    const receipt = await runErasureCascade({ requestId, userId: person.id }, env);
+    const receipt = await runErasureJob(requestId);
     expect(receipt.state).toBe('completed');
     expect(receipt.deletedCounts.exports).toBe(1);
     expect(await env.EXPORTS.head(exportObjectKey(built[person.id]!))).toBeNull();
