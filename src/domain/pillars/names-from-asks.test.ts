@@ -65,6 +65,23 @@ describe('a name is the ask’s head: its verb and object, or its thing and what
     expect(subjectHeadName('It must be fast.')).toBeNull();
   });
 
+  it('names how a thing must behave by the quality it grades, and a money ceiling as the budget', () => {
+    expect(verbHeadName('It should look good on tablets.')).toBe('Appearance on tablets');
+    expect(verbHeadName('It must load fast.')).toBe('Load time');
+    expect(verbHeadName('The kiosk app must work offline for the menu.')).toBeNull();
+    expect(verbHeadName('must work offline for the menu.')).toBe('Offline use for the menu');
+    expect(verbHeadName('must work on old feature phones too.')).toBe(
+      'Compatibility with old feature phones',
+    );
+    expect(subjectHeadName('The whole thing must stay under INR 3 lakh.')).toBe('Budget');
+    // A phrase with a figure is the target, not what is graded.
+    expect(
+      names(
+        'Fleet plan for a dairy.\nRoute sheets for every van.\nTotal distance must stay below 900 km per day.\nCold chain below 4 °C.',
+      ),
+    ).not.toContain('900 km');
+  });
+
   it('refuses, whoever wrote it, a sentence with its modal as a name', () => {
     expect(nameProblem('Stock must never go negative')).toBe('a sentence, not a noun phrase');
     expect(nameProblem('Avoids a slot can never be')).toBe('a sentence, not a noun phrase');

@@ -1026,6 +1026,23 @@ const MORE_ASK_VERBS = new Set(
     ' ',
   ),
 );
+/** What a verb of how something behaves grades ("look good" → appearance, "load fast" → load time). */
+const SENSE_NOUNS: Readonly<Record<string, string>> = {
+  'look good': 'appearance',
+  'look right': 'appearance',
+  'look great': 'appearance',
+  'load fast': 'load time',
+  'load quickly': 'load time',
+  'open fast': 'start-up time',
+  'open quickly': 'start-up time',
+  'start fast': 'start-up time',
+  'respond fast': 'response time',
+  'respond quickly': 'response time',
+  'work offline': 'offline use',
+  'run offline': 'offline use',
+  'work on': 'compatibility',
+  'run on': 'compatibility',
+};
 /** Verbs of a state to keep ("keep the cost under …", "stay", "look good"): the state is named, not the act. */
 const STATE_VERBS = new Set('keep stay remain look feel be have use ensure make-sure seem sound'.split(' '));
 /** An opener that leaves the act to the candidate: a modal, "you must", "nice to have:" — no subject of its own. */
@@ -1093,6 +1110,26 @@ export function verbHeadName(asWritten: string): string | null {
       .trim();
     const name = fitName(capitalise(what));
     return name.split(' ').length >= 2 && nameProblem(name) === null && isCleanName(name) ? name : null;
+  }
+  // "It should look good on phones", "must work offline": the quality a state verb names.
+  const quality =
+    SENSE_NOUNS[`${verb} ${next.toLowerCase()}`] ?? (STATE_VERBS.has(verb) ? undefined : SENSE_NOUNS[verb]);
+  if (quality) {
+    const pair = SENSE_NOUNS[`${verb} ${next.toLowerCase()}`] !== undefined;
+    // "work on cheap phones" → "compatibility with cheap phones".
+    const rest =
+      pair && NAME_PREPOSITION.test(next) ? ['with', ...words.slice(2)] : words.slice(pair ? 2 : 1);
+    const from = rest.findIndex((w) => NAME_PREPOSITION.test(w));
+    const place =
+      from >= 0 && from <= 2
+        ? rest
+            .slice(from, from + 5)
+            .join(' ')
+            .split(/[,;]/)[0]!
+            .replace(/\s+(?:too|also|as well)$/i, '')
+        : '';
+    const name = fitName(capitalise(`${quality} ${place}`.trim()));
+    return nameProblem(name) === null && isCleanName(name) ? name : null;
   }
   if (!known || STATE_VERBS.has(verb)) return null;
   // "Tag assets that have no tag": a plural object after a verb-or-noun, with no verb of its own.
@@ -1250,6 +1287,12 @@ export function subjectHeadName(asWritten: string): string | null {
   if (!m) return null;
   const subject = (m[1] ?? '').replace(SUBJECT_SKIP, '').trim();
   if (!subject || NOT_A_SUBJECT.test(subject) || /^(?:it|this|that|they|we|you)$/i.test(subject)) return null;
+  // "Whole thing must stay under INR 6 lakh": a ceiling in money is the budget.
+  if (
+    /^(?:stay|remain|be|cost)$/i.test(m[2] ?? m[3] ?? '') &&
+    /\b(?:under|below|within|at most|less than)\s+(?:INR|Rs\.?|USD|EUR|[₹$€])/i.test(clause)
+  )
+    return GENERIC_SUBJECT.test(subject) ? 'Budget' : fitName(capitalise(`${lowerOrdinary(subject)} budget`));
   if (!subject.split(/\s+/).some((w) => isContentWord(foldToken(w.toLowerCase())))) return null;
   if (GENERIC_SUBJECT.test(subject)) return null;
   const copula = m[2];
@@ -1298,12 +1341,16 @@ function bestPhrase(asWritten: string, fromHead = true): string {
   const [a, b] = candidates;
   if (a && b && lower.includes(`${a.toLowerCase()} and ${b.toLowerCase()}`) && `${a} and ${b}`.length <= 40)
     return `${a} and ${b}`;
+  // A phrase with a figure in it ("INR 6 lakh", "last 8 weeks") is the ask's target, not what
+  // is graded: any phrase without one comes first.
+  const figure = (p: string) => (/\d/.test(p) ? 1 : 0);
   const ranked = candidates
     .slice(0, 3)
     .map((p, order) => ({ p, order, words: Math.min(3, p.split(' ').length) }))
-    .sort((x, y) => y.words - x.words || x.order - y.order);
+    .sort((x, y) => figure(x.p) - figure(y.p) || y.words - x.words || x.order - y.order);
   const best = ranked[0]?.p ?? '';
-  if (best.split(' ').length >= 2) return best;
+  if (best.split(' ').length >= 2 || (best && figure(best) === 0 && ranked.some((r) => figure(r.p) === 1)))
+    return best;
   const ask = nounPhrase(
     sentence
       .replace(/[.;:!?।॥。！？؟۔]+$/u, '')
