@@ -218,3 +218,34 @@ describe('a word of another sense claims no field', () => {
     ).toBe('backend');
   });
 });
+
+describe('a plan composed for an unknown field reads as the brief is written', () => {
+  const tasksOf = (brief: PlaybookBrief) => generatePlaybook(brief).milestones.flatMap((m) => m.tasks);
+
+  it('keeps each part of "A X for Y and a Z", joins parts with "and", and keeps a name’s inner capital', () => {
+    const tasks = tasksOf({
+      title: 'Annual day at a primary school',
+      domain: 'Event management',
+      durationDays: 12,
+      deliverables: ['A run sheet for the two-hour programme and a volunteer roster', 'HiVis marshal plan'],
+      successCriteria: ['Every class on stage for at most 5 minutes'],
+    });
+    expect(tasks).toContain('Produce a run sheet for the two-hour programme');
+    expect(tasks).toContain('Produce a volunteer roster');
+    expect(tasks.join('\n')).toMatch(/the run sheet, the volunteer roster and the HiVis marshal plan/);
+    expect(tasks.join('\n')).not.toMatch(/run sheet, volunteer roster|hiVis/);
+  });
+
+  it('reads a single part end to end instead of putting it "side by side" with nothing', () => {
+    const tasks = tasksOf({
+      title: 'Temple festival parking',
+      domain: 'Event management',
+      durationDays: 8,
+      deliverables: ['A parking plan for 400 cars'],
+      successCriteria: ['No queue longer than 10 minutes'],
+    }).join('\n');
+    expect(tasks).not.toMatch(/side by side/);
+    expect(tasks).toMatch(/Read the parking plan end to end against the brief/);
+    expect(tasks).toMatch(/people the parking plan depends on/);
+  });
+});
