@@ -167,6 +167,32 @@ describe('labels and plans stay in the brief’s own field', () => {
     expect(tasks).toMatch(/Run benchmarks against a production-like build/);
   });
 
+  it('plans a service’s test suite as tests, and parts of different kinds each as what it is', () => {
+    const service = generatePlaybook({
+      title: 'Parcel tracking API in Go',
+      domain: 'Backend',
+      durationDays: 9,
+      deliverables: ['A Go service for parcel events', 'Integration tests with go test'],
+      successCriteria: ['Every event stored once'],
+    })
+      .milestones.flatMap((m) => m.tasks)
+      .join('\n');
+    expect(service).toMatch(/Write integration tests with go test against a real database/);
+    expect(service).not.toMatch(/failure modes of integration tests|Implement integration tests/);
+    const campaign = generatePlaybook({
+      title: 'Pongal offer for a saree shop',
+      domain: 'Marketing',
+      durationDays: 8,
+      deliverables: ['A two-email sequence and four Instagram posts'],
+      successCriteria: ['Click rate above 3%'],
+    })
+      .milestones.flatMap((m) => m.tasks)
+      .join('\n');
+    expect(campaign).toMatch(/Map a two-email sequence:/);
+    expect(campaign).toMatch(/four Instagram posts as a content calendar/);
+    expect(campaign).not.toMatch(/two-email sequence and four Instagram posts on mobile/);
+  });
+
   it('keeps a level that quotes a term of the brief which is also a Hinglish word', () => {
     expect(isCompleteSentence('The work does not address the requirement to explain ko to beginners.')).toBe(
       true,

@@ -187,7 +187,7 @@ export function deliverableParts(deliverable: string): string[] {
   const qualifier = found && !/\band\s+(?:an?|the)\s/i.test(found[1] ?? '') ? found : null;
   const body = qualifier ? text.slice(0, qualifier.index) : text;
   const parts = body
-    .split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+|\s+with\s+(?=an?\s)/i)
+    .split(/\s*,(?!\d)\s*(?:and\s+)?|\s+and\s+|\s+plus\s+|\s+with\s+(?=an?\s)/i)
     .map((p) => p.trim());
   if (parts.length < 2 || parts.some((p) => p.split(/\s+/).length < 2)) return [text];
   return parts.map((p, i) => (qualifier && i === parts.length - 1 ? `${p} ${qualifier[1]}` : p));
@@ -222,6 +222,29 @@ function composedSteps(deliverable: string): string[] {
 
 function planDeliverable(field: Field, text: string, brief: readonly string[]): PlannedDeliverable {
   if (field.key === 'unknown') return { text, steps: composedSteps(text), topics: [] };
+  // "A forecasting notebook and a weekly forecast CSV": each part is planned as what it is, so a
+  // step never reads "Train a forecasting notebook and a weekly forecast CSV in a Pipeline".
+  const parts = deliverableParts(text);
+  if (parts.length >= 2) {
+    const planned = parts.map((part) => ({ part, archetype: planArchetype(field, part, brief)?.archetype }));
+    // Only parts of different kinds ("a three-email sequence and six Instagram posts"); parts one
+    // archetype plans alike stay one deliverable.
+    const kinds = new Set(planned.map((p) => p.archetype?.key));
+    if (planned.every((p) => p.archetype) && kinds.size === planned.length) {
+      const seen = new Set<string>();
+      const steps: string[] = [];
+      const topics: string[] = [];
+      for (const { part, archetype } of planned) {
+        for (const step of (archetype?.steps ?? []).map((x) => fill(x, part)))
+          if (!seen.has(step)) {
+            seen.add(step);
+            steps.push(step);
+          }
+        topics.push(...(archetype?.topics ?? []));
+      }
+      return { text, steps, topics: [...new Set(topics)] };
+    }
+  }
   const archetype = planArchetype(field, text, brief)?.archetype;
   const steps = (archetype?.steps ?? field.fallback).map((s) => fill(s, text));
   // A borrowed archetype's topics name another field's links: `linksFor` keeps the field's own only.

@@ -366,6 +366,24 @@ export const FIELDS: readonly Field[] = [
         topics: ['auth'],
       },
       {
+        // A test suite handed over as a deliverable: the tests themselves, not a service to build.
+        key: 'test-suite',
+        match: [
+          'integration tests',
+          'test suite',
+          'go test',
+          'pytest',
+          'cargo test',
+          'unit tests',
+          'contract tests',
+        ],
+        steps: [
+          'Write {d} against a real database started for the suite: success, invalid input and failure paths of every route or message',
+          'Run {d} in CI on every change, and keep them fast enough that nobody skips them',
+        ],
+        topics: ['web-testing'],
+      },
+      {
         // A service's benchmarks measure its latency and throughput; they are not an ML
         // benchmark dataset to check for contamination.
         key: 'benchmark',
