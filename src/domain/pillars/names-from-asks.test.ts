@@ -63,6 +63,13 @@ describe('a name is the ask’s head: its verb and object, or its thing and what
     expect(subjectHeadName('Background music must be royalty-free.')).toBe('Royalty-free background music');
     expect(subjectHeadName('Every figure must be traced to the source ledger.')).toBe('Figure traceability');
     expect(subjectHeadName('It must be fast.')).toBeNull();
+    expect(subjectHeadName('The photos from the site visit should be shared in one folder per flat.')).toBe(
+      'Photos shared in one folder',
+    );
+    // A trailing adverb is no part of a name, and a length limit on "it" is the length.
+    expect(verbHeadName('Draft the agenda first and circulate it to the members.')).toBe('Agenda');
+    expect(verbHeadName('Keep it under 4 pages.')).toBe('Length');
+    expect(nameProblem('The data')).toBe('a lone generic noun');
   });
 
   it('names how a thing must behave by the quality it grades, and a money ceiling as the budget', () => {

@@ -1052,7 +1052,7 @@ const DETERMINER_NEXT =
   /^(?:the|a|an|each|every|all|any|our|your|their|its|this|these|those|it|them|one|two|three|four|five|six|seven|eight|nine|ten|\d[\d,.]*\S*)$/i;
 /** Where an object ends: a clause, a condition or a limit ("within 2 days", "above INR 50,000"). */
 const OBJECT_END =
-  /^(?:that|which|who|whom|whose|so|because|when|if|unless|where|while|since|until|within|under|below|above|over|before|after|by|per|against|including|even|once|then|than|using|via|as|must|should|can|will)$/i;
+  /^(?:that|which|who|whom|whose|so|because|when|if|unless|where|while|since|until|within|under|below|above|over|before|after|by|per|against|including|even|once|then|than|using|via|as|must|should|can|will|first|next|later|afterwards|too)$/i;
 /** A comparison with a figure ("under INR 1,200", "within 0.5%", "≥ 0.999"): the target, not the thing. */
 const THRESHOLD =
   /\s*\b(?:under|below|above|over|within|at least|at most|less than|more than|fewer than|no more than|up to)\s+(?:INR|Rs\.?|USD|EUR)?\s*[₹$€]?\s*[\d.,]+\s*(?:%|(?:ms|s|sec(?:onds?)?|min(?:utes?)?|hours?|days?|working days|weeks?|months?|years?|pages?|words?|slides?|lakh|crore|k|mb|gb|kb|m|cm|mm|km|kg|g|px|dbtp|lufs|points?)\b)?|\s*[<>≤≥]=?\s*[\d.,]+\s*%?/giu;
@@ -1108,6 +1108,12 @@ export function verbHeadName(asWritten: string): string | null {
       .replace(/^(?:the|a|an|each|every|all|any)\s+/i, '')
       .replace(/\s+/g, ' ')
       .trim();
+    // "Keep it under 6 pages": a limit in pages, words or minutes is on the length.
+    if (
+      /^(?:it|them|this|everything)\b/i.test(what) &&
+      /\b(?:pages?|words?|slides?|minutes?|seconds?)\b/i.test(sentence)
+    )
+      return 'Length';
     const name = fitName(capitalise(what));
     return name.split(' ').length >= 2 && nameProblem(name) === null && isCleanName(name) ? name : null;
   }
@@ -1281,11 +1287,15 @@ export function subjectHeadName(asWritten: string): string | null {
     .replace(/[.;:!?]+$/u, '')
     .trim();
   const m =
-    /^((?:[\p{L}'’-]+\s+){0,3}?[\p{L}'’-]+)\s+(?:must|should|shall|needs? to|has to|have to)\s+(?:also\s+)?(?:(be|stay|remain)\s+)?([\p{L}-]+)(.*)$/iu.exec(
+    /^((?:[\p{L}'’-]+\s+){0,5}?[\p{L}'’-]+)\s+(?:must|should|shall|needs? to|has to|have to)\s+(?:also\s+)?(?:(be|stay|remain)\s+)?([\p{L}-]+)(.*)$/iu.exec(
       clause,
     );
   if (!m) return null;
-  const subject = (m[1] ?? '').replace(SUBJECT_SKIP, '').trim();
+  // "the data from the lab": the thing, without where it comes from.
+  const subject = (m[1] ?? '')
+    .replace(SUBJECT_SKIP, '')
+    .replace(/\s+(?:from|of|for|in|on|at|by|with)\s+.*$/i, '')
+    .trim();
   if (!subject || NOT_A_SUBJECT.test(subject) || /^(?:it|this|that|they|we|you)$/i.test(subject)) return null;
   // "Whole thing must stay under INR 6 lakh": a ceiling in money is the budget.
   if (
@@ -1841,7 +1851,7 @@ function prohibitionDraft(
 
 /** Words a name may not end on: they leave it cut off ("Dedupes lines across large"). */
 const NAME_TAIL =
-  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|better|worse|higher|lower|faster|slower|greater|fewer|larger|smaller|versus|vs|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
+  /^(?:first|too|also|then|only|later|again|and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|better|worse|higher|lower|faster|slower|greater|fewer|larger|smaller|versus|vs|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
 const NAME_PREPOSITION =
   /^(?:for|with|to|in|on|by|at|across|over|under|between|within|from|into|via|per|of)$/i;
 /** Most words a criterion name has, a choice's options aside. */

@@ -106,7 +106,8 @@ export function nameProblem(name: string): string | null {
   // "Stock must never go negative", "Avoids a slot can never be", "Be royalty-free": a clause of
   // the brief with its modal, not a noun phrase naming what is graded.
   if (words.length >= 2 && MODAL_IN_NAME.test(name)) return 'a sentence, not a noun phrase';
-  if (words.length === 1 && GENERIC_NOUNS.has((words[0] ?? '').toLowerCase())) return 'a lone generic noun';
+  const bare = words.filter((w, i) => i > 0 || !/^(?:the|a|an|all|any|some)$/i.test(w));
+  if (bare.length === 1 && GENERIC_NOUNS.has((bare[0] ?? '').toLowerCase())) return 'a lone generic noun';
   if (CUT_OFF_END.test(name)) return 'a cut-off fragment';
   return null;
 }
