@@ -16,7 +16,7 @@ export async function runErasureJob(requestId: string, timeoutMs = 20_000): Prom
   if (!job) throw new Error(`no erasure job for request ${requestId}`);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const outcome = await runJob(env, job.id);
+    const outcome = await runJob(db, env, job.id);
     if (outcome === 'stalled') throw new Error(`the erasure job of ${requestId} stalled`);
     if (outcome === 'done' || outcome === 'skipped') break;
     if (Date.now() > deadline) throw new Error(`the erasure job of ${requestId} is still running`);

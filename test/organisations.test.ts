@@ -842,7 +842,7 @@ describe('caches that cannot go stale', () => {
         .all<{ id: string }>();
       if (pending.results.length === 0) break;
       for (const { id } of pending.results) {
-        await runJob(env, id);
+        await runJob(getDb(env.DB), env, id);
         ran.push(id);
       }
     }
@@ -859,7 +859,7 @@ describe('caches that cannot go stale', () => {
     const { no } = await issuedBy('Recruiter', 'Race Org');
     await env.CACHE.delete(verificationKey(no));
     const db = getDb(env.DB);
-    const loaded = await loadVerification(env, no, () => db, {
+    const loaded = await loadVerification(db, env, no, () => db, {
       // The revocation lands between the load's read and its cache write, invalidation included.
       afterRead: async () => {
         const admin = await loginAdmin();
