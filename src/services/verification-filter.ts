@@ -27,8 +27,8 @@ import { asc, count, gt, gte } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { certificates } from '../db/schema';
 import { BloomFilter } from '../domain/membership-filter';
-import { VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from './cache-keys';
 import { onForgetIsolateState } from '../lib/isolate-state';
+import { VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from './cache-keys';
 
 /**
  * False positives of the filter when holding its capacity: 1 in 1,000 unknown numbers still takes

@@ -34,6 +34,7 @@ import {
   type PublishedChanges,
 } from '../domain/verification-changes';
 import { IsolateCache } from '../lib/isolate-cache';
+import { onForgetIsolateState } from '../lib/isolate-state';
 import {
   type CachedPayload,
   forgetStatusListMemory,
@@ -41,7 +42,6 @@ import {
   VERIFY_CHANGES_KEY,
   verificationKey,
 } from './cache-keys';
-import { onForgetIsolateState } from '../lib/isolate-state';
 
 /**
  * How long a verification payload is served after the later of its load and the last successful
