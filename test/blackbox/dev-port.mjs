@@ -5,6 +5,7 @@
 // that a public read answers a CORS preflight. Writes test-results/blackbox-dev-port.json (summed by test/blackbox/run.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEMO_CERTIFICATE_NO } from '../../scripts/lib/demo-certificate.mjs';
@@ -37,6 +38,40 @@ function equal(actual, expected, what) {
   if (actual !== expected) throw new Error(`${what}: expected ${String(expected)}, got ${String(actual)}`);
 }
 
+// The mail provider's double: the service delivers mail by POSTing { to, subject, text } to
+// MAIL_WEBHOOK_URL (src/services/mail.ts), so an address can be confirmed the way a person does,
+// by following the link in the message.
+/** @type {{ to: string, subject: string, text: string }[]} */
+const mailbox = [];
+const mailServer = createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => {
+    body += chunk;
+  });
+  req.on('end', () => {
+    try {
+      mailbox.push(JSON.parse(body));
+      res.writeHead(202).end();
+    } catch {
+      res.writeHead(400).end();
+    }
+  });
+});
+await new Promise((resolve) => mailServer.listen(0, '127.0.0.1', () => resolve(undefined)));
+const mailAddress = mailServer.address();
+const mailUrl = `http://127.0.0.1:${typeof mailAddress === 'object' && mailAddress ? mailAddress.port : 0}/mail`;
+/** The link in the newest message to `to` whose subject contains `subject`, once it arrives. */
+async function linkMailedTo(/** @type {string} */ to, /** @type {string} */ subject) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const message = mailbox.findLast((m) => m.to === to && m.subject.includes(subject));
+    const link = message?.text.match(/https?:\/\/\S+/)?.[0];
+    if (link) return link;
+    if (Date.now() > deadline) throw new Error(`no "${subject}" mail to ${to} within 60 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 console.log(`dev-port: npm run dev -- --port ${port} (state in ${stateDir})`);
 const child = spawn(
   process.execPath,
@@ -53,6 +88,8 @@ const child = spawn(
     '--log-level',
     'error',
     '--show-interactive-dev-session=false',
+    '--var',
+    `MAIL_WEBHOOK_URL:${mailUrl}`,
   ],
   { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], detached: true, env: { ...process.env, CI: 'true' } },
 );
@@ -163,6 +200,10 @@ try {
       });
       equal(signup.status, 201, 'POST /api/auth/signup');
       const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      // Proving a domain takes a confirmed address at it: follow the link the signup mailed.
+      const link = await linkMailedTo(`recruiter@${domain}`, 'Confirm');
+      const confirmed = await fetch(link.replace(base, url));
+      equal(confirmed.status, 200, 'GET the confirmation link');
       const post = (/** @type {string} */ path) =>
         fetch(`${url}${path}`, {
           method: 'POST',
@@ -217,6 +258,7 @@ try {
   console.log(`  ✗ dev server: ${String(error)}`);
 } finally {
   stop();
+  mailServer.close();
   rmSync(stateDir, { recursive: true, force: true });
 }
 
