@@ -74,6 +74,10 @@ export function loadBundle() {
       target: 'node22',
       outfile,
       logLevel: 'warning',
+      // The OAuth library imports `cloudflare:workers`, which Node cannot load. The service loads
+      // it on first use only (src/services/portability/oauth.ts; the export of a person without
+      // grants, the bench's, never does), so it stays a dynamic import outside the bundle.
+      external: ['@cloudflare/workers-oauth-provider'],
       // Emscripten's loader (HarfBuzz) calls require('fs') when it sees Node; an ES module bundle
       // has no require of its own.
       banner: {
