@@ -40,7 +40,7 @@ export { D1Corpus, shardOf } from './src/services/corpus';
  *   fingerprintSubmission: (material: { text?: string }) => { hash: number; position: number }[];
  *   CURRENT_NOTICE_VERSION: string;
  *   startAccessExport: (
- *     env: { DB: unknown; PUBLIC_BASE_URL: string },
+ *     env: { DB: unknown; OAUTH_KV: unknown; PUBLIC_BASE_URL: string },
  *     user: { id: string; email: string; name: string; role: string; sessionId: string },
  *   ) => Promise<{ filename: string; body: ReadableStream<Uint8Array> }>;
  *   runErasureCascade: (

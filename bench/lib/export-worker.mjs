@@ -22,7 +22,13 @@ const sample = () => {
 };
 const baseline = process.memoryUsage().heapUsed;
 const started = performance.now();
-const { body } = await startAccessExport({ DB: db, PUBLIC_BASE_URL: 'http://localhost:8787' }, input.user);
+// The bench's person granted no Open Badges API client access: the export lists `OAUTH_KV` once
+// (src/services/portability/grants.ts) and finds nothing, as in the Worker.
+const OAUTH_KV = { list: async () => ({ keys: [], list_complete: true, cacheStatus: null }) };
+const { body } = await startAccessExport(
+  { DB: db, OAUTH_KV, PUBLIC_BASE_URL: 'http://localhost:8787' },
+  input.user,
+);
 const reader = body.getReader();
 let bytes = 0;
 let chunks = 0;
