@@ -89,6 +89,7 @@ const KEYSPACE_KNOWN_EVERY = 10;
 /**
  * @param {{
  *   hello: import('./lib/server.mjs').RunningWorker;
+ *   helloControl: import('./lib/server.mjs').RunningWorker;
  *   service: import('./lib/server.mjs').RunningWorker;
  *   certificates: string[];
  *   keyspace: string[];
@@ -97,6 +98,7 @@ const KEYSPACE_KNOWN_EVERY = 10;
  *   seconds: number;
  *   rounds: number;
  *   slices: number;
+ *   pairing: 'together' | 'alternate';
  *   extra?: boolean;
  *   profile?: { inspectorPort: number };
  *   only?: string[];
@@ -104,11 +106,17 @@ const KEYSPACE_KNOWN_EVERY = 10;
  * }} opts `only`: measure just these paths (BENCH_ONLY=verification or leaderboard); `profile`: also take a CPU profile of the service's isolate under each path's load
  */
 export async function benchHotPaths(opts) {
-  const o = { ...opts, hello: opts.hello.url, service: opts.service.url };
+  const o = {
+    ...opts,
+    hello: opts.hello.url,
+    helloControl: opts.helloControl.url,
+    service: opts.service.url,
+  };
   // The hello-world and its control run whatever is measured.
   const wanted = (/** @type {string} */ name) =>
     name === 'hello' || name === 'control' || !o.only || o.only.includes(name);
-  const workerOf = (/** @type {string} */ base) => (base === o.hello ? opts.hello : opts.service);
+  const workerOf = (/** @type {string} */ base) =>
+    base === o.hello ? opts.hello : base === o.helloControl ? opts.helloControl : opts.service;
   // --- Fill the caches (misses), recording what a miss reads from D1.
   /** @param {{ status: number; ms: number; rowsRead: number; queries: number; unmetered: number }[]} rs */
   const missStats = (rs) => ({
@@ -193,7 +201,7 @@ export async function benchHotPaths(opts) {
     hello: { base: o.hello, next: () => ({ path: '/' }) },
     // The hello-world measured as if it were a path: its ratio to itself is 1 but for the
     // machine's noise, so its rounds show how far a round can stray with nothing changed.
-    control: { base: o.hello, next: () => ({ path: '/' }) },
+    control: { base: o.helloControl, next: () => ({ path: '/' }) },
     verify: {
       base: o.service,
       next: () => ({ path: `/api/verify/${o.certificates[certTurn++ % o.certificates.length]}` }),
@@ -249,12 +257,15 @@ export async function benchHotPaths(opts) {
       next: () => ({ path: '/limiter', headers: { 'CF-Connecting-IP': ip(floorIpTurn++ % IP_POOL) } }),
     },
   };
-  /** @param {keyof typeof targets} name @param {number} seconds */
-  const run = async (name, seconds) => {
+  /**
+   * @param {keyof typeof targets} name @param {number} seconds
+   * @param {boolean} [cpu] measure the Worker's CPU per request (not when another load runs on the same Worker)
+   */
+  const run = async (name, seconds, cpu = true) => {
     const worker = workerOf(targets[name].base);
-    const cpuBefore = worker.cpuSeconds();
+    const cpuBefore = cpu ? worker.cpuSeconds() : null;
     const r = await load({ ...targets[name], connections: o.connections, seconds });
-    const cpuAfter = worker.cpuSeconds();
+    const cpuAfter = cpu ? worker.cpuSeconds() : null;
     // The keyspace run expects 404 for the numbers never issued; anything else non-2xx fails.
     const expected404 = name === 'verifyKeyspace' ? (r.statuses['404'] ?? 0) : 0;
     if (r.non2xx - expected404 > 0 || r.errors > 0) {
@@ -271,6 +282,7 @@ export async function benchHotPaths(opts) {
   // --- Untimed warm-up of every target (JIT, connection pools, KV and limiter objects).
   for (const name of /** @type {const} */ ([
     'hello',
+    'control',
     ...PATHS,
     'leaderboardFresh',
     'verifyKeyspace',
@@ -333,10 +345,27 @@ export async function benchHotPaths(opts) {
       ]),
     )
   );
-  let before = await run('hello', o.seconds);
-  runs.hello.push(before);
-  /** @param {Measured | Extra} name @param {number} round */
+  /** @type {(import('./lib/load.mjs').LoadResult & { cpuMs: number }) | null} */
+  let before = null;
+  /**
+   * One slice of a row. `together` (the default): the row and the hello-world are loaded at the
+   * same time, each with its own connections, and the slice's ratio is their throughputs' ratio:
+   * whatever else the host runs during those seconds slows both alike. `alternate`: the row
+   * between two hello-world runs (H X H), its throughput over their mean.
+   * @param {Measured | Extra} name @param {number} round
+   */
   const measure = async (name, round) => {
+    if (o.pairing === 'together') {
+      // Two loads on one Worker (the control, the floors) cannot tell their CPU apart.
+      const shared = targets[name].base === o.hello;
+      const [r, h] = await Promise.all([run(name, o.seconds, !shared), run('hello', o.seconds, !shared)]);
+      runs[name].push(r);
+      runs.hello.push(h);
+      slices[name][round]?.push(r.rps / h.rps);
+      return;
+    }
+    before ??= await run('hello', o.seconds);
+    if (runs.hello.length === 0) runs.hello.push(before);
     const r = await run(name, o.seconds);
     const after = await run('hello', o.seconds);
     runs[name].push(r);
@@ -356,8 +385,19 @@ export async function benchHotPaths(opts) {
       ? /** @type {const} */ (['floorKv', 'floorLimiter', 'floorShaped', 'leaderboardTenK', 'embedTenK'])
       : []),
   ]).filter(wanted);
-  for (let round = 0; round < o.rounds; round++)
+  // One untimed pass over the rows as the rounds load them (both Workers at once): without it,
+  // the first round of a trial read 0.06–0.17 below the next two on every leaderboard row.
+  for (const name of rows)
+    await Promise.all([
+      run(name, o.seconds, false),
+      ...(o.pairing === 'together' ? [run('hello', o.seconds, false)] : []),
+    ]);
+  for (let round = 0; round < o.rounds; round++) {
     for (let slice = 0; slice < o.slices; slice++) for (const name of rows) await measure(name, round);
+    // Progress: each row's ratio in the round just finished (the median of its slices).
+    const done = rows.map((name) => `${name} ${median(slices[name][round] ?? []).toFixed(2)}`);
+    console.log(`  round ${round + 1} of ${o.rounds}: ${done.join(', ')}`);
+  }
   // A round's ratio is the median of its slices; every target must hold in every round.
   for (const name of rows) ratios[name] = (slices[name] ?? []).map((s) => median(s));
 
@@ -516,9 +556,9 @@ export async function benchHotPaths(opts) {
     p.ratios.map((r) => r.toFixed(2)).join(' '),
   ];
   console.log(
-    `\nPublic reads on a cache hit (${o.connections} connections; ${o.rounds} rounds of ${o.slices} ` +
-      `interleaved ${o.seconds}-second slices per row, each between two of the hello-world; a round's ratio ` +
-      "is the median of its slices' ratios; every round must meet the row's goal)",
+    `\nPublic reads on a cache hit (${o.connections} connections each; ${o.rounds} rounds of ${o.slices} ` +
+      `interleaved ${o.seconds}-second slices per row, ${o.pairing === 'together' ? 'each loaded together with the hello-world' : 'each between two of the hello-world'}; ` +
+      "a round's ratio is the median of its slices' ratios; every round must meet the row's goal)",
   );
   printTable(
     [
@@ -534,7 +574,14 @@ export async function benchHotPaths(opts) {
     ],
     [
       ['hello-world GET / (bench/hello)', ...cells(result.hello), '1', '', '', ''],
-      [...ratioRow('control: the hello-world against itself (noise)', result.control), '', ''],
+      [
+        ...ratioRow(
+          `control: ${o.pairing === 'together' ? 'a second hello-world process' : 'the hello-world against itself'} (noise)`,
+          result.control,
+        ),
+        '',
+        '',
+      ],
       ...PATHS.map((name) => {
         const p = result.paths[name];
         return [

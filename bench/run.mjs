@@ -46,6 +46,8 @@ const SECONDS = env('BENCH_SECONDS', 2);
 const SLICES = env('BENCH_SLICES', 5);
 const ROUNDS = env('BENCH_ROUNDS', 3);
 const EXTRA = process.env.BENCH_EXTRA === '1';
+/** How a slice pairs a row with the hello-world: loaded together (default) or alternating (H X H). */
+const PAIRING = process.env.BENCH_PAIRING === 'alternate' ? 'alternate' : 'together';
 const CONNECTIONS = env('BENCH_CONNECTIONS', 10);
 const CHECKS = env('BENCH_CHECKS', 30);
 /** Certificates whose verification is loaded (all cached first). */
@@ -136,6 +138,7 @@ const results = {
   settings: {
     secondsPerSlice: SECONDS,
     slicesPerRound: SLICES,
+    pairing: PAIRING,
     rounds: ROUNDS,
     extraRows: EXTRA,
     connections: CONNECTIONS,
@@ -207,6 +210,7 @@ const [serviceConfig, helloConfig] = await Promise.all([
 step('starting wrangler dev: service (small corpus), service (large corpus), hello-world');
 const helloState = join(ROOT, '.wrangler', 'bench-state-hello');
 rmSync(helloState, { recursive: true, force: true });
+rmSync(`${helloState}-control`, { recursive: true, force: true });
 const serviceOptions = {
   config: serviceConfig,
   envFile: DEV_VARS,
@@ -219,6 +223,16 @@ const workers = await Promise.allSettled([
   startWorker({ name: 'service', port: 8799, persistTo: small, ...serviceOptions }),
   startWorker({ name: 'service-large', port: 8798, persistTo: large, ...serviceOptions }),
   startWorker({ name: 'hello', port: 8797, persistTo: helloState, config: helloConfig, probe: '/' }),
+  // A second hello-world process for the control row: loaded together with the first, it shows
+  // what two different Workers' ratio strays by with nothing changed (one process would answer
+  // two loads alike by construction).
+  startWorker({
+    name: 'hello-control',
+    port: 8796,
+    persistTo: `${helloState}-control`,
+    config: helloConfig,
+    probe: '/',
+  }),
 ]);
 const running = workers.flatMap((w) => (w.status === 'fulfilled' ? [w.value] : []));
 const stopAll = () => Promise.all(running.map((w) => w.stop()));
@@ -236,8 +250,8 @@ class StopAfterHotPaths extends Error {}
 try {
   const rejected = workers.find((w) => w.status === 'rejected');
   if (rejected) throw rejected.reason;
-  const [service, serviceLarge, hello] = running.map((w) => w);
-  if (!service || !serviceLarge || !hello) throw new Error('a Worker did not start');
+  const [service, serviceLarge, hello, helloControl] = running.map((w) => w);
+  if (!service || !serviceLarge || !hello || !helloControl) throw new Error('a Worker did not start');
   step(`started (service ${service.url}, large ${serviceLarge.url}, hello ${hello.url})`);
 
   // The verification filter of issued numbers, as the cron builds it (bench/worker/index.ts).
@@ -264,6 +278,7 @@ try {
   }
   results.hotPaths = await benchHotPaths({
     hello,
+    helloControl,
     service,
     keyspace,
     certificates: verifySet.map((c) => c.no),
@@ -272,6 +287,7 @@ try {
     seconds: SECONDS,
     rounds: ROUNDS,
     slices: SLICES,
+    pairing: PAIRING,
     extra: EXTRA,
     goals: {
       verify: TARGETS.verifyRatio,

@@ -19,6 +19,7 @@ export { runErasureCascade } from './src/services/dsr/erasure';
 export { createSubmission } from './src/services/workflow/submissions';
 export { getDb } from './src/db/client';
 export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
+export { hashPassword } from './src/domain/secrets';
 export { KV_WRITE_INTERVAL_MS, simulateCoalescing } from './src/domain/coalesce';
 export { D1Corpus, shardOf } from './src/services/corpus';
 `;
@@ -39,6 +40,7 @@ export { D1Corpus, shardOf } from './src/services/corpus';
  *   verifyCredential: (jwt: string, jwks: { keys: unknown[] }) => Promise<{ valid: boolean; reason?: string }>;
  *   fingerprintSubmission: (material: { text?: string }) => { hash: number; position: number }[];
  *   CURRENT_NOTICE_VERSION: string;
+ *   hashPassword: (password: string) => Promise<{ passwordHash: string; passwordSalt: string; passwordIterations: number }>;
  *   startAccessExport: (
  *     env: { DB: unknown; OAUTH_KV: unknown; PUBLIC_BASE_URL: string },
  *     user: { id: string; email: string; name: string; role: string; sessionId: string },
