@@ -5,7 +5,7 @@
  *   routes                                  (one folder per feature: routes, handlers, schemas)
  *   http                                    (app factory, defineRoute, route auth, OpenAPI, responses)
  *   middleware                              (per-request context, auth, limits, headers)
- *   services                                (operations over storage; effects through after-commit)
+ *   services                                (operations over storage, `db` first; effects through after-commit)
  *   lib, db                                 (pure helpers; the Drizzle schema and client)
  *   domain                                  (plain TypeScript: no bindings, no storage, no HTTP)
  *
@@ -60,6 +60,14 @@ module.exports = {
         'Services take plain values (db, bindings, principals) and never see a request: no middleware, http or routes.',
       from: { path: '^src/services/', pathNot: notTest },
       to: { path: above('middleware', 'http', 'routes', 'queue', 'app', 'index', 'scheduled') },
+    },
+    {
+      name: 'services-take-db',
+      severity: 'error',
+      comment:
+        'A service takes the handle (`db: Database`) as its first argument and never builds one: the entry points call getDb (docs/decisions/0200-services-take-the-database-handle-first.md). Type imports are fine.',
+      from: { path: '^src/services/', pathNot: notTest },
+      to: { path: '^src/db/client\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'middleware-below-http',

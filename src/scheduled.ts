@@ -5,9 +5,9 @@ import { backfillErasureJobs, purgePseudonymisedLogs } from './services/dsr/eras
 import { deleteExpiredExports } from './services/dsr/export-job';
 import { endGuardianshipsAtMajority } from './services/guardians';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency';
-import { issueAllPending, issueEarnedCertificates } from './services/issuance';
+import { issueAllPending, issueEarnedCertificates } from './services/issuance/issue';
 import { sweepJobs } from './services/jobs/sweeper';
-import { backfillOrganisationNameKeys } from './services/organisations';
+import { backfillOrganisationNameKeys } from './services/organisations/organisation';
 import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
 import { rebuildVerificationFilter } from './services/verification-filter';
@@ -23,24 +23,26 @@ const EARNED_LOOKBACK_MS = 24 * 60 * 60 * 1000;
  * others do: one failing does not stop the sweep.
  */
 export async function runScheduled(env: Env, now = new Date()): Promise<void> {
+  // One handle for every task: the services take it, and only the other bindings they use.
+  const db = getDb(env.DB);
   const results = await Promise.allSettled([
-    refreshPublicAgreement(env, now),
-    sweepExpiredSessions(getDb(env.DB), now),
-    purgeExpiredIdempotencyKeys(getDb(env.DB), now),
-    purgeOldUsage(getDb(env.DB), now.getTime()),
-    purgePseudonymisedLogs(getDb(env.DB), now),
-    runRetention(env, now),
-    endGuardianshipsAtMajority(getDb(env.DB), now),
-    backfillErasureJobs(getDb(env.DB), now).then(() => sweepJobs(env, now)),
-    deleteExpiredExports(env, now),
+    refreshPublicAgreement(db, env, now),
+    sweepExpiredSessions(db, now),
+    purgeExpiredIdempotencyKeys(db, now),
+    purgeOldUsage(db, now.getTime()),
+    purgePseudonymisedLogs(db, now),
+    runRetention(db, env, now),
+    endGuardianshipsAtMajority(db, now),
+    backfillErasureJobs(db, now).then(() => sweepJobs(db, env, now)),
+    deleteExpiredExports(db, env, now),
     // The membership filter of issued numbers, so never-issued ones answer 404 from memory.
-    rebuildVerificationFilter(env, now.getTime()),
+    rebuildVerificationFilter(db, env, now.getTime()),
     // Verified organisations without a stored name key (from before it existed, or re-keyed).
-    backfillOrganisationNameKeys(getDb(env.DB)),
+    backfillOrganisationNameKeys(db),
     // Backstops for issuance: earned but never created (a race between two last ratings), and
     // waiting under an organisation that is verified by now (a crash after the verification).
-    issueEarnedCertificates(env, getDb(env.DB), new Date(now.getTime() - EARNED_LOOKBACK_MS), now).then(() =>
-      issueAllPending(env, getDb(env.DB)),
+    issueEarnedCertificates(db, env, new Date(now.getTime() - EARNED_LOOKBACK_MS), now).then(() =>
+      issueAllPending(db, env),
     ),
   ]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -203,7 +203,7 @@ describe('POST /api/consent', () => {
 
   it('recordConsent, as other services call it, returns the receipt and changes the state', async () => {
     const person = await signup('candidate');
-    const receipt = await recordConsent(env, person.id, {
+    const receipt = await recordConsent(db(), env, person.id, {
       purpose: 'ai_evaluation',
       action: 'grant',
       noticeVersion: CURRENT_NOTICE_VERSION,

@@ -98,7 +98,7 @@ describe('POST /api/admin/breaches: the notice says what the breach may mean for
         boardReportDueAt: new Date(now.getTime() + 71 * HOUR),
         createdAt: now,
       });
-    await notifyBreachPage(env, db(), { breachId: id, after: null }, now);
+    await notifyBreachPage(db(), env, { breachId: id, after: null }, now);
     const [notice] = await notices(person);
     expect(notice?.body).toContain('An old breach.');
     expect(notice?.body).not.toContain('What it may mean for you');
@@ -395,7 +395,7 @@ describe('the holder identifier follows public_verification (F6)', () => {
       (await call('/api/me/credential-identifier', jsonInit('PUT', { enabled: true }, as(candidate)))).status,
     ).toBe(200);
     // No signing key in this request (a misconfiguration): the consent is recorded all the same.
-    const receipt = await recordConsent({ ...env, CERT_SIGNING_KEY: '' }, candidate.id, {
+    const receipt = await recordConsent(db(), { ...env, CERT_SIGNING_KEY: '' }, candidate.id, {
       purpose: 'public_verification',
       action: 'revoke',
       noticeVersion: 'v2',
@@ -408,7 +408,7 @@ describe('the holder identifier follows public_verification (F6)', () => {
     expect(job).toMatchObject({ state: 'pending', subjectId: candidate.id });
     expect(job!.lastError).toBeTruthy();
     // The queue's redelivery (here, by hand, with the key back).
-    expect(await runJob(env, job!.id)).toBe('done');
+    expect(await runJob(db(), env, job!.id)).toBe('done');
     const after = await publicCredential(certificateNo);
     expect(after.verification.holder).toBeNull();
     expect(after.subject.identifier).toBeUndefined();

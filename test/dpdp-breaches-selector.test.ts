@@ -42,7 +42,7 @@ async function notifyAll(breachId: string): Promise<number> {
     )
       .bind(BREACH_NOTIFICATION_JOB, `${breachId}:%`)
       .all<{ id: string }>();
-    for (const job of results) if ((await runJob(env, job.id)) === 'done') pages += 1;
+    for (const job of results) if ((await runJob(db(), env, job.id)) === 'done') pages += 1;
     if (results.length === 0) await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('breach notification did not finish');
@@ -202,7 +202,7 @@ describe('POST /api/admin/breaches with a selector', { timeout: 120_000 }, () =>
     await env.DB.prepare("UPDATE jobs SET state = 'pending' WHERE kind = ? AND ref LIKE ?")
       .bind(BREACH_NOTIFICATION_JOB, `${breach.id}:%`)
       .run();
-    for (const job of results) await runJob(env, job.id);
+    for (const job of results) await runJob(db(), env, job.id);
     expect(await noticeCount(breach.id)).toEqual({ n: 1999, people: 1999 });
 
     // The Board's deadlines are those of any breach: the report is overdue 73 hours on, not 71.

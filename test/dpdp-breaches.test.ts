@@ -57,7 +57,7 @@ describe('POST/GET /api/admin/breaches', { timeout: 30_000 }, () => {
         .all<{ job: string; user: string }>()
     ).results;
     expect(outbox.map((o) => o.user).sort()).toEqual([a.id, b.id].sort());
-    for (const o of outbox) await runJob(env, o.job);
+    for (const o of outbox) await runJob(db(), env, o.job);
     const emailed = await env.DB.prepare(
       'SELECT count(*) AS n FROM user_notices WHERE ref = ? AND emailed_at IS NOT NULL',
     )

@@ -344,7 +344,7 @@ describe('rules for children after approval (§9(3))', { timeout: 90_000 }, () =
             noticeVersion: 'v2',
           })),
         );
-    const board = await computeLeaderboard(env.DB, domain);
+    const board = await computeLeaderboard(db(), domain);
     expect(board.entries.map((e) => e.alias)).toEqual(['Grown Up']);
     const verify = async (no: string) =>
       (await (await call(`/api/verify/${no}`)).json<{ holder: { name: string } | null }>()).holder;

@@ -3,7 +3,8 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { pseudonym, pseudonymKey } from '../src/domain/pseudonym';
 import { runScheduled } from '../src/scheduled';
-import { purgePseudonymisedLogs, runErasureCascade } from '../src/services/dsr/erasure';
+import { purgePseudonymisedLogs } from '../src/services/dsr/erasure';
+import { runErasureJob } from './erasure-run';
 import { consent, db, signup } from './harness';
 import { as, call, jsonInit } from './helpers';
 
@@ -13,7 +14,7 @@ async function erase(person: { id: string; cookie: string }) {
   const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(person as never) });
   expect(res.status).toBe(202);
   const { requestId } = await res.json<{ requestId: string }>();
-  await runErasureCascade({ requestId, userId: person.id }, env);
+  await runErasureJob(requestId);
   return requestId;
 }
 

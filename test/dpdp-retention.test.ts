@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { runScheduled } from '../src/scheduled';
 import { DEFAULT_RETENTION_INACTIVE_DAYS, retentionDays, runRetention } from '../src/services/retention';
-import { signup } from './harness';
+import { db, signup } from './harness';
 import { as, call, jsonInit } from './helpers';
 
 const DAY = 86_400_000;
@@ -34,11 +34,11 @@ describe('retention of inactive accounts', { timeout: 30_000 }, () => {
     const person = await signup('candidate');
     const start = Date.now();
     // One day short of the period: nothing.
-    await runRetention(env, new Date(start + 1094 * DAY));
+    await runRetention(db(), env, new Date(start + 1094 * DAY));
     expect((await userRow(person.id))?.retention_notice_at).toBeNull();
 
     const noticeAt = new Date(start + 1096 * DAY);
-    await runRetention(env, noticeAt);
+    await runRetention(db(), env, noticeAt);
     expect((await userRow(person.id))?.retention_notice_at).toBe(noticeAt.getTime());
     const res = await call('/api/me/notices', { headers: as(person) });
     expect(res.status).toBe(200);
@@ -48,7 +48,7 @@ describe('retention of inactive accounts', { timeout: 30_000 }, () => {
     expect(notices[0]!.body).toContain(new Date(noticeAt.getTime() + 48 * HOUR).toISOString());
 
     // A second run does not notify twice; 47 hours later nothing is erased yet.
-    await runRetention(env, new Date(noticeAt.getTime() + 47 * HOUR));
+    await runRetention(db(), env, new Date(noticeAt.getTime() + 47 * HOUR));
     expect((await erasureOf(person.id))?.n).toBe(0);
     expect((await userRow(person.id))?.disabled_at).toBeNull();
 
@@ -67,7 +67,7 @@ describe('retention of inactive accounts', { timeout: 30_000 }, () => {
   it('keeps the account of a person who signs in after the notice', async () => {
     const person = await signup('candidate');
     const noticeAt = new Date(Date.now() + 1096 * DAY);
-    await runRetention(env, noticeAt);
+    await runRetention(db(), env, noticeAt);
     expect((await userRow(person.id))?.retention_notice_at).toBe(noticeAt.getTime());
     // They sign in (the real clock: a sign-in clears the notice and restarts the period).
     const login = await call(
@@ -76,7 +76,7 @@ describe('retention of inactive accounts', { timeout: 30_000 }, () => {
     );
     expect(login.status).toBe(200);
     expect((await userRow(person.id))?.retention_notice_at).toBeNull();
-    await runRetention(env, new Date(noticeAt.getTime() + 49 * HOUR));
+    await runRetention(db(), env, new Date(noticeAt.getTime() + 49 * HOUR));
     expect((await erasureOf(person.id))?.n).toBe(0);
     expect((await userRow(person.id))?.disabled_at).toBeNull();
   });

@@ -84,7 +84,7 @@ async function notifyAll(breachId: string): Promise<void> {
     )
       .bind(BREACH_NOTIFICATION_JOB, `${breachId}:%`)
       .all<{ id: string }>();
-    for (const job of results) await runJob(env, job.id);
+    for (const job of results) await runJob(db(), env, job.id);
     if (results.length === 0) await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('breach notification did not finish');
@@ -159,7 +159,7 @@ describe("a child's notices and their guardian's copies", { timeout: 60_000 }, (
 
   it('a retention notice of a child is copied to their guardian', async () => {
     const { guardian, child } = await childAndGuardian('Quiet Child', { age: 10 });
-    await runRetention(env, new Date(Date.now() + 1096 * DAY));
+    await runRetention(db(), env, new Date(Date.now() + 1096 * DAY));
     expect((await noticesOf(child)).notices.map((n) => n.kind)).toEqual(['retention']);
     const copies = (await noticesOf(guardian)).notices.filter((n) => n.title.includes('Quiet Child'));
     expect(copies.map((n) => n.kind)).toEqual(['retention']);

@@ -49,7 +49,6 @@ type AuditEntry = { action: string; targetType: string; targetId: string | null;
 /** A pending evaluation, as the route leaves it before its job runs (the isolate died, a backlog). */
 async function pendingSubmission(candidate: Account, milestoneId: string) {
   const created = await createSubmission(
-    env.DB,
     db(),
     candidate.id,
     { milestoneId, text: GOOD_WORK },
@@ -72,7 +71,7 @@ describe('AI evaluation after a withdrawal of ai_evaluation (DPDP §6(4), §6(6)
     const created = await pendingSubmission(candidate, brief.playbook.milestones[0]!.id);
     await consent(candidate, 'ai_evaluation', 'revoke');
 
-    await evaluateSubmission(env.DB, db(), pillarEngine(env), corpusFor(env), created.submissionId);
+    await evaluateSubmission(db(), pillarEngine(env), corpusFor(env), created.submissionId);
 
     expect(await evaluationRow(created.evaluationId)).toMatchObject({
       state: 'completed',
@@ -96,7 +95,7 @@ describe('AI evaluation after a withdrawal of ai_evaluation (DPDP §6(4), §6(6)
     expect((await rate(employer, created.evaluationId, 'pass', 4)).status).toBe(201);
 
     // A second run (a redelivery) changes nothing.
-    await evaluateSubmission(env.DB, db(), pillarEngine(env), corpusFor(env), created.submissionId);
+    await evaluateSubmission(db(), pillarEngine(env), corpusFor(env), created.submissionId);
     expect((await evaluationRow(created.evaluationId))?.aiEvaluated).toBe(false);
   });
 
@@ -107,16 +106,9 @@ describe('AI evaluation after a withdrawal of ai_evaluation (DPDP §6(4), §6(6)
     await consent(candidate, 'ai_evaluation');
     const created = await pendingSubmission(candidate, brief.playbook.milestones[0]!.id);
 
-    await evaluateSubmission(
-      env.DB,
-      db(),
-      pillarEngine(env),
-      corpusFor(env),
-      created.submissionId,
-      async (step) => {
-        if (step === 'evaluating') await consent(candidate, 'ai_evaluation', 'revoke');
-      },
-    );
+    await evaluateSubmission(db(), pillarEngine(env), corpusFor(env), created.submissionId, async (step) => {
+      if (step === 'evaluating') await consent(candidate, 'ai_evaluation', 'revoke');
+    });
 
     expect(await evaluationRow(created.evaluationId)).toMatchObject({
       state: 'completed',
@@ -137,7 +129,7 @@ describe('AI evaluation after a withdrawal of ai_evaluation (DPDP §6(4), §6(6)
     const candidate = await signup('candidate');
     await consent(candidate, 'ai_evaluation');
     const created = await pendingSubmission(candidate, brief.playbook.milestones[0]!.id);
-    await evaluateSubmission(env.DB, db(), pillarEngine(env), corpusFor(env), created.submissionId);
+    await evaluateSubmission(db(), pillarEngine(env), corpusFor(env), created.submissionId);
     const row = await evaluationRow(created.evaluationId);
     expect(row).toMatchObject({ state: 'completed', aiEvaluated: true });
     expect(row?.overallScore).not.toBeNull();

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import type { SessionUser } from '../src/lib/principals';
 import { runScheduled } from '../src/scheduled';
 import { startAccessExport } from '../src/services/dsr/access-export';
-import { runErasureCascade } from '../src/services/dsr/erasure';
 import {
   deleteExpiredExports,
   EXPORT_JOB,
@@ -15,7 +14,8 @@ import {
   PART_BYTES,
 } from '../src/services/dsr/export-job';
 import { runJob } from '../src/services/jobs/jobs';
-import { seedBrief, signup } from './harness';
+import { runErasureJob } from './erasure-run';
+import { db, seedBrief, signup } from './harness';
 import { as, call, expectProblem } from './helpers';
 
 configure({ useWebWorkers: false });
@@ -55,7 +55,7 @@ async function runExportJob(requestId: string) {
     .first<{ id: string }>();
   expect(job).not.toBeNull();
   for (let i = 0; i < 120; i++) {
-    const outcome = await runJob(env, job!.id);
+    const outcome = await runJob(db(), env, job!.id);
     if (outcome === 'done' || outcome === 'skipped') break;
     expect(outcome).toBe('busy');
     await new Promise((r) => setTimeout(r, 500));
@@ -124,15 +124,15 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
     const job = await env.DB.prepare('SELECT id FROM jobs WHERE ref = ?')
       .bind(request.id)
       .first<{ id: string }>();
-    expect(await runJob(env, job!.id)).toBe('skipped');
+    expect(await runJob(db(), env, job!.id)).toBe('skipped');
 
     // Kept for 7 days, then deleted by the cron; the download then answers 404.
-    expect(await deleteExpiredExports(env, new Date(Date.now() + EXPORT_TTL_MS - 60_000))).toBe(0);
+    expect(await deleteExpiredExports(db(), env, new Date(Date.now() + EXPORT_TTL_MS - 60_000))).toBe(0);
     expect(await env.EXPORTS.head(exportObjectKey(request.id))).not.toBeNull();
     const later = new Date(Date.now() + EXPORT_TTL_MS + 60_000);
     await runScheduled(env as unknown as Env, later);
     expect(await env.EXPORTS.head(exportObjectKey(request.id))).toBeNull();
-    await expect(exportDownload(env, candidate.id, request.id, later)).rejects.toMatchObject({
+    await expect(exportDownload(db(), env, candidate.id, request.id, later)).rejects.toMatchObject({
       type: 'not-found',
       message: expect.stringMatching(
         /^This export has expired: built on \d{4}-\d{2}-\d{2}, it was kept for 7 days/,
@@ -161,7 +161,7 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
     const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(person) });
     expect(erasure.status).toBe(202);
     const { requestId } = await erasure.json<{ requestId: string }>();
-    const receipt = await runErasureCascade({ requestId, userId: person.id }, env);
+    const receipt = await runErasureJob(requestId);
     expect(receipt.state).toBe('completed');
     expect(receipt.deletedCounts.exports).toBe(1);
     expect(await env.EXPORTS.head(exportObjectKey(built[person.id]!))).toBeNull();
@@ -171,7 +171,7 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
     // is deleted by the next cron even though it is fresh; the other person's stays.
     const orphan = exportObjectKey(crypto.randomUUID());
     await env.EXPORTS.put(orphan, 'PK', { customMetadata: { builtAt: String(Date.now()) } });
-    expect(await deleteExpiredExports(env, new Date())).toBe(1);
+    expect(await deleteExpiredExports(db(), env, new Date())).toBe(1);
     expect(await env.EXPORTS.head(orphan)).toBeNull();
     expect(await env.EXPORTS.head(exportObjectKey(built[other.id]!))).not.toBeNull();
   }, 120_000);
@@ -238,7 +238,10 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
 
   it('an inline export whose download was cut off is not "being built", and does not hold back a background build', async () => {
     const [person, employer] = [await signup('candidate'), await signup('employer')];
-    const cut = await startAccessExport(env, { ...person, sessionId: 'test' } as unknown as SessionUser);
+    const cut = await startAccessExport(db(), env, {
+      ...person,
+      sessionId: 'test',
+    } as unknown as SessionUser);
     await cut.body.cancel();
     const problem = await expectProblem(
       await call(`/api/dsr/access/${cut.requestId}/download`, { headers: as(person) }),

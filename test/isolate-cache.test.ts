@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { getDb } from '../src/db/client';
 import { IsolateCache } from '../src/lib/isolate-cache';
 import { publicAgreement } from '../src/services/agreement-rate';
 import {
@@ -157,10 +158,10 @@ describe('the hot paths behind the isolate cache', () => {
       },
     } as unknown as KVNamespace;
     await env.CACHE.delete(leaderboardKey('*'));
-    const board = await cachedLeaderboard({ DB: env.DB, CACHE: refusing }, null);
+    const board = await cachedLeaderboard(getDb(env.DB), { CACHE: refusing }, null);
     expect(board.domain).toBeNull();
     expect(Array.isArray(board.entries)).toBe(true);
-    const rate = await publicAgreement({ DB: env.DB, CACHE: refusing });
+    const rate = await publicAgreement(getDb(env.DB), { CACHE: refusing });
     expect(JSON.parse(rate.json)).toMatchObject({ windowDays: 90 });
     expect(rate.etag).toMatch(/^W\//);
     // Nothing was stored, and the values were still kept in memory for this isolate.

@@ -81,7 +81,10 @@ describe('erasure requested twice at once', () => {
     const now = new Date();
     const e = envWith();
     // Both requests passed authentication before either batch ended the session: two 202s.
-    const [first, second] = await Promise.all([requestErasure(e, p.id, now), requestErasure(e, p.id, now)]);
+    const [first, second] = await Promise.all([
+      requestErasure(db(), e, p.id, now),
+      requestErasure(db(), e, p.id, now),
+    ]);
     expect(first.requestId).not.toBe(second.requestId);
     const firstJob = (await erasureJobOf(first.requestId))!;
     const secondJob = (await erasureJobOf(second.requestId))!;
@@ -133,7 +136,11 @@ describe('a paused consumer', () => {
 
     // Still paused: the sweeper keeps re-enqueuing it (never stalls it before its deadline).
     const queue = fakeQueue();
-    const swept = await sweepJobs(envWith(queue, { JOBS_PAUSED: 'true' } as Partial<Env>), later(now, 600));
+    const swept = await sweepJobs(
+      db(),
+      envWith(queue, { JOBS_PAUSED: 'true' } as Partial<Env>),
+      later(now, 600),
+    );
     expect(swept.enqueued).toContain(jobId);
     expect(swept.stalled).not.toContain(jobId);
 
@@ -258,7 +265,7 @@ describe('a large export whose build stalled', () => {
       signedInAt: new Date(),
     };
     const now = new Date();
-    const first = await queueAccessExport(envWith(), user, now);
+    const first = await queueAccessExport(db(), envWith(), user, now);
     const job = (
       await db()
         .select()
@@ -269,7 +276,7 @@ describe('a large export whose build stalled', () => {
     await stallJob(db(), job.id, 'Dead-lettered after 6 deliveries.', later(now, 600));
 
     const queue = fakeQueue();
-    const again = await queueAccessExport(envWith(queue), user, later(now, 700));
+    const again = await queueAccessExport(db(), envWith(queue), user, later(now, 700));
     expect(again.id).toBe(first.id);
     expect(await jobRow(job.id)).toMatchObject({ state: 'pending', stalledAt: null });
     expect(queue.sent).toEqual([job.id]);

@@ -94,7 +94,7 @@ const erasure: Kind = {
   steps: [...ERASURE_STEPS.map((s) => s.key), 'caches'],
   create: async (e, now) => {
     const p = await certifiedPerson();
-    const receipt = await requestErasure(e, p.id, now);
+    const receipt = await requestErasure(db(), e, p.id, now);
     const [job] = await db()
       .select()
       .from(schema.jobs)
@@ -119,7 +119,6 @@ const evaluation: Kind = {
     const p = await certifiedPerson();
     // As the route does, minus the `waitUntil` that would run it: the isolate died first.
     const created = await createSubmission(
-      env.DB,
       db(),
       p.id,
       { milestoneId: p.brief.milestoneId, text: GOOD_WORK },
@@ -163,7 +162,7 @@ const webhookDelivery: Kind = {
     );
     const endpoint = await res.json<{ id: string }>();
     const [member] = await db().select().from(schema.users).where(eq(schema.users.id, employer.id));
-    const delivery = await ping(e, member!.organisationId!, endpoint.id, now);
+    const delivery = await ping(db(), e, member!.organisationId!, endpoint.id, now);
     const [job] = await db()
       .select()
       .from(schema.jobs)
@@ -207,7 +206,7 @@ const probe: Kind = {
     const key = crypto.randomUUID();
     const id = crypto.randomUUID();
     await db().batch([jobInsert(db(), { id, kind: 'test.probe', payload: { key }, ref: key }, now)]);
-    await dispatchJobs(e, [id], now);
+    await dispatchJobs(db(), e, [id], now);
     return {
       jobId: id,
       check: async () =>
@@ -238,7 +237,7 @@ describe.each([erasure, evaluation, webhookDelivery, probe])(
       expect(await jobRow(jobId)).toMatchObject({ state: 'pending', enqueuedAt: null, attempts: 0 });
 
       const queue = fakeQueue();
-      const swept = await sweepJobs(envWith(queue), later(now, 1));
+      const swept = await sweepJobs(db(), envWith(queue), later(now, 1));
       expect(swept.enqueued).toContain(jobId);
       expect(queue.sent).toContain(jobId);
       expect((await jobRow(jobId)).enqueuedAt).not.toBeNull();
@@ -264,7 +263,7 @@ describe.each([erasure, evaluation, webhookDelivery, probe])(
           leaseUntil: null,
         });
         // The sweeper leaves it to the queue's own redelivery for now.
-        expect((await sweepJobs(envWith(), later(now, 1))).enqueued).not.toContain(jobId);
+        expect((await sweepJobs(db(), envWith(), later(now, 1))).enqueued).not.toContain(jobId);
 
         expect(await deliver(envWith(), jobId, later(now, 30), undefined, 2), failAt).toEqual({
           acked: true,
@@ -298,9 +297,11 @@ describe.each([erasure, evaluation, webhookDelivery, probe])(
         expect(await jobRow(jobId), crashAt).toMatchObject({ state: 'running', attempts: 1 });
 
         // Within the lease nothing happens; once it has expired, the sweeper re-enqueues the job.
-        expect((await sweepJobs(envWith(), later(now, LEASE - 1))).enqueued).not.toContain(jobId);
+        expect((await sweepJobs(db(), envWith(), later(now, LEASE - 1))).enqueued).not.toContain(jobId);
         const queue = fakeQueue();
-        expect((await sweepJobs(envWith(queue), later(now, LEASE + 1))).enqueued, crashAt).toContain(jobId);
+        expect((await sweepJobs(db(), envWith(queue), later(now, LEASE + 1))).enqueued, crashAt).toContain(
+          jobId,
+        );
         expect(queue.sent).toContain(jobId);
         expect(await deliver(envWith(queue), jobId, later(now, LEASE + 2)), crashAt).toEqual({
           acked: true,
@@ -361,10 +362,10 @@ describe.each([erasure, evaluation, webhookDelivery, probe])(
         .where(and(eq(schema.auditLog.targetId, jobId), eq(schema.auditLog.action, 'job.stalled')));
       expect(audit).toHaveLength(1);
       // The sweeper leaves stalled jobs alone.
-      expect((await sweepJobs(envWith(), later(now, 6000))).enqueued).not.toContain(jobId);
+      expect((await sweepJobs(db(), envWith(), later(now, 6000))).enqueued).not.toContain(jobId);
 
       const queue = fakeQueue();
-      const retried = await retryJob(envWith(queue), (await admin()).id, jobId, later(now, 7000));
+      const retried = await retryJob(db(), envWith(queue), (await admin()).id, jobId, later(now, 7000));
       expect(retried.state).toBe('pending');
       expect(queue.sent).toEqual([jobId]);
       expect(await deliver(envWith(queue), jobId, later(now, 7001))).toEqual({ acked: true, retried: false });
@@ -377,7 +378,7 @@ describe.each([erasure, evaluation, webhookDelivery, probe])(
       const { jobId, check } = await track(kind, envWith(), now);
       figures.faults += 1; // the message never arrives
       const maxAge = kind.kind === 'evaluation' ? 6 * 60 * 60 : DEFAULT_MAX_AGE_SECONDS;
-      const swept = await sweepJobs(envWith(), later(now, maxAge + 1));
+      const swept = await sweepJobs(db(), envWith(), later(now, maxAge + 1));
       expect(swept.stalled).toContain(jobId);
       expect(await jobRow(jobId)).toMatchObject({
         state: 'stalled',
@@ -385,7 +386,7 @@ describe.each([erasure, evaluation, webhookDelivery, probe])(
       });
 
       const queue = fakeQueue();
-      await retryJob(envWith(queue), (await admin()).id, jobId, later(now, maxAge + 2));
+      await retryJob(db(), envWith(queue), (await admin()).id, jobId, later(now, maxAge + 2));
       expect(await deliver(envWith(queue), jobId, later(now, maxAge + 3))).toEqual({
         acked: true,
         retried: false,

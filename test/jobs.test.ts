@@ -201,7 +201,7 @@ describe('the cron and old messages', () => {
       },
     } as unknown as Queue;
     const person = await signup('candidate', 'Never Enqueued');
-    const receipt = await requestErasureService({ ...env, JOBS_QUEUE: refusing }, person.id);
+    const receipt = await requestErasureService(db(), { ...env, JOBS_QUEUE: refusing }, person.id);
     const [unsent] = await db().select().from(schema.jobs).where(eq(schema.jobs.ref, receipt.requestId));
     expect(unsent).toMatchObject({ state: 'pending', enqueuedAt: null });
 

@@ -510,9 +510,9 @@ describe('expiry (validForMonths)', () => {
       validUntil: new Date(validUntil).toISOString(),
     });
 
-    const before = await buildVerification(env, db(), certificateNo, new Date(validUntil - 1000));
+    const before = await buildVerification(db(), env, certificateNo, new Date(validUntil - 1000));
     expect(before?.payload).toMatchObject({ status: 'active', valid: true });
-    const after = await buildVerification(env, db(), certificateNo, new Date(validUntil));
+    const after = await buildVerification(db(), env, certificateNo, new Date(validUntil));
     expect(after?.payload).toMatchObject({ status: 'expired', valid: false });
 
     // As if the clock had moved past validUntil: the API and the page say expired.

@@ -11,13 +11,10 @@ import { getDb } from '../src/db/client';
 import { organisations } from '../src/db/schema';
 import { organisationNameKey } from '../src/domain/organisations';
 import { runScheduled } from '../src/scheduled';
-import {
-  backfillOrganisationNameKeys,
-  checkDomainVerification,
-  reviewOrganisation,
-  startDomainVerification,
-  updateOrganisation,
-} from '../src/services/organisations';
+import { checkDomainVerification, startDomainVerification } from '../src/services/organisations/domain-proof';
+import { updateOrganisation } from '../src/services/organisations/membership';
+import { backfillOrganisationNameKeys } from '../src/services/organisations/organisation';
+import { reviewOrganisation } from '../src/services/organisations/review';
 import {
   consent,
   employerAt,
@@ -328,7 +325,7 @@ describe('a write whose read went stale, every time (injected interleavings)', (
     const id = await organisationOf(employer);
     await publishProof(employer, domain);
     const db = interleaved(async () => expect((await checkDns(employer, domain)).status).toBe(200));
-    const result = await checkDomainVerification(env, db, employer, domain);
+    const result = await checkDomainVerification(db, env, employer, domain);
     expect(result).toMatchObject({ newlyVerified: false, organisation: { verification: 'verified' } });
     expect(result.issuanceJobId).toBeUndefined();
     expect(await auditEntries(id, 'organisation.verified')).toHaveLength(1);

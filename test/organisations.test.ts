@@ -14,9 +14,9 @@ import { importSigningKey, signCredential } from '../src/domain/certificates/cre
 import { runScheduled } from '../src/scheduled';
 import { verificationKey } from '../src/services/cache-keys';
 import { loadVerification, revokeCertificate } from '../src/services/certificates';
-import { runErasureCascade } from '../src/services/dsr/erasure';
 import { PURGE_PAGE, VERIFICATION_PURGE_JOB } from '../src/services/dsr/public-views';
 import { runJob } from '../src/services/jobs/jobs';
+import { runErasureJob } from './erasure-run';
 import {
   type BriefView,
   consent,
@@ -763,7 +763,7 @@ describe('names that change: the rating person', () => {
     const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
     expect(res.status).toBe(202);
     const { requestId } = await res.json<{ requestId: string }>();
-    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    const receipt = await runErasureJob(requestId);
     expect(receipt).toMatchObject({ state: 'completed' });
     expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 1, certificates_reassigned: 1 });
     const { body, text } = await everythingServed(no);
@@ -777,7 +777,7 @@ describe('names that change: the rating person', () => {
     const jwtBefore = (await verify(no)).credential!.jwt;
     const res = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(employer) });
     const { requestId } = await res.json<{ requestId: string }>();
-    const receipt = await runErasureCascade({ requestId, userId: employer.id }, env);
+    const receipt = await runErasureJob(requestId);
     expect(receipt.deletedCounts).toMatchObject({ credentials_resigned: 0 });
     const { body, text } = await everythingServed(no);
     expect(body).toMatchObject({ valid: true, employer: { name: 'Venkatesh Design' } });
@@ -842,7 +842,7 @@ describe('caches that cannot go stale', () => {
         .all<{ id: string }>();
       if (pending.results.length === 0) break;
       for (const { id } of pending.results) {
-        await runJob(env, id);
+        await runJob(getDb(env.DB), env, id);
         ran.push(id);
       }
     }
@@ -859,7 +859,7 @@ describe('caches that cannot go stale', () => {
     const { no } = await issuedBy('Recruiter', 'Race Org');
     await env.CACHE.delete(verificationKey(no));
     const db = getDb(env.DB);
-    const loaded = await loadVerification(env, no, () => db, {
+    const loaded = await loadVerification(db, env, no, () => db, {
       // The revocation lands between the load's read and its cache write, invalidation included.
       afterRead: async () => {
         const admin = await loginAdmin();

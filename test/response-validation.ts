@@ -193,7 +193,11 @@ export async function checkResponse(method: string, url: string, res: Response):
     : problemDoc;
   // The body limit applies to every /api/ request before routing, so an oversized body is a 413
   // even on a path or method that does not exist.
-  const tooLarge = res.status === 413 && pathname.startsWith('/api/');
+  // So is a body that is not UTF-8 (src/middleware/strict-utf8.ts): a 400 `invalid-encoding`, whatever the path.
+  const tooLarge =
+    pathname.startsWith('/api/') &&
+    (res.status === 413 ||
+      (res.status === 400 && (await res.clone().text()).includes('"/problems/invalid-encoding"')));
   if (!template) {
     // Nothing undocumented is reachable: an unknown path is a 404 problem.
     if (res.status !== 404 && !tooLarge)

@@ -23,7 +23,7 @@ import {
   writeRecentNumbers,
 } from '../src/services/verification-filter';
 import { resetVerificationMemory } from '../src/services/verification-memory';
-import { candidateWithCertificate, seedBrief, signup } from './harness';
+import { candidateWithCertificate, db, seedBrief, signup } from './harness';
 import { BASE, call, eventually, expectProblem } from './helpers';
 import { assertDocumentedResponse } from './response-validation';
 
@@ -129,7 +129,7 @@ describe('the cron rebuild', () => {
 
   it('reads the numbers page by page and sizes the filter from their count', async () => {
     await insertCertificates(120);
-    const built = await rebuildVerificationFilter(env);
+    const built = await rebuildVerificationFilter(db(), env);
     const [{ n }] = (await env.DB.prepare('SELECT count(*) AS n FROM certificates').all<{ n: number }>())
       .results as [{ n: number }];
     expect(built.count).toBe(n);
@@ -148,7 +148,7 @@ describe('a never-issued number', () => {
     expect(plain.calls).toContain('KV.getWithMetadata');
     expect(plain.calls.filter((c) => c.startsWith('D1.'))).not.toEqual([]);
 
-    await rebuildVerificationFilter(env);
+    await rebuildVerificationFilter(db(), env);
     // This isolate read "no filter" a moment ago and keeps that for FILTER_REFRESH_MS; a fresh
     // isolate loads the filter and the recent set on its first lookup.
     otherIsolate();
@@ -174,7 +174,7 @@ describe('a never-issued number', () => {
 describe('freshness of new certificates', () => {
   it('verifies at once on the issuing instance, and elsewhere after the recent-set refresh', async () => {
     await insertCertificates(5, Date.now() - 2 * RECENT_WINDOW_MS);
-    await rebuildVerificationFilter(env);
+    await rebuildVerificationFilter(db(), env);
     await call(`/api/verify/${neverIssued()}`); // filter and recent set loaded here
     const { certificateNo } = await candidateWithCertificate('Fresh Holder');
     // Issued through the API after the build: this instance verifies it at once.
@@ -182,7 +182,7 @@ describe('freshness of new certificates', () => {
     expect((await call(`/verify/${certificateNo}`)).status).toBe(200);
 
     // The coalesced rewrite of the recent set (what `KvCoalescer` runs after the issue).
-    const published = await writeRecentNumbers(env);
+    const published = await writeRecentNumbers(db(), env);
     expect(published.numbers).toContain(certificateNo);
     // Another isolate, which read the recent set just before that rewrite (moved clock): 404 …
     const t0 = Date.now();
@@ -200,7 +200,7 @@ describe('freshness of new certificates', () => {
   });
 
   it('the issuing isolate remembers its own numbers whatever the recent set in KV says', async () => {
-    await rebuildVerificationFilter(env);
+    await rebuildVerificationFilter(db(), env);
     otherIsolate();
     const [issued] = await insertCertificates(1);
     const now = Date.now();
@@ -213,9 +213,9 @@ describe('freshness of new certificates', () => {
   });
 
   it('announcing an issue rewrites the recent set from D1 (through the coalescer) for other isolates', async () => {
-    await rebuildVerificationFilter(env);
+    await rebuildVerificationFilter(db(), env);
     const [issued] = await insertCertificates(1);
-    await announceIssued(env, [issued!]);
+    await announceIssued(db(), env, [issued!]);
     // Written now, or by the object's trailing write a second after the previous one.
     await eventually(async () => {
       const recent = await env.CACHE.get<{ numbers: string[] }>(VERIFY_RECENT_KEY, 'json');
@@ -240,7 +240,7 @@ describe('falling back to the normal path', () => {
 
   it('with an unreadable filter: never a wrong 404', async () => {
     const [known] = await insertCertificates(1, Date.now() - 2 * RECENT_WINDOW_MS);
-    await rebuildVerificationFilter(env);
+    await rebuildVerificationFilter(db(), env);
     otherIsolate();
     await env.CACHE.put(
       VERIFY_FILTER_KEY,
@@ -255,7 +255,7 @@ describe('falling back to the normal path', () => {
   });
 
   it('keeps a loaded filter when a reload fails, and reloads after FILTER_REFRESH_MS', async () => {
-    await rebuildVerificationFilter(env);
+    await rebuildVerificationFilter(db(), env);
     const now = Date.now();
     const unknown = neverIssued();
     const ruledOut = await mayBeIssued(env, unknown, now);
@@ -265,7 +265,7 @@ describe('falling back to the normal path', () => {
   });
 
   it('without a recent set, or with one that does not cover the filter: the normal path', async () => {
-    await rebuildVerificationFilter(env);
+    await rebuildVerificationFilter(db(), env);
     const unknown = neverIssued();
     const now = Date.now();
     if (await mayBeIssued(env, unknown, now)) return expect.fail('a false positive; rerun');

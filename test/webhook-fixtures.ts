@@ -91,7 +91,7 @@ export async function eventAt(employer: Account, now: Date) {
   expect(emitted.jobIds, 'the organisation has an endpoint for the event').toHaveLength(1);
   const [first, ...rest] = emitted.statements;
   await db().batch([first!, ...rest]);
-  expect(await runJob(captured.env, emitted.jobIds[0]!, { now })).toBe('done');
+  expect(await runJob(db(), captured.env, emitted.jobIds[0]!, { now })).toBe('done');
   const deliveries = await db()
     .select({ delivery: webhookDeliveries })
     .from(webhookDeliveries)
@@ -118,7 +118,7 @@ export async function drainWebhookJobs(testEnv: Env = env, now = new Date()): Pr
         ),
       );
     if (due.length === 0) break;
-    for (const { id } of due) if ((await runJob(testEnv, id, { now })) === 'done') ran++;
+    for (const { id } of due) if ((await runJob(db(), testEnv, id, { now })) === 'done') ran++;
   }
   return ran;
 }
@@ -200,7 +200,7 @@ export async function everyEventWorkflow(
     .select()
     .from(jobs)
     .where(and(eq(jobs.kind, 'erasure'), eq(jobs.ref, requestId)));
-  await runJob(env, job!.id);
+  await runJob(db(), env, job!.id);
   await drainWebhookJobs();
   return { ...passed, certificate: passed.certificate!, erasureRequestId: requestId };
 }

@@ -86,21 +86,21 @@ describe('SSRF at registration', () => {
       apiKeyId: null,
     };
     const input = { url: 'http://localhost:3000/hooks', eventTypes: ['certificate.issued' as const] };
-    const dev = await createEndpointService({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, db(), actor, input);
+    const dev = await createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, actor, input);
     expect(dev.endpoint.url).toBe('http://localhost:3000/hooks');
     await expect(
-      createEndpointService({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, db(), actor, {
+      createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, actor, {
         ...input,
         url: 'http://hooks.example.com/x',
       }),
     ).rejects.toThrow(/https/);
     await expect(
-      createEndpointService({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false' }, db(), actor, input),
+      createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false' }, actor, input),
     ).rejects.toThrow(/https/);
     // A DNS name that only looks like loopback is not: plain http stays refused.
     for (const url of ['http://127.evil.example/x', 'http://127.0.0.1.nip.io:9388/nip'])
       await expect(
-        createEndpointService({ WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, db(), actor, { ...input, url }),
+        createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, actor, { ...input, url }),
       ).rejects.toThrow(/https/);
   });
 });
@@ -118,7 +118,7 @@ describe('SSRF at delivery', () => {
     });
     const captured = capturedQueue();
     const now = new Date();
-    await ping(captured.env, await organisationOf(employer), endpoint.id, now);
+    await ping(db(), captured.env, await organisationOf(employer), endpoint.id, now);
     await drainWebhookJobs(captured.env, now);
     const [delivery] = await deliveryLog(employer, endpoint.id);
     return delivery!;
@@ -156,7 +156,7 @@ describe('SSRF at delivery', () => {
     });
     const captured = capturedQueue();
     const now = new Date();
-    await ping(captured.env, await organisationOf(employer), endpoint.id, now);
+    await ping(db(), captured.env, await organisationOf(employer), endpoint.id, now);
     await drainWebhookJobs(captured.env, now);
     const [delivery] = await deliveryLog(employer, endpoint.id);
     expect(delivery).toMatchObject({ state: 'failed', lastStatusCode: 302 });
@@ -173,7 +173,7 @@ describe('SSRF at delivery', () => {
       .set({ url: 'https://10.0.0.1/x' })
       .where(eq(schema.webhookEndpoints.id, endpoint.id));
     const captured = capturedQueue();
-    await ping(captured.env, await organisationOf(employer), endpoint.id, new Date());
+    await ping(db(), captured.env, await organisationOf(employer), endpoint.id, new Date());
     await drainWebhookJobs(captured.env, new Date());
     const [delivery] = await deliveryLog(employer, endpoint.id);
     expect(delivery!.lastError).toContain('private address');

@@ -305,7 +305,7 @@ describe('events from the real workflow', () => {
 /** A ping through the service, with a captured queue: only the test runs its attempts. */
 async function pingAt(employer: Parameters<typeof organisationOf>[0], endpointId: string, now: Date) {
   const captured = capturedQueue();
-  const delivery = await ping(captured.env, await organisationOf(employer), endpointId, now);
+  const delivery = await ping(db(), captured.env, await organisationOf(employer), endpointId, now);
   return { delivery, ...captured };
 }
 
@@ -337,7 +337,7 @@ describe('retries', () => {
       expect(sent.at(-1)).toMatchObject({ delaySeconds: delay });
       expect(await drainWebhookJobs(testEnv, at(now, delay - 1))).toBe(0);
       // (Only the webhook jobs: the signups' confirmation mails are jobs of their own.)
-      const swept = (await sweepJobs(testEnv, at(now, delay - 1))).enqueued;
+      const swept = (await sweepJobs(db(), testEnv, at(now, delay - 1))).enqueued;
       const sweptWebhookJobs =
         swept.length === 0
           ? []
@@ -461,7 +461,7 @@ describe('retries', () => {
       .orderBy(schema.jobs.createdAt);
     // Put the finished job back, as a lost lease would, and run it again.
     await db().update(schema.jobs).set({ state: 'pending' }).where(eq(schema.jobs.id, job!.id));
-    await runJob(testEnv, job!.id, { now: t0 });
+    await runJob(db(), testEnv, job!.id, { now: t0 });
     expect(await received(name)).toHaveLength(1);
   });
 });
@@ -755,9 +755,9 @@ describe('endpoints per organisation', () => {
     const input = { url: 'https://hooks.test/racing', eventTypes: ['certificate.issued' as const] };
     const envOf = { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false' };
     for (let i = 0; i < MAX_ENDPOINTS_PER_ORGANISATION - 1; i++)
-      await createEndpointService(envOf, db(), actor, input);
+      await createEndpointService(db(), envOf, actor, input);
     const results = await Promise.allSettled(
-      Array.from({ length: 4 }, () => createEndpointService(envOf, db(), actor, input)),
+      Array.from({ length: 4 }, () => createEndpointService(db(), envOf, actor, input)),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results)

@@ -6,6 +6,7 @@
  * One bench-only route: `POST /__bench/verification-filter` builds the verification filter as
  * the cron does (`wrangler dev` runs no cron), so the seeded certificates are in it.
  */
+import { getDb } from '../../src/db/client';
 import worker from '../../src/index';
 import { rebuildVerificationFilter } from '../../src/services/verification-filter';
 import { withD1Stats } from './d1-stats';
@@ -19,7 +20,7 @@ export default {
   // Not async, and only a POST parses its URL: this wrapper runs on every request the bench measures.
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
     if (request.method === 'POST' && new URL(request.url).pathname === '/__bench/verification-filter') {
-      return rebuildVerificationFilter(env).then(
+      return rebuildVerificationFilter(getDb(env.DB), env).then(
         (built) => new Response(`${built.count} numbers, ${built.bytes} bytes`),
       );
     }

@@ -62,7 +62,8 @@ export const organisations = sqliteTable(
     /**
      * `organisationNameKey(name)`, written with every name and every verification: the unique index
      * below makes two verified organisations under one key impossible, however their requests
-     * interleave. Null on rows not written since the column was added (docs/decisions.md).
+     * interleave. Null on rows not written since the column was added
+     * (docs/decisions/0026-organisation-verification-under-concurrency.md).
      */
     nameKey: text('name_key'),
     /**

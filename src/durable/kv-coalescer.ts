@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import { getDb } from '../db/client';
 import {
   type CoalesceDecision,
   type CoalesceState,
@@ -81,7 +82,7 @@ export class KvCoalescer extends DurableObject<Env> {
     this.state = { ...next, key };
     await this.ctx.storage.put(STATE_KEY, this.state);
     if (key === VERIFY_CHANGES_KEY) await this.publishChanges(now);
-    else await writePublicView(this.env, key);
+    else await writePublicView(getDb(this.env.DB), this.env, key);
     return true;
   }
 

@@ -11,7 +11,7 @@
  * Logs carry message and job ids, never a user id, and errors as the database reported them
  * (Drizzle's wrapper quotes the statement's parameters).
  */
-import { getDb } from '../db/client';
+import { type Database, getDb } from '../db/client';
 import { retryDelaySeconds } from '../domain/jobs';
 import { type ErasurePayload, ensureErasureJob } from '../services/dsr/erasure';
 import {
@@ -46,11 +46,11 @@ const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<strin
   console[level === 'info' ? 'log' : level](JSON.stringify({ level, msg, ...fields }));
 
 /** The job a message is about: its id, or the job of a legacy erasure message (created if need be). */
-async function jobIdOf(env: Env, body: unknown): Promise<string | null> {
+async function jobIdOf(db: Database, body: unknown): Promise<string | null> {
   if (isJobMessage(body)) return body.jobId;
   if (isLegacyErasureMessage(body)) {
     const payload: ErasurePayload = { requestId: body.requestId, userId: body.userId };
-    return ensureErasureJob(getDb(env.DB), payload);
+    return ensureErasureJob(db, payload);
   }
   return null;
 }
@@ -76,19 +76,20 @@ export async function consumeJobBatch(
   // whole timeout, a DNS lookup that hangs) must not hold back the others in its batch.
   // Work that must not overlap (export builds) queues on this batch's own chain.
   const batchOptions: RunOptions = { serial: serialChain(), ...options };
-  await Promise.all(batch.messages.map((message) => consumeOne(message, env, batchOptions)));
+  const db = getDb(env.DB);
+  await Promise.all(batch.messages.map((message) => consumeOne(db, message, env, batchOptions)));
 }
 
-async function consumeOne(message: Message, env: Env, options: RunOptions): Promise<void> {
+async function consumeOne(db: Database, message: Message, env: Env, options: RunOptions): Promise<void> {
   let jobId: string | null = null;
   try {
-    jobId = await jobIdOf(env, message.body);
+    jobId = await jobIdOf(db, message.body);
     if (!jobId) {
       log('warn', 'unrecognised queue message', { id: message.id });
       message.ack();
       return;
     }
-    const outcome = await runJob(env, jobId, options);
+    const outcome = await runJob(db, env, jobId, options);
     message.ack();
     log('info', 'job delivery handled', { id: message.id, jobId, outcome });
   } catch (err) {
@@ -111,7 +112,7 @@ async function consumeOne(message: Message, env: Env, options: RunOptions): Prom
 export async function consumeDeadLetters(batch: MessageBatch, env: Env, now = new Date()): Promise<void> {
   const db = getDb(env.DB);
   for (const message of batch.messages) {
-    const jobId = await jobIdOf(env, message.body);
+    const jobId = await jobIdOf(db, message.body);
     if (jobId) {
       const reason = `Dead-lettered after ${message.attempts} deliveries.`;
       await stallJob(db, jobId, reason, now);

@@ -53,20 +53,29 @@ export async function consentOverview(
 
 /** Records a consent decision for the subject (a guardian's is recorded as given by them). */
 export async function recordSubjectConsent(
+  db: Database,
   env: Env,
   subject: DataSubject,
-  input: Parameters<typeof consent.recordConsent>[2],
+  input: Parameters<typeof consent.recordConsent>[3],
 ) {
-  const receipt = await consent.recordConsent(env, subject.person.id, input, subject.guardianId, clock.now());
+  const receipt = await consent.recordConsent(
+    db,
+    env,
+    subject.person.id,
+    input,
+    subject.guardianId,
+    clock.now(),
+  );
   return consent.consentReceiptView(receipt);
 }
 
 /** Corrects the subject's personal data. */
 export const correctSubject = (
+  db: Database,
   env: Env,
   subject: DataSubject,
-  input: Parameters<typeof correctPersonalData>[2],
-) => correctPersonalData(env, subject.person.id, input, subject.actor.id, subject.actor);
+  input: Parameters<typeof correctPersonalData>[3],
+) => correctPersonalData(db, env, subject.person.id, input, subject.actor.id, subject.actor);
 
 /** Files a grievance for the subject (marked `byGuardian` when a guardian files it). */
 export const fileGrievance = (db: Database, subject: DataSubject, details: Record<string, unknown>) =>

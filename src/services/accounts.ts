@@ -11,17 +11,17 @@ import { clock } from '../lib/clock';
 type BatchItem = Parameters<Database['batch']>[0][number];
 
 import { ProblemError } from '../lib/problem';
-import { afterCommit } from './after-commit';
+import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
+import { confirmationStatements } from './email-confirmations';
 import { guardianRequestInsert, sameEmail } from './guardians';
+import { invitationFor, newOrganisation } from './organisations/membership';
 import {
   assertNameFree,
-  invitationFor,
   loadOrganisation,
-  newOrganisation,
   type OrganisationRow,
   organisationSummary,
-} from './organisations';
+} from './organisations/organisation';
 
 export type Profile = {
   id: string;
@@ -193,6 +193,38 @@ export async function registerAccount(
 }
 
 /**
+ * `POST /api/auth/signup`: the account (and its organisation, or the invitation it accepts), with
+ * the confirmation link of its address in the same batch; the link's mail job is then handed to
+ * the queue (the sweeper sends it if this fails).
+ */
+export async function signUp(
+  db: Database,
+  env: Pick<Env, 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY'> & EffectsEnv,
+  input: SignupInput,
+  now: Date = clock.now(),
+): Promise<{ user: UserRow; organisation: OrganisationRow | null; invitationId: string | null }> {
+  let jobId: string | null = null;
+  const registered = await registerAccount(
+    db,
+    input,
+    [env.ADMIN_EMAIL],
+    now,
+    async ({ userId, email, invitationId }) => {
+      const link = await confirmationStatements(
+        db,
+        env,
+        { userId, email, purpose: 'signup', invitationId },
+        now,
+      );
+      jobId = link.jobId;
+      return link.statements;
+    },
+  );
+  if (jobId) await afterCommit(db, env, { jobs: [jobId] }, { now });
+  return registered;
+}
+
+/**
  * Checks credentials. Unknown email and wrong password do the same work (one PBKDF2
  * derivation) and give the same answer, so neither time nor body tells them apart.
  */
@@ -344,8 +376,8 @@ export async function profileOf(db: Database, userId: string): Promise<UserRow |
  * appear on are purged.
  */
 export async function setPublicAlias(
-  env: Pick<Env, 'CACHE' | 'DB'>,
   db: Database,
+  env: Pick<Env, 'CACHE'>,
   userId: string,
   requested: string | null,
 ): Promise<UserRow | null> {
@@ -371,7 +403,7 @@ export async function setPublicAlias(
       targetType: 'user',
       targetId: userId,
     }),
-    afterCommit(env, { person: { id: userId, change: 'alias' } }),
+    afterCommit(db, env, { person: { id: userId, change: 'alias' } }),
   ]);
   return row;
 }

@@ -25,7 +25,7 @@ async function publicBrief(db: Database, briefId: string) {
 }
 
 /** `GET /ob/achievements/{briefId}/criteria`: the brief's criteria, in words, with its rubric. */
-export async function criteriaDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Database, briefId: string) {
+export async function criteriaDocument(db: Database, env: Pick<Env, 'PUBLIC_BASE_URL'>, briefId: string) {
   const brief = await publicBrief(db, briefId);
   if (!brief) return null;
   const issuer = brief.organisation ?? PLATFORM_NAME;
@@ -50,8 +50,8 @@ export async function criteriaDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Da
  * shows: a renamed brief or organisation gets a new image, and an unchanged one is rendered once.
  */
 export async function achievementImage(
-  env: Pick<Env, 'CACHE'>,
   db: Database,
+  env: Pick<Env, 'CACHE'>,
   briefId: string,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   const brief = await publicBrief(db, briefId);

@@ -14,7 +14,7 @@
  */
 
 import { eq, or, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { certificates } from '../db/schema';
 import { refreshPublicAgreement } from './agreement-rate';
 import { purgeLeaderboards } from './cache-keys';
@@ -59,7 +59,7 @@ export type Committed = {
 };
 
 /** The bindings the effects use. The queue is optional: without it the sweeper enqueues the jobs. */
-export type EffectsEnv = Pick<Env, 'DB' | 'CACHE'> & Partial<Pick<Env, 'KV_COALESCER' | 'JOBS_QUEUE'>>;
+export type EffectsEnv = Pick<Env, 'CACHE'> & Partial<Pick<Env, 'KV_COALESCER' | 'JOBS_QUEUE'>>;
 
 export type AfterCommitOptions = {
   now?: Date;
@@ -78,6 +78,7 @@ const REQUEST_PURGE_LIMIT = 100;
 
 /** Applies the effects of a committed change (see the module comment). */
 export async function afterCommit(
+  db: Database,
   env: EffectsEnv,
   committed: Committed,
   options: AfterCommitOptions = {},
@@ -87,15 +88,14 @@ export async function afterCommit(
   if (options.defer) {
     // This isolate verifies the new numbers at once; others once the recent set is rewritten.
     if (issued.length > 0) rememberIssued(issued);
-    options.defer(effects(env, committed, now));
+    options.defer(effects(db, env, committed, now));
     return;
   }
-  await effects(env, committed, now);
+  await effects(db, env, committed, now);
 }
 
-async function effects(env: EffectsEnv, committed: Committed, now: Date): Promise<void> {
-  const db = getDb(env.DB);
-  const person = committed.person ? await personViews(env, db, committed.person) : EMPTY;
+async function effects(db: Database, env: EffectsEnv, committed: Committed, now: Date): Promise<void> {
+  const person = committed.person ? await personViews(db, committed.person) : EMPTY;
   const certificateNos = [...(committed.certificates ?? []), ...person.certificates];
   const domains = [...(committed.domains ?? []), ...person.domains];
   const issued = committed.issued ?? [];
@@ -108,21 +108,23 @@ async function effects(env: EffectsEnv, committed: Committed, now: Date): Promis
         () => (certificateNos.length > 0 ? forgetVerifications(env, certificateNos) : undefined),
         () =>
           committed.everyBoard || person.everyBoard
-            ? boardDomains(env.DB).then((all) => purgeLeaderboards(env.CACHE, all))
+            ? boardDomains(db).then((all) => purgeLeaderboards(env.CACHE, all))
             : committed.domains || person.boards
               ? purgeLeaderboards(env.CACHE, domains)
               : undefined,
         () =>
-          committed.ratedIn !== undefined ? publicViewsChanged(coalesced(env), committed.ratedIn) : undefined,
-        () => (issued.length > 0 ? announceIssued(coalesced(env), issued) : undefined),
+          committed.ratedIn !== undefined
+            ? publicViewsChanged(db, coalesced(env), committed.ratedIn)
+            : undefined,
+        () => (issued.length > 0 ? announceIssued(db, coalesced(env), issued) : undefined),
       ]),
     () =>
       committed.organisation !== undefined
-        ? forgetOrganisationViews(queued(env), committed.organisation, now)
+        ? forgetOrganisationViews(db, queued(env), committed.organisation, now)
         : undefined,
-    () => (committed.agreement ? refreshPublicAgreement(env, now) : undefined),
-    () => (env.JOBS_QUEUE && jobIds.length > 0 ? dispatchJobs(queued(env), jobIds, now) : undefined),
-    () => (committed.run && committed.run.length > 0 ? runNow(env, committed.run) : undefined),
+    () => (committed.agreement ? refreshPublicAgreement(db, env, now) : undefined),
+    () => (env.JOBS_QUEUE && jobIds.length > 0 ? dispatchJobs(db, queued(env), jobIds, now) : undefined),
+    () => (committed.run && committed.run.length > 0 ? runNow(db, env, committed.run) : undefined),
   ]);
 }
 
@@ -151,7 +153,6 @@ type PersonViews = { certificates: string[]; domains: string[]; boards: boolean;
 const EMPTY: PersonViews = { certificates: [], domains: [], boards: false, everyBoard: false };
 
 async function personViews(
-  env: EffectsEnv,
   db: Database,
   { id, change }: NonNullable<Committed['person']>,
 ): Promise<PersonViews> {
@@ -160,7 +161,7 @@ async function personViews(
     case 'alias':
       return {
         certificates: [],
-        domains: await leaderboardDomainsOf(env.DB, id),
+        domains: await leaderboardDomainsOf(db, id),
         boards: true,
         everyBoard: false,
       };
@@ -192,18 +193,18 @@ async function personViews(
   }
 }
 
-function coalesced(env: EffectsEnv): Pick<Env, 'DB' | 'CACHE' | 'KV_COALESCER'> {
+function coalesced(env: EffectsEnv): Pick<Env, 'CACHE' | 'KV_COALESCER'> {
   if (!env.KV_COALESCER) throw new Error('KV_COALESCER binding missing: cannot announce a public change');
-  return { DB: env.DB, CACHE: env.CACHE, KV_COALESCER: env.KV_COALESCER };
+  return { CACHE: env.CACHE, KV_COALESCER: env.KV_COALESCER };
 }
 
 /** Runs the jobs one after another; each failure is queued for a retry by `runJobNow`. */
-async function runNow(env: EffectsEnv, jobIds: readonly string[]): Promise<void> {
+async function runNow(db: Database, env: EffectsEnv, jobIds: readonly string[]): Promise<void> {
   if (!('AI' in env)) throw new Error('A job run at once needs the whole Env: pass the worker environment');
-  for (const id of jobIds) await runJobNow(env as Env, id);
+  for (const id of jobIds) await runJobNow(db, env as Env, id);
 }
 
-function queued(env: EffectsEnv): Pick<Env, 'DB' | 'CACHE' | 'JOBS_QUEUE'> {
+function queued(env: EffectsEnv): Pick<Env, 'CACHE' | 'JOBS_QUEUE'> {
   if (!env.JOBS_QUEUE) throw new Error('JOBS_QUEUE binding missing: cannot page a purge');
-  return { DB: env.DB, CACHE: env.CACHE, JOBS_QUEUE: env.JOBS_QUEUE };
+  return { CACHE: env.CACHE, JOBS_QUEUE: env.JOBS_QUEUE };
 }

@@ -1,5 +1,5 @@
 import { and, count, eq, gte, isNotNull } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { employerRatings, organisations } from '../db/schema';
 import {
   AGREEMENT_WINDOW_DAYS,
@@ -24,8 +24,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * The 2×2 (AI verdict × employer verdict) table of rating pairs created since `since`, counting
  * only verified organisations' ratings: a self-declared employer cannot move the public rate.
  */
-export async function countPairsSince(d1: D1Database, since: Date): Promise<PairCounts> {
-  const rows = await getDb(d1)
+export async function countPairsSince(db: Database, since: Date): Promise<PairCounts> {
+  const rows = await db
     .select({ ai: employerRatings.aiVerdict, employer: employerRatings.verdict, n: count() })
     .from(employerRatings)
     .innerJoin(organisations, eq(organisations.id, employerRatings.organisationId))
@@ -41,16 +41,16 @@ export async function countPairsSince(d1: D1Database, since: Date): Promise<Pair
 }
 
 /** The public rate from D1; the demonstration payload when the window holds no pairs. */
-export async function computePublicAgreement(env: Pick<Env, 'DB'>, now = new Date()): Promise<AgreementRate> {
+export async function computePublicAgreement(db: Database, now = new Date()): Promise<AgreementRate> {
   const since = new Date(now.getTime() - AGREEMENT_WINDOW_DAYS * DAY_MS);
-  const counts = await countPairsSince(env.DB, since);
+  const counts = await countPairsSince(db, since);
   const rate = agreementOverWindow(counts, { now });
   return rate.total === 0 ? demoAgreement(now) : rate;
 }
 
 /** The public payload, serialised once, with its validator. */
-async function buildPublicPayload(env: Pick<Env, 'DB'>, now: Date): Promise<CachedPayload> {
-  const rate = await computePublicAgreement(env, now);
+async function buildPublicPayload(db: Database, now: Date): Promise<CachedPayload> {
+  const rate = await computePublicAgreement(db, now);
   return { json: JSON.stringify(rate), etag: `W/"${now.getTime().toString(36)}-${rate.total}"` };
 }
 
@@ -61,10 +61,11 @@ const storedPayload = (payload: CachedPayload): KVNamespacePutOptions => ({
 
 /** Recompute and store the public payload. Called after every rating and by the cron trigger. */
 export async function refreshPublicAgreement(
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  db: Database,
+  env: Pick<Env, 'CACHE'>,
   now = new Date(),
 ): Promise<CachedPayload> {
-  const payload = await buildPublicPayload(env, now);
+  const payload = await buildPublicPayload(db, now);
   await env.CACHE.put(PUBLIC_AGREEMENT_KEY, payload.json, storedPayload(payload));
   payloadMemory.set(PUBLIC_AGREEMENT_KEY, payload);
   return payload;
@@ -74,11 +75,11 @@ export async function refreshPublicAgreement(
  * The public payload: from the isolate's memory, else one KV read (no D1 query, no
  * re-serialisation), else computed and stored (best effort: the reader is answered either way).
  */
-export async function publicAgreement(env: Pick<Env, 'DB' | 'CACHE'>): Promise<CachedPayload> {
+export async function publicAgreement(db: Database, env: Pick<Env, 'CACHE'>): Promise<CachedPayload> {
   const payload = await payloadMemory.get(PUBLIC_AGREEMENT_KEY, async () => {
     const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_KEY);
     if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
-    const built = await buildPublicPayload(env, new Date());
+    const built = await buildPublicPayload(db, new Date());
     await fillCache(env.CACHE, PUBLIC_AGREEMENT_KEY, built.json, storedPayload(built));
     return built;
   });
@@ -96,14 +97,14 @@ export type ScopedAgreement = {
  * platform (admin) or one employer's briefs, with a per-domain breakdown. Never a demo payload.
  */
 export async function scopedAgreement(
-  d1: D1Database,
+  db: Database,
   options: { windowDays: number; organisationId?: string; now?: Date },
 ): Promise<ScopedAgreement> {
   const now = options.now ?? new Date();
   const since = new Date(now.getTime() - options.windowDays * DAY_MS);
   const filters = [gte(employerRatings.createdAt, since), isNotNull(employerRatings.aiVerdict)];
   if (options.organisationId) filters.push(eq(employerRatings.organisationId, options.organisationId));
-  const rows = await getDb(d1)
+  const rows = await db
     .select({
       domain: employerRatings.domain,
       ai: employerRatings.aiVerdict,

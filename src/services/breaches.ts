@@ -8,7 +8,7 @@
  * the child, by email too (`guardianCopies`, src/services/guardians.ts).
  */
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { breaches, submissions, userNotices, users } from '../db/schema';
 import { type BreachSelector, canonicalSelector, selectorProblem } from '../domain/breach-selector';
 import { ProblemError } from '../lib/problem';
@@ -75,18 +75,18 @@ export const breachView = (r: Row, now = new Date()) => ({
 });
 
 export async function recordBreach(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   adminId: string,
   input: BreachInput,
   now = new Date(),
 ) {
-  const db = getDb(env.DB);
   const times = timeProblems(input, now);
   if (times.length > 0)
     throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
       errors: times,
     });
-  if (input.affected) return recordSelectedBreach(env, adminId, input, input.affected.query, now);
+  if (input.affected) return recordSelectedBreach(db, env, adminId, input, input.affected.query, now);
   const ids = [...new Set(input.affectedUserIds ?? [])];
   // Checked in chunks: D1 binds at most 100 parameters per statement.
   const found: { id: string }[] = [];
@@ -168,6 +168,7 @@ export async function recordBreach(
     ...outbox,
   ]);
   await dispatchJobs(
+    db,
     env,
     people.map((p) => p.jobId),
     now,
@@ -231,7 +232,8 @@ function noticeText(
  * The people are counted as they are notified (`affectedCount`).
  */
 async function recordSelectedBreach(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   adminId: string,
   input: BreachInput,
   selector: BreachSelector,
@@ -242,7 +244,6 @@ async function recordSelectedBreach(
     throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
       errors: [problem],
     });
-  const db = getDb(env.DB);
   const id = crypto.randomUUID();
   const foundAt = new Date(input.foundAt);
   const query = canonicalSelector(selector);
@@ -276,7 +277,7 @@ async function recordSelectedBreach(
     }),
     pageJob(db, { breachId: id, after: null }, jobId, now),
   ]);
-  await dispatchJobs(env, [jobId], now);
+  await dispatchJobs(db, env, [jobId], now);
   return breachView(row!, now);
 }
 
@@ -315,8 +316,8 @@ const pageNoticeId = (breachId: string, userId: string) => `breach-${breachId}-$
  * ON CONFLICT DO NOTHING, and the count is recomputed from the notices.
  */
 export async function notifyBreachPage(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
   db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   payload: BreachNotificationPayload,
   now: Date,
 ): Promise<{ notified: number; next: string | null }> {
@@ -390,7 +391,7 @@ export async function notifyBreachPage(
       .where(eq(breaches.id, breach.id)),
   ];
   await db.batch([first!, ...rest]);
-  await dispatchJobs(env, [...people.map((p) => p.jobId), ...(next ? [nextJobId] : [])], now);
+  await dispatchJobs(db, env, [...people.map((p) => p.jobId), ...(next ? [nextJobId] : [])], now);
   return { notified: drafts.length, next };
 }
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { briefs, type CertificateState, certificates, organisations, users } from '../db/schema';
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
 import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
@@ -74,8 +74,8 @@ export function publicStatus(
 
 /** What `GET /api/verify/{no}` shows, from D1, with the certificate's version. Null when no such certificate. */
 export async function buildVerification(
-  env: Pick<Env, 'PUBLIC_BASE_URL'>,
   db: Database,
+  env: Pick<Env, 'PUBLIC_BASE_URL'>,
   certificateNo: string,
   now = new Date(),
 ): Promise<{ payload: VerificationPayload; version: number } | null> {
@@ -168,7 +168,8 @@ async function currentVersion(db: Database, certificateNo: string): Promise<numb
  * never issued is null at once, with no KV or D1 read (`./verification-filter.ts`).
  */
 export async function verification(
-  env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE' | 'DB'>,
+  db: Database,
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE'>,
   certificateNo: string,
   readDb: () => Database,
 ): Promise<CachedPayload | null> {
@@ -184,7 +185,7 @@ export async function verification(
     verificationMemory.load(
       key,
       async () => {
-        const loaded = await loadVerification(env, certificateNo, readDb);
+        const loaded = await loadVerification(db, env, certificateNo, readDb);
         if (loaded) loaded.loadedAt = now;
         return loaded;
       },
@@ -205,10 +206,11 @@ export type LoadHooks = { afterRead?: () => Promise<void> };
  * in between, its invalidation may already have run, so the stale entry is replaced with a fresh
  * build instead of being left for the TTL. Whatever the interleaving, "active" cannot outlive a
  * revocation in KV by more than this one round trip. (The isolate's own memory drops in-flight
- * loads on invalidation: `IsolateCache.delete`.)
+ * loads on invalidation: `IsolateCache.delete`.) `db` is the primary; `readDb` may be a replica.
  */
 export async function loadVerification(
-  env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE' | 'DB'>,
+  db: Database,
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE'>,
   certificateNo: string,
   readDb: () => Database,
   hooks: LoadHooks = {},
@@ -218,7 +220,7 @@ export async function loadVerification(
   // An entry this location still holds from before a known change is rebuilt from the primary.
   const stale = hit.metadata ? builtBeforeChange(certificateNo, hit.metadata.builtAt ?? 0) : false;
   if (hit.value !== null && hit.metadata && !stale) return { json: hit.value, etag: hit.metadata.etag };
-  let built = await buildVerification(env, stale ? getDb(env.DB) : readDb(), certificateNo);
+  let built = await buildVerification(stale ? db : readDb(), env, certificateNo);
   for (let attempt = 0; built && attempt < 3; attempt++) {
     await hooks.afterRead?.();
     const json = JSON.stringify(built.payload);
@@ -228,9 +230,8 @@ export async function loadVerification(
     // when a certificate expires, so an entry never outlives `validUntil` (KV's floor is 60 s).
     const metadata: VerificationMeta = { etag, builtAt };
     await env.CACHE.put(key, json, { metadata, expirationTtl: cacheTtl(built.payload) });
-    const primary = getDb(env.DB);
-    if ((await currentVersion(primary, certificateNo)) === built.version) return { json, etag };
-    built = await buildVerification(env, primary, certificateNo);
+    if ((await currentVersion(db, certificateNo)) === built.version) return { json, etag };
+    built = await buildVerification(db, env, certificateNo);
     hooks.afterRead = undefined;
   }
   await env.CACHE.delete(key);
@@ -341,6 +342,7 @@ export async function revokeCertificate(
   // The revocation's audit entry (reason, address) committed with it.
   if (env)
     await afterCommit(
+      db,
       env,
       { certificates: [updated.certificateNo], domains: [updated.domain], jobs: hooks.jobIds },
       { now },
@@ -399,8 +401,8 @@ export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCert
 
 /** What the holder's printable certificate shows; null unless `holderId` holds this certificate. */
 export async function holderCertificateDocument(
-  env: Pick<Env, 'PUBLIC_BASE_URL'>,
   db: Database,
+  env: Pick<Env, 'PUBLIC_BASE_URL'>,
   certificateNo: string,
   holderId: string,
 ) {

@@ -13,7 +13,6 @@
  */
 import { and, desc, eq, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { getDb } from '../db/client';
 import { CONSENT_PURPOSES, type ConsentPurpose, consentEvents, jobs, users } from '../db/schema';
 import { isChild } from '../domain/age';
 import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages } from '../domain/consent-notices';
@@ -184,6 +183,7 @@ export async function consentHistoryPage(
  * `validation-failed` problem pointing at `#/noticeVersion`.
  */
 export async function recordConsent(
+  db: Database,
   env: Env,
   userId: string,
   input: { purpose: ConsentPurpose; action: ConsentAction; noticeVersion: string; language?: NoticeLanguage },
@@ -193,7 +193,7 @@ export async function recordConsent(
 ): Promise<Receipt> {
   const language = input.language ?? DEFAULT_NOTICE_LANGUAGE;
   if (input.action === 'grant') {
-    const [person] = await getDb(env.DB)
+    const [person] = await db
       .select({ dateOfBirth: users.dateOfBirth })
       .from(users)
       .where(eq(users.id, userId))
@@ -254,7 +254,6 @@ export async function recordConsent(
   }
   // A withdrawal must be able to reach the corpus: a misconfigured one refuses (503) before anything is recorded.
   const corpus = input.purpose === 'integrity_corpus' && input.action === 'revoke' ? corpusFor(env) : null;
-  const db = getDb(env.DB);
   const id = crypto.randomUUID();
   const resignJobId = input.purpose === 'public_verification' ? crypto.randomUUID() : null;
   const [inserted, ...rest] = await db.batch([
@@ -286,9 +285,9 @@ export async function recordConsent(
   ]);
   // The job stays only if the holder had an identifier when the consent was written (same transaction).
   const resignJob = resignJobId && (rest.at(-1) as { id: string }[] | undefined)?.length === 0;
-  if (corpus) await leaveCorpus(env.DB, corpus, userId);
-  if (resignJob) await runJobNow(env, resignJobId);
-  await afterCommit(env, { person: { id: userId, change: 'shown' } });
+  if (corpus) await leaveCorpus(db, corpus, userId);
+  if (resignJob) await runJobNow(db, env, resignJobId);
+  await afterCommit(db, env, { person: { id: userId, change: 'shown' } });
   return inserted[0] as ConsentReceipt;
 }
 
@@ -339,17 +338,14 @@ const CORPUS_CHUNK = 50;
  * corpus is sharded, from every shard (`forgetCandidate`). Idempotent: a retried withdrawal finds
  * what is left. Returns the submissions (single store) plus fingerprint rows (shards) removed.
  */
-export async function leaveCorpus(
-  d1: D1Database,
-  corpus: FingerprintCorpus,
-  userId: string,
-): Promise<number> {
-  const fromShards = corpus instanceof ShardedCorpus ? await forgetCandidate(d1, corpus, userId) : 0;
-  return fromShards + (await leaveSingleStore(d1, userId));
+export async function leaveCorpus(db: Database, corpus: FingerprintCorpus, userId: string): Promise<number> {
+  const fromShards = corpus instanceof ShardedCorpus ? await forgetCandidate(db, corpus, userId) : 0;
+  return fromShards + (await leaveSingleStore(db, userId));
 }
 
 /** The single store's part of leaveCorpus (also rows written before the corpus was sharded). */
-async function leaveSingleStore(d1: D1Database, userId: string): Promise<number> {
+async function leaveSingleStore(db: Database, userId: string): Promise<number> {
+  const d1 = db.$client;
   let removed = 0;
   for (;;) {
     const { results } = await d1

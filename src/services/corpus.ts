@@ -8,6 +8,7 @@
  * (docs/scaling.md): shards are addressed by `shardOf(hash, n)`; to grow from n to m, copy each
  * shard's rows to `shardOf(hash, m)` while writes go to both, then switch the count.
  */
+import type { Database } from '../db/client';
 import type { Fingerprint } from '../domain/integrity/winnowing';
 import { ProblemError } from '../lib/problem';
 
@@ -278,14 +279,14 @@ const FORGET_PAGE = 50;
  * finds what is left. Returns the fingerprint rows deleted.
  */
 export async function forgetCandidate(
-  d1: D1Database,
+  db: Database,
   corpus: FingerprintCorpus,
   candidateId: string,
 ): Promise<number> {
   let removed = 0;
   let after = '';
   for (;;) {
-    const { results } = await d1
+    const { results } = await db.$client
       .prepare(
         `SELECT id FROM submissions WHERE candidate_id = ? AND id > ? ORDER BY id LIMIT ${FORGET_PAGE}`,
       )

@@ -296,7 +296,7 @@ async function statusEntryCheck(
   try {
     if (ownUrl(ctx, url)) {
       const match = /\/ob\/status-lists\/revocation\/(\d+)$/.exec(url);
-      const own = match ? await statusList(ctx.env as Env, ctx.db, 'revocation', Number(match[1])) : null;
+      const own = match ? await statusList(ctx.db, ctx.env as Env, 'revocation', Number(match[1])) : null;
       if (!own) return { finding: 'unknown', detail: `${url}: no such status list here.` };
       jwt = own.jwt;
     } else {
@@ -401,7 +401,7 @@ async function issuerCheck(ctx: Context, credential: Record<string, unknown>, is
   const ownPrefix = `${ctx.base}/ob/issuers/`;
   if (issuerId.startsWith(ownPrefix)) {
     const id = issuerId.slice(ownPrefix.length);
-    const profile = /^(platform|[0-9a-f-]{36})$/.test(id) ? await issuerProfile(ctx.env, ctx.db, id) : null;
+    const profile = /^(platform|[0-9a-f-]{36})$/.test(id) ? await issuerProfile(ctx.db, ctx.env, id) : null;
     if (!profile)
       return {
         finding,
@@ -514,8 +514,8 @@ function report(
  * `declared`: the bytes were sent as `image/png` or `image/svg+xml` and must be that image.
  */
 export async function verifyPresentedCredential(
-  env: Env_,
   db: Database,
+  env: Env_,
   bytes: Uint8Array,
   now = new Date(),
   declared?: DeclaredImage,

@@ -13,7 +13,7 @@
  * (an `email_confirmation` job, src/services/mail.ts); resending is limited to 3 an hour.
  */
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { insertIfChanged, statement } from '../db/conditional';
 import { isUniqueViolation } from '../db/errors';
 import { dsrRequests, emailConfirmations, organisationInvitations, users } from '../db/schema';
@@ -22,7 +22,7 @@ import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
 import { afterCommit } from './after-commit';
 import { auditInsert } from './audit';
-import { resignHolderCredentials } from './issuance';
+import { resignHolderCredentials } from './issuance/resign';
 import { dispatchJobs, jobInsert } from './jobs/jobs';
 import { registerJobKind } from './jobs/registry';
 import { sendMail } from './mail';
@@ -73,8 +73,8 @@ export type ConfirmationInput = {
  * `jobId` is to be dispatched once the batch has committed.
  */
 export async function confirmationStatements(
-  env: Pick<Env, 'CERT_SIGNING_KEY'>,
   db: Database,
+  env: Pick<Env, 'CERT_SIGNING_KEY'>,
   input: ConfirmationInput,
   now: Date,
 ) {
@@ -212,11 +212,11 @@ export async function confirmationStatus(
  * confirmed already, 429 past 3 links an hour. A link to an invited address carries the invitation.
  */
 export async function resendConfirmation(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'CERT_SIGNING_KEY'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE' | 'CERT_SIGNING_KEY'>,
   userId: string,
   now = clock.now(),
 ): Promise<{ email: string; expiresAt: Date }> {
-  const db = getDb(env.DB);
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new ProblemError('unauthenticated', 'The account no longer exists.');
   if (user.emailConfirmedAt) throw new ProblemError('conflict', `${user.email} is confirmed already.`);
@@ -234,13 +234,13 @@ export async function resendConfirmation(
     .orderBy(desc(emailConfirmations.createdAt))
     .limit(1);
   const link = await confirmationStatements(
-    env,
     db,
+    env,
     { userId, email: user.email, purpose: 'signup', invitationId: invited?.invitationId ?? null },
     now,
   );
   await db.batch([...link.statements]);
-  await dispatchJobs(env, [link.jobId], now);
+  await dispatchJobs(db, env, [link.jobId], now);
   return { email: user.email, expiresAt: new Date(now.getTime() + CONFIRMATION_TTL_MS) };
 }
 
@@ -265,11 +265,11 @@ const unusable = () =>
  * audit entry written only if the account changed.
  */
 export async function confirmEmail(
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
+  db: Database,
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   token: string,
   now = clock.now(),
 ): Promise<ConfirmationResult> {
-  const db = getDb(env.DB);
   const [row] = await db
     .select()
     .from(emailConfirmations)
@@ -397,8 +397,8 @@ export async function confirmEmail(
   if ((results[0]?.meta.changes ?? 0) === 0 || (account?.meta.changes ?? 0) === 0) throw unusable();
   if (row.purpose === 'change') {
     // The holder identifier is a hash of the email: sign their credentials again.
-    if (user.credentialIdentitySalt) await resignHolderCredentials(env, db, user.id);
-    await afterCommit(env, { person: { id: user.id, change: 'shown' } });
+    if (user.credentialIdentitySalt) await resignHolderCredentials(db, env, user.id);
+    await afterCommit(db, env, { person: { id: user.id, change: 'shown' } });
   }
   return {
     email: row.email,

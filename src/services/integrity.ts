@@ -7,7 +7,7 @@
  */
 
 import { eq } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { briefs } from '../db/schema';
 import { boilerplateFilter } from '../domain/integrity/boilerplate';
 import { sampleFingerprints } from '../domain/integrity/sampling';
@@ -271,12 +271,12 @@ export type IntegrityRequestContext = {
  * author identities. Returns null for a brief that does not exist or is a draft.
  */
 export async function integrityContextFor(
-  d1: D1Database,
+  db: Database,
   request: IntegrityRequestContext,
 ): Promise<IntegrityContext | null> {
   const context: IntegrityContext = {};
   if (request.briefId) {
-    const [brief] = await getDb(d1).select().from(briefs).where(eq(briefs.id, request.briefId)).limit(1);
+    const [brief] = await db.select().from(briefs).where(eq(briefs.id, request.briefId)).limit(1);
     if (!brief || brief.state === 'draft') return null;
     context.briefText = [
       brief.title,

@@ -1,3 +1,4 @@
+import type { Database } from '../db/client';
 import { ALL_DOMAINS_KEY, leaderboardKey, PUBLIC_AGREEMENT_KEY } from './cache-keys';
 import { writePublicView } from './public-views-writer';
 
@@ -8,14 +9,15 @@ import { writePublicView } from './public-views-writer';
  * than a second are written here at once (a slow trickle of ratings shows immediately).
  */
 export async function publicViewsChanged(
-  env: Pick<Env, 'DB' | 'CACHE' | 'KV_COALESCER'>,
+  db: Database,
+  env: Pick<Env, 'CACHE' | 'KV_COALESCER'>,
   domain: string,
 ): Promise<void> {
   const keys = [PUBLIC_AGREEMENT_KEY, ALL_DOMAINS_KEY, leaderboardKey(domain)];
   await Promise.all(
     keys.map(async (key) => {
       const decision = await env.KV_COALESCER.getByName(`kv:${key}`).request(key);
-      if (decision.action === 'write') await writePublicView(env, key);
+      if (decision.action === 'write') await writePublicView(db, env, key);
     }),
   );
 }

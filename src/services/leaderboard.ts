@@ -1,3 +1,4 @@
+import type { Database } from '../db/client';
 import { birthCutoff } from '../domain/age';
 import type { Leaderboard, LeaderboardEntry } from '../domain/leaderboard';
 import { clock } from '../lib/clock';
@@ -9,8 +10,8 @@ import { type CachedPayload, fillCache, leaderboardKey, leaderboardMemory } from
  * board is empty; answering it uncached keeps made-up `domain` values from creating KV
  * entries (and KV writes) at will. One indexed lookup (`briefs_state_domain_idx`).
  */
-export async function isBoardDomain(d1: D1Database, domain: string): Promise<boolean> {
-  const row = await d1
+export async function isBoardDomain(db: Database, domain: string): Promise<boolean> {
+  const row = await db.$client
     .prepare(`SELECT 1 AS found FROM briefs WHERE state IN ('published', 'closed') AND domain = ? LIMIT 1`)
     .bind(domain)
     .first<{ found: number }>();
@@ -18,8 +19,8 @@ export async function isBoardDomain(d1: D1Database, domain: string): Promise<boo
 }
 
 /** The domains of a person's certificates: the boards other than the all-domains one they can appear on. */
-export async function leaderboardDomainsOf(d1: D1Database, userId: string): Promise<string[]> {
-  const { results } = await d1
+export async function leaderboardDomainsOf(db: Database, userId: string): Promise<string[]> {
+  const { results } = await db.$client
     .prepare('SELECT DISTINCT domain FROM certificates WHERE holder_id = ?')
     .bind(userId)
     .all<{ domain: string }>();
@@ -31,8 +32,8 @@ export async function leaderboardDomainsOf(d1: D1Database, userId: string): Prom
  * erased person's certificates (and so their domains) may already be gone when it resumes.
  * Bounded by the published briefs, not by what anyone asks for.
  */
-export async function boardDomains(d1: D1Database): Promise<string[]> {
-  const { results } = await d1
+export async function boardDomains(db: Database): Promise<string[]> {
+  const { results } = await db.$client
     .prepare(`SELECT DISTINCT domain FROM briefs WHERE state IN ('published', 'closed')`)
     .all<{ domain: string }>();
   return results.map((r) => r.domain);
@@ -53,7 +54,7 @@ export const ALL_DOMAINS = '*';
  * last one written.
  */
 export async function computeLeaderboard(
-  d1: D1Database,
+  db: Database,
   domain: string | null,
   now = clock.now(),
 ): Promise<Leaderboard> {
@@ -99,7 +100,7 @@ export async function computeLeaderboard(
       AND (u.date_of_birth IS NULL OR u.date_of_birth <= '${adultBornBy}')
     ORDER BY certificates DESC, average_score DESC, alias ASC, u.id ASC
     LIMIT ${LEADERBOARD_SIZE}`;
-  const statement = d1.prepare(sql);
+  const statement = db.$client.prepare(sql);
   const { results } = await (domain === null ? statement : statement.bind(domain)).all<{
     alias: string;
     certificates: number;
@@ -133,15 +134,16 @@ const emptyBoards = new Map<string, Leaderboard>();
  * cached nowhere (see `isBoardDomain`).
  */
 export async function cachedLeaderboard(
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  db: Database,
+  env: Pick<Env, 'CACHE'>,
   domain: string | null,
 ): Promise<Leaderboard> {
   const key = leaderboardKey(domain ?? ALL_DOMAINS);
   const board = await leaderboardMemory.get(key, async () => {
     const hit = await env.CACHE.get<Leaderboard>(key, 'json');
     if (hit) return hit;
-    if (domain !== null && !(await isBoardDomain(env.DB, domain))) return null;
-    const computed = await computeLeaderboard(env.DB, domain);
+    if (domain !== null && !(await isBoardDomain(db, domain))) return null;
+    const computed = await computeLeaderboard(db, domain);
     await fillCache(env.CACHE, key, JSON.stringify(computed), { expirationTtl: CACHE_TTL_SECONDS });
     return computed;
   });

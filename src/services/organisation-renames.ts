@@ -11,6 +11,7 @@ import type { Database } from '../db/client';
 import { organisations } from '../db/schema';
 import { organisationNameKey } from '../domain/organisations';
 import { ProblemError } from '../lib/problem';
+import { afterCommit, type Effects } from './after-commit';
 import { auditInsert } from './audit';
 import {
   asRead,
@@ -21,7 +22,7 @@ import {
   type OrganisationRow,
   reloaded,
   write,
-} from './organisations';
+} from './organisations/organisation';
 
 export type RenameDecision = { decision: 'approve' | 'refuse'; reason: string; name: string };
 
@@ -36,6 +37,8 @@ export async function reviewRename(
   admin: { id: string; ip?: string | null },
   id: string,
   input: RenameDecision,
+  /** With it, its profile and its certificates' cached verifications (which show the name) are dropped. */
+  effects?: Effects,
 ): Promise<OrganisationRow | null> {
   const organisation = await loadOrganisation(db, id);
   if (!organisation) return null;
@@ -76,5 +79,7 @@ export async function reviewRename(
     if (approve) await assertNameFree(db, pending, id);
     throw changedMeanwhile();
   }
-  return reloaded(db, organisation);
+  const reviewed = await reloaded(db, organisation);
+  if (effects) await afterCommit(db, effects.env, { organisation: reviewed.id }, effects);
+  return reviewed;
 }

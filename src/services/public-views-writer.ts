@@ -1,3 +1,4 @@
+import type { Database } from '../db/client';
 import { refreshPublicAgreement } from './agreement-rate';
 import { LEADERBOARD_PREFIX, leaderboardMemory, PUBLIC_AGREEMENT_KEY, VERIFY_RECENT_KEY } from './cache-keys';
 import { writeRecentNumbers } from './verification-filter';
@@ -8,13 +9,13 @@ import { writeRecentNumbers } from './verification-filter';
  * numbers are recomputed from D1. Called at most once per second per key
  * (`KvCoalescer`).
  */
-export async function writePublicView(env: Pick<Env, 'DB' | 'CACHE'>, key: string): Promise<void> {
+export async function writePublicView(db: Database, env: Pick<Env, 'CACHE'>, key: string): Promise<void> {
   if (key === PUBLIC_AGREEMENT_KEY) {
-    await refreshPublicAgreement(env);
+    await refreshPublicAgreement(db, env);
     return;
   }
   if (key === VERIFY_RECENT_KEY) {
-    await writeRecentNumbers(env);
+    await writeRecentNumbers(db, env);
     return;
   }
   if (key.startsWith(LEADERBOARD_PREFIX)) {

@@ -8,7 +8,7 @@
  * disabled accounts (erasures under way, tombstones) are left out.
  */
 import { and, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { type NOTICE_KINDS, userNotices, users } from '../db/schema';
 import { olderThan, type Position } from '../lib/paging';
 import { auditInsert } from './audit';
@@ -31,10 +31,10 @@ export function retentionDays(value: string | undefined): number {
 export type RetentionRun = { notified: number; erased: number };
 
 export async function runRetention(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'CACHE'> & { RETENTION_INACTIVE_DAYS?: string },
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE' | 'CACHE'> & { RETENTION_INACTIVE_DAYS?: string },
   now = new Date(),
 ): Promise<RetentionRun> {
-  const db = getDb(env.DB);
   const days = retentionDays(env.RETENTION_INACTIVE_DAYS);
   const inactiveSince = new Date(now.getTime() - days * DAY_MS);
   const lastActivity = sql`coalesce(${users.lastLoginAt}, ${users.createdAt})`;
@@ -64,7 +64,7 @@ export async function runRetention(
       }),
       db.update(users).set({ retentionNoticeAt: null }).where(eq(users.id, u.id)),
     ]);
-    await requestErasure(env, u.id, now);
+    await requestErasure(db, env, u.id, now);
   }
 
   // Notify those inactive for the period who have no notice yet.

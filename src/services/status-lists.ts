@@ -99,8 +99,8 @@ async function sha256Hex(text: string): Promise<string> {
  * organisation, which is what makes it herd-private.
  */
 export async function statusList(
-  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   db: Database,
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   purpose: StatusPurpose,
   list: number,
   now = new Date(),
@@ -115,13 +115,13 @@ export async function statusList(
   const key = listKey(generation, purpose, list);
   const remembered = listMemory.peek(key);
   if (remembered) return remembered;
-  return listMemory.get(key, () => loadStatusList(env, db, key, purpose, list, now));
+  return listMemory.get(key, () => loadStatusList(db, env, key, purpose, list, now));
 }
 
 /** The list from KV, else built from D1, signed and stored; null for a list that does not exist. */
 async function loadStatusList(
-  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   db: Database,
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   key: string,
   purpose: StatusPurpose,
   list: number,
@@ -167,7 +167,7 @@ async function loadStatusList(
 }
 
 /** `GET /ob/issuers/{id}`: the organisation's OB 3.0 Profile as it is now, or the platform's. */
-export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Database, id: string) {
+export async function issuerProfile(db: Database, env: Pick<Env, 'PUBLIC_BASE_URL'>, id: string) {
   const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
   // `verification` is ours, not Open Badges': defined here (as an opaque JSON value) so a JSON-LD
   // processor in safe mode accepts the Profile too.
@@ -212,7 +212,7 @@ export async function issuerProfile(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Datab
 }
 
 /** `GET /ob/achievements/{briefId}`: the achievement of a brief that is (or was) public; null for drafts. */
-export async function achievementDocument(env: Pick<Env, 'PUBLIC_BASE_URL'>, db: Database, briefId: string) {
+export async function achievementDocument(db: Database, env: Pick<Env, 'PUBLIC_BASE_URL'>, briefId: string) {
   const [row] = await db
     .select({ id: briefs.id, title: briefs.title, domain: briefs.domain, organisation: organisations.name })
     .from(briefs)

@@ -24,7 +24,7 @@
  * normal path, which answers 404 from D1.
  */
 import { asc, count, gt, gte } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import type { Database } from '../db/client';
 import { certificates } from '../db/schema';
 import { BloomFilter } from '../domain/membership-filter';
 import { VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from './cache-keys';
@@ -159,27 +159,29 @@ export function rememberIssued(numbers: readonly string[], now: number = Date.no
  * every issue meanwhile), so other isolates see them within `RECENT_REFRESH_MS` plus a second.
  */
 export async function announceIssued(
-  env: Pick<Env, 'DB' | 'CACHE' | 'KV_COALESCER'>,
+  db: Database,
+  env: Pick<Env, 'CACHE' | 'KV_COALESCER'>,
   numbers: readonly string[],
   now: number = Date.now(),
 ): Promise<void> {
   if (numbers.length === 0) return;
   rememberIssued(numbers, now);
-  await requestRecentWrite(env);
+  await requestRecentWrite(db, env);
 }
 
-async function requestRecentWrite(env: Pick<Env, 'DB' | 'CACHE' | 'KV_COALESCER'>): Promise<void> {
+async function requestRecentWrite(db: Database, env: Pick<Env, 'CACHE' | 'KV_COALESCER'>): Promise<void> {
   const decision = await env.KV_COALESCER.getByName(`kv:${VERIFY_RECENT_KEY}`).request(VERIFY_RECENT_KEY);
-  if (decision.action === 'write') await writeRecentNumbers(env);
+  if (decision.action === 'write') await writeRecentNumbers(db, env);
 }
 
 /** Recomputes the recent set from the primary D1 (the `issued_at` index) and stores it. */
 export async function writeRecentNumbers(
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  db: Database,
+  env: Pick<Env, 'CACHE'>,
   now: number = Date.now(),
 ): Promise<RecentValue> {
   const from = now - RECENT_WINDOW_MS;
-  const rows = await getDb(env.DB)
+  const rows = await db
     .select({ no: certificates.certificateNo })
     .from(certificates)
     .where(gte(certificates.issuedAt, new Date(from)));
@@ -195,10 +197,10 @@ export async function writeRecentNumbers(
  * the two agree. Returns what was built.
  */
 export async function rebuildVerificationFilter(
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  db: Database,
+  env: Pick<Env, 'CACHE'>,
   now: number = Date.now(),
 ): Promise<{ count: number; bytes: number }> {
-  const db = getDb(env.DB);
   const builtAt = now;
   const [total] = await db.select({ n: count() }).from(certificates);
   const bloom = BloomFilter.forCapacity(
@@ -221,6 +223,6 @@ export async function rebuildVerificationFilter(
   const metadata: FilterMeta = { builtAt, count: bloom.count };
   await env.CACHE.put(VERIFY_FILTER_KEY, bytes, { metadata });
   // Then the recent set, computed after the filter's reads, so the two agree from here on.
-  await writeRecentNumbers(env, Date.now());
+  await writeRecentNumbers(db, env, Date.now());
   return { count: bloom.count, bytes: bytes.length };
 }

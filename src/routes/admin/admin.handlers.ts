@@ -5,7 +5,8 @@ import * as apiKeys from '../../services/api-keys';
 import * as audit from '../../services/audit';
 import * as requests from '../../services/dsr/requests';
 import * as jobs from '../../services/jobs/jobs';
-import * as organisations from '../../services/organisations';
+import { organisationView } from '../../services/organisations/organisation';
+import * as review from '../../services/organisations/review';
 import type * as routes from './admin.routes';
 
 export const issueApiKey: AppRouteHandler<typeof routes.createApiKey> = async (c) => {
@@ -129,7 +130,7 @@ export const listJobs: AppRouteHandler<typeof routes.listJobs> = async (c) => {
 };
 
 export const retryJob: AppRouteHandler<typeof routes.retryJob> = async (c) => {
-  const job = await jobs.retryJob(c.env, c.var.user.id, c.req.valid('param').id);
+  const job = await jobs.retryJob(c.var.db, c.env, c.var.user.id, c.req.valid('param').id);
   return c.json(jobs.toJobView(job), 200);
 };
 
@@ -157,19 +158,19 @@ export const listOrganisations: AppRouteHandler<typeof routes.listOrganisations>
     verification,
     renamePending: renamePending === undefined ? undefined : renamePending === 'true',
   };
-  const rows = await organisations.listOrganisations(c.var.db, filter, limit, decodeCursor(cursor));
+  const rows = await review.listOrganisations(c.var.db, filter, limit, decodeCursor(cursor));
   const page = toPage(rows, limit);
-  return c.json({ items: page.items.map(organisations.organisationView), nextCursor: page.nextCursor }, 200);
+  return c.json({ items: page.items.map(organisationView), nextCursor: page.nextCursor }, 200);
 };
 
 export const reviewOrganisation: AppRouteHandler<typeof routes.reviewOrganisation> = async (c) => {
-  const reviewed = await organisations.reviewOrganisationAndIssue(
-    c.env,
+  const reviewed = await review.reviewOrganisationAndIssue(
     c.var.db,
+    c.env,
     { id: c.var.user.id, ip: c.req.header('CF-Connecting-IP') ?? null },
     c.req.valid('param').id,
     c.req.valid('json'),
   );
   if (!reviewed) throw new ProblemError('not-found', 'No organisation with this id.');
-  return c.json(organisations.organisationView(reviewed.organisation), 200);
+  return c.json(organisationView(reviewed.organisation), 200);
 };

@@ -1,8 +1,7 @@
 import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
-import { forgetOrganisationViews } from '../../services/dsr/public-views';
 import { reviewRename } from '../../services/organisation-renames';
-import { organisationView } from '../../services/organisations';
+import { organisationView } from '../../services/organisations/organisation';
 import type * as routes from './renames.routes';
 
 export const reviewRenameHandler: AppRouteHandler<typeof routes.reviewOrganisationRename> = async (c) => {
@@ -11,9 +10,8 @@ export const reviewRenameHandler: AppRouteHandler<typeof routes.reviewOrganisati
     { id: c.var.user.id, ip: c.req.header('CF-Connecting-IP') ?? null },
     c.req.valid('param').id,
     c.req.valid('json'),
+    { env: c.env },
   );
   if (!organisation) throw new ProblemError('not-found', 'No organisation with this id.');
-  // Its profile and its certificates' cached verifications show the name.
-  await forgetOrganisationViews(c.env, organisation.id);
   return c.json(organisationView(organisation), 200);
 };

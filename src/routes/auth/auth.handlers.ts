@@ -7,37 +7,16 @@ import {
   authenticate,
   bootstrapAdmin,
   profileWithOrganisation,
-  registerAccount,
+  signUp,
   toProfile,
 } from '../../services/accounts';
-import { afterCommit } from '../../services/after-commit';
-import { confirmationStatements } from '../../services/email-confirmations';
 import { endSession, startSession } from '../../services/sessions';
 import type * as routes from './auth.routes';
 
 export const signup: AppRouteHandler<typeof routes.signup> = async (c) => {
   const { db } = c.var;
   await countSignup(c.env, c.req.header('CF-Connecting-IP'));
-  const now = clock.now();
-  let jobId: string | null = null;
-  const { user, organisation } = await registerAccount(
-    db,
-    c.req.valid('json'),
-    [c.env.ADMIN_EMAIL],
-    now,
-    async ({ userId, email, invitationId }) => {
-      // The confirmation link, in the signup's own batch (the mail goes out through the outbox).
-      const link = await confirmationStatements(
-        c.env,
-        db,
-        { userId, email, purpose: 'signup', invitationId },
-        now,
-      );
-      jobId = link.jobId;
-      return link.statements;
-    },
-  );
-  if (jobId) await afterCommit(c.env, { jobs: [jobId] }, { now });
+  const { user, organisation } = await signUp(db, c.env, c.req.valid('json'), clock.now());
   const session = await startSession(db, user.id);
   setSessionCookie(c, session.token, session.expiresAt);
   return c.json({ user: toProfile(user, organisation), expiresAt: session.expiresAt.toISOString() }, 201);

@@ -5,7 +5,7 @@ import { recordSubjectConsent, self } from '../data-subject';
 import type * as routes from './consent.routes';
 
 export const record: AppRouteHandler<typeof routes.recordConsent> = async (c) => {
-  return c.json(await recordSubjectConsent(c.env, self(c.var.user), c.req.valid('json')), 201);
+  return c.json(await recordSubjectConsent(c.var.db, c.env, self(c.var.user), c.req.valid('json')), 201);
 };
 
 export const notice: AppRouteHandler<typeof routes.getNotice> = (c) => {

@@ -16,15 +16,20 @@ import type * as routes from './dsr.routes';
 
 export const access: AppRouteHandler<typeof routes.access> = async (c) => {
   if ((await exportRowCount(c.var.db, c.var.user.id)) > EXPORT_SYNC_MAX_ROWS) {
-    const request = await queueAccessExport(c.env, c.var.user);
+    const request = await queueAccessExport(c.var.db, c.env, c.var.user);
     return c.json(request, 202, { Location: `/api/dsr/access/${request.id}/download` });
   }
-  const { filename, body } = await startAccessExport(c.env, c.var.user);
+  const { filename, body } = await startAccessExport(c.var.db, c.env, c.var.user);
   return c.body(body, 200, zipHeaders(filename));
 };
 
 export const accessDownload: AppRouteHandler<typeof routes.accessDownload> = async (c) => {
-  const { body, size, filename } = await exportDownload(c.env, c.var.user.id, c.req.valid('param').requestId);
+  const { body, size, filename } = await exportDownload(
+    c.var.db,
+    c.env,
+    c.var.user.id,
+    c.req.valid('param').requestId,
+  );
   return c.body(body, 200, {
     'Content-Type': 'application/zip',
     'Content-Length': String(size),
@@ -34,11 +39,11 @@ export const accessDownload: AppRouteHandler<typeof routes.accessDownload> = asy
 };
 
 export const correction: AppRouteHandler<typeof routes.correction> = async (c) => {
-  return c.json(await correctSubject(c.env, self(c.var.user), c.req.valid('json')), 200);
+  return c.json(await correctSubject(c.var.db, c.env, self(c.var.user), c.req.valid('json')), 200);
 };
 
 export const erasure: AppRouteHandler<typeof routes.erasure> = async (c) => {
-  const receipt = await requestErasure(c.env, c.var.user.id);
+  const receipt = await requestErasure(c.var.db, c.env, c.var.user.id);
   // Like logout: the session is gone, so neither renew nor keep the cookie.
   c.set('sessionEnded', true);
   clearSessionCookie(c);

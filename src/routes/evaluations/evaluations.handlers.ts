@@ -15,8 +15,8 @@ export const get: AppRouteHandler<typeof routes.getEvaluation> = async (c) => {
 
 export const rate: AppRouteHandler<typeof routes.rate> = async (c) => {
   const result = await rateEvaluation(
-    c.env,
     c.var.db,
+    c.env,
     c.var.user,
     c.req.valid('param').id,
     c.req.valid('json'),

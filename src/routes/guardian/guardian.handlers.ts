@@ -70,24 +70,30 @@ export const wardConsents: AppRouteHandler<typeof routes.wardConsents> = async (
 
 export const recordWardConsent: AppRouteHandler<typeof routes.recordWardConsent> = async (c) => {
   const subject = await ward(c.var.db, c.var.user, c.req.valid('param').id);
-  return c.json(await recordSubjectConsent(c.env, subject, c.req.valid('json')), 201);
+  return c.json(await recordSubjectConsent(c.var.db, c.env, subject, c.req.valid('json')), 201);
 };
 
 export const wardAccess: AppRouteHandler<typeof routes.wardAccess> = async (c) => {
   const subject = await ward(c.var.db, c.var.user, c.req.valid('param').id);
-  const { filename, body } = await startAccessExport(c.env, subject.person, new Date(), subject.actor.id);
+  const { filename, body } = await startAccessExport(
+    c.var.db,
+    c.env,
+    subject.person,
+    new Date(),
+    subject.actor.id,
+  );
   return c.body(body, 200, zipHeaders(filename));
 };
 
 export const wardCorrection: AppRouteHandler<typeof routes.wardCorrection> = async (c) => {
   const subject = await ward(c.var.db, c.var.user, c.req.valid('param').id);
-  return c.json(await correctSubject(c.env, subject, c.req.valid('json')), 200);
+  return c.json(await correctSubject(c.var.db, c.env, subject, c.req.valid('json')), 200);
 };
 
 export const wardErasure: AppRouteHandler<typeof routes.wardErasure> = async (c) => {
   const subject = await ward(c.var.db, c.var.user, c.req.valid('param').id);
   assertRecentSignIn(c.var.user, "Erasing the child's account", c.get('rateLimitHeaders'));
-  const receipt = await requestErasure(c.env, subject.person.id, new Date(), subject.actor.id);
+  const receipt = await requestErasure(c.var.db, c.env, subject.person.id, new Date(), subject.actor.id);
   return c.json(receipt, 202, { Location: `/api/dsr/erasure/${receipt.requestId}` });
 };
 

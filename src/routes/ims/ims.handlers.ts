@@ -122,7 +122,7 @@ export const clrCredentials: AppRouteHandler<typeof routes.getClrCredentials> = 
   const auth = await authorise(c, CLR_SCOPES.credentialReadonly);
   if ('refusal' in auth) return auth.refusal as never;
   return (await limited(c, auth.holder.id, async () => {
-    const record = await signedLearnerRecord(c.env, c.var.db, auth.holder.id);
+    const record = await signedLearnerRecord(c.var.db, c.env, auth.holder.id);
     return Response.json(
       { compactJwsString: record ? [record.jwt] : [] },
       { headers: { 'X-Total-Count': record ? '1' : '0', 'Cache-Control': 'no-store' } },

@@ -4,7 +4,7 @@ import { signedLearnerRecord } from '../../services/portability/learner-record';
 import type * as routes from './learner-record.routes';
 
 export const get: AppRouteHandler<typeof routes.getLearnerRecord> = async (c) => {
-  const record = await signedLearnerRecord(c.env, c.var.db, c.var.user.id);
+  const record = await signedLearnerRecord(c.var.db, c.env, c.var.user.id);
   if (!record)
     throw new ProblemError(
       'not-found',

@@ -6,9 +6,10 @@ import * as certs from '../../services/certificates';
 import { identifierIncluded } from '../../services/credentials';
 import { renderCertificatePdf } from '../../services/dsr/pdf';
 import * as requests from '../../services/dsr/requests';
-import { setHolderIdentifier } from '../../services/issuance';
-import * as organisations from '../../services/organisations';
-import { organisationOf, organisationView } from '../../services/organisations';
+import { setHolderIdentifier } from '../../services/issuance/resign';
+import * as domainProof from '../../services/organisations/domain-proof';
+import * as membership from '../../services/organisations/membership';
+import { organisationOf, organisationView } from '../../services/organisations/organisation';
 
 import { noticesPage, noticeView } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';
@@ -24,7 +25,7 @@ export const get: AppRouteHandler<typeof routes.getMe> = async (c) => {
 };
 
 export const update: AppRouteHandler<typeof routes.updateMe> = async (c) => {
-  const row = await setPublicAlias(c.env, c.var.db, c.var.user.id, c.req.valid('json').publicAlias);
+  const row = await setPublicAlias(c.var.db, c.env, c.var.user.id, c.req.valid('json').publicAlias);
   if (!row) throw accountGone();
   return c.json(await profileWithOrganisation(c.var.db, row), 200);
 };
@@ -64,7 +65,7 @@ export const listCertificates: AppRouteHandler<typeof routes.myCertificates> = a
 
 export const certificatePdf: AppRouteHandler<typeof routes.getMyCertificatePdf> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
-  const document = await certs.holderCertificateDocument(c.env, c.var.db, number, c.var.user.id);
+  const document = await certs.holderCertificateDocument(c.var.db, c.env, number, c.var.user.id);
   if (!document) throw new ProblemError('not-found', 'You hold no certificate with this number.');
   const pdf = await renderCertificatePdf(document);
   return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
@@ -87,7 +88,7 @@ export const getOrganisation: AppRouteHandler<typeof routes.getMyOrganisation> =
   c.json(organisationView(await organisationOf(c.var.db, c.var.user.id)), 200);
 
 export const updateOrganisation: AppRouteHandler<typeof routes.updateMyOrganisation> = async (c) => {
-  const organisation = await organisations.updateOrganisation(c.var.db, c.var.user, c.req.valid('json'), {
+  const organisation = await membership.updateOrganisation(c.var.db, c.var.user, c.req.valid('json'), {
     env: c.env,
     defer: (effects) => c.executionCtx.waitUntil(effects),
   });
@@ -95,12 +96,12 @@ export const updateOrganisation: AppRouteHandler<typeof routes.updateMyOrganisat
 };
 
 export const invite: AppRouteHandler<typeof routes.inviteToOrganisation> = async (c) => {
-  const invitation = await organisations.inviteMember(c.var.db, c.var.user, c.req.valid('json').email);
+  const invitation = await membership.inviteMember(c.var.db, c.var.user, c.req.valid('json').email);
   return c.json({ ...invitation, expiresAt: invitation.expiresAt.toISOString() }, 201);
 };
 
 export const startDomainVerification: AppRouteHandler<typeof routes.startDomainVerification> = async (c) => {
-  const { organisation, challenge } = await organisations.startDomainVerification(
+  const { organisation, challenge } = await domainProof.startDomainVerification(
     c.var.db,
     c.var.user,
     c.req.valid('json').domain,
@@ -110,9 +111,9 @@ export const startDomainVerification: AppRouteHandler<typeof routes.startDomainV
 };
 
 export const checkDomainVerification: AppRouteHandler<typeof routes.checkDomainVerification> = async (c) => {
-  const { organisation, check, newlyVerified, issuedCertificates } = await organisations.checkDomainAndIssue(
-    { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
+  const { organisation, check, newlyVerified, issuedCertificates } = await domainProof.checkDomainAndIssue(
     c.var.db,
+    { env: c.env, defer: (effects) => c.executionCtx.waitUntil(effects) },
     c.var.user,
     c.req.valid('json').domain,
   );
@@ -149,6 +150,6 @@ export const getCredentialIdentifier: AppRouteHandler<typeof routes.getCredentia
 
 export const setCredentialIdentifier: AppRouteHandler<typeof routes.setCredentialIdentifier> = async (c) => {
   const { enabled } = c.req.valid('json');
-  const resigned = await setHolderIdentifier(c.env, c.var.db, c.var.user.id, enabled);
+  const resigned = await setHolderIdentifier(c.var.db, c.env, c.var.user.id, enabled);
   return c.json({ ...(await identifierState(c.var.db, c.var.user.id)), resigned }, 200);
 };

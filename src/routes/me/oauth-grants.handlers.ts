@@ -7,7 +7,7 @@ export const list: AppRouteHandler<typeof routes.listGrants> = async (c) =>
   c.json({ grants: await grantsOf(c.env, c.var.user.id) }, 200);
 
 export const revoke: AppRouteHandler<typeof routes.revokeGrant> = async (c) => {
-  const revoked = await revokeGrantOf(c.env, c.var.db, c.var.user.id, c.req.valid('param').grantId);
+  const revoked = await revokeGrantOf(c.var.db, c.env, c.var.user.id, c.req.valid('param').grantId);
   if (!revoked) throw new ProblemError('not-found', 'You have no grant with this id.');
   return c.body(null, 204);
 };

@@ -13,7 +13,7 @@ import type * as routes from './send-to-host.routes';
 export const start: AppRouteHandler<typeof routes.startSendToHost> = async (c) => {
   const certificateNo = requireCertificateNumber(c.req.valid('param').certificateNo);
   const { hostUrl } = c.req.valid('json');
-  const started = await startSend(c.env, c.var.db, c.var.user, certificateNo, hostUrl);
+  const started = await startSend(c.var.db, c.env, c.var.user, certificateNo, hostUrl);
   // Lax, not Strict: the host sends the browser back with a top-level GET from its own site.
   setCookie(c, SEND_BINDING_COOKIE, started.binding, {
     httpOnly: true,
@@ -35,7 +35,7 @@ export const callback: AppRouteHandler<typeof routes.sendToHostCallback> = async
     sameSite: 'Lax',
     path: CALLBACK_PATH,
   });
-  const done = await finishSend(c.env, c.var.db, new URL(c.req.url), binding);
+  const done = await finishSend(c.var.db, c.env, new URL(c.req.url), binding);
   c.header('Cache-Control', 'no-store');
   return c.json(done, 200);
 };

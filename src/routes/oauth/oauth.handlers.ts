@@ -122,7 +122,7 @@ export const decide: AppRouteHandler<typeof routes.authorizeDecision> = async (c
         authorizationErrorRedirect(approved.request, 'access_denied'),
         approved.headers,
       ) as never;
-    const location = await completeGrant(c.env, c.var.db, user.id, approved.request);
+    const location = await completeGrant(c.var.db, c.env, user.id, approved.request);
     return redirect(location, approved.headers) as never;
   } catch (error) {
     if (error instanceof AuthorizationError && !error.redirectTo)

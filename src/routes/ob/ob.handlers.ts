@@ -48,7 +48,7 @@ export const key: AppRouteHandler<typeof routes.getKey> = async (c) => {
 export const issuer: AppRouteHandler<typeof routes.getIssuer> = async (c) => {
   const id = c.req.valid('param').issuerId;
   const json = await cachedObDocument(c.env, 'issuer', id, () =>
-    issuerProfile(c.env, getReadReplicaDb(c.env.DB), id),
+    issuerProfile(getReadReplicaDb(c.env.DB), c.env, id),
   );
   if (json === null) throw new ProblemError('not-found', 'No issuer has this id.');
   return finishedResponse(c, json, 200, {
@@ -60,7 +60,7 @@ export const issuer: AppRouteHandler<typeof routes.getIssuer> = async (c) => {
 export const achievement: AppRouteHandler<typeof routes.getAchievement> = async (c) => {
   const id = c.req.valid('param').briefId;
   const json = await cachedObDocument(c.env, 'achievement', id, () =>
-    achievementDocument(c.env, getReadReplicaDb(c.env.DB), id),
+    achievementDocument(getReadReplicaDb(c.env.DB), c.env, id),
   );
   if (json === null) throw new ProblemError('not-found', 'No public brief has this id.');
   return finishedResponse(c, json, 200, {
@@ -74,7 +74,7 @@ export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = 
   const number = Number(list);
   // The primary, not a replica, on a miss: a revocation must show as soon as the list's memory
   // and KV entry are forgotten (services/status-lists.ts).
-  const found = await statusList(c.env, c.var.db, purpose, number);
+  const found = await statusList(c.var.db, c.env, purpose, number);
   if (!found) throw new ProblemError('not-found', 'No status list has this number.');
   const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
   if (noneMatch(c.req.header('If-None-Match'), found.etag)) return c.body(null, 304, headers);
@@ -82,13 +82,13 @@ export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = 
 };
 
 export const criteria: AppRouteHandler<typeof routes.getCriteria> = async (c) => {
-  const doc = await criteriaDocument(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  const doc = await criteriaDocument(getReadReplicaDb(c.env.DB), c.env, c.req.valid('param').briefId);
   if (!doc) throw new ProblemError('not-found', 'No public brief has this id.');
   return c.json(doc, 200, open(300));
 };
 
 export const achievementImage: AppRouteHandler<typeof routes.getAchievementImage> = async (c) => {
-  const png = await image(c.env, getReadReplicaDb(c.env.DB), c.req.valid('param').briefId);
+  const png = await image(getReadReplicaDb(c.env.DB), c.env, c.req.valid('param').briefId);
   if (!png) throw new ProblemError('not-found', 'No public brief has this id.');
   return c.body(png, 200, { ...open(300), 'Content-Type': 'image/png' });
 };

@@ -17,7 +17,7 @@ const HTML = 'text/html; charset=utf-8';
 /** Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). */
 export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
   const { domain, limit, theme } = c.req.valid('query');
-  const board = await cachedLeaderboard(c.env, domain ?? null);
+  const board = await cachedLeaderboard(c.var.db, c.env, domain ?? null);
   const csp = await embedCsp();
   const headers = {
     ETag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${await cspTag(csp)}-html"`,
@@ -84,7 +84,7 @@ export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
 /** Same checks and the same cached payload as `GET /api/verify/{certificateNo}`. */
 export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
-  const found = await certs.verification(c.env, number, () => getReadReplicaDb(c.env.DB));
+  const found = await certs.verification(c.var.db, c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
   const csp = await verifyCsp();
   const headers = {

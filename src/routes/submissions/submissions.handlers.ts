@@ -8,7 +8,6 @@ import type * as routes from './submissions.routes';
 export const create: AppRouteHandler<typeof routes.createSubmission> = async (c) => {
   const { db, user } = c.var;
   const created = await workflow.createSubmission(
-    c.env.DB,
     db,
     user.id,
     c.req.valid('json'),

@@ -13,8 +13,8 @@ export function webhookRouter<V extends AppVariables>(surface: WebhookSurface<V>
   return createRouter()
     .openapi(routes.create, async (c) => {
       const { endpoint, secret } = await endpoints.createEndpoint(
-        c.env,
         c.var.db,
+        c.env,
         await actor(c.var),
         c.req.valid('json'),
       );
@@ -37,8 +37,8 @@ export function webhookRouter<V extends AppVariables>(surface: WebhookSurface<V>
     })
     .openapi(routes.update, async (c) => {
       const row = await endpoints.updateEndpoint(
-        c.env,
         c.var.db,
+        c.env,
         await actor(c.var),
         c.req.valid('param').id,
         c.req.valid('json'),
@@ -59,7 +59,7 @@ export function webhookRouter<V extends AppVariables>(surface: WebhookSurface<V>
     })
     .openapi(routes.ping, async (c) => {
       const { organisationId } = await actor(c.var);
-      const row = await delivery.ping(c.env, organisationId, c.req.valid('param').id);
+      const row = await delivery.ping(c.var.db, c.env, organisationId, c.req.valid('param').id);
       return c.json(delivery.deliveryView(row, 'webhook.ping'), 202);
     })
     .openapi(routes.deliveries, async (c) => {
@@ -84,7 +84,7 @@ export function webhookRouter<V extends AppVariables>(surface: WebhookSurface<V>
     .openapi(routes.redeliver, async (c) => {
       const { organisationId } = await actor(c.var);
       const { id, deliveryId } = c.req.valid('param');
-      const row = await delivery.redeliver(c.env, organisationId, id, deliveryId);
+      const row = await delivery.redeliver(c.var.db, c.env, organisationId, id, deliveryId);
       const [log] = await delivery.listDeliveryById(c.var.db, row.id);
       return c.json(delivery.deliveryView(row, log?.eventType ?? '', log?.attemptLog ?? []), 202);
     });

@@ -21,7 +21,7 @@ import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteSelect } from 'drizzle-orm/sqlite-core';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
-import { type Database, getDb } from '../../db/client';
+import type { Database } from '../../db/client';
 import {
   auditLog,
   briefs,
@@ -480,13 +480,13 @@ export type AccessExport = { requestId: string; filename: string; body: Readable
  * a stream. The request is marked completed once the last byte has been produced.
  */
 export async function startAccessExport(
+  db: Database,
   env: Env,
   user: SessionUser,
   now = new Date(),
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
   actorId: string = user.id,
 ): Promise<AccessExport> {
-  const db = getDb(env.DB);
   const requestId = crypto.randomUUID();
   const byGuardian = actorId !== user.id ? { details: { byGuardian: true } } : {};
   await db.batch([

@@ -1,5 +1,5 @@
 import { and, eq, ne } from 'drizzle-orm';
-import { getDb } from '../../db/client';
+import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
 import { ProblemError } from '../../lib/problem';
 import { countEmailChange } from '../account-throttles';
@@ -8,7 +8,7 @@ import { afterCommit } from '../after-commit';
 import { auditInsert } from '../audit';
 import { requireConfirmedEmail } from '../confirmed-email';
 import { confirmationStatements } from '../email-confirmations';
-import { resignCredentialsRatedBy } from '../issuance';
+import { resignCredentialsRatedBy } from '../issuance/resign';
 import { dispatchJobs } from '../jobs/jobs';
 import { assertRecentSignIn } from '../recent-sign-in';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
@@ -29,9 +29,10 @@ const emailTaken = () => new ProblemError('conflict', 'An account with this emai
  * nothing is written and `request` is null.
  */
 export async function correctPersonalData(
+  db: Database,
   env: Pick<
     Env,
-    'DB' | 'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'RATE_LIMITER' | 'JOBS_QUEUE'
+    'CACHE' | 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'RATE_LIMITER' | 'JOBS_QUEUE'
   >,
   userId: string,
   input: Correction,
@@ -40,7 +41,6 @@ export async function correctPersonalData(
   /** The asking session: a new email address needs a recent sign-in (it decides who can sign in). */
   session: { signedInAt: Date },
 ): Promise<{ profile: Profile; request: DsrRequestView | null; pendingEmail: string | null }> {
-  const db = getDb(env.DB);
   const [current] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!current) throw new ProblemError('unauthenticated', 'The account no longer exists.');
 
@@ -73,7 +73,7 @@ export async function correctPersonalData(
   const requestId = crypto.randomUUID();
   const nameChange = fields.includes('name');
   const link = emailChange
-    ? await confirmationStatements(env, db, { userId, email: next.email, purpose: 'change', requestId }, now)
+    ? await confirmationStatements(db, env, { userId, email: next.email, purpose: 'change', requestId }, now)
     : null;
   const [updated, request] = await db.batch([
     db.update(users).set({ name: next.name, updatedAt: now }).where(eq(users.id, userId)).returning(),
@@ -106,12 +106,12 @@ export async function correctPersonalData(
     }),
     ...(link ? link.statements : []),
   ]);
-  if (link) await dispatchJobs(env, [link.jobId], now);
+  if (link) await dispatchJobs(db, env, [link.jobId], now);
   if (nameChange && current.role === 'employer') {
     // Credentials from before organisations named the rating person: none may keep the old name.
-    await resignCredentialsRatedBy(env, db, userId);
+    await resignCredentialsRatedBy(db, env, userId);
   }
-  if (nameChange) await afterCommit(env, { person: { id: userId, change: 'shown' } });
+  if (nameChange) await afterCommit(db, env, { person: { id: userId, change: 'shown' } });
   return {
     profile: await profileWithOrganisation(db, updated[0]!),
     request: toRequestView(request[0]!),

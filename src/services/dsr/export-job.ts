@@ -8,7 +8,7 @@
  * cron deletes it 7 days after it was built.
  */
 import { and, count, eq, exists, inArray } from 'drizzle-orm';
-import { type Database, getDb } from '../../db/client';
+import type { Database } from '../../db/client';
 import { auditLog, dsrRequests, employerRatings, jobs, submissions } from '../../db/schema';
 import type { SessionUser } from '../../lib/principals';
 import { ProblemError } from '../../lib/problem';
@@ -47,13 +47,13 @@ export async function exportRowCount(db: Database, userId: string): Promise<numb
 
 /** Records the `access` request (in progress) with its audit entry and its `export` job, together. */
 export async function queueAccessExport(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'EXPORTS'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE' | 'EXPORTS'>,
   user: SessionUser,
   now = new Date(),
 ): Promise<DsrRequestView> {
   if (!env.EXPORTS)
     throw new ProblemError('not-configured', 'Large exports need the EXPORTS R2 bucket, which is not bound.');
-  const db = getDb(env.DB);
   // One build at a time per person: while one is in progress, asking again answers that request
   // (its Location) instead of queueing another full build of the same data.
   const [building] = await db
@@ -81,7 +81,7 @@ export async function queueAccessExport(
     // administrator's retry would (audited, with the person as the actor).
     const job = await jobFor(db, EXPORT_JOB, building.id);
     if (job?.state === 'stalled')
-      await retryJob(env, user.id, job.id, now).catch((err) => {
+      await retryJob(db, env, user.id, job.id, now).catch((err) => {
         if (!(err instanceof ProblemError)) throw err; // retried meanwhile by someone else
       });
     return toRequestView(building);
@@ -108,7 +108,7 @@ export async function queueAccessExport(
       now,
     ),
   ]);
-  await dispatchJobs(env, [jobId], now);
+  await dispatchJobs(db, env, [jobId], now);
   return toRequestView(inserted[0] as Parameters<typeof toRequestView>[0]);
 }
 
@@ -117,8 +117,12 @@ export async function queueAccessExport(
  * R2 only completes the request; a run that fails part-way aborts its upload and the retry
  * starts again.
  */
-export async function buildExport(env: Env, { requestId, userId }: ExportPayload, now: Date): Promise<void> {
-  const db = getDb(env.DB);
+export async function buildExport(
+  db: Database,
+  env: Env,
+  { requestId, userId }: ExportPayload,
+  now: Date,
+): Promise<void> {
   const key = exportObjectKey(requestId);
   if (await env.EXPORTS.head(key)) {
     await completeRequest(db, requestId, now);
@@ -210,12 +214,12 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  * retries it); a built one past its 7 days (404, expired) or deleted before them (404).
  */
 export async function exportDownload(
-  env: Pick<Env, 'DB' | 'EXPORTS'>,
+  db: Database,
+  env: Pick<Env, 'EXPORTS'>,
   userId: string,
   requestId: string,
   now = new Date(),
 ): Promise<{ body: ReadableStream; size: number; filename: string }> {
-  const db = getDb(env.DB);
   const [request] = await db
     .select()
     .from(dsrRequests)
@@ -269,11 +273,11 @@ export async function exportDownload(
  * longer exists (its person was erased: the backstop of the erasure's own `exports` step).
  */
 export async function deleteExpiredExports(
-  env: Pick<Env, 'EXPORTS' | 'DB'>,
+  db: Database,
+  env: Pick<Env, 'EXPORTS'>,
   now = new Date(),
 ): Promise<number> {
   if (!env.EXPORTS) return 0;
-  const db = getDb(env.DB);
   let deleted = 0;
   let cursor: string | undefined;
   do {

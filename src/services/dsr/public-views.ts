@@ -1,5 +1,5 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { getDb } from '../../db/client';
+import type { Database } from '../../db/client';
 import { certificates } from '../../db/schema';
 import { purgeLeaderboards } from '../cache-keys';
 import { dispatchJobs, jobInsert } from '../jobs/jobs';
@@ -21,10 +21,11 @@ export type VerificationPurgePayload = { organisationId: string; after: string }
  * null when none is left.
  */
 export async function purgeOrganisationPage(
-  env: Pick<Env, 'DB' | 'CACHE'>,
+  db: Database,
+  env: Pick<Env, 'CACHE'>,
   { organisationId, after }: VerificationPurgePayload,
 ): Promise<string | null> {
-  const page = await getDb(env.DB)
+  const page = await db
     .select({ no: certificates.certificateNo })
     .from(certificates)
     .where(and(eq(certificates.organisationId, organisationId), gt(certificates.certificateNo, after)))
@@ -39,14 +40,14 @@ export async function purgeOrganisationPage(
 
 /** Writes and enqueues the job that purges the next page. */
 export async function purgeLater(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   payload: VerificationPurgePayload,
   now = new Date(),
 ): Promise<void> {
-  const db = getDb(env.DB);
   const id = crypto.randomUUID();
   await jobInsert(db, { id, kind: VERIFICATION_PURGE_JOB, payload }, now);
-  await dispatchJobs(env, [id], now);
+  await dispatchJobs(db, env, [id], now);
 }
 
 /**
@@ -55,11 +56,12 @@ export async function purgeLater(
  * The first page is purged now; any further pages by `verification_purge` jobs, one page each.
  */
 export async function forgetOrganisationViews(
-  env: Pick<Env, 'DB' | 'CACHE' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'CACHE' | 'JOBS_QUEUE'>,
   organisationId: string,
   now = new Date(),
 ): Promise<void> {
-  const domains = await getDb(env.DB)
+  const domains = await db
     .selectDistinct({ domain: certificates.domain })
     .from(certificates)
     .where(eq(certificates.organisationId, organisationId));
@@ -71,6 +73,6 @@ export async function forgetOrganisationViews(
     // Its issuer profile, and the achievements that name it (services/ob-documents.ts).
     forgetObDocuments(env.CACHE),
   ]);
-  const next = await purgeOrganisationPage(env, { organisationId, after: '' });
-  if (next) await purgeLater(env, { organisationId, after: next }, now);
+  const next = await purgeOrganisationPage(db, env, { organisationId, after: '' });
+  if (next) await purgeLater(db, env, { organisationId, after: next }, now);
 }

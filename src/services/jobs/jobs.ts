@@ -17,7 +17,7 @@
  * never Drizzle's wrapper, which quotes the statement's parameters (user ids, emails).
  */
 import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../../db/client';
+import type { Database } from '../../db/client';
 import { type JobState, jobs } from '../../db/schema';
 import { DEFAULT_MAX_AGE_SECONDS, leaseSeconds, retryDelaySeconds } from '../../domain/jobs';
 import type { Position } from '../../lib/paging';
@@ -80,12 +80,12 @@ export function jobInsert(db: Database, input: NewJob & { id: string }, now = ne
  * Returns the ids that could not be sent.
  */
 export async function dispatchJobs(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   ids: readonly string[],
   now = new Date(),
   delaySeconds = 0,
 ): Promise<string[]> {
-  const db = getDb(env.DB);
   const sent: string[] = [];
   const failed: string[] = [];
   for (const jobId of ids) {
@@ -153,9 +153,13 @@ export type RunOptions = {
  * help: the job is back to `pending` (with its error) and the caller asks the queue to
  * redeliver. The lease is a conditional update, so of two deliveries at once only one runs.
  */
-export async function runJob(env: Env, jobId: string, options: RunOptions = {}): Promise<RunOutcome> {
+export async function runJob(
+  db: Database,
+  env: Env,
+  jobId: string,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
   const now = options.now ?? new Date();
-  const db = getDb(env.DB);
   const lease = seconds(leaseSeconds(env.JOB_LEASE_SECONDS));
   const [job] = await db
     .update(jobs)
@@ -243,15 +247,16 @@ export async function runJob(env: Env, jobId: string, options: RunOptions = {}):
  * its backoff; a crash leaves the lease to expire and the sweeper to re-enqueue it.
  */
 export async function runJobNow(
+  db: Database,
   env: Env,
   jobId: string,
   options: RunOptions = {},
 ): Promise<RunOutcome | 'retrying'> {
   try {
-    return await runJob(env, jobId, options);
+    return await runJob(db, env, jobId, options);
   } catch (err) {
     const now = options.now ?? new Date();
-    const [job] = await getDb(env.DB).select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
+    const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
     console.error(
       JSON.stringify({
         level: 'error',
@@ -260,7 +265,7 @@ export async function runJobNow(
         error: describeError(err),
       }),
     );
-    await dispatchJobs(env, [jobId], now, retryDelaySeconds(job?.attempts ?? 1));
+    await dispatchJobs(db, env, [jobId], now, retryDelaySeconds(job?.attempts ?? 1));
     return 'retrying';
   }
 }
@@ -300,12 +305,12 @@ export async function stallJob(
  * enqueued. Anything but a stalled job is a 409 (a pending or running one is already on its way).
  */
 export async function retryJob(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   adminId: string,
   jobId: string,
   now = new Date(),
 ): Promise<JobRow> {
-  const db = getDb(env.DB);
   const [current] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
   if (!current) throw new ProblemError('not-found', 'No job with this id.');
   if (current.state !== 'stalled')
@@ -334,7 +339,7 @@ export async function retryJob(
     }),
   ]);
   if (!row) throw new ProblemError('conflict', 'The job changed meanwhile; read it again.');
-  await dispatchJobs(env, [jobId], now);
+  await dispatchJobs(db, env, [jobId], now);
   return (await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1))[0] ?? row;
 }
 

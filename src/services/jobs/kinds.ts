@@ -23,12 +23,8 @@ import {
   VERIFICATION_PURGE_JOB,
   type VerificationPurgePayload,
 } from '../dsr/public-views';
-import {
-  CERTIFICATE_ISSUANCE_JOB,
-  type IssuancePayload,
-  onOrganisationVerified,
-  resignForPublicVerification,
-} from '../issuance';
+import { CERTIFICATE_ISSUANCE_JOB, type IssuancePayload, onOrganisationVerified } from '../issuance/issue';
+import { resignForPublicVerification } from '../issuance/resign';
 import { sendMail } from '../mail';
 import { pillarEngine } from '../pillars';
 import { type DeliveryPayload, fanOut, runDeliveryAttempt } from '../webhooks/delivery';
@@ -47,8 +43,8 @@ export const erasureJob = registerJobKind<ErasurePayload>({
     const { requestId, userId } = record(payload);
     return isString(requestId) && isString(userId) ? { requestId, userId } : null;
   },
-  run: async (payload, { env, now, step }) => {
-    await runErasureCascade(payload, env, now, step);
+  run: async (payload, { db, env, now, step }) => {
+    await runErasureCascade(db, payload, env, now, step);
   },
   // Once done, only the request id (which the person holds) remains: no user id.
   redact: ({ requestId }) => ({ requestId }),
@@ -63,15 +59,8 @@ export const evaluationJob = registerJobKind<EvaluationPayload>({
     return isString(submissionId) ? { submissionId } : null;
   },
   run: async ({ submissionId }, { env, db, step }) => {
-    const webhookJobs = await evaluateSubmission(
-      env.DB,
-      db,
-      pillarEngine(env),
-      corpusFor(env),
-      submissionId,
-      step,
-    );
-    await dispatchJobs(env, webhookJobs);
+    const webhookJobs = await evaluateSubmission(db, pillarEngine(env), corpusFor(env), submissionId, step);
+    await dispatchJobs(db, env, webhookJobs);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
@@ -85,8 +74,8 @@ export const exportJob = registerJobKind<ExportPayload>({
   },
   // One build at a time per queue batch (whose jobs otherwise run side by side): each holds up to
   // ~26 MB of pages in memory (JOB_PAGES), several at once could exceed the isolate's 128 MB.
-  run: async (payload, { env, now, serial }) => {
-    await serial(() => buildExport(env, payload, now));
+  run: async (payload, { db, env, now, serial }) => {
+    await serial(() => buildExport(db, env, payload, now));
   },
   redact: ({ requestId }) => ({ requestId }),
   maxAgeSeconds: 24 * 60 * 60,
@@ -103,7 +92,7 @@ export const certificateIssuanceJob = registerJobKind<IssuancePayload>({
     return isString(organisationId) ? { organisationId } : null;
   },
   run: async ({ organisationId }, { env, db, now }) => {
-    await onOrganisationVerified(env, db, organisationId, now);
+    await onOrganisationVerified(db, env, organisationId, now);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
@@ -139,8 +128,8 @@ export const webhookFanoutJob = registerJobKind<{ eventId: string }>({
     const { eventId } = record(payload);
     return isString(eventId) ? { eventId } : null;
   },
-  run: async ({ eventId }, { env, now }) => {
-    await fanOut(env, eventId, now);
+  run: async ({ eventId }, { db, env, now }) => {
+    await fanOut(db, env, eventId, now);
   },
   maxAgeSeconds: 24 * 60 * 60,
 });
@@ -158,8 +147,8 @@ export const webhookDeliveryJob = registerJobKind<DeliveryPayload>({
       ? { deliveryId, attempt, manual: manual === true }
       : null;
   },
-  run: async (payload, { env, now, step }) => {
-    await runDeliveryAttempt(env, payload, now, step);
+  run: async (payload, { db, env, now, step }) => {
+    await runDeliveryAttempt(db, env, payload, now, step);
   },
   maxAgeSeconds: 24 * 60 * 60,
 });
@@ -175,7 +164,7 @@ export const breachNotificationJob = registerJobKind<BreachNotificationPayload>(
     return isString(breachId) && (after === null || isString(after)) ? { breachId, after } : null;
   },
   run: async (payload, { env, db, now }) => {
-    await notifyBreachPage(env, db, payload, now);
+    await notifyBreachPage(db, env, payload, now);
   },
   maxAgeSeconds: 24 * 60 * 60,
 });
@@ -191,9 +180,9 @@ export const verificationPurgeJob = registerJobKind<VerificationPurgePayload>({
     const { organisationId, after } = record(payload);
     return isString(organisationId) && isString(after) ? { organisationId, after } : null;
   },
-  run: async (payload, { env, now }) => {
-    const next = await purgeOrganisationPage(env, payload);
-    if (next) await purgeLater(env, { organisationId: payload.organisationId, after: next }, now);
+  run: async (payload, { db, env, now }) => {
+    const next = await purgeOrganisationPage(db, env, payload);
+    if (next) await purgeLater(db, env, { organisationId: payload.organisationId, after: next }, now);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });
@@ -211,7 +200,7 @@ export const credentialResignJob = registerJobKind<CredentialResignPayload>({
     return isString(holderId) ? { holderId } : null;
   },
   run: async ({ holderId }, { env, db }) => {
-    await resignForPublicVerification(env, db, holderId);
+    await resignForPublicVerification(db, env, holderId);
   },
   maxAgeSeconds: 6 * 60 * 60,
 });

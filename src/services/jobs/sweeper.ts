@@ -10,7 +10,7 @@
  * A job still not done at its deadline (the kind's maximum age) is marked `stalled` instead.
  */
 import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
-import { getDb } from '../../db/client';
+import type { Database } from '../../db/client';
 import { jobs } from '../../db/schema';
 import { leaseSeconds, sweepBackoffSeconds } from '../../domain/jobs';
 import { dispatchJobs, stallJob } from './jobs';
@@ -21,10 +21,10 @@ const SWEEP_LIMIT = 200;
 export type SweepResult = { enqueued: string[]; stalled: string[] };
 
 export async function sweepJobs(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'JOB_LEASE_SECONDS'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE' | 'JOB_LEASE_SECONDS'>,
   now = new Date(),
 ): Promise<SweepResult> {
-  const db = getDb(env.DB);
   const lease = leaseSeconds(env.JOB_LEASE_SECONDS);
   const leaseAgo = new Date(now.getTime() - lease * 1000);
   const lost = and(
@@ -68,7 +68,7 @@ export async function sweepJobs(
       .returning({ id: jobs.id });
     if (claimed) result.enqueued.push(job.id);
   }
-  const failed = await dispatchJobs(env, result.enqueued, now);
+  const failed = await dispatchJobs(db, env, result.enqueued, now);
   if (result.enqueued.length || result.stalled.length)
     console.log(
       JSON.stringify({

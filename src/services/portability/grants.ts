@@ -26,8 +26,8 @@ export type GrantView = {
 
 /** Stores the grant and its authorization code; returns where to send the browser. */
 export async function completeGrant(
-  env: Env,
   db: Database,
+  env: Env,
   userId: string,
   request: AuthRequest,
 ): Promise<string> {
@@ -83,8 +83,8 @@ export async function grantsOf(env: Env, userId: string): Promise<GrantView[]> {
 
 /** Revokes one grant of the holder (its access and refresh tokens end at once); false: no such grant. */
 export async function revokeGrantOf(
-  env: Env,
   db: Database,
+  env: Env,
   userId: string,
   grantId: string,
 ): Promise<boolean> {

@@ -104,8 +104,8 @@ export function buildLearnerRecord(input: {
  * at least one). 503 `not-configured` without a usable signing key.
  */
 export async function signedLearnerRecord(
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   db: Database,
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>,
   holderId: string,
   now = new Date(),
 ): Promise<{ jwt: string; credentials: number } | null> {

@@ -354,8 +354,8 @@ async function assertMaySend(db: Database, user: Pick<SessionUser, 'id' | 'dateO
 export type StartedSend = { authorizationUrl: string; expiresAt: string; binding: string };
 
 export async function startSend(
-  env: HostEnv,
   db: Database,
+  env: HostEnv,
   user: Pick<SessionUser, 'id' | 'dateOfBirth'>,
   certificateNo: string,
   hostUrl: string,
@@ -417,8 +417,8 @@ export type FinishedSend = {
 };
 
 export async function finishSend(
-  env: HostEnv,
   db: Database,
+  env: HostEnv,
   callback: URL,
   binding: string | undefined,
 ): Promise<FinishedSend> {

@@ -2,7 +2,7 @@
 import type { Database } from '../../db/client';
 import type { ApiKeyPrincipal } from '../../lib/principals';
 import { ProblemError } from '../../lib/problem';
-import { organisationOf } from '../organisations';
+import { organisationOf } from '../organisations/organisation';
 import type { WebhookActor } from './endpoints';
 
 /** A key without an organisation has no endpoints to manage: a 403 that says how to fix it. */

@@ -15,7 +15,7 @@
  */
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { type Database, getDb } from '../../db/client';
+import type { Database } from '../../db/client';
 import {
   userNotices,
   users,
@@ -36,7 +36,7 @@ import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
 import { describeError, dispatchJobs, jobInsert } from '../jobs/jobs';
-import { DEFAULT_DOH_RESOLVER } from '../organisations';
+import { DEFAULT_DOH_RESOLVER } from '../organisations/domain-proof';
 import { allowHttpLocalhost, type EndpointRow, ownEndpoint, signingSecrets } from './endpoints';
 import { newEventId, WEBHOOK_DELIVERY_JOB, type WebhookPayload } from './events';
 
@@ -70,8 +70,7 @@ export const ENDPOINT_DISABLED_ERROR =
  * disabled endpoint gets its delivery too, recorded `failed` and not attempted: it is in the
  * endpoint's log, to be redelivered once the endpoint is enabled again.
  */
-export async function fanOut(env: Pick<Env, 'DB' | 'JOBS_QUEUE'>, eventId: string, now = new Date()) {
-  const db = getDb(env.DB);
+export async function fanOut(db: Database, env: Pick<Env, 'JOBS_QUEUE'>, eventId: string, now = new Date()) {
   const [event] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).limit(1);
   if (!event) return [];
   const endpoints = await db
@@ -114,7 +113,7 @@ export async function fanOut(env: Pick<Env, 'DB' | 'JOBS_QUEUE'>, eventId: strin
     ]);
     jobIds.push(job.id);
   }
-  await dispatchJobs(env, jobIds, now);
+  await dispatchJobs(db, env, jobIds, now);
   return jobIds;
 }
 
@@ -216,13 +215,13 @@ export async function attemptDelivery(
  * Idempotent: an attempt already recorded (or a delivery gone) does nothing.
  */
 export async function runDeliveryAttempt(
+  db: Database,
   env: Env,
   payload: DeliveryPayload,
   now = new Date(),
   /** Marks the point between the POST and its record (fault injection in tests). */
   step: (name: string) => Promise<void> = async () => {},
 ): Promise<void> {
-  const db = getDb(env.DB);
   const [row] = await db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: webhookEvents })
     .from(webhookDeliveries)
@@ -326,7 +325,7 @@ export async function runDeliveryAttempt(
   const [first, ...rest] = statements;
   if (first) await db.batch([first, ...rest]);
   await step('recorded');
-  for (const n of next) await dispatchJobs(env, [n.id], n.at, n.delay);
+  for (const n of next) await dispatchJobs(db, env, [n.id], n.at, n.delay);
 }
 
 /**
@@ -382,13 +381,13 @@ async function disableFailingEndpoint(db: Database, endpoint: EndpointRow, faili
 
 /** A new attempt of a finished delivery (succeeded, failed or dead-lettered), now; 409 while one is pending. */
 export async function redeliver(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   organisationId: string,
   endpointId: string,
   deliveryId: string,
   now = new Date(),
 ): Promise<DeliveryRow> {
-  const db = getDb(env.DB);
   const endpoint = await ownEndpoint(db, organisationId, endpointId);
   const [delivery] = await db
     .select()
@@ -413,7 +412,7 @@ export async function redeliver(
     job.statement,
   ]);
   if (!updated) throw new ProblemError('conflict', 'The delivery changed meanwhile; read it again.');
-  await dispatchJobs(env, [job.id], now);
+  await dispatchJobs(db, env, [job.id], now);
   return updated;
 }
 
@@ -422,12 +421,12 @@ export async function redeliver(
  * demand (`manual`), so a failure ends the delivery `failed` without retries.
  */
 export async function ping(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE'>,
   organisationId: string,
   endpointId: string,
   now = new Date(),
 ): Promise<DeliveryRow> {
-  const db = getDb(env.DB);
   const endpoint = await ownEndpoint(db, organisationId, endpointId);
   if (!endpoint.enabled)
     throw new ProblemError('conflict', 'The endpoint is disabled; enable it to ping it.');
@@ -449,7 +448,7 @@ export async function ping(
       .returning(),
     job.statement,
   ]);
-  await dispatchJobs(env, [job.id], now);
+  await dispatchJobs(db, env, [job.id], now);
   return delivery!;
 }
 

@@ -110,8 +110,8 @@ const audit = (
   });
 
 export async function createEndpoint(
-  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
   db: Database,
+  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
   actor: WebhookActor,
   input: {
     url: string;
@@ -203,8 +203,8 @@ export async function ownEndpoint(db: Database, organisationId: string, id: stri
 }
 
 export async function updateEndpoint(
-  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
   db: Database,
+  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
   actor: WebhookActor,
   id: string,
   input: {

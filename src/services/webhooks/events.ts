@@ -6,7 +6,7 @@
  * ```ts
  * const hooks = await webhookEvent(db, { organisationId, type: 'certificate.revoked', ref: id, data });
  * await db.batch([change, ...hooks.statements]);
- * await dispatchJobs(env, hooks.jobIds);
+ * await dispatchJobs(db, env, hooks.jobIds);
  * ```
  *
  * The event row and a `webhook_fanout` job are keyed by (organisation, type, ref): emitting the

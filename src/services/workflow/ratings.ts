@@ -14,7 +14,12 @@ import { ProblemError } from '../../lib/problem';
 import { type AfterCommitOptions, afterCommit, type EffectsEnv } from '../after-commit';
 import { auditInsert } from '../audit';
 import { hasConsent } from '../consent';
-import { allMilestonesPassed, certificationConflict, liveCertificate, prepareCertificate } from '../issuance';
+import {
+  allMilestonesPassed,
+  certificationConflict,
+  liveCertificate,
+  prepareCertificate,
+} from '../issuance/issue';
 import { certificateEvent, combine, NOTHING_EMITTED, submissionRatedEvent } from '../webhooks/events';
 
 export type RatingInput = { score: number; verdict: 'pass' | 'fail'; comment?: string };
@@ -69,8 +74,8 @@ export async function evaluationForEmployer(db: Database, evaluationId: string, 
  * missing signing key is refused before the batch) leaves nothing that would block a retry.
  */
 export async function rateEvaluation(
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'> & EffectsEnv,
   db: Database,
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'> & EffectsEnv,
   employer: { id: string },
   evaluationId: string,
   input: RatingInput,
@@ -111,8 +116,8 @@ export async function rateEvaluation(
     const ratingId = crypto.randomUUID();
     const certificate = earnsCertificate
       ? await prepareCertificate(
-          env,
           db,
+          env,
           {
             holderId: submission.candidateId,
             briefId: brief.id,
@@ -211,6 +216,7 @@ export async function rateEvaluation(
     // A new pair changes the public rate; a rating (and a certificate) changes leaderboards.
     // Coalesced: each KV key is written at most once per second (services/kv-coalesce.ts).
     await afterCommit(
+      db,
       env,
       {
         ratedIn: brief.domain,

@@ -65,13 +65,13 @@ export function storageLimits(env: StorageLimitVars): StorageLimits {
  * requests in flight; the per-user rate limit bounds that.
  */
 async function submissionUsage(
-  d1: D1Database,
+  db: Database,
   candidateId: string,
   milestoneId: string,
   now: Date,
 ): Promise<SubmissionUsage> {
   const dayAgo = now.getTime() - 24 * 60 * 60 * 1000;
-  const row = await d1
+  const row = await db.$client
     .prepare(
       `SELECT
          coalesce(sum(milestone_id = ?2), 0) AS for_milestone,
@@ -115,7 +115,6 @@ async function submittedAt(db: Database, ids: string[]): Promise<Map<string, num
 }
 
 export async function createSubmission(
-  d1: D1Database,
   db: Database,
   candidateId: string,
   input: SubmissionInput,
@@ -166,7 +165,7 @@ export async function createSubmission(
   const storageBytes = storageCost(contentBytes, prints.length);
   const refusal = checkSubmissionQuota(
     limits,
-    await submissionUsage(d1, candidateId, input.milestoneId, now),
+    await submissionUsage(db, candidateId, input.milestoneId, now),
     contentBytes,
     storageBytes,
     now,
@@ -230,7 +229,7 @@ export async function createSubmission(
     targetType: 'submission',
     targetId: submissionId,
   });
-  if (jobId && effects) await afterCommit(effects.env, { run: [jobId] }, effects);
+  if (jobId && effects) await afterCommit(db, effects.env, { run: [jobId] }, effects);
   return { submissionId, evaluationId, aiConsent, jobId };
 }
 
@@ -254,7 +253,6 @@ export const EVALUATION_FAILED =
  * points between steps (fault injection in tests).
  */
 export async function evaluateSubmission(
-  d1: D1Database,
   db: Database,
   engine: PillarEngine,
   /** The corpus the integrity check reads: `corpusFor(env)`. */
@@ -285,7 +283,7 @@ export async function evaluateSubmission(
   // send the work to the model. The submission goes to the employer un-evaluated, as one made
   // without consent does.
   if (!(await hasConsent(db, submission.candidateId, 'ai_evaluation'))) {
-    await withoutAiEvaluation(d1, db, submissionId, row.evaluation.id);
+    await withoutAiEvaluation(db, submissionId, row.evaluation.id);
     return [];
   }
   await db
@@ -345,7 +343,7 @@ export async function evaluateSubmission(
   await step('scored');
   // Withdrawn while the model was working: the result is not kept.
   if (!(await hasConsent(db, submission.candidateId, 'ai_evaluation'))) {
-    await withoutAiEvaluation(d1, db, submissionId, row.evaluation.id);
+    await withoutAiEvaluation(db, submissionId, row.evaluation.id);
     return [];
   }
   // One transaction: the submission's state, the result (only while the evaluation is still
@@ -354,7 +352,7 @@ export async function evaluateSubmission(
   const now = new Date();
   const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
     const { sql: text, params } = q.toSQL();
-    return d1.prepare(text).bind(...params);
+    return db.$client.prepare(text).bind(...params);
   };
   // The webhook event (keyed by the evaluation, so a second run adds nothing): in the same batch.
   const hooks = await evaluationCompletedEvent(
@@ -369,7 +367,7 @@ export async function evaluateSubmission(
     },
     now,
   );
-  await d1.batch([
+  await db.$client.batch([
     raw(
       db
         .update(submissions)
@@ -382,7 +380,7 @@ export async function evaluateSubmission(
         .set({ ...outcome, completedAt: now })
         .where(and(eq(evaluations.id, row.evaluation.id), eq(evaluations.state, 'pending'))),
     ),
-    d1
+    db.$client
       .prepare(
         `INSERT INTO audit_log (id, actor_id, action, target_type, target_id, created_at)
          SELECT ?1, NULL, ?2, 'evaluation', ?3, ?4 WHERE changes() > 0`,
@@ -400,18 +398,13 @@ export async function evaluateSubmission(
  * the employer, as one made without consent does. One transaction, only while the evaluation is
  * still pending (a second run writes nothing), with an audit entry saying why.
  */
-async function withoutAiEvaluation(
-  d1: D1Database,
-  db: Database,
-  submissionId: string,
-  evaluationId: string,
-): Promise<void> {
+async function withoutAiEvaluation(db: Database, submissionId: string, evaluationId: string): Promise<void> {
   const now = new Date();
   const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
     const { sql: text, params } = q.toSQL();
-    return d1.prepare(text).bind(...params);
+    return db.$client.prepare(text).bind(...params);
   };
-  await d1.batch([
+  await db.$client.batch([
     raw(
       db
         .update(submissions)
@@ -436,7 +429,7 @@ async function withoutAiEvaluation(
         })
         .where(and(eq(evaluations.id, evaluationId), eq(evaluations.state, 'pending'))),
     ),
-    d1
+    db.$client
       .prepare(
         `INSERT INTO audit_log (id, actor_id, action, target_type, target_id, details, created_at)
          SELECT ?1, NULL, 'evaluation.not_evaluated', 'evaluation', ?2, ?3, ?4 WHERE changes() > 0`,
@@ -543,7 +536,7 @@ export function evaluationView(
             integrity: evaluation.integrity,
           }
         : null,
-    // Who did the work, not how good it is: the employer sees it before rating (docs/decisions.md).
+    // Who did the work, not how good it is: the employer sees it before rating (docs/decisions/0011-workflow.md).
     integrity:
       evaluation.aiEvaluated && evaluation.state === 'completed'
         ? integritySummary(evaluation.integrity)

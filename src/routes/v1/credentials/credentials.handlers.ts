@@ -55,13 +55,13 @@ export const presentedMediaType: MiddlewareHandler = async (c, next) => {
 /** Shared by the v1 route and the public one the /verify page calls: the JSON body, or the image bytes. */
 export async function verifyPresented(
   env: Env,
-  db: Parameters<typeof verifyPresentedCredential>[1],
+  db: Parameters<typeof verifyPresentedCredential>[0],
   req: { header(name: 'content-type'): string | undefined; arrayBuffer(): Promise<ArrayBuffer> },
   /** The validated JSON body; the image entries' (string) type only exists for the type checker. */
   json: { credential?: string | undefined; badge?: string | undefined } | string,
 ) {
   const declared = IMAGE_TYPES[essenceOf(req.header('content-type') ?? '')];
   if (declared)
-    return verifyPresentedCredential(env, db, new Uint8Array(await req.arrayBuffer()), new Date(), declared);
-  return verifyPresentedCredential(env, db, presentedBytes(typeof json === 'string' ? {} : json));
+    return verifyPresentedCredential(db, env, new Uint8Array(await req.arrayBuffer()), new Date(), declared);
+  return verifyPresentedCredential(db, env, presentedBytes(typeof json === 'string' ? {} : json));
 }

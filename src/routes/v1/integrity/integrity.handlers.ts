@@ -7,7 +7,7 @@ import type * as routes from './integrity.routes';
 
 export const check: AppRouteHandler<typeof routes.checkIntegrity> = async (c) => {
   const { briefId, dueAt, authorEmails, template, ...material } = c.req.valid('json');
-  const context = await integrityContextFor(c.env.DB, { briefId, dueAt, authorEmails, template });
+  const context = await integrityContextFor(c.var.db, { briefId, dueAt, authorEmails, template });
   if (!context) throw new ProblemError('not-found', 'No published brief has this id.');
   const sources = new Map<string, string>();
   const report = await checkIntegrity(corpusFor(c.env), c.var.engine, material, { ...context, sources });

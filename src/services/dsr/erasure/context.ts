@@ -36,7 +36,7 @@ export const emailsOf = (p: Person): string[] => [...(p.email ? [p.email] : []),
 
 export type StepContext = {
   db: Database;
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'EXPORTS'> & CorpusEnv;
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'EXPORTS'> & CorpusEnv;
   person: Person;
   /** The tombstone employer, created on first use. */
   tombstone: () => Promise<string>;

@@ -1,6 +1,6 @@
 /** Erasure intake: the request, its receipt, its job, and the backfill of jobs for requests that lack one. */
 import { and, eq, notExists, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../../../db/client';
+import type { Database } from '../../../db/client';
 import { dsrRequests, erasureReceipts, jobs, users } from '../../../db/schema';
 import { afterCommit } from '../../after-commit';
 import { auditInsert } from '../../audit';
@@ -43,13 +43,13 @@ export async function erasureReceipt(db: Database, requestId: string): Promise<E
  * person's problem: the job is durable and the sweeper enqueues it (docs/reliability.md).
  */
 export async function requestErasure(
-  env: Pick<Env, 'DB' | 'JOBS_QUEUE' | 'CACHE'>,
+  db: Database,
+  env: Pick<Env, 'JOBS_QUEUE' | 'CACHE'>,
   userId: string,
   now = new Date(),
   /** Who asked when not the person: their guardian (src/services/guardians.ts). */
   actorId: string = userId,
 ): Promise<ErasureReceiptView> {
-  const db = getDb(env.DB);
   const requestId = crypto.randomUUID();
   const jobId = crypto.randomUUID();
   const [[receipt]] = await db.batch([
@@ -79,7 +79,7 @@ export async function requestErasure(
     db.update(users).set({ disabledAt: now, updatedAt: now }).where(eq(users.id, userId)),
     endAllSessionsStatement(db, userId),
   ]);
-  await afterCommit(env, { person: { id: userId, change: 'leaving' }, jobs: [jobId] }, { now });
+  await afterCommit(db, env, { person: { id: userId, change: 'leaving' }, jobs: [jobId] }, { now });
   return toReceiptView(receipt!);
 }
 

@@ -1,6 +1,6 @@
 /** Runs (or resumes) one erasure request's cascade, step by step, counting every chunk. */
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { type Database, getDb } from '../../../db/client';
+import type { Database } from '../../../db/client';
 import { auditLog, erasureReceipts, users } from '../../../db/schema';
 import { randomToken } from '../../../domain/secrets';
 import { afterCommit } from '../../after-commit';
@@ -77,13 +77,13 @@ async function ensureTombstone(db: Database, requestId: string): Promise<string>
  * the queue to retry the message with backoff.
  */
 export async function runErasureCascade(
+  db: Database,
   message: ErasurePayload,
-  env: Pick<Env, 'DB' | 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'EXPORTS'> & CorpusEnv,
+  env: Pick<Env, 'CACHE' | 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL' | 'EXPORTS'> & CorpusEnv,
   now = new Date(),
   /** Called after each step (and after the cache purge); fault-injection tests throw here. */
   onStep: (step: string) => Promise<void> = async () => {},
 ): Promise<ErasureReceiptView> {
-  const db = getDb(env.DB);
   const { requestId, userId } = message;
   // A message without a receipt is still the person's request: the route undoes its records
   // when the send reports failure, but a send that timed out may have been enqueued anyway.
@@ -117,7 +117,7 @@ export async function runErasureCascade(
       const count = addToCount(db, requestId, key, sql`changes()`);
       if (Array.isArray(change)) {
         const { sql: text, params } = count.toSQL();
-        const results = await env.DB.batch([...change, env.DB.prepare(text).bind(...params)]);
+        const results = await db.$client.batch([...change, db.$client.prepare(text).bind(...params)]);
         return touched(results[results.length - 2]);
       }
       const [result] = await db.batch([change, count]);
@@ -136,7 +136,7 @@ export async function runErasureCascade(
   }
 
   // Rows are gone; now the caches that were built from them.
-  await afterCommit(env, { everyBoard: true, agreement: true }, { now });
+  await afterCommit(db, env, { everyBoard: true, agreement: true }, { now });
   await onStep('caches');
   const hooks = await releaseErasureEvents(db, requestId, now);
   await db.batch([
@@ -146,7 +146,7 @@ export async function runErasureCascade(
       .where(and(eq(erasureReceipts.requestId, requestId), isNull(erasureReceipts.completedAt))),
     ...hooks.statements,
   ]);
-  await afterCommit(env, { jobs: hooks.jobIds }, { now });
+  await afterCommit(db, env, { jobs: hooks.jobIds }, { now });
   return (await erasureReceipt(db, requestId))!;
 }
 

@@ -30,7 +30,7 @@ import { pseudonym, pseudonymKey } from '../../../domain/pseudonym';
 import { afterCommit } from '../../after-commit';
 import { corpusFor, deleteFingerprintStatements, forgetCandidate, ShardedCorpus } from '../../corpus';
 import { wardNoticePrefix } from '../../guardians';
-import { resignCredentialsRatedBy } from '../../issuance';
+import { resignCredentialsRatedBy } from '../../issuance/resign';
 import { oauthGrantsErasureStep } from '../../portability/erasure-step';
 import { deleteExports } from '../export-job';
 import {
@@ -107,7 +107,7 @@ const certificateChunks = (
       if (rows.length === 0) return ctx.chunk(key, null);
       const to = toTombstone ? await ctx.tombstone() : null;
       const numbers = rows.map((r) => r.no);
-      await afterCommit(ctx.env, { certificates: numbers });
+      await afterCommit(ctx.db, ctx.env, { certificates: numbers });
       await ctx.chunk(
         key,
         build(
@@ -116,7 +116,7 @@ const certificateChunks = (
           to,
         ),
       );
-      await afterCommit(ctx.env, { certificates: numbers });
+      await afterCommit(ctx.db, ctx.env, { certificates: numbers });
       if (rows.length < CERTIFICATE_CHUNK) return;
     }
   },
@@ -160,7 +160,7 @@ export const ERASURE_STEPS: readonly Step[] = [
   // Through the integrity service, which also lowers the fingerprints' document frequencies.
   {
     key: 'fingerprints',
-    run: async ({ db, env, person, chunk }) => {
+    run: async ({ db, person, chunk }) => {
       for (;;) {
         const batch = await db
           .select({ id: submissions.id })
@@ -181,7 +181,7 @@ export const ERASURE_STEPS: readonly Step[] = [
         await chunk(
           'fingerprints',
           deleteFingerprintStatements(
-            env.DB,
+            db.$client,
             batch.map((r) => r.id),
           ),
         );
@@ -194,10 +194,9 @@ export const ERASURE_STEPS: readonly Step[] = [
   // parallel, bounded), frequencies lowered. Before `submissions` goes, which lists the ids.
   {
     key: 'fingerprint_shards',
-    run: async ({ env, person, count }) => {
+    run: async ({ db, env, person, count }) => {
       const corpus = corpusFor(env);
-      const removed =
-        corpus instanceof ShardedCorpus ? await forgetCandidate(env.DB, corpus, person.userId) : 0;
+      const removed = corpus instanceof ShardedCorpus ? await forgetCandidate(db, corpus, person.userId) : 0;
       await count('fingerprint_shards', removed);
     },
   },
@@ -301,9 +300,10 @@ export const ERASURE_STEPS: readonly Step[] = [
   // Before the links end: the wards are found through them.
   {
     key: 'consents_given_withdrawn',
-    run: async ({ db, env, person, chunk }) => {
+    run: async ({ db, person, chunk }) => {
       for (;;) {
-        const { results } = await env.DB.prepare(STANDING_GRANTS_BY)
+        const { results } = await db.$client
+          .prepare(STANDING_GRANTS_BY)
           .bind(person.userId, WITHDRAWAL_CHUNK)
           .all<{ userId: string; purpose: ConsentPurpose }>();
         if (results.length === 0) return chunk('consents_given_withdrawn', null);
@@ -365,7 +365,7 @@ export const ERASURE_STEPS: readonly Step[] = [
     key: 'credentials_resigned',
     run: async ({ db, env, person, chunk }) => {
       await chunk('credentials_resigned', null);
-      await resignCredentialsRatedBy(env, db, person.userId, new Date(), () => [
+      await resignCredentialsRatedBy(db, env, person.userId, new Date(), () => [
         addToCount(db, person.requestId, 'credentials_resigned', sql`1`),
       ]);
     },
@@ -395,10 +395,10 @@ export const ERASURE_STEPS: readonly Step[] = [
   // The account, and in the same transaction the erasure request (counted with the others).
   {
     key: 'users',
-    run: async ({ db, env, person, chunk }) => {
+    run: async ({ db, person, chunk }) => {
       const raw = (q: { toSQL(): { sql: string; params: unknown[] } }) => {
         const { sql: text, params } = q.toSQL();
-        return env.DB.prepare(text).bind(...params);
+        return db.$client.prepare(text).bind(...params);
       };
       await chunk('users', [
         raw(db.delete(dsrRequests).where(eq(dsrRequests.id, person.requestId))),

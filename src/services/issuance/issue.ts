@@ -10,12 +10,12 @@
  * functions here prepare those statements, and sweep up what a race or a crash left undone:
  * `issueEarnedCertificates` finds earned-but-missing certificates, `issuePendingCertificates`
  * signs what waited for verification. Both are idempotent, so the cron can run them again.
+ * Re-signing a credential that exists is ./resign.ts; the signing both share is ./sign.ts.
  */
 
-import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
-import { base64url } from 'jose';
-import type { Database } from '../db/client';
-import { isUniqueViolation } from '../db/errors';
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import {
   briefs,
   certificates,
@@ -25,28 +25,15 @@ import {
   organisations,
   submissions,
   users,
-} from '../db/schema';
-import { generateCertificateNumber } from '../domain/certificates/certificate-number';
-import { type CredentialInput, type SigningKey, signCredential } from '../domain/certificates/credential';
-import { conflictOfInterest } from '../domain/organisations';
-import { afterCommit, type EffectsEnv } from './after-commit';
-import { auditInsert } from './audit';
-import {
-  addMonths,
-  bindStatusIndex,
-  briefCredentialFacts,
-  holderIdentity,
-  holderSubjectId,
-  reserveStatusIndex,
-  statusIndexOf,
-  submissionResults,
-} from './credentials';
-import { jobInsert, runJobNow } from './jobs/jobs';
-import { requireSigningKey } from './signing-key';
-import { certificateEvent, NOTHING_EMITTED } from './webhooks/events';
-
-type Env_ = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
-type BatchItem = Parameters<Database['batch']>[0][number];
+} from '../../db/schema';
+import { generateCertificateNumber } from '../../domain/certificates/certificate-number';
+import { conflictOfInterest } from '../../domain/organisations';
+import { afterCommit, type EffectsEnv } from '../after-commit';
+import { auditInsert } from '../audit';
+import { jobInsert, runJobNow } from '../jobs/jobs';
+import { requireSigningKey } from '../signing-key';
+import { certificateEvent, NOTHING_EMITTED } from '../webhooks/events';
+import { type EarnedCertificate, type IssuanceEnv, signFor } from './sign';
 
 /**
  * Whether `candidateId` has a `pass`-rated submission for every milestone of the brief, counting
@@ -82,7 +69,8 @@ export async function allMilestonesPassed(
 
 /**
  * Why the organisation may not rate (and so certify) this candidate's work, or null: the candidate
- * is one of its members under another address, or writes from the domain it proved (docs/decisions.md).
+ * is one of its members under another address, or writes from the domain it proved
+ * (docs/decisions/0020-core-flow-black-box-round-2026-11-26.md).
  */
 export async function certificationConflict(
   db: Database,
@@ -117,80 +105,14 @@ export async function liveCertificate(db: Database, holderId: string, briefId: s
   return row ?? null;
 }
 
-export type EarnedCertificate = {
-  holderId: string;
-  briefId: string;
-  briefTitle: string;
-  domain: string;
-  organisation: { id: string; name: string; verified: boolean };
-  /** The person whose rating completed it. */
-  ratedBy: string;
-  submissionId: string;
-  earnedAt: Date;
-  /** The organisation's score (1–5) of the final work, when the rating is in the same batch. */
-  rating?: number;
-  /** Its verdict, likewise (the rating row is not written yet when the credential is signed). */
-  verdict?: 'pass' | 'fail';
-};
-
-/**
- * Signs a certificate's credential: exactly what was done, under the organisation's name, bound
- * to the holder's subject id, with its bit in the revocation list. The status index is reserved
- * here unless the certificate already has one (re-signing keeps it); the returned statements
- * (binding a new index) belong in the caller's batch. `validUntil` undefined means "from the
- * brief's `validForMonths`"; re-signing passes the certificate's own.
- */
-async function signFor(
-  env: Env_,
-  db: Database,
-  key: SigningKey,
-  c: EarnedCertificate,
-  id: string,
-  certificateNo: string,
-  issuedAt: Date,
-  keep: { validUntil: Date | null } | null = null,
-) {
-  const facts = await briefCredentialFacts(db, c.briefId);
-  const results = await submissionResults(db, c.submissionId || null, c.verdict);
-  if (c.rating !== undefined) results.overall = c.rating;
-  // Whole seconds, as the credential's validUntil (and exp) state it.
-  const validUntil = keep
-    ? keep.validUntil
-    : facts.validForMonths
-      ? new Date(Math.floor(addMonths(issuedAt, facts.validForMonths).getTime() / 1000) * 1000)
-      : null;
-  const existing = await statusIndexOf(db, id);
-  const statusIndex = existing ?? (await reserveStatusIndex(db));
-  const input: CredentialInput = {
-    certificateId: id,
-    certificateNo,
-    baseUrl: env.PUBLIC_BASE_URL,
-    issuer: { organisationId: c.organisation.id || null, name: c.organisation.name, url: facts.websiteUrl },
-    subjectId: await holderSubjectId(db, c.holderId),
-    identity: await holderIdentity(db, c.holderId),
-    brief: { id: c.briefId, title: c.briefTitle, domain: c.domain },
-    rubric: facts.rubric,
-    results,
-    statusIndex,
-    issuedAt,
-    validUntil,
-  };
-  const credentialJwt = await signCredential(input, key);
-  return {
-    credentialJwt,
-    validUntil,
-    statements: existing === null ? [bindStatusIndex(db, statusIndex, id)] : [],
-  };
-}
-
 /**
  * The insert for an earned certificate: signed and `active` under a verified organisation
  * (the signing key is checked first, so a missing key refuses before anything is written),
  * else `pending_issuer` with no credential. The caller batches it with what earned it.
  */
 export async function prepareCertificate(
-  env: Env_,
   db: Database,
+  env: IssuanceEnv,
   earned: EarnedCertificate,
   now = new Date(),
 ) {
@@ -219,8 +141,8 @@ export async function prepareCertificate(
   }
   const key = await requireSigningKey(env);
   const { credentialJwt, validUntil, statements } = await signFor(
-    env,
     db,
+    env,
     key,
     earned,
     id,
@@ -245,8 +167,8 @@ export async function prepareCertificate(
  * Returns the numbers issued.
  */
 export async function issuePendingCertificates(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: IssuanceEnv & EffectsEnv,
   organisationId: string,
   now = new Date(),
 ): Promise<string[]> {
@@ -311,8 +233,8 @@ export async function issuePendingCertificates(
       earnedAt: c.earnedAt ?? c.issuedAt,
     };
     const { credentialJwt, validUntil, statements } = await signFor(
-      env,
       db,
+      env,
       key,
       earned,
       c.id,
@@ -347,6 +269,7 @@ export async function issuePendingCertificates(
     jobIds.push(...hooks.jobIds);
   }
   await afterCommit(
+    db,
     env,
     issued.length > 0
       ? {
@@ -366,8 +289,8 @@ export async function issuePendingCertificates(
  * other. Looks only at candidates rated since `since`; issues or parks each like a rating would.
  */
 export async function issueEarnedCertificates(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: IssuanceEnv & EffectsEnv,
   since: Date,
   now = new Date(),
 ): Promise<number> {
@@ -392,7 +315,7 @@ export async function issueEarnedCertificates(
     // issuer or an admin took back. Only a pass rating given after the revocation earns anew.
     const revokedAt = await lastRevocation(db, candidateId, briefId);
     if (revokedAt !== null && revokedAt >= earned.earnedAt.getTime()) continue;
-    const prepared = await prepareCertificate(env, db, earned, now);
+    const prepared = await prepareCertificate(db, env, earned, now);
     const hooks =
       prepared.row.status === 'active'
         ? await certificateEvent(
@@ -422,7 +345,7 @@ export async function issueEarnedCertificates(
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  await afterCommit(env, created > 0 ? { domains: [...domains], issued } : { issued }, { now });
+  await afterCommit(db, env, created > 0 ? { domains: [...domains], issued } : { issued }, { now });
   return created;
 }
 
@@ -486,214 +409,25 @@ async function earnedFromRatings(db: Database, candidateId: string, briefId: str
 }
 
 /**
- * Re-signs the live credentials a person's rating completed, under their organisation's current
- * name. Credentials issued before organisations existed were signed with the rating person's own
- * name; when that person corrects their name or is erased, no credential may keep it. The
- * certificate (number, holder, dates) stays; only its credential and signed name change.
- */
-export async function resignCredentialsRatedBy(
-  env: Env_ & EffectsEnv,
-  db: Database,
-  personId: string,
-  _now = new Date(),
-  /** Statements committed with each re-signed credential (the erasure cascade counts them). */
-  alsoInBatch: () => BatchItem[] = () => [],
-): Promise<string[]> {
-  const rows = await db
-    .select({
-      certificate: certificates,
-      briefTitle: briefs.title,
-      organisationName: organisations.name,
-      verification: organisations.verification,
-    })
-    .from(certificates)
-    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
-    .where(
-      and(
-        eq(certificates.employerId, personId),
-        eq(certificates.status, 'active'),
-        eq(certificates.signedByPerson, true),
-      ),
-    );
-  return resign(env, db, rows, {
-    signedName: (r) => r.organisationName,
-    reason: 'rating person changed or erased',
-    alsoInBatch,
-  });
-}
-
-/**
- * Re-signs the holder's live credentials, e.g. when they ask for (or drop) an `identifier`, their
- * email changes while they have one, or their `public_verification` consent changes (the
- * identifier is left out while it is withdrawn). The issuer's name stays the one signed at issue.
- */
-export async function resignHolderCredentials(
-  env: Env_ & EffectsEnv,
-  db: Database,
-  holderId: string,
-  reason = 'holder identifier changed',
-): Promise<string[]> {
-  const rows = await db
-    .select({
-      certificate: certificates,
-      briefTitle: briefs.title,
-      organisationName: organisations.name,
-      verification: organisations.verification,
-    })
-    .from(certificates)
-    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
-    // Revoked credentials stay public at /api/verify (marked revoked), so they follow the holder's
-    // identifier too: turning it off, or correcting the email, leaves no hash of it anywhere.
-    .where(and(eq(certificates.holderId, holderId), inArray(certificates.status, ['active', 'revoked'])));
-  return resign(env, db, rows, {
-    // Credentials from before organisations named the rating person: those take the organisation.
-    signedName: (r) =>
-      r.certificate.signedByPerson
-        ? r.organisationName
-        : (r.certificate.signedOrganisationName ?? r.organisationName),
-    reason,
-  });
-}
-
-/**
- * The `credential_resign` job (src/services/consent.ts writes it with a `public_verification`
- * grant or withdrawal): re-signs the holder's active and revoked credentials so they carry the
- * identifier exactly while the consent stands (`holderIdentity`). Nothing to do for a holder who
- * has not asked for one (dropping it re-signed them already). Idempotent: each run signs per the
- * ledger and the setting as they are then.
- */
-export async function resignForPublicVerification(
-  env: Env_ & EffectsEnv,
-  db: Database,
-  holderId: string,
-): Promise<string[]> {
-  const [row] = await db
-    .select({ salt: users.credentialIdentitySalt })
-    .from(users)
-    .where(eq(users.id, holderId))
-    .limit(1);
-  if (!row?.salt) return [];
-  return resignHolderCredentials(env, db, holderId, 'public verification consent changed');
-}
-
-/**
- * Turns the holder's credential `identifier` on (a new random salt, unless one is set) or off, and
- * re-signs their active and revoked credentials. A missing signing key refuses before the setting
- * changes. While `public_verification` is not granted the setting is kept but the credentials carry
- * no identifier (`holderIdentity`); a grant re-signs them with it.
- */
-export async function setHolderIdentifier(
-  env: Env_ & EffectsEnv,
-  db: Database,
-  holderId: string,
-  enabled: boolean,
-): Promise<string[]> {
-  await requireSigningKey(env);
-  const salt = enabled ? base64url.encode(crypto.getRandomValues(new Uint8Array(16))) : null;
-  await db
-    .update(users)
-    .set({ credentialIdentitySalt: salt })
-    .where(
-      enabled ? and(eq(users.id, holderId), isNull(users.credentialIdentitySalt)) : eq(users.id, holderId),
-    );
-  return resignHolderCredentials(env, db, holderId);
-}
-
-type ResignRow = {
-  certificate: typeof certificates.$inferSelect;
-  briefTitle: string;
-  organisationName: string;
-  verification: string;
-};
-
-/** Signs each row's credential again, keeping its number, dates, validity and status bit. */
-async function resign(
-  env: Env_ & EffectsEnv,
-  db: Database,
-  rows: ResignRow[],
-  options: { signedName: (r: ResignRow) => string; reason: string; alsoInBatch?: () => BatchItem[] },
-): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const key = await requireSigningKey(env);
-  const changed: string[] = [];
-  for (const row of rows) {
-    const { certificate: c, briefTitle, verification } = row;
-    const organisationName = options.signedName(row);
-    const earned: EarnedCertificate = {
-      holderId: c.holderId,
-      briefId: c.briefId,
-      briefTitle,
-      domain: c.domain,
-      organisation: {
-        id: c.organisationId ?? '',
-        name: organisationName,
-        verified: verification === 'verified',
-      },
-      ratedBy: c.employerId,
-      submissionId: c.submissionId ?? '',
-      earnedAt: c.earnedAt ?? c.issuedAt,
-    };
-    // The issue date, the validity and the status bit are what was attested; re-signing keeps them.
-    const { credentialJwt, statements } = await signFor(
-      env,
-      db,
-      key,
-      earned,
-      c.id,
-      c.certificateNo,
-      c.issuedAt,
-      {
-        validUntil: c.validUntil,
-      },
-    );
-    await db.batch([
-      db
-        .update(certificates)
-        .set({
-          credentialJwt,
-          signedOrganisationName: organisationName,
-          signedByPerson: false,
-          version: sql`${certificates.version} + 1`,
-        })
-        .where(eq(certificates.id, c.id)),
-      auditInsert(db, {
-        actorId: null,
-        action: 'certificate.resigned',
-        targetType: 'certificate',
-        targetId: c.id,
-        details: { reason: options.reason },
-      }),
-      ...statements,
-      ...(options.alsoInBatch?.() ?? []),
-    ]);
-    changed.push(c.certificateNo);
-  }
-  await afterCommit(env, { certificates: changed });
-  return changed;
-}
-
-/**
  * What verification triggers: every waiting certificate is signed and every cached view of the
  * organisation's certificates is dropped. Idempotent; the cron runs it again for any verified
  * organisation that still has waiting certificates (a crash between the verification and this).
  */
 export async function onOrganisationVerified(
-  env: Env_ & EffectsEnv,
   db: Database,
+  env: IssuanceEnv & EffectsEnv,
   organisationId: string,
   now = new Date(),
 ): Promise<string[]> {
-  const issued = await issuePendingCertificates(env, db, organisationId, now);
+  const issued = await issuePendingCertificates(db, env, organisationId, now);
   // Every cached view of its certificates names its state; the public agreement rate counts
   // verified organisations' pairs only: this one's count now.
-  await afterCommit(env, { organisation: organisationId, agreement: true }, { now });
+  await afterCommit(db, env, { organisation: organisationId, agreement: true }, { now });
   return issued;
 }
 
 /** Cron backstop: organisations that are verified but still have certificates waiting. */
-export async function issueAllPending(env: Env_ & EffectsEnv, db: Database): Promise<number> {
+export async function issueAllPending(db: Database, env: IssuanceEnv & EffectsEnv): Promise<number> {
   const rows = await db
     .selectDistinct({ organisationId: certificates.organisationId })
     .from(certificates)
@@ -701,7 +435,7 @@ export async function issueAllPending(env: Env_ & EffectsEnv, db: Database): Pro
     .where(and(eq(certificates.status, 'pending_issuer'), eq(organisations.verification, 'verified')));
   let issued = 0;
   for (const { organisationId } of rows) {
-    if (organisationId) issued += (await onOrganisationVerified(env, db, organisationId)).length;
+    if (organisationId) issued += (await onOrganisationVerified(db, env, organisationId)).length;
   }
   return issued;
 }
@@ -752,12 +486,12 @@ export async function issuedOnVerification(
  * waits for its certificates), leaving the queue and the sweeper to finish it if this fails.
  */
 export async function issueAfterVerification(
-  env: Env,
   db: Database,
+  env: Env,
   organisation: { id: string; verifiedAt: Date | null },
   jobId: string | undefined,
 ): Promise<string[]> {
   if (!jobId) return [];
-  await runJobNow(env, jobId);
+  await runJobNow(db, env, jobId);
   return organisation.verifiedAt ? issuedOnVerification(db, organisation.id, organisation.verifiedAt) : [];
 }
