@@ -41,7 +41,9 @@ export { D1Corpus, shardOf } from './src/services/corpus';
  *   fingerprintSubmission: (material: { text?: string }) => { hash: number; position: number }[];
  *   CURRENT_NOTICE_VERSION: string;
  *   hashPassword: (password: string) => Promise<{ passwordHash: string; passwordSalt: string; passwordIterations: number }>;
+ *   getDb: (d1: unknown) => unknown;
  *   startAccessExport: (
+ *     db: unknown,
  *     env: { DB: unknown; OAUTH_KV: unknown; PUBLIC_BASE_URL: string },
  *     user: { id: string; email: string; name: string; role: string; sessionId: string },
  *   ) => Promise<{ filename: string; body: ReadableStream<Uint8Array> }>;
