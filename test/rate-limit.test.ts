@@ -244,21 +244,24 @@ describe.each([
     vi.useRealTimers();
   });
 
-  const unique = () => Math.floor(Math.random() * 250) + 1;
+  // A /64 no other test of this file uses (the isolate's counts outlive each test).
+  const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+  const unique = () => `2001:db8:${group()}:${group()}::7`;
   const get = (ip: string) => call(path, { headers: { 'CF-Connecting-IP': ip } });
   const rateLimit = (res: Response) => parseRateLimit(res.headers.get('ratelimit'));
 
   it('refuses the 61st request of one IP in a minute (429 problem, Retry-After), with truthful headers; other IPs are unaffected; the window resets', async () => {
     const testEnv = env as unknown as Env;
-    const ip = `192.0.2.${unique()}`;
+    const ip = unique();
     // An address on the same shard object (the one that would be hurt by a shared count) and one elsewhere.
-    const { shard } = ipShard(testEnv, ip);
+    const { shard } = ipShard(testEnv, ipLimitKey(ip));
     let sameShard = '';
-    for (let i = 0; !sameShard; i++) {
-      const candidate = `2001:db8:${unique().toString(16)}${i.toString(16)}::1`;
+    while (!sameShard) {
+      const candidate = unique();
       if (ipShard(testEnv, ipLimitKey(candidate)).shard === shard) sameShard = candidate;
     }
-    const elsewhere = `198.51.100.${unique()}`;
+    let elsewhere = unique();
+    while (ipShard(testEnv, ipLimitKey(elsewhere)).shard === shard) elsewhere = unique();
 
     const t0 = Date.now();
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -307,7 +310,7 @@ describe.each([
   }, 60_000);
 
   it('shares one budget per address with the other public route', async () => {
-    const ip = `203.0.113.${unique()}`;
+    const ip = unique();
     const other = path === '/api/leaderboard' ? '/embed/leaderboard' : '/api/leaderboard';
     for (let n = 1; n <= 30; n++) await (await get(ip)).arrayBuffer();
     for (let n = 31; n <= 60; n++) {
