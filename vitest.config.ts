@@ -113,6 +113,37 @@ const workers = (bindings: Record<string, unknown>) =>
     },
   });
 
+/**
+ * A test's time limit, not an assertion: the login tests hash passwords at production's PBKDF2
+ * cost (100,000 iterations) many times, and property tests run hundreds of cases, so on a shared
+ * 2-core machine they pass their 5 s default only when nothing else runs. 30 s keeps a hung test
+ * bounded without failing a slow one. Set in each project: a project does not inherit the root's
+ * `test` options (Vitest 4), so the root's setting never reached a test.
+ */
+const TEST_TIMEOUT_MS = 30_000;
+
+/** The service project's bindings beyond wrangler.toml's. */
+const serviceBindings = {
+  DOH_RESOLVER_URL: 'http://doh.test/dns-query',
+  // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
+  WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
+  CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacy.publicJwk]),
+  TEST_LEGACY_SIGNING_KEY: legacy.secret,
+  TEST_MIGRATIONS: migrations,
+  FINGERPRINT_MIGRATIONS: fingerprintMigrations,
+  COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
+  README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
+  ROUTE_SOURCES: JSON.stringify(routeSources()),
+  // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
+  FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
+  FUZZ_SEED: process.env.FUZZ_SEED ?? '',
+  // test/setup.ts: log how long each file's storage reset took.
+  DEBUG_TEST_SETUP: process.env.DEBUG_TEST_SETUP ?? '',
+};
+
+/** Service files that drop a table (a failure they simulate): each gets a workerd of its own. */
+const OWN_WORKERD = ['test/evaluation-failure.test.ts'];
+
 export default defineConfig({
   test: {
     // CI also writes a JSON report, from which .ci/run prints a plain 'N passed, N failed' line.
@@ -122,46 +153,52 @@ export default defineConfig({
     // time is mostly waiting between workerd and Vitest's server, so two files at once use both
     // cores; each file still has its own workerd and storage.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // A test's time limit, not an assertion: the login tests hash passwords at production's
-    // PBKDF2 cost (100,000 iterations) many times, and property tests run hundreds of cases, so on
-    // a shared 2-core machine they pass their 5 s default only when nothing else runs. 30 s keeps a
-    // hung test bounded without failing a slow one.
-    testTimeout: 30_000,
     projects: [
       {
-        // The service through its routes, bindings and storage: every file starts on a migrated
-        // database, and every response is checked against the OpenAPI document.
-        plugins: [
-          scalarBundleAsText,
-          workers({
-            DOH_RESOLVER_URL: 'http://doh.test/dns-query',
-            // Tests hold webhooks to production's rule (https, public addresses); one test turns it on.
-            WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false',
-            CERT_PREVIOUS_PUBLIC_KEYS: JSON.stringify([legacy.publicJwk]),
-            TEST_LEGACY_SIGNING_KEY: legacy.secret,
-            TEST_MIGRATIONS: migrations,
-            FINGERPRINT_MIGRATIONS: fingerprintMigrations,
-            COMMITTED_OPENAPI: readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'),
-            README_MD: readFileSync(new URL('./README.md', import.meta.url), 'utf8'),
-            ROUTE_SOURCES: JSON.stringify(routeSources()),
-            // test/fuzz.test.ts: runs per operation, and a seed to replay a failure.
-            FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
-            FUZZ_SEED: process.env.FUZZ_SEED ?? '',
-          }),
-        ],
+        // The service through its routes, bindings and storage, every response checked against
+        // the OpenAPI document. Files run one after another in one workerd per Vitest worker
+        // (`isolate: false`): the app is imported and the databases migrated once per worker, not
+        // once per file, which was most of the suite's time (docs/testing.md). Every file still
+        // starts on empty, migrated storage and a fresh isolate's memory (test/setup.ts).
+        plugins: [scalarBundleAsText, workers(serviceBindings)],
         test: {
           name: 'service',
+          testTimeout: TEST_TIMEOUT_MS,
           include: ['test/**/*.test.ts'],
+          exclude: OWN_WORKERD,
+          isolate: false,
+          // Console output from work still running when a file ends (a queue consumer, a Durable
+          // Object's alarm) would be sent to Vitest from outside the file's I/O context; the plugin
+          // then holds it as a pending call, and closing the worker with calls pending hung the
+          // run at its end. Printed by workerd itself instead, it reaches the terminal all the same.
+          disableConsoleIntercept: true,
           deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
           globalSetup: ['./test/global-setup.ts'],
         },
       },
       {
+        // Files that change what test/setup.ts cannot put back (the schema), each in its own workerd.
+        plugins: [scalarBundleAsText, workers(serviceBindings)],
+        test: {
+          name: 'service-isolated',
+          testTimeout: TEST_TIMEOUT_MS,
+          include: OWN_WORKERD,
+          deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
+          setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
+        },
+      },
+      {
         // The domain's pure functions (src/**/*.test.ts), in the same runtime but with nothing set
         // up per file: no migrations and no import of the whole app, which cost each file seconds.
         plugins: [workers({})],
-        test: { name: 'domain', include: ['src/**/*.test.ts'] },
+        test: {
+          name: 'domain',
+          include: ['src/**/*.test.ts'],
+          testTimeout: TEST_TIMEOUT_MS,
+          // Pure functions: nothing to reset between files, so one workerd per Vitest worker.
+          isolate: false,
+        },
       },
     ],
   },

@@ -626,7 +626,8 @@ Kavita`,
       text: `Daily orders per dish, 18 months of data. Forecast next 4 weeks. MAPE < 15% on holdout (last 8 weeks). Notebook + CSV. Explain the drivers (weather, IPL matches).`,
       domain: 'Data science',
       asks: ['next 4 weeks', 'MAPE < 15%', 'Notebook', 'drivers'],
-      themes: ['functionality', 'data', 'documentation'],
+      // "Explain the drivers" is reporting to the client, labelled so in ds-churn too (corrected 2026-11-28).
+      themes: ['functionality', 'data', 'documentation', 'communication'],
     },
   },
 ];

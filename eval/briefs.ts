@@ -10,6 +10,7 @@ import type { FieldKey } from '../src/domain/pillars/knowledge/fields';
 import type { ThemeKey } from '../src/domain/pillars/themes';
 import type { PlaybookBrief } from '../src/domain/pillars/types';
 import { SECOND_PASS_CASES } from './briefs-second-pass';
+import { THIRD_PASS_CASES } from './briefs-third-pass';
 
 export type EvalCase = {
   id: string;
@@ -876,4 +877,5 @@ Avoid paid databases.`,
   },
   // Issue 37's second pass: fields outside the knowledge base whose words overlap one it knows.
   ...SECOND_PASS_CASES,
+  ...THIRD_PASS_CASES,
 ];

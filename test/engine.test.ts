@@ -18,6 +18,7 @@ import {
   LETTER_RUBRIC_FORMULA_NAME,
   LETTER_RUBRIC_GOOD,
   LETTER_RUBRIC_GRADES_EXCLUSION,
+  LETTER_RUBRIC_SENTENCE_NAME,
   LOPSIDED_RUBRIC,
   MALFORMED_PLAYBOOK,
   OTHER_FIELD_LINK_PLAYBOOK,
@@ -208,6 +209,18 @@ describe('Workers AI output obeys the rules of issue 37 (recorded answers)', () 
       /"As discussed PFB" is not a criterion name an expert would write \(a letter formula\)/,
     );
     expect(out.result.criteria.some((c) => /As discussed|PFB|Dear|Regards|Kindly/.test(c.name))).toBe(false);
+  });
+
+  it('refuses a sentence of the brief, modal and all, as a criterion name', async () => {
+    const out = await workersAiEngine(fakeAi(LETTER_RUBRIC_SENTENCE_NAME), options).extractRubric(
+      LETTER_BRIEF,
+      'Marketing',
+    );
+    expect(out.engine).toBe('local');
+    expect(out.fallbackReason).toMatch(
+      /"Tone must stay playful" is not a criterion name an expert would write \(a sentence, not a noun phrase\)/,
+    );
+    expect(out.result.criteria.some((c) => /\b(?:must|should)\b/i.test(c.name))).toBe(false);
   });
 
   it("refuses levels in another field's terms (OWASP in a contract review)", async () => {

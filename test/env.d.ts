@@ -13,6 +13,8 @@ declare global {
       /** test/fuzz.test.ts: runs per operation (`FUZZ_RUNS`), and a seed to replay (`FUZZ_SEED`). */
       FUZZ_RUNS: string;
       FUZZ_SEED: string;
+      /** test/setup.ts: log each file's storage reset time when set. */
+      DEBUG_TEST_SETUP: string;
       /** A retired Ed25519 signing key (private JWK; its public half is in CERT_PREVIOUS_PUBLIC_KEYS). */
       TEST_LEGACY_SIGNING_KEY: string;
     }

@@ -287,6 +287,11 @@ export async function organisationOf(employer: Account): Promise<string> {
 
 let admin: Promise<Account> | undefined;
 
+/** Forgets the memoised admin session (test/setup.ts: each file starts on empty storage). */
+export function forgetAdminSession(): void {
+  admin = undefined;
+}
+
 /** The admin's verdict on the employer's organisation (`verified` by default), through the API. */
 export async function reviewOrganisation(
   employer: Account,

@@ -21,7 +21,7 @@ import {
   verificationMemory,
 } from '../src/services/verification-memory';
 import { candidateWithCertificate } from './harness';
-import { as, call, jsonInit } from './helpers';
+import { as, call, eventually, jsonInit } from './helpers';
 
 const feedObject = () => env.KV_COALESCER.getByName(`kv:${VERIFY_CHANGES_KEY}`);
 /** The published log, after the trailing write of any change still waiting for it (its alarm). */
@@ -89,7 +89,12 @@ describe('verification payloads in memory, and the change feed', () => {
     );
     expect(res.status).toBe(200);
     expect(await status(certificateNo)).toBe('revoked');
-    expect((await published())?.changes.map(([no]) => no)).toContain(certificateNo);
+    // The feed is written after the response (the request's waitUntil): wait for that write.
+    const numbers = await eventually(async () => {
+      const changed = (await published())?.changes.map(([no]) => no) ?? [];
+      return changed.includes(certificateNo) ? changed : undefined;
+    }).catch(async () => (await published())?.changes.map(([no]) => no));
+    expect(numbers).toContain(certificateNo);
   });
 
   it('forgets every payload when a change is too large to list, and distrusts KV entries built before it', async () => {

@@ -14,6 +14,7 @@ import {
   type PublishedChanges,
   pruneChanges,
 } from '../domain/verification-changes';
+import { isolateEpoch } from '../lib/isolate-state';
 import { VERIFY_CHANGES_KEY } from '../services/cache-keys';
 import { writePublicView } from '../services/public-views-writer';
 
@@ -43,8 +44,21 @@ export class KvCoalescer extends DurableObject<Env> {
     });
   }
 
+  /** The isolate epoch this object was last used in (src/lib/isolate-state.ts; moves only in tests). */
+  private epoch = isolateEpoch();
+
+  /** Starts over empty, as a new object would (the test suite moved the isolate's epoch). */
+  private async forget(): Promise<void> {
+    this.epoch = isolateEpoch();
+    this.state = { ...INITIAL_COALESCE_STATE, key: null };
+    this.changes = null;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
   /** A change to `key` was committed at `now`. `write`: the caller writes the key now. */
   async request(key: string, now: number = Date.now()): Promise<CoalesceDecision> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const [next, decision] = requestWrite(this.state, now);
     if (decision.action === 'joined') return decision;
     this.state = { ...next, key };
@@ -58,6 +72,7 @@ export class KvCoalescer extends DurableObject<Env> {
    * now when the last write is a second old, else by the trailing write.
    */
   async verificationsChanged(numbers: string[], now: number = Date.now()): Promise<void> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     this.changes = addChanges(this.changes ?? emptyChangeLog(now), numbers, now);
     const [next, decision] = requestWrite(this.state, now);
     if (decision.action !== 'joined') this.state = { ...next, key: VERIFY_CHANGES_KEY };
@@ -68,6 +83,7 @@ export class KvCoalescer extends DurableObject<Env> {
 
   /** The log as published (test seam and the write itself). */
   async publishChanges(now: number = Date.now()): Promise<PublishedChanges> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     this.changes = pruneChanges(this.changes ?? emptyChangeLog(now), now);
     const value: PublishedChanges = { ...this.changes, writtenAt: now };
     await this.env.CACHE.put(VERIFY_CHANGES_KEY, JSON.stringify(value));
@@ -76,6 +92,7 @@ export class KvCoalescer extends DurableObject<Env> {
 
   /** The trailing write (also callable by tests with a moved clock). */
   async runDue(now: number = Date.now()): Promise<boolean> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const key = this.state.key;
     const [next, ran] = runScheduled(this.state, now);
     if (!ran || key === null) return false;
@@ -87,6 +104,7 @@ export class KvCoalescer extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     await this.runDue();
   }
 }

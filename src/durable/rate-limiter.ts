@@ -2,6 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { apiKeyUsage } from '../db/schema';
+import { isolateEpoch } from '../lib/isolate-state';
 
 /** What one `hit` answers: whether the request may proceed and the numbers for the headers. */
 export type RateDecision = {
@@ -129,11 +130,30 @@ export class RateLimiter extends DurableObject<Env> {
     });
   }
 
+  /** The isolate epoch this object was last used in (src/lib/isolate-state.ts; moves only in tests). */
+  private epoch = isolateEpoch();
+
+  /** Starts over empty, as a new object would (the test suite moved the isolate's epoch). */
+  private async forget(): Promise<void> {
+    this.epoch = isolateEpoch();
+    this.hits = [];
+    this.logs.clear();
+    this.windowMs = 60_000;
+    this.usage = {};
+    this.usageDueAt = null;
+    this.alarmAt = null;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
   /**
    * Counts one request of API key `apiKeyId` by outcome, on the UTC day of `at`. In memory; the
    * write-behind timer puts it in storage, the alarm writes it to D1 within `USAGE_FLUSH_MS`.
    */
   async record(apiKeyId: string, outcome: UsageOutcome, at: number = Date.now()): Promise<void> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const day = new Date(at).toISOString().slice(0, 10);
     countsOf(this.usage, apiKeyId, day)[outcome] += 1;
     this.usageDueAt ??= Date.now() + USAGE_FLUSH_MS;
@@ -142,6 +162,7 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** The counts not yet in D1, per UTC day, so a report can be exact before the next flush. */
   async pendingUsage(apiKeyId: string): Promise<Record<string, UsageCounts>> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     return this.usage[apiKeyId] ?? {};
   }
 
@@ -150,6 +171,7 @@ export class RateLimiter extends DurableObject<Env> {
    * failure the counts stay pending for the next alarm. Returns how many rows it wrote.
    */
   async flushUsage(): Promise<number> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const pending = this.usage;
     const rows = Object.entries(pending).flatMap(([apiKeyId, days]) =>
       Object.entries(days).map(([day, c]) => ({ apiKeyId, day, ...c })),
@@ -206,6 +228,7 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** Count one request against `limit` per `windowSeconds`, at time `now` (ms; injectable for tests). */
   async hit(limit: number, windowSeconds: number, now: number = Date.now()): Promise<RateDecision> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const windowMs = windowSeconds * 1000;
     this.windowMs = windowMs;
     this.prune(now);
@@ -234,6 +257,7 @@ export class RateLimiter extends DurableObject<Env> {
     now: number = Date.now(),
     maxKeys: number = MAX_KEYS_PER_SHARD,
   ): Promise<RateDecision> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const windowMs = windowSeconds * 1000;
     const log = this.logOf(key, now - windowMs, maxKeys);
     const allowed = log.length < limit;
@@ -290,6 +314,7 @@ export class RateLimiter extends DurableObject<Env> {
     now: number = Date.now(),
     maxKeys: number = MAX_KEYS_PER_SHARD,
   ): Promise<{ decision: RateDecision; log: number[] }> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const windowMs = windowSeconds * 1000;
     const cutoff = now - windowMs;
     const log = this.logOf(key, cutoff, maxKeys);
@@ -311,6 +336,7 @@ export class RateLimiter extends DurableObject<Env> {
     now: number = Date.now(),
     maxKeys: number = MAX_KEYS_PER_SHARD,
   ): Promise<number[][]> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     const cutoff = now - windowSeconds * 1000;
     return entries.map(([key, hits]) => {
       const log = this.logOf(key, cutoff, maxKeys);
@@ -321,6 +347,7 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** How many keys this shard object holds in memory (for tests and diagnostics). */
   async keyCount(): Promise<number> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     return this.logs.size;
   }
 
@@ -347,6 +374,7 @@ export class RateLimiter extends DurableObject<Env> {
    * cleanup alarm per window, so neither costs a write per request.
    */
   async flush(now: number = Date.now()): Promise<void> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     if (this.flushTimer !== null) {
       clearTimeout(this.flushTimer);
       this.flushTimer = null;
@@ -380,6 +408,7 @@ export class RateLimiter extends DurableObject<Env> {
    * refunding after keeps the limit exact under a parallel burst.
    */
   async refund(now: number = Date.now()): Promise<void> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     this.prune(now);
     if (this.hits.pop() === undefined) return;
     this.scheduleFlush();
@@ -387,6 +416,7 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** Forgets every counted request: a successful login clears its earlier attempts. */
   async reset(): Promise<void> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     this.hits = [];
     await this.flush();
   }
@@ -396,6 +426,7 @@ export class RateLimiter extends DurableObject<Env> {
    * `flush` looks again when the newest hit expires).
    */
   override async alarm(): Promise<void> {
+    if (this.epoch !== isolateEpoch()) await this.forget();
     this.alarmAt = null;
     try {
       await this.flushUsage();

@@ -1,3 +1,5 @@
+import { onForgetIsolateState } from './isolate-state';
+
 /**
  * The service's clock for rules that depend on the calendar at request time (a child's age).
  * Production reads the system time; tests move it (`clock.now = () => new Date(...)`, then
@@ -5,6 +7,6 @@
  */
 export const clock = { now: (): Date => new Date() };
 
-export function resetClock(): void {
+export const resetClock = onForgetIsolateState((): void => {
   clock.now = () => new Date();
-}
+});

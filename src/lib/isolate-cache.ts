@@ -1,3 +1,5 @@
+import { onForgetIsolateState } from './isolate-state';
+
 /**
  * A small cache in the isolate's memory, in front of KV, for the public hot paths
  * (verification, leaderboards, the public agreement rate).
@@ -36,7 +38,9 @@ export class IsolateCache<V> {
     private readonly maxEntries: number,
     private readonly jitter = 0,
     private readonly random: () => number = Math.random,
-  ) {}
+  ) {
+    onForgetIsolateState(() => this.clear());
+  }
 
   private expiry(now: number): number {
     return now + (this.jitter > 0 ? this.ttlMs * (1 - this.jitter * this.random()) : this.ttlMs);

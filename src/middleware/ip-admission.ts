@@ -64,6 +64,12 @@ export class IpAdmission {
 
   constructor(private readonly maxKeys: number = MAX_KNOWN_KEYS) {}
 
+  /** Forgets every address (tests start each file with a fresh isolate's memory: src/lib/isolate-state.ts). */
+  clear(): void {
+    this.entries.clear();
+    this.unreported.clear();
+  }
+
   /**
    * Admits a request of `key` here when it is far from `limit` (see the module comment),
    * returning the decision and its headers' figures; null when the shard must decide.

@@ -4,6 +4,7 @@ import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { clientNetwork } from '../domain/network';
 import type { RateDecision } from '../durable/rate-limiter';
+import { onForgetIsolateState } from '../lib/isolate-state';
 import { ProblemError } from '../lib/problem';
 import type { AppBindings } from './context';
 import { IpAdmission, REPORT_INTERVAL_MS } from './ip-admission';
@@ -121,6 +122,12 @@ export type DecisionSource = 'object' | 'known-full' | 'isolate';
 const admission = new IpAdmission();
 /** When this isolate's pending report was scheduled (null: none). */
 let reportScheduledAt: number | null = null;
+
+onForgetIsolateState(() => {
+  fullUntil.clear();
+  admission.clear();
+  reportScheduledAt = null;
+});
 
 /**
  * Sends the hits this isolate admitted by itself to their shards: one `reportKeys` call per

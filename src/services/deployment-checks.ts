@@ -1,3 +1,5 @@
+import { onForgetIsolateState } from '../lib/isolate-state';
+
 /**
  * Checks of the deployment against what it serves. `PUBLIC_BASE_URL` is written into the OpenAPI
  * server, the JWKS URL, share links, QR codes, PDFs and the signed `iss` of every credential, so
@@ -9,6 +11,9 @@ export type BaseUrlMismatch = { configured: string; observed: string };
 
 /** undefined: not checked yet in this isolate; null: checked, and they match. */
 let result: BaseUrlMismatch | null | undefined;
+onForgetIsolateState(() => {
+  result = undefined;
+});
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

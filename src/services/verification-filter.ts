@@ -27,6 +27,7 @@ import { asc, count, gt, gte } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { certificates } from '../db/schema';
 import { BloomFilter } from '../domain/membership-filter';
+import { onForgetIsolateState } from '../lib/isolate-state';
 import { VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from './cache-keys';
 
 /**
@@ -71,11 +72,11 @@ const state = {
 };
 
 /** Test seam: forget everything this isolate loaded or issued (as a fresh isolate would be). */
-export function resetVerificationFilterMemory(): void {
+export const resetVerificationFilterMemory = onForgetIsolateState((): void => {
   state.filter = { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null };
   state.recent = { value: null, loadedAt: Number.NEGATIVE_INFINITY, readingSince: null };
   state.local.clear();
-}
+});
 
 /**
  * A cached load: served from memory while younger than `maxAgeMs`. The request that finds it

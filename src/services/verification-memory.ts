@@ -34,6 +34,7 @@ import {
   type PublishedChanges,
 } from '../domain/verification-changes';
 import { IsolateCache } from '../lib/isolate-cache';
+import { onForgetIsolateState } from '../lib/isolate-state';
 import {
   type CachedPayload,
   forgetStatusListMemory,
@@ -79,14 +80,14 @@ const feed = {
 };
 
 /** Test seam: a fresh isolate (no payloads, no feed read yet). */
-export function resetVerificationMemory(): void {
+export const resetVerificationMemory = onForgetIsolateState((): void => {
   verificationMemory.clear();
   feed.seen = null;
   feed.checkedAt = Number.NEGATIVE_INFINITY;
   feed.readAt = Number.NEGATIVE_INFINITY;
   feed.changedAt.clear();
   feed.clearedAt = 0;
-}
+});
 
 /** Distrust KV entries of these numbers built before their change (the oldest known go first). */
 function rememberChanges(numbers: Iterable<readonly [string, number]>): void {

@@ -160,7 +160,7 @@ type PlannedDeliverable = { text: string; steps: string[]; topics: readonly stri
 
 /** Names that keep their capital mid-sentence ("posts for Instagram", not "instagram"). */
 const PROPER_NAMES = new Set(
-  'android apple excel figma google instagram ios iphone jupyter kotlin kubernetes linkedin python react swift swiftui terraform tiktok twitter youtube docker github openapi'.split(
+  'android apple excel figma google instagram ios iphone jupyter kotlin kubernetes linkedin python react swift swiftui terraform tiktok twitter youtube docker github openapi hindi marathi english tamil telugu kannada bengali gujarati punjabi urdu malayalam odia french german spanish'.split(
     ' ',
   ),
 );
@@ -168,8 +168,9 @@ const PROPER_NAMES = new Set(
 /** The deliverable as it reads inside a step: trailing punctuation dropped, an ordinary first word lower-cased. */
 function inSentence(deliverable: string): string {
   const text = deliverable.replace(/[.;:!]+$/, '');
-  const first = (text.match(/^[A-Za-z]+/)?.[0] ?? '').toLowerCase();
-  return PROPER_NAMES.has(first) ? text : lowerFirst(text);
+  const word = text.match(/^[A-Za-z]+/)?.[0] ?? '';
+  // "MedDRA", "iPhone": a capital inside the word is part of the name.
+  return PROPER_NAMES.has(word.toLowerCase()) || /^[A-Za-z][a-z]+[A-Z]/.test(word) ? text : lowerFirst(text);
 }
 
 const fill = (step: string, deliverable: string) => step.replaceAll('{d}', inSentence(deliverable));
@@ -181,10 +182,12 @@ const fill = (step: string, deliverable: string) => step.replaceAll('{d}', inSen
  */
 export function deliverableParts(deliverable: string): string[] {
   const text = deliverable.trim().replace(/[.;:!]+$/, '');
-  const qualifier = text.match(/\s+((?:by|for|per|across|within|in|on|from|to|at)\s+[^,]+)$/i);
+  // A qualifier that holds another part ("for four meals and a caterer comparison") is not one.
+  const found = text.match(/\s+((?:by|for|per|across|within|in|on|from|to|at)\s+[^,]+)$/i);
+  const qualifier = found && !/\band\s+(?:an?|the)\s/i.test(found[1] ?? '') ? found : null;
   const body = qualifier ? text.slice(0, qualifier.index) : text;
   const parts = body
-    .split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+|\s+with\s+(?=an?\s)/i)
+    .split(/\s*,(?!\d)\s*(?:and\s+)?|\s+and\s+|\s+plus\s+|\s+with\s+(?=an?\s)/i)
     .map((p) => p.trim());
   if (parts.length < 2 || parts.some((p) => p.split(/\s+/).length < 2)) return [text];
   return parts.map((p, i) => (qualifier && i === parts.length - 1 ? `${p} ${qualifier[1]}` : p));
@@ -219,6 +222,29 @@ function composedSteps(deliverable: string): string[] {
 
 function planDeliverable(field: Field, text: string, brief: readonly string[]): PlannedDeliverable {
   if (field.key === 'unknown') return { text, steps: composedSteps(text), topics: [] };
+  // "A forecasting notebook and a weekly forecast CSV": each part is planned as what it is, so a
+  // step never reads "Train a forecasting notebook and a weekly forecast CSV in a Pipeline".
+  const parts = deliverableParts(text);
+  if (parts.length >= 2) {
+    const planned = parts.map((part) => ({ part, archetype: planArchetype(field, part, brief)?.archetype }));
+    // Only parts of different kinds ("a three-email sequence and six Instagram posts"); parts one
+    // archetype plans alike stay one deliverable.
+    const kinds = new Set(planned.map((p) => p.archetype?.key));
+    if (planned.every((p) => p.archetype) && kinds.size === planned.length) {
+      const seen = new Set<string>();
+      const steps: string[] = [];
+      const topics: string[] = [];
+      for (const { part, archetype } of planned) {
+        for (const step of (archetype?.steps ?? []).map((x) => fill(x, part)))
+          if (!seen.has(step)) {
+            seen.add(step);
+            steps.push(step);
+          }
+        topics.push(...(archetype?.topics ?? []));
+      }
+      return { text, steps, topics: [...new Set(topics)] };
+    }
+  }
   const archetype = planArchetype(field, text, brief)?.archetype;
   const steps = (archetype?.steps ?? field.fallback).map((s) => fill(s, text));
   // A borrowed archetype's topics name another field's links: `linksFor` keeps the field's own only.
@@ -289,15 +315,31 @@ function composedField(field: Field, items: PlannedDeliverable[]): Field {
   const heads = [
     ...new Set(items.flatMap((d) => deliverableParts(d.text).map((p) => inSentence(headOf(p) || p)))),
   ];
-  const named = heads.length > 0 ? heads.slice(0, 3).join(', ') : 'the work';
+  const shown = heads.slice(0, 3);
+  // "the seating chart and the place cards", not "the seating chart, place cards".
+  const named =
+    shown.length === 0
+      ? 'the work'
+      : shown.length === 1
+        ? `the ${shown[0]}`
+        : `${shown
+            .slice(0, -1)
+            .map((h) => `the ${h}`)
+            .join(', ')} and the ${shown[shown.length - 1]}`;
+  const plural = shown.length !== 1 || /s$/i.test(shown[0] ?? '');
   return {
     ...field,
     setup: [
-      `Agree with the brief owner what a finished ${named} must show, and who signs it off`,
-      `List the sources, data, access and people the ${named} depend on, and ask for what is missing`,
+      `Agree with the brief owner what ${named} must show when finished, and who signs ${plural ? 'them' : 'it'} off`,
+      `List the sources, data, access and people ${named} ${plural ? 'depend' : 'depends'} on, and ask for what is missing`,
     ],
     habit: `Keep a dated log of decisions on the ${heads[0] ?? 'work'}: what you chose and why`,
-    integrate: [`Put the ${named} side by side and make sure they agree with each other and with the brief`],
+    // Several parts are compared with each other; one is read end to end as its user would.
+    integrate: [
+      shown.length >= 2
+        ? `Put ${named} side by side and make sure they agree with each other and with the brief`
+        : `Read ${named} end to end against the brief, as the person who will use ${plural ? 'them' : 'it'} would`,
+    ],
   };
 }
 

@@ -287,11 +287,56 @@ function toRequirement(sentence: Sentence, strength: RequirementStrength): Requi
   return { sentence, strength, stems, leadStems, emphasis, prohibition, alternativeOf: null };
 }
 
+/**
+ * Where a sentence's main clause ends: a relative or purpose clause ("… with two developers who
+ * have never used us", "… so that feuding relatives never share a table") says something about
+ * the ask's objects, not what the work must leave out.
+ */
+const SUBORDINATE_CLAUSE =
+  /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s/;
+
+/** The main clause of a sentence, for reading its modality. */
+export function mainClause(text: string): string {
+  const cut = text.search(SUBORDINATE_CLAUSE);
+  return cut > 0 ? text.slice(0, cut) : text;
+}
+
 /** Whether a requirement forbids something rather than asking for it. */
 export function isProhibition(text: string): boolean {
   const lower = normaliseSpace(text.toLowerCase());
   if (OUT_OF_SCOPE.test(lower)) return false;
-  return PROHIBITION.test(lower) || (SCRIPT_PROHIBITION.test(foldToken(lower)) && cueStrength(text) !== null);
+  // "…, and avoid leakage" after an ask sets a quality bar on that ask (see `opensExclusion`).
+  const head = mainClause(lower).replace(/(?:[,;]\s*|\s)(?:(?:and|but)\s+)?avoid(?:ing)?\s.*$/, '');
+  return (
+    PROHIBITION.test(head.trim() === '' ? lower : head) ||
+    (SCRIPT_PROHIBITION.test(foldToken(lower)) && cueStrength(text) !== null)
+  );
+}
+
+/** A clause that opens by forbidding something: "never log tokens", "do not use mocks" ("avoid" sets a bar on its ask instead). */
+const PROHIBITION_CLAUSE = /^(?:please\s+)?(?:never|do not|don't|don’t|must not|should not)\s+\S/i;
+
+/**
+ * An ask with a prohibition joined to it ("Hash the passwords, and never log them"): the ask and
+ * the prohibition, each a verbatim slice, graded on their own scales. A sentence that opens as a
+ * prohibition stays whole; a trailing "and avoid …" stays with its ask as its quality bar.
+ */
+function withoutProhibitionTail(sentence: Sentence): Sentence[] {
+  const text = sentence.text;
+  if (isProhibition(mainClause(text).split(/[,;]|\s(?:and|but)\s/)[0] ?? text)) return [sentence];
+  const m =
+    /(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+)(?=(?:please\s+)?(?:never|do not|don't|don’t|must not|should not)\s)/i.exec(
+      text,
+    );
+  if (!m || !PROHIBITION_CLAUSE.test(text.slice(m.index + m[0].length))) return [sentence];
+  const head = text.slice(0, m.index).trim();
+  const tailRaw = text.slice(m.index + m[0].length);
+  const tail = tailRaw.trim();
+  if (head.split(/\s+/).length < 2 || tail.split(/\s+/).length < 2) return [sentence];
+  return [
+    { ...sentence, text: head },
+    { ...sentence, text: tail, start: sentence.start + m.index + m[0].length + tailRaw.indexOf(tail) },
+  ];
 }
 
 /**
@@ -325,7 +370,7 @@ const RUN_ON_WORDS = 40;
 /** Verbs that start a further ask after "and" in a short brief ("… and work on mobile"). */
 const ASK_VERBS = new Set([
   ...IMPERATIVE_VERBS,
-  ...'work load look feel run handle scale respond explain show include cover send email post launch reach convert rank'.split(
+  ...'work load look feel run handle scale respond explain show include cover send email post launch reach convert rank turn'.split(
     ' ',
   ),
 ]);
@@ -938,7 +983,8 @@ function criterionName(group: Group, theme: Theme | null, source: Sentence, phra
       .slice(0, 3);
     if (options.length > 0) return capitalise(truncateWords(`Choice: ${options.join(' or ')}`, 80));
   }
-  const own = bestPhrase(source.text) || nounPhrase(phrases[0]?.text ?? '');
+  // A theme's part is named by its topic ("Deployment: readiness probes"), not by an act.
+  const own = bestPhrase(source.text, theme === null) || nounPhrase(phrases[0]?.text ?? '');
   if (theme && !group.split) return theme.name;
   if (theme && own) return `${theme.short}: ${truncateWords(own, 50)}`;
   return own ? capitalise(truncateWords(own, 60)) : (theme?.name ?? 'Additional requirements');
@@ -953,12 +999,351 @@ const ASK_CLOSER =
   /\s+(?:is|are)\s+(?:also\s+)?(?:very\s+|really\s+|absolutely\s+)?(?:crucial|critical|essential|vital|paramount|important|required|mandatory|expected|needed|a must|compulsory|welcome|appreciated|optional|a plus)$/i;
 
 /**
+ * Verbs whose object is what the work hands over: the criterion is named for the object
+ * ("Write show notes with timestamps" → "Show notes with timestamps", "Plan the seating" →
+ * "Seating"). Any other verb names the act being graded ("Compare quotes from at least three
+ * caterers" → "Comparing quotes from caterers").
+ */
+const MAKING_VERBS = new Set(
+  'write build create make develop produce prepare draft provide deliver design compose generate define describe document specify summarise summarize outline list sketch prototype plan calculate compute estimate include mention'.split(
+    ' ',
+  ),
+);
+/** Verbs also read as nouns ("Survey results", "Test coverage"): a verb only before a determiner, a number or a pronoun. */
+const NOUN_LIKE_VERBS = new Set(
+  'test report plan map label query search research design record log model rank review tag mix master edit size benchmark document structure draft list survey code export import profile track train store set run work load show handle post email launch support use return fix update ship sketch outline segment record answer call check audit interview prototype measure monitor'.split(
+    ' ',
+  ),
+);
+/** Whether a stem left by "-ing" is a verb of asking ("cover", "rank", "writ(e)", "mapp" → "map"). */
+function isAskVerb(base: string): boolean {
+  const forms = [base, `${base}e`, base.replace(/([^aeiou])\1$/, '$1')];
+  return forms.some((v) => IMPERATIVE_VERBS.has(v) || ASK_VERBS.has(v));
+}
+/** Verbs beyond the imperative list that open asks in briefs of other fields. */
+const MORE_ASK_VERBS = new Set(
+  'code cite tag mark mix master edit tie reconcile consume sustain assign query size turn redline calibrate traverse sample transcribe proofread localise localize schedule book'.split(
+    ' ',
+  ),
+);
+/** What a verb of how something behaves grades ("look good" → appearance, "load fast" → load time). */
+const SENSE_NOUNS: Readonly<Record<string, string>> = {
+  'look good': 'appearance',
+  'look right': 'appearance',
+  'look great': 'appearance',
+  'load fast': 'load time',
+  'load quickly': 'load time',
+  'open fast': 'start-up time',
+  'open quickly': 'start-up time',
+  'start fast': 'start-up time',
+  'respond fast': 'response time',
+  'respond quickly': 'response time',
+  'work offline': 'offline use',
+  'run offline': 'offline use',
+  'work on': 'compatibility',
+  'run on': 'compatibility',
+};
+/** Verbs of a state to keep ("keep the cost under …", "stay", "look good"): the state is named, not the act. */
+const STATE_VERBS = new Set('keep stay remain look feel be have use ensure make-sure seem sound'.split(' '));
+/** An opener that leaves the act to the candidate: a modal, "you must", "nice to have:" — no subject of its own. */
+const CANDIDATE_OPENER =
+  /^(?:(?:nice to have|bonus|optional|ideally|also|and|then|finally|please|plus)[:,]?\s+)*(?:(?:you|we|candidates?|it|this)\s+)?(?:(?:must|should|shoud|shuld|shall|will|needs? to|has to|have to|is expected to|are expected to)\s+)?(?:(?:be able to|also)\s+)?$/i;
+const DETERMINER_NEXT =
+  /^(?:the|a|an|each|every|all|any|our|your|their|its|this|these|those|it|them|one|two|three|four|five|six|seven|eight|nine|ten|\d[\d,.]*\S*)$/i;
+/** Where an object ends: a clause, a condition or a limit ("within 2 days", "above INR 50,000"). */
+const OBJECT_END =
+  /^(?:that|which|who|whom|whose|so|because|when|if|unless|where|while|since|until|within|under|below|above|over|before|after|by|per|against|including|even|once|then|than|using|via|as|must|should|can|will|first|next|later|afterwards|too)$/i;
+/** A comparison with a figure ("under INR 1,200", "within 0.5%", "≥ 0.999"): the target, not the thing. */
+const THRESHOLD =
+  /\s*\b(?:under|below|above|over|within|at least|at most|less than|more than|fewer than|no more than|up to)\s+(?:INR|Rs\.?|USD|EUR)?\s*[₹$€]?\s*[\d.,]+\s*(?:%|(?:ms|s|sec(?:onds?)?|min(?:utes?)?|hours?|days?|working days|weeks?|months?|years?|pages?|words?|slides?|lakh|crore|k|mb|gb|kb|m|cm|mm|km|kg|g|px|dbtp|lufs|points?)\b)?|\s*[<>≤≥]=?\s*[\d.,]+\s*%?/giu;
+/** A limit on a number is a threshold, not part of what is graded ("at least three caterers"). */
+const NUMBER_LIMIT =
+  /\b(?:at least|at most|no more than|no fewer than|no less than|more than|fewer than|less than|up to|minimum of|maximum of)\s+(?:\d[\d,.]*\S*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred)\s*/gi;
+
+/**
+ * A name from the ask's head: its opening verb and that verb's object, for an imperative or
+ * modal ask ("Kindly assign an owner and a due day to every task" → "Assigning an owner and a due
+ * day"). Null when the ask does not open with a verb, or the object is not a noun phrase.
+ */
+export function verbHeadName(asWritten: string): string | null {
+  const sentence = normaliseSpace(withoutFormulas(asWritten))
+    .replace(/^[-*•]\s*/, '')
+    .replace(/^(?:kindly|please)\s+/i, '')
+    .replace(/[.;:!?]+$/u, '');
+  if (!/^[\p{Script=Latin}\p{N}\p{P}\p{S}\p{Z}]*$/u.test(sentence)) return null;
+  const opener = sentence.match(ASK_OPENER)?.[0] ?? '';
+  // A subject of its own before the modal ("The reserves must …") is not the candidate's act.
+  if (opener && !CANDIDATE_OPENER.test(opener)) return null;
+  const words = sentence
+    .slice(opener.length)
+    // "Turn the results into two personas": what it is turned into is what is handed over.
+    .replace(/^(?:turn|convert|transform)\s+.+?\s+into\s+/i, 'produce ')
+    .replace(NUMBER_LIMIT, '')
+    .replace(/\b(?:each|all|any|some|both|one) of\s+(?:the\s+)?/gi, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  let adverb = '';
+  if (/^[a-z]+ly$/i.test(words[0] ?? '') && words.length > 2)
+    adverb = (words.shift() as string).toLowerCase();
+  const verb = (words[0] ?? '').toLowerCase();
+  const next = words[1] ?? '';
+  const known =
+    IMPERATIVE_VERBS.has(verb) ||
+    ASK_VERBS.has(verb) ||
+    MORE_ASK_VERBS.has(verb) ||
+    // A verb no list knows, read by its place ("Scout at least 60 fields", "Weigh the sample").
+    (!adverb && !opener && isImperative(sentence));
+  // "Ensure cost under INR 1,200 per head per day", "Keep the cost under INR 900 per head":
+  // what is ensured or kept, without its threshold.
+  if ((verb === 'ensure' || verb === 'keep') && words.length > 2) {
+    const what = words
+      .slice(1)
+      .join(' ')
+      // What is kept ends where its state begins: "the language simple", "the numbering same as …".
+      .split(
+        /\s*[:;(—–]\s*|,\s+|\s+(?:same|identical|consistent|unchanged|simple|short|clear|intact|warm|as|so|because)\b/i,
+      )[0]!
+      .replace(/^that\s+/i, '')
+      .replace(THRESHOLD, ' ')
+      .replace(/^(?:the|a|an|each|every|all|any)\s+/i, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    // "Keep it under 6 pages": a limit in pages, words or minutes is on the length.
+    if (
+      /^(?:it|them|this|everything)\b/i.test(what) &&
+      /\b(?:pages?|words?|slides?|minutes?|seconds?)\b/i.test(sentence)
+    )
+      return 'Length';
+    const name = fitName(capitalise(what));
+    return name.split(' ').length >= 2 && nameProblem(name) === null && isCleanName(name) ? name : null;
+  }
+  // "It should look good on phones", "must work offline": the quality a state verb names.
+  const quality =
+    SENSE_NOUNS[`${verb} ${next.toLowerCase()}`] ?? (STATE_VERBS.has(verb) ? undefined : SENSE_NOUNS[verb]);
+  if (quality) {
+    const pair = SENSE_NOUNS[`${verb} ${next.toLowerCase()}`] !== undefined;
+    // "work on cheap phones" → "compatibility with cheap phones".
+    const rest =
+      pair && NAME_PREPOSITION.test(next) ? ['with', ...words.slice(2)] : words.slice(pair ? 2 : 1);
+    const from = rest.findIndex((w) => NAME_PREPOSITION.test(w));
+    const place =
+      from >= 0 && from <= 2
+        ? rest
+            .slice(from, from + 5)
+            .join(' ')
+            .split(/[,;]/)[0]!
+            .replace(/\s+(?:too|also|as well)$/i, '')
+        : '';
+    const name = fitName(capitalise(`${quality} ${place}`.trim()));
+    return nameProblem(name) === null && isCleanName(name) ? name : null;
+  }
+  if (!known || STATE_VERBS.has(verb)) return null;
+  // "Tag assets that have no tag": a plural object after a verb-or-noun, with no verb of its own.
+  const pluralObject =
+    (/^[a-z]{3,}s$/.test(next) || NAME_PREPOSITION.test(words[2] ?? '')) &&
+    /^[a-z]/.test(next) &&
+    !/\b(?:is|are|was|were|must|should|will|shall|can|needs?)\b/i.test(mainClause(sentence));
+  if (NOUN_LIKE_VERBS.has(verb) && !DETERMINER_NEXT.test(next) && !pluralObject) return null;
+  const making = MAKING_VERBS.has(verb);
+  // "Write in plain language", "Deploy to Kubernetes": no object, so no name from it.
+  if (NAME_PREPOSITION.test(next)) return null;
+  const object: string[] = [];
+  let afterPreposition = -1;
+  const contentCount = () =>
+    object.filter((w) => !DETERMINER_NEXT.test(w) && !DANGLING.has(w.toLowerCase())).length;
+  for (const [i, raw] of words.slice(1).entries()) {
+    const clean = raw.replace(/[),.]+$/, '');
+    const lower = clean.toLowerCase();
+    const following = words[i + 2] ?? '';
+    if (OBJECT_END.test(lower) || /^[(—–:;-]/.test(raw)) break;
+    // "an issues list ranking each clause": a participle with an object of its own opens a clause.
+    if (
+      object.length > 0 &&
+      /ing$/.test(lower) &&
+      (DETERMINER_NEXT.test(following) || (contentCount() >= 2 && isAskVerb(lower.slice(0, -3))))
+    )
+      break;
+    // "a bench worksheet the technicians can fill": a determiner right after the noun opens a clause.
+    if (
+      /^(?:the|a|an)$/.test(lower) &&
+      contentCount() >= 1 &&
+      !DANGLING.has((object[object.length - 1] ?? '').toLowerCase())
+    )
+      break;
+    // "… and map one keyword to each article": a second ask.
+    if (
+      (lower === 'and' || lower === 'or') &&
+      (ASK_VERBS.has(following.toLowerCase()) || MORE_ASK_VERBS.has(following.toLowerCase()))
+    )
+      break;
+    if (NAME_PREPOSITION.test(lower)) {
+      // The object's own noun phrase is enough once it has two words ("order form with pickup
+      // slots" → "order form"); a one-word object keeps one short phrase that says what it is
+      // of, for or from ("quotes from caterers"), not how it is made ("IBNR with chain-ladder").
+      if (lower === 'of' && contentCount() < 2 && afterPreposition < 0) {
+        object.push(clean);
+        continue;
+      }
+      if (contentCount() >= 2 || afterPreposition >= 0 || !/^(?:for|from|on|about|to)$/.test(lower)) break;
+      afterPreposition = object.length;
+    }
+    if (afterPreposition >= 0 && (object.length - afterPreposition > 4 || lower === 'and' || lower === 'or'))
+      break;
+    object.push(clean);
+    if (clean !== raw) break;
+  }
+  const kept = object.filter((w, i) =>
+    making || i > 0
+      ? !/^(?:a|an|the|our|your|their|its)$/i.test(w)
+      : !/^(?:a|an|our|your|their|its)$/i.test(w),
+  );
+  while (kept.length > 0 && DANGLING.has((kept[kept.length - 1] as string).toLowerCase())) kept.pop();
+  while (kept.length > 0 && making && /^(?:the|each|every|all|any)$/i.test(kept[0] as string)) kept.shift();
+  if (!kept.some((w) => /\p{L}{2}/u.test(w) && isContentWord(foldToken(w.toLowerCase())))) return null;
+  // Too long for a name: the part before its "and" ("two hosts and one remote guest").
+  const budget = MAX_NAME_WORDS - (making ? 0 : 1) - (adverb ? 1 : 0);
+  // Too long for a name: first without its closing phrase ("NPV and IRR of the new branch" →
+  // "NPV and IRR"), then the part before its "and" ("two hosts and one remote guest").
+  let fitted = kept;
+  const of = fitted.findIndex((w, i) => i > 0 && NAME_PREPOSITION.test(w));
+  const headWords = fitted.slice(0, Math.max(0, of)).filter((w) => !/^(?:the|a|an)$/i.test(w)).length;
+  if (fitted.length > budget && of > 0 && headWords >= 2) fitted = fitted.slice(0, of);
+  const and = fitted.findIndex((w) => w.toLowerCase() === 'and');
+  if (fitted.length > budget && and > 0) fitted = fitted.slice(0, and);
+  const phrase = (making ? fitted : [adverb, gerund(verb), ...fitted].filter(Boolean))
+    .join(' ')
+    .replace(/(\d),(\d{3})\b/g, '$1$2');
+  const name = fitName(capitalise(phrase));
+  return nameProblem(name) === null && isCleanName(name) ? name : null;
+}
+
+/** Nouns of the acts a brief asks of a thing ("The reserves must reconcile …" → "reconciliation"). */
+const ACT_NOUNS: Readonly<Record<string, string>> = {
+  reconcile: 'reconciliation',
+  review: 'review',
+  trace: 'traceability',
+  store: 'storage',
+  cite: 'citations',
+  cover: 'coverage',
+  map: 'mapping',
+  validate: 'validation',
+  translate: 'translation',
+  calibrate: 'calibration',
+  code: 'coding',
+  approve: 'approval',
+  test: 'testing',
+  encrypt: 'encryption',
+  hash: 'hashing',
+  log: 'logging',
+  persist: 'persistence',
+  render: 'rendering',
+  deploy: 'deployment',
+  export: 'export',
+  sync: 'sync',
+  format: 'formatting',
+  sign: 'sign-off',
+  label: 'labelling',
+  structure: 'structure',
+};
+const PARTICIPLES: Readonly<Record<string, string>> = {
+  reconciled: 'reconcile',
+  reviewed: 'review',
+  traced: 'trace',
+  stored: 'store',
+  cited: 'cite',
+  covered: 'cover',
+  mapped: 'map',
+  validated: 'validate',
+  translated: 'translate',
+  calibrated: 'calibrate',
+  coded: 'code',
+  approved: 'approve',
+  tested: 'test',
+  encrypted: 'encrypt',
+  hashed: 'hash',
+  logged: 'log',
+  persisted: 'persist',
+  rendered: 'render',
+  deployed: 'deploy',
+  exported: 'export',
+  synced: 'sync',
+  formatted: 'format',
+  signed: 'sign',
+  labelled: 'label',
+  labeled: 'label',
+  structured: 'structure',
+};
+const SUBJECT_SKIP = /^(?:the|a|an|each|every|all|any|our|your|their|its|this|these|those)\s+/i;
+
+/**
+ * A name for an ask about a thing of the brief, from the thing and what is asked of it: "Music
+ * must be royalty-free" → "Royalty-free music"; "The reserves must reconcile to the general
+ * ledger" → "Reserves reconciliation"; "A second linguist must review the translation" →
+ * "Second linguist review". Null for any other shape.
+ */
+export function subjectHeadName(asWritten: string): string | null {
+  const clause = mainClause(normaliseSpace(withoutFormulas(asWritten)))
+    .replace(/^[-*•]\s*/, '')
+    .replace(/[.;:!?]+$/u, '')
+    .trim();
+  const m =
+    /^((?:[\p{L}'’-]+\s+){0,5}?[\p{L}'’-]+)\s+(?:must|should|shall|needs? to|has to|have to)\s+(?:also\s+)?(?:(be|stay|remain)\s+)?([\p{L}-]+)(.*)$/iu.exec(
+      clause,
+    );
+  if (!m) return null;
+  // "the data from the lab": the thing, without where it comes from.
+  const subject = (m[1] ?? '')
+    .replace(SUBJECT_SKIP, '')
+    .replace(/\s+(?:from|of|for|in|on|at|by|with)\s+.*$/i, '')
+    .trim();
+  if (!subject || NOT_A_SUBJECT.test(subject) || /^(?:it|this|that|they|we|you)$/i.test(subject)) return null;
+  // "Whole thing must stay under INR 6 lakh": a ceiling in money is the budget.
+  if (
+    /^(?:stay|remain|be|cost)$/i.test(m[2] ?? m[3] ?? '') &&
+    /\b(?:under|below|within|at most|less than)\s+(?:INR|Rs\.?|USD|EUR|[₹$€])/i.test(clause)
+  )
+    return GENERIC_SUBJECT.test(subject) ? 'Budget' : fitName(capitalise(`${lowerOrdinary(subject)} budget`));
+  if (!subject.split(/\s+/).some((w) => isContentWord(foldToken(w.toLowerCase())))) return null;
+  if (GENERIC_SUBJECT.test(subject)) return null;
+  const copula = m[2];
+  const word = (m[3] ?? '').toLowerCase();
+  const rest = (m[4] ?? '').trim();
+  let name: string | null = null;
+  // "Music must be royalty-free": the quality and the thing.
+  if (copula && rest === '' && /^[a-z]+(?:-[a-z]+)+$|^[a-z]{4,}$/.test(word) && !/(?:ed|en|ing)$/.test(word))
+    name = `${word} ${lowerOrdinary(subject)}`;
+  else {
+    const verb = copula ? PARTICIPLES[word] : word;
+    const noun = verb ? ACT_NOUNS[verb] : undefined;
+    // A noun before another is singular: "Reserve reconciliation", "Article citations".
+    const modifier = subject.replace(/([a-z]{3,}[^s])s$/, '$1');
+    if (noun) name = `${modifier} ${noun}`;
+    // "Orders should be emailed": the thing and what is done to it.
+    else if (copula === 'be' && /^[a-z]{3,}(?:ed|en)$/.test(word))
+      name = `${lowerOrdinary(subject)} ${word} ${rest.replace(/\b(?:the|a|an)\s+/gi, '')}`.trim();
+  }
+  if (!name) return null;
+  const fitted = fitName(capitalise(name));
+  return nameProblem(fitted) === null && isCleanName(fitted) ? fitted : null;
+}
+/** Subjects too general to name a criterion ("Whole thing", "Everything", "The work"). */
+const GENERIC_SUBJECT =
+  /^(?:whole thing|everything|anything|all|work|output|result|results|thing|things|it all)$/i;
+
+/**
  * The most telling noun phrase of a sentence: the longest of its first three key phrases,
  * cleaned; two phrases joined by "and" in the sentence itself stay together ("NPV and IRR").
  * When the ask has no noun phrase of two words, the ask itself in a few words ("Load fast").
  */
-function bestPhrase(asWritten: string): string {
-  const sentence = withoutFormulas(asWritten);
+function bestPhrase(asWritten: string, fromHead = true): string {
+  const head = fromHead ? (verbHeadName(asWritten) ?? subjectHeadName(asWritten)) : null;
+  if (head) return head;
+  const whole = withoutFormulas(asWritten);
+  // The name comes from the main clause when it has a phrase of its own: "… ek call script bhi
+  // banani hai jo price objection handle kare" is about the call script.
+  const main = mainClause(whole);
+  const sentence =
+    main !== whole && keyPhrases(main).some((p) => nounPhrase(p).split(' ').length >= 2) ? main : whole;
   const candidates = keyPhrases(sentence)
     .map(nounPhrase)
     .filter((p) => /\p{L}/u.test(p) && !/^\d/.test(p));
@@ -966,18 +1351,22 @@ function bestPhrase(asWritten: string): string {
   const [a, b] = candidates;
   if (a && b && lower.includes(`${a.toLowerCase()} and ${b.toLowerCase()}`) && `${a} and ${b}`.length <= 40)
     return `${a} and ${b}`;
+  // A phrase with a figure in it ("INR 6 lakh", "last 8 weeks") is the ask's target, not what
+  // is graded: any phrase without one comes first.
+  const figure = (p: string) => (/\d/.test(p) ? 1 : 0);
   const ranked = candidates
     .slice(0, 3)
     .map((p, order) => ({ p, order, words: Math.min(3, p.split(' ').length) }))
-    .sort((x, y) => y.words - x.words || x.order - y.order);
+    .sort((x, y) => figure(x.p) - figure(y.p) || y.words - x.words || x.order - y.order);
   const best = ranked[0]?.p ?? '';
-  if (best.split(' ').length >= 2) return best;
+  if (best.split(' ').length >= 2 || (best && figure(best) === 0 && ranked.some((r) => figure(r.p) === 1)))
+    return best;
   const ask = nounPhrase(
     sentence
       .replace(/[.;:!?।॥。！？؟۔]+$/u, '')
       .replace(ASK_OPENER, '')
       .replace(ASK_CLOSER, '')
-      .replace(/^(?:have|has|get|contain|offer)\s+(?:an?\s+|the\s+)?/i, '')
+      .replace(/^(?:have|has|get|contain|offer|be)\s+(?:an?\s+|the\s+)?/i, '')
       .trim(),
   );
   const words = ask.split(/\s+/).filter(Boolean);
@@ -1200,7 +1589,7 @@ export function extractRubric(
   const { outOfScope } = readAsks(sentences);
   // An exclusion inside a sentence ("…, and please don't redo X") is scope, not part of the ask.
   let requirements = findRequirements(sentences, text).flatMap((r) => {
-    const parts = withoutExclusions(r.sentence);
+    const parts = withoutExclusions(r.sentence).flatMap(withoutProhibitionTail);
     return parts.length === 1 && parts[0] === r.sentence
       ? [r]
       : parts.map((part) => toRequirement(part, cueStrength(part.text) ?? r.strength));
@@ -1246,7 +1635,7 @@ export function extractRubric(
     const phrases = phrasesOf({ ...group, theme });
     const focus = cleanFocus(focusPhrases(phrases));
     const name = criterionName(group, theme, source, phrases);
-    const own = bestPhrase(source.text);
+    const own = bestPhrase(source.text, theme === null);
     // When two criteria would share a name, each is named for its own sentence instead.
     const alternativeName =
       theme && own ? `${theme.short}: ${truncateWords(own, 50)}` : capitalise(truncateWords(own, 60));
@@ -1351,6 +1740,8 @@ const FORBIDDEN_VERBS = new Set(
 function gerund(verb: string): string {
   const v = verb.toLowerCase();
   if (v.endsWith('ie')) return `${verb.slice(0, -2)}ying`;
+  // British spelling, as the rest of the project: "labelling", "modelling", "cancelling".
+  if (/[^aeiou][aeiou]l$/.test(v) && v.length > 4) return `${verb}ling`;
   if (v.endsWith('e') && !v.endsWith('ee') && v.length > 2) return `${verb.slice(0, -1)}ing`;
   if (/^(?:[^aeiou]*[aeiou][bdgmnprt]|commit|submit|admit|omit|permit|refer|forget|begin|control)$/.test(v))
     return `${verb}${verb.slice(-1)}ing`;
@@ -1382,6 +1773,48 @@ export function forbiddenThing(sentence: string): string {
   return lowerOrdinary(bare);
 }
 
+/** Subjects that are the candidate or the work itself, not a thing the rule is about. */
+const NOT_A_SUBJECT =
+  /^(?:it|we|you|they|this|that|these|those|there|he|she|i|candidates?|submissions?|the candidate|the submission|the work|your \S+|our \S+)$/i;
+
+/**
+ * A rule about a thing of the brief ("Stock must never go negative", "a slot can never be double
+ * booked") named for the thing and the rule: "Stock never negative", "Slot never double booked";
+ * null when the sentence forbids an action of the candidate ("Do not copy", "You must not …").
+ */
+export function subjectRuleName(sentence: string): string | null {
+  const clause = mainClause(normaliseSpace(withoutFormulas(sentence)))
+    .replace(/^[-*•]\s*/, '')
+    .replace(/[.;:!?]+$/u, '')
+    .trim();
+  const m =
+    /^(?:(?:the|a|an|each|every|any)\s+)?((?:[\p{L}\p{N}'’-]+\s+){0,2}?[\p{L}\p{N}'’-]+)\s+(?:must|should|shall|can|may|will|is|are|does|do)\s*(n't|not|never)\s+(?:(?:ever|never)\s+)?(?:(?:be|go|become|get|fall|drop)\s+)?(.+)$/iu.exec(
+      clause,
+    );
+  if (!m) return null;
+  const subject = (m[1] ?? '').trim();
+  const predicate = (m[3] ?? '').trim();
+  if (
+    NOT_A_SUBJECT.test(subject) ||
+    !/\p{L}/u.test(predicate) ||
+    !/^[\p{Script=Latin}\s'’-]+$/u.test(subject)
+  )
+    return null;
+  const middle = m[0].slice(subject.length, m[0].length - predicate.length);
+  const negation = /never/i.test(middle) ? 'never' : 'not';
+  // "Bed occupancy must never exceed the beds" → "Bed occupancy never exceeds sanctioned beds":
+  // the verb agrees with a singular subject, and articles go as in any name.
+  const [first = '', ...others] = predicate.replace(/\b(?:the|a|an)\s+/gi, '').split(/\s+/);
+  const linked = /\b(?:be|go|become|get|fall|drop)\s+$/i.test(middle);
+  const verb =
+    !linked && !/s$/i.test(subject) && /^[a-z]{3,}$/.test(first) && !/(?:[^e]ed|en|ing|s)$/.test(first)
+      ? first.replace(/(?:([^aeiou])y|(s|x|z|ch|sh))$/, (_, c, sib) => (c ? `${c}ie` : (sib ?? ''))) +
+        (/(?:s|x|z|ch|sh)$/.test(first) ? 'es' : 's')
+      : first;
+  const name = fitName(capitalise(`${lowerOrdinary(subject)} ${negation} ${[verb, ...others].join(' ')}`));
+  return name.split(/\s+/).length >= 3 ? name : null;
+}
+
 /** A prohibition's criterion: named for what it rules out, its levels rewarding the absence. */
 function prohibitionDraft(
   group: Group,
@@ -1392,6 +1825,7 @@ function prohibitionDraft(
     .map((r) => truncateWords(forbiddenThing(r.sentence.text), 80))
     .filter((t, i, all) => t && all.indexOf(t) === i);
   const own = truncateWords(forbiddenThing(source.text), 60) || 'what the brief rules out';
+  const ruled = subjectRuleName(source.text);
   const focus = truncateWords(joinList(things.slice(0, 2)) || own, MAX_FOCUS);
   const listed = rankRequirements(group.requirements)
     .slice(0, MAX_LISTED)
@@ -1400,7 +1834,7 @@ function prohibitionDraft(
     first: groupFirst(group),
     criterion: {
       id: '',
-      name: capitalise(`Avoids ${own}`),
+      name: ruled ?? capitalise(`Avoids ${own}`),
       description: truncateWords(
         `What the brief rules out: the work is graded on keeping it out. Must not: ${listed.join('; ')}.`,
         MAX_DESCRIPTION,
@@ -1417,7 +1851,7 @@ function prohibitionDraft(
 
 /** Words a name may not end on: they leave it cut off ("Dedupes lines across large"). */
 const NAME_TAIL =
-  /^(?:and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|better|worse|higher|lower|faster|slower|greater|fewer|larger|smaller|versus|vs|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
+  /^(?:first|too|also|then|only|later|again|and|or|of|for|with|to|the|a|an|in|on|by|as|at|&|be|is|are|was|were|been|can|could|must|should|shall|will|would|may|might|never|not|has|have|had|do|does|even|better|worse|higher|lower|faster|slower|greater|fewer|larger|smaller|versus|vs|across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|so|that|which|who|when|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|\d[\d.,%]*)$/i;
 const NAME_PREPOSITION =
   /^(?:for|with|to|in|on|by|at|across|over|under|between|within|from|into|via|per|of)$/i;
 /** Most words a criterion name has, a choice's options aside. */

@@ -23,9 +23,38 @@ export function isCompleteSentence(text: string): boolean {
     /[.!]$/.test(t) &&
     t.split(/\s+/).length >= 4 &&
     !DANGLING_END.test(t) &&
-    !t.split(/[^A-Za-z]+/).some((w) => HINGLISH.has(w.toLowerCase()))
+    !hinglishIn(t)
   );
 }
+
+/**
+ * Hinglish left in an English text: one of its auxiliaries or cue verbs ("hai", "chahiye",
+ * "banani"), or two of its function words. One short word alone may be English or a term of
+ * the brief's own ("ko" in the game of Go, "ki" in aikido).
+ */
+function hinglishIn(text: string): boolean {
+  const found = text
+    .split(/[^A-Za-z]+/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => HINGLISH.has(w));
+  return found.length >= 2 || found.some((w) => !SHORT_AMBIGUOUS.has(w));
+}
+/** Hinglish function words that are also English or a field's own terms ("ko", "ki", "sab", "bas"). */
+const SHORT_AMBIGUOUS = new Set([
+  'ko',
+  'ki',
+  'ke',
+  'ka',
+  'se',
+  'ya',
+  'jo',
+  'ye',
+  'wo',
+  'tak',
+  'bas',
+  'sab',
+  'jab',
+]);
 
 /** Whether a criterion name is a clean noun phrase: no fragment joined by "&" unless a theme's own name. */
 export function isCleanName(name: string): boolean {
@@ -34,7 +63,7 @@ export function isCleanName(name: string): boolean {
   if (/\s\(\d+\)$/.test(base) || /\p{Cc}/u.test(base)) return false;
   if (base.length < 3 || base.length > 80) return false;
   if (DANGLING_END.test(base)) return false;
-  if (base.split(/[^A-Za-z]+/).some((w) => HINGLISH.has(w.toLowerCase()))) return false;
+  if (hinglishIn(base)) return false;
   if (base.includes('&') && !THEME_NAMES.has(base) && !THEME_NAMES.has(base.split(':')[0] ?? ''))
     return false;
   return true;
@@ -49,13 +78,17 @@ const GENERIC_NOUNS = new Set(
 /** Endings that leave a name cut off ("Dedupes lines across large"). */
 const CUT_OFF_END =
   /\s(?:across|over|under|between|within|without|per|via|into|from|than|about|after|before|during|large|small|big|high|low|new|full|many|multiple|various|different|each|every|all|some|any|more|less|most|least|better|worse|higher|lower|faster|slower|greater|fewer|versus|vs)$/i;
+/** A modal or an opening "be" in a name: the brief's sentence copied, not named. */
+const MODAL_IN_NAME =
+  /\b(?:must|should|shall|shoud|needs? to|has to|have to|can(?:not| never)? be|will be|would be)\b|^be\s/i;
 /** A company describing itself, in a name. */
 const SELF_DESCRIPTION = /\b[A-Z][a-z]+-based\b|\b(?:[Cc]ompany|[Ff]irm|[Ss]tartup|[Aa]gency)\b/;
 
 /**
  * Why a criterion name is not one an expert would write, or null: more than six words (a
  * choice's options aside), a letter formula ("PFB", "As discussed", "Kindly"), a company
- * description, a lone generic noun or a cut-off fragment.
+ * description, a sentence with its modal ("Stock must never go negative"), a lone generic noun
+ * or a cut-off fragment.
  */
 export function nameProblem(name: string): string | null {
   const words = name
@@ -70,7 +103,11 @@ export function nameProblem(name: string): string | null {
   )
     return 'a letter formula';
   if (SELF_DESCRIPTION.test(name)) return 'a company description';
-  if (words.length === 1 && GENERIC_NOUNS.has((words[0] ?? '').toLowerCase())) return 'a lone generic noun';
+  // "Stock must never go negative", "Avoids a slot can never be", "Be royalty-free": a clause of
+  // the brief with its modal, not a noun phrase naming what is graded.
+  if (words.length >= 2 && MODAL_IN_NAME.test(name)) return 'a sentence, not a noun phrase';
+  const bare = words.filter((w, i) => i > 0 || !/^(?:the|a|an|all|any|some)$/i.test(w));
+  if (bare.length === 1 && GENERIC_NOUNS.has((bare[0] ?? '').toLowerCase())) return 'a lone generic noun';
   if (CUT_OFF_END.test(name)) return 'a cut-off fragment';
   return null;
 }

@@ -35,7 +35,8 @@ export const HINGLISH_FUNCTION_WORDS: readonly string[] =
   hona hoga hogi honi hone jo yeh ye woh wo kuch sab bahut thoda toh tha thi raha rahe rahi wala wali wale apna apne
   hum humein hame hamein aap aapko kya kaise jaise lekin sirf zaroor zaroori zaruri jaruri chahte chahta dena dijiye
   banao banani karein kijiye saath liye se mujhe hamara hamari humara humari unka iska uska agar jab tak bas
-  achha accha acha ekdum matlab waise phir fir abhi bilkul hamare humare dhyan rakhna rakho rakhein rakhe wahi yahan wahan`
+  achha accha acha ekdum matlab waise phir fir abhi bilkul hamare humare dhyan rakhna rakho rakhein rakhe wahi yahan wahan
+  ek har baar agle pichle zyada kare likhna likho likhein banana dikhana dikhao bhejna bhejo samajh aane aana`
     .split(/\s+/)
     .filter(Boolean);
 
@@ -492,9 +493,16 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
   sanitise sanitize secure segment select set share ship show sketch specify store structure submit
   summarise summarize support synthesise synthesize test track train translate update use validate verify
   visualise visualize write reproduce replicate retest rewrite restructure harden refresh redesign survey
-  query arrange shortlist flag`
+  query arrange shortlist flag score`
     .split(/\s+/)
     .filter(Boolean),
+);
+
+/** Words that open a sentence before a determiner without being a verb ("During the …", "Only the …"). */
+const NOT_VERBS = new Set(
+  'after before since during for from in on at with without by of to into over under about as if when while because although once until unless like per via across between among through beyond within near below above unlike despite and but or so then also just even only here there what which who where how why our your their its this that these those one two three four five six seven eight nine ten note total budget deadline scope goal aim target timeline'.split(
+    ' ',
+  ),
 );
 
 /** Whether a sentence opens with an imperative verb ("Write unit tests for …"). */
@@ -518,7 +526,19 @@ export function isImperative(sentence: string): boolean {
     // "Re-test", "re-run": the verb after the prefix decides.
     if (words[i] === 're' && words[i + 1] !== undefined) i++;
     const verb = words[i];
-    return verb !== undefined && IMPERATIVE_VERBS.has(verb);
+    if (verb === undefined) return false;
+    if (IMPERATIVE_VERBS.has(verb)) return true;
+    // A verb the list does not know, by its place: the first word, a plain form (no "-s",
+    // "-ed", "-ing", "-ly"), not a function word, and an object after it that opens with a
+    // determiner or a quantity ("Weigh the sample …", "Scout at least 60 fields …").
+    const next = words.slice(i + 1, i + 3).join(' ');
+    return (
+      /^[a-z]{3,}$/.test(verb) &&
+      !/(?:s|ed|ing|ly)$/.test(verb) &&
+      !NOT_VERBS.has(verb) &&
+      isContentWord(verb) &&
+      /^(?:the|a|an|each|every|all|any|at least|at most|up to|this|these|those)\b/.test(next)
+    );
   };
   if (opensWithVerb(sentence)) return true;
   const clauses = sentence.split(/[,;]\s+/).slice(1, 3);

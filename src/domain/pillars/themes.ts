@@ -87,6 +87,11 @@ export const THEMES: readonly Theme[] = [
       'offline',
       'sync',
       'notification',
+      // What a rate limiter does is its feature: "rate-limits per API key using token buckets".
+      'rate limit',
+      'token bucket',
+      // "Malformed readings get a 422": how the interface answers bad input.
+      'malformed',
     ],
     domains: ['web-development', 'backend', 'mobile-ios', 'mobile-android', 'mobile-cross-platform'],
     levels: [
@@ -437,6 +442,9 @@ export const THEMES: readonly Theme[] = [
       'eda',
       'preprocessing',
       'leakage',
+      // A test split checked against the training data is the data's hygiene, not a test suite.
+      'contamination',
+      'training data',
       'persist',
       'storage',
     ],
@@ -776,8 +784,13 @@ export function themeMatches(
     let unambiguous = false;
     const matched: string[] = [];
     const distinct = new Set<string>();
+    // Keywords that stem alike ("readable", "readability") are one match, not two.
+    const counted = new Set<string>();
     for (const phrase of phrases) {
+      const key = phrase.stems.join(' ');
+      if (counted.has(key)) continue;
       if (phrase.stems.every((s) => stems.has(s))) {
+        counted.add(key);
         score += phrase.stems.length;
         matched.push(phrase.stems.join(' '));
         for (const x of phrase.stems) distinct.add(x);

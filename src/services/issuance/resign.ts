@@ -4,7 +4,7 @@
  * who once signed it corrects their name or is erased, when the holder turns their identifier on
  * or off or their email changes, and when their `public_verification` consent changes.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { base64url } from 'jose';
 import type { Database } from '../../db/client';
 import { briefs, certificates, organisations, users } from '../../db/schema';
@@ -27,23 +27,14 @@ export async function resignCredentialsRatedBy(
   /** Statements committed with each re-signed credential (the erasure cascade counts them). */
   alsoInBatch: () => BatchItem[] = () => [],
 ): Promise<string[]> {
-  const rows = await db
-    .select({
-      certificate: certificates,
-      briefTitle: briefs.title,
-      organisationName: organisations.name,
-      verification: organisations.verification,
-    })
-    .from(certificates)
-    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
-    .where(
-      and(
-        eq(certificates.employerId, personId),
-        eq(certificates.status, 'active'),
-        eq(certificates.signedByPerson, true),
-      ),
-    );
+  const rows = await signedRows(
+    db,
+    and(
+      eq(certificates.employerId, personId),
+      eq(certificates.status, 'active'),
+      eq(certificates.signedByPerson, true),
+    ),
+  );
   return resign(db, env, rows, {
     signedName: (r) => r.organisationName,
     reason: 'rating person changed or erased',
@@ -62,19 +53,12 @@ export async function resignHolderCredentials(
   holderId: string,
   reason = 'holder identifier changed',
 ): Promise<string[]> {
-  const rows = await db
-    .select({
-      certificate: certificates,
-      briefTitle: briefs.title,
-      organisationName: organisations.name,
-      verification: organisations.verification,
-    })
-    .from(certificates)
-    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
-    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
-    // Revoked credentials stay public at /api/verify (marked revoked), so they follow the holder's
-    // identifier too: turning it off, or correcting the email, leaves no hash of it anywhere.
-    .where(and(eq(certificates.holderId, holderId), inArray(certificates.status, ['active', 'revoked'])));
+  // Revoked credentials stay public at /api/verify (marked revoked), so they follow the holder's
+  // identifier too: turning it off, or correcting the email, leaves no hash of it anywhere.
+  const rows = await signedRows(
+    db,
+    and(eq(certificates.holderId, holderId), inArray(certificates.status, ['active', 'revoked'])),
+  );
   return resign(db, env, rows, {
     // Credentials from before organisations named the rating person: those take the organisation.
     signedName: (r) =>
@@ -200,4 +184,19 @@ async function resign(
   }
   await afterCommit(db, env, { certificates: changed });
   return changed;
+}
+
+/** Certificates with what re-signing them needs (brief title, organisation name and standing), where `condition` holds. */
+function signedRows(db: Database, condition: SQL | undefined) {
+  return db
+    .select({
+      certificate: certificates,
+      briefTitle: briefs.title,
+      organisationName: organisations.name,
+      verification: organisations.verification,
+    })
+    .from(certificates)
+    .innerJoin(briefs, eq(briefs.id, certificates.briefId))
+    .innerJoin(organisations, eq(organisations.id, certificates.organisationId))
+    .where(condition);
 }

@@ -286,6 +286,11 @@ export const FIELDS: readonly Field[] = [
       'redis',
       'grpc',
       'fastapi',
+      // The framework, never a laboratory's conical flask: only in a phrase that says so.
+      'flask app',
+      'flask api',
+      'flask service',
+      'flask backend',
       'django',
       'axum',
       'actix',
@@ -359,6 +364,43 @@ export const FIELDS: readonly Field[] = [
           'Test {d} for the OWASP authentication failures: brute force, enumeration, fixation',
         ],
         topics: ['auth'],
+      },
+      {
+        // A test suite handed over as a deliverable: the tests themselves, not a service to build.
+        key: 'test-suite',
+        match: [
+          'integration tests',
+          'test suite',
+          'go test',
+          'pytest',
+          'cargo test',
+          'unit tests',
+          'contract tests',
+        ],
+        steps: [
+          'Write {d} against a real database started for the suite: success, invalid input and failure paths of every route or message',
+          'Run {d} in CI on every change, and keep them fast enough that nobody skips them',
+        ],
+        topics: ['web-testing'],
+      },
+      {
+        // A service's benchmarks measure its latency and throughput; they are not an ML
+        // benchmark dataset to check for contamination.
+        key: 'benchmark',
+        match: [
+          'benchmark',
+          'benchmarks',
+          'load test',
+          'load tests',
+          'load testing',
+          'performance test',
+          'stress test',
+        ],
+        steps: [
+          "Run {d} against a production-like build and database, with the brief's latency and throughput targets as pass/fail thresholds",
+          'Record the results of {d} (p50, p99, throughput) with the commit and machine they ran on, so a regression shows',
+        ],
+        topics: ['web-testing'],
       },
       {
         key: 'api-docs',
