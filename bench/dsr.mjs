@@ -120,7 +120,7 @@ async function smallestHeap(input, ceiling, step = 2) {
  *   url: string;
  *   inspectorPort: number;
  *   workerdPid: number | null;
- *   person: { userId: string; email: string; name: string; token: string; submissions: number; certificates: number; certificateNos: string[] };
+ *   person: { userId: string; email: string; name: string; password: string; token: string; submissions: number; certificates: number; certificateNos: string[] };
  *   node: { bundle: string; file: string };
  *   limitMb: number;
  * }} o
@@ -183,11 +183,20 @@ export async function benchDsr(o) {
     workerdRssPeak: rssPeak,
   };
 
-  // --- Erasure: request, then follow the receipt until the queue consumer has finished.
+  // --- Erasure: request, then follow the receipt until the queue consumer has finished. It asks
+  // for a sign-in within 15 minutes, and the seeded session is older by now: sign in again.
+  const login = await fetch(`${o.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: o.url },
+    body: JSON.stringify({ email: o.person.email, password: o.person.password }),
+  });
+  const fresh = /(?:^|,\s*)session=([^;]*)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+  if (login.status !== 200 || !fresh)
+    throw new Error(`sign-in before erasure answered ${login.status}: ${await login.text()}`);
   const started = performance.now();
   const del = await fetch(`${o.url}/api/dsr/erasure`, {
     method: 'DELETE',
-    headers: { cookie, origin: o.url },
+    headers: { cookie: `session=${fresh}`, origin: o.url },
   });
   if (del.status !== 202) throw new Error(`erasure answered ${del.status}: ${await del.text()}`);
   const accepted = performance.now() - started;

@@ -137,7 +137,6 @@ export async function benchStorage() {
     const before = await measure(d1);
     // The single store in this one database: what a shard adds per row is measured by bench:corpus.
     const created = await createSubmission(
-      d1,
       db,
       candidate,
       { milestoneId: 'milestone', text },

@@ -11,7 +11,7 @@ import {
   payloadMemory,
   purgeLeaderboards,
 } from '../src/services/cache-keys';
-import { cachedLeaderboard } from '../src/services/leaderboard';
+import { cachedLeaderboard, leaderboardBody } from '../src/services/leaderboard';
 import { call } from './helpers';
 
 describe('IsolateCache', () => {
@@ -167,5 +167,66 @@ describe('the hot paths behind the isolate cache', () => {
     // Nothing was stored, and the values were still kept in memory for this isolate.
     expect(await env.CACHE.get(leaderboardKey('*'))).toBeNull();
     expect(leaderboardMemory.peek(leaderboardKey('*'))).toBe(board);
+  });
+});
+
+describe('leaderboards re-read from KV (issue 43)', () => {
+  it('keep the object already served while the board is unchanged, so its bodies are not built again; a recomputed board replaces it', {
+    timeout: 30_000,
+  }, async () => {
+    const db = getDb(env.DB);
+    const cacheEnv = env as unknown as Pick<Env, 'CACHE'>;
+    const key = leaderboardKey('*');
+    await purgeLeaderboards(env.CACHE, []);
+    // The local KV takes one write per key per second: this test's write must not be refused.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const first = await cachedLeaderboard(db, cacheEnv, null); // computed from D1, stored in KV
+    const body = leaderboardBody(first, 10);
+
+    // Its 5 seconds in this isolate's memory are up: the next request reads KV again.
+    leaderboardMemory.delete(key);
+    const again = await cachedLeaderboard(db, cacheEnv, null);
+    expect(await env.CACHE.get(key, 'json')).toMatchObject({ generatedAt: first.generatedAt });
+    expect(again).toBe(first);
+    expect(leaderboardBody(again, 10)).toBe(body);
+
+    // After a purge (a rating changed the board) it is computed again: a new board, a new body.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await purgeLeaderboards(env.CACHE, []);
+    const recomputed = await cachedLeaderboard(db, cacheEnv, null);
+    expect(recomputed).not.toBe(first);
+    expect(recomputed.generatedAt).not.toBe(first.generatedAt);
+    expect(leaderboardBody(recomputed, 10).etag).not.toBe(body.etag);
+  });
+});
+
+describe('the public agreement rate re-read from KV (issue 43)', () => {
+  it('keeps the payload already served (and its gzipped body) while KV holds the same one', {
+    timeout: 30_000,
+  }, async () => {
+    const db = getDb(env.DB);
+    const cacheEnv = env as unknown as Pick<Env, 'CACHE'>;
+    // The local KV takes one write per key per second (429 otherwise): wait a second between writes.
+    const put = async (json: string, etag: string) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await env.CACHE.put(PUBLIC_AGREEMENT_KEY, json, { metadata: { etag } });
+    };
+    await put(JSON.stringify({ windowDays: 90, stored: true }), 'W/"stored"');
+    payloadMemory.delete(PUBLIC_AGREEMENT_KEY);
+    const first = await publicAgreement(db, cacheEnv);
+    expect(first.etag).toBe('W/"stored"');
+    first.gzip = new Uint8Array([1, 2, 3]); // as `gzipBody` leaves it after a first gzipped answer
+    payloadMemory.delete(PUBLIC_AGREEMENT_KEY); // its 5 seconds in memory are up
+    const again = await publicAgreement(db, cacheEnv);
+    expect(again).toBe(first);
+    expect(again.gzip).toEqual(new Uint8Array([1, 2, 3]));
+
+    // Another payload in KV (another isolate refreshed it): that one is served.
+    await put(JSON.stringify({ windowDays: 90, changed: true }), 'W/"changed"');
+    payloadMemory.delete(PUBLIC_AGREEMENT_KEY);
+    const changed = await publicAgreement(db, cacheEnv);
+    expect(changed).not.toBe(first);
+    expect(changed.etag).toBe('W/"changed"');
+    expect(changed.gzip).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FLUSH_INTERVAL_MS, type RateDecision, type RateLimiter } from '../src/durable/rate-limiter';
 import { ADMIT_AHEAD } from '../src/middleware/ip-admission';
-import { consumeRateLimit, ipShard } from '../src/middleware/rate-limit';
+import { consumeRateLimit, ipLimitKey, ipShard } from '../src/middleware/rate-limit';
 import { issueKey, loginAdmin, signup } from './harness';
 import { as, call, expectProblem } from './helpers';
 
@@ -229,6 +229,99 @@ describe('per-IP limit: 60/min, sharded', () => {
       expect((await instance.hitKey('d', 3, 60, t0 + 200_003, 4)).remaining).toBe(0);
     });
   });
+});
+
+/**
+ * Issue 43's "Done when": the limit's behaviour through HTTP, for the leaderboard and its embed
+ * alike (one budget per address). The clock is moved (`vi.setSystemTime`; the limiter and the
+ * isolate's admission count read `Date.now()`), so the window's end is reached without waiting.
+ */
+describe.each([
+  ['/api/leaderboard', 'GET /api/leaderboard'],
+  ['/embed/leaderboard', 'GET /embed/leaderboard'],
+])('public per-IP limit through %s', (path) => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // A /64 no other test of this file uses (the isolate's counts outlive each test).
+  const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+  const unique = () => `2001:db8:${group()}:${group()}::7`;
+  const get = (ip: string) => call(path, { headers: { 'CF-Connecting-IP': ip } });
+  const rateLimit = (res: Response) => parseRateLimit(res.headers.get('ratelimit'));
+
+  it('refuses the 61st request of one IP in a minute (429 problem, Retry-After), with truthful headers; other IPs are unaffected; the window resets', async () => {
+    const testEnv = env as unknown as Env;
+    const ip = unique();
+    // An address on the same shard object (the one that would be hurt by a shared count) and one elsewhere.
+    const { shard } = ipShard(testEnv, ipLimitKey(ip));
+    let sameShard = '';
+    while (!sameShard) {
+      const candidate = unique();
+      if (ipShard(testEnv, ipLimitKey(candidate)).shard === shard) sameShard = candidate;
+    }
+    let elsewhere = unique();
+    while (ipShard(testEnv, ipLimitKey(elsewhere)).shard === shard) elsewhere = unique();
+
+    const t0 = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(t0);
+    for (let n = 1; n <= 60; n++) {
+      const res = await get(ip);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBe('"ip";q=60;w=60');
+      // r counts this request and every earlier one; t is when the first leaves the window.
+      expect(rateLimit(res)).toEqual({ policy: 'ip', r: 60 - n, t: 60 });
+      await res.arrayBuffer();
+    }
+
+    const refused = await get(ip);
+    const problem = await expectProblem(refused, 429, 'quota-exceeded');
+    expect(problem.detail).toContain('60 requests per 60 seconds');
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.headers.get('ratelimit-policy')).toBe('"ip";q=60;w=60');
+    expect(rateLimit(refused)).toEqual({ policy: 'ip', r: 0, t: 60 });
+
+    // Other addresses keep their own budget, on the same shard object or not.
+    for (const other of [sameShard, elsewhere]) {
+      const res = await get(other);
+      expect(res.status).toBe(200);
+      expect(rateLimit(res)).toEqual({ policy: 'ip', r: 59, t: 60 });
+      await res.arrayBuffer();
+    }
+
+    // Half-way through the window: still refused, and told so truthfully.
+    vi.setSystemTime(t0 + 30_000);
+    const stillFull = await get(ip);
+    await expectProblem(stillFull, 429, 'quota-exceeded');
+    expect(stillFull.headers.get('retry-after')).toBe('30');
+    expect(rateLimit(stillFull)).toEqual({ policy: 'ip', r: 0, t: 30 });
+
+    // A millisecond before the 60 requests leave the window: refused; once they have: a full budget.
+    vi.setSystemTime(t0 + 59_999);
+    const lastMoment = await get(ip);
+    await expectProblem(lastMoment, 429, 'quota-exceeded');
+    expect(lastMoment.headers.get('retry-after')).toBe('1');
+    vi.setSystemTime(t0 + 60_000);
+    const afterReset = await get(ip);
+    expect(afterReset.status).toBe(200);
+    expect(rateLimit(afterReset)).toEqual({ policy: 'ip', r: 59, t: 60 });
+    await afterReset.arrayBuffer();
+  }, 60_000);
+
+  it('shares one budget per address with the other public route', async () => {
+    const ip = unique();
+    const other = path === '/api/leaderboard' ? '/embed/leaderboard' : '/api/leaderboard';
+    for (let n = 1; n <= 30; n++) await (await get(ip)).arrayBuffer();
+    for (let n = 31; n <= 60; n++) {
+      const res = await call(other, { headers: { 'CF-Connecting-IP': ip } });
+      expect(res.status).toBe(200);
+      expect(rateLimit(res).r).toBe(60 - n);
+      await res.arrayBuffer();
+    }
+    await expectProblem(await get(ip), 429, 'quota-exceeded');
+    await expectProblem(await call(other, { headers: { 'CF-Connecting-IP': ip } }), 429, 'quota-exceeded');
+  }, 60_000);
 });
 
 describe('the RateLimiter Durable Object', () => {

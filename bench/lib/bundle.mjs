@@ -19,6 +19,7 @@ export { runErasureCascade } from './src/services/dsr/erasure';
 export { createSubmission } from './src/services/workflow/submissions';
 export { getDb } from './src/db/client';
 export { DEFAULT_STORAGE_LIMITS } from './src/domain/storage-quota';
+export { hashPassword } from './src/domain/secrets';
 export { KV_WRITE_INTERVAL_MS, simulateCoalescing } from './src/domain/coalesce';
 export { D1Corpus, shardOf } from './src/services/corpus';
 `;
@@ -39,8 +40,11 @@ export { D1Corpus, shardOf } from './src/services/corpus';
  *   verifyCredential: (jwt: string, jwks: { keys: unknown[] }) => Promise<{ valid: boolean; reason?: string }>;
  *   fingerprintSubmission: (material: { text?: string }) => { hash: number; position: number }[];
  *   CURRENT_NOTICE_VERSION: string;
+ *   hashPassword: (password: string) => Promise<{ passwordHash: string; passwordSalt: string; passwordIterations: number }>;
+ *   getDb: (d1: unknown) => unknown;
  *   startAccessExport: (
- *     env: { DB: unknown; PUBLIC_BASE_URL: string },
+ *     db: unknown,
+ *     env: { DB: unknown; OAUTH_KV: unknown; PUBLIC_BASE_URL: string },
  *     user: { id: string; email: string; name: string; role: string; sessionId: string },
  *   ) => Promise<{ filename: string; body: ReadableStream<Uint8Array> }>;
  *   runErasureCascade: (
@@ -74,6 +78,10 @@ export function loadBundle() {
       target: 'node22',
       outfile,
       logLevel: 'warning',
+      // The OAuth library imports `cloudflare:workers`, which Node cannot load. The service loads
+      // it on first use only (src/services/portability/oauth.ts; the export of a person without
+      // grants, the bench's, never does), so it stays a dynamic import outside the bundle.
+      external: ['@cloudflare/workers-oauth-provider'],
       // Emscripten's loader (HarfBuzz) calls require('fs') when it sees Node; an ES module bundle
       // has no require of its own.
       banner: {

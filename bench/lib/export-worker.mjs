@@ -9,7 +9,7 @@ import { nodeD1 } from './d1-node.mjs';
 
 /** @type {{ bundle: string; file: string; user: { id: string; email: string; name: string; role: string; sessionId: string } }} */
 const input = workerData;
-const { startAccessExport } = /** @type {import('./bundle.mjs').Domain} */ (
+const { startAccessExport, getDb } = /** @type {import('./bundle.mjs').Domain} */ (
   await import(pathToFileURL(input.bundle).href)
 );
 const db = nodeD1(input.file);
@@ -22,7 +22,14 @@ const sample = () => {
 };
 const baseline = process.memoryUsage().heapUsed;
 const started = performance.now();
-const { body } = await startAccessExport({ DB: db, PUBLIC_BASE_URL: 'http://localhost:8787' }, input.user);
+// The bench's person granted no Open Badges API client access: the export lists `OAUTH_KV` once
+// (src/services/portability/grants.ts) and finds nothing, as in the Worker.
+const OAUTH_KV = { list: async () => ({ keys: [], list_complete: true, cacheStatus: null }) };
+const { body } = await startAccessExport(
+  getDb(db),
+  { DB: db, OAUTH_KV, PUBLIC_BASE_URL: 'http://localhost:8787' },
+  input.user,
+);
 const reader = body.getReader();
 let bytes = 0;
 let chunks = 0;

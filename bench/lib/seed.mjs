@@ -203,6 +203,8 @@ export function inserter(db, table, columns) {
 const json = (v) => JSON.stringify(v);
 const sha256Hex = (/** @type {string} */ s) => createHash('sha256').update(s).digest('hex');
 const base64 = (/** @type {Uint8Array} */ b) => Buffer.from(b).toString('base64');
+/** The DSR person's password (bench data only). */
+export const DSR_PASSWORD = 'bench-dsr-person-password-1';
 
 // ---------------------------------------------------------------------------------------------
 // The platform: employers, briefs, candidates, work, ratings, certificates, consents
@@ -211,7 +213,7 @@ const base64 = (/** @type {Uint8Array} */ b) => Buffer.from(b).toString('base64'
  * @typedef {{
  *   certificates: { no: string; domain: string; named: boolean; holder: string }[];
  *   briefs: { id: string; domain: string; employerId: string; milestones: string[] }[];
- *   dsr: { userId: string; email: string; name: string; token: string; submissions: number; certificates: number; certificateNos: string[] };
+ *   dsr: { userId: string; email: string; name: string; password: string; token: string; submissions: number; certificates: number; certificateNos: string[] };
  *   source: { submissionId: string; fingerprints: number };
  *   counts: Record<string, number>;
  * }} BaseSeed
@@ -688,15 +690,18 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     'created_at',
   ]);
   const dsrId = rng.uuid();
+  // A real password: erasure asks for a sign-in within 15 minutes (recent-sign-in), and the DSR
+  // section runs later than that after the seeded session was made, so it signs in again.
+  const dsrPassword = await domain.hashPassword(DSR_PASSWORD);
   users3.add([
     dsrId,
     dsrEmail,
     dsrName,
     'candidate',
     null,
-    base64(rng.bytes(32)),
-    base64(rng.bytes(16)),
-    100000,
+    dsrPassword.passwordHash,
+    dsrPassword.passwordSalt,
+    dsrPassword.passwordIterations,
     now - 400 * DAY,
   ]);
   const sourceAuthor = rng.uuid();
@@ -865,6 +870,7 @@ export async function seedBase(persistTo, domain, { signingKey, baseUrl, now = D
     dsr: {
       userId: dsrId,
       email: dsrEmail,
+      password: DSR_PASSWORD,
       name: dsrName,
       token,
       submissions: DSR_SUBMISSIONS,

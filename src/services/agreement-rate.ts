@@ -68,8 +68,12 @@ export async function refreshPublicAgreement(
   const payload = await buildPublicPayload(db, now);
   await env.CACHE.put(PUBLIC_AGREEMENT_KEY, payload.json, storedPayload(payload));
   payloadMemory.set(PUBLIC_AGREEMENT_KEY, payload);
+  lastServed = payload;
   return payload;
 }
+
+/** The public agreement payload this isolate last served (see `publicAgreement`). */
+let lastServed: CachedPayload | null = null;
 
 /**
  * The public payload: from the isolate's memory, else one KV read (no D1 query, no
@@ -78,9 +82,16 @@ export async function refreshPublicAgreement(
 export async function publicAgreement(db: Database, env: Pick<Env, 'CACHE'>): Promise<CachedPayload> {
   const payload = await payloadMemory.get(PUBLIC_AGREEMENT_KEY, async () => {
     const hit = await env.CACHE.getWithMetadata<{ etag: string }>(PUBLIC_AGREEMENT_KEY);
-    if (hit.value !== null && hit.metadata) return { json: hit.value, etag: hit.metadata.etag };
+    if (hit.value !== null && hit.metadata) {
+      // Re-read when its 5 seconds in memory are up, and nearly always unchanged: the payload
+      // already served keeps its gzipped body (built once, on first use) instead of a new one.
+      if (lastServed?.etag === hit.metadata.etag && lastServed.json === hit.value) return lastServed;
+      lastServed = { json: hit.value, etag: hit.metadata.etag };
+      return lastServed;
+    }
     const built = await buildPublicPayload(db, new Date());
     await fillCache(env.CACHE, PUBLIC_AGREEMENT_KEY, built.json, storedPayload(built));
+    lastServed = built;
     return built;
   });
   return payload as CachedPayload;

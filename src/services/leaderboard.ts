@@ -129,6 +129,26 @@ export async function computeLeaderboard(
 const emptyBoards = new Map<string, Leaderboard>();
 
 /**
+ * The board object this isolate last served per key. A board re-read from KV when its 5 seconds
+ * in memory are up is, nearly always, the same board (same `generatedAt`, which its ETag is made
+ * of): the object already served is kept, so its serialised and gzipped bodies and the rendered
+ * embed page (cached per board object) are reused instead of being built again every 5 seconds,
+ * once per request that found the board stale. A board computed again (after a rating, a purge)
+ * has a new `generatedAt` and replaces it.
+ */
+const lastServed = new Map<string, Leaderboard>();
+const MAX_LAST_SERVED = 200;
+
+/** `board`, or the object already served for `key` when it is the same board. */
+function sameBoardAsServed(key: string, board: Leaderboard): Leaderboard {
+  const last = lastServed.get(key);
+  if (last && last.generatedAt === board.generatedAt && last.domain === board.domain) return last;
+  if (lastServed.size >= MAX_LAST_SERVED) lastServed.clear();
+  lastServed.set(key, board);
+  return board;
+}
+
+/**
  * The cached board for a domain (its top 100): from the isolate's memory, else KV, else
  * computed from D1 and stored. A domain without a published brief gets an empty board that is
  * cached nowhere (see `isBoardDomain`).
@@ -141,11 +161,11 @@ export async function cachedLeaderboard(
   const key = leaderboardKey(domain ?? ALL_DOMAINS);
   const board = await leaderboardMemory.get(key, async () => {
     const hit = await env.CACHE.get<Leaderboard>(key, 'json');
-    if (hit) return hit;
+    if (hit) return sameBoardAsServed(key, hit);
     if (domain !== null && !(await isBoardDomain(db, domain))) return null;
     const computed = await computeLeaderboard(db, domain);
     await fillCache(env.CACHE, key, JSON.stringify(computed), { expirationTtl: CACHE_TTL_SECONDS });
-    return computed;
+    return sameBoardAsServed(key, computed);
   });
   if (board) return board as Leaderboard;
   // One empty board object per domain name for a while, so its serialised body is reused too.
