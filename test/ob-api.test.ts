@@ -14,12 +14,13 @@ import { ERASURE_STEPS } from '../src/services/dsr/erasure';
 import { oauthGrantsErasureStep } from '../src/services/portability/erasure-step';
 import { grantsOf } from '../src/services/portability/grants';
 import { candidateWithCertificate, signup } from './harness';
-import { type Account, as, BASE, call } from './helpers';
+import { type Account, as, BASE, call, jsonInit } from './helpers';
 import {
   authorise,
   authorizationUrl,
   decide,
   exchange,
+  expectSpecResponse,
   expectSpecValid,
   http,
   issuer,
@@ -162,10 +163,64 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     expect(empty.headers.get('link')).toContain('rel="prev"');
     const future = await credentials(tokens.access_token, '?since=2999-01-01T00:00:00Z');
     expect(future.headers.get('x-total-count')).toBe('0');
+    // `since` keeps what was issued after it: a date before the certificate keeps it.
+    const past = await credentials(tokens.access_token, '?since=2000-01-01T00:00:00Z');
+    expect(past.headers.get('x-total-count')).toBe('1');
+    expect((await past.json<{ compactJwsString: string[] }>()).compactJwsString).toEqual([certificateJwt]);
     for (const bad of ['?limit=0', '?limit=101', '?limit=x', '?offset=-1', '?since=yesterday']) {
       const res = await credentials(tokens.access_token, bad);
       expect(res.status, bad).toBe(400);
       expectSpecValid('Imsx_StatusInfo', await res.json());
+    }
+  });
+
+  it('every answer on the Open Badges API paths is one the spec’s OpenAPI file documents for its operation, and validates there', async () => {
+    const tokenFor = async (scope: string) => {
+      const r = await register();
+      const { params, verifier } = await authorise(holder, r, scope);
+      return (
+        await oauth.processAuthorizationCodeResponse(r.as, r.client, await exchange(r, params, verifier))
+      ).access_token;
+    };
+    const both = await tokenFor(`${SCOPE_READ} ${SCOPE_PROFILE}`);
+    const readOnly = await tokenFor(SCOPE_READ);
+    const profileOnly = await tokenFor(SCOPE_PROFILE);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    // [what is sent, the spec operation whose responses apply (a method the spec lacks: its GET's), status]
+    const cases: [string, RequestInit, [string, string], number][] = [
+      ['/ims/ob/v3p0/discovery', {}, ['get', '/discovery'], 200],
+      ['/ims/ob/v3p0/discovery', { method: 'DELETE' }, ['get', '/discovery'], 405],
+      ['/ims/ob/v3p0/credentials', { headers: bearer(both) }, ['get', '/credentials'], 200],
+      [
+        '/ims/ob/v3p0/credentials?limit=2&offset=0',
+        { headers: bearer(readOnly) },
+        ['get', '/credentials'],
+        200,
+      ],
+      ['/ims/ob/v3p0/credentials?limit=0', { headers: bearer(both) }, ['get', '/credentials'], 400],
+      ['/ims/ob/v3p0/credentials', {}, ['get', '/credentials'], 401],
+      ['/ims/ob/v3p0/credentials', { headers: bearer('not-a-token') }, ['get', '/credentials'], 401],
+      ['/ims/ob/v3p0/credentials', { headers: bearer(profileOnly) }, ['get', '/credentials'], 403],
+      [
+        '/ims/ob/v3p0/credentials',
+        { method: 'POST', headers: { ...bearer(both), 'content-type': 'text/plain' }, body: certificateJwt },
+        ['post', '/credentials'],
+        405,
+      ],
+      ['/ims/ob/v3p0/profile', { headers: bearer(both) }, ['get', '/profile'], 200],
+      ['/ims/ob/v3p0/profile', {}, ['get', '/profile'], 401],
+      ['/ims/ob/v3p0/profile', { headers: bearer(readOnly) }, ['get', '/profile'], 403],
+      [
+        '/ims/ob/v3p0/profile',
+        { method: 'PUT', headers: { ...bearer(both), 'content-type': 'application/json' }, body: '{}' },
+        ['put', '/profile'],
+        405,
+      ],
+    ];
+    for (const [path, init, [method, specPath], status] of cases) {
+      const res = await call(path, init);
+      expect(res.status, `${init.method ?? 'GET'} ${path}`).toBe(status);
+      await expectSpecResponse(method, specPath, res);
     }
   });
 
@@ -425,6 +480,44 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     });
     expect(res.status).toBe(302);
     expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+  });
+});
+
+describe('a child’s account and grants', { timeout: 30_000 }, () => {
+  it('a guardian-approved child cannot grant either (a grant is not a purpose a child may have, decision 0260)', async () => {
+    const guardian = await signup('candidate', 'Guardian Of Ward');
+    const ward = await signup('candidate', 'Ward Holder', undefined, {
+      dateOfBirth: `${new Date().getUTCFullYear() - 15}-01-01`,
+      guardianEmail: guardian.email,
+    });
+    const { items } = await (await call('/api/guardian/requests', { headers: as(guardian) })).json<{
+      items: { id: string }[];
+    }>();
+    expect(
+      (
+        await call(
+          `/api/guardian/requests/${items[0]!.id}/approve`,
+          jsonInit('POST', { relationship: 'parent' }, as(guardian)),
+        )
+      ).status,
+    ).toBeLessThan(300);
+    // The ward acts now (the guardian consented to the account), yet the page refuses a grant.
+    expect((await call('/api/me/oauth-grants', { headers: as(ward) })).status).toBe(200);
+    const r = await register();
+    const url = authorizationUrl(r, {
+      state: 'ward',
+      challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      method: 'S256',
+    });
+    const res = await call(url.pathname + url.search, {
+      headers: { cookie: ward.cookie },
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(302);
+    const back = new URL(res.headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe('ward');
+    expect(await grantsOf(env, ward.id)).toEqual([]);
   });
 });
 

@@ -34,6 +34,36 @@ export function expectSpecValid(name: string, body: unknown) {
   expect(result.valid).toBe(true);
 }
 
+type SpecOperation = {
+  operationId: string;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema: { $ref: string } }>; headers?: Record<string, unknown> }
+  >;
+};
+
+/**
+ * The 1EdTech OpenAPI file's own description of an answer: the operation at `method` and `path`
+ * (relative to `/ims/ob/v3p0`) must document the status (or a `default`), and the body must
+ * validate against the schema it names there, in the media type it names. Headers the spec names
+ * for the status (`X-Total-Count`) must be present and integers. Returns the body.
+ */
+export async function expectSpecResponse(method: string, path: string, res: Response) {
+  const operation = (obOpenApi as unknown as { paths: Record<string, Record<string, SpecOperation>> }).paths[
+    path
+  ]?.[method.toLowerCase()];
+  expect(operation, `${method} ${path} is an operation of the spec`).toBeDefined();
+  const documented = operation!.responses[String(res.status)] ?? operation!.responses.default;
+  expect(documented, `${method} ${path} documents ${res.status}`).toBeDefined();
+  const [mediaType, media] = Object.entries(documented!.content ?? {})[0]!;
+  expect(res.headers.get('content-type') ?? '').toContain(mediaType);
+  const body = await res.json();
+  expectSpecValid(media.schema.$ref.replace('#/components/schemas/', ''), body);
+  for (const header of Object.keys(documented!.headers ?? {}))
+    expect(res.headers.get(header), `${method} ${path} ${res.status} ${header}`).toMatch(/^\d+$/);
+  return body;
+}
+
 export const issuer = new URL(BASE);
 /**
  * Requests from the client, each from an address of its own (test/helpers.ts `freshIp`), so that
