@@ -243,6 +243,31 @@ describe('send to my host', { timeout: 30_000 }, () => {
     await expectProblem(await start(holder, certificateNo, origin(garbage)), 502, 'host-discovery-failed');
   });
 
+  it('the outbound rules: a host slower than 3 s or an answer over 256 KiB is given up, nothing registered', async () => {
+    const slow = hostNo();
+    await configure(slow, { discoveryDelayMs: 3_500 });
+    const late = await expectProblem(
+      await start(holder, certificateNo, origin(slow)),
+      502,
+      'host-discovery-failed',
+    );
+    expect(late.detail).toContain('3000 ms');
+    expect((await hostState(slow)).log).not.toContain('POST /register');
+
+    const large = hostNo();
+    await configure(large, { discoveryPadding: 256 * 1024 });
+    const oversized = await expectProblem(
+      await start(holder, certificateNo, origin(large)),
+      502,
+      'host-discovery-failed',
+    );
+    expect(oversized.detail).toContain(`${256 * 1024} bytes`);
+    expect((await hostState(large)).log).not.toContain('POST /register');
+    // The same host, answered in time and within the cap, is used.
+    await configure(large, { discoveryPadding: 0 });
+    expect((await start(holder, certificateNo, origin(large))).status).toBe(202);
+  });
+
   it('a refused code exchange: 502 host-token-failed; a refused upsert: 502 host-upsert-refused; neither audited', async () => {
     const before = (await auditedSends(holder.id)).length;
     const tokenless = hostNo();

@@ -15,8 +15,9 @@
 //   201 when new, 200 when it replaces one with the same credential id (OB 3.0 upsertCredential).
 //
 // Control (from the tests, inside workerd): `PUT /__control/config` `{jwks?, deny?,
-// refuseRegistration?, failToken?, refuseUpsert?, noDiscovery?, discovery?}` sets the host's
-// behaviour (`discovery` replaces its SDD); `GET /__control/state` → `{registrations,
+// refuseRegistration?, failToken?, refuseUpsert?, noDiscovery?, discovery?, discoveryDelayMs?,
+// discoveryPadding?}` sets the host's behaviour (`discovery` replaces its SDD; `discoveryDelayMs`
+// answers it that late, `discoveryPadding` appends that many spaces: a slow or an oversized host); `GET /__control/state` → `{registrations,
 // credentials: [{id, jws, issuer}], log}`; `DELETE /__control` forgets the host.
 // Names under backpack.test resolve (DoH double) to a public address unless a test publishes another.
 
@@ -142,6 +143,16 @@ export async function obHostDouble(request, url) {
 
   if (url.pathname === '/ims/ob/v3p0/discovery' && request.method === 'GET') {
     if (s.config.noDiscovery) return new Response('not found', { status: 404 });
+    // A slow host, or an oversized answer (the document followed by that many spaces: still JSON).
+    if (s.config.discoveryDelayMs)
+      await new Promise((resolve) => setTimeout(resolve, s.config.discoveryDelayMs));
+    if (s.config.discoveryPadding)
+      return new Response(
+        JSON.stringify(s.config.discovery ?? discovery(url.origin)) + ' '.repeat(s.config.discoveryPadding),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     return Response.json(s.config.discovery ?? discovery(url.origin));
   }
 
