@@ -156,6 +156,54 @@ describe('GET /api/me/learner-record', { timeout: 30_000 }, () => {
   });
 });
 
+describe('GET /ims/clr/v2p0/discovery', () => {
+  it('is a Service Description Document naming the learner record, the shared OAuth server and the CLR scope', async () => {
+    const res = await call('/ims/clr/v2p0/discovery');
+    expect(res.status).toBe(200);
+    const sdd = await res.json<{
+      info: Record<string, string>;
+      servers: { url: string }[];
+      paths: Record<string, unknown>;
+      components: {
+        securitySchemes: {
+          OAuth2ACG: {
+            'x-imssf-registrationUrl': string;
+            flows: {
+              authorizationCode: {
+                authorizationUrl: string;
+                tokenUrl: string;
+                scopes: Record<string, string>;
+              };
+            };
+          };
+        };
+      };
+    }>();
+    // CLR 2.0's Service Description Document has the Open Badges one's shape (the 1EdTech OB file's schema).
+    expectSpecValid('ServiceDescriptionDocument', sdd);
+    expect(sdd.servers[0]!.url).toBe('http://localhost:8787/ims/clr/v2p0');
+    expect(Object.keys(sdd.paths).sort()).toEqual(['/credentials', '/discovery']);
+    const scheme = sdd.components.securitySchemes.OAuth2ACG;
+    expect(Object.keys(scheme.flows.authorizationCode.scopes)).toEqual([SCOPE_CLR]);
+    // The same authorization server as the Open Badges API: one registration serves both.
+    const ob = await (await call('/ims/ob/v3p0/discovery')).json<typeof sdd>();
+    const obScheme = ob.components.securitySchemes.OAuth2ACG;
+    expect(scheme['x-imssf-registrationUrl']).toBe(obScheme['x-imssf-registrationUrl']);
+    expect(scheme.flows.authorizationCode.authorizationUrl).toBe(
+      obScheme.flows.authorizationCode.authorizationUrl,
+    );
+    expect(scheme.flows.authorizationCode.tokenUrl).toBe(obScheme.flows.authorizationCode.tokenUrl);
+    expect(sdd.info['x-imssf-privacyPolicyUrl']).toBe(ob.info['x-imssf-privacyPolicyUrl']);
+    // The endpoint it names is the protected learner record.
+    const credentials = await call(new URL(`${sdd.servers[0]!.url}/credentials`).pathname);
+    expect(credentials.status).toBe(401);
+    expectSpecValid('Imsx_StatusInfo', await credentials.json());
+    const wrongMethod = await call('/ims/clr/v2p0/discovery', { method: 'DELETE' });
+    expect(wrongMethod.status).toBe(405);
+    expectSpecValid('Imsx_StatusInfo', await wrongMethod.json());
+  });
+});
+
 describe('GET /ims/clr/v2p0/credentials', { timeout: 60_000 }, () => {
   it('serves the learner record as compact JWS to a client with the CLR scope, and refuses one without it', async () => {
     const r = await register(`${SCOPE_READ} ${SCOPE_CLR} offline_access`);

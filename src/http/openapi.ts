@@ -84,10 +84,18 @@ export const TAGS = [
   {
     name: 'Open Badges API',
     description:
-      "The 1EdTech Open Badges 3.0 API (`/ims/ob/v3p0/`) and its OAuth 2.0 authorization server: a holder's " +
-      'backpack or wallet registers itself (RFC 7591), is authorised by the holder (authorization code with PKCE, ' +
-      'S256) and reads their credentials. Errors under `/ims/` are `Imsx_StatusInfo`, errors of the OAuth endpoints ' +
-      'RFC 6749 JSON, as those specifications require. Guide: docs/portability.md.',
+      "The 1EdTech APIs under `/ims/` (and only they): the Open Badges 3.0 API (`/ims/ob/v3p0/`: a holder's " +
+      'credentials and profile) and the CLR 2.0 API (`/ims/clr/v2p0/`: their learner record), each with its Service ' +
+      'Description Document, for a backpack or wallet the holder authorised (tag "Portability"). Errors are ' +
+      '`Imsx_StatusInfo`, as the specifications require. Guide: docs/portability.md.',
+  },
+  {
+    name: 'Portability',
+    description:
+      'The OAuth 2.0 authorization server that protects `/ims/` (RFC 7591 registration, the holder\'s authorization ' +
+      'page, authorization code with PKCE S256, refresh, RFC 7009 revocation, RFC 8414 metadata; errors RFC 6749 ' +
+      'JSON), the holder\'s grants (consents: listed, revocable) and "send to my host" (this service as the client ' +
+      'of the holder\'s own Open Badges host). Guide: docs/portability.md.',
   },
   { name: 'Leaderboard', description: 'The public leaderboard of consenting candidates.' },
   { name: 'Agreement', description: 'How often AI verdicts agree with independent employer verdicts.' },

@@ -3,7 +3,7 @@ import type { AppRouteHandler } from '../../http/types';
 import type { AppBindings } from '../../middleware/context';
 import { enforceRateLimit } from '../../middleware/rate-limit';
 import { holderSubjectId } from '../../services/credentials';
-import { serviceDescription } from '../../services/portability/discovery';
+import { clrServiceDescription, serviceDescription } from '../../services/portability/discovery';
 import {
   activeHolder,
   holderCredentialsPage,
@@ -61,6 +61,9 @@ async function limited(c: Context<AppBindings>, holderId: string, respond: () =>
 
 export const discovery: AppRouteHandler<typeof routes.getServiceDescription> = async (c) =>
   c.json(serviceDescription(c.env), 200, { 'Cache-Control': 'public, max-age=3600' });
+
+export const clrDiscovery: AppRouteHandler<typeof routes.getClrServiceDescription> = async (c) =>
+  c.json(clrServiceDescription(c.env), 200, { 'Cache-Control': 'public, max-age=3600' });
 
 const INTEGER = /^(0|[1-9][0-9]{0,8})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;

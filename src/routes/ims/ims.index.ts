@@ -3,11 +3,12 @@ import { CLR_SCOPES, OB_SCOPES, SCOPE_DESCRIPTIONS } from '../../services/portab
 import * as handlers from './ims.handlers';
 import * as routes from './ims.routes';
 
-/** The 1EdTech Open Badges API (OB 3.0 § "Open Badges API"): discovery, a holder's credentials and profile. */
+/** The 1EdTech Open Badges API (OB 3.0 § "Open Badges API"): discovery, a holder's credentials and profile; and the CLR 2.0 API (discovery, the learner record). */
 export const imsRouter = createRouter()
   .openapi(routes.getServiceDescription, handlers.discovery)
   .openapi(routes.getCredentials, handlers.credentials)
   .openapi(routes.getProfile, handlers.profile)
+  .openapi(routes.getClrServiceDescription, handlers.clrDiscovery)
   .openapi(routes.getClrCredentials, handlers.clrCredentials);
 
 imsRouter.openAPIRegistry.registerComponent('securitySchemes', 'OAuth2ACG', {

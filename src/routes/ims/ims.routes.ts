@@ -11,7 +11,7 @@ import {
   ServiceDescriptionSchema,
 } from './ims.schemas';
 
-/** The tag of every `/ims/` operation (and of the OAuth endpoints that protect them). */
+/** The tag of every `/ims/` operation, and of nothing else (the OAuth endpoints are under "Portability"). */
 export const IMS_TAG = 'Open Badges API';
 
 const IMSX = json(ImsxStatusInfoSchema);
@@ -74,6 +74,29 @@ export const getServiceDescription = ims(
       'endpoints, the OAuth 2.0 authorization code flow (authorization, token and refresh URLs), the dynamic client ' +
       'registration URL (`x-imssf-registrationUrl`), the scopes, the privacy policy and the terms of service. A ' +
       'backpack or wallet given this server’s base URL starts here.',
+    security: [],
+    responses: {
+      200: {
+        description: 'The Service Description Document.',
+        headers: { 'Cache-Control': { schema: { type: 'string' as const } } },
+        content: json(ServiceDescriptionSchema),
+      },
+    },
+  }),
+  { statuses: [405, 500] },
+);
+
+export const getClrServiceDescription = ims(
+  defineRoute({
+    method: 'get',
+    path: '/ims/clr/v2p0/discovery',
+    operationId: 'getClrServiceDescription',
+    tags: [IMS_TAG],
+    summary: 'The CLR 2.0 API’s Service Description Document',
+    description:
+      'Public (CLR 2.0 § "Service Discovery Endpoint"; the same shape as the Open Badges one). The learner-record ' +
+      'endpoint (`/ims/clr/v2p0/credentials`), the same OAuth 2.0 authorization server and registration URL as the ' +
+      'Open Badges API, the CLR read scope, the privacy policy and the terms of service.',
     security: [],
     responses: {
       200: {

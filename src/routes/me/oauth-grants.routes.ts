@@ -39,7 +39,7 @@ export const listGrants = defineRoute({
   method: 'get',
   path: '/api/me/oauth-grants',
   operationId: 'listMyOAuthGrants',
-  tags: ['Open Badges API'],
+  tags: ['Portability'],
   summary: 'Applications the caller allowed to read their credentials',
   description:
     'Every live grant the caller made on the authorization page (`GET /oauth/authorize`), newest first: the ' +
@@ -54,7 +54,7 @@ export const revokeGrant = defineRoute({
   method: 'delete',
   path: '/api/me/oauth-grants/{grantId}',
   operationId: 'revokeMyOAuthGrant',
-  tags: ['Open Badges API'],
+  tags: ['Portability'],
   summary: 'Revoke an application’s access',
   description:
     'Ends the grant and every access and refresh token issued under it, at once; the application must be authorised ' +

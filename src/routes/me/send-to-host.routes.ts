@@ -52,7 +52,7 @@ export const startSendToHost = defineRoute({
   method: 'post',
   path: '/api/me/certificates/{certificateNo}/send-to-host',
   operationId: 'sendMyCertificateToHost',
-  tags: ['Open Badges API'],
+  tags: ['Portability'],
   summary: 'Send one of your certificates to your own Open Badges host',
   description:
     'Starts handing the certificate’s signed credential to your backpack, wallet or ePortfolio through the 1EdTech ' +
@@ -91,7 +91,7 @@ export const sendToHostCallback = defineRoute({
   method: 'get',
   path: '/api/send-to-host/callback',
   operationId: 'sendToHostCallback',
-  tags: ['Open Badges API'],
+  tags: ['Portability'],
   summary: 'Where your host sends you back (finishes a send)',
   description:
     'The redirect URI this service registers at hosts. Takes the send started by ' +

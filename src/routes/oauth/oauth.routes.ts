@@ -2,7 +2,6 @@ import { z } from '@hono/zod-openapi';
 import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
 import { errorResponses } from '../../lib/problem';
-import { IMS_TAG } from '../ims/ims.routes';
 
 const html = (description: string) => ({ 'text/html': { schema: z.string().openapi({ description }) } });
 const text = (description: string) => ({ description, schema: { type: 'string' as const } });
@@ -54,7 +53,7 @@ export const authorizePage = defineRoute({
   method: 'get',
   path: '/oauth/authorize',
   operationId: 'getAuthorizationPage',
-  tags: [IMS_TAG],
+  tags: ['Portability'],
   summary: 'The authorization page: the holder allows or denies a client (HTML)',
   description:
     'OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the ' +
@@ -83,7 +82,7 @@ export const authorizeDecision = defineRoute({
   method: 'post',
   path: '/oauth/authorize',
   operationId: 'decideAuthorization',
-  tags: [IMS_TAG],
+  tags: ['Portability'],
   summary: 'The holder’s Allow or Deny on the authorization page',
   description:
     'Posted by the page’s form (same origin only: `Origin` or `Sec-Fetch-Site: same-origin`; the handle works once, ' +
@@ -125,7 +124,7 @@ export const registerClient = defineRoute({
   method: 'post',
   path: '/oauth/register',
   operationId: 'registerOAuthClient',
-  tags: [IMS_TAG],
+  tags: ['Portability'],
   summary: 'Dynamic client registration (RFC 7591)',
   description:
     'No initial access token. `client_name` (1–100 characters) and `redirect_uris` (https, or http on a loopback ' +
@@ -146,7 +145,7 @@ export const token = defineRoute({
   method: 'post',
   path: '/oauth/token',
   operationId: 'oauthToken',
-  tags: [IMS_TAG],
+  tags: ['Portability'],
   summary: 'Token endpoint: codes and refresh tokens for access tokens; revocation (RFC 7009)',
   description:
     'Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` ' +
@@ -176,7 +175,7 @@ export const metadata = defineRoute({
   method: 'get',
   path: '/.well-known/oauth-authorization-server',
   operationId: 'getOAuthServerMetadata',
-  tags: [IMS_TAG],
+  tags: ['Portability'],
   summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
   description: 'Issuer, endpoints, scopes, `code_challenge_methods_supported: ["S256"]` and the rest.',
   security: [],

@@ -1,4 +1,4 @@
-import { OB_SCOPES, oauthUrl, privacyPolicyUrl, SCOPE_DESCRIPTIONS } from './oauth';
+import { CLR_SCOPES, OB_SCOPES, oauthUrl, privacyPolicyUrl, SCOPE_DESCRIPTIONS } from './oauth';
 
 const IMSX = { $ref: '#/components/schemas/Imsx_StatusInfo' };
 const errors = (...statuses: number[]) =>
@@ -17,7 +17,6 @@ const errors = (...statuses: number[]) =>
  */
 export function serviceDescription(env: Pick<Env, 'PUBLIC_BASE_URL'>) {
   const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
-  const token = oauthUrl(env, 'token');
   return {
     openapi: '3.0.1',
     info: {
@@ -72,63 +71,120 @@ export function serviceDescription(env: Pick<Env, 'PUBLIC_BASE_URL'>) {
           security: [{ OAuth2ACG: [OB_SCOPES.profileReadonly] }],
         },
       },
-      '/discovery': {
-        get: {
-          tags: ['Discovery'],
-          operationId: 'getServiceDescription',
-          responses: {
-            '200': {
-              description: 'This document.',
-              content: { 'application/json': { schema: { type: 'object' } } },
-            },
-            default: {
-              description: 'An error.',
-              content: { 'application/json': { schema: IMSX } },
-            },
-          },
-        },
-      },
+      '/discovery': DISCOVERY_PATH,
     },
     components: {
-      securitySchemes: {
-        OAuth2ACG: {
-          type: 'oauth2' as const,
-          description: 'OAuth 2.0 Authorization Code Grant authorization (PKCE with S256 required)',
-          'x-imssf-registrationUrl': oauthUrl(env, 'register'),
-          flows: {
-            authorizationCode: {
-              authorizationUrl: oauthUrl(env, 'authorize'),
-              tokenUrl: token,
-              refreshUrl: token,
-              scopes: Object.fromEntries(
-                Object.values(OB_SCOPES).map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope]),
-              ),
+      securitySchemes: securitySchemes(env, Object.values(OB_SCOPES)),
+      schemas: { Imsx_StatusInfo: IMSX_STATUS_INFO, GetOpenBadgeCredentialsResponse: COMPACT_JWS_LIST },
+    },
+  };
+}
+
+/**
+ * The CLR 2.0 API's Service Description Document (CLR 2.0 § "Service Discovery Endpoint", the same
+ * shape as Open Badges'): the learner-record endpoint, the same OAuth 2.0 server, registration URL
+ * and privacy policy, and the CLR scope this server grants (read only; the learner record is built
+ * here, never received).
+ */
+export function clrServiceDescription(env: Pick<Env, 'PUBLIC_BASE_URL'>) {
+  const base = env.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  return {
+    openapi: '3.0.1',
+    info: {
+      title: 'Verification Platform',
+      version: '2.0',
+      description:
+        'Comprehensive Learner Record API of the Verification Platform: a holder’s learner record, with their permission.',
+      termsOfService: privacyPolicyUrl(env),
+      'x-imssf-privacyPolicyUrl': privacyPolicyUrl(env),
+    },
+    servers: [{ url: `${base}/ims/clr/v2p0`, description: 'This deployment.' }],
+    tags: [
+      { name: 'ClrCredentials', description: 'A holder’s learner record (one ClrCredential).' },
+      { name: 'Discovery' },
+    ],
+    paths: {
+      '/credentials': {
+        get: {
+          tags: ['ClrCredentials'],
+          operationId: 'getCredentials',
+          responses: {
+            '200': {
+              description: 'The holder’s learner record, or none.',
+              headers: { 'X-Total-Count': { schema: { type: 'integer' } } },
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/GetClrCredentialsResponse' } },
+              },
             },
+            ...errors(401, 403, 405, 500),
           },
+          security: [{ OAuth2ACG: [CLR_SCOPES.credentialReadonly] }],
         },
       },
-      schemas: {
-        Imsx_StatusInfo: {
-          type: 'object',
-          required: ['imsx_codeMajor', 'imsx_severity'],
-          properties: {
-            imsx_codeMajor: { type: 'string', enum: ['failure', 'processing', 'success', 'unsupported'] },
-            imsx_severity: { type: 'string', enum: ['error', 'status', 'warning'] },
-            imsx_description: { type: 'string' },
-            imsx_codeMinor: { type: 'object' },
-          },
-        },
-        GetOpenBadgeCredentialsResponse: {
-          type: 'object',
-          properties: {
-            compactJwsString: {
-              type: 'array',
-              items: { type: 'string', pattern: '^[a-zA-Z0-9_-]+\\.[a-zA-Z0-9_-]*\\.[a-zA-Z0-9_-]+$' },
-            },
-          },
-          additionalProperties: false,
+      '/discovery': DISCOVERY_PATH,
+    },
+    components: {
+      securitySchemes: securitySchemes(env, Object.values(CLR_SCOPES)),
+      schemas: { Imsx_StatusInfo: IMSX_STATUS_INFO, GetClrCredentialsResponse: COMPACT_JWS_LIST },
+    },
+  };
+}
+
+const DISCOVERY_PATH = {
+  get: {
+    tags: ['Discovery'],
+    operationId: 'getServiceDescription',
+    responses: {
+      '200': {
+        description: 'This document.',
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
+      default: {
+        description: 'An error.',
+        content: { 'application/json': { schema: IMSX } },
+      },
+    },
+  },
+};
+
+/** The one authorization server both APIs share (one grant can carry OB and CLR scopes). */
+function securitySchemes(env: Pick<Env, 'PUBLIC_BASE_URL'>, scopes: string[]) {
+  const token = oauthUrl(env, 'token');
+  return {
+    OAuth2ACG: {
+      type: 'oauth2' as const,
+      description: 'OAuth 2.0 Authorization Code Grant authorization (PKCE with S256 required)',
+      'x-imssf-registrationUrl': oauthUrl(env, 'register'),
+      flows: {
+        authorizationCode: {
+          authorizationUrl: oauthUrl(env, 'authorize'),
+          tokenUrl: token,
+          refreshUrl: token,
+          scopes: Object.fromEntries(scopes.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope] ?? scope])),
         },
       },
     },
   };
 }
+
+const IMSX_STATUS_INFO = {
+  type: 'object',
+  required: ['imsx_codeMajor', 'imsx_severity'],
+  properties: {
+    imsx_codeMajor: { type: 'string', enum: ['failure', 'processing', 'success', 'unsupported'] },
+    imsx_severity: { type: 'string', enum: ['error', 'status', 'warning'] },
+    imsx_description: { type: 'string' },
+    imsx_codeMinor: { type: 'object' },
+  },
+};
+
+const COMPACT_JWS_LIST = {
+  type: 'object',
+  properties: {
+    compactJwsString: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[a-zA-Z0-9_-]+\\.[a-zA-Z0-9_-]*\\.[a-zA-Z0-9_-]+$' },
+    },
+  },
+  additionalProperties: false,
+};
