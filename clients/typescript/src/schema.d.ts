@@ -1820,6 +1820,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ims/clr/v2p0/discovery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The CLR 2.0 API’s Service Description Document
+         * @description Public (CLR 2.0 § "Service Discovery Endpoint"; the same shape as the Open Badges one). The learner-record endpoint (`/ims/clr/v2p0/credentials`), the same OAuth 2.0 authorization server and registration URL as the Open Badges API, the CLR read scope, the privacy policy and the terms of service.
+         */
+        get: operations["getClrServiceDescription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ims/clr/v2p0/credentials": {
         parameters: {
             query?: never;
@@ -16143,6 +16163,45 @@ export interface operations {
             };
             /** @description Too many requests (`server_busy`); see `Retry-After`. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+            /** @description An internal error, without internals (`internal_server_error`). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imsx_StatusInfo"];
+                };
+            };
+        };
+    };
+    getClrServiceDescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Service Description Document. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceDescriptionDocument"];
+                };
+            };
+            /** @description The method is not offered on this path (`not_allowed`). */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
