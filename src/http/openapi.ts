@@ -92,10 +92,10 @@ export const TAGS = [
   {
     name: 'Portability',
     description:
-      'The OAuth 2.0 authorization server that protects `/ims/` (RFC 7591 registration, the holder\'s authorization ' +
+      'The OAuth 2.0 authorization server that protects `/ims/` (RFC 7591 registration, the holder’s authorization ' +
       'page, authorization code with PKCE S256, refresh, RFC 7009 revocation, RFC 8414 metadata; errors RFC 6749 ' +
-      'JSON), the holder\'s grants (consents: listed, revocable) and "send to my host" (this service as the client ' +
-      'of the holder\'s own Open Badges host). Guide: docs/portability.md.',
+      'JSON), the holder’s grants (consents: listed, revocable) and "send to my host" (this service as the client ' +
+      'of the holder’s own Open Badges host). Guide: docs/portability.md.',
   },
   { name: 'Leaderboard', description: 'The public leaderboard of consenting candidates.' },
   { name: 'Agreement', description: 'How often AI verdicts agree with independent employer verdicts.' },
