@@ -77,6 +77,26 @@ describe('openapi.yaml', () => {
     });
   });
 
+  it('puts the /ims/ paths (Open Badges 3.0 and CLR 2.0 APIs) in a tag of their own, and nothing else in it', () => {
+    const ims = operations.filter(({ path }) => path.startsWith('/ims/'));
+    expect(ims.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      'get /ims/clr/v2p0/credentials',
+      'get /ims/clr/v2p0/discovery',
+      'get /ims/ob/v3p0/credentials',
+      'get /ims/ob/v3p0/discovery',
+      'get /ims/ob/v3p0/profile',
+    ]);
+    for (const { op } of ims) expect((op as { tags?: string[] }).tags).toEqual(['Open Badges API']);
+    const others = operations.filter(({ path }) => !path.startsWith('/ims/'));
+    expect(others.filter(({ op }) => (op as { tags?: string[] }).tags?.includes('Open Badges API'))).toEqual(
+      [],
+    );
+    // The OAuth server that protects them, the holder's grants and send-to-host: "Portability".
+    for (const path of ['/oauth/register', '/oauth/token', '/oauth/authorize', '/api/me/oauth-grants'])
+      for (const op of Object.values(doc.paths[path]!))
+        expect((op as { tags?: string[] }).tags).toEqual(['Portability']);
+  });
+
   it('documents every error of every operation with the ProblemDetails schema', () => {
     for (const { path, method, op } of operations) {
       expect(op.responses['500'], `${method} ${path}`).toBeDefined();
