@@ -1,10 +1,12 @@
 import { app } from './app';
+import { getDb } from './db/client';
 import { ProblemError, problemBody, problemResponse } from './lib/problem';
 import { applySecurityHeaders } from './middleware/security-headers';
 import { strictOAuthBody } from './middleware/strict-utf8';
 import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
 import { runScheduled } from './scheduled';
 import { countClientRegistration } from './services/account-throttles';
+import { auditGrantsEndedAtTokenEndpoint } from './services/portability/grants';
 import { asImsx } from './services/portability/imsx';
 import { authorizationServer, isAuthorizationServerPath, OAUTH_PATHS } from './services/portability/oauth';
 
@@ -63,9 +65,14 @@ export default {
         // (src/middleware/strict-utf8.ts).
         return admitRegistration(request, env, pathname)
           .then(async (refused) => refused ?? (await strictOAuthBody(request)))
-          .then(async (checked) =>
-            checked instanceof Response ? checked : (await authorizationServer(env)).fetch(checked, env, ctx),
-          )
+          .then(async (checked) => {
+            if (checked instanceof Response) return checked;
+            const server = await authorizationServer(env);
+            // A grant the token endpoint ends (a client's RFC 7009 revocation, a reused code) is audited.
+            return pathname === OAUTH_PATHS.token
+              ? auditGrantsEndedAtTokenEndpoint(getDb(env.DB), env, checked, (r) => server.fetch(r, env, ctx))
+              : server.fetch(checked, env, ctx);
+          })
           .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
     }
     if (!path.startsWith('/ims/')) return serveApp(request, env, ctx);

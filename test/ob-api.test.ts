@@ -31,6 +31,20 @@ import {
   SCOPE_READ,
 } from './ob-client';
 
+/** The audit entries about one client's grants, oldest first. */
+async function grantAudit(clientId: string) {
+  const rows = await env.DB.prepare(
+    "SELECT action, actor_id, details FROM audit_log WHERE target_type = 'oauth_client' AND target_id = ? ORDER BY created_at, rowid",
+  )
+    .bind(clientId)
+    .all<{ action: string; actor_id: string; details: string }>();
+  return rows.results.map((row) => ({
+    action: row.action,
+    actorId: row.actor_id,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+  }));
+}
+
 const credentials = (token: string, query = '') =>
   call(`/ims/ob/v3p0/credentials${query}`, { headers: { authorization: `Bearer ${token}` } });
 
@@ -147,6 +161,23 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expectSpecValid('Imsx_StatusInfo', await refused.json());
+    // The grant the client ended is in the holder's audit record, said to be the client's doing.
+    expect(await grantAudit(r.client.client_id)).toEqual([
+      {
+        action: 'oauth.grant.created',
+        actorId: holder.id,
+        details: expect.objectContaining({ clientName: 'Test Wallet <b>' }),
+      },
+      {
+        action: 'oauth.grant.revoked',
+        actorId: holder.id,
+        details: expect.objectContaining({
+          endedBy: 'client',
+          reason: 'revoked-by-client',
+          scope: expect.arrayContaining([SCOPE_READ]),
+        }),
+      },
+    ]);
   });
 
   it('pages with limit and offset, with X-Total-Count and Link', async () => {
@@ -313,6 +344,14 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     const again = await exchange(r, params, verifier);
     expect(again.status).toBe(400);
     expect((await again.json<{ error: string }>()).error).toBe('invalid_grant');
+    // The library ends the grant a replayed code belongs to (RFC 6749 § 4.1.2); the audit log says so.
+    expect((await grantAudit(r.client.client_id)).map((e) => [e.action, e.details.reason ?? null])).toEqual([
+      ['oauth.grant.created', null],
+      ['oauth.grant.revoked', 'code-reused'],
+    ]);
+    // A third try finds no grant: refused, and nothing more is recorded.
+    expect((await exchange(r, params, verifier)).status).toBe(400);
+    expect((await grantAudit(r.client.client_id)).length).toBe(2);
   });
 
   it('refuses a code exchanged with another redirect_uri than the authorization request named', async () => {

@@ -50,6 +50,68 @@ export async function completeGrant(
   return redirectTo;
 }
 
+/** Why the authorization server ended a grant while answering its token endpoint. */
+type EndedAtTokenEndpoint = 'revoked-by-client' | 'code-reused' | 'refresh-refused';
+
+/**
+ * The grant a token-endpoint form names: the library's tokens and codes are `userId:grantId:secret`
+ * (its `token` for RFC 7009, `code`, or `refresh_token`), and why that grant would end there.
+ */
+function grantNamedIn(
+  form: URLSearchParams,
+): { userId: string; grantId: string; why: EndedAtTokenEndpoint } | null {
+  const grantType = form.get('grant_type');
+  const [value, why]: [string | null, EndedAtTokenEndpoint] =
+    grantType === null
+      ? [form.get('token'), 'revoked-by-client']
+      : grantType === 'authorization_code'
+        ? [form.get('code'), 'code-reused']
+        : [form.get('refresh_token'), 'refresh-refused'];
+  const parts = value?.split(':');
+  if (parts?.length !== 3 || !parts[0] || !parts[1]) return null;
+  return { userId: parts[0], grantId: parts[1], why };
+}
+
+/**
+ * Answers a token-endpoint request with `answer` (the OAuth library) and audits a grant it ended: a
+ * client revoking its refresh token (RFC 7009), or an authorization code used twice (the library
+ * then revokes the grant it issued). The holder's own revocation is audited by `revokeGrantOf`;
+ * this records the ones the holder did not make, as `oauth.grant.revoked` on the holder's record
+ * with `endedBy: "client"` and the reason (docs/decisions/0261). Two KV reads per request that
+ * names a grant; nothing for any other.
+ */
+export async function auditGrantsEndedAtTokenEndpoint(
+  db: Database,
+  env: Env,
+  request: Request,
+  answer: (request: Request) => Promise<Response>,
+): Promise<Response> {
+  if (request.method !== 'POST') return answer(request);
+  const named = grantNamedIn(new URLSearchParams(await request.clone().text()));
+  if (!named) return answer(request);
+  const key = `grant:${named.userId}:${named.grantId}`;
+  const before = await env.OAUTH_KV.get<{
+    clientId: string;
+    scope: string[];
+    metadata?: { clientName?: string };
+  }>(key, 'json');
+  const response = await answer(request);
+  if (before && (await env.OAUTH_KV.get(key)) === null)
+    await recordAudit(db, {
+      actorId: named.userId,
+      action: 'oauth.grant.revoked',
+      targetType: 'oauth_client',
+      targetId: before.clientId,
+      details: {
+        clientName: before.metadata?.clientName ?? null,
+        scope: before.scope,
+        endedBy: 'client',
+        reason: named.why,
+      },
+    });
+  return response;
+}
+
 /** Every live grant of the holder, newest first, with its client's name and URIs. */
 export async function grantsOf(env: Env, userId: string): Promise<GrantView[]> {
   // Most people have no grant: one KV list (the library keeps grants under `grant:<userId>:`)
