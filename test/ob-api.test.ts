@@ -255,6 +255,29 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     }
   });
 
+  it('the shared layers’ refusals under /ims/ are Imsx_StatusInfo too: an unknown path (404), the per-holder limit (429)', async () => {
+    const unknown = await call('/ims/ob/v3p0/nothing-here');
+    expect(unknown.status).toBe(404);
+    expectSpecValid('Imsx_StatusInfo', await unknown.json());
+
+    const person = (await candidateWithCertificate('Busy Holder')).candidate;
+    const r = await register();
+    const { params, verifier } = await authorise(person, r);
+    const { access_token } = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    let res = await credentials(access_token);
+    for (let i = 0; i < 70 && res.status === 200; i++) res = await credentials(access_token);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await expectSpecResponse('get', '/credentials', res)) as {
+      imsx_codeMinor: { imsx_codeMinorField: { imsx_codeMinorFieldValue: string }[] };
+    };
+    expect(body.imsx_codeMinor.imsx_codeMinorField[0]!.imsx_codeMinorFieldValue).toBe('server_busy');
+  });
+
   it('refuses a token without the scope (403), a missing or unknown token (401)', async () => {
     const r = await register();
     const { params, verifier } = await authorise(holder, r, SCOPE_PROFILE);
