@@ -360,6 +360,37 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     );
   });
 
+  it('revoking an access token (RFC 7009) ends that token only: the grant stays and its refresh token still works', async () => {
+    const r = await register();
+    const { params, verifier } = await authorise(holder, r);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      r.as,
+      r.client,
+      await exchange(r, params, verifier),
+    );
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(r.as, r.client, oauth.ClientSecretBasic(r.secret), tokens.access_token, {
+        ...http,
+        additionalParameters: { token_type_hint: 'access_token' },
+      }),
+    );
+    expect((await credentials(tokens.access_token)).status).toBe(401);
+    const refreshed = await oauth.processRefreshTokenResponse(
+      r.as,
+      r.client,
+      await oauth.refreshTokenGrantRequest(
+        r.as,
+        r.client,
+        oauth.ClientSecretBasic(r.secret),
+        tokens.refresh_token!,
+        http,
+      ),
+    );
+    expect((await credentials(refreshed.access_token)).status).toBe(200);
+    // The grant did not end, so no revocation is in the audit log.
+    expect((await grantAudit(r.client.client_id)).map((e) => e.action)).toEqual(['oauth.grant.created']);
+  });
+
   it('refuses a reused authorization code', async () => {
     const r = await register();
     const { params, verifier } = await authorise(holder, r);
