@@ -552,6 +552,27 @@ describe('each verdict and fetch rule the issue names', () => {
     },
   );
 
+  it(
+    'the public route (no key) is limited per client address: the 61st request in a minute is a 429',
+    T,
+    async () => {
+      const ip = freshIp();
+      const send = () =>
+        call(
+          '/api/credentials/verify',
+          jsonInit('POST', { credential: 'not.a.jwt' }, { 'CF-Connecting-IP': ip }),
+        );
+      for (let i = 0; i < 60; i++) expect((await send()).status).toBe(200);
+      await expectProblem(await send(), 429, 'quota-exceeded');
+      // Another address is not affected.
+      const other = await call(
+        '/api/credentials/verify',
+        jsonInit('POST', { credential: 'not.a.jwt' }, { 'CF-Connecting-IP': freshIp() }),
+      );
+      expect(other.status).toBe(200);
+    },
+  );
+
   it('a foreign issuer on a domain a verified organisation proved here is verifiedHere', T, async () => {
     const issuer = await foreignIssuer('ES256', 'Proven Domain College');
     const employer = await signup('employer', 'Registrar', 'Proven Domain College');
