@@ -484,7 +484,7 @@ describe('each verdict and fetch rule the issue names', () => {
   });
 
   it(
-    'status lists are kept in KV for their lifetime: a second verification does not fetch the list',
+    'keys and status lists are kept in KV for the lifetime their answer states (a no-store key is fetched each time)',
     T,
     async () => {
       const issuer = await foreignIssuer('RS256');
@@ -495,6 +495,16 @@ describe('each verdict and fetch rule the issue names', () => {
       const fetched = await fetchedFrom(issuer.host);
       expect(fetched.filter((p) => p === '/status/cached')).toHaveLength(1);
       expect(fetched.filter((p) => p === '/keys/1')).toHaveLength(1);
+
+      // A key whose answer says `no-store` is not kept: each verification fetches it again.
+      const uncached = await foreignIssuer('ES256');
+      await publish(uncached.host, '/keys/1', uncached.publicJwk, {
+        headers: { 'cache-control': 'no-store' },
+      });
+      const again = await signAs(uncached, credentialFrom(uncached));
+      expect((await verify({ credential: again })).verdict).toBe('valid');
+      expect((await verify({ credential: again })).verdict).toBe('valid');
+      expect((await fetchedFrom(uncached.host)).filter((p) => p === '/keys/1')).toHaveLength(2);
     },
   );
 
