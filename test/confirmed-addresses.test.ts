@@ -11,7 +11,7 @@ import { emailConfirmations, jobs } from '../src/db/schema';
 import { clock, resetClock } from '../src/lib/clock';
 import { sendMail } from '../src/services/mail';
 import { latestConfirmationToken, openConfirmationLink } from './confirm';
-import { employerAt, signup } from './harness';
+import { certify, employerAt, signup } from './harness';
 import { type Account, as, call, expectProblem, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 
 afterEach(() => {
@@ -275,4 +275,42 @@ describe('an unconfirmed account', () => {
     );
     expect(login.status).toBe(200);
   });
+});
+
+describe('a holder’s identifier names a confirmed address only (PRODUCT.md “Accounts and issuers”)', () => {
+  it('is left out of the credentials until the address is confirmed, and signed in when it is', async () => {
+    const holder = await unconfirmed(fresh('holder'));
+    const employer = await signup('employer', 'Recruiter');
+    const { certificateNo } = await certify(employer, holder);
+    const subject = async () => {
+      const { credential } = await (await call(`/api/verify/${certificateNo}`)).json<{
+        credential: { jwt: string };
+      }>();
+      const payload = JSON.parse(
+        atob(credential.jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')),
+      ) as { credentialSubject: { identifier?: { identityHash: string; salt: string }[] } };
+      return payload.credentialSubject;
+    };
+    const set = await call('/api/me/credential-identifier', jsonInit('PUT', { enabled: true }, as(holder)));
+    expect(set.status).toBe(200);
+    const state = await set.json<{ enabled: boolean; included: boolean; note: string | null }>();
+    expect(state).toMatchObject({ enabled: true, included: false });
+    expect(state.note).toMatch(/until your email address is confirmed/);
+    expect((await subject()).identifier).toBeUndefined();
+
+    // Opening the link signs the credentials again, with the hash of the now confirmed address.
+    expect((await openConfirmationLink(holder.id)).status).toBe(200);
+    const [identifier] = (await subject()).identifier ?? [];
+    const digest = await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode(`${holder.email}${identifier?.salt}`),
+    );
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    expect(identifier?.identityHash).toBe(`sha256$${hex}`);
+    expect(await (await call('/api/me/credential-identifier', { headers: as(holder) })).json()).toEqual({
+      enabled: true,
+      included: true,
+      note: null,
+    });
+  }, 60_000);
 });
