@@ -250,6 +250,31 @@ describe('a rename of a verified organisation goes to admin review', () => {
   });
 });
 
+describe('a rename made before renames were reviewed', () => {
+  it('an organisation a rename took from verified back to pending is not verified again by its DNS record', async () => {
+    const suffix = crypto.randomUUID().slice(0, 6);
+    const { employer, domain } = await dnsVerified(`Legacy Co ${suffix}`);
+    const id = await organisationOf(employer);
+    // What the old rename path left behind: the new name, `pending`, and the proof still published.
+    await env.DB.prepare("UPDATE organisations SET name = ?, verification = 'pending' WHERE id = ?")
+      .bind(`Legacy Renamed ${suffix}`, id)
+      .run();
+    const checked = await call(
+      '/api/me/organisation/domain-verification/check',
+      jsonInit('POST', { domain }, as(employer)),
+    );
+    const problem = await expectProblem(checked, 409, 'conflict');
+    expect(problem.detail).toMatch(/review, which a DNS check cannot replace/);
+    expect(await myOrganisation(employer)).toMatchObject({
+      name: `Legacy Renamed ${suffix}`,
+      verification: 'pending',
+    });
+    // The platform's review decides.
+    expect((await reviewOrganisation(employer, 'verified', 'Registry checked')).status).toBe(200);
+    expect(await myOrganisation(employer)).toMatchObject({ verification: 'verified' });
+  });
+});
+
 describe('websiteUrl is published only on the verified domain', () => {
   it('an unchecked website is kept private: never in the Profile nor a credential; one on the verified domain is', async () => {
     const suffix = crypto.randomUUID().slice(0, 6);
