@@ -198,6 +198,45 @@ describe('a child’s guardian is the confirmed owner of the address the child n
   });
 });
 
+describe('a guardian who moves to another address', () => {
+  it('stops standing for the child once the new address is confirmed (it is no longer the one named)', async () => {
+    const guardian = await signup('candidate', 'Parent Person');
+    const child = await signup('candidate', 'Young Person', undefined, {
+      dateOfBirth: `${new Date().getUTCFullYear() - 15}-01-01`,
+      guardianEmail: guardian.email,
+    });
+    const requestId = (
+      await env.DB.prepare('SELECT id FROM guardian_requests WHERE child_id = ?')
+        .bind(child.id)
+        .first<{ id: string }>()
+    )?.id;
+    const approve = await call(
+      `/api/guardian/requests/${requestId}/approve`,
+      jsonInit('POST', { relationship: 'parent' }, as(guardian)),
+    );
+    expect(approve.status).toBe(200);
+    const moved = fresh('moved');
+    expect(
+      (await call('/api/dsr/correction', jsonInit('PATCH', { email: moved }, as(guardian)))).status,
+    ).toBe(200);
+    // Until the new address is confirmed the old one, the named one, stands.
+    expect((await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) })).status).toBe(
+      200,
+    );
+    expect((await openConfirmationLink(guardian.id, 'change')).status).toBe(200);
+    await expectProblem(
+      await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) }),
+      404,
+      'not-found',
+    );
+    await expectProblem(
+      await call('/api/dsr/access', { headers: as(child) }),
+      403,
+      'guardian-consent-required',
+    );
+  });
+});
+
 describe('an unconfirmed account', () => {
   it('cannot prove a domain, and an invitation is accepted only when the invited address is confirmed', async () => {
     const domain = `${crypto.randomUUID().slice(0, 8)}.example`;
