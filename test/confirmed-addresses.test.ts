@@ -238,6 +238,18 @@ describe('a guardian who moves to another address', () => {
 });
 
 describe('an unconfirmed account', () => {
+  it('otherwise uses the service as before: briefs, submissions, ratings and the certificate they earn', async () => {
+    const employer = await unconfirmed(fresh('recruiter'), {
+      role: 'employer',
+      organisation: { name: `Everyday Co ${crypto.randomUUID().slice(0, 6)}` },
+    });
+    const candidate = await unconfirmed(fresh('candidate'));
+    const { certificateNo } = await certify(employer, candidate);
+    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
+    for (const account of [employer, candidate])
+      expect(await me(account)).toMatchObject({ emailConfirmed: false });
+  }, 60_000);
+
   it('cannot prove a domain, and an invitation is accepted only when the invited address is confirmed', async () => {
     const domain = `${crypto.randomUUID().slice(0, 8)}.example`;
     const owner = await employerAt(domain);
