@@ -290,6 +290,57 @@ describe('names shown publicly cannot hide characters', () => {
     await refused(brief, '#/title', '2066');
   });
 
+  it('refuses U+FFFD, non-characters and lone surrogates in every publicly shown name, and stores nothing (issue 41)', async () => {
+    // "Bad �� Name" is what a lenient decoder made of malformed bytes; a correction once stored it.
+    const cases: [string, string][] = [
+      ['Bad \uFFFD\uFFFD Name', 'FFFD'],
+      ['Org \uFDD0', 'FDD0'],
+      ['Org \uFFFE', 'FFFE'],
+      ['Org \u{10FFFF}', '10FFFF'],
+      ['Org \uD800', 'D800'],
+    ];
+    const person = await signup('candidate', 'Ravi Kumar');
+    const employer = await signup('employer', 'Recruiter');
+    const before = {
+      me: await (await call('/api/me', { headers: as(person) })).json(),
+      organisation: await (await call('/api/me/organisation', { headers: as(employer) })).json(),
+    };
+    for (const [text, code] of cases) {
+      // Holders: at signup and by correction; employers' organisations: at signup and by rename.
+      await refused(await signupAs(text), '#/name', code);
+      await refused(await signupAs('Ravi', text), '#/organisation/name', code);
+      await refused(
+        await call('/api/dsr/correction', jsonInit('PATCH', { name: text }, as(person))),
+        '#/name',
+        code,
+      );
+      await refused(
+        await call('/api/me/organisation', jsonInit('PATCH', { name: text }, as(employer))),
+        '#/name',
+        code,
+      );
+      // The leaderboard alias and a brief's title.
+      await refused(
+        await call('/api/me', jsonInit('PATCH', { publicAlias: text }, as(person))),
+        '#/publicAlias',
+        code,
+      );
+      await refused(
+        await call('/api/briefs', jsonInit('POST', { ...DEMO_BRIEF, title: text }, as(employer))),
+        '#/title',
+        code,
+      );
+    }
+    expect(await (await call('/api/me', { headers: as(person) })).json()).toEqual(before.me);
+    expect(await (await call('/api/me/organisation', { headers: as(employer) })).json()).toEqual(
+      before.organisation,
+    );
+    const briefs = await (await call('/api/me/briefs', { headers: as(employer) })).json<{
+      items: unknown[];
+    }>();
+    expect(briefs.items).toEqual([]);
+  });
+
   it('keeps the joiners Indic scripts and Persian need to spell names', async () => {
     const name = 'क्\u200dष Kumar'; // a zero-width joiner inside a Devanagari conjunct
     const res = await signupAs(name);

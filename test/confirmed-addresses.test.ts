@@ -11,7 +11,7 @@ import { emailConfirmations, jobs } from '../src/db/schema';
 import { clock, resetClock } from '../src/lib/clock';
 import { sendMail } from '../src/services/mail';
 import { latestConfirmationToken, openConfirmationLink } from './confirm';
-import { employerAt, signup } from './harness';
+import { certify, employerAt, signup } from './harness';
 import { type Account, as, call, expectProblem, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 
 afterEach(() => {
@@ -198,7 +198,58 @@ describe('a child’s guardian is the confirmed owner of the address the child n
   });
 });
 
+describe('a guardian who moves to another address', () => {
+  it('stops standing for the child once the new address is confirmed (it is no longer the one named)', async () => {
+    const guardian = await signup('candidate', 'Parent Person');
+    const child = await signup('candidate', 'Young Person', undefined, {
+      dateOfBirth: `${new Date().getUTCFullYear() - 15}-01-01`,
+      guardianEmail: guardian.email,
+    });
+    const requestId = (
+      await env.DB.prepare('SELECT id FROM guardian_requests WHERE child_id = ?')
+        .bind(child.id)
+        .first<{ id: string }>()
+    )?.id;
+    const approve = await call(
+      `/api/guardian/requests/${requestId}/approve`,
+      jsonInit('POST', { relationship: 'parent' }, as(guardian)),
+    );
+    expect(approve.status).toBe(200);
+    const moved = fresh('moved');
+    expect(
+      (await call('/api/dsr/correction', jsonInit('PATCH', { email: moved }, as(guardian)))).status,
+    ).toBe(200);
+    // Until the new address is confirmed the old one, the named one, stands.
+    expect((await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) })).status).toBe(
+      200,
+    );
+    expect((await openConfirmationLink(guardian.id, 'change')).status).toBe(200);
+    await expectProblem(
+      await call(`/api/guardian/wards/${child.id}/access`, { headers: as(guardian) }),
+      404,
+      'not-found',
+    );
+    await expectProblem(
+      await call('/api/dsr/access', { headers: as(child) }),
+      403,
+      'guardian-consent-required',
+    );
+  });
+});
+
 describe('an unconfirmed account', () => {
+  it('otherwise uses the service as before: briefs, submissions, ratings and the certificate they earn', async () => {
+    const employer = await unconfirmed(fresh('recruiter'), {
+      role: 'employer',
+      organisation: { name: `Everyday Co ${crypto.randomUUID().slice(0, 6)}` },
+    });
+    const candidate = await unconfirmed(fresh('candidate'));
+    const { certificateNo } = await certify(employer, candidate);
+    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
+    for (const account of [employer, candidate])
+      expect(await me(account)).toMatchObject({ emailConfirmed: false });
+  }, 60_000);
+
   it('cannot prove a domain, and an invitation is accepted only when the invited address is confirmed', async () => {
     const domain = `${crypto.randomUUID().slice(0, 8)}.example`;
     const owner = await employerAt(domain);
@@ -275,4 +326,42 @@ describe('an unconfirmed account', () => {
     );
     expect(login.status).toBe(200);
   });
+});
+
+describe('a holder’s identifier names a confirmed address only (PRODUCT.md “Accounts and issuers”)', () => {
+  it('is left out of the credentials until the address is confirmed, and signed in when it is', async () => {
+    const holder = await unconfirmed(fresh('holder'));
+    const employer = await signup('employer', 'Recruiter');
+    const { certificateNo } = await certify(employer, holder);
+    const subject = async () => {
+      const { credential } = await (await call(`/api/verify/${certificateNo}`)).json<{
+        credential: { jwt: string };
+      }>();
+      const payload = JSON.parse(
+        atob(credential.jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')),
+      ) as { credentialSubject: { identifier?: { identityHash: string; salt: string }[] } };
+      return payload.credentialSubject;
+    };
+    const set = await call('/api/me/credential-identifier', jsonInit('PUT', { enabled: true }, as(holder)));
+    expect(set.status).toBe(200);
+    const state = await set.json<{ enabled: boolean; included: boolean; note: string | null }>();
+    expect(state).toMatchObject({ enabled: true, included: false });
+    expect(state.note).toMatch(/until your email address is confirmed/);
+    expect((await subject()).identifier).toBeUndefined();
+
+    // Opening the link signs the credentials again, with the hash of the now confirmed address.
+    expect((await openConfirmationLink(holder.id)).status).toBe(200);
+    const [identifier] = (await subject()).identifier ?? [];
+    const digest = await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode(`${holder.email}${identifier?.salt}`),
+    );
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    expect(identifier?.identityHash).toBe(`sha256$${hex}`);
+    expect(await (await call('/api/me/credential-identifier', { headers: as(holder) })).json()).toEqual({
+      enabled: true,
+      included: true,
+      note: null,
+    });
+  }, 60_000);
 });

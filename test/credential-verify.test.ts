@@ -3,9 +3,12 @@
  * credentials of foreign issuers (served by test/doubles/issuers.mjs) and of this site, as an
  * outside verifier hands them over: VC-JWT text, or a baked PNG / SVG.
  */
+
+import { eq } from 'drizzle-orm';
 import { base64url, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import BADGE_PNG from '../src/assets/badge/badge.png';
+import { organisations } from '../src/db/schema';
 import { badgeSvg, bakePng, bakeSvg } from '../src/domain/certificates/badge';
 import {
   base64Of,
@@ -20,7 +23,16 @@ import {
   statusEntryFor,
   verify,
 } from './foreign-issuers';
-import { candidateWithCertificate, issueKey, loginAdmin, reviewOrganisation } from './harness';
+import {
+  candidateWithCertificate,
+  db,
+  issueKey,
+  loginAdmin,
+  organisationOf,
+  reviewOrganisation,
+  signup,
+  verifyOrganisation,
+} from './harness';
 import { call, expectProblem, freshIp, jsonInit } from './helpers';
 
 const T = { timeout: 60_000 };
@@ -34,7 +46,13 @@ describe('foreign issuers: the signature, by the kid URL’s key', () => {
       expect(report.verdict, report.summary).toBe('valid');
       for (const name of ['parse', 'context', 'schema', 'signature', 'claims', 'times', 'status', 'issuer'])
         expect(checkOf(report, name)?.outcome, name).toBe('passed');
-      expect(report.issuer).toMatchObject({ id: issuer.id, name: `${alg} Institute`, verifiedHere: false });
+      expect(report.issuer).toMatchObject({
+        id: issuer.id,
+        name: `${alg} Institute`,
+        url: `https://${issuer.host}/`,
+        verifiedHere: false,
+        standing: null,
+      });
       expect(report.credential?.name).toBe('Data Structures');
     });
   }
@@ -405,6 +423,184 @@ describe('baked badges and this site’s own credentials', () => {
       expect(checkOf(json, 'schema')?.outcome).toBe('passed');
     },
   );
+});
+
+describe('each verdict and fetch rule the issue names', () => {
+  it('a suspension bit set: suspended; a clear bit of the same list: valid', T, async () => {
+    const issuer = await foreignIssuer('ES256');
+    const list = await publishStatusList(issuer, '/status/suspension', [12], 'suspension');
+    const suspended = await verify({
+      credential: await signAs(
+        issuer,
+        credentialFrom(issuer, { credentialStatus: statusEntryFor(list, 12, 'suspension') }),
+      ),
+    });
+    expect(suspended.verdict, suspended.summary).toBe('suspended');
+    expect(checkOf(suspended, 'status')).toMatchObject({ outcome: 'failed' });
+    expect(checkOf(suspended, 'status')?.detail).toMatch(/Suspension bit 12 is set/);
+    const active = await verify({
+      credential: await signAs(
+        issuer,
+        credentialFrom(issuer, { credentialStatus: statusEntryFor(list, 13, 'suspension') }),
+      ),
+    });
+    expect(active.verdict, active.summary).toBe('valid');
+    // A list whose purpose is not the entry's does not answer for it.
+    const crossed = await verify({
+      credential: await signAs(
+        issuer,
+        credentialFrom(issuer, { credentialStatus: statusEntryFor(list, 12, 'revocation') }),
+      ),
+    });
+    expect(crossed.verdict).toBe('unverifiable');
+    expect(checkOf(crossed, 'status')?.detail).toMatch(/statusPurpose is suspension, not revocation/);
+  });
+
+  it('not valid yet (validFrom and nbf in the future): invalid, at the times check', T, async () => {
+    const issuer = await foreignIssuer('EdDSA');
+    const report = await verify({
+      credential: await signAs(issuer, credentialFrom(issuer, { validFrom: '2099-01-01T00:00:00Z' })),
+    });
+    expect(report.verdict).toBe('invalid');
+    expect(checkOf(report, 'times')).toMatchObject({ outcome: 'failed' });
+    expect(checkOf(report, 'times')?.detail).toMatch(/Not valid before 2099-01-01/);
+    expect(checkOf(report, 'signature')?.outcome).toBe('passed');
+  });
+
+  it('a credential the AchievementCredential schema refuses is invalid before any fetch', T, async () => {
+    const issuer = await foreignIssuer('ES256');
+    const credential = credentialFrom(issuer);
+    const { criteria: _criteria, ...achievement } = credential.credentialSubject.achievement;
+    const report = await verify({
+      credential: await signAs(issuer, {
+        ...credential,
+        credentialSubject: { ...credential.credentialSubject, achievement },
+      }),
+    });
+    expect(report.verdict).toBe('invalid');
+    expect(checkOf(report, 'schema')).toMatchObject({ outcome: 'failed' });
+    expect(checkOf(report, 'signature')?.outcome).toBe('skipped');
+    expect(await fetchedFrom(issuer.host)).toEqual([]);
+  });
+
+  it(
+    'keys and status lists are kept in KV for the lifetime their answer states (a no-store key is fetched each time)',
+    T,
+    async () => {
+      const issuer = await foreignIssuer('RS256');
+      const list = await publishStatusList(issuer, '/status/cached', [1]);
+      const jwt = await signAs(issuer, credentialFrom(issuer, { credentialStatus: statusEntryFor(list, 2) }));
+      expect((await verify({ credential: jwt })).verdict).toBe('valid');
+      expect((await verify({ credential: jwt })).verdict).toBe('valid');
+      const fetched = await fetchedFrom(issuer.host);
+      expect(fetched.filter((p) => p === '/status/cached')).toHaveLength(1);
+      expect(fetched.filter((p) => p === '/keys/1')).toHaveLength(1);
+
+      // A key whose answer says `no-store` is not kept: each verification fetches it again.
+      const uncached = await foreignIssuer('ES256');
+      await publish(uncached.host, '/keys/1', uncached.publicJwk, {
+        headers: { 'cache-control': 'no-store' },
+      });
+      const again = await signAs(uncached, credentialFrom(uncached));
+      expect((await verify({ credential: again })).verdict).toBe('valid');
+      expect((await verify({ credential: again })).verdict).toBe('valid');
+      expect((await fetchedFrom(uncached.host)).filter((p) => p === '/keys/1')).toHaveLength(2);
+    },
+  );
+
+  it(
+    'at most 6 fetches per verification: redirect hops count, the fetch after the sixth is refused',
+    T,
+    async () => {
+      const issuer = await foreignIssuer('ES256');
+      // The key and the status list each behind two same-origin redirects: 3 + 3 fetches, so
+      // the issuer's Profile (the seventh) is not fetched and is only a warning.
+      await publish(issuer.host, '/keys/1', null, { status: 302, headers: { location: '/keys/1a' } });
+      await publish(issuer.host, '/keys/1a', null, { status: 307, headers: { location: '/keys/1b' } });
+      await publish(issuer.host, '/keys/1b', issuer.publicJwk);
+      const list = await publishStatusList(issuer, '/status/far', []);
+      await publish(issuer.host, '/status/hop', null, { status: 302, headers: { location: '/status/hop2' } });
+      await publish(issuer.host, '/status/hop2', null, { status: 302, headers: { location: '/status/far' } });
+      const entry = { ...statusEntryFor(list, 4), statusListCredential: `https://${issuer.host}/status/hop` };
+      const report = await verify({
+        credential: await signAs(issuer, credentialFrom(issuer, { credentialStatus: entry })),
+      });
+      expect(report.verdict, report.summary).toBe('valid');
+      expect(checkOf(report, 'issuer')?.outcome).toBe('warning');
+      expect(checkOf(report, 'issuer')?.detail).toMatch(/as many fetches as it may/);
+      const fetched = await fetchedFrom(issuer.host);
+      expect(fetched).toHaveLength(6);
+      expect(fetched).not.toContain('/issuer');
+    },
+  );
+
+  it('https only: a plain http key URL is refused, nothing is fetched', T, async () => {
+    const issuer = await foreignIssuer('ES256');
+    const httpIssuer = { ...issuer, id: `http://${issuer.host}/issuer`, kid: `http://${issuer.host}/keys/1` };
+    const report = await verify({ credential: await signAs(httpIssuer, credentialFrom(httpIssuer)) });
+    expect(report.verdict).toBe('unverifiable');
+    expect(checkOf(report, 'signature')?.detail).toMatch(/must use https/);
+    expect(await fetchedFrom(issuer.host)).toEqual([]);
+  });
+
+  it(
+    'every address is checked after DNS: loopback and cloud metadata (link-local) are not fetched',
+    T,
+    async () => {
+      for (const [address, why] of [
+        ['127.0.0.1', /loopback address/],
+        ['169.254.169.254', /link-local \(cloud metadata\) address/],
+      ] as const) {
+        const issuer = await foreignIssuer('ES256');
+        await resolveTo(issuer.host, address);
+        const report = await verify({ credential: await signAs(issuer, credentialFrom(issuer)) });
+        expect(report.verdict).toBe('unverifiable');
+        expect(checkOf(report, 'signature')?.detail).toMatch(why);
+        expect(checkOf(report, 'issuer')?.outcome).toBe('warning');
+        expect(await fetchedFrom(issuer.host)).toEqual([]);
+      }
+    },
+  );
+
+  it(
+    'the public route (no key) is limited per client address: the 61st request in a minute is a 429',
+    T,
+    async () => {
+      const ip = freshIp();
+      const send = () =>
+        call(
+          '/api/credentials/verify',
+          jsonInit('POST', { credential: 'not.a.jwt' }, { 'CF-Connecting-IP': ip }),
+        );
+      for (let i = 0; i < 60; i++) expect((await send()).status).toBe(200);
+      await expectProblem(await send(), 429, 'quota-exceeded');
+      // Another address is not affected.
+      const other = await call(
+        '/api/credentials/verify',
+        jsonInit('POST', { credential: 'not.a.jwt' }, { 'CF-Connecting-IP': freshIp() }),
+      );
+      expect(other.status).toBe(200);
+    },
+  );
+
+  it('a foreign issuer on a domain a verified organisation proved here is verifiedHere', T, async () => {
+    const issuer = await foreignIssuer('ES256', 'Proven Domain College');
+    const employer = await signup('employer', 'Registrar', 'Proven Domain College');
+    await verifyOrganisation(employer);
+    await db()
+      .update(organisations)
+      .set({ verifiedDomain: issuer.host, verificationMethod: 'dns' })
+      .where(eq(organisations.id, await organisationOf(employer)));
+    const jwt = await signAs(issuer, credentialFrom(issuer));
+    const report = await verify({ credential: jwt });
+    expect(report.verdict, report.summary).toBe('valid');
+    expect(report.issuer).toMatchObject({ id: issuer.id, verifiedHere: true, standing: 'verified' });
+    expect(checkOf(report, 'issuer')?.detail).toMatch(/whose domain an organisation verified here owns/);
+    // Another host under the same parent domain is not covered by that proof.
+    const neighbour = await foreignIssuer('ES256');
+    const other = await verify({ credential: await signAs(neighbour, credentialFrom(neighbour)) });
+    expect(other.issuer.verifiedHere).toBe(false);
+  });
 });
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

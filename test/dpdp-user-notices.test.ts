@@ -141,6 +141,35 @@ describe("a child's notices and their guardian's copies", { timeout: 60_000 }, (
     expect((await noticesOf(other.guardian)).notices).toEqual([]);
   });
 
+  it('a guardian whose address is not confirmed gets no copy, by notice or email, until it is (issue 41)', async () => {
+    const admin = await loginAdmin();
+    const unique = crypto.randomUUID().slice(0, 8);
+    const { guardian, child } = await childAndGuardian(`Unconfirmed Ward ${unique}`);
+    // Their approval was given while confirmed; the address then lost its confirmation (an account
+    // made before addresses were confirmed is in the same place).
+    await env.DB.prepare('UPDATE users SET email_confirmed_at = NULL WHERE id = ?').bind(guardian.id).run();
+    await recordBreach(admin, { affectedUserIds: [child.id] }, `First breach ${unique}`);
+    expect((await noticesOf(guardian)).notices).toEqual([]);
+    const mailed = () =>
+      env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'email' AND subject_id = ?")
+        .bind(guardian.id)
+        .first<{ n: number }>();
+    expect((await mailed())?.n).toBe(0);
+    // The child still gets theirs.
+    expect((await noticesOf(child)).notices).toHaveLength(1);
+
+    // Confirmed again: the next notice is copied to them.
+    await env.DB.prepare('UPDATE users SET email_confirmed_at = ? WHERE id = ?')
+      .bind(Date.now(), guardian.id)
+      .run();
+    await recordBreach(admin, { affectedUserIds: [child.id] }, `Second breach ${unique}`);
+    const copies = (await noticesOf(guardian)).notices;
+    expect(copies).toHaveLength(1);
+    expect(copies[0]!.title).toContain(`Unconfirmed Ward ${unique}`);
+    expect(copies[0]!.body).toContain(`Second breach ${unique}`);
+    expect((await mailed())?.n).toBe(1);
+  });
+
   it('a breach chosen by a selector copies the notice to the guardian too, once however often a page runs', async () => {
     const admin = await loginAdmin();
     const { guardian, child } = await childAndGuardian('Selected Child');

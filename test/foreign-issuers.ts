@@ -132,11 +132,12 @@ export async function signAs(
     .sign(issuer.privateKey);
 }
 
-/** Publishes a signed revocation status list with `revoked` bits set at `path`; returns its URL. */
+/** Publishes a signed status list (revocation unless `purpose` says) with `set` bits at `path`; returns its URL. */
 export async function publishStatusList(
   issuer: ForeignIssuer,
   path: string,
-  revoked: number[],
+  set: number[],
+  purpose: 'revocation' | 'suspension' = 'revocation',
 ): Promise<string> {
   const url = `https://${issuer.host}${path}`;
   const list = {
@@ -148,18 +149,22 @@ export async function publishStatusList(
     credentialSubject: {
       id: `${url}#list`,
       type: 'BitstringStatusList',
-      statusPurpose: 'revocation',
-      encodedList: encodeStatusList(bitstring(revoked)),
+      statusPurpose: purpose,
+      encodedList: encodeStatusList(bitstring(set)),
     },
   };
   await publish(issuer.host, path, await signAs(issuer, list), { contentType: 'application/vc+jwt' });
   return url;
 }
 
-export const statusEntryFor = (url: string, index: number) => ({
+export const statusEntryFor = (
+  url: string,
+  index: number,
+  purpose: 'revocation' | 'suspension' = 'revocation',
+) => ({
   id: `${url}#${index}`,
   type: 'BitstringStatusListEntry',
-  statusPurpose: 'revocation',
+  statusPurpose: purpose,
   statusListIndex: String(index),
   statusListCredential: url,
 });

@@ -43,6 +43,22 @@ const recheck = async (employer: Account, domain: string) => {
   return { status: res.status, ...(await res.json<Record<string, unknown>>()) };
 };
 
+/** `GET /api/verify/{no}`, with the issuer its credential was signed with (`signedIssuer`). */
+const verification = async (certificateNo: string) => {
+  const res = await call(`/api/verify/${certificateNo}`);
+  expect(res.status).toBe(200);
+  const body = await res.json<{
+    status: string;
+    employer: { name: string };
+    organisation: { name: string } | null;
+    credential: { jwt: string };
+  }>();
+  const payload = JSON.parse(
+    atob(body.credential.jwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')),
+  ) as { issuer: { name: string; url?: string } };
+  return { ...body, signedIssuer: payload.issuer };
+};
+
 const rename = (employer: Account, body: Record<string, unknown>) =>
   call('/api/me/organisation', jsonInit('PATCH', body, as(employer)));
 
@@ -141,6 +157,19 @@ describe('a rename of a verified organisation goes to admin review', () => {
     const id = await organisationOf(employer);
     const profile = await (await call(`/ob/issuers/${id}`)).json<{ name: string }>();
     expect(profile.name).toBe(`Reviewed Co ${suffix}`);
+    // A certificate earned while the rename waits is signed with the verified name, not the new one.
+    const person = await signup('candidate', 'Asha Candidate');
+    for (const purpose of ['ai_evaluation', 'public_verification']) await consent(person, purpose);
+    const brief = await publishedBrief(employer, { durationDays: 1 });
+    const { certificate } = await passEveryMilestone(employer, person, brief);
+    const during = await verification(certificate!.certificateNo);
+    expect(during).toMatchObject({
+      status: 'active',
+      employer: { name: `Reviewed Co ${suffix}` },
+      organisation: { name: `Reviewed Co ${suffix}` },
+    });
+    expect(during.signedIssuer).toMatchObject({ name: `Reviewed Co ${suffix}` });
+    expect(JSON.stringify(during)).not.toContain(`Renamed Co ${suffix}`);
 
     const admin = await loginAdmin();
     const queue = await (
@@ -174,6 +203,17 @@ describe('a rename of a verified organisation goes to admin review', () => {
       pendingName: null,
       verification: 'verified',
     });
+    // The certificate keeps the name it was signed with; the verifier is told the name now.
+    const after = await verification(certificate!.certificateNo);
+    expect(after).toMatchObject({
+      status: 'active',
+      employer: { name: `Reviewed Co ${suffix}` },
+      organisation: { name: `Renamed Co ${suffix}` },
+    });
+    expect(after.signedIssuer).toMatchObject({ name: `Reviewed Co ${suffix}` });
+    expect(((await (await call(`/ob/issuers/${id}`)).json()) as { name: string }).name).toBe(
+      `Renamed Co ${suffix}`,
+    );
     // Nothing waits any more.
     await expectProblem(
       await call(
@@ -183,7 +223,7 @@ describe('a rename of a verified organisation goes to admin review', () => {
       409,
       'conflict',
     );
-  });
+  }, 30_000);
 
   it('a refused rename is dropped; giving the current name back withdraws one; an unverified organisation renames at once', async () => {
     const suffix = crypto.randomUUID().slice(0, 6);
@@ -207,6 +247,31 @@ describe('a rename of a verified organisation goes to admin review', () => {
       name: `Fresh Co ${suffix}`,
       pendingName: null,
     });
+  });
+});
+
+describe('a rename made before renames were reviewed', () => {
+  it('an organisation a rename took from verified back to pending is not verified again by its DNS record', async () => {
+    const suffix = crypto.randomUUID().slice(0, 6);
+    const { employer, domain } = await dnsVerified(`Legacy Co ${suffix}`);
+    const id = await organisationOf(employer);
+    // What the old rename path left behind: the new name, `pending`, and the proof still published.
+    await env.DB.prepare("UPDATE organisations SET name = ?, verification = 'pending' WHERE id = ?")
+      .bind(`Legacy Renamed ${suffix}`, id)
+      .run();
+    const checked = await call(
+      '/api/me/organisation/domain-verification/check',
+      jsonInit('POST', { domain }, as(employer)),
+    );
+    const problem = await expectProblem(checked, 409, 'conflict');
+    expect(problem.detail).toMatch(/review, which a DNS check cannot replace/);
+    expect(await myOrganisation(employer)).toMatchObject({
+      name: `Legacy Renamed ${suffix}`,
+      verification: 'pending',
+    });
+    // The platform's review decides.
+    expect((await reviewOrganisation(employer, 'verified', 'Registry checked')).status).toBe(200);
+    expect(await myOrganisation(employer)).toMatchObject({ verification: 'verified' });
   });
 });
 

@@ -17,7 +17,7 @@ import {
   signup,
   verifyOrganisation,
 } from './harness';
-import { call } from './helpers';
+import { as, call, jsonInit } from './helpers';
 
 type Expansion = { ok: true; expanded: unknown[] } | { ok: false; error: string };
 
@@ -110,8 +110,24 @@ describe('JSON-LD: every document we serve expands in safe mode with the officia
       credentialSubject: { achievement: { id: string; image: unknown; criteria: { id: string } } };
     };
     expect(credential.validUntil).toBeDefined();
+    // The rubric's levels and the rating (`result`) are among what is expanded.
+    expect((credential.credentialSubject as { result?: unknown[] }).result?.length).toBeGreaterThan(0);
 
     await expectClean('credential', credential);
+    // The holder's hashed email (`identifier`, an IdentityObject) when they ask for it: re-signed.
+    const on = await call('/api/me/credential-identifier', jsonInit('PUT', { enabled: true }, as(candidate)));
+    expect(on.status).toBe(200);
+    const resigned = payloadOf(
+      (
+        await (
+          await call(`/api/verify/${certificate!.certificateNo}`)
+        ).json<{
+          credential: { jwt: string };
+        }>()
+      ).credential.jwt,
+    ) as { credentialSubject: { identifier?: unknown[] } };
+    expect(resigned.credentialSubject.identifier).toHaveLength(1);
+    await expectClean('credential with identifier', resigned);
     const statusList = await served(credential.credentialStatus.statusListCredential);
     await expectClean('status list credential', statusList);
     await expectClean('issuer Profile', await served(credential.issuer.id));

@@ -131,6 +131,15 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     const profileBody = await profile.json<{ id: string; name: string }>();
     expectSpecValid('Profile', profileBody);
     expect(profileBody.name).toBe('Asha Holder');
+    // JSON-LD readers too: it expands in safe mode with the official contexts (test/jsonld.test.ts).
+    const expanded = await (
+      await fetch('http://jsonld.test/expand', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ document: profileBody }),
+      })
+    ).json<{ ok: boolean; error?: string }>();
+    expect(expanded, expanded.error).toMatchObject({ ok: true });
 
     // Refresh: a new access token that works; the refresh token rotates.
     const refreshed = await oauth.processRefreshTokenResponse(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issuerScriptReason } from './issuer-names';
-import { organisationNameKey } from './organisations';
+import { organisationNameKey, publishedWebsite } from './organisations';
 
 describe('organisationNameKey: names a reader cannot tell apart are one name', () => {
   it('folds compatibility forms, case, spacing and punctuation', () => {
@@ -82,5 +82,41 @@ describe('issuerScriptReason: Latin mixed with another script is a look-alike', 
     'Acme 2.0 (India)',
   ])('accepts %s, one script', (name) => {
     expect(issuerScriptReason(name)).toBeNull();
+  });
+});
+
+describe('publishedWebsite: only an address on the domain proved by DNS (issue 41)', () => {
+  const at = (websiteUrl: string, o: Partial<Parameters<typeof publishedWebsite>[0]> = {}) =>
+    publishedWebsite({
+      websiteUrl,
+      verification: 'verified',
+      verificationMethod: 'dns',
+      verifiedDomain: 'acme.example',
+      ...o,
+    });
+
+  it.each(['https://acme.example/', 'https://careers.acme.example/jobs', 'https://ACME.example./about'])(
+    'publishes %s',
+    (url) => {
+      expect(at(url)).toBe(url);
+    },
+  );
+
+  it.each([
+    'https://www.google.com',
+    'https://acme.example.evil.example/',
+    'https://notacme.example/',
+    'https://acme.example@evil.example/',
+    'https://evil.example/?https://acme.example/',
+    'not a url',
+  ])('keeps %s private', (url) => {
+    expect(at(url)).toBeNull();
+  });
+
+  it('publishes nothing for an organisation verified by an admin, pending, or suspended', () => {
+    expect(at('https://acme.example/', { verificationMethod: 'admin' })).toBeNull();
+    expect(at('https://acme.example/', { verification: 'pending' })).toBeNull();
+    expect(at('https://acme.example/', { verification: 'suspended' })).toBeNull();
+    expect(at('https://acme.example/', { verifiedDomain: null })).toBeNull();
   });
 });

@@ -45,8 +45,10 @@ export async function identityHash(email: string, salt: string): Promise<string>
 }
 
 /**
- * The holder's identity for their credentials' `identifier`: only while they ask for it, and only
- * while their `public_verification` consent stands. Public verification serves the credential, and
+ * The holder's identity for their credentials' `identifier`: only while they ask for it, only while
+ * their address is confirmed (the hash names an email; an address nobody has shown to be theirs
+ * would tie the credential to whoever owns it, PRODUCT.md "Accounts and issuers", decision 0250),
+ * and only while their `public_verification` consent stands. Public verification serves the credential, and
  * a salted hash of the email lets anyone who knows (or guesses) the email confirm whose certificate
  * it is, which the notice promises a verification without that consent does not say. A withdrawal
  * (or a grant) re-signs the holder's credentials (`CREDENTIAL_RESIGN_JOB`, src/services/consent.ts).
@@ -57,27 +59,33 @@ export async function holderIdentity(
   holderId: string,
 ): Promise<{ identityHash: string; salt: string } | null> {
   const [row] = await db
-    .select({ email: users.email, salt: users.credentialIdentitySalt })
+    .select({ email: users.email, salt: users.credentialIdentitySalt, confirmedAt: users.emailConfirmedAt })
     .from(users)
     .where(eq(users.id, holderId))
     .limit(1);
-  if (!row?.salt) return null;
+  if (!row?.salt || !row.confirmedAt) return null;
   if (!(await hasConsent(db, holderId, 'public_verification'))) return null;
   return { identityHash: await identityHash(row.email.toLowerCase(), row.salt), salt: row.salt };
 }
 
-/** Whether the holder's credentials carry the `identifier` now: asked for, and `public_verification` standing. */
+/**
+ * Whether the holder's credentials carry the `identifier` now (asked for, the address confirmed and
+ * `public_verification` standing) and, when asked for but left out, why (`unconfirmed` first).
+ */
 export async function identifierIncluded(
   db: Database,
   holderId: string,
-): Promise<{ enabled: boolean; included: boolean }> {
+): Promise<{ enabled: boolean; included: boolean; leftOut: 'unconfirmed' | 'consent' | null }> {
   const [row] = await db
-    .select({ salt: users.credentialIdentitySalt })
+    .select({ salt: users.credentialIdentitySalt, confirmedAt: users.emailConfirmedAt })
     .from(users)
     .where(eq(users.id, holderId))
     .limit(1);
   const enabled = Boolean(row?.salt);
-  return { enabled, included: enabled && (await hasConsent(db, holderId, 'public_verification')) };
+  if (!enabled) return { enabled, included: false, leftOut: null };
+  if (!row?.confirmedAt) return { enabled, included: false, leftOut: 'unconfirmed' };
+  const consented = await hasConsent(db, holderId, 'public_verification');
+  return { enabled, included: consented, leftOut: consented ? null : 'consent' };
 }
 
 /**

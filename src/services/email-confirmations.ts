@@ -395,11 +395,16 @@ export async function confirmEmail(
   }
   const account = results[results.length - audits.length - 1];
   if ((results[0]?.meta.changes ?? 0) === 0 || (account?.meta.changes ?? 0) === 0) throw unusable();
-  if (row.purpose === 'change') {
-    // The holder identifier is a hash of the email: sign their credentials again.
-    if (user.credentialIdentitySalt) await resignHolderCredentials(db, env, user.id);
-    await afterCommit(db, env, { person: { id: user.id, change: 'shown' } });
-  }
+  // The holder identifier is a hash of the confirmed email: a first confirmation lets credentials
+  // carry it (decision 0250), a confirmed change makes it follow the new address. Sign them again.
+  if (user.credentialIdentitySalt)
+    await resignHolderCredentials(
+      db,
+      env,
+      user.id,
+      row.purpose === 'change' ? 'holder identifier changed' : 'email address confirmed',
+    );
+  if (row.purpose === 'change') await afterCommit(db, env, { person: { id: user.id, change: 'shown' } });
   return {
     email: row.email,
     purpose: row.purpose,

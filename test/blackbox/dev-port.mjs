@@ -183,6 +183,25 @@ try {
   });
 
   await check(
+    "the README's demo accounts are confirmed (they may approve, join and prove at once)",
+    async () => {
+      for (const role of ['candidate', 'employer']) {
+        const login = await fetch(`${url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: `${role}@demo.local`, password: `demo-${role}-password` }),
+        });
+        equal(login.status, 200, `POST /api/auth/login (${role})`);
+        const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+        const me = /** @type {{ emailConfirmed: boolean }} */ (
+          await (await fetch(`${url}/api/me`, { headers: { Cookie: cookie } })).json()
+        );
+        equal(me.emailConfirmed, true, `${role}@demo.local emailConfirmed`);
+      }
+    },
+  );
+
+  await check(
     "an organisation proves its domain through the dev server's DNS double (port + 1)",
     async () => {
       const domain = `proof-${Date.now()}.example`;

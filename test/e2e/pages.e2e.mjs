@@ -132,6 +132,16 @@ async function signature(/** @type {import('playwright-core').Page} */ page) {
   return { state: await el.getAttribute('data-state'), text: (await el.textContent()) ?? '' };
 }
 
+/** The headline once the signature check failed: it must no longer say "Valid certificate". */
+async function expectFailedHeadline(/** @type {import('playwright-core').Page} */ page) {
+  const box = page.locator('#status-box');
+  assert.equal(await box.getAttribute('data-signature'), 'failed');
+  const text = (await box.textContent()) ?? '';
+  assert.match(text, /Signature check failed/);
+  assert.doesNotMatch(text, /Valid certificate/);
+  assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Valid certificate/);
+}
+
 /**
  * The errors a deliberate 4xx page load causes: the response itself, and Chromium's console
  * line about it.
@@ -364,6 +374,7 @@ describe('verification page', () => {
     const sig = await signature(t.page);
     assert.equal(sig.state, 'failed', sig.text);
     assert.match(sig.text, /signature does not match the published key/);
+    await expectFailedHeadline(t.page);
     await t.done();
   });
 
@@ -389,6 +400,7 @@ describe('verification page', () => {
     const sig = await signature(t.page);
     assert.equal(sig.state, 'failed', sig.text);
     assert.match(sig.text, /signature does not match/);
+    await expectFailedHeadline(t.page);
     await t.done();
   });
 
@@ -408,6 +420,7 @@ describe('verification page', () => {
     const sig = await signature(t.page);
     assert.equal(sig.state, 'failed', sig.text);
     assert.match(sig.text, /signature is valid, but the signed credential does not match this page/);
+    await expectFailedHeadline(t.page);
     await t.done();
   });
 });
@@ -492,6 +505,9 @@ describe('portable certificates', () => {
     assert.equal(checked.kind, 'suspended', checked.text);
     assert.match(checked.text, /Issuer no longer recognised/);
     assert.match(checked.text, /does not count as valid/);
+    // The brief's title names another certificate's page; the number compared is the fixed claim's.
+    assert.match(checked.text, new RegExp(`Certificate ${no}\\.`));
+    assert.doesNotMatch(checked.text, new RegExp(`Certificate ${F.valid.certificateNo}`));
     await checked.t.done();
   });
 
@@ -556,6 +572,7 @@ describe('portable certificates', () => {
     await t.page.goto(`${BASE}/verify/${F.suspended.certificateNo}`);
     const headline = (await t.page.locator('.status').first().textContent()) ?? '';
     assert.doesNotMatch(headline, /Valid certificate/);
+    assert.match(headline, /Issuer suspended|Issuer no longer recognised/);
     const sig = await signature(t.page);
     assert.match(sig.text, /Tapi Traders/, 'the signature line names the organisation');
     await t.done();
@@ -607,15 +624,29 @@ describe('portable certificates', () => {
     assert.equal(svg.status, 200);
     const svgPath = join(mkdtempSync(join(tmpdir(), 'vp-badge-')), `${F.valid.certificateNo}.svg`);
     writeFileSync(svgPath, await svg.text());
-    const valid = await verifyWith((page) => page.setInputFiles('#badge-file', svgPath));
+    /** @type {string[]} */
+    const sent = [];
+    /** The file chosen, and the content type each request to the verifier carried. */
+    const upload =
+      (/** @type {string} */ path) => async (/** @type {import('playwright-core').Page} */ page) => {
+        page.on('request', (r) => {
+          if (new URL(r.url()).pathname === '/api/credentials/verify')
+            sent.push(r.headers()['content-type'] ?? '');
+        });
+        await page.setInputFiles('#badge-file', path);
+      };
+    const valid = await verifyWith(upload(svgPath));
     assert.equal(valid.kind, 'valid', valid.text);
+    // The image goes to the verifier as its own bytes, not as text in JSON.
+    assert.deepEqual(sent.splice(0), ['image/svg+xml']);
     await valid.t.done();
 
     // Downloaded before the revocation (the route answers 410 now): the copy still carries a
     // genuine credential, and the status says it is revoked.
     assert.equal((await fetch(`${BASE}/api/certificates/${F.revoked.certificateNo}/badge.png`)).status, 410);
-    const revoked = await verifyWith((page) => page.setInputFiles('#badge-file', F.revoked.badgePng));
+    const revoked = await verifyWith(upload(F.revoked.badgePng));
     assert.equal(revoked.kind, 'revoked', revoked.text);
+    assert.deepEqual(sent.splice(0), ['image/png']);
     assert.match(revoked.text, /The signature is genuine, but the issuer has revoked it/);
     await revoked.t.page.screenshot({ path: join(SCREENSHOTS, 'verifier-revoked.png'), fullPage: true });
     await revoked.t.done();

@@ -186,12 +186,12 @@ export interface paths {
         };
         /**
          * Whether your credentials carry an identifier
-         * @description The setting of `PUT /api/me/credential-identifier`, and whether your credentials carry the identifier now: they do only while your `public_verification` consent is granted.
+         * @description The setting of `PUT /api/me/credential-identifier`, and whether your credentials carry the identifier now: they do only while your email address is confirmed and your `public_verification` consent is granted.
          */
         get: operations["getMyCredentialIdentifier"];
         /**
          * Ask for (or drop) an identifier in your credentials
-         * @description Open Badges 3.0 `credentialSubject.identifier`: an IdentityObject with `identityType: emailAddress`, `hashed: true`, `identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your active and revoked credentials are signed again at once (number, dates and status unchanged; a revoked one stays public, marked revoked); new ones follow the setting. Off by default: a credential says nothing about who holds it unless you ask. The identifier is left out while your `public_verification` consent is withdrawn (or was never given), since public verification serves the credential: withdrawing it re-signs your credentials without the identifier, granting it again re-signs them with it. `included` says which applies now.
+         * @description Open Badges 3.0 `credentialSubject.identifier`: an IdentityObject with `identityType: emailAddress`, `hashed: true`, `identityHash` = `sha256$` + hex SHA-256 of your email (lower-cased) followed by the `salt`, and the salt. Your active and revoked credentials are signed again at once (number, dates and status unchanged; a revoked one stays public, marked revoked); new ones follow the setting. Off by default: a credential says nothing about who holds it unless you ask. The identifier is left out while your `public_verification` consent is withdrawn (or was never given), since public verification serves the credential: withdrawing it re-signs your credentials without the identifier, granting it again re-signs them with it. It is also left out until your email address is confirmed (the hash names that address); opening the confirmation link re-signs your credentials with it. `included` says which applies now.
          */
         put: operations["setMyCredentialIdentifier"];
         post?: never;
@@ -2880,7 +2880,7 @@ export interface components {
         CredentialIdentifierState: {
             /** @description Whether you asked for the identifier. */
             enabled: boolean;
-            /** @description Whether your credentials carry it now. Only while your `public_verification` consent is granted: public verification serves the credential, and the hash would let anyone who knows your email tell whose certificate it is. While that consent is withdrawn (or was never given) your credentials are signed without it; granting it again signs them with it. Never for a child (DPDP §9(3)). */
+            /** @description Whether your credentials carry it now. Only while your `public_verification` consent is granted: public verification serves the credential, and the hash would let anyone who knows your email tell whose certificate it is. While that consent is withdrawn (or was never given) your credentials are signed without it; granting it again signs them with it. Never for a child (DPDP §9(3)). Nor before your email address is confirmed (the hash names that address); confirming it signs them with it. */
             included: boolean;
             /** @description Why it is left out, when you asked for it and it is; null otherwise. */
             note: string | null;

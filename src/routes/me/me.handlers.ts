@@ -129,19 +129,26 @@ export const listNotices: AppRouteHandler<typeof routes.listMyNotices> = async (
   return c.json({ notices: page.items.map(noticeView), nextCursor: page.nextCursor }, 200);
 };
 
-/** The identifier's setting and whether the credentials carry it (only while `public_verification` stands). */
+/**
+ * The identifier's setting and whether the credentials carry it (only while the address is confirmed
+ * and `public_verification` stands).
+ */
 async function identifierState(db: Parameters<typeof identifierIncluded>[0], userId: string) {
-  const { enabled, included } = await identifierIncluded(db, userId);
+  const { enabled, included, leftOut } = await identifierIncluded(db, userId);
   return {
     enabled,
     included,
     note:
-      enabled && !included
-        ? 'Left out of your credentials while your public_verification consent is not granted: public ' +
-          'verification serves the credential, and the identifier would tell anyone who knows your email that ' +
-          'it is yours. Grant public_verification (POST /api/consent) to have your credentials signed with it (for ' +
-          'someone under 18 it does not count, so the identifier is never included).'
-        : null,
+      leftOut === 'unconfirmed'
+        ? 'Left out of your credentials until your email address is confirmed: the identifier is a hash of that ' +
+          'address, so it would tie your credentials to whoever owns it. Open the link mailed to you ' +
+          '(POST /api/me/email-confirmation sends a new one); your credentials are then signed with it.'
+        : leftOut === 'consent'
+          ? 'Left out of your credentials while your public_verification consent is not granted: public ' +
+            'verification serves the credential, and the identifier would tell anyone who knows your email that ' +
+            'it is yours. Grant public_verification (POST /api/consent) to have your credentials signed with it (for ' +
+            'someone under 18 it does not count, so the identifier is never included).'
+          : null,
   };
 }
 

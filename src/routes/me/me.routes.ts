@@ -146,7 +146,8 @@ export const CredentialIdentifierStateSchema = z
         'Whether your credentials carry it now. Only while your `public_verification` consent is granted: ' +
         'public verification serves the credential, and the hash would let anyone who knows your email tell ' +
         'whose certificate it is. While that consent is withdrawn (or was never given) your credentials are ' +
-        'signed without it; granting it again signs them with it. Never for a child (DPDP §9(3)).',
+        'signed without it; granting it again signs them with it. Never for a child (DPDP §9(3)). Nor before ' +
+        'your email address is confirmed (the hash names that address); confirming it signs them with it.',
     }),
     note: z
       .string()
@@ -169,7 +170,7 @@ export const getCredentialIdentifier = defineRoute({
   summary: 'Whether your credentials carry an identifier',
   description:
     'The setting of `PUT /api/me/credential-identifier`, and whether your credentials carry the identifier now: ' +
-    'they do only while your `public_verification` consent is granted.',
+    'they do only while your email address is confirmed and your `public_verification` consent is granted.',
   ...sessionAuth(),
   responses: {
     200: { description: 'The setting and its effect.', content: json(CredentialIdentifierStateSchema) },
@@ -190,7 +191,8 @@ export const setCredentialIdentifier = defineRoute({
     'Off by default: a credential says nothing about who holds it unless you ask. The identifier is left out ' +
     'while your `public_verification` consent is withdrawn (or was never given), since public verification ' +
     'serves the credential: withdrawing it re-signs your credentials without the identifier, granting it again ' +
-    're-signs them with it. `included` says which applies now.',
+    're-signs them with it. It is also left out until your email address is confirmed (the hash names that ' +
+    'address); opening the confirmation link re-signs your credentials with it. `included` says which applies now.',
   ...sessionAuth(),
   request: { body: { required: true, content: json(CredentialIdentifierRequestSchema) } },
   responses: {

@@ -345,7 +345,7 @@ export const VERIFY_SCRIPT = `
   function uploadOf(data) {
     if (data[0] === 137 && data[1] === 80 && data[2] === 78 && data[3] === 71) return { type: 'image/png', body: data };
     var text = new TextDecoder().decode(data);
-    if (/<svg[s>]/i.test(text.slice(0, 4096))) return { type: 'image/svg+xml', body: data };
+    if (/<svg[\\s>]/i.test(text.slice(0, 4096))) return { type: 'image/svg+xml', body: data };
     return { type: 'application/json', body: JSON.stringify({ credential: text }) };
   }
   function payloadOf(jwt) {
