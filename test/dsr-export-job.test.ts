@@ -12,6 +12,7 @@ import {
   exportDownload,
   exportObjectKey,
   PART_BYTES,
+  queueAccessExport,
 } from '../src/services/dsr/export-job';
 import { runJob } from '../src/services/jobs/jobs';
 import { runErasureJob } from './erasure-run';
@@ -185,7 +186,21 @@ describe('exports of any size: a job that builds the ZIP in R2', () => {
       expect(res.status).toBe(202);
       return { id: (await res.json<{ id: string }>()).id, location: res.headers.get('location') };
     };
-    const first = await ask();
+    // The first build is queued with its delivery held back, so that the test Worker's own queue
+    // consumer cannot build it before the test stalls it below (it did, one full run in a few).
+    const held = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
+    const user = {
+      id: person.id,
+      email: person.email,
+      name: 'Test Person',
+      role: 'candidate' as const,
+      organisationId: null,
+      dateOfBirth: null,
+      sessionId: 'x',
+      signedInAt: new Date(),
+    };
+    const queued = await queueAccessExport(db(), { ...env, JOBS_QUEUE: held }, user);
+    const first = { id: queued.id, location: `/api/dsr/access/${queued.id}/download` };
     const again = await ask();
     expect(again).toEqual(first);
     const jobs = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'export' AND ref = ?")
