@@ -87,4 +87,26 @@ describe('gzipBody', () => {
     expect(gzipBody('gzip', { json: 'x'.repeat(MIN_GZIP_BYTES - 1), etag: 'W/"2"' })).toBeUndefined();
     expect(payload.gzip).toBeUndefined();
   });
+
+  it("given the request, reads the visitor's encoding (request.cf first) only for a payload large enough", () => {
+    const asked: string[] = [];
+    const request = (cfEncoding: string) => {
+      const req = new Request('http://x/', { headers: { 'Accept-Encoding': 'br, gzip' } });
+      Object.defineProperty(req, 'cf', {
+        get: () => {
+          asked.push(cfEncoding);
+          return { clientAcceptEncoding: cfEncoding };
+        },
+      });
+      return req;
+    };
+    expect(
+      gzipBody(request('gzip'), { json: 'x'.repeat(MIN_GZIP_BYTES - 1), etag: 'W/"3"' }),
+    ).toBeUndefined();
+    expect(asked).toEqual([]); // too small to compress: request.cf never materialised
+    const payload = big();
+    expect(gzipBody(request(''), payload)).toBeUndefined(); // the runtime's header says gzip, the visitor did not
+    expect(gzipBody(request('gzip, deflate'), payload)).toBeInstanceOf(Promise);
+    expect(asked).toEqual(['', 'gzip, deflate']);
+  });
 });

@@ -83,13 +83,17 @@ async function gzipText(text: string): Promise<Uint8Array> {
 /**
  * The body to send for `payload`: its gzip bytes when the client accepts gzip and the JSON is
  * large enough (computed by the runtime's zlib on first use, then kept on the payload object,
- * which the isolate's memory holds), else undefined for the JSON as is.
+ * which the isolate's memory holds), else undefined for the JSON as is. Given the request rather
+ * than its header, the visitor's encoding (`clientAcceptEncoding`, which materialises
+ * `request.cf`) is read only for a payload large enough to compress.
  */
 export function gzipBody(
-  acceptEncoding: string | undefined,
+  acceptEncoding: string | undefined | Request,
   payload: CompressiblePayload,
 ): Uint8Array | Promise<Uint8Array> | undefined {
-  if (payload.json.length < MIN_GZIP_BYTES || !acceptsGzip(acceptEncoding)) return undefined;
+  if (payload.json.length < MIN_GZIP_BYTES) return undefined;
+  const accepted = typeof acceptEncoding === 'object' ? clientAcceptEncoding(acceptEncoding) : acceptEncoding;
+  if (!acceptsGzip(accepted)) return undefined;
   if (payload.gzip) return payload.gzip;
   return gzipText(payload.json).then((bytes) => {
     payload.gzip = bytes;

@@ -5,7 +5,7 @@ import type * as routes from './agreement.routes';
 
 /** Hot path: no I/O on an isolate-memory hit, else one KV read; the cached JSON string is sent as is. */
 export const publicAgreementRate: AppRouteHandler<typeof routes.getPublicAgreementRate> = async (c) => {
-  const { json, etag } = await publicAgreement(c.var.db, c.env);
+  const { json, etag } = await publicAgreement(c.get('db'), c.env);
   return publicJson(c, json, etag, 'public, max-age=60, stale-while-revalidate=300');
 };
 
@@ -13,7 +13,7 @@ export const publicAgreementRate: AppRouteHandler<typeof routes.getPublicAgreeme
 export const scopedAgreementRate: AppRouteHandler<typeof routes.getScopedAgreement> = async (c) => {
   const { user } = c.var;
   const { windowDays } = c.req.valid('query');
-  const result = await scopedAgreement(c.var.db, {
+  const result = await scopedAgreement(c.get('db'), {
     windowDays,
     ...(user.role === 'employer' ? { organisationId: user.organisationId ?? '-' } : {}),
   });

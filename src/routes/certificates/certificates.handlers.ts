@@ -3,7 +3,7 @@ import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
 import { finishedResponse, publicJson } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
-import { clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
+import { gzipBody } from '../../lib/content-coding';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
 import * as certs from '../../services/certificates';
 import { publishedKeys } from '../../services/signing-key';
@@ -12,7 +12,7 @@ import type * as routes from './certificates.routes';
 /** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
 async function badgeSource(c: Parameters<AppRouteHandler<typeof routes.getBadgeSvg>>[0]) {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
-  const found = await certs.verification(c.var.db, c.env, number, () => getReadReplicaDb(c.env.DB));
+  const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
   const v = JSON.parse(found.json) as certs.VerificationPayload;
   if (v.status === 'revoked') throw new ProblemError('certificate-revoked', 'This certificate was revoked.');
@@ -55,7 +55,7 @@ export const badgePng: AppRouteHandler<typeof routes.getBadgePng> = async (c) =>
 /** Hot path: no I/O on an isolate-memory hit, else one KV read. */
 export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
-  const found = await certs.verification(c.var.db, c.env, number, () => getReadReplicaDb(c.env.DB));
+  const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
   // Answered here rather than thrown: made-up numbers are this route's commonest miss, and an
   // exception (its stack trace) costs more than the answer itself.
   if (!found) {
@@ -67,7 +67,7 @@ export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c
       'Content-Type': PROBLEM_CONTENT_TYPE,
     });
   }
-  const gzip = gzipBody(clientAcceptEncoding(c.req.raw), found);
+  const gzip = gzipBody(c.req.raw, found);
   return publicJson(c, found.json, found.etag, 'public, max-age=60', {
     gzip: gzip instanceof Promise ? await gzip : gzip,
   });

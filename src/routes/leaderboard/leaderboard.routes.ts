@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/route';
+import { memoiseParse } from '../../http/validation';
 import { GZIP_DESCRIPTION, GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { ipRateLimit } from '../../middleware/rate-limit';
@@ -16,7 +17,8 @@ export const getLeaderboard = defineRoute({
   security: [],
   middleware: ipRateLimit(),
   request: {
-    query: LeaderboardQuerySchema,
+    // The same few query strings, request after request: parsed once each (issue 43).
+    query: memoiseParse(LeaderboardQuerySchema),
   },
   errors: [429],
   responses: {

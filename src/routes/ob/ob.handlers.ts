@@ -74,7 +74,7 @@ export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = 
   const number = Number(list);
   // The primary, not a replica, on a miss: a revocation must show as soon as the list's memory
   // and KV entry are forgotten (services/status-lists.ts).
-  const found = await statusList(c.var.db, c.env, purpose, number);
+  const found = await statusList(c.get('db'), c.env, purpose, number);
   if (!found) throw new ProblemError('not-found', 'No status list has this number.');
   const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
   if (noneMatch(c.req.header('If-None-Match'), found.etag)) return c.body(null, 304, headers);

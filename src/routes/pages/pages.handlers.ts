@@ -1,7 +1,7 @@
 import { getReadReplicaDb } from '../../db/client';
 import { finishedResponse } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
-import { type CompressiblePayload, clientAcceptEncoding, gzipBody } from '../../lib/content-coding';
+import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import type { VerificationPayload } from '../../services/certificates';
@@ -17,54 +17,65 @@ const HTML = 'text/html; charset=utf-8';
 /** Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). */
 export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
   const { domain, limit, theme } = c.req.valid('query');
-  const board = await cachedLeaderboard(c.var.db, c.env, domain ?? null);
-  const csp = await embedCsp();
-  const headers = {
-    ETag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${await cspTag(csp)}-html"`,
+  const board = await cachedLeaderboard(c.get('db'), c.env, domain ?? null);
+  // The policy is computed once per isolate: a hit awaits nothing for it.
+  const { csp, tag } = embedPolicy ?? (await loadEmbedPolicy());
+  const page = embedHtml(board, limit, theme, tag);
+  const headers: Record<string, string> = {
+    ETag: page.etag,
     'Cache-Control': 'public, max-age=30',
     'Cross-Origin-Resource-Policy': 'cross-origin',
     // On the 304 too: a cache refreshes the stored headers from it, and the default policy
     // (frame-ancestors 'none') would then stop the cached page from being framed.
     'Content-Security-Policy': csp,
   };
-  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return finishedResponse(c, null, 304, headers);
-  const page = embedHtml(board, limit, theme);
+  if (noneMatch(c.req.header('If-None-Match'), page.etag)) return finishedResponse(c, null, 304, headers);
   // Compressed once per rendered page, when the visitor accepts it (like the JSON hot paths).
-  const pending = gzipBody(clientAcceptEncoding(c.req.raw), page);
+  const pending = gzipBody(c.req.raw, page);
   const gzip = pending instanceof Promise ? await pending : pending;
-  const pageHeaders = { ...headers, 'Content-Type': HTML, Vary: 'Accept-Encoding' };
-  if (!gzip) return finishedResponse(c, page.json, 200, pageHeaders);
-  return finishedResponse(
-    c,
-    gzip,
-    200,
-    { ...pageHeaders, 'Content-Encoding': 'gzip' },
-    { encodeBody: 'manual' },
-  );
+  headers['Content-Type'] = HTML;
+  headers.Vary = 'Accept-Encoding';
+  if (!gzip) return finishedResponse(c, page.json, 200, headers);
+  headers['Content-Encoding'] = 'gzip';
+  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
 };
+
+/** The embed's CSP (hashes of its inline style and script) and that policy's tag for ETags. */
+let embedPolicy: { csp: string; tag: string } | null = null;
+
+async function loadEmbedPolicy(): Promise<{ csp: string; tag: string }> {
+  const csp = await embedCsp();
+  embedPolicy = { csp, tag: await cspTag(csp) };
+  return embedPolicy;
+}
 
 /**
  * The rendered embed pages of a cached board, by limit and theme: rendered once per board object
  * (the isolate's memory holds the board; a new board is a new object, so nothing stale is served),
- * not once per request (issue 43).
+ * not once per request (issue 43). Each keeps its ETag (the board's time, the limit, the theme
+ * and the policy's tag).
  */
 const renderedEmbeds = new WeakMap<object, Map<string, CompressiblePayload>>();
 
-/** The page's HTML (in `json`, the field gzipBody compresses) and, once asked for, its gzip bytes. */
+/** The page's HTML (in `json`, the field gzipBody compresses), its ETag and, once asked for, its gzip bytes. */
 function embedHtml(
   board: Awaited<ReturnType<typeof cachedLeaderboard>>,
   limit: number,
   theme: Theme,
+  policyTag: string,
 ): CompressiblePayload {
   let pages = renderedEmbeds.get(board);
   if (!pages) {
     pages = new Map();
     renderedEmbeds.set(board, pages);
   }
-  const key = `${limit}:${theme}`;
+  const key = `${limit}:${theme}:${policyTag}`;
   let page = pages.get(key);
   if (page === undefined) {
-    page = { json: embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme), etag: '' };
+    page = {
+      json: embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme),
+      etag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${policyTag}-html"`,
+    };
     // limit (1–100) × theme: a few hundred pages per board at most.
     pages.set(key, page);
   }
@@ -84,7 +95,7 @@ export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
 /** Same checks and the same cached payload as `GET /api/verify/{certificateNo}`. */
 export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
-  const found = await certs.verification(c.var.db, c.env, number, () => getReadReplicaDb(c.env.DB));
+  const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
   const csp = await verifyCsp();
   const headers = {

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute } from '../../http/route';
+import { memoiseParse } from '../../http/validation';
 import { GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { ipRateLimit } from '../../middleware/rate-limit';
@@ -64,7 +65,7 @@ export const embedLeaderboard = defineRoute({
   security: [],
   middleware: [htmlProblems('embed'), ipRateLimit()] as const,
   request: {
-    query: LeaderboardQuerySchema.extend({ theme: ThemeParam }),
+    query: memoiseParse(LeaderboardQuerySchema.extend({ theme: ThemeParam })),
   },
   responses: {
     200: {
