@@ -5,6 +5,7 @@ import {
   clientAcceptEncoding,
   gzipBody,
   MIN_GZIP_BYTES,
+  payloadOf,
 } from './content-coding';
 
 describe('acceptsGzip (RFC 9110 §12.5.3)', () => {
@@ -61,6 +62,17 @@ describe('clientAcceptEncoding', () => {
   });
 });
 
+describe('payloadOf', () => {
+  it('is one payload per text, so a document held as a string is gzipped once', async () => {
+    const text = JSON.stringify({ type: 'Profile', name: 'Demo Hiring Co '.repeat(20) });
+    const payload = payloadOf(text);
+    expect(payloadOf(text)).toBe(payload);
+    expect(payloadOf(`${text} `)).not.toBe(payload);
+    const bytes = await gzipBody('gzip', payload);
+    expect(gzipBody('gzip', payloadOf(text))).toBe(bytes);
+  });
+});
+
 describe('gzipBody', () => {
   const big = (): CompressiblePayload => ({
     json: JSON.stringify({ text: 'certificate '.repeat(400) }),
@@ -86,6 +98,21 @@ describe('gzipBody', () => {
     expect(gzipBody('br', payload)).toBeUndefined();
     expect(gzipBody('gzip', { json: 'x'.repeat(MIN_GZIP_BYTES - 1), etag: 'W/"2"' })).toBeUndefined();
     expect(payload.gzip).toBeUndefined();
+  });
+
+  it('sends a payload that gzip does not shrink as is, and remembers so without compressing it again', async () => {
+    // Random bytes in base64: nothing for gzip to find, and its frame costs more than it saves.
+    const random = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(100))));
+    const payload: CompressiblePayload = { json: JSON.stringify(random), etag: 'W/"4"' };
+    expect(payload.json.length).toBeGreaterThanOrEqual(MIN_GZIP_BYTES);
+    expect(await gzipBody('gzip', payload)).toBeUndefined();
+    expect(payload.gzip).toBeNull();
+    expect(gzipBody('gzip', payload)).toBeUndefined(); // synchronous: not compressed again
+    const short = {
+      json: JSON.stringify({ rate: 0.8, pairs: 10, window: 90, demo: false, extra: 'x'.repeat(100) }),
+      etag: '',
+    };
+    expect(await gzipBody('gzip', short)).toBeInstanceOf(Uint8Array); // short but repetitive: smaller gzipped
   });
 
   it("given the request, reads the visitor's encoding (request.cf first) only for a payload large enough", () => {

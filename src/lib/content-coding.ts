@@ -18,21 +18,26 @@ import type { HeaderDoc } from './problem';
 export const GZIP_RESPONSE_HEADERS: Record<string, HeaderDoc> = {
   Vary: { description: '`Accept-Encoding`: the encoding follows the request.', schema: { type: 'string' } },
   'Content-Encoding': {
-    description: '`gzip` when the request accepts it (and the body is over 1 KB); absent otherwise.',
+    description:
+      '`gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise.',
     schema: { type: 'string', enum: ['gzip'] },
   },
 };
 
 /** What a gzip-capable route's description says. */
 export const GZIP_DESCRIPTION =
-  'Sent gzip-encoded (`Content-Encoding: gzip`, about a quarter of the bytes) when the request’s `Accept-Encoding` ' +
+  'Sent gzip-encoded (`Content-Encoding: gzip`, a quarter to two thirds of the bytes) when the request’s `Accept-Encoding` ' +
   'allows gzip, as browsers’ does; otherwise as plain JSON.';
 
-/** Below this many bytes of JSON, compressing gains less than it costs. */
-export const MIN_GZIP_BYTES = 1024;
+/**
+ * Below this many bytes, a gzip stream (its 18-byte frame and the block's own overhead) gains too
+ * little to send. A payload is compressed once and kept, so the cost that matters is per response:
+ * sending it as is lets the edge (or, locally, the runtime) compress it again on every response.
+ */
+export const MIN_GZIP_BYTES = 128;
 
 /** A payload serialised once, whose gzip bytes are computed on first use and kept with it. */
-export type CompressiblePayload = { json: string; etag: string; gzip?: Uint8Array };
+export type CompressiblePayload = { json: string; etag: string; gzip?: Uint8Array | null };
 
 let lastHeader: string | undefined;
 let lastAnswer = false;
@@ -90,13 +95,33 @@ async function gzipText(text: string): Promise<Uint8Array> {
 export function gzipBody(
   acceptEncoding: string | undefined | Request,
   payload: CompressiblePayload,
-): Uint8Array | Promise<Uint8Array> | undefined {
-  if (payload.json.length < MIN_GZIP_BYTES) return undefined;
+): Uint8Array | Promise<Uint8Array | undefined> | undefined {
+  if (payload.json.length < MIN_GZIP_BYTES || payload.gzip === null) return undefined;
   const accepted = typeof acceptEncoding === 'object' ? clientAcceptEncoding(acceptEncoding) : acceptEncoding;
   if (!acceptsGzip(accepted)) return undefined;
   if (payload.gzip) return payload.gzip;
   return gzipText(payload.json).then((bytes) => {
-    payload.gzip = bytes;
-    return bytes;
+    // Not smaller (a short payload of little repetition): sent as is from now on.
+    payload.gzip = bytes.byteLength < payload.json.length ? bytes : null;
+    return payload.gzip ?? undefined;
   });
+}
+
+/** Most documents held as strings whose gzip bytes are kept (`payloadOf`); emptied when full. */
+const MAX_STRING_PAYLOADS = 1024;
+const stringPayloads = new Map<string, CompressiblePayload>();
+
+/**
+ * The payload of a document the caller holds as a string (the `/ob/` documents come from their
+ * cache as JSON text), so that it is gzipped once per text like the payload objects, not on every
+ * response. The same text is the same payload; a changed document is another text.
+ */
+export function payloadOf(json: string): CompressiblePayload {
+  let payload = stringPayloads.get(json);
+  if (payload === undefined) {
+    if (stringPayloads.size >= MAX_STRING_PAYLOADS) stringPayloads.clear();
+    payload = { json, etag: '' };
+    stringPayloads.set(json, payload);
+  }
+  return payload;
 }

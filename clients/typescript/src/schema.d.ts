@@ -1529,7 +1529,7 @@ export interface paths {
         };
         /**
          * Verify a certificate by its number
-         * @description Public. A mistyped number (bad format or check character) is a 400 before any lookup; an unknown one is 404. The holder’s name appears only while they consent to public verification. Sent gzip-encoded (`Content-Encoding: gzip`, about a quarter of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON.
+         * @description Public. A mistyped number (bad format or check character) is a 400 before any lookup; an unknown one is 404. The holder’s name appears only while they consent to public verification. Sent gzip-encoded (`Content-Encoding: gzip`, a quarter to two thirds of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON.
          */
         get: operations["verifyCertificate"];
         put?: never;
@@ -1953,7 +1953,7 @@ export interface paths {
         };
         /**
          * Public leaderboard by domain
-         * @description Candidates who consent to appear, ranked by active certificates and then average employer score. Cached; 60 requests per minute per IP. CORS is open for embedding. Sent gzip-encoded (`Content-Encoding: gzip`, about a quarter of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON.
+         * @description Candidates who consent to appear, ranked by active certificates and then average employer score. Cached; 60 requests per minute per IP. CORS is open for embedding. Sent gzip-encoded (`Content-Encoding: gzip`, a quarter to two thirds of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -1973,7 +1973,7 @@ export interface paths {
         };
         /**
          * Public AI/employer agreement rate
-         * @description Global agreement between AI verdicts and independent employer verdicts over a rolling 90-day window. Contains no personal data. Served from cache; when no pairs exist yet the payload is a demonstration (`demo: true`).
+         * @description Global agreement between AI verdicts and independent employer verdicts over a rolling 90-day window. Contains no personal data. Served from cache; when no pairs exist yet the payload is a demonstration (`demo: true`). Sent gzip-encoded (`Content-Encoding: gzip`, a quarter to two thirds of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON.
          */
         get: operations["getPublicAgreementRate"];
         put?: never;
@@ -15187,7 +15187,7 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description `Accept-Encoding`: the encoding follows the request. */
                     Vary?: string;
-                    /** @description `gzip` when the request accepts it (and the body is over 1 KB); absent otherwise. */
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
                     "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
@@ -15566,6 +15566,10 @@ export interface operations {
                 headers: {
                     "Cache-Control"?: string;
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15627,6 +15631,10 @@ export interface operations {
                 headers: {
                     "Cache-Control"?: string;
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15679,6 +15687,10 @@ export interface operations {
                 headers: {
                     "Cache-Control"?: string;
                     "Access-Control-Allow-Origin"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16669,7 +16681,7 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description `Accept-Encoding`: the encoding follows the request. */
                     Vary?: string;
-                    /** @description `gzip` when the request accepts it (and the body is over 1 KB); absent otherwise. */
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
                     "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
@@ -16736,6 +16748,10 @@ export interface operations {
                     /** @description Public, short-lived. */
                     "Cache-Control"?: string;
                     ETag?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17932,7 +17948,7 @@ export interface operations {
                     "Content-Security-Policy"?: string;
                     /** @description `Accept-Encoding`: the encoding follows the request. */
                     Vary?: string;
-                    /** @description `gzip` when the request accepts it (and the body is over 1 KB); absent otherwise. */
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
                     "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };

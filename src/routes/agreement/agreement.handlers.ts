@@ -1,12 +1,17 @@
 import { publicJson } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
+import { gzipBody } from '../../lib/content-coding';
 import { publicAgreement, scopedAgreement } from '../../services/agreement-rate';
 import type * as routes from './agreement.routes';
 
 /** Hot path: no I/O on an isolate-memory hit, else one KV read; the cached JSON string is sent as is. */
 export const publicAgreementRate: AppRouteHandler<typeof routes.getPublicAgreementRate> = async (c) => {
-  const { json, etag } = await publicAgreement(c.get('db'), c.env);
-  return publicJson(c, json, etag, 'public, max-age=60, stale-while-revalidate=300');
+  const payload = await publicAgreement(c.get('db'), c.env);
+  // Gzipped once per payload (the isolate keeps the object), not by the edge on every response.
+  const gzip = gzipBody(c.req.raw, payload);
+  return publicJson(c, payload.json, payload.etag, 'public, max-age=60, stale-while-revalidate=300', {
+    gzip: gzip instanceof Promise ? await gzip : gzip,
+  });
 };
 
 /** Admins see the platform; employers only the briefs they own. */

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute } from '../../http/route';
 import { sessionAuth } from '../../http/route-auth';
+import { GZIP_DESCRIPTION, GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import { integerQueryParam } from '../../lib/paging';
 import { AgreementRateSchema, ScopedAgreementSchema } from './agreement.schemas';
 
@@ -12,7 +13,8 @@ export const getPublicAgreementRate = defineRoute({
   summary: 'Public AI/employer agreement rate',
   description:
     'Global agreement between AI verdicts and independent employer verdicts over a rolling 90-day window. ' +
-    'Contains no personal data. Served from cache; when no pairs exist yet the payload is a demonstration (`demo: true`).',
+    'Contains no personal data. Served from cache; when no pairs exist yet the payload is a demonstration (`demo: true`). ' +
+    GZIP_DESCRIPTION,
   security: [],
   responses: {
     200: {
@@ -20,6 +22,7 @@ export const getPublicAgreementRate = defineRoute({
       headers: {
         'Cache-Control': { schema: { type: 'string' }, description: 'Public, short-lived.' },
         ETag: { schema: { type: 'string' } },
+        ...GZIP_RESPONSE_HEADERS,
       },
       content: { 'application/json': { schema: AgreementRateSchema } },
     },

@@ -1,8 +1,10 @@
+import type { Context } from 'hono';
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
 import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
 import { finishedResponse } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
+import { gzipBody, payloadOf } from '../../lib/content-coding';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import { criteriaDocument, achievementImage as image } from '../../services/achievement-documents';
@@ -23,6 +25,23 @@ const open = (maxAge: number) => ({
   'Cross-Origin-Resource-Policy': 'cross-origin',
 });
 
+/**
+ * A public JSON document, gzipped once per text when the visitor accepts gzip (not by the edge on
+ * every response), with the headers of `open(maxAge)`.
+ */
+async function openJson(c: Context, json: string, maxAge: number): Promise<Response> {
+  const pending = gzipBody(c.req.raw, payloadOf(json));
+  const gzip = pending instanceof Promise ? await pending : pending;
+  const headers: Record<string, string> = {
+    ...open(maxAge),
+    'Content-Type': 'application/json',
+    Vary: 'Accept-Encoding',
+  };
+  if (!gzip) return finishedResponse(c, json, 200, headers);
+  headers['Content-Encoding'] = 'gzip';
+  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
+}
+
 /** The published keys by thumbprint, serialised once per isolate and configuration (issue 43). */
 let keysMemo: { config: string; byThumbprint: Map<string, string | null> } | null = null;
 
@@ -41,7 +60,7 @@ export const key: AppRouteHandler<typeof routes.getKey> = async (c) => {
   if (json === null) throw new ProblemError('not-found', 'No signing key has this thumbprint.');
   // A key never changes under its thumbprint; only whether it is still published does.
   // The JSON the route documents, serialised once (hence not `c.json`, and the cast).
-  return finishedResponse(c, json, 200, { ...open(3600), 'Content-Type': 'application/json' }) as never;
+  return (await openJson(c, json, 3600)) as never;
 };
 
 /** Cached (memory, KV, D1 on a miss: services/ob-documents.ts); the JSON is sent as stored. */
@@ -51,10 +70,7 @@ export const issuer: AppRouteHandler<typeof routes.getIssuer> = async (c) => {
     issuerProfile(getReadReplicaDb(c.env.DB), c.env, id),
   );
   if (json === null) throw new ProblemError('not-found', 'No issuer has this id.');
-  return finishedResponse(c, json, 200, {
-    ...open(OB_DOCUMENT_TTL_SECONDS),
-    'Content-Type': 'application/json',
-  }) as never;
+  return (await openJson(c, json, OB_DOCUMENT_TTL_SECONDS)) as never;
 };
 
 export const achievement: AppRouteHandler<typeof routes.getAchievement> = async (c) => {
@@ -63,10 +79,7 @@ export const achievement: AppRouteHandler<typeof routes.getAchievement> = async 
     achievementDocument(getReadReplicaDb(c.env.DB), c.env, id),
   );
   if (json === null) throw new ProblemError('not-found', 'No public brief has this id.');
-  return finishedResponse(c, json, 200, {
-    ...open(OB_DOCUMENT_TTL_SECONDS),
-    'Content-Type': 'application/json',
-  }) as never;
+  return (await openJson(c, json, OB_DOCUMENT_TTL_SECONDS)) as never;
 };
 
 export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = async (c) => {

@@ -1,5 +1,6 @@
 import { defineRoute } from '../../http/route';
 import { json } from '../../lib/content';
+import { GZIP_RESPONSE_HEADERS } from '../../lib/content-coding';
 import {
   AchievementParams,
   AchievementSchema,
@@ -16,6 +17,9 @@ const PUBLIC_HEADERS = {
   'Access-Control-Allow-Origin': { schema: { type: 'string' as const } },
 };
 
+/** The keys, Profiles and Achievements: sent gzip-encoded to a client that accepts it. */
+const GZIPPED_PUBLIC_HEADERS = { ...PUBLIC_HEADERS, ...GZIP_RESPONSE_HEADERS };
+
 export const getKey = defineRoute({
   method: 'get',
   path: '/ob/keys/{thumbprint}',
@@ -29,7 +33,7 @@ export const getKey = defineRoute({
   request: { params: ThumbprintParams },
   errors: [503],
   responses: {
-    200: { description: 'The public JWK.', headers: PUBLIC_HEADERS, content: json(JwkSchema) },
+    200: { description: 'The public JWK.', headers: GZIPPED_PUBLIC_HEADERS, content: json(JwkSchema) },
   },
 });
 
@@ -45,7 +49,7 @@ export const getIssuer = defineRoute({
   security: [],
   request: { params: IssuerParams },
   responses: {
-    200: { description: 'The Profile.', headers: PUBLIC_HEADERS, content: json(ProfileSchema) },
+    200: { description: 'The Profile.', headers: GZIPPED_PUBLIC_HEADERS, content: json(ProfileSchema) },
   },
 });
 
@@ -60,7 +64,11 @@ export const getAchievement = defineRoute({
   security: [],
   request: { params: AchievementParams },
   responses: {
-    200: { description: 'The Achievement.', headers: PUBLIC_HEADERS, content: json(AchievementSchema) },
+    200: {
+      description: 'The Achievement.',
+      headers: GZIPPED_PUBLIC_HEADERS,
+      content: json(AchievementSchema),
+    },
   },
 });
 
