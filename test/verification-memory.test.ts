@@ -155,6 +155,32 @@ describe('verification payloads in memory, and the change feed', () => {
     expect(trustedPayload(key, t + VERIFICATION_MEMORY_MAX_MS + 1_000)).toBeUndefined();
   });
 
+  it('keeps the payload already served, with its gzip bytes, when it comes due and is reloaded unchanged', async () => {
+    const { certificateNo } = await candidateWithCertificate('Tara Menon');
+    const gzipped = { headers: { 'Accept-Encoding': 'gzip' } };
+    expect((await call(`/api/verify/${certificateNo}`, gzipped)).headers.get('content-encoding')).toBe(
+      'gzip',
+    );
+    const key = verificationKey(certificateNo);
+    const served = verificationMemory.lastValue(key);
+    expect(served?.gzip).toBeInstanceOf(Uint8Array);
+    const bytes = served?.gzip;
+    // Its ten minutes are up: the next request reloads it from KV, finds it unchanged, keeps it.
+    verificationMemory.set(key, served!, Date.now() - 2 * VERIFICATION_MEMORY_MAX_MS);
+    expect(trustedPayload(key)).toBeUndefined();
+    verificationMemory.set(key, served!, Date.now() - 2 * VERIFICATION_MEMORY_MAX_MS);
+    const again = await call(`/api/verify/${certificateNo}`, gzipped);
+    expect(again.status).toBe(200);
+    expect(verificationMemory.lastValue(key)).toBe(served);
+    expect(served?.gzip).toBe(bytes);
+    expect(trustedPayload(key)).toBe(served); // fresh again: its load time moved on
+    // A changed certificate is a new payload: nothing of the old one is kept.
+    await revokeElsewhere(certificateNo);
+    await forgetVerifications(env, [certificateNo]);
+    expect(await status(certificateNo)).toBe('revoked');
+    expect(verificationMemory.lastValue(key)).not.toBe(served);
+  });
+
   it('forgetVerifications without the feed binding still forgets here and in KV', async () => {
     const { certificateNo } = await candidateWithCertificate('Kiran Rao');
     expect(await status(certificateNo)).toBe('active');

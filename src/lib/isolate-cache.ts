@@ -70,6 +70,15 @@ export class IsolateCache<V> {
     return undefined;
   }
 
+  /**
+   * The value last stored for `key`, fresh or not (undefined once forgotten, expired and peeked, or
+   * evicted): a load may keep it in place of an identical new one, and with it what was derived
+   * from it (a payload's gzip bytes).
+   */
+  lastValue(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   /** Remember a value just written to KV, so this isolate serves it without reading it back. */
   set(key: string, value: V, now = Date.now()): void {
     this.store(key, { value, expires: this.expiry(now) });
