@@ -114,9 +114,10 @@ function listeningPorts(pid) {
  * Linux only (reads /proc); elsewhere null.
  * @param {number} wranglerPid
  * @param {string} probe a path answering 200 on this Worker
+ * @param {number} publicPort the dev proxy's port (wrangler's `--port`)
  * @returns {Promise<{ pid: number; url: string } | null>}
  */
-async function findWorkerRuntime(wranglerPid, probe) {
+async function findWorkerRuntime(wranglerPid, probe, publicPort) {
   if (process.platform !== 'linux') return null;
   for (const pid of descendants(wranglerPid)) {
     let cmd = '';
@@ -126,7 +127,9 @@ async function findWorkerRuntime(wranglerPid, probe) {
       continue;
     }
     if (!cmd.includes('workerd') || !cmd.includes('--inspector-addr')) continue;
+    // The dev proxy answers the probe too, on the public port: never take it for the runtime.
     for (const port of listeningPorts(pid)) {
+      if (port === publicPort) continue;
       try {
         const res = await fetch(`http://127.0.0.1:${port}${probe}`, { signal: AbortSignal.timeout(10_000) });
         await res.arrayBuffer();
@@ -239,7 +242,7 @@ export async function startWorker({ name, port, persistTo, config, envFile, vars
     let direct = null;
     for (let attempt = 0; child.pid !== undefined && direct === null && attempt < 10; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 500));
-      direct = await findWorkerRuntime(child.pid, probe);
+      direct = await findWorkerRuntime(child.pid, probe, port);
     }
     const pid = child.pid;
     const cpuSeconds = () => (pid === undefined ? null : treeCpuSeconds(pid));
