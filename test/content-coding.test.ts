@@ -142,3 +142,37 @@ describe('GET /embed/leaderboard with Accept-Encoding (issue 43)', () => {
     expect(await gunzip(bytes)).toBe(html);
   });
 });
+
+describe('GET /.well-known/jwks.json and /embed/leaderboard.js with Accept-Encoding (issue 43)', () => {
+  it.each([
+    ['/.well-known/jwks.json', 'application/json', 'public, max-age=300'],
+    ['/embed/leaderboard.js', 'text/javascript; charset=utf-8', 'public, max-age=3600'],
+  ])(
+    'sends %s gzipped to a browser, the same bytes every time, and as is to a client that asks for nothing',
+    async (path, type, cacheControl) => {
+      const plain = await call(path);
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('Content-Encoding')).toBeNull();
+      expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+      expect(plain.headers.get('Content-Type')).toBe(type);
+      const text = await plain.text();
+
+      const sent: number[][] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await direct(path, { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('Content-Encoding')).toBe('gzip');
+        expect(res.headers.get('Vary')).toBe('Accept-Encoding');
+        expect(res.headers.get('Content-Type')).toBe(type);
+        expect(res.headers.get('Cache-Control')).toBe(cacheControl);
+        expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+        expect(res.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin');
+        const bytes = await res.arrayBuffer();
+        expect([...new Uint8Array(bytes, 0, 2)]).toEqual([0x1f, 0x8b]);
+        expect(await gunzip(bytes)).toBe(text);
+        sent.push([...new Uint8Array(bytes)]);
+      }
+      expect(sent[1]).toEqual(sent[0]); // compressed once, kept
+    },
+  );
+});

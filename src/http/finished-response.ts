@@ -9,6 +9,7 @@
  * the isolate's time on a verification hit). The middleware leave such a response alone.
  */
 import type { Context } from 'hono';
+import { type CompressiblePayload, gzipBody, payloadOf } from '../lib/content-coding';
 import { noneMatch } from '../lib/etag';
 import type { AppVariables } from '../middleware/context';
 import { applyPublicCors } from '../middleware/public-cors';
@@ -95,4 +96,30 @@ export function publicJson(
   headers['Content-Encoding'] = 'gzip';
   // Already compressed: the runtime passes the bytes through instead of encoding them again.
   return finishedResponse(c, coding.gzip, 200, headers, { encodeBody: 'manual' });
+}
+
+/**
+ * A public document anyone may fetch from any origin and keep `maxAge` seconds (the `/ob/`
+ * documents, the JWKS), gzipped once per text when the request accepts gzip rather than by the
+ * runtime on every response (decision 0270). `payload` for a document whose payload object the
+ * caller keeps itself (else found by its text, `payloadOf`).
+ */
+export async function openJson(
+  c: Context,
+  json: string,
+  maxAge: number,
+  payload: CompressiblePayload = payloadOf(json),
+): Promise<Response> {
+  const pending = gzipBody(c.req.raw, payload);
+  const gzip = pending instanceof Promise ? await pending : pending;
+  const headers: Record<string, string> = {
+    'Cache-Control': `public, max-age=${maxAge}`,
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+    'Content-Type': 'application/json',
+    Vary: 'Accept-Encoding',
+  };
+  if (!gzip) return finishedResponse(c, json, 200, headers);
+  headers['Content-Encoding'] = 'gzip';
+  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
 }

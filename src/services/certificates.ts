@@ -173,8 +173,6 @@ export async function verification(
   certificateNo: string,
   readDb: () => Database,
 ): Promise<CachedPayload | null> {
-  // A number never issued is answered from the filter, with no I/O at all.
-  if (!(await mayBeIssued(env, certificateNo))) return null;
   // Forget what changed elsewhere (a KV read at most every few seconds per isolate), then memory.
   const syncing = syncVerificationChanges(env);
   if (syncing) await syncing;
@@ -183,7 +181,10 @@ export async function verification(
   // Taken before `trustedPayload`, which forgets an expired entry: see the load below.
   const previous = verificationMemory.lastValue(key);
   const trusted = trustedPayload(key, now);
+  // A payload in memory was issued: the filter is asked only on the way to KV (issue 43).
   if (trusted) return trusted;
+  // A number never issued is answered from the filter, with no I/O at all.
+  if (!(await mayBeIssued(env, certificateNo))) return null;
   return verificationMemory.load(
     key,
     async () => {

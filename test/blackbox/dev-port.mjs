@@ -5,8 +5,9 @@
 // that a public read answers a CORS preflight. Writes test-results/blackbox-dev-port.json (summed by test/blackbox/run.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
 import { DEMO_CERTIFICATE_NO } from '../../scripts/lib/demo-certificate.mjs';
 import { ROOT } from '../../scripts/lib/wrangler.mjs';
@@ -70,6 +71,31 @@ async function linkMailedTo(/** @type {string} */ to, /** @type {string} */ subj
     if (Date.now() > deadline) throw new Error(`no "${subject}" mail to ${to} within 60 s`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * A GET with exactly the `Accept-Encoding` given (fetch would add its own and decode), and the
+ * bytes as they crossed the wire.
+ * @param {string} path @param {string | undefined} acceptEncoding
+ * @returns {Promise<{ status: number, encoding: string | undefined, bytes: Buffer }>}
+ */
+function rawGet(path, acceptEncoding) {
+  return new Promise((resolve, reject) => {
+    const headers = acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding };
+    httpGet(`${url}${path}`, { headers }, (res) => {
+      /** @type {Buffer[]} */
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          encoding: /** @type {string | undefined} */ (res.headers['content-encoding']),
+          bytes: Buffer.concat(chunks),
+        }),
+      );
+      res.on('error', reject);
+    }).on('error', reject);
+  });
 }
 
 console.log(`dev-port: npm run dev -- --port ${port} (state in ${stateDir})`);
@@ -150,6 +176,37 @@ try {
     if (!html.includes(`${base}/verify/${DEMO_CERTIFICATE_NO}`))
       throw new Error('share link not on the dev port');
   });
+
+  await check(
+    'public reads come gzipped to a browser and as is to a client that asks for no gzip',
+    async () => {
+      for (const path of [
+        `/api/verify/${DEMO_CERTIFICATE_NO}`,
+        '/.well-known/jwks.json',
+        '/api/leaderboard',
+      ]) {
+        const browser = await rawGet(path, 'gzip, deflate, br, zstd');
+        equal(browser.status, 200, `GET ${path} (browser)`);
+        equal(browser.encoding, 'gzip', `Content-Encoding of ${path} to a browser`);
+        const json = gunzipSync(browser.bytes).toString('utf8');
+        JSON.parse(json);
+        for (const header of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+          const plain = await rawGet(path, header);
+          equal(plain.status, 200, `GET ${path} (Accept-Encoding: ${header ?? 'none'})`);
+          equal(
+            plain.encoding,
+            undefined,
+            `Content-Encoding of ${path} (Accept-Encoding: ${header ?? 'none'})`,
+          );
+          equal(
+            plain.bytes.toString('utf8'),
+            json,
+            `the body of ${path} (Accept-Encoding: ${header ?? 'none'})`,
+          );
+        }
+      }
+    },
+  );
 
   await check('a public read answers a CORS preflight', async () => {
     const res = await fetch(`${url}/api/leaderboard`, {

@@ -15240,9 +15240,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The JWK set. */
+            /** @description The JWK set. Sent gzip-encoded (`Content-Encoding: gzip`, a quarter to two thirds of the bytes) when the request’s `Accept-Encoding` allows gzip, as browsers’ does; otherwise as plain JSON. */
             200: {
                 headers: {
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18012,11 +18016,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The loader script. */
+            /** @description The loader script, gzip-encoded when the request accepts gzip. */
             200: {
                 headers: {
                     /** @description `public, max-age=3600`. */
                     "Cache-Control"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
                     [name: string]: unknown;
                 };
                 content: {

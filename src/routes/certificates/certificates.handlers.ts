@@ -1,9 +1,9 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
-import { finishedResponse, publicJson } from '../../http/finished-response';
+import { finishedResponse, openJson, publicJson } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
-import { gzipBody } from '../../lib/content-coding';
+import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
 import * as certs from '../../services/certificates';
 import { publishedKeys } from '../../services/signing-key';
@@ -77,20 +77,15 @@ export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c
  * The JWK set changes only with a deployment (its secrets and vars), so each isolate serialises
  * it once per configuration and answers from memory (issue 43).
  */
-let jwksMemo: { config: string; json: string } | null = null;
+let jwksMemo: { config: string; payload: CompressiblePayload } | null = null;
 
 export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
   const config = `${c.env.CERT_SIGNING_KEY}\n${c.env.CERT_PREVIOUS_PUBLIC_KEYS}\n${c.env.PUBLIC_BASE_URL}`;
   if (jwksMemo?.config !== config) {
-    jwksMemo = { config, json: JSON.stringify(await publishedKeys(c.env)) };
+    jwksMemo = { config, payload: { json: JSON.stringify(await publishedKeys(c.env)), etag: '' } };
   }
-  // The JSON the route documents, serialised once (hence not `c.json`, and the cast).
-  return finishedResponse(c, jwksMemo.json, 200, {
-    'Content-Type': 'application/json',
-    'Cache-Control': 'public, max-age=300',
-    'Access-Control-Allow-Origin': '*',
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-  }) as never;
+  // The JSON the route documents, serialised once and gzipped once (hence not `c.json`, and the cast).
+  return (await openJson(c, jwksMemo.payload.json, 300, jwksMemo.payload)) as never;
 };
 
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {

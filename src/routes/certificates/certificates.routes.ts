@@ -48,7 +48,13 @@ export const getJwks = defineRoute({
   security: [],
   // A missing or unusable CERT_SIGNING_KEY / CERT_PREVIOUS_PUBLIC_KEYS (named by GET /api/health).
   errors: [503],
-  responses: { 200: { description: 'The JWK set.', content: json(JwksSchema) } },
+  responses: {
+    200: {
+      description: `The JWK set. ${GZIP_DESCRIPTION}`,
+      headers: GZIP_RESPONSE_HEADERS,
+      content: json(JwksSchema),
+    },
+  },
 });
 
 export const revokeCertificate = defineRoute({

@@ -2,9 +2,8 @@ import type { Context } from 'hono';
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
 import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
-import { finishedResponse } from '../../http/finished-response';
+import { finishedResponse, openJson } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
-import { gzipBody, payloadOf } from '../../lib/content-coding';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import { criteriaDocument, achievementImage as image } from '../../services/achievement-documents';
@@ -24,23 +23,6 @@ const open = (maxAge: number) => ({
   'Access-Control-Allow-Origin': '*',
   'Cross-Origin-Resource-Policy': 'cross-origin',
 });
-
-/**
- * A public JSON document, gzipped once per text when the visitor accepts gzip (not by the edge on
- * every response), with the headers of `open(maxAge)`.
- */
-async function openJson(c: Context, json: string, maxAge: number): Promise<Response> {
-  const pending = gzipBody(c.req.raw, payloadOf(json));
-  const gzip = pending instanceof Promise ? await pending : pending;
-  const headers: Record<string, string> = {
-    ...open(maxAge),
-    'Content-Type': 'application/json',
-    Vary: 'Accept-Encoding',
-  };
-  if (!gzip) return finishedResponse(c, json, 200, headers);
-  headers['Content-Encoding'] = 'gzip';
-  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
-}
 
 /** The published keys by thumbprint, serialised once per isolate and configuration (issue 43). */
 let keysMemo: { config: string; byThumbprint: Map<string, string | null> } | null = null;

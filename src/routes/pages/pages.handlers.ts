@@ -84,13 +84,23 @@ function embedHtml(
 
 type Theme = Parameters<typeof embedPage>[1];
 
-export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
-  c.body(LOADER_SCRIPT, 200, {
+/** The loader script, gzipped once per isolate for the visitors that accept it (decision 0270). */
+const loaderPayload: CompressiblePayload = { json: LOADER_SCRIPT, etag: '' };
+
+export const loader: AppRouteHandler<typeof routes.embedLoader> = async (c) => {
+  const pending = gzipBody(c.req.raw, loaderPayload);
+  const gzip = pending instanceof Promise ? await pending : pending;
+  const headers: Record<string, string> = {
     'Content-Type': 'text/javascript; charset=utf-8',
     'Cache-Control': 'public, max-age=3600',
     'Access-Control-Allow-Origin': '*',
     'Cross-Origin-Resource-Policy': 'cross-origin',
-  });
+    Vary: 'Accept-Encoding',
+  };
+  if (!gzip) return finishedResponse(c, LOADER_SCRIPT, 200, headers);
+  headers['Content-Encoding'] = 'gzip';
+  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
+};
 
 /** Same checks and the same cached payload as `GET /api/verify/{certificateNo}`. */
 export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {

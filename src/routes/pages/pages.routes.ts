@@ -94,8 +94,8 @@ export const embedLoader = defineRoute({
   security: [],
   responses: {
     200: {
-      description: 'The loader script.',
-      headers: { 'Cache-Control': header('`public, max-age=3600`.') },
+      description: 'The loader script, gzip-encoded when the request accepts gzip.',
+      headers: { 'Cache-Control': header('`public, max-age=3600`.'), ...GZIP_RESPONSE_HEADERS },
       content: { 'text/javascript': { schema: z.string() } },
     },
   },
