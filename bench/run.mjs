@@ -395,7 +395,7 @@ if (hp) {
   for (const name of PUBLIC_ROWS)
     everyRound(
       name,
-      `${PUBLIC_TARGET_NAMES[name]} ratio to hello-world`,
+      `${PUBLIC_TARGET_NAMES[name]} ratio to hello-world${name === 'embedFresh' ? ' (its page, decision 0280)' : ''}`,
       hp.public[name],
       TARGETS.publicRatio[name],
     );

@@ -20,6 +20,16 @@ const app = new Hono<{ Bindings: Bindings }>();
 
 app.get('/', (c) => c.json({ hello: 'world' }));
 
+/**
+ * The hello-world as a page: the baseline of the rows that answer HTML (the embed). `wrangler dev`
+ * passes every `text/html` answer through its proxy's `HTMLRewriter` (live-reload injection:
+ * decompress, parse, compress again), a step production does not have; a page pays it as the
+ * embed does, as `GET /` pays the proxy's other costs as the JSON rows do (docs/decisions/0280).
+ */
+const PAGE =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Hello</title></head><body><p>Hello, world.</p></body></html>\n';
+app.get('/page', (c) => c.html(PAGE));
+
 /** A cached payload of the size of the service's (about 1 KB of JSON), written on the first miss. */
 const KEY = 'payload';
 const PAYLOAD = JSON.stringify({ hello: 'world', padding: 'x'.repeat(1000) });
