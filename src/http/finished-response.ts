@@ -100,15 +100,18 @@ export function publicJson(
 
 /**
  * A public document anyone may fetch from any origin and keep `maxAge` seconds (the `/ob/`
- * documents, the JWKS), gzipped once per text when the request accepts gzip rather than by the
- * runtime on every response (decision 0270). `payload` for a document whose payload object the
- * caller keeps itself (else found by its text, `payloadOf`).
+ * documents, the JWKS, the embed loader), gzipped once per text when the request accepts gzip
+ * rather than by the runtime on every response (decision 0270). `payload` for a document whose
+ * payload object the caller keeps itself (else found by its text, `payloadOf`).
  */
-export async function openJson(
+export async function openDocument(
   c: Context,
-  json: string,
+  text: string,
   maxAge: number,
-  payload: CompressiblePayload = payloadOf(json),
+  {
+    contentType = 'application/json',
+    payload = payloadOf(text),
+  }: { contentType?: string; payload?: CompressiblePayload } = {},
 ): Promise<Response> {
   const pending = gzipBody(c.req.raw, payload);
   const gzip = pending instanceof Promise ? await pending : pending;
@@ -116,10 +119,10 @@ export async function openJson(
     'Cache-Control': `public, max-age=${maxAge}`,
     'Access-Control-Allow-Origin': '*',
     'Cross-Origin-Resource-Policy': 'cross-origin',
-    'Content-Type': 'application/json',
+    'Content-Type': contentType,
     Vary: 'Accept-Encoding',
   };
-  if (!gzip) return finishedResponse(c, json, 200, headers);
+  if (!gzip) return finishedResponse(c, text, 200, headers);
   headers['Content-Encoding'] = 'gzip';
   return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
 }

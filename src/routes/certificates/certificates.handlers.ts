@@ -1,7 +1,7 @@
 import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
-import { finishedResponse, openJson, publicJson } from '../../http/finished-response';
+import { finishedResponse, openDocument, publicJson } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
@@ -85,7 +85,7 @@ export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
     jwksMemo = { config, payload: { json: JSON.stringify(await publishedKeys(c.env)), etag: '' } };
   }
   // The JSON the route documents, serialised once and gzipped once (hence not `c.json`, and the cast).
-  return (await openJson(c, jwksMemo.payload.json, 300, jwksMemo.payload)) as never;
+  return (await openDocument(c, jwksMemo.payload.json, 300, { payload: jwksMemo.payload })) as never;
 };
 
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
 import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
-import { finishedResponse, openJson } from '../../http/finished-response';
+import { finishedResponse, openDocument } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
@@ -42,7 +42,7 @@ export const key: AppRouteHandler<typeof routes.getKey> = async (c) => {
   if (json === null) throw new ProblemError('not-found', 'No signing key has this thumbprint.');
   // A key never changes under its thumbprint; only whether it is still published does.
   // The JSON the route documents, serialised once (hence not `c.json`, and the cast).
-  return (await openJson(c, json, 3600)) as never;
+  return (await openDocument(c, json, 3600)) as never;
 };
 
 /** Cached (memory, KV, D1 on a miss: services/ob-documents.ts); the JSON is sent as stored. */
@@ -52,7 +52,7 @@ export const issuer: AppRouteHandler<typeof routes.getIssuer> = async (c) => {
     issuerProfile(getReadReplicaDb(c.env.DB), c.env, id),
   );
   if (json === null) throw new ProblemError('not-found', 'No issuer has this id.');
-  return (await openJson(c, json, OB_DOCUMENT_TTL_SECONDS)) as never;
+  return (await openDocument(c, json, OB_DOCUMENT_TTL_SECONDS)) as never;
 };
 
 export const achievement: AppRouteHandler<typeof routes.getAchievement> = async (c) => {
@@ -61,7 +61,7 @@ export const achievement: AppRouteHandler<typeof routes.getAchievement> = async 
     achievementDocument(getReadReplicaDb(c.env.DB), c.env, id),
   );
   if (json === null) throw new ProblemError('not-found', 'No public brief has this id.');
-  return (await openJson(c, json, OB_DOCUMENT_TTL_SECONDS)) as never;
+  return (await openDocument(c, json, OB_DOCUMENT_TTL_SECONDS)) as never;
 };
 
 export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = async (c) => {

@@ -1,5 +1,5 @@
 import { getReadReplicaDb } from '../../db/client';
-import { finishedResponse } from '../../http/finished-response';
+import { finishedResponse, openDocument } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
 import { noneMatch } from '../../lib/etag';
@@ -87,20 +87,11 @@ type Theme = Parameters<typeof embedPage>[1];
 /** The loader script, gzipped once per isolate for the visitors that accept it (decision 0270). */
 const loaderPayload: CompressiblePayload = { json: LOADER_SCRIPT, etag: '' };
 
-export const loader: AppRouteHandler<typeof routes.embedLoader> = async (c) => {
-  const pending = gzipBody(c.req.raw, loaderPayload);
-  const gzip = pending instanceof Promise ? await pending : pending;
-  const headers: Record<string, string> = {
-    'Content-Type': 'text/javascript; charset=utf-8',
-    'Cache-Control': 'public, max-age=3600',
-    'Access-Control-Allow-Origin': '*',
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-    Vary: 'Accept-Encoding',
-  };
-  if (!gzip) return finishedResponse(c, LOADER_SCRIPT, 200, headers);
-  headers['Content-Encoding'] = 'gzip';
-  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
-};
+export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
+  openDocument(c, LOADER_SCRIPT, 3600, {
+    contentType: 'text/javascript; charset=utf-8',
+    payload: loaderPayload,
+  });
 
 /** Same checks and the same cached payload as `GET /api/verify/{certificateNo}`. */
 export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
