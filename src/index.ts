@@ -1,5 +1,6 @@
 import { app } from './app';
 import { getDb } from './db/client';
+import { answerFromMemory } from './http/memory-reads';
 import { ProblemError, problemBody, problemResponse } from './lib/problem';
 import { applySecurityHeaders } from './middleware/security-headers';
 import { strictOAuthBody } from './middleware/strict-utf8';
@@ -75,7 +76,7 @@ export default {
           })
           .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
     }
-    if (!path.startsWith('/ims/')) return serveApp(request, env, ctx);
+    if (!path.startsWith('/ims/')) return answerFromMemory(request, env, path) ?? serveApp(request, env, ctx);
     return Promise.resolve(serveApp(request, env, ctx)).then((response) =>
       response.status >= 400 ? asImsx(response) : response,
     );

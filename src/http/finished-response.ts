@@ -39,9 +39,56 @@ class PendingHeaders implements HeaderBag {
 }
 
 /**
+ * What the request envelope adds to a response besides its own headers: the request ids, whether
+ * it answers a public read (CORS) or a principal (personal: never stored), and the rate limit's
+ * headers known before the handler ran.
+ */
+export type Envelope = {
+  requestId: string | undefined;
+  clientRequestId: string | undefined;
+  publicRead: boolean;
+  personal: boolean;
+  rateLimitHeaders?: Record<string, string> | undefined;
+};
+
+/** This request's envelope, as the middleware left it in the context. */
+function envelopeOf(c: Context): Envelope {
+  // `c.get`, not `c.var`: the latter copies every variable into a new object.
+  const get = <K extends keyof AppVariables>(key: K): AppVariables[K] | undefined => c.get(key);
+  return {
+    requestId: get('requestId'),
+    clientRequestId: c.req.header('X-Request-Id'),
+    publicRead: Boolean(get('publicRead')),
+    personal: Boolean(get('user') || get('apiKey')),
+    rateLimitHeaders: get('rateLimitHeaders'),
+  };
+}
+
+/**
  * A response with its own `headers` and, applied in the order the middleware would apply them,
- * the rate limit's headers, a public read's CORS headers and the security headers. For handlers
- * whose route sets no header through `c.header()` (which only Hono's own response builders see).
+ * the rate limit's headers, a public read's CORS headers and the security headers: the one place
+ * that builds a finished response, with or without a context (src/http/memory-reads.ts).
+ */
+export function envelopedResponse(
+  body: BodyInit | null,
+  status: number,
+  headers: Record<string, string>,
+  envelope: Envelope,
+  init?: { encodeBody: 'manual' },
+): Response {
+  const h = new PendingHeaders();
+  for (const name in headers) h.set(name, headers[name] as string);
+  const limited = envelope.rateLimitHeaders;
+  if (limited) for (const name in limited) h.set(name, limited[name] as string);
+  if (envelope.publicRead) applyPublicCors(h);
+  applySecurityHeaders(h, envelope);
+  return new Response(body, init ? { status, headers: h.record, ...init } : { status, headers: h.record });
+}
+
+/**
+ * `envelopedResponse` for a handler: the envelope from the context, and the response marked as
+ * finished so the middleware leave it alone. For handlers whose route sets no header through
+ * `c.header()` (which only Hono's own response builders see).
  */
 export function finishedResponse(
   c: Context,
@@ -50,22 +97,7 @@ export function finishedResponse(
   headers: Record<string, string>,
   init?: { encodeBody: 'manual' },
 ): Response {
-  // `c.get`, not `c.var`: the latter copies every variable into a new object.
-  const get = <K extends keyof AppVariables>(key: K): AppVariables[K] | undefined => c.get(key);
-  const h = new PendingHeaders();
-  for (const name in headers) h.set(name, headers[name] as string);
-  const limited = get('rateLimitHeaders');
-  if (limited) for (const name in limited) h.set(name, limited[name] as string);
-  if (get('publicRead')) applyPublicCors(h);
-  applySecurityHeaders(h, {
-    requestId: get('requestId'),
-    clientRequestId: c.req.header('X-Request-Id'),
-    personal: Boolean(get('user') || get('apiKey')),
-  });
-  const res = new Response(
-    body,
-    init ? { status, headers: h.record, ...init } : { status, headers: h.record },
-  );
+  const res = envelopedResponse(body, status, headers, envelopeOf(c), init);
   c.set('finished', res);
   return res;
 }
@@ -83,6 +115,20 @@ export function publicJson(
   cacheControl: string,
   coding?: { gzip: Uint8Array | undefined },
 ): Response {
+  const res = publicJsonResponse(c.req.raw, envelopeOf(c), json, etag, cacheControl, coding);
+  c.set('finished', res);
+  return res;
+}
+
+/** `publicJson` without a context: the request and its envelope. */
+export function publicJsonResponse(
+  request: Request,
+  envelope: Envelope,
+  json: string,
+  etag: string,
+  cacheControl: string,
+  coding?: { gzip: Uint8Array | undefined },
+): Response {
   const headers: Record<string, string> = {
     ETag: etag,
     'Cache-Control': cacheControl,
@@ -90,12 +136,13 @@ export function publicJson(
     'Cross-Origin-Resource-Policy': 'cross-origin',
   };
   if (coding) headers.Vary = 'Accept-Encoding';
-  if (noneMatch(c.req.header('If-None-Match'), etag)) return finishedResponse(c, null, 304, headers);
+  if (noneMatch(request.headers.get('If-None-Match'), etag))
+    return envelopedResponse(null, 304, headers, envelope);
   headers['Content-Type'] = 'application/json';
-  if (!coding?.gzip) return finishedResponse(c, json, 200, headers);
+  if (!coding?.gzip) return envelopedResponse(json, 200, headers, envelope);
   headers['Content-Encoding'] = 'gzip';
   // Already compressed: the runtime passes the bytes through instead of encoding them again.
-  return finishedResponse(c, coding.gzip, 200, headers, { encodeBody: 'manual' });
+  return envelopedResponse(coding.gzip, 200, headers, envelope, { encodeBody: 'manual' });
 }
 
 /**
@@ -108,13 +155,24 @@ export async function openDocument(
   c: Context,
   text: string,
   maxAge: number,
+  options: { contentType?: string; payload?: CompressiblePayload } = {},
+): Promise<Response> {
+  const res = await openDocumentResponse(c.req.raw, envelopeOf(c), text, maxAge, options);
+  c.set('finished', res);
+  return res;
+}
+
+/** `openDocument` without a context: the request and its envelope. */
+export function openDocumentResponse(
+  request: Request,
+  envelope: Envelope,
+  text: string,
+  maxAge: number,
   {
     contentType = 'application/json',
     payload = payloadOf(text),
   }: { contentType?: string; payload?: CompressiblePayload } = {},
-): Promise<Response> {
-  const pending = gzipBody(c.req.raw, payload);
-  const gzip = pending instanceof Promise ? await pending : pending;
+): Response | Promise<Response> {
   const headers: Record<string, string> = {
     'Cache-Control': `public, max-age=${maxAge}`,
     'Access-Control-Allow-Origin': '*',
@@ -122,7 +180,11 @@ export async function openDocument(
     'Content-Type': contentType,
     Vary: 'Accept-Encoding',
   };
-  if (!gzip) return finishedResponse(c, text, 200, headers);
-  headers['Content-Encoding'] = 'gzip';
-  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
+  const answer = (gzip: Uint8Array | undefined) => {
+    if (!gzip) return envelopedResponse(text, 200, headers, envelope);
+    headers['Content-Encoding'] = 'gzip';
+    return envelopedResponse(gzip, 200, headers, envelope, { encodeBody: 'manual' });
+  };
+  const pending = gzipBody(request, payload);
+  return pending instanceof Promise ? pending.then(answer) : answer(pending);
 }

@@ -75,6 +75,14 @@ export async function refreshPublicAgreement(
 /** The public agreement payload this isolate last served (see `publicAgreement`). */
 let lastServed: CachedPayload | null = null;
 
+/** How long a client or shared cache may keep the public agreement rate. */
+export const PUBLIC_AGREEMENT_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
+
+/** The public payload when the isolate's memory holds it fresh (no I/O), else undefined. */
+export function publicAgreementFromMemory(now: number = Date.now()): CachedPayload | undefined {
+  return payloadMemory.peek(PUBLIC_AGREEMENT_KEY, now) as CachedPayload | undefined;
+}
+
 /**
  * The public payload: from the isolate's memory, else one KV read (no D1 query, no
  * re-serialisation), else computed and stored (best effort: the reader is answered either way).

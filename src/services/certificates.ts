@@ -13,6 +13,7 @@ import { hasConsent } from './consent';
 import { mayBeIssued } from './verification-filter';
 import {
   builtBeforeChange,
+  servableWithoutIo,
   syncVerificationChanges,
   trustedPayload,
   verificationMemory,
@@ -199,6 +200,21 @@ export async function verification(
     },
     now,
   );
+}
+
+/** How long a client or shared cache may keep a verification's answer. */
+export const VERIFICATION_CACHE_CONTROL = 'public, max-age=60';
+
+/**
+ * The verification `verification` would answer from the isolate's memory, when it can be had with
+ * no I/O at all (src/http/memory-reads.ts); undefined sends the caller down the full path.
+ * `certificateNo` as the caller got it: only a normalised number is ever in memory.
+ */
+export function verificationFromMemory(
+  certificateNo: string,
+  now: number = Date.now(),
+): CachedPayload | undefined {
+  return servableWithoutIo(verificationKey(certificateNo), now);
 }
 
 /** KV metadata of a verification entry: its validator, and when it was built (ms). */

@@ -10,6 +10,7 @@ import {
   parsePreviousKeys,
   type SigningKey,
 } from '../domain/certificates/credential';
+import type { CompressiblePayload } from '../lib/content-coding';
 import { notConfigured } from './settings';
 
 const present = (value: unknown) => typeof value === 'string' && value.trim() !== '';
@@ -62,3 +63,34 @@ export async function publishedKeys(
   const current = await requireSigningKey(env);
   return jwksFrom([current.publicJwk, ...requirePreviousKeys(env)]);
 }
+
+/**
+ * The JWK set as served: it changes only with a deployment (its secrets and vars), so each isolate
+ * serialises it once per configuration and answers from memory (issue 43), its gzip bytes kept on
+ * the payload (src/lib/content-coding.ts).
+ */
+let jwksMemo: { config: string; payload: CompressiblePayload } | null = null;
+
+const jwksConfig = (env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS' | 'PUBLIC_BASE_URL'>) =>
+  `${env.CERT_SIGNING_KEY}\n${env.CERT_PREVIOUS_PUBLIC_KEYS}\n${env.PUBLIC_BASE_URL}`;
+
+/** `publishedKeys` serialised, once per configuration; 503 `not-configured` as it. */
+export async function publishedKeysPayload(
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS' | 'PUBLIC_BASE_URL'>,
+): Promise<CompressiblePayload> {
+  const config = jwksConfig(env);
+  if (jwksMemo?.config !== config) {
+    jwksMemo = { config, payload: { json: JSON.stringify(await publishedKeys(env)), etag: '' } };
+  }
+  return jwksMemo.payload;
+}
+
+/** The serialised JWK set when this isolate already holds it for this configuration, else undefined. */
+export function publishedKeysFromMemory(
+  env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS' | 'PUBLIC_BASE_URL'>,
+): CompressiblePayload | undefined {
+  return jwksMemo !== null && jwksMemo.config === jwksConfig(env) ? jwksMemo.payload : undefined;
+}
+
+/** How long a client may keep the JWK set (seconds). */
+export const JWKS_MAX_AGE = 300;

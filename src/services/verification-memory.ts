@@ -155,6 +155,16 @@ export function trustedPayload(key: string, now: number = Date.now()): CachedPay
     : undefined;
 }
 
+/**
+ * What memory may serve for `key` with no I/O at all, not even the change feed's read: undefined
+ * when the feed is due (the caller takes the full path, `verification`, which reads it) or memory
+ * has nothing it may serve.
+ */
+export function servableWithoutIo(key: string, now: number = Date.now()): CachedPayload | undefined {
+  if (now - feed.checkedAt >= CHANGES_REFRESH_MS) return undefined;
+  return trustedPayload(key, now);
+}
+
 /** Whether a KV entry of `certificateNo` built at `builtAt` may predate a known change. */
 export function builtBeforeChange(certificateNo: string, builtAt: number): boolean {
   const changed = Math.max(feed.changedAt.get(certificateNo) ?? 0, feed.clearedAt);

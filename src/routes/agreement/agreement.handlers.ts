@@ -1,7 +1,11 @@
 import { publicJson } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { gzipBody } from '../../lib/content-coding';
-import { publicAgreement, scopedAgreement } from '../../services/agreement-rate';
+import {
+  PUBLIC_AGREEMENT_CACHE_CONTROL,
+  publicAgreement,
+  scopedAgreement,
+} from '../../services/agreement-rate';
 import type * as routes from './agreement.routes';
 
 /** Hot path: no I/O on an isolate-memory hit, else one KV read; the cached JSON string is sent as is. */
@@ -9,7 +13,7 @@ export const publicAgreementRate: AppRouteHandler<typeof routes.getPublicAgreeme
   const payload = await publicAgreement(c.get('db'), c.env);
   // Gzipped once per payload (the isolate keeps the object), not by the edge on every response.
   const gzip = gzipBody(c.req.raw, payload);
-  return publicJson(c, payload.json, payload.etag, 'public, max-age=60, stale-while-revalidate=300', {
+  return publicJson(c, payload.json, payload.etag, PUBLIC_AGREEMENT_CACHE_CONTROL, {
     gzip: gzip instanceof Promise ? await gzip : gzip,
   });
 };

@@ -3,10 +3,10 @@ import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
 import { finishedResponse, openDocument, publicJson } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
-import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
+import { gzipBody } from '../../lib/content-coding';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
 import * as certs from '../../services/certificates';
-import { publishedKeys } from '../../services/signing-key';
+import { JWKS_MAX_AGE, publishedKeysPayload } from '../../services/signing-key';
 import type * as routes from './certificates.routes';
 
 /** The credential a badge carries, and what its face shows; 404 / 410 as the routes document. */
@@ -68,24 +68,16 @@ export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c
     });
   }
   const gzip = gzipBody(c.req.raw, found);
-  return publicJson(c, found.json, found.etag, 'public, max-age=60', {
+  return publicJson(c, found.json, found.etag, certs.VERIFICATION_CACHE_CONTROL, {
     gzip: gzip instanceof Promise ? await gzip : gzip,
   });
 };
 
-/**
- * The JWK set changes only with a deployment (its secrets and vars), so each isolate serialises
- * it once per configuration and answers from memory (issue 43).
- */
-let jwksMemo: { config: string; payload: CompressiblePayload } | null = null;
-
+/** The JWK set, serialised and gzipped once per isolate and configuration (`publishedKeysPayload`). */
 export const jwks: AppRouteHandler<typeof routes.getJwks> = async (c) => {
-  const config = `${c.env.CERT_SIGNING_KEY}\n${c.env.CERT_PREVIOUS_PUBLIC_KEYS}\n${c.env.PUBLIC_BASE_URL}`;
-  if (jwksMemo?.config !== config) {
-    jwksMemo = { config, payload: { json: JSON.stringify(await publishedKeys(c.env)), etag: '' } };
-  }
-  // The JSON the route documents, serialised once and gzipped once (hence not `c.json`, and the cast).
-  return (await openDocument(c, jwksMemo.payload.json, 300, { payload: jwksMemo.payload })) as never;
+  const payload = await publishedKeysPayload(c.env);
+  // The JSON the route documents, as served (hence not `c.json`, and the cast).
+  return (await openDocument(c, payload.json, JWKS_MAX_AGE, { payload })) as never;
 };
 
 export const revoke: AppRouteHandler<typeof routes.revokeCertificate> = async (c) => {

@@ -1,0 +1,120 @@
+/**
+ * The public reads answered from the isolate's memory before the router (src/http/memory-reads.ts):
+ * once the full path has put an answer in memory, the fast path replays it with exactly the
+ * headers and bytes the app gives (request id aside: each response has its own), and it never
+ * answers what memory does not hold or a request it does not recognise exactly: those take the
+ * full path. A revocation reaches verifiers at once, through the same memory.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { app } from '../src/app';
+import { answerFromMemory } from '../src/http/memory-reads';
+import { candidateWithCertificate, loginAdmin } from './harness';
+import { as, BASE, call, jsonInit } from './helpers';
+
+/** The app's own answer (the full path: router, middleware, handler). */
+async function fullPath(path: string, headers: Record<string, string>): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(`${BASE}${path}`, { headers }), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** The fast path's answer, or null when it leaves the request to the app. */
+async function fromMemory(path: string, headers: Record<string, string> = {}, method = 'GET') {
+  const url = `${BASE}${path}`;
+  return await (answerFromMemory(new Request(url, { headers, method }), env, path) ?? null);
+}
+
+/** Every header but the request id (each response has its own), by lower-case name. */
+function headersOf(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (name !== 'x-request-id') out[name] = value;
+  });
+  return out;
+}
+
+const BROWSER = { 'Accept-Encoding': 'gzip, deflate, br, zstd' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Asserts the fast path answers `path` as the app does, for each kind of client. */
+async function sameAsApp(path: string) {
+  const plain = await fullPath(path, {});
+  expect(plain.status).toBe(200);
+  const etag = plain.headers.get('ETag');
+  const cases: Record<string, string>[] = [
+    {},
+    BROWSER,
+    { 'Accept-Encoding': 'gzip;q=0' },
+    { 'X-Request-Id': 'client-trace-42' },
+    ...(etag ? [{ 'If-None-Match': etag }, { ...BROWSER, 'If-None-Match': etag }] : []),
+  ];
+  for (const headers of cases) {
+    const app = await fullPath(path, headers);
+    const fast = await fromMemory(path, headers);
+    expect(fast, `${path} ${JSON.stringify(headers)}`).not.toBeNull();
+    expect(fast?.status).toBe(app.status);
+    expect(headersOf(fast as Response)).toEqual(headersOf(app));
+    expect(fast?.headers.get('X-Request-Id')).toMatch(UUID);
+    expect(fast?.headers.get('X-Request-Id')).not.toBe(app.headers.get('X-Request-Id'));
+    expect(new Uint8Array(await (fast as Response).arrayBuffer())).toEqual(
+      new Uint8Array(await app.arrayBuffer()),
+    );
+  }
+}
+
+describe('public reads answered from memory', { timeout: 60_000 }, () => {
+  let certificateNo = '';
+
+  beforeAll(async () => {
+    ({ certificateNo } = await candidateWithCertificate('Memory Reader'));
+  });
+
+  it('answers a verification the app put in memory with its headers and bytes, 304s and gzip included', async () => {
+    expect(await fromMemory(`/api/verify/${certificateNo}`)).toBeNull();
+    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
+    await sameAsApp(`/api/verify/${certificateNo}`);
+  });
+
+  it('answers the public agreement rate and the JWKS the same way once the app has served them', async () => {
+    for (const path of ['/api/public/agreement-rate', '/.well-known/jwks.json']) {
+      expect((await call(path)).status).toBe(200);
+      await sameAsApp(path);
+    }
+  });
+
+  it('leaves to the app what it does not recognise exactly: other methods, queries, unnormalised numbers, other paths', async () => {
+    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
+    expect(await fromMemory(`/api/verify/${certificateNo}`, {}, 'HEAD')).toBeNull();
+    expect(await fromMemory(`/api/verify/${certificateNo}?x=1`)).toBeNull();
+    expect(await fromMemory(`/api/verify/${certificateNo.toLowerCase()}`)).toBeNull();
+    expect(await fromMemory(`/api/verify/${certificateNo}/`)).toBeNull();
+    expect(await fromMemory('/api/verify/')).toBeNull();
+    expect(await fromMemory('/api/public/agreement-rate?window=7')).toBeNull();
+    expect(await fromMemory('/api/leaderboard')).toBeNull();
+    // The app still judges those itself: a lower-case number is found, a typo is a 400.
+    expect((await call(`/api/verify/${certificateNo.toLowerCase()}`)).status).toBe(200);
+    const typo = `${certificateNo.slice(0, -1)}${certificateNo.endsWith('0') ? '1' : '0'}`;
+    expect((await call(`/api/verify/${typo}`)).status).toBe(400);
+  });
+
+  it('stops answering a revoked certificate from memory at once: verifiers see the revocation', async () => {
+    const { certificateNo: revoked } = await candidateWithCertificate('Memory Revoked');
+    const before = await call(`/api/verify/${revoked}`);
+    expect(((await before.json()) as { status: string }).status).toBe('active');
+    expect(await fromMemory(`/api/verify/${revoked}`)).not.toBeNull();
+    const admin = await loginAdmin();
+    const res = await call(
+      `/api/certificates/${revoked}/revoke`,
+      jsonInit('POST', { reason: 'Work found to be plagiarised' }, as(admin)),
+    );
+    expect(res.status).toBe(200);
+    expect(await fromMemory(`/api/verify/${revoked}`)).toBeNull();
+    const after = await call(`/api/verify/${revoked}`);
+    expect(((await after.json()) as { status: string }).status).toBe('revoked');
+    // And the revoked answer, once in memory, is what the fast path replays.
+    const replay = await fromMemory(`/api/verify/${revoked}`);
+    expect(((await (replay as Response).json()) as { status: string }).status).toBe('revoked');
+  });
+});
