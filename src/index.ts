@@ -1,6 +1,6 @@
 import { app } from './app';
 import { getDb } from './db/client';
-import { answerFromMemory } from './http/memory-reads';
+import { answerFromMemory, pathOf } from './http/memory-reads';
 import { ProblemError, problemBody, problemResponse } from './lib/problem';
 import { applySecurityHeaders } from './middleware/security-headers';
 import { strictOAuthBody } from './middleware/strict-utf8';
@@ -16,12 +16,6 @@ export { RateLimiter } from './durable/rate-limiter';
 
 /** The app's fetch, taken once at load (as `fetch: app.fetch` did). */
 const serveApp = app.fetch;
-
-/** The path (and query) of an absolute URL, without parsing it. */
-function pathOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash === -1 ? '/' : url.slice(slash);
-}
 
 /**
  * The library's answers carry the same security headers as the app's (nosniff, HSTS, a CSP that
@@ -76,7 +70,8 @@ export default {
           })
           .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
     }
-    if (!path.startsWith('/ims/')) return answerFromMemory(request, env, path) ?? serveApp(request, env, ctx);
+    if (!path.startsWith('/ims/'))
+      return answerFromMemory(request, env, ctx, path) ?? serveApp(request, env, ctx);
     return Promise.resolve(serveApp(request, env, ctx)).then((response) =>
       response.status >= 400 ? asImsx(response) : response,
     );

@@ -23,14 +23,21 @@ async function fullPath(path: string, headers: Record<string, string>): Promise<
 /** The fast path's answer, or null when it leaves the request to the app. */
 async function fromMemory(path: string, headers: Record<string, string> = {}, method = 'GET') {
   const url = `${BASE}${path}`;
-  return await (answerFromMemory(new Request(url, { headers, method }), env, path) ?? null);
+  const ctx = createExecutionContext();
+  const res = await (answerFromMemory(new Request(url, { headers, method }), env, ctx, path) ?? null);
+  await waitOnExecutionContext(ctx);
+  return res;
 }
 
-/** Every header but the request id (each response has its own), by lower-case name. */
+/**
+ * Every header but those each response has its own of, by lower-case name: the request id, the
+ * limiter's timing, and the limit's remaining count (one less per request).
+ */
 function headersOf(res: Response): Record<string, string> {
   const out: Record<string, string> = {};
   res.headers.forEach((value, name) => {
-    if (name !== 'x-request-id') out[name] = value;
+    if (name === 'x-request-id' || name === 'server-timing') return;
+    out[name] = name === 'ratelimit' ? value.replace(/;r=\d+/, ';r=?') : value;
   });
   return out;
 }
@@ -39,8 +46,8 @@ const BROWSER = { 'Accept-Encoding': 'gzip, deflate, br, zstd' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Asserts the fast path answers `path` as the app does, for each kind of client. */
-async function sameAsApp(path: string) {
-  const plain = await fullPath(path, {});
+async function sameAsApp(path: string, extra: Record<string, string> = {}) {
+  const plain = await fullPath(path, extra);
   expect(plain.status).toBe(200);
   const etag = plain.headers.get('ETag');
   const cases: Record<string, string>[] = [
@@ -50,7 +57,8 @@ async function sameAsApp(path: string) {
     { 'X-Request-Id': 'client-trace-42' },
     ...(etag ? [{ 'If-None-Match': etag }, { ...BROWSER, 'If-None-Match': etag }] : []),
   ];
-  for (const headers of cases) {
+  for (const own of cases) {
+    const headers = { ...extra, ...own };
     const app = await fullPath(path, headers);
     const fast = await fromMemory(path, headers);
     expect(fast, `${path} ${JSON.stringify(headers)}`).not.toBeNull();
@@ -84,6 +92,48 @@ describe('public reads answered from memory', { timeout: 60_000 }, () => {
     }
   });
 
+  it('answers a leaderboard query the app has validated, counted by the per-IP limit like the app', async () => {
+    const path = '/api/leaderboard?domain=web-development&limit=5';
+    const ip = { 'CF-Connecting-IP': '203.0.113.77' };
+    expect(await fromMemory(path, ip)).toBeNull();
+    expect((await call(path, { headers: ip })).status).toBe(200);
+    await sameAsApp(path, ip);
+    // Each answer counts: the remaining figure falls by one per request, whichever path answers.
+    const remaining = (res: Response | null) =>
+      Number(/;r=(\d+)/.exec(res?.headers.get('RateLimit') ?? '')?.[1]);
+    const first = remaining(await fromMemory(path, ip));
+    const second = remaining(await fullPath(path, ip));
+    const third = remaining(await fromMemory(path, ip));
+    expect([second, third]).toEqual([first - 1, first - 2]);
+    expect((await fromMemory(path, ip))?.headers.get('Server-Timing')).toMatch(
+      /^ratelimit;dur=\d+\.\d{2};desc="admitted in isolate"$/,
+    );
+    // Another query string, even one that means the same, is the app's to validate first.
+    expect(await fromMemory('/api/leaderboard?limit=5&domain=web-development', ip)).toBeNull();
+    expect(await fromMemory('/api/leaderboard?domain=web-development&limit=0', ip)).toBeNull();
+    expect((await call('/api/leaderboard?domain=web-development&limit=0', { headers: ip })).status).toBe(400);
+    expect(await fromMemory('/api/leaderboard?domain=web-development&limit=0', ip)).toBeNull();
+  });
+
+  it('leaves a visitor at the limit to the app, which refuses the 61st request of a minute', async () => {
+    const path = '/api/leaderboard?domain=web-development&limit=3';
+    const ip = { 'CF-Connecting-IP': '203.0.113.78' };
+    const statuses: number[] = [];
+    let answeredHere = 0;
+    for (let i = 0; i < 61; i++) {
+      const fast = await fromMemory(path, ip);
+      if (fast) answeredHere++;
+      statuses.push((fast ?? (await call(path, { headers: ip }))).status);
+    }
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    // Far from the limit the isolate answered; near it, the app asked the shard.
+    expect(answeredHere).toBeGreaterThan(0);
+    expect(answeredHere).toBeLessThan(60);
+    expect(await fromMemory(path, ip)).toBeNull();
+    expect(await fromMemory(path, { 'CF-Connecting-IP': '203.0.113.79' })).not.toBeNull();
+  });
+
   it('leaves to the app what it does not recognise exactly: other methods, queries, unnormalised numbers, other paths', async () => {
     expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
     expect(await fromMemory(`/api/verify/${certificateNo}`, {}, 'HEAD')).toBeNull();
@@ -92,7 +142,8 @@ describe('public reads answered from memory', { timeout: 60_000 }, () => {
     expect(await fromMemory(`/api/verify/${certificateNo}/`)).toBeNull();
     expect(await fromMemory('/api/verify/')).toBeNull();
     expect(await fromMemory('/api/public/agreement-rate?window=7')).toBeNull();
-    expect(await fromMemory('/api/leaderboard')).toBeNull();
+    expect(await fromMemory('/api/leaderboard?never=validated')).toBeNull();
+    expect(await fromMemory('/embed/leaderboard')).toBeNull();
     // The app still judges those itself: a lower-case number is found, a typo is a 400.
     expect((await call(`/api/verify/${certificateNo.toLowerCase()}`)).status).toBe(200);
     const typo = `${certificateNo.slice(0, -1)}${certificateNo.endsWith('0') ? '1' : '0'}`;

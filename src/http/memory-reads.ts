@@ -8,26 +8,58 @@
  * memory, through the same response builders (`publicJsonResponse`, `openDocumentResponse`) and
  * the same envelope (request id, CORS, security headers) the app's middleware would give it.
  *
- * Only reads without a limit or a principal: the leaderboard and the embed (per-IP limit) and
- * everything authenticated always take the full path.
+ * The leaderboard is counted by the public per-IP limit here as in the app (`admittedWithoutIo`):
+ * a request the isolate admits by itself is answered from memory with the limit's headers; one
+ * whose address is near its limit or known full takes the full path, which asks the shard or
+ * refuses. Only a query string the app has already validated is recognised (`rememberLeaderboardQuery`).
+ * The embed page and everything authenticated always take the full path.
  */
 import { gzipBody } from '../lib/content-coding';
+import { admittedWithoutIo, ipLimitKey, limitHeaders } from '../middleware/rate-limit';
 import { PUBLIC_AGREEMENT_CACHE_CONTROL, publicAgreementFromMemory } from '../services/agreement-rate';
 import { VERIFICATION_CACHE_CONTROL, verificationFromMemory } from '../services/certificates';
+import { LEADERBOARD_CACHE_CONTROL, leaderboardBody, leaderboardFromMemory } from '../services/leaderboard';
 import { JWKS_MAX_AGE, publishedKeysFromMemory } from '../services/signing-key';
 import { type Envelope, openDocumentResponse, publicJsonResponse } from './finished-response';
 
 const VERIFY_PREFIX = '/api/verify/';
 const AGREEMENT_PATH = '/api/public/agreement-rate';
 const JWKS_PATH = '/.well-known/jwks.json';
+const LEADERBOARD_PATH = '/api/leaderboard';
+
+/** The path (and query) of an absolute URL, without parsing it. */
+export function pathOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? '/' : url.slice(slash);
+}
+
+/** A leaderboard query as its route validated it. */
+type LeaderboardQuery = { domain: string | null; limit: number };
+
+/** Most distinct leaderboard paths remembered; emptied when full (a bound, not an eviction policy). */
+const MAX_KNOWN_QUERIES = 512;
+/** Leaderboard paths (with their query strings, exactly as sent) the app has validated. */
+const knownQueries = new Map<string, LeaderboardQuery>();
+
+/**
+ * Called by the leaderboard's handler once the app has validated the query of `url`: the same
+ * path and query string, byte for byte, parse the same, so it may be answered here next time.
+ */
+export function rememberLeaderboardQuery(url: string, query: LeaderboardQuery): void {
+  const path = pathOf(url);
+  if (knownQueries.has(path)) return;
+  if (knownQueries.size >= MAX_KNOWN_QUERIES) knownQueries.clear();
+  knownQueries.set(path, Object.freeze({ ...query }));
+}
 
 /** A public read's envelope: a request id of ours, the client's echoed, CORS, never personal. */
-function publicEnvelope(request: Request): Envelope {
+function publicEnvelope(request: Request, rateLimitHeaders?: Record<string, string>): Envelope {
   return {
     requestId: crypto.randomUUID(),
     clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
     publicRead: true,
     personal: false,
+    rateLimitHeaders,
   };
 }
 
@@ -36,8 +68,8 @@ function replayJson(
   request: Request,
   payload: { json: string; etag: string; gzip?: Uint8Array | null },
   cacheControl: string,
+  envelope: Envelope = publicEnvelope(request),
 ): Response | Promise<Response> {
-  const envelope = publicEnvelope(request);
   const answer = (gzip: Uint8Array | undefined) =>
     publicJsonResponse(request, envelope, payload.json, payload.etag, cacheControl, { gzip });
   const gzip = gzipBody(request, payload);
@@ -50,10 +82,12 @@ function replayJson(
  */
 export function answerFromMemory(
   request: Request,
-  env: Pick<Env, 'CERT_SIGNING_KEY' | 'CERT_PREVIOUS_PUBLIC_KEYS' | 'PUBLIC_BASE_URL'>,
+  env: Env,
+  ctx: Pick<ExecutionContext, 'waitUntil'>,
   path: string,
 ): Response | Promise<Response> | null {
   if (request.method !== 'GET') return null;
+  if (path.startsWith(LEADERBOARD_PATH)) return leaderboard(request, env, ctx, path);
   if (path.startsWith(VERIFY_PREFIX)) {
     // Only a number as memory keys it (normalised) is found: anything else is the route's to judge.
     const found = verificationFromMemory(path.slice(VERIFY_PREFIX.length));
@@ -70,4 +104,28 @@ export function answerFromMemory(
       : null;
   }
   return null;
+}
+
+/** `GET /api/leaderboard?…`: a validated query, its board in memory, and the isolate's admission. */
+function leaderboard(
+  request: Request,
+  env: Env,
+  ctx: Pick<ExecutionContext, 'waitUntil'>,
+  path: string,
+): Response | Promise<Response> | null {
+  const query = knownQueries.get(path);
+  if (!query) return null;
+  const board = leaderboardFromMemory(query.domain);
+  if (!board) return null;
+  // Last: an admitted request is counted, and must then be answered here.
+  const started = performance.now();
+  const decision = admittedWithoutIo(
+    env,
+    ipLimitKey(request.headers.get('CF-Connecting-IP') ?? undefined),
+    Date.now(),
+    (promise) => ctx.waitUntil(promise),
+  );
+  if (!decision) return null;
+  const envelope = publicEnvelope(request, limitHeaders('ip', decision, started));
+  return replayJson(request, leaderboardBody(board, query.limit), LEADERBOARD_CACHE_CONTROL, envelope);
 }

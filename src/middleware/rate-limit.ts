@@ -192,6 +192,35 @@ function scheduleReport(
   );
 }
 
+/** A request of `id` admitted by this isolate's count of the public per-IP limit, or null (see `IpAdmission`). */
+function admitInIsolate(
+  env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
+  id: string,
+  limit: number,
+  now: number,
+  waitUntil: ((promise: Promise<unknown>) => void) | undefined,
+): (RateDecision & { cached: boolean; source: DecisionSource }) | null {
+  const local = admission.tryAdmit(id, limit, RATE_LIMITS.ip.windowSeconds * 1000, now);
+  if (!local) return null;
+  if (waitUntil) scheduleReport(env, waitUntil, now);
+  return { ...local, cached: true, source: 'isolate' };
+}
+
+/**
+ * The public per-IP limit's decision for `id` when this isolate takes it with no I/O and it
+ * admits the request (counted, as `consumeRateLimit` would): null when the key is known to be
+ * full or its shard must be asked, which only `consumeRateLimit` does (src/http/memory-reads.ts).
+ */
+export function admittedWithoutIo(
+  env: Pick<Env, 'RATE_LIMITER'> & Partial<Pick<Env, 'CERT_SIGNING_KEY' | 'IP_LIMITER_SHARDS'>>,
+  id: string,
+  now: number,
+  waitUntil: (promise: Promise<unknown>) => void,
+): (RateDecision & { cached: boolean; source: DecisionSource }) | null {
+  if (fullUntil.has(`ip:${id}`)) return null;
+  return admitInIsolate(env, id, RATE_LIMITS.ip.limit, now, waitUntil);
+}
+
 /**
  * Counts this request, unless the key is known to be full (see `fullUntil`). `source` tells who
  * decided: the key's Durable Object, the isolate's memory of a refusal, or (public per-IP limit
@@ -221,11 +250,8 @@ export async function consumeRateLimit(
   }
   let decision: RateDecision;
   if (kind === 'ip') {
-    const local = admission.tryAdmit(id, limit, windowSeconds * 1000, now);
-    if (local) {
-      if (waitUntil) scheduleReport(env, waitUntil, now);
-      return { ...local, cached: true, source: 'isolate' };
-    }
+    const local = admitInIsolate(env, id, limit, now, waitUntil);
+    if (local) return local;
     const shard = ipShard(env, id);
     const earlier = admission.takePending(id, now);
     try {
@@ -261,6 +287,20 @@ const DESCRIPTIONS: Record<DecisionSource, string> = {
   isolate: ';desc="admitted in isolate"',
 };
 
+/**
+ * The headers a limited response carries: the limit's (`rateLimitHeaders`) and, for clients'
+ * devtools and for `npm run bench`, what the limiter added to the request since `started`
+ * (`performance.now()`) and who decided.
+ */
+export function limitHeaders(
+  kind: LimitKind,
+  decision: RateDecision & { source: DecisionSource },
+  started: number,
+): Record<string, string> {
+  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${DESCRIPTIONS[decision.source]}`;
+  return { ...rateLimitHeaders(kind, decision), 'Server-Timing': timing };
+}
+
 /** The request's `waitUntil`, when it has an execution context (not in `app.request` tests). */
 function waitUntilOf<E extends AppBindings>(
   c: Context<E>,
@@ -286,9 +326,7 @@ export async function enforceRateLimit<E extends AppBindings>(
 ): Promise<void> {
   const started = performance.now();
   const decision = await consumeRateLimit(c.env, kind, id, Date.now(), ownLimit, waitUntilOf(c));
-  // What the limiter adds to the request, for clients' devtools and for `npm run bench`.
-  const timing = `ratelimit;dur=${(performance.now() - started).toFixed(2)}${DESCRIPTIONS[decision.source]}`;
-  const headers = { ...rateLimitHeaders(kind, decision), 'Server-Timing': timing };
+  const headers = limitHeaders(kind, decision, started);
   if (!decision.allowed) {
     throw new ProblemError(
       'quota-exceeded',

@@ -178,6 +178,17 @@ export async function cachedLeaderboard(
   return empty;
 }
 
+/** How long a client or shared cache may keep a leaderboard. */
+export const LEADERBOARD_CACHE_CONTROL = 'public, max-age=30';
+
+/** The board `cachedLeaderboard` would answer from the isolate's memory with no I/O, else undefined. */
+export function leaderboardFromMemory(
+  domain: string | null,
+  now: number = Date.now(),
+): Leaderboard | undefined {
+  return leaderboardMemory.peek(leaderboardKey(domain ?? ALL_DOMAINS), now) as Leaderboard | undefined;
+}
+
 /** Bodies already serialised, per board object (the isolate cache hands out the same one for a while) and `limit`. */
 const serialised = new WeakMap<Leaderboard, Map<number, CachedPayload>>();
 
