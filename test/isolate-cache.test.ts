@@ -25,6 +25,16 @@ describe('IsolateCache', () => {
     expect(loads).toBe(2);
   });
 
+  it('fresh() answers like peek() but leaves an expired entry for lastValue(), which peek() forgets', () => {
+    const cache = new IsolateCache<string>(1000, 10);
+    cache.set('k', 'v', 0);
+    expect(cache.fresh('k', 999)).toBe('v');
+    expect(cache.fresh('k', 1000)).toBeUndefined();
+    expect(cache.lastValue('k')).toBe('v');
+    expect(cache.peek('k', 1000)).toBeUndefined();
+    expect(cache.lastValue('k')).toBeUndefined();
+  });
+
   it('spreads the expiry of entries stored together over the jitter, never past the TTL', () => {
     const randoms = [0, 0.5, 0.999];
     let turn = 0;

@@ -71,6 +71,15 @@ export class IsolateCache<V> {
   }
 
   /**
+   * The fresh value for `key`, or undefined, changing nothing: an expired entry stays for the
+   * full path (`get`, `lastValue`) to deal with. For a read that only looks (src/http/memory-reads.ts).
+   */
+  fresh(key: string, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.expires > now ? entry.value : undefined;
+  }
+
+  /**
    * The value last stored for `key`, fresh or not (undefined once forgotten, expired and peeked, or
    * evicted): a load may keep it in place of an identical new one, and with it what was derived
    * from it (a payload's gzip bytes).

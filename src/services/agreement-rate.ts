@@ -80,7 +80,7 @@ export const PUBLIC_AGREEMENT_CACHE_CONTROL = 'public, max-age=60, stale-while-r
 
 /** The public payload when the isolate's memory holds it fresh (no I/O), else undefined. */
 export function publicAgreementFromMemory(now: number = Date.now()): CachedPayload | undefined {
-  return payloadMemory.peek(PUBLIC_AGREEMENT_KEY, now) as CachedPayload | undefined;
+  return payloadMemory.fresh(PUBLIC_AGREEMENT_KEY, now) as CachedPayload | undefined;
 }
 
 /**

@@ -186,7 +186,7 @@ export function leaderboardFromMemory(
   domain: string | null,
   now: number = Date.now(),
 ): Leaderboard | undefined {
-  return leaderboardMemory.peek(leaderboardKey(domain ?? ALL_DOMAINS), now) as Leaderboard | undefined;
+  return leaderboardMemory.fresh(leaderboardKey(domain ?? ALL_DOMAINS), now) as Leaderboard | undefined;
 }
 
 /** Bodies already serialised, per board object (the isolate cache hands out the same one for a while) and `limit`. */

@@ -149,7 +149,11 @@ export function syncVerificationChanges(
  */
 export function trustedPayload(key: string, now: number = Date.now()): CachedPayload | undefined {
   const hit = verificationMemory.peek(key, now);
-  if (hit === undefined) return undefined;
+  return hit === undefined ? undefined : trusted(hit, now);
+}
+
+/** `hit` while it may still be served: loaded, or confirmed by the change feed, less than the TTL ago. */
+function trusted(hit: CachedPayload, now: number): CachedPayload | undefined {
   return now - Math.max(hit.loadedAt ?? Number.NEGATIVE_INFINITY, feed.readAt) < VERIFICATION_MEMORY_TTL_MS
     ? hit
     : undefined;
@@ -162,7 +166,9 @@ export function trustedPayload(key: string, now: number = Date.now()): CachedPay
  */
 export function servableWithoutIo(key: string, now: number = Date.now()): CachedPayload | undefined {
   if (now - feed.checkedAt >= CHANGES_REFRESH_MS) return undefined;
-  return trustedPayload(key, now);
+  // Only looks: an expired entry stays for the full path, which may keep it (`lastValue`).
+  const hit = verificationMemory.fresh(key, now);
+  return hit === undefined ? undefined : trusted(hit, now);
 }
 
 /** Whether a KV entry of `certificateNo` built at `builtAt` may predate a known change. */
