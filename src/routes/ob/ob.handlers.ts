@@ -1,8 +1,7 @@
-import type { Context } from 'hono';
 import { getReadReplicaDb } from '../../db/client';
 import { keyByThumbprint, VC_CONTEXT_V2 } from '../../domain/certificates/credential';
 import { JWK_CONTEXT } from '../../domain/certificates/jsonld-terms';
-import { finishedResponse, openDocument } from '../../http/finished-response';
+import { openDocument } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
