@@ -8,6 +8,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CHANGES, type PublishedChanges } from '../src/domain/verification-changes';
 import type { KvCoalescer } from '../src/durable/kv-coalescer';
+import { answerFromMemory } from '../src/http/memory-reads';
 import { VERIFY_CHANGES_KEY, verificationKey } from '../src/services/cache-keys';
 import {
   CHANGES_REFRESH_MS,
@@ -18,6 +19,7 @@ import {
   VERIFICATION_MEMORY_JITTER,
   VERIFICATION_MEMORY_MAX_MS,
   VERIFICATION_MEMORY_TTL_MS,
+  VERIFICATION_REFRESH_AHEAD_MS,
   verificationMemory,
 } from '../src/services/verification-memory';
 import { candidateWithCertificate } from './harness';
@@ -179,6 +181,47 @@ describe('verification payloads in memory, and the change feed', () => {
     await forgetVerifications(env, [certificateNo]);
     expect(await status(certificateNo)).toBe('revoked');
     expect(verificationMemory.lastValue(key)).not.toBe(served);
+  });
+
+  it('reloads a payload in its last minute in the background, so no request waits for KV when it comes due', async () => {
+    const { certificateNo } = await candidateWithCertificate('Ira Sethi');
+    const path = `/api/verify/${certificateNo}`;
+    const gzipped = { headers: { 'Accept-Encoding': 'gzip' } };
+    expect((await call(path, gzipped)).status).toBe(200);
+    const key = verificationKey(certificateNo);
+    const served = verificationMemory.lastValue(key);
+    expect(served?.gzip).toBeInstanceOf(Uint8Array);
+    const fromMemory = () =>
+      answerFromMemory(new Request(`http://localhost:8787${path}`), env, { waitUntil() {} }, path);
+    // Far from its end: the fast path answers, nothing is reloaded.
+    expect(fromMemory()).not.toBeNull();
+    // In its last minute: the fast path leaves it to the app, which answers from memory at once
+    // and reloads it off the request's path.
+    // Stored as if loaded ten minutes less half a minute ago; its jittered end (75-100 % of the ten
+    // minutes, at random) lands in the last minute one time in five: store until it does.
+    const inLastMinute = () => {
+      const left = (verificationMemory.expiresAt(key) ?? 0) - Date.now();
+      return left > 1000 && left <= VERIFICATION_REFRESH_AHEAD_MS;
+    };
+    for (let i = 0; i < 200 && !inLastMinute(); i++) {
+      verificationMemory.set(
+        key,
+        served!,
+        Date.now() - VERIFICATION_MEMORY_MAX_MS + VERIFICATION_REFRESH_AHEAD_MS / 2,
+      );
+    }
+    const before = verificationMemory.expiresAt(key) ?? 0;
+    expect(before - Date.now()).toBeLessThanOrEqual(VERIFICATION_REFRESH_AHEAD_MS);
+    expect(before).toBeGreaterThan(Date.now());
+    expect(fromMemory()).toBeNull();
+    const res = await call(path, gzipped);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Encoding')).toBe('gzip');
+    // The reload has run (waitUntil): a later end, the same payload object kept with its gzip bytes.
+    await eventually(async () => ((verificationMemory.expiresAt(key) ?? 0) > before ? true : undefined));
+    expect(verificationMemory.lastValue(key)).toBe(served);
+    expect(served?.gzip).toBeInstanceOf(Uint8Array);
+    expect(fromMemory()).not.toBeNull();
   });
 
   it('forgetVerifications without the feed binding still forgets here and in KV', async () => {

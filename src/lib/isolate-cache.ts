@@ -79,6 +79,11 @@ export class IsolateCache<V> {
     return entry !== undefined && entry.expires > now ? entry.value : undefined;
   }
 
+  /** When `key`'s entry comes due (this isolate's clock, ms), or undefined when there is none. */
+  expiresAt(key: string): number | undefined {
+    return this.entries.get(key)?.expires;
+  }
+
   /**
    * The value last stored for `key`, fresh or not (undefined once forgotten, expired and peeked, or
    * evicted): a load may keep it in place of an identical new one, and with it what was derived

@@ -302,7 +302,7 @@ export function limitHeaders(
 }
 
 /** The request's `waitUntil`, when it has an execution context (not in `app.request` tests). */
-function waitUntilOf<E extends AppBindings>(
+export function waitUntilOf<E extends AppBindings>(
   c: Context<E>,
 ): ((promise: Promise<unknown>) => void) | undefined {
   try {

@@ -13,6 +13,8 @@ import { hasConsent } from './consent';
 import { mayBeIssued } from './verification-filter';
 import {
   builtBeforeChange,
+  claimRefresh,
+  refreshDone,
   servableWithoutIo,
   syncVerificationChanges,
   trustedPayload,
@@ -173,6 +175,8 @@ export async function verification(
   env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE'>,
   certificateNo: string,
   readDb: () => Database,
+  /** The request's `waitUntil`: with it, a payload near its end is reloaded in the background. */
+  waitUntil?: (promise: Promise<unknown>) => void,
 ): Promise<CachedPayload | null> {
   // Forget what changed elsewhere (a KV read at most every few seconds per isolate), then memory.
   const syncing = syncVerificationChanges(env);
@@ -183,11 +187,39 @@ export async function verification(
   const previous = verificationMemory.lastValue(key);
   const trusted = trustedPayload(key, now);
   // A payload in memory was issued: the filter is asked only on the way to KV (issue 43).
-  if (trusted) return trusted;
+  if (trusted) {
+    // Refresh-ahead: near its end, one request reloads it off its own path, so that no request
+    // waits for KV on a certificate memory already holds (docs/performance.md, 2026-11-29).
+    if (waitUntil && claimRefresh(key, now)) {
+      waitUntil(
+        reloadVerification(db, env, certificateNo, readDb, trusted, now)
+          .catch((err: unknown) => {
+            // The payload stays until it comes due; a later request tries again.
+            console.warn(
+              JSON.stringify({ level: 'warn', msg: 'verification refresh-ahead failed', error: String(err) }),
+            );
+          })
+          .finally(() => refreshDone(key)),
+      );
+    }
+    return trusted;
+  }
   // A number never issued is answered from the filter, with no I/O at all.
   if (!(await mayBeIssued(env, certificateNo))) return null;
+  return reloadVerification(db, env, certificateNo, readDb, previous, now);
+}
+
+/** Loads `certificateNo`'s payload into memory, keeping `previous` (and its gzip bytes) when unchanged. */
+function reloadVerification(
+  db: Database,
+  env: Pick<Env, 'PUBLIC_BASE_URL' | 'CACHE'>,
+  certificateNo: string,
+  readDb: () => Database,
+  previous: CachedPayload | undefined,
+  now: number,
+): Promise<CachedPayload | null> {
   return verificationMemory.load(
-    key,
+    verificationKey(certificateNo),
     async () => {
       const loaded = await loadVerification(db, env, certificateNo, readDb);
       if (!loaded) return loaded;

@@ -57,6 +57,12 @@ export const VERIFICATION_MEMORY_MAX_MS = 600_000;
  * the same instant.
  */
 export const VERIFICATION_MEMORY_JITTER = 0.25;
+/**
+ * Refresh-ahead: in its last minute in memory, a payload's next request reloads it in the
+ * background (`claimRefresh`), so it is replaced before it comes due and no request waits for KV.
+ */
+export const VERIFICATION_REFRESH_AHEAD_MS = 60_000;
+
 /** How often an isolate reads the change feed (only when a verification asks). */
 export const CHANGES_REFRESH_MS = 5_000;
 
@@ -79,6 +85,9 @@ const feed = {
   clearedAt: 0,
 };
 
+/** Keys being reloaded ahead of their end: one reload per key at a time. */
+const refreshing = new Set<string>();
+
 /** Test seam: a fresh isolate (no payloads, no feed read yet). */
 export const resetVerificationMemory = onForgetIsolateState((): void => {
   verificationMemory.clear();
@@ -87,6 +96,7 @@ export const resetVerificationMemory = onForgetIsolateState((): void => {
   feed.readAt = Number.NEGATIVE_INFINITY;
   feed.changedAt.clear();
   feed.clearedAt = 0;
+  refreshing.clear();
 });
 
 /** Distrust KV entries of these numbers built before their change (the oldest known go first). */
@@ -166,9 +176,28 @@ function trusted(hit: CachedPayload, now: number): CachedPayload | undefined {
  */
 export function servableWithoutIo(key: string, now: number = Date.now()): CachedPayload | undefined {
   if (now - feed.checkedAt >= CHANGES_REFRESH_MS) return undefined;
+  // One request per payload near its end takes the full path, which reloads it ahead (`claimRefresh`).
+  if (refreshDue(key, now)) return undefined;
   // Only looks: an expired entry stays for the full path, which may keep it (`lastValue`).
   const hit = verificationMemory.fresh(key, now);
   return hit === undefined ? undefined : trusted(hit, now);
+}
+
+/** Whether `key`'s payload is in its last `VERIFICATION_REFRESH_AHEAD_MS` and nobody reloads it yet. */
+export function refreshDue(key: string, now: number = Date.now()): boolean {
+  const expires = verificationMemory.expiresAt(key);
+  return expires !== undefined && expires - now <= VERIFICATION_REFRESH_AHEAD_MS && !refreshing.has(key);
+}
+
+/** `refreshDue`, and if so the caller reloads it: `refreshDone` when its reload has settled. */
+export function claimRefresh(key: string, now: number = Date.now()): boolean {
+  if (!refreshDue(key, now)) return false;
+  refreshing.add(key);
+  return true;
+}
+
+export function refreshDone(key: string): void {
+  refreshing.delete(key);
 }
 
 /** Whether a KV entry of `certificateNo` built at `builtAt` may predate a known change. */

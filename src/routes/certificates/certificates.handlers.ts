@@ -5,6 +5,7 @@ import { finishedResponse, openDocument, publicJson } from '../../http/finished-
 import type { AppRouteHandler } from '../../http/types';
 import { gzipBody } from '../../lib/content-coding';
 import { PROBLEM_CONTENT_TYPE, ProblemError, problemBody } from '../../lib/problem';
+import { waitUntilOf } from '../../middleware/rate-limit';
 import * as certs from '../../services/certificates';
 import { JWKS_MAX_AGE, publishedKeysPayload } from '../../services/signing-key';
 import type * as routes from './certificates.routes';
@@ -55,7 +56,13 @@ export const badgePng: AppRouteHandler<typeof routes.getBadgePng> = async (c) =>
 /** Hot path: no I/O on an isolate-memory hit, else one KV read. */
 export const verify: AppRouteHandler<typeof routes.verifyCertificate> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
-  const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
+  const found = await certs.verification(
+    c.get('db'),
+    c.env,
+    number,
+    () => getReadReplicaDb(c.env.DB),
+    waitUntilOf(c),
+  );
   // Answered here rather than thrown: made-up numbers are this route's commonest miss, and an
   // exception (its stack trace) costs more than the answer itself.
   if (!found) {
