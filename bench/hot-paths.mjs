@@ -1,6 +1,15 @@
 // The public reads on a cache hit, side by side with a hello-world Hono Worker.
 //
-// Method: both Workers run under `wrangler dev --local` in this run. Caches are filled first
+// Method (the default since decision 0292, `BENCH_PAIRING=interleave`): every row is paired with
+// the same hello-world (bench/hello) answered by the row's own runtime process (bench/worker/index.ts
+// serves it at `/__hello`), one set of keep-alive connections giving 20 ms windows to each in turn
+// for 2 × `seconds`; a slice's ratio is the row's median window rate over the hello-world's. This
+// machine's stalls (100–400 ms, a few a second) land in a few windows, which the medians set aside,
+// and the two sides share one process, so neither can be the one that happened to run slower. The
+// rest of this comment describes `BENCH_PAIRING=alternate`, the method before it (decision 0220),
+// whose rounds, medians, warm-up and rows are unchanged.
+//
+// Method (alternate): both Workers run under `wrangler dev --local` in this run. Caches are filled first
 // (every certificate number used, every leaderboard domain, the agreement rate, the public
 // documents) and each target gets a short untimed warm-up. Then autocannon loads one target at
 // a time with the same connections, in short slices that alternate with the hello-world
@@ -34,6 +43,7 @@
 // summed per request; see bench/worker/d1-stats.ts), on the misses that fill the caches and
 // on a sample of hits.
 import { hottest, profileWhile } from './lib/inspector.mjs';
+import { closeInterleaveAgents, interleave } from './lib/interleave.mjs';
 import { BROWSER_HEADERS, load, pool } from './lib/load.mjs';
 import { printTable } from './lib/stats.mjs';
 
@@ -98,6 +108,11 @@ const HTML_ROWS = new Set(['embedFresh', 'embedTenK']);
 
 /** In the keyspace run, one request in this many asks for a certificate that exists. */
 const KEYSPACE_KNOWN_EVERY = 10;
+/**
+ * `interleave`'s window (decision 0292): long enough for every connection to be answered a few
+ * times (p50 7–11 ms), short enough that a slice holds ~100 windows per side.
+ */
+const WINDOW_MS = 20;
 
 /**
  * @param {{
@@ -111,7 +126,7 @@ const KEYSPACE_KNOWN_EVERY = 10;
  *   seconds: number;
  *   rounds: number;
  *   slices: number;
- *   pairing: 'together' | 'alternate';
+ *   pairing: 'interleave' | 'together' | 'alternate';
  *   extra?: boolean;
  *   profile?: { inspectorPort: number };
  *   only?: string[];
@@ -214,6 +229,11 @@ export async function benchHotPaths(opts) {
     hello: { base: o.hello, next: () => ({ path: '/' }) },
     // The hello-world as a page: the baseline of the HTML rows (HTML_ROWS).
     helloPage: { base: o.hello, next: () => ({ path: '/page' }) },
+    // The same hello-world answered by the service's own runtime (bench/worker/index.ts): the
+    // baselines of `interleave` (decision 0292), and its control (the hello-world against itself).
+    helloInProcess: { base: o.service, next: () => ({ path: '/__hello' }) },
+    helloPageInProcess: { base: o.service, next: () => ({ path: '/__hello/page' }) },
+    controlInProcess: { base: o.service, next: () => ({ path: '/__hello?control' }) },
     // The hello-world measured as if it were a path: its ratio to itself is 1 but for the
     // machine's noise, so its rounds show how far a round can stray with nothing changed.
     control: { base: o.helloControl, next: () => ({ path: '/' }) },
@@ -294,10 +314,42 @@ export async function benchHotPaths(opts) {
     return { ...r, cpuMs };
   };
 
+  /**
+   * One interleaved slice (decision 0292): `name` and `baseline` in alternating windows.
+   * @param {keyof typeof targets} name @param {keyof typeof targets} baseline @param {number} seconds
+   */
+  const paired = async (name, baseline, seconds) => {
+    const r = await interleave({
+      a: targets[name],
+      b: targets[baseline],
+      connections: o.connections,
+      seconds,
+      windowMs: WINDOW_MS,
+      headers: BROWSER_HEADERS,
+    });
+    for (const [side, label] of /** @type {const} */ ([
+      [r.a, name],
+      [r.b, baseline],
+    ])) {
+      const expected404 = label === 'verifyKeyspace' ? (side.statuses['404'] ?? 0) : 0;
+      if (side.non2xx - expected404 > 0 || side.errors > 0) {
+        throw new Error(
+          `${label}: ${side.non2xx} non-2xx and ${side.errors} failed requests under load (statuses ${JSON.stringify(side.statuses)})`,
+        );
+      }
+    }
+    // The judged figure is the median window rate; CPU per request cannot be told apart when
+    // both run in one process.
+    /** @param {import('./lib/interleave.mjs').SideResult} x */
+    const asRun = (x) => ({ ...x, rps: x.windowRps, cpuMs: Number.NaN });
+    return { ratio: r.ratio, a: asRun(r.a), b: asRun(r.b) };
+  };
+
   // --- Untimed warm-up of every target (JIT, connection pools, KV and limiter objects).
   for (const name of /** @type {const} */ ([
     'hello',
     'helloPage',
+    ...(o.pairing === 'interleave' ? /** @type {const} */ (['helloInProcess', 'helloPageInProcess']) : []),
     'control',
     ...PATHS,
     'leaderboardFresh',
@@ -384,6 +436,19 @@ export async function benchHotPaths(opts) {
    */
   const measure = async (name, round) => {
     const baseline = HTML_ROWS.has(name) ? 'helloPage' : 'hello';
+    if (o.pairing === 'interleave') {
+      // The row and the hello-world in turn, in WINDOW_MS windows, in the same runtime process
+      // (the service's, or the hello-world's for the floors), for 2 × o.seconds: each has the
+      // connections about o.seconds in all, as in H X H. The slice reads the median window rates.
+      const row = name === 'control' ? 'controlInProcess' : name;
+      const own = targets[row].base === o.service;
+      const base = own ? (baseline === 'helloPage' ? 'helloPageInProcess' : 'helloInProcess') : baseline;
+      const r = await paired(row, base, 2 * o.seconds);
+      runs[name].push(r.a);
+      runs[baseline].push(r.b);
+      slices[name][round]?.push(r.ratio);
+      return;
+    }
     if (o.pairing === 'together') {
       // Two loads on one Worker (the control, the floors) cannot tell their CPU apart.
       const shared = targets[name].base === o.hello;
@@ -428,12 +493,25 @@ export async function benchHotPaths(opts) {
       run(name, o.seconds, false),
       ...(o.pairing === 'together' ? [run('hello', o.seconds, false)] : []),
     ]);
+  // `interleave`: the in-process hello-world against the hello-world Worker, each loaded alone in
+  // turn (H W H W …, 5 pairs): whether the service's runtime answers the baseline as fast as a
+  // runtime of its own does. Printed and stored, not judged.
+  /** @type {number[]} */
+  const baselineVsWorker = [];
+  if (o.pairing === 'interleave') {
+    for (let i = 0; i < 5; i++) {
+      const inProcess = await run('helloInProcess', o.seconds, false);
+      const worker = await run('hello', o.seconds, false);
+      baselineVsWorker.push(inProcess.rps / worker.rps);
+    }
+  }
   for (let round = 0; round < o.rounds; round++) {
     for (let slice = 0; slice < o.slices; slice++) for (const name of rows) await measure(name, round);
     // Progress: each row's ratio in the round just finished (the median of its slices).
     const done = rows.map((name) => `${name} ${median(slices[name][round] ?? []).toFixed(2)}`);
     console.log(`  round ${round + 1} of ${o.rounds}: ${done.join(', ')}`);
   }
+  closeInterleaveAgents();
   // A round's ratio is the median of its slices; every target must hold in every round.
   for (const name of rows) ratios[name] = (slices[name] ?? []).map((s) => median(s));
 
@@ -522,6 +600,17 @@ export async function benchHotPaths(opts) {
   const result = {
     connections: o.connections,
     secondsPerRun: o.seconds,
+    pairing: o.pairing,
+    ...(o.pairing === 'interleave'
+      ? {
+          windowMs: WINDOW_MS,
+          /** The in-process hello-world's throughput over the hello-world Worker's (alone, in turn). */
+          baselineVsWorker: {
+            ratio: median(baselineVsWorker),
+            runs: baselineVsWorker.map((r) => Math.round(r * 1000) / 1000),
+          },
+        }
+      : {}),
     rounds: o.rounds,
     hello: summary(runs.hello),
     helloPage: runs.helloPage.length > 0 ? summary(runs.helloPage) : null,
@@ -603,9 +692,17 @@ export async function benchHotPaths(opts) {
   ];
   console.log(
     `\nPublic reads on a cache hit (${o.connections} connections each; ${o.rounds} rounds of ${o.slices} ` +
-      `interleaved ${o.seconds}-second slices per row, ${o.pairing === 'together' ? 'each loaded together with the hello-world' : 'each between two of the hello-world'}; ` +
+      (o.pairing === 'interleave'
+        ? `interleaved ${2 * o.seconds}-second slices per row, each the row and the hello-world in the same runtime in turn, ` +
+          `${WINDOW_MS} ms each, a slice's ratio their median window rates'; `
+        : `interleaved ${o.seconds}-second slices per row, ${o.pairing === 'together' ? 'each loaded together with the hello-world' : 'each between two of the hello-world'}; `) +
       "a round's ratio is the median of its slices' ratios; every round must meet the row's goal)",
   );
+  if (o.pairing === 'interleave')
+    console.log(
+      `The hello-world in the service's runtime against the hello-world Worker, each alone in turn: ` +
+        `${baselineVsWorker.map((r) => r.toFixed(2)).join(' ')} (median ${median(baselineVsWorker).toFixed(2)}; not judged)`,
+    );
   printTable(
     [
       'path',
@@ -625,7 +722,7 @@ export async function benchHotPaths(opts) {
         : []),
       [
         ...ratioRow(
-          `control: ${o.pairing === 'together' ? 'a second hello-world process' : 'the hello-world against itself'} (noise)`,
+          `control: ${o.pairing === 'together' ? 'a second hello-world process' : o.pairing === 'interleave' ? "the hello-world against itself, in the service's runtime" : 'the hello-world against itself'} (noise)`,
           result.control,
         ),
         '',
@@ -684,6 +781,10 @@ export async function benchHotPaths(opts) {
       // BENCH_ONLY: the paths not measured have no rounds.
     ].filter((row) => row[0]?.startsWith('hello-world') || row[6] !== ''),
   );
+  if (o.pairing === 'interleave')
+    console.log(
+      "¹ judged against the hello-world's page in the same runtime, which wrangler's dev proxy rewrites as it rewrites every HTML answer (decision 0280).",
+    );
   for (const name of HTML_ROWS) {
     const p = name === 'embedTenK' ? result.embedTenK : result.public.embedFresh;
     if (!p.ratiosVsJson || p.ratiosVsJson.length === 0) continue;

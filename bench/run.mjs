@@ -47,11 +47,18 @@ const SLICES = env('BENCH_SLICES', 5);
 const ROUNDS = env('BENCH_ROUNDS', 3);
 const EXTRA = process.env.BENCH_EXTRA === '1';
 /**
- * How a slice pairs a row with the hello-world: alternating (H X H, the default) or loaded at the
- * same time (`BENCH_PAIRING=together`, tried for decision 0220: two identical hello-world
- * processes loaded together read 1.03–1.14 of each other, a bias, not the 1 alternating gives).
+ * How a slice pairs a row with the hello-world. `interleave` (the default, decision 0292): the row
+ * and the hello-world answered by the same runtime process, in turn in 20 ms windows, a slice's
+ * ratio their median window rates. `alternate` (decision 0220): the row's runtime between two runs
+ * of the hello-world Worker (H X H), 2 seconds each. `together`: both loaded at the same time
+ * (tried for decision 0220: two identical hello-world processes loaded together read 1.03–1.14 of
+ * each other, a bias, not the 1 alternating gives).
  */
-const PAIRING = process.env.BENCH_PAIRING === 'together' ? 'together' : 'alternate';
+const PAIRING = /** @type {'interleave' | 'together' | 'alternate'} */ (
+  ['together', 'alternate'].includes(process.env.BENCH_PAIRING ?? '')
+    ? process.env.BENCH_PAIRING
+    : 'interleave'
+);
 const CONNECTIONS = env('BENCH_CONNECTIONS', 10);
 const CHECKS = env('BENCH_CHECKS', 30);
 /** Certificates whose verification is loaded (all cached first). */

@@ -90,3 +90,11 @@ app.get('/shaped', (c) => {
 });
 
 export default app;
+
+/**
+ * The same hello-world under `/__hello` (`GET /__hello`, `GET /__hello/page`), for the service's
+ * bench entry (bench/worker/index.ts) to answer from the service's own runtime: the baseline of
+ * `BENCH_PAIRING=interleave` (decision 0292), loaded in the same process, in the same
+ * milliseconds, as the row it is compared with.
+ */
+export const mountedHello = new Hono<{ Bindings: Bindings }>().route('/__hello', app);
