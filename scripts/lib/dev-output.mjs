@@ -2,6 +2,7 @@
 // wrangler dev prints about a thousand lines before "Ready" (the bindings table twice, warnings that
 // do not apply to a local run); a newcomer needs the URL, the accounts and where to look next.
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 
 /**
  * Blocks wrangler prints that say nothing useful here, by their first line. Each is dropped with the
@@ -21,8 +22,8 @@ const BINDINGS_HEADING =
   /^(Your Worker has access to the following bindings:|Your Worker and resources are simulated locally)/;
 const BINDINGS_ROW = /^(Binding\s+Resource|env\.\S+|\s*$)/;
 
-/** Strips ANSI colour codes (wrangler colours its warnings even when piped, sometimes). */
-const plain = (/** @type {string} */ line) => line.replace(/\x1b\[[0-9;]*m/g, '');
+/** Without ANSI colour codes (wrangler colours its warnings even when piped, sometimes). */
+const plain = stripVTControlCharacters;
 
 /**
  * Copies wrangler's output line by line, without the blocks above and the bindings table, and calls
