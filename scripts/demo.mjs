@@ -22,7 +22,10 @@ const EMPLOYER = { email: 'employer@demo.local', password: 'demo-employer-passwo
 const CANDIDATE = { email: 'candidate@demo.local', password: 'demo-candidate-password' };
 
 let step = 0;
-/** Prints a numbered step: what it did and where. */
+/**
+ * Prints a numbered step: what it did and where.
+ * @param {string} what @param {string} url @param {string} [detail]
+ */
 function say(what, url, detail = '') {
   step += 1;
   console.log(`${String(step).padStart(2)}. ${what}\n    ${url}${detail ? `\n    ${detail}` : ''}`);
@@ -36,8 +39,10 @@ class DemoError extends Error {}
  * @param {string} method
  * @param {string} path
  * @param {{ body?: unknown, cookie?: string, key?: string, expect?: number[] }} [options]
+ * @returns {Promise<Omit<Response, 'json'> & { json(): Promise<any> }>} (the answers are read as the API documents them)
  */
 async function call(method, path, { body, cookie, key, expect = [200, 201] } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (cookie) headers.cookie = cookie;
@@ -50,7 +55,7 @@ async function call(method, path, { body, cookie, key, expect = [200, 201] } = {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     throw new DemoError(
       `cannot reach ${base} (${error.cause?.code ?? error.message}): start the server first with \`npm run dev\`` +
         ' (or pass --base-url).',
@@ -59,7 +64,7 @@ async function call(method, path, { body, cookie, key, expect = [200, 201] } = {
   if (!expect.includes(res.status)) {
     let problem = '';
     try {
-      const p = await res.json();
+      const p = /** @type {{ title?: string, detail?: string }} */ (await res.json());
       problem = `${p.title ?? ''}: ${p.detail ?? ''}`;
     } catch {}
     throw new DemoError(`${method} ${path} answered ${res.status} ${problem}`);
@@ -67,7 +72,10 @@ async function call(method, path, { body, cookie, key, expect = [200, 201] } = {
   return res;
 }
 
-/** Logs in and returns the session cookie. */
+/**
+ * Logs in and returns the session cookie.
+ * @param {{ email: string, password: string }} account
+ */
 async function login({ email, password }) {
   const res = await call('POST', '/api/auth/login', { body: { email, password } });
   const cookie = res.headers.get('set-cookie')?.match(/session=[^;]+/)?.[0];
@@ -75,7 +83,12 @@ async function login({ email, password }) {
   return cookie;
 }
 
-/** Polls `read` every half second until it returns a value (30 s at most). */
+/**
+ * Polls `read` every half second until it returns a value (30 s at most).
+ * @template T
+ * @param {() => Promise<T | undefined>} read @param {string} what
+ * @returns {Promise<T>}
+ */
 async function until(read, what) {
   const end = Date.now() + 30_000;
   while (Date.now() < end) {
@@ -211,7 +224,7 @@ async function main() {
     })
   ).json();
   say(
-    `Pillar 4, rubric: ${rubric.criteria.length} criteria (${rubric.criteria.map((c) => c.name).join('; ')})`,
+    `Pillar 4, rubric: ${rubric.criteria.length} criteria (${rubric.criteria.map((/** @type {{ name: string }} */ c) => c.name).join('; ')})`,
     `${base}/api/v1/rubrics/generate`,
   );
   const integrity = await (
