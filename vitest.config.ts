@@ -139,6 +139,9 @@ const serviceBindings = {
   FUZZ_SEED: process.env.FUZZ_SEED ?? '',
   // test/setup.ts: log how long each file's storage reset took.
   DEBUG_TEST_SETUP: process.env.DEBUG_TEST_SETUP ?? '',
+  // The tests inject failures on purpose (a job that throws, a KV that is down): their logs would
+  // be thousands of red lines. `LOG_LEVEL=info npm test` shows them (src/lib/log.ts).
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
 };
 
 /** Service files that drop a table (a failure they simulate): each gets a workerd of its own. */

@@ -22,7 +22,7 @@ type Operation = {
 type Doc = {
   openapi: string;
   info: { title: string; version: string };
-  servers: { url: string }[];
+  servers: { url: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown> };
 };

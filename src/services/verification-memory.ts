@@ -35,6 +35,7 @@ import {
 } from '../domain/verification-changes';
 import { IsolateCache } from '../lib/isolate-cache';
 import { onForgetIsolateState } from '../lib/isolate-state';
+import { log } from '../lib/log';
 import {
   type CachedPayload,
   forgetStatusListMemory,
@@ -146,9 +147,7 @@ export function syncVerificationChanges(
       feed.readAt = Math.max(feed.readAt, now);
     },
     (err: unknown) => {
-      console.warn(
-        JSON.stringify({ level: 'warn', msg: 'verification changes: read failed', error: String(err) }),
-      );
+      log('warn', 'verification changes: read failed', { error: String(err) });
     },
   );
 }
