@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type RateDecision, type RateLimiter } from '../src/durable/rate-limiter';
+import type { RateDecision, RateLimiter } from '../src/durable/rate-limiter';
 import { ADMIT_AHEAD } from '../src/middleware/ip-admission';
 import { consumeRateLimit, ipLimitKey, ipShard } from '../src/middleware/rate-limit';
 import { issueKey, loginAdmin, signup } from './harness';
