@@ -2,7 +2,7 @@ import changelog from '../../../CHANGELOG.md';
 import { openApiYaml } from '../../http/openapi';
 import type { AppOpenAPI, AppRouteHandler } from '../../http/types';
 import { PROBLEM_TYPES, problemTypeUri } from '../../lib/problem';
-import { docsAssets, SCALAR_BUNDLE } from './meta.docs';
+import { docsAssets, scalarBundle } from './meta.docs';
 import type * as routes from './meta.routes';
 
 /** The document of `documented` (the root app, so it covers these routes too), one per server URL. */
@@ -26,7 +26,7 @@ export function openApiDocument(documented: AppOpenAPI): AppRouteHandler<typeof 
 
 /** The reference page: same-origin script only, under a hash-based CSP (see meta.docs.ts). */
 export const docs: AppRouteHandler<typeof routes.getDocs> = async (c) => {
-  const { html, csp } = await docsAssets();
+  const { html, csp } = await docsAssets(c.env.ASSETS);
   return c.body(html, 200, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': csp,
@@ -34,9 +34,13 @@ export const docs: AppRouteHandler<typeof routes.getDocs> = async (c) => {
   });
 };
 
+/**
+ * The static assets answer `/docs/scalar.js` before the Worker runs (wrangler.toml `[assets]`);
+ * this answers only where they do not (a configuration with `run_worker_first`), with the same file.
+ */
 export const docsScript: AppRouteHandler<typeof routes.getDocsScript> = async (c) => {
-  const { integrity } = await docsAssets();
-  return c.body(SCALAR_BUNDLE, 200, {
+  const [{ integrity }, bundle] = await Promise.all([docsAssets(c.env.ASSETS), scalarBundle(c.env.ASSETS)]);
+  return c.body(await bundle.arrayBuffer(), 200, {
     'Content-Type': 'text/javascript; charset=utf-8',
     ETag: `"${integrity}"`,
     'Cache-Control': 'public, max-age=31536000, immutable',
