@@ -66,3 +66,56 @@ describe('static assets', () => {
     expect((await asset('/favicon')).status).toBe(404);
   });
 });
+
+describe('the changelog (/changelog)', () => {
+  it('is Markdown for a client that does not ask for HTML, as before', async () => {
+    for (const accept of [undefined, '*/*', 'text/markdown', 'text/html;q=0, */*']) {
+      const res = await call('/changelog', accept ? { headers: { accept } } : {});
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(res.headers.get('vary')).toContain('Accept');
+      const text = await res.text();
+      expect(text).toContain('# Changelog');
+      expect(text).toContain('## [Unreleased]');
+    }
+  });
+
+  it('is a page with a table of contents by version for a browser, under a CSP that allows only its stylesheet', async () => {
+    const res = await call('/changelog', {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
+    const html = await res.text();
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<link rel="stylesheet" href="/assets/site.css">');
+    expect(html).not.toMatch(/<script/i);
+    // Every version and section heading has an anchor the table of contents links to.
+    const toc = /<nav[^>]*class="toc">([\s\S]*?)<\/nav>/.exec(html)?.[1] ?? '';
+    expect(toc).toContain('<a href="#unreleased">[Unreleased]</a>');
+    const anchors = [...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]);
+    expect(anchors.length).toBeGreaterThan(10);
+    for (const id of anchors) expect(html).toContain(`id="${id}"`);
+    expect(new Set(anchors).size).toBe(anchors.length);
+    // Markdown rendered: headings, lists, code spans.
+    expect(html).toContain('<h1 id="changelog">Changelog</h1>');
+    expect(html).toMatch(/<li>[\s\S]*<code>\/api\/v1\/<\/code>/);
+  });
+
+  it('the static files behind it: /changelog.html and /changelog.md', async () => {
+    const page = await asset('/changelog.html');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).toContain("style-src 'self'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    await page.arrayBuffer();
+    const markdown = await asset('/changelog.md');
+    expect(markdown.status).toBe(200);
+    expect(markdown.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await markdown.text()).toContain('# Changelog');
+  });
+});
