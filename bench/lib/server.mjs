@@ -39,8 +39,10 @@ export async function buildWorker(config, outDir, entry) {
   const generated = local
     .replace(/^main\s*=.*$/m, 'main = "index.js"\nno_bundle = true')
     .replace(/^migrations_dir\s*=\s*"(.*)"$/gm, (_, d) => `migrations_dir = ${JSON.stringify(join(ROOT, d))}`)
-    // The bundle names the Scalar text module `<hash>-standalone.js`: keep it a text module.
-    .replace('"**/api-reference/dist/browser/standalone.js"', '"**/*-standalone.js"');
+    // The static assets (wrangler.toml [assets]) stay where they are; the dry run above already
+    // ran the custom build that writes the generated ones, so the copy needs no [build].
+    .replace(/^directory\s*=\s*"(.*)"$/gm, (_, d) => `directory = ${JSON.stringify(join(ROOT, d))}`)
+    .replace(/^\[build\]\n(?:(?!\[)[^\n]*\n)*/m, '');
   if (!/^main = "index.js"$/m.test(generated) || !existsSync(join(dir, 'index.js'))) {
     throw new Error(`could not derive a benchmark config from ${config}`);
   }

@@ -4,7 +4,7 @@ import { ProblemError } from '../../lib/problem';
 import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import { identifierIncluded } from '../../services/credentials';
-import { renderCertificatePdf } from '../../services/dsr/pdf';
+import { renderCertificatePdf } from '../../services/renderers';
 import * as requests from '../../services/dsr/requests';
 import { setHolderIdentifier } from '../../services/issuance/resign';
 import * as domainProof from '../../services/organisations/domain-proof';

@@ -46,7 +46,7 @@ import { auditInsert } from '../audit';
 import { consentHistory, consentStates } from '../consent';
 import { recipientsOf } from '../disclosures';
 import { type GrantView, grantsOf } from '../portability/grants';
-import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from './pdf';
+import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from '../renderers';
 import { completeRequest, requestInsert } from './requests';
 
 /** Bumped when a file's shape changes; recorded in `manifest.json`. */
