@@ -117,7 +117,8 @@ async function main() {
     const dist = join(out, 'dist');
     const { readdirSync } = await import('node:fs');
     const modules = readdirSync(dist)
-      .filter((name) => !name.endsWith('.map'))
+      // (wrangler's own README.md in the output directory is not part of the upload)
+      .filter((name) => !name.endsWith('.map') && name !== 'README.md')
       .map((name) => {
         const bytes = readFileSync(join(dist, name));
         return {
