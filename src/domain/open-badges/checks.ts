@@ -8,6 +8,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { base64url } from 'jose';
 import achievementCredentialSchema from '../../assets/ob3/achievementcredential.json';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../json-depth';
 
 export const VC_V2 = 'https://www.w3.org/ns/credentials/v2';
 export const VC_V1 = 'https://www.w3.org/2018/credentials/v1';
@@ -46,11 +47,19 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 function segmentJson(segment: string): unknown {
   if (!/^[A-Za-z0-9_-]*$/.test(segment)) return undefined;
   try {
-    return JSON.parse(strict.decode(base64url.decode(segment)));
+    const text = strict.decode(base64url.decode(segment));
+    // Depth first: the schema validator recurses once per level (a stack overflow near 300).
+    if (jsonTooDeep(text)) return TOO_DEEP;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
+
+const TOO_DEEP = Symbol('too deep');
+
+/** The longest `kid` read (the same cap as every identifier: src/domain/open-badges/did.ts). */
+const MAX_KID_LENGTH = 2048;
 
 export type CheckOutcome = 'passed' | 'failed' | 'warning' | 'unverifiable' | 'skipped';
 export type CheckName =
@@ -83,6 +92,8 @@ export function parseJwt(jwt: string): { ok: true; value: ParsedJwt } | { ok: fa
   if (parts.length !== 3) return { ok: false, detail: 'A compact JWS has three segments.' };
   const header = segmentJson(parts[0] ?? '');
   const payload = segmentJson(parts[1] ?? '');
+  if (header === TOO_DEEP || payload === TOO_DEEP)
+    return { ok: false, detail: `The JSON nests deeper than ${MAX_JSON_DEPTH} levels; not read.` };
   if (!isRecord(header)) return { ok: false, detail: 'The JOSE header is not base64url-encoded JSON.' };
   if (!isRecord(payload)) return { ok: false, detail: 'The payload is not base64url-encoded JSON.' };
   const { alg, kid } = header;
@@ -106,6 +117,8 @@ export function parseJwt(jwt: string): { ok: true; value: ParsedJwt } | { ok: fa
       };
   if (kid !== undefined && (typeof kid !== 'string' || kid === ''))
     return { ok: false, detail: '"kid" must be a non-empty string.' };
+  if (typeof kid === 'string' && kid.length > MAX_KID_LENGTH)
+    return { ok: false, detail: `"kid" is over ${MAX_KID_LENGTH} characters; not read.` };
   const vcClaim = isRecord(payload.vc);
   return {
     ok: true,
