@@ -13,6 +13,7 @@ import type { Database } from '../db/client';
 import { organisations } from '../db/schema';
 import { keyByThumbprint } from '../domain/certificates/credential';
 import { PLATFORM_ISSUER } from '../domain/certificates/urls';
+import { jsonTooDeep } from '../domain/json-depth';
 import { readStatus } from '../domain/open-badges/bitstring';
 import {
   type AcceptedAlgorithm,
@@ -40,11 +41,10 @@ import {
 } from '../domain/open-badges/did';
 import { type DeclaredImage, readPresented } from '../domain/open-badges/presented';
 import { type StatusFinding, type Verdict, verdictOf, verdictSentence } from '../domain/open-badges/verdict';
-import { jsonTooDeep } from '../domain/json-depth';
 import { type FetchBudget, guardedFetch, maxAgeOf, OutboundRefused } from './outbound-fetch';
 import { publishedKeys } from './signing-key';
-import { verifyEmbeddedProof } from './verifier/embedded-proof';
 import { issuerProfile, STATUS_LIST_MAX_AGE, statusList } from './status-lists';
+import { verifyEmbeddedProof } from './verifier/embedded-proof';
 
 /** Fetches one verification may make in all (key, DID document, status list and its key, Profile). */
 export const FETCH_BUDGET = 6;
@@ -205,7 +205,9 @@ const short = (id: string) => (id.length > 120 ? `${id.slice(0, 117)}…` : id);
  * construction (a did:key, a DID document's method of that DID, this site's key), else the
  * `controller` its document names (null: none; then the issuer's Profile must list it).
  */
-type ResolvedKey = { jwk: PublicJwk; bound: true } | { jwk: PublicJwk; bound: false; controller: string | null };
+type ResolvedKey =
+  | { jwk: PublicJwk; bound: true }
+  | { jwk: PublicJwk; bound: false; controller: string | null };
 
 /** The public key the credential names, and only one its issuer may speak with. */
 async function resolveKey(ctx: Context, kid: string | null, issuerId: string | null): Promise<ResolvedKey> {
@@ -388,7 +390,9 @@ async function signatureCheck(
     const key = await resolveKey(ctx, parsed.header.kid, issuerId);
     await verifySignature(jwt, parsed.header.alg, key.jwk);
     // The signature holds: now whether the key is the issuer's, not merely on its host.
-    const provenance = key.bound ? '' : await keyProvenance(ctx, parsed.header.kid ?? '', issuerId ?? '', key.controller);
+    const provenance = key.bound
+      ? ''
+      : await keyProvenance(ctx, parsed.header.kid ?? '', issuerId ?? '', key.controller);
     return {
       check: 'signature',
       outcome: 'passed',
@@ -464,7 +468,8 @@ async function statusEntryCheck(
   const listIssuer = issuerIdOf(list);
   // The list must be the credential issuer's own (not another tenant's on the same host); this
   // site's lists are the platform's and serve every organisation's credentials.
-  const ours = ownUrl(ctx, url) && listIssuer !== null && ownUrl(ctx, listIssuer) && ownUrl(ctx, credentialIssuer);
+  const ours =
+    ownUrl(ctx, url) && listIssuer !== null && ownUrl(ctx, listIssuer) && ownUrl(ctx, credentialIssuer);
   if (!listIssuer || !(listIssuer === credentialIssuer || ours))
     return {
       finding: 'unknown',
@@ -541,7 +546,9 @@ async function issuerCheck(
       check: {
         check: 'issuer',
         outcome: 'failed',
-        detail: issuerId ? `An issuer id over ${MAX_IDENTIFIER_LENGTH} characters is not read.` : 'No issuer.',
+        detail: issuerId
+          ? `An issuer id over ${MAX_IDENTIFIER_LENGTH} characters is not read.`
+          : 'No issuer.',
       } as Check,
     };
   const ownPrefix = `${ctx.base}/ob/issuers/`;
@@ -610,6 +617,7 @@ async function issuerCheck(
   if (!signed) {
     // What an unverified credential's issuer is called is not looked up: its Profile is fetched
     // only for a credential whose signature held.
+    outcome = 'warning';
     detail += ' Its Profile was not read: the signature did not verify.';
   } else if (/^https?:\/\//i.test(issuerId)) {
     const read = await readProfile(ctx, issuerId);
@@ -760,7 +768,8 @@ export async function verifyPresentedCredential(
     const proof = await verifyEmbeddedProof({ credential, issuerId, env, budget: ctx.budget, now });
     checks.push({
       check: 'signature',
-      outcome: proof.outcome === 'verified' ? 'passed' : proof.outcome === 'failed' ? 'failed' : 'unverifiable',
+      outcome:
+        proof.outcome === 'verified' ? 'passed' : proof.outcome === 'failed' ? 'failed' : 'unverifiable',
       detail: proof.detail,
     });
     checks.push({ check: 'claims', outcome: 'skipped', detail: 'No JWT claims.' });

@@ -48,7 +48,8 @@ export function readBakedPng(png: Uint8Array): Baked {
       return { error: `The PNG is damaged: chunk ${index} is longer than the file.` };
     const typeAndData = png.subarray(offset + 4, offset + 8 + length);
     const type = latin1.decode(typeAndData.subarray(0, 4));
-    if (!/^[A-Za-z]{4}$/.test(type)) return { error: `The PNG is damaged: chunk ${index} has no valid type.` };
+    if (!/^[A-Za-z]{4}$/.test(type))
+      return { error: `The PNG is damaged: chunk ${index} has no valid type.` };
     if (crc32(typeAndData) !== view.getUint32(offset + 8 + length))
       return { error: `The PNG is damaged: chunk ${index} (${type}) fails its CRC.` };
     if (index === 0 && type !== 'IHDR') return { error: 'The PNG is damaged: it does not start with IHDR.' };
@@ -74,7 +75,9 @@ export function readBakedPng(png: Uint8Array): Baked {
     };
   const { type, data } = candidates[0]!;
   if (type !== 'iTXt')
-    return { error: `The credential is in a ${type} chunk; Open Badges 3.0 bakes it in an uncompressed iTXt.` };
+    return {
+      error: `The credential is in a ${type} chunk; Open Badges 3.0 bakes it in an uncompressed iTXt.`,
+    };
   return iTxtText(data);
 }
 
@@ -104,7 +107,7 @@ const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 class XmlRefused extends Error {}
 
 /** Character data with its references resolved: the five predefined entities and `&#…;` only. */
-function unescape(text: string): string {
+function xmlText(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&([^;&\s]*);?/g, (whole, name: string) => {
     if (!whole.endsWith(';')) throw new XmlRefused('a bare "&" (not a reference)');
@@ -135,7 +138,7 @@ function attributesOf(source: string): [string, string][] {
     const name = match[1];
     if (!NAME.test(name)) throw new XmlRefused(`the attribute name "${name.slice(0, 40)}"`);
     if (out.some(([n]) => n === name)) throw new XmlRefused(`the attribute "${name}" twice`);
-    out.push([name, unescape(match[2] ?? match[3] ?? '')]);
+    out.push([name, xmlText(match[2] ?? match[3] ?? '')]);
     at = pattern.lastIndex;
   }
   return out;
@@ -154,7 +157,11 @@ function tagEnd(text: string, from: number): number {
   return -1;
 }
 
-function resolve(qname: string, scope: Map<string, string>, isAttribute: boolean): { ns: string; local: string } {
+function resolve(
+  qname: string,
+  scope: Map<string, string>,
+  isAttribute: boolean,
+): { ns: string; local: string } {
   const colon = qname.indexOf(':');
   if (colon < 0) return { ns: isAttribute ? '' : (scope.get('') ?? ''), local: qname };
   const prefix = qname.slice(0, colon);
@@ -168,7 +175,8 @@ export function readBakedSvg(svg: string): Baked {
   try {
     return readSvg(svg);
   } catch (error) {
-    if (error instanceof XmlRefused) return { error: `The SVG is not well-formed XML we read: ${error.message}.` };
+    if (error instanceof XmlRefused)
+      return { error: `The SVG is not well-formed XML we read: ${error.message}.` };
     throw error;
   }
 }
@@ -186,7 +194,7 @@ function readSvg(text: string): Baked {
       if (stack.length === 0) {
         if (chars.trim() !== '') throw new XmlRefused('text outside the root element');
       } else {
-        const value = unescape(chars);
+        const value = xmlText(chars);
         if (open) open.text.push(value);
       }
     }
@@ -210,7 +218,8 @@ function readSvg(text: string): Baked {
       if (rootSeen) throw new XmlRefused('a DOCTYPE after the root element');
       const end = tagEnd(text, i + 9);
       if (end < 0) throw new XmlRefused('an unterminated DOCTYPE');
-      if (text.slice(i, end).includes('[')) throw new XmlRefused('a DOCTYPE with declarations (entities are not expanded)');
+      if (text.slice(i, end).includes('['))
+        throw new XmlRefused('a DOCTYPE with declarations (entities are not expanded)');
       i = end + 1;
     } else if (text.startsWith('<!', i)) {
       throw new XmlRefused('a markup declaration outside a DOCTYPE');
@@ -219,7 +228,8 @@ function readSvg(text: string): Baked {
       if (end < 0) throw new XmlRefused('an unterminated end tag');
       const qname = text.slice(i + 2, end).trim();
       const top = stack.pop();
-      if (!top || top.qname !== qname) throw new XmlRefused(`the end tag </${qname.slice(0, 40)}> does not match`);
+      if (!top || top.qname !== qname)
+        throw new XmlRefused(`the end tag </${qname.slice(0, 40)}> does not match`);
       if (top.candidate) open = null;
       i = end + 1;
     } else {
@@ -262,7 +272,8 @@ function readSvg(text: string): Baked {
     }
   }
   if (!rootSeen) throw new XmlRefused('no root element');
-  if (stack.length > 0) throw new XmlRefused(`<${stack[stack.length - 1]!.qname.slice(0, 40)}> is never closed`);
+  if (stack.length > 0)
+    throw new XmlRefused(`<${stack[stack.length - 1]!.qname.slice(0, 40)}> is never closed`);
 
   const found = candidates.flatMap((c) => {
     const body = c.text.join('').trim();
@@ -270,7 +281,9 @@ function readSvg(text: string): Baked {
     return [...(verify ? [verify] : []), ...(body ? [body] : [])];
   });
   if (found.length === 0)
-    return { error: `The SVG carries no Open Badges credential (no <credential> element in the ${OB3_NAMESPACE} namespace).` };
+    return {
+      error: `The SVG carries no Open Badges credential (no <credential> element in the ${OB3_NAMESPACE} namespace).`,
+    };
   if (found.length > 1)
     return {
       error: `The SVG carries ${found.length} credentials (credential elements, or a verify attribute and a body): a baked badge carries one, and which one to read is ambiguous; refused.`,

@@ -164,6 +164,25 @@ export function checkContextAndType(credential: Record<string, unknown>): Check 
 
 let validator: Validator | undefined;
 
+/**
+ * The credential as the bundled schema reads it: `proof` as an array. The bundled copy (kept
+ * verbatim, src/assets/ob3) types `proof` as an array, where the VC Data Model, the published
+ * Data Integrity libraries and the credentials they make use one object; both are accepted by
+ * wrapping a single proof (the credential's own, and any endorsement's) before validating.
+ * Recursive, but only over a credential whose depth was bounded before it was parsed.
+ */
+function withProofArrays(value: Record<string, unknown>): Record<string, unknown> {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!isRecord(node)) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(node))
+      out[key] = key === 'proof' && isRecord(child) ? [walk(child)] : walk(child);
+    return out;
+  };
+  return walk(value) as Record<string, unknown>;
+}
+
 /** The official 1EdTech AchievementCredential schema (VC 2.0 form), src/assets/ob3. */
 export function checkSchema(credential: Record<string, unknown>): Check {
   if (asArray(credential['@context'])[0] === VC_V1)
@@ -173,7 +192,7 @@ export function checkSchema(credential: Record<string, unknown>): Check {
       detail: 'A VC 1.1 credential: the bundled 1EdTech schema is for the VC 2.0 form; not validated.',
     };
   validator ??= new Validator(achievementCredentialSchema as object, '2019-09', false);
-  const result = validator.validate(credential);
+  const result = validator.validate(withProofArrays(credential));
   if (result.valid)
     return {
       check: 'schema',

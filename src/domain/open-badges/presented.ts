@@ -72,7 +72,12 @@ function readBytes(bytes: Uint8Array, png: boolean): Presented | { error: string
   }
   // Markup is never a VC-JWT or JSON: read it as the SVG it must be (no pattern guessing, which
   // a crafted prefix could make slow or make disagree with the XML reader).
-  if (text.replace(/^\uFEFF/, '').trimStart().startsWith('<')) {
+  if (
+    text
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+      .startsWith('<')
+  ) {
     const baked = readBakedSvg(text);
     return 'error' in baked ? baked : fromText(baked.credential, 'svg');
   }

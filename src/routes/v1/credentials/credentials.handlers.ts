@@ -61,9 +61,7 @@ export async function verifyPresented(
   db: Parameters<typeof verifyPresentedCredential>[0],
   req: { header(name: 'content-type'): string | undefined; arrayBuffer(): Promise<ArrayBuffer> },
   /** The validated JSON body; the image entries' (string) type only exists for the type checker. */
-  json:
-    | { credential?: string | Record<string, unknown> | undefined; badge?: string | undefined }
-    | string,
+  json: { credential?: string | Record<string, unknown> | undefined; badge?: string | undefined } | string,
 ) {
   const declared = IMAGE_TYPES[essenceOf(req.header('content-type') ?? '')];
   if (declared)

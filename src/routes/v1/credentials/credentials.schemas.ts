@@ -90,12 +90,15 @@ export const VerifyCredentialResultSchema = z
       .nullable()
       .openapi({ description: 'What the credential says (unverified when the verdict is not `valid`).' }),
     format: z.enum(['vc-jwt', 'json']).nullable(),
-    verifiedCredential: z.string().nullable().openapi({
-      description:
-        'Exactly the credential these checks are about, as read from what was sent: the compact VC-JWT, or the ' +
-        'JSON credential’s text. For a baked badge, the one credential in the image (an image carrying more than ' +
-        'one is refused at `parse`). A display shows this credential’s claims and nothing else.',
-    }),
+    verifiedCredential: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'Exactly the credential these checks are about, as read from what was sent: the compact VC-JWT, or the ' +
+          'JSON credential’s text. For a baked badge, the one credential in the image (an image carrying more than ' +
+          'one is refused at `parse`). A display shows this credential’s claims and nothing else.',
+      }),
     container: z.enum(['text', 'png', 'svg']).nullable(),
     algorithm: z.string().nullable(),
     kid: z.string().nullable(),
