@@ -415,8 +415,11 @@ async function statusEntryCheck(
   ctx: Context,
   entry: Record<string, unknown>,
   credentialIssuer: string,
+  credentialId: unknown,
 ): Promise<{ finding: StatusFinding; detail: string }> {
   const type = entry.type;
+  if (type === '1EdTechRevocationList')
+    return revocationListCheck(ctx, entry, credentialIssuer, credentialId);
   if (type !== 'BitstringStatusListEntry' && type !== 'StatusList2021Entry')
     return {
       finding: 'unknown',
@@ -501,6 +504,63 @@ async function statusEntryCheck(
   };
 }
 
+/**
+ * A `1EdTechRevocationList` status (1EdTech Revocation List Status Method 1.0, what the OB 3.0
+ * displayer tests use): the list at the entry's `id` (on the issuer's own site, naming the same
+ * issuer when it names one) lists the revoked credentials' ids in `revokedCredential` (each
+ * revoked unless `revoked` is false). The list is not signed: its origin is the issuer's.
+ */
+async function revocationListCheck(
+  ctx: Context,
+  entry: Record<string, unknown>,
+  credentialIssuer: string,
+  credentialId: unknown,
+): Promise<{ finding: StatusFinding; detail: string }> {
+  const url = entry.id;
+  if (typeof url !== 'string' || url.length > MAX_IDENTIFIER_LENGTH || !/^https:\/\//i.test(url))
+    return { finding: 'unknown', detail: 'The 1EdTechRevocationList entry has no https id to fetch.' };
+  if (typeof credentialId !== 'string')
+    return { finding: 'unknown', detail: 'The credential has no id to look up in its revocation list.' };
+  if (!keyBelongsToIssuer(url, credentialIssuer))
+    return {
+      finding: 'unknown',
+      detail: `The revocation list ${short(url)} is not on the issuer's own site; a list elsewhere cannot speak for it.`,
+    };
+  let body: string;
+  try {
+    body = await fetchCached(ctx, 'status', url, 'application/json', STATUS_LIST_MAX_AGE);
+  } catch (error) {
+    if (error instanceof Unverifiable)
+      return { finding: 'unknown', detail: `The revocation list could not be fetched: ${error.message}` };
+    throw error;
+  }
+  let list: unknown;
+  try {
+    list = jsonTooDeep(body) ? null : JSON.parse(body);
+  } catch {
+    list = null;
+  }
+  if (!isRecord(list)) return { finding: 'unknown', detail: 'The revocation list is not a JSON object.' };
+  const listIssuer = issuerIdOf(list);
+  if (listIssuer !== null && listIssuer !== credentialIssuer)
+    return {
+      finding: 'unknown',
+      detail: `The revocation list's issuer (${short(listIssuer)}) is not the credential's.`,
+    };
+  const items = list.revokedCredential ?? list.revokedCredentials;
+  if (items !== undefined && !Array.isArray(items))
+    return { finding: 'unknown', detail: 'The revocation list’s revokedCredential is not an array.' };
+  const hit = (items ?? []).find(
+    (item: unknown) => isRecord(item) && item.id === credentialId && item.revoked !== false,
+  );
+  if (hit)
+    return {
+      finding: 'revoked',
+      detail: `The issuer's 1EdTech revocation list names this credential: revoked${isRecord(hit) && typeof hit.revocationReason === 'string' ? ` (${hit.revocationReason.slice(0, 200)})` : ''}.`,
+    };
+  return { finding: 'active', detail: 'The issuer’s 1EdTech revocation list does not name this credential.' };
+}
+
 async function statusCheck(ctx: Context, credential: Record<string, unknown>, issuerId: string | null) {
   const entries = (
     Array.isArray(credential.credentialStatus) ? credential.credentialStatus : [credential.credentialStatus]
@@ -514,7 +574,9 @@ async function statusCheck(ctx: Context, credential: Record<string, unknown>, is
         detail: 'No credentialStatus: the issuer offers no revocation.',
       } as Check,
     };
-  const results = await Promise.all(entries.slice(0, 2).map((e) => statusEntryCheck(ctx, e, issuerId ?? '')));
+  const results = await Promise.all(
+    entries.slice(0, 2).map((e) => statusEntryCheck(ctx, e, issuerId ?? '', credential.id)),
+  );
   const rank: StatusFinding[] = ['revoked', 'suspended', 'unknown', 'active', 'none'];
   const finding = rank.find((f) => results.some((r) => r.finding === f)) ?? 'active';
   const outcome = finding === 'active' ? 'passed' : finding === 'unknown' ? 'unverifiable' : 'failed';

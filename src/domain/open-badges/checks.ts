@@ -210,11 +210,40 @@ export function checkSchema(credential: Record<string, unknown>): Check {
   };
 }
 
-const seconds = (iso: unknown): number | null => {
-  if (typeof iso !== 'string') return null;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
-};
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An RFC 3339 / XML Schema `dateTimeStamp` (a time zone required) in whole seconds since the
+ * epoch, or null when it is not one: nothing else is guessed at (`Date.parse` reads numbers,
+ * local times and English dates). Second 60, a leap second (RFC 3339 § 5.7), is the last
+ * instant of its minute: read as the minute's end.
+ */
+export function dateTimeSeconds(value: unknown): number | null {
+  if (typeof value !== 'string' || value.length > 40) return null;
+  const m = DATE_TIME.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offsetHours = m[8] ? 0 : Number(m[10]);
+  const offsetMinutes = m[8] ? 0 : Number(m[11]);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
+  if (offsetHours > 23 || offsetMinutes > 59) return null;
+  const ms = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
+  if (new Date(ms).getUTCDate() !== day) return null; // 31 April, 30 February, …
+  const offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60;
+  return Math.floor(ms / 1000) + (second === 60 ? 1 : 0) - offset;
+}
+
+/** A date member: absent (null), a date-time (its seconds), or present and unreadable. */
+const seconds = (value: unknown): number | null | 'unreadable' =>
+  value === undefined ? null : (dateTimeSeconds(value) ?? 'unreadable');
 
 /** The issuer's id (a string or `issuer.id`). */
 export function issuerIdOf(credential: Record<string, unknown>): string | null {
@@ -225,9 +254,18 @@ export function issuerIdOf(credential: Record<string, unknown>): string | null {
 
 /** The credential's dates: VC 2.0 `validFrom`/`validUntil`, or VC 1.1 `issuanceDate`/`expirationDate`. */
 function datesOf(credential: Record<string, unknown>) {
+  const fromName = credential.validFrom !== undefined ? 'validFrom' : 'issuanceDate';
+  const untilName = credential.validUntil !== undefined ? 'validUntil' : 'expirationDate';
+  const from = seconds(credential[fromName]);
+  const until = seconds(credential[untilName]);
+  const unreadable = [
+    ...(from === 'unreadable' ? [fromName] : []),
+    ...(until === 'unreadable' ? [untilName] : []),
+  ];
   return {
-    from: seconds(credential.validFrom ?? credential.issuanceDate),
-    until: seconds(credential.validUntil ?? credential.expirationDate),
+    from: from === 'unreadable' ? null : from,
+    until: until === 'unreadable' ? null : until,
+    unreadable,
   };
 }
 
@@ -275,7 +313,22 @@ export function checkTimes(
   now: Date,
 ): Check & { expired?: boolean } {
   const at = Math.floor(now.getTime() / 1000);
-  const { from, until } = datesOf(credential);
+  const { from, until, unreadable } = datesOf(credential);
+  // A date that does not parse is not "no date": an expiry nobody can read never means "never
+  // expires" (fail closed).
+  if (unreadable.length > 0)
+    return {
+      check: 'times',
+      outcome: 'failed',
+      detail: `${unreadable.join(' and ')} ${unreadable.length > 1 ? 'are' : 'is'} not an RFC 3339 date-time with a time zone: the credential's validity cannot be read.`,
+    };
+  for (const claim of ['nbf', 'exp'] as const)
+    if (payload?.[claim] !== undefined && !Number.isFinite(payload[claim]))
+      return {
+        check: 'times',
+        outcome: 'failed',
+        detail: `The JWT claim ${claim} is not a finite NumericDate: the credential's validity cannot be read.`,
+      };
   const nbf = typeof payload?.nbf === 'number' ? payload.nbf : null;
   const exp = typeof payload?.exp === 'number' ? payload.exp : null;
   const start = Math.max(from ?? -Infinity, nbf ?? -Infinity);
