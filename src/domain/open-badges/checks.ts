@@ -15,6 +15,17 @@ export const VC_V1 = 'https://www.w3.org/2018/credentials/v1';
 /** The Open Badges 3.0 context URLs (3.0, 3.0.1, 3.0.2, 3.0.3, …). */
 const OB_CONTEXT = /^https:\/\/purl\.imsglobal\.org\/spec\/ob\/v3p0\/context(-3\.0\.\d+)?\.json$/;
 
+/** The CLR 2.0 context URLs (a learner record: `ClrCredential`). */
+const CLR_CONTEXT = /^https:\/\/purl\.imsglobal\.org\/spec\/clr\/v2p0\/context(-2\.\d+\.\d+)?\.json$/;
+
+/** Whether the credential is a CLR 2.0 learner record (`ClrCredential` with its context). */
+export function isClrCredential(credential: Record<string, unknown>): boolean {
+  return (
+    asArray(credential.type).includes('ClrCredential') &&
+    asArray(credential['@context']).some((c) => typeof c === 'string' && CLR_CONTEXT.test(c))
+  );
+}
+
 /** Clock skew tolerated on `nbf`/`validFrom` and `exp`/`validUntil`. */
 export const LEEWAY_SECONDS = 60;
 
@@ -141,6 +152,15 @@ export function checkContextAndType(credential: Record<string, unknown>): Check 
       outcome: 'failed',
       detail: `The first @context must be ${VC_V2} (or ${VC_V1}).`,
     };
+  // A learner record (such as the one this platform signs for a holder) is a genuine credential
+  // of another kind: its own signature, times and issuer are checked like any other.
+  if (isClrCredential(credential) && type.includes('VerifiableCredential'))
+    return {
+      check: 'context',
+      outcome: 'passed',
+      detail:
+        'A CLR 2.0 learner record (ClrCredential), not a single Open Badges credential: its signature, times and issuer are checked here; the credentials it gathers are not (verify each on its own).',
+    };
   if (!context.some((c) => typeof c === 'string' && OB_CONTEXT.test(c)))
     return {
       check: 'context',
@@ -185,6 +205,13 @@ function withProofArrays(value: Record<string, unknown>): Record<string, unknown
 
 /** The official 1EdTech AchievementCredential schema (VC 2.0 form), src/assets/ob3. */
 export function checkSchema(credential: Record<string, unknown>): Check {
+  if (isClrCredential(credential))
+    return {
+      check: 'schema',
+      outcome: 'warning',
+      detail:
+        'A CLR 2.0 ClrCredential: the Open Badges AchievementCredential schema does not apply; not validated.',
+    };
   if (asArray(credential['@context'])[0] === VC_V1)
     return {
       check: 'schema',
