@@ -21,7 +21,7 @@ export const MAX_IDENTIFIER_LENGTH = 2048;
  * characters, `zDn…`). The shape is checked before any decoding, so a 700,000-character
  * "key" costs one regular-expression test, not a quadratic base conversion.
  */
-const MULTIKEY = /^z[1-9A-HJ-NP-Za-km-z]{47,48}$/;
+const MULTIKEY = /^z(?:6Mk[1-9A-HJ-NP-Za-km-z]{44}|Dn[1-9A-HJ-NP-Za-km-z]{46})$/;
 
 /** base58btc (Bitcoin alphabet) to bytes, or null: short, exact-length input only (@scure/base). */
 export function base58Decode(text: string): Uint8Array | null {
@@ -121,7 +121,8 @@ export function didWebUrl(did: string): string | null {
 
 /**
  * The public key a DID document lists for `kid` (absolute `did:…#frag` or relative `#frag`;
- * without a kid, the only assertion key), as a JWK; null when it lists no such key.
+ * without a kid, the only assertion key), as a JWK; null when it lists no such key, or when the
+ * method's `controller` is not the DID itself.
  */
 export function keyFromDidDocument(document: unknown, did: string, kid: string | null): PublicJwk | null {
   if (!isRecord(document) || document.id !== did) return null;
@@ -137,6 +138,8 @@ export function keyFromDidDocument(document: unknown, did: string, kid: string |
       : methods.filter((m) => absolute(m.id) === wanted);
   if (candidates.length !== 1) return null;
   const method = candidates[0]!;
+  // Key provenance: a method another DID controls is not this DID's key, even listed here.
+  if (method.controller !== did) return null;
   if (isRecord(method.publicKeyJwk) && typeof method.publicKeyJwk.kty === 'string')
     return method.publicKeyJwk as PublicJwk;
   if (typeof method.publicKeyMultibase === 'string') return multikeyToJwk(method.publicKeyMultibase);
