@@ -524,14 +524,17 @@ async function revocationListCheck(
   if (!keyBelongsToIssuer(url, credentialIssuer))
     return {
       finding: 'unknown',
-      detail: `The revocation list ${short(url)} is not on the issuer's own site; a list elsewhere cannot speak for it.`,
+      detail: `The 1EdTechRevocationList ${short(url)} is not on the issuer's own site; a list elsewhere cannot speak for it.`,
     };
   let body: string;
   try {
     body = await fetchCached(ctx, 'status', url, 'application/json', STATUS_LIST_MAX_AGE);
   } catch (error) {
     if (error instanceof Unverifiable)
-      return { finding: 'unknown', detail: `The revocation list could not be fetched: ${error.message}` };
+      return {
+        finding: 'unknown',
+        detail: `The 1EdTechRevocationList could not be fetched: ${error.message}`,
+      };
     throw error;
   }
   let list: unknown;
@@ -540,7 +543,8 @@ async function revocationListCheck(
   } catch {
     list = null;
   }
-  if (!isRecord(list)) return { finding: 'unknown', detail: 'The revocation list is not a JSON object.' };
+  if (!isRecord(list))
+    return { finding: 'unknown', detail: 'The 1EdTechRevocationList is not a JSON object.' };
   const listIssuer = issuerIdOf(list);
   if (listIssuer !== null && listIssuer !== credentialIssuer)
     return {
