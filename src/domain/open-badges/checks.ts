@@ -196,8 +196,14 @@ function withProofArrays(value: Record<string, unknown>): Record<string, unknown
     if (Array.isArray(node)) return node.map(walk);
     if (!isRecord(node)) return node;
     const out: Record<string, unknown> = {};
+    // defineProperty, not assignment: a member named "__proto__" stays a member.
     for (const [key, child] of Object.entries(node))
-      out[key] = key === 'proof' && isRecord(child) ? [walk(child)] : walk(child);
+      Object.defineProperty(out, key, {
+        value: key === 'proof' && isRecord(child) ? [walk(child)] : walk(child),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   };
   return walk(value) as Record<string, unknown>;
