@@ -13,6 +13,7 @@ import BADGE_PNG from '../src/assets/badge/badge.png';
 import { organisations } from '../src/db/schema';
 import { bakePng, crc32 } from '../src/domain/certificates/badge';
 import { bitstring } from '../src/domain/certificates/status-list';
+import { VERIFY_SCRIPT } from '../src/routes/pages/pages.assets';
 import { holderCredentialsPage } from '../src/services/portability/holder-credentials';
 import {
   base64Of,
@@ -351,6 +352,13 @@ describe('baked badges: one reader, on the server, and the answer names what it 
     const report = await verify({ badge: base64Of(baked) });
     expect(report.verdict).toBe('invalid');
     expect(checkOf(report, 'parse')?.detail).toMatch(/damaged/);
+  });
+});
+
+describe('the /verify page has no badge parser of its own', () => {
+  it('its script sends the file and reads the number from the credential the server verified', () => {
+    expect(VERIFY_SCRIPT).not.toMatch(/DOMParser|iTXt|getUint32|openbadgecredential/);
+    expect(VERIFY_SCRIPT).toContain('report.verifiedCredential');
   });
 });
 
