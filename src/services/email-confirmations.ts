@@ -19,7 +19,7 @@ import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { insertIfChanged, statement } from '../db/conditional';
 import { isUniqueViolation } from '../db/errors';
-import { dsrRequests, emailConfirmations, organisationInvitations, users } from '../db/schema';
+import { dsrRequests, emailConfirmations, organisationInvitations, organisations, users } from '../db/schema';
 import { sha256Hex, toBase64Url } from '../domain/secrets';
 import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
@@ -363,6 +363,8 @@ export async function confirmEmail(
             isNull(organisationInvitations.acceptedAt),
             gt(organisationInvitations.expiresAt, now),
             eq(organisationInvitations.email, user.email),
+            // A suspended organisation takes no new members (its invitations wait unused).
+            sql`not exists (select 1 from ${organisations} where ${organisations.id} = ${organisationInvitations.organisationId} and ${organisations.verification} = 'suspended')`,
           ),
         )
         .limit(1)
