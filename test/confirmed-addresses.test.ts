@@ -100,9 +100,16 @@ describe('the signup confirmation link', () => {
       404,
       'not-found',
     );
-    const unknownPage = await call('/api/auth/email-confirmation?token=vpc_not-a-real-token-at-all');
+    const unknownPage = await call('/api/auth/email-confirmation?token=vpc_not-a-real-token-at-all', {
+      headers: { accept: 'text/html' },
+    });
     expect(unknownPage.status).toBe(404);
     expect(unknownPage.headers.get('content-type')).toContain('text/html');
+    await expectProblem(
+      await call('/api/auth/email-confirmation?token=vpc_not-a-real-token-at-all'),
+      404,
+      'not-found',
+    );
   });
 
   it('resending is limited to 3 links an hour, the signup’s included', async () => {
@@ -186,7 +193,7 @@ describe('the mailed link opens a page; only its button (a same-origin POST) or 
     expect(await done.text()).toContain('confirmed');
     expect(await me(account)).toMatchObject({ emailConfirmed: true });
     // Used: the link's page says so, and the form is refused with a page.
-    expect((await call(linkOf(token))).status).toBe(404);
+    expect((await call(linkOf(token), { headers: { accept: 'text/html' } })).status).toBe(404);
     expect((await form({ 'sec-fetch-site': 'same-origin' })).status).toBe(404);
   });
 });

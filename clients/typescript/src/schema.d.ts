@@ -5064,12 +5064,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The link is unknown, used or expired. */
+            /** @description The link is unknown, used or expired: a page for browsers (`Accept: text/html`), else a problem. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                     "text/html": string;
                 };
             };

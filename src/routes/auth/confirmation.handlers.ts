@@ -31,8 +31,10 @@ const UNUSABLE =
 export const open: AppRouteHandler<typeof routes.openConfirmationLink> = async (c) => {
   const { token } = c.req.valid('query');
   const link = await peekConfirmation(c.var.db, token);
-  if (!link)
+  if (!link) {
+    if (!/text\/html/i.test(c.req.header('accept') ?? '')) throw new ProblemError('not-found', UNUSABLE);
     return (await htmlPage(confirmationErrorPage('This link cannot be used', UNUSABLE), 404)) as never;
+  }
   return (await htmlPage(confirmPage(token, link.email, link.purpose), 200)) as never;
 };
 

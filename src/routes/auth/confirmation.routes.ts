@@ -37,7 +37,10 @@ export const openConfirmationLink = defineRoute({
   request: { query: ConfirmationQuerySchema },
   responses: {
     200: { description: 'The page with the Confirm button.', content: html('An HTML document.') },
-    404: { description: 'The link is unknown, used or expired.', content: html('An HTML document.') },
+    ...withPage(
+      404,
+      'The link is unknown, used or expired: a page for browsers (`Accept: text/html`), else a problem.',
+    ),
   },
 });
 
