@@ -16,6 +16,7 @@ import { verificationKey } from '../src/services/cache-keys';
 import { loadVerification, revokeCertificate } from '../src/services/certificates';
 import { PURGE_PAGE, VERIFICATION_PURGE_JOB } from '../src/services/dsr/public-views';
 import { runJob } from '../src/services/jobs/jobs';
+import { openConfirmationLink } from './confirm';
 import { runErasureJob } from './erasure-run';
 import {
   type BriefView,
@@ -1019,5 +1020,35 @@ describe('a suspended organisation takes no new members and keeps its website (i
     );
     const problem = await expectProblem(joined, 422, 'validation-failed');
     expect(problem.detail).toContain('suspended');
+  });
+
+  it('an invited signup made before the suspension does not join when confirmed during it', async () => {
+    const employer = await employerAt(`susp2-${crypto.randomUUID().slice(0, 6)}.example`);
+    await verifyOrganisation(employer);
+    const email = `invitee-${crypto.randomUUID().slice(0, 6)}@mail.example`;
+    const invited = await call('/api/me/organisation/invitations', jsonInit('POST', { email }, as(employer)));
+    expect(invited.status).toBe(201);
+    const { code } = await invited.json<{ code: string }>();
+    const res = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email,
+          password: 'a-long-enough-password',
+          name: 'Waiting Joiner',
+          role: 'employer',
+          dateOfBirth: '1990-01-01',
+          invitationCode: code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    expect(res.status).toBe(201);
+    const { user } = await res.json<{ user: { id: string } }>();
+    expect((await reviewOrganisation(employer, 'suspended', 'Under investigation')).status).toBe(200);
+    const confirmed = await openConfirmationLink(user.id);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toMatchObject({ joinedOrganisationId: null });
   });
 });
