@@ -8,6 +8,7 @@ import { missingSettings } from './configuration';
 import { checkBaseUrl } from './deployment-checks';
 import { stalledCounts } from './jobs/jobs';
 import { registeredKinds } from './jobs/registry';
+import { isLoopbackBase } from './mail';
 import type { SettingName } from './settings';
 
 export type CheckStatus = 'ok' | 'degraded';
@@ -15,7 +16,13 @@ export type Check = { status: CheckStatus; detail: string };
 
 export async function serviceHealth(
   db: Database,
-  deployment: { publicBaseUrl: string; requestUrl: string; env: Partial<Record<SettingName, unknown>> },
+  deployment: {
+    publicBaseUrl: string;
+    requestUrl: string;
+    env: Partial<Record<SettingName, unknown>>;
+    /** `WEBHOOKS_ALLOW_HTTP_LOCALHOST`, the development switch for outbound fetches to loopback. */
+    allowHttpLocalhost?: string | undefined;
+  },
   now = new Date(),
 ) {
   const stalled = await stalledCounts(db, registeredKinds());
@@ -42,7 +49,19 @@ export async function serviceHealth(
         : 'Every required setting is present and usable.',
     missing,
   };
-  const checks = { jobs, baseUrl, configuration };
+  const switchOn = deployment.allowHttpLocalhost === 'true';
+  const honoured = switchOn && isLoopbackBase(deployment.publicBaseUrl);
+  const outboundLoopback = {
+    status: (switchOn && !honoured ? 'degraded' : 'ok') as CheckStatus,
+    detail: !switchOn
+      ? 'Outbound fetches (webhooks, send-to-host, verification) never reach a loopback address.'
+      : honoured
+        ? 'WEBHOOKS_ALLOW_HTTP_LOCALHOST is on and PUBLIC_BASE_URL is a loopback address: outbound fetches may reach http://localhost (local development).'
+        : 'WEBHOOKS_ALLOW_HTTP_LOCALHOST is on, but PUBLIC_BASE_URL is not a loopback address, so it is ignored: remove it from this deployment.',
+    switchOn,
+    honoured,
+  };
+  const checks = { jobs, baseUrl, configuration, outboundLoopback };
   const status: CheckStatus = Object.values(checks).some((c) => c.status === 'degraded') ? 'degraded' : 'ok';
   return { status, checkedAt: now.toISOString(), jobs: { stalled }, checks };
 }
