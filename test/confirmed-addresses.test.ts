@@ -5,10 +5,11 @@
  */
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { getDb } from '../src/db/client';
 import { emailConfirmations, jobs, users } from '../src/db/schema';
 import { clock, resetClock } from '../src/lib/clock';
+import { useLogLevel } from '../src/lib/log';
 import {
   CONFIRMATION_SECRET_KEY,
   confirmationToken,
@@ -128,6 +129,8 @@ describe('the signup confirmation link', () => {
   it('the log transport shows a link only on a local base URL, never in a deployment', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    useLogLevel('info'); // the tests log nothing by default (LOG_LEVEL=silent); dev and production log info
+    onTestFinished(() => useLogLevel(env.LOG_LEVEL));
     const message = { to: 'a@b.example', subject: 'Confirm', text: 'https://x/?token=vpc_secret' };
     await sendMail({ PUBLIC_BASE_URL: 'https://api.example.com' }, message, {
       link: 'https://x/?token=vpc_secret',
