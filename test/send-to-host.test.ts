@@ -407,7 +407,7 @@ describe('send to my host', { timeout: 30_000 }, () => {
     expect(after).not.toContain('POST /token');
   });
 
-  it('an opaque hostUrl (javascript:, mailto:, data:, urn:, ftp:) is a 422, never a 500', async () => {
+  it('a hostUrl of another scheme (javascript:, mailto:, data:, urn:, ftp:) is a 422 by the address rule, never a 500', async () => {
     for (const hostUrl of [
       'javascript:alert(1)',
       'mailto:someone@example.test',
@@ -420,7 +420,7 @@ describe('send to my host', { timeout: 30_000 }, () => {
       const problem = await expectProblem(
         await start(holder, certificateNo, hostUrl),
         422,
-        'validation-failed',
+        'host-address-refused',
       );
       expect(problem.detail).toContain('hostUrl');
     }

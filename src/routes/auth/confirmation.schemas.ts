@@ -21,6 +21,7 @@ export const ConfirmationBodySchema = z
       example: 'vpc_Q2hhbmdlIG1lIGZvciBhIHJlYWwgdG9rZW4',
     }),
   })
+  .strict()
   .openapi('EmailConfirmationRequest');
 
 export const ConfirmationResultSchema = z

@@ -165,10 +165,15 @@ export function discoveryUrlOf(hostUrl: string): string {
   } catch {
     throw invalid('is not a URL.');
   }
-  // An opaque URL (javascript:, mailto:, data:, urn:) names no host to discover: refused here,
-  // before any resolution against it can throw.
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw invalid(`must be an https URL of the host (not ${url.protocol}).`);
+  // Any other scheme (javascript:, mailto:, data:, urn:, file:, gopher:) names no host to discover:
+  // refused here by the address rule, as an http:// host is later, before any resolution against
+  // an opaque URL can throw.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    const detail = `must be an https URL of the host (not ${url.protocol}).`;
+    throw new ProblemError('host-address-refused', `hostUrl ${detail}`, {
+      errors: [{ pointer: '#/hostUrl', detail }],
+    });
+  }
   if (!url.hostname) throw invalid('names no host.');
   url.hash = '';
   url.search = '';
