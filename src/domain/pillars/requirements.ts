@@ -36,7 +36,7 @@ export type Ask = {
 
 /** A line that is only a greeting or a sign-off. */
 const FORMULA_LINE =
-  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:warm|best|kind|with)?\s*regards[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
+  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:warm|best|kind|with)?\s*regards[,.!]?|cheers[,.!]?|best(?: wishes)?[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
 
 /** Lead-ins of a letter that carry no ask; cut off the sentence they open. */
 const FORMULA_LEAD =
@@ -44,7 +44,7 @@ const FORMULA_LEAD =
 
 /** The formula that closes a letter: the lines under it are a name and a designation. */
 const SIGN_OFF =
-  /^(?:thanks|thank you|thanking you|many thanks|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))\b/i;
+  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?[,.!]?$|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))\b/i;
 
 /** A letter's introduction of the asks: "Kindly find the scope for …", "PFB the requirement for …". */
 const INTRODUCTION =
@@ -87,11 +87,23 @@ export function withoutFormulas(text: string): string {
 
 /** Opening of a scope exclusion; what follows is the excluded thing. */
 const EXCLUSION_OPENER =
-  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|we (?:are|'re|am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b)/i;
+
+/**
+ * Deferred work: "X can come later", "X later.", "X can wait for phase 2", "X is for the next
+ * release". Not "the date moves 14 days later": a time span before "later" is no deferral.
+ */
+const DEFERRED =
+  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version))(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
+const TIME_BEFORE_LATER =
+  /(?:\d|\b(?:a|one|two|three|four|five|six|seven|ten|few|several))\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/i;
+/** "Leave X out", "X — leave it out": what the brief leaves out. */
+const LEAVE_OUT = /^(?:(?:please|pls|kindly|just|and|but|so)\s+)*leave\s+(.+?)\s+out\b/i;
+const LEAVE_IT_OUT = /^(.+?)\s*(?:[—–:,-]\s*|\s)(?:please\s+)?(?:leave|keep) (?:it|them|that|this) out\b/i;
 
 /** "No X needed", "no X please", "no X for now": what the brief does not want done. */
 const NO_THING_NEEDED =
@@ -123,12 +135,22 @@ export function excludedThing(sentence: string): string | null {
   // prohibition ("No plagiarism." stays one).
   const noThing = text.match(NO_THING_NEEDED);
   if (noThing) return cleanThing(noThing[1] ?? '') || null;
+  const leave = text.match(LEAVE_OUT) ?? text.match(LEAVE_IT_OUT);
+  if (leave) return cleanThing(leave[1] ?? '') || null;
   const opener = text.match(EXCLUSION_OPENER);
   if (opener && !HARD_PROHIBITION.test(text.slice(0, opener.index ?? 0))) {
     const thing = cleanThing(text.slice(opener[0].length));
     return thing || null;
   }
   if (HARD_PROHIBITION.test(text)) return null;
+  const deferred = text.match(DEFERRED);
+  if (deferred) {
+    const subject = (deferred[1] ?? '').trim();
+    if (!TIME_BEFORE_LATER.test(subject) && subject.split(/\s+/).length <= 8) {
+      const thing = cleanThing(subject.replace(/^(?:that|the)\s+/i, ''));
+      if (thing) return thing;
+    }
+  }
   const closer = text.match(EXCLUSION_CLOSER);
   if (closer) {
     // "Structural design is by a separate consultant — not required from you": the subject.
@@ -157,10 +179,35 @@ export function opensExclusion(clause: string): boolean {
 function cleanThing(text: string): string {
   return text
     .split(/\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this)\b)/)[0]!
-    .replace(/\s+(?:yet|for now|at this stage|for this phase|in this phase|this time|beyond basic \w+)$/i, '')
+    .replace(
+      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|beyond basic \w+))+$/i,
+      '',
+    )
     .replace(/^(?:any|the|a|an)\s+/i, '')
     .replace(/[\s.,;:!]+$/, '')
+    .replace(/^(\w+ing)\s+(?:it|them|this|that)$/i, (_, gerund: string) => nominalise(gerund))
     .trim();
+}
+
+/** "deploying" → "deployment": the thing a gerund with only a pronoun for object names. */
+const NOMINAL: Readonly<Record<string, string>> = {
+  deploying: 'deployment',
+  translating: 'translation',
+  printing: 'printing',
+  publishing: 'publication',
+  hosting: 'hosting',
+  testing: 'testing',
+  launching: 'launch',
+  localising: 'localisation',
+  localizing: 'localization',
+  integrating: 'integration',
+  migrating: 'migration',
+  automating: 'automation',
+  documenting: 'documentation',
+  animating: 'animation',
+};
+function nominalise(gerund: string): string {
+  return NOMINAL[gerund.toLowerCase()] ?? gerund;
 }
 
 /** A lead-in that makes every item of its list an exclusion ("Out of scope:", "Not needed:"). */

@@ -12,6 +12,7 @@
  *    and turn the weights into integers that sum to exactly 100.
  */
 
+import { isChatFiller } from './document-form';
 import { fieldForDomain, fieldOfText } from './knowledge/detect';
 import {
   excludedThing,
@@ -176,6 +177,9 @@ type Requirement = {
 
 /** Decides whether a sentence is a requirement, and how strong. */
 function classify(sentence: Sentence): RequirementStrength | null {
+  // A story's "Given …" / "When …" sets the ask up; its "Then …" is the ask. A chat's "ok" asks nothing.
+  if (sentence.context) return null;
+  if (sentence.bullet && isChatFiller(sentence.text)) return null;
   const text = sentence.text;
   const lower = normaliseSpace(text.toLowerCase());
   const words = contentStems(text).length;
@@ -1867,7 +1871,7 @@ export function fitName(name: string): string {
   const prefix = name.match(/^([A-Z][\w ]{0,20}):\s+/)?.[0] ?? '';
   const rest = name
     .slice(prefix.length)
-    .split(/\s*(?:[,;:(—–]|\s-\s|\s(?:so that|that|which|who|when|because|since|unless|if)\s)/)[0]!
+    .split(/\s*(?:[,;:(—–|\t>]| {3,}|\s-\s|\s(?:so that|that|which|who|when|because|since|unless|if)\s)/)[0]!
     .replace(/[.…!?]+$/u, '')
     .trim();
   const budget = MAX_NAME_WORDS - (prefix ? prefix.trim().split(/\s+/).length : 0);
