@@ -1707,7 +1707,7 @@ export function extractRubric(
     // (a letter formula, a lone generic noun, a cut-off fragment, a spliced "&") is replaced by
     // the first candidate they accept: the name without formulas, the sentence's own name, its
     // key phrases (longest first), its opening words.
-    if (!acceptableName(name, taken)) {
+    if (!acceptableName(name, taken, criterion.source, domain)) {
       const source = cleanText(withoutFormulas(criterion.source));
       const candidates = [
         capitalise(fitName(cleanText(withoutFormulas(name)))),
@@ -1718,7 +1718,7 @@ export function extractRubric(
           .map((p) => capitalise(fitName(p))),
         capitalise(fitName(source.replace(/[\s.;:!?।॥]+$/u, ''))),
       ];
-      name = candidates.find((c) => acceptableName(c, taken)) ?? name;
+      name = candidates.find((c) => acceptableName(c, taken, criterion.source, domain)) ?? name;
     }
     // Identical sources (a brief that repeats itself word for word) are the only case left.
     for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
@@ -1891,8 +1891,15 @@ export function fitName(name: string): string {
 }
 
 /** Whether a name passes the rubric rules on names and is not taken yet. */
-function acceptableName(name: string, taken: ReadonlySet<string>): boolean {
-  return name.trim() !== '' && !taken.has(name) && isCleanName(name) && nameProblem(name) === null;
+function acceptableName(
+  name: string,
+  taken: ReadonlySet<string>,
+  source?: string,
+  domain?: CatalogueDomain,
+): boolean {
+  return (
+    name.trim() !== '' && !taken.has(name) && isCleanName(name) && nameProblem(name, source, domain) === null
+  );
 }
 
 /** Text fit for a name: control characters ("Do\u0000 it") dropped, spaces collapsed. */
