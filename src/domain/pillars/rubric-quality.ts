@@ -159,7 +159,11 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
   )
     return `a cut-off head ("${last} of …")`;
   const theme = THEMES.find((th) => th.name === t || t.startsWith(`${th.short}:`));
-  if (theme && classifyTheme(stemsOf(source), domain, new Set([theme.key])) === null)
+  if (
+    theme &&
+    classifyTheme(stemsOf(source), domain ?? theme.domains[0], new Set([theme.key])) === null &&
+    classifyTheme(stemsOf(source), theme.domains[0], new Set([theme.key])) === null
+  )
     return 'a theme label over a sentence about something else';
   return null;
 }
