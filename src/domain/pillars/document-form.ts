@@ -74,31 +74,16 @@ function isHeaderRow(line: string): boolean {
 }
 
 /**
- * A table row's content: after the border and any index cell ("| 1 |"), and after a short
- * label cell when the next cell is the ask in words ("Rent<TAB>Stall fee for 4 days …": the
- * label is a category, the header says so); up to the last non-empty cell.
+ * A table row's content: after the border and any index cell ("| 1 |"), up to the last
+ * non-empty cell. The first cell stays: in "Revenue<TAB>by product line and month" or "Lobby |
+ * mop and dust | daily" it is the subject of the ask (and a name's cut at the cell boundary
+ * keeps it as the name).
  */
 function rowContent(line: string): { from: number; to: number; label: string | null } {
   const m = /^[ \t]*\|?[ \t]*(?:#?\d{1,3}[ \t]*\|[ \t]*)?/.exec(line);
-  let from = m ? m[0].length : 0;
+  const from = m ? m[0].length : 0;
   const to = line.replace(/[\s|+]+$/, '').length;
-  const rest = line.slice(from, to);
-  const cut = /^([^|\t]+?)(?:[ \t]*\|[ \t]*|\t+[ \t]*| {3,})(?=\S)/.exec(rest);
-  let label: string | null = null;
-  if (cut) {
-    const first = (cut[1] ?? '').trim();
-    const second = tableCells(rest.slice(cut[0].length))[0] ?? '';
-    if (
-      first.split(/\s+/).length <= 2 &&
-      !/\d/.test(first) &&
-      /^\p{L}/u.test(second) &&
-      second.split(/\s+/).length >= 3
-    ) {
-      label = first;
-      from += cut[0].length;
-    }
-  }
-  return { from, to: Math.max(from, to), label };
+  return { from, to: Math.max(from, to), label: null };
 }
 
 const CHAT_FILLER =

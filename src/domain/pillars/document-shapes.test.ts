@@ -66,7 +66,7 @@ Scenario: Late cancellation
     for (const c of rubric.criteria) expect(nameProblem(c.name, c.source)).toBeNull();
   });
 
-  it('reads pipe, tab and aligned tables row by row, without borders, header rows or label cells', () => {
+  it('reads pipe, tab and aligned tables row by row, without borders or header rows', () => {
     const pipe = `| # | Task | Note |
 |---|------|------|
 | 1 | Photograph all 30 exhibits under the same light | use the grey card |
@@ -77,9 +77,10 @@ Scenario: Late cancellation
     ]);
     const tab =
       'Part\tWhat we want\nIntro\tA two-minute welcome from the principal\nOutro\tCredits with every volunteer named';
+    // The first cell stays: it is the row's subject, and its name (see the next test).
     expect(texts(tab)).toEqual([
-      'A two-minute welcome from the principal',
-      'Credits with every volunteer named',
+      'Intro\tA two-minute welcome from the principal',
+      'Outro\tCredits with every volunteer named',
     ]);
     const aligned = `Room        Work                                  When
 Kitchen     replace the sink and the tap            week 1
@@ -87,6 +88,28 @@ Bathroom    regrout the tiles and seal them         week 2`;
     expect(texts(aligned).every((t) => !FORM.test(t))).toBe(true);
     expect(texts(aligned)).toHaveLength(2);
     expect(tableCells('| a | b c |')).toEqual(['a', 'b c']);
+  });
+
+  it('names a table row for its label cell and reads an excluded row as scope', () => {
+    const brief = `Line\tWhat we need
+Revenue\tBy product line and month, from the sales register
+Opex\tSalaries, rent and marketing by month
+Cash\tOpening, inflows, outflows and closing balance
+Tax\tOut of scope`;
+    const rubric = extractRubric(brief, { domain: 'Finance' });
+    expect(rubric.criteria.map((c) => c.name)).toEqual(expect.arrayContaining(['Revenue', 'Opex', 'Cash']));
+    expect(rubric.outOfScope).toEqual(['Tax']);
+    expect(rubricProblems(rubric, brief, 'Finance')).toEqual([]);
+  });
+
+  it('reads a run-on paragraph clause by clause, its closing exclusion as scope', () => {
+    const brief =
+      'we need a draft NDA for our supplier it must be mutual and last three years after the last disclosure and it should exclude information already public and the governing law is Maharashtra with courts at Pune and please keep it under three pages and we do not need a Hindi version right now';
+    const rubric = extractRubric(brief, { domain: 'Legal' });
+    expect(rubric.outOfScope).toEqual(['Hindi version']);
+    expect(rubric.criteria.length).toBeGreaterThanOrEqual(3);
+    expect(rubric.criteria.some((c) => /Hindi/.test(c.source))).toBe(false);
+    expect(rubricProblems(rubric, brief, 'Legal')).toEqual([]);
   });
 
   it('reads quoted and forwarded mail without its headers and quote marks', () => {

@@ -44,11 +44,15 @@ const FORMULA_LEAD =
 
 /** The formula that closes a letter: the lines under it are a name and a designation. */
 const SIGN_OFF =
-  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?[,.!]?$|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))\b/i;
+  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))(?![\p{L}])/iu;
 
 /** A letter's introduction of the asks: "Kindly find the scope for …", "PFB the requirement for …". */
 const INTRODUCTION =
   /^(?:(?:as discussed|as per our [\w-]+|with reference to [^,]+|further to [^,]+)[,:]?\s*)?(?:(?:please|kindly|pls)\s+)?(?:find|pfb)\s+(?:(?:below|attached|enclosed|herewith)\s+)?(?:the\s+)?(?:scope|requirements?|details|brief|points|specifications?|spec|summary)\b(?:\s+(?:of|for)\s+[^.!?:]{0,80})?[.:!]?$/i;
+
+/** A pointer to what follows or is quoted: "Please see Arvind's note below.", "See the thread below:". */
+const POINTER =
+  /^(?:(?:please|pls|kindly)\s+)?(?:see|read|find|check)\s+(?:[\p{L}’'-]+\s+){0,3}(?:note|notes|mail|email|e-mail|message|request|thread|details|ask|brief|requirements?)\s+(?:below|attached|underneath|from [\p{L} ]{1,30})[.:!]?$/iu;
 
 /** Whether a sentence is a letter formula and nothing else ("Regards,", "Dear Team,", "Hope you are doing well."). */
 export function isLetterFormula(text: string): boolean {
@@ -74,7 +78,7 @@ export function isLetterFormula(text: string): boolean {
   if (FORMULA_LINE.test(t)) return true;
   // "Kindly find the scope for …", "PFB the requirement for the translation job.": an
   // introduction to what follows, asking for nothing itself.
-  if (INTRODUCTION.test(t)) return true;
+  if (INTRODUCTION.test(t) || POINTER.test(t)) return true;
   // "PFB the requirements for the sales deck:" introduces a list and asks for nothing itself.
   const rest = t.replace(FORMULA_LEAD, '').trim();
   return rest === '' || (rest !== t && /:$/.test(rest) && rest.split(/\s+/).length <= 8);
@@ -126,7 +130,32 @@ const HARD_PROHIBITION =
  * What a scope exclusion leaves out, or null when the sentence is not one. Explicitly
  * penalised exclusions and flat must-nots are rules to grade, so they return null too.
  */
+/** A table cell that only says its row is out ("Out of scope", "not needed", "later", "N/A"). */
+const EXCLUDED_CELL =
+  /^(?:out of scope|not in scope|not needed|not required|excluded|later|not now|n\/a|na|none|no|phase (?:2|two|ii)|next phase|not this (?:time|round|phase))[.!]?$/i;
+
+/**
+ * A table row read cell by cell: "Tax<TAB>Out of scope" leaves out the tax, "Marketing<TAB>leave
+ * the flyers out" the flyers; null when no cell excludes anything.
+ */
+function excludedByCell(sentence: string): string | null {
+  if (!/\t|\s\|\s|\S {3,}\S/.test(sentence)) return null;
+  const cells = sentence
+    .split(/\t+|\s*\|\s*| {3,}/)
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (cells.length < 2) return null;
+  for (const cell of cells.slice(1)) {
+    if (EXCLUDED_CELL.test(cell)) return cleanThing(cells[0] ?? '') || null;
+    const thing = excludedThing(cell);
+    if (thing) return thing;
+  }
+  return null;
+}
+
 export function excludedThing(sentence: string): string | null {
+  const byCell = excludedByCell(sentence);
+  if (byCell) return byCell;
   const text = withoutFormulas(normaliseSpace(sentence))
     .replace(/[.;!]+$/u, '')
     .trim();

@@ -183,7 +183,11 @@ function classify(sentence: Sentence): RequirementStrength | null {
   const text = sentence.text;
   const lower = normaliseSpace(text.toLowerCase());
   const words = contentStems(text).length;
-  if (OUT_OF_SCOPE.test(lower) || LOGISTICS.test(lower)) return null;
+  // A run-on sentence whose exclusion is only one of its clauses ("… and we do not need a Hindi
+  // version right now") is still an ask: the exclusion is cut off it later (`withoutExclusions`).
+  const runOn =
+    !sentence.bullet && text.split(/\s+/).length > RUN_ON_WORDS && !OUT_OF_SCOPE.test(lower.slice(0, 40));
+  if ((OUT_OF_SCOPE.test(lower) && !runOn) || LOGISTICS.test(lower)) return null;
   // Letter formulas ("Regards,", "PFB the scope:"), a company describing itself and scope
   // exclusions ("Do NOT include …", "no need for …") ask for nothing to be graded.
   if (isLetterFormula(text) || isSelfDescription(text) || excludedThing(text) !== null) return null;
@@ -396,6 +400,9 @@ const THIRD_PERSON_EXTRA = new Set(
  * next word is a verb ("Build a landing page, write the launch email and set up analytics").
  * Each part is a verbatim slice of the sentence, so it can be quoted as a source.
  */
+const NEW_CLAUSE =
+  /^(?:(?:please|pls|kindly)\s+[\p{L}]+\b|(?:it|we|they|there|this|these|those|everything|all|each|every|the\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:must|should|shall|will|has to|have to|needs? to|is|are|can|cannot|do not|don't|may)\b)/iu;
+
 export function splitAsks(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   const cuts: number[] = [];
@@ -409,6 +416,8 @@ export function splitAsks(sentence: Sentence): Sentence[] {
       m[0].includes(';') ||
       /\baur\b|और/.test(m[0]) ||
       ASK_VERBS.has(next) ||
+      // "… and it should exclude …", "… and the governing law is …": a clause with its own subject.
+      NEW_CLAUSE.test(text.slice(m.index + m[0].length)) ||
       // "…, adds less than 2 ms at p99, keeps the limits across a restart, returns 429 …":
       // a run-on sentence lists what its subject must do in the third person.
       (m[0].includes(',') && isThirdPersonAsk(next)) ||
@@ -1638,7 +1647,14 @@ export function extractRubric(
     if (group.prohibition) return prohibitionDraft(group, source, weights[i] ?? 0);
     const phrases = phrasesOf({ ...group, theme });
     const focus = cleanFocus(focusPhrases(phrases));
-    const name = criterionName(group, theme, source, phrases);
+    // A table row is named for its first cell when that is a label ("Revenue", "Lobby").
+    const cells = source.text.split(/\t+|\s+\|\s+| {3,}/).map((c) => c.trim());
+    const label =
+      cells.length >= 2 && (cells[0] ?? '').split(/\s+/).length <= 3 ? capitalise(cells[0] ?? '') : null;
+    const name =
+      label && isCleanName(label) && nameProblem(label, source.text) === null
+        ? label
+        : criterionName(group, theme, source, phrases);
     const own = bestPhrase(source.text, theme === null);
     // When two criteria would share a name, each is named for its own sentence instead.
     const alternativeName =
