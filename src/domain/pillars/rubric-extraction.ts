@@ -1733,6 +1733,14 @@ export function extractRubric(
           .sort((a, b) => b.split(' ').length - a.split(' ').length)
           .map((p) => capitalise(fitName(p))),
         capitalise(fitName(source.replace(/[\s.;:!?।॥]+$/u, ''))),
+        // "the section has to show the footing and the batter" → "Showing the footing and the batter".
+        ...[
+          verbHeadName(
+            source.replace(/^.*?\b(?:must|should|shall|has to|have to|needs? to|will)\s+(?:be\s+)?/i, ''),
+          ),
+        ]
+          .filter((x): x is string => x !== null)
+          .map((x) => capitalise(fitName(x))),
       ];
       name = candidates.find((c) => acceptableName(c, taken, criterion.source, domain)) ?? name;
     }
