@@ -153,6 +153,28 @@ describe('exclusions are scope in every phrasing, as noun phrases', () => {
     expect(excludedThing(sentence)).toBe(thing);
   });
 
+  it('cuts an exclusion clause off an ask and keeps the ask', () => {
+    const chat = `[10:00] Asha: must work on Android 8 and later, iOS is not required for now
+[10:01] Ben: parents see attendance weekly, no daily reports needed
+[10:02] Asha: payments we'll do later, not in v1`;
+    const rubric = extractRubric(chat, { domain: 'Android' });
+    expect(rubric.outOfScope).toEqual(expect.arrayContaining(['iOS', 'daily reports', 'payments']));
+    expect(rubric.criteria.some((c) => /iOS|daily reports|payments/.test(c.source))).toBe(false);
+    const semicolon =
+      'The store needs a shelf plan for 800 products, fast movers at eye level, and a test with 3 shoppers; lighting changes are not part of this work at all.';
+    const r2 = extractRubric(semicolon, { domain: 'Retail' });
+    expect(r2.outOfScope).toContain('lighting changes');
+    expect(r2.criteria.some((c) => /lighting/.test(c.source))).toBe(false);
+  });
+
+  it.each([
+    ["We're not doing SMS this time.", 'SMS'],
+    ['No website design at this point', 'website design'],
+    ['Social templates can wait till next quarter', 'Social templates'],
+  ])('"%s" leaves out "%s" too', (sentence, thing) => {
+    expect(excludedThing(sentence)).toBe(thing);
+  });
+
   it('does not read a time span as a deferral', () => {
     expect(excludedThing('the due date moves 14 days later')).toBeNull();
   });

@@ -91,18 +91,18 @@ export function withoutFormulas(text: string): string {
 
 /** Opening of a scope exclusion; what follows is the excluded thing. */
 const EXCLUSION_OPENER =
-  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|we (?:are|'re|am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
 
 /**
  * Deferred work: "X can come later", "X later.", "X can wait for phase 2", "X is for the next
  * release". Not "the date moves 14 days later": a time span before "later" is no deferral.
  */
 const DEFERRED =
-  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version))(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
+  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:(?:till|until|for)\s+)?(?:the )?next (?:quarter|month|year|week|season|sprint|phase|round|release|version)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version))(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
 const TIME_BEFORE_LATER =
   /(?:\d|\b(?:a|one|two|three|four|five|six|seven|ten|few|several))\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/i;
 /** "Leave X out", "X — leave it out": what the brief leaves out. */
@@ -111,7 +111,7 @@ const LEAVE_IT_OUT = /^(.+?)\s*(?:[—–:,-]\s*|\s)(?:please\s+)?(?:leave|keep)
 
 /** "No X needed", "no X please", "no X for now": what the brief does not want done. */
 const NO_THING_NEEDED =
-  /^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)(.+?)\s+(?:(?:is|are)\s+)?(?:needed|required|necessary|wanted|please|pls|for now|this (?:time|round|phase)|at this stage|in this phase)$/i;
+  /^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)(.+?)\s+(?:(?:is|are)\s+)?(?:needed|required|necessary|wanted|please|pls|for now|yet|right now|this (?:time|round|phase)|at this (?:stage|point)|in this phase)$/i;
 
 /** Said outright: doing the thing costs marks or the submission. */
 const EXPLICIT_PENALTY =
@@ -175,12 +175,26 @@ export function excludedThing(sentence: string): string | null {
   const deferred = text.match(DEFERRED);
   if (deferred) {
     const subject = (deferred[1] ?? '').trim();
-    if (!TIME_BEFORE_LATER.test(subject) && subject.split(/\s+/).length <= 8) {
+    // "Android 8 and later", "iOS 16 or later": a version range; "must work …": an ask.
+    if (
+      !TIME_BEFORE_LATER.test(subject) &&
+      !/\s(?:and|or)$/i.test(subject) &&
+      !/\b(?:must|should|shall|has to|have to|needs? to)\b/i.test(subject) &&
+      subject.split(/\s+/).length <= 8
+    ) {
       const thing = cleanThing(subject.replace(/^(?:that|the)\s+/i, ''));
       if (thing) return thing;
     }
   }
   const closer = text.match(EXCLUSION_CLOSER);
+  // "must work on Android 8+, iOS is not required": only the last clause is scope; the sentence
+  // is an ask with an exclusion cut off it (`opensExclusion` finds the clause).
+  const head = (closer?.[1] ?? '')
+    .split(/,\s|;\s/)
+    .slice(0, -1)
+    .join(', ');
+  if (closer && /\b(?:must|should|shall|will|needs?|has to|have to|is|are|can|want|wants)\b/i.test(head))
+    return null;
   if (closer) {
     // "Structural design is by a separate consultant — not required from you": the subject.
     const subject = (closer[1] ?? '')
@@ -201,7 +215,10 @@ export function excludedThing(sentence: string): string | null {
 export function opensExclusion(clause: string): boolean {
   const t = clause.trim();
   if (/^(?:(?:and|but|also|so)\s+)?avoid(?:ing)?\b/i.test(t)) return false;
-  return EXCLUSION_OPENER.test(t) && excludedThing(t) !== null;
+  if (EXCLUSION_OPENER.test(t) && excludedThing(t) !== null) return true;
+  // A short clause that is an exclusion of its own: "…, iOS is not required for now", "…, no
+  // daily reports needed", "…; racking changes are not part of this".
+  return t.split(/\s+/).length <= 10 && !/,\s|;\s/.test(t) && excludedThing(t) !== null;
 }
 
 /** The excluded thing without its reason ("; QGIS is enough", "— the interview carries it") or a trailing "at this stage". */
@@ -210,6 +227,10 @@ function cleanThing(text: string): string {
     .split(/\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this)\b)/)[0]!
     .replace(
       /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|beyond basic \w+))+$/i,
+      '',
+    )
+    .replace(
+      /\s+(?:we|i|they|you)(?:'ll|’ll| will| can| shall| could)\s+(?:do|add|handle|build|take up|pick up|cover)(?:\s+(?:it|them|that))?$/i,
       '',
     )
     .replace(/^(?:any|the|a|an)\s+/i, '')

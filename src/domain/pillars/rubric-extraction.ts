@@ -448,8 +448,12 @@ function withoutExclusions(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+)/gu;
   const cuts: number[] = [];
-  for (let m = re.exec(text); m !== null; m = re.exec(text))
-    if (opensExclusion(text.slice(m.index + m[0].length))) cuts.push(m.index, m.index + m[0].length);
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const next = text.slice(m.index + m[0].length);
+    // After a semicolon a whole clause may be the exclusion ("…; racking changes are not part of this").
+    if (opensExclusion(next) || (m[0].includes(';') && excludedThing(next) !== null))
+      cuts.push(m.index, m.index + m[0].length);
+  }
   if (cuts.length === 0) return excludedThing(text) === null ? [sentence] : [];
   const bounds = [0, ...cuts, text.length];
   const parts: Sentence[] = [];
