@@ -20,7 +20,7 @@
 
 export type LineForm =
   | { kind: 'skip' }
-  | { kind: 'item'; from: number; to?: number; leadIn: string | null }
+  | { kind: 'item'; from: number; to?: number; leadIn: string | null; title?: string }
   | { kind: 'context'; from: number }
   | null;
 
@@ -102,6 +102,7 @@ export function lineForms(lines: readonly string[]): LineForm[] {
   let inSlackMessage = false;
   let storyRole: 'context' | 'outcome' | null = null;
   let storyLead: string | null = null;
+  let storyTitle: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === '') {
@@ -143,6 +144,12 @@ export function lineForms(lines: readonly string[]): LineForm[] {
     }
     if (story) {
       if (STORY_HEADING.test(line) && !STORY_CONTEXT.test(line) && !STORY_OUTCOME.test(line)) {
+        // "Scenario: Price drop": the author's own name for the scenario's ask.
+        const titled =
+          /^[ \t]*(?:scenario(?: outline)?|story(?: \d+)?|user story(?: \d+)?)\s*:\s*(.{2,60}?)\s*$/i.exec(
+            line,
+          );
+        storyTitle = titled?.[1] ?? null;
         out[i] = { kind: 'skip' };
         storyRole = null;
         continue;
@@ -158,7 +165,12 @@ export function lineForms(lines: readonly string[]): LineForm[] {
       }
       if (outcome) {
         storyRole = 'outcome';
-        out[i] = { kind: 'item', from: outcome[0].length, leadIn: storyLead };
+        out[i] = {
+          kind: 'item',
+          from: outcome[0].length,
+          leadIn: storyLead,
+          ...(storyTitle ? { title: storyTitle } : {}),
+        };
         continue;
       }
       if (and && storyRole !== null) {

@@ -219,6 +219,32 @@ describe('one name validator for both engines', () => {
     ).toBe('a theme label over a sentence about something else');
   });
 
+  it('refuses a predicate without its subject and a clause cut before its object', () => {
+    expect(nameProblem('Is removed')).toBe('a verb phrase without its subject');
+    expect(nameProblem('Shopper gets')).toBe('a clause cut before its object');
+    expect(nameProblem('Price drop')).toBeNull();
+  });
+
+  it("names a scenario's outcome by the scenario's title", () => {
+    const brief = `Scenario: Late return
+  Given a loan overdue by 3 days
+  When the member returns the book
+  Then the fine shown is 3 rupees
+
+Scenario: Lost card
+  Given a member who reports a lost card
+  When the librarian blocks it
+  Then no loan can be made on the old card
+
+Scenario: Holds
+  Given a book on hold for a member
+  When it is returned by another
+  Then the member receives an SMS`;
+    const rubric = extractRubric(brief, { domain: 'Library software' });
+    expect(rubric.criteria.map((c) => c.name).sort()).toEqual(['Holds', 'Late return', 'Lost card']);
+    expect(rubricProblems(rubric, brief, 'Library software')).toEqual([]);
+  });
+
   it('is the check Workers AI output passes too (rubricProblems)', () => {
     const brief = 'Assess the risk of bias in every included trial. Extract the outcomes into one table.';
     const level = (score: number) => ({ score, descriptor: `Level ${score} of the work is described here.` });

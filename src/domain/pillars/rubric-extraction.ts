@@ -1655,9 +1655,18 @@ export function extractRubric(
     const cells = source.text.split(/\t+|\s+\|\s+| {3,}/).map((c) => c.trim());
     const label =
       cells.length >= 2 && (cells[0] ?? '').split(/\s+/).length <= 3 ? capitalise(cells[0] ?? '') : null;
+    // A story outcome is named by its scenario's title ("Price drop"; a bare verb as its act: "Removing").
+    const titled = source.title
+      ? capitalise(
+          IMPERATIVE_VERBS.has(source.title.toLowerCase())
+            ? gerund(source.title.toLowerCase())
+            : source.title,
+        )
+      : null;
+    const named = label ?? titled;
     const name =
-      label && isCleanName(label) && nameProblem(label, source.text) === null
-        ? label
+      named && isCleanName(named) && nameProblem(named, source.text) === null
+        ? named
         : criterionName(group, theme, source, phrases);
     const own = bestPhrase(source.text, theme === null);
     // When two criteria would share a name, each is named for its own sentence instead.

@@ -145,6 +145,17 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
   if (STORY_KEYWORD.test(t)) return 'a story keyword';
   if (DISCOURSE_OPENER.test(t)) return 'a discourse opener';
   if (ROLE_LINE.test(t)) return 'a role line';
+  // "Is removed", "Are asked to sign": a predicate without the thing it is about.
+  if (/^(?:is|are|was|were|be|been|gets?|has|have|had|does)\s/i.test(t) && !MODAL_IN_NAME.test(t))
+    return 'a verb phrase without its subject';
+  // "Shopper gets", "Message says", "Page says": a clause cut before its object.
+  if (
+    t.split(/\s+/).length <= 3 &&
+    /\s(?:says|gets|appears|opens|shows|receives|moves|sees|goes|becomes|stays|does|makes|takes|comes|happens|is|are)$/i.test(
+      t,
+    )
+  )
+    return 'a clause cut before its object';
   const labelled = /^([A-Z][\w &]{0,30}):\s+(\S+)$/.exec(t);
   if (labelled && THEMES.some((th) => th.short === labelled[1] || th.name === labelled[1]))
     return 'a theme label with one stray noun';

@@ -25,6 +25,8 @@ export type Sentence = {
   heading: boolean;
   /** A line that sets an ask up without asking: a story's "Given …", "When …", "As a …" (see document-form.ts). */
   context?: boolean;
+  /** A story's own title ("Scenario: Price drop") for its outcome line: a name its author chose. */
+  title?: string;
 };
 
 /**
@@ -300,6 +302,8 @@ type Block = {
   heading: boolean;
   leadIn: string | null;
   context?: boolean;
+  /** A story's own title ("Scenario: Price drop") for its outcome line: a name its author chose. */
+  title?: string;
 };
 
 function lines(text: string): Line[] {
@@ -383,6 +387,7 @@ function blocks(text: string): Block[] {
         heading: context,
         leadIn: context ? null : form.leadIn,
         ...(context ? { context: true } : {}),
+        ...(form.kind === 'item' && form.title ? { title: form.title } : {}),
       });
       continue;
     }
@@ -503,6 +508,7 @@ export function splitSentences(text: string): Sentence[] {
         leadIn: block.leadIn,
         heading: block.heading,
         ...(block.context ? { context: true } : {}),
+        ...(block.title ? { title: block.title } : {}),
       });
     }
   }
