@@ -131,6 +131,16 @@ On Mon, 30 Nov 2026 at 10:00, Neel wrote:
     expect(forms.filter((f) => f?.kind === 'skip')).toHaveLength(4);
   });
 
+  it('never quotes a one-word line as a source', () => {
+    const brief = `[09:00] Uma: the form must take a name, a phone number and a date
+[09:01] Raj: pricing?
+[09:02] Uma: confirmation by SMS within a minute
+[09:03] Raj: and a weekly export of bookings to Excel`;
+    const rubric = extractRubric(brief, { domain: 'Web development' });
+    expect(rubric.criteria.map((c) => c.source)).not.toContain('pricing?');
+    expect(rubricProblems(rubric, brief, 'Web development')).toEqual([]);
+  });
+
   it('drops chat replies that ask for nothing', () => {
     for (const t of ['ok', 'Yes.', 'right, thanks', 'noted', '+1']) expect(isChatFiller(t)).toBe(true);
     expect(isChatFiller('yes push reminders at 8 am')).toBe(false);

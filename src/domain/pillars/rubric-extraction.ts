@@ -180,6 +180,9 @@ function classify(sentence: Sentence): RequirementStrength | null {
   // A story's "Given …" / "When …" sets the ask up; its "Then …" is the ask. A chat's "ok" asks nothing.
   if (sentence.context) return null;
   if (sentence.bullet && isChatFiller(sentence.text)) return null;
+  // A source is quoted with at least two words (\`isQuotedSource\`): a one-word line ("Pricing?",
+  // "Lifts") cannot be a criterion's source on its own.
+  if ((sentence.text.match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu) ?? []).length < 2) return null;
   const text = sentence.text;
   const lower = normaliseSpace(text.toLowerCase());
   const words = contentStems(text).length;

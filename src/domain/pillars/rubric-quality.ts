@@ -135,7 +135,7 @@ function stemsOf(text: string): Set<string> {
  * The problems of a name that come from how the brief is written, or from the sentence it is
  * named for: form (a table border, a timestamp), a story keyword, a discourse opener, a role
  * line, a theme label with one stray noun ("Functionality: medicine"), a head cut off its
- * complement ("Risk" for "risk of bias") and a theme label over a sentence about something
+ * complement ("Risk" for "risk of bias": a one-word name) and a theme label over a sentence about something
  * else ("Communication & reporting" over a line on row-level security). One validator for both
  * engines: `rubricProblems` runs it on Workers AI output as on the local engine's.
  */
@@ -163,7 +163,7 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
   const words = t.split(/\s+/);
   const last = words[words.length - 1] ?? '';
   if (
-    words.length <= 2 &&
+    words.length === 1 &&
     /^\p{L}{3,}$/u.test(last) &&
     new RegExp(`(?:^|[^\\p{L}])${last}\\s+of\\s+(?!the\\b|a\\b|an\\b)\\p{L}`, 'iu').test(source) &&
     !new RegExp(`(?:^|[^\\p{L}])${t}(?:[.,;:!?]|\\s+(?!of\\b)|$)`, 'iu').test(source)
