@@ -67,7 +67,7 @@ export const certificatePdf: AppRouteHandler<typeof routes.getMyCertificatePdf> 
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const document = await certs.holderCertificateDocument(c.var.db, c.env, number, c.var.user.id);
   if (!document) throw new ProblemError('not-found', 'You hold no certificate with this number.');
-  const pdf = await renderCertificatePdf(document);
+  const pdf = await renderCertificatePdf(document, certs.certificatePdfDate(document));
   return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="certificate-${document.certificateNo}.pdf"`,
