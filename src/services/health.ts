@@ -6,6 +6,7 @@
 import type { Database } from '../db/client';
 import { missingSettings } from './configuration';
 import { checkBaseUrl } from './deployment-checks';
+import { digilockerConfig } from './digilocker/config';
 import { stalledCounts } from './jobs/jobs';
 import { registeredKinds } from './jobs/registry';
 import type { SettingName } from './settings';
@@ -15,7 +16,12 @@ export type Check = { status: CheckStatus; detail: string };
 
 export async function serviceHealth(
   db: Database,
-  deployment: { publicBaseUrl: string; requestUrl: string; env: Partial<Record<SettingName, unknown>> },
+  deployment: {
+    publicBaseUrl: string;
+    requestUrl: string;
+    env: Partial<Record<SettingName, unknown>> &
+      Partial<Pick<Env, 'DIGILOCKER_ORG_ID' | 'DIGILOCKER_DOC_TYPE' | 'DIGILOCKER_API_KEY'>>;
+  },
   now = new Date(),
 ) {
   const stalled = await stalledCounts(db, registeredKinds());
@@ -42,7 +48,16 @@ export async function serviceHealth(
         : 'Every required setting is present and usable.',
     missing,
   };
-  const checks = { jobs, baseUrl, configuration };
+  // Optional: a server that is not a DigiLocker issuer is not degraded (its endpoints answer 503).
+  const digilockerConfigured = digilockerConfig(deployment.env) !== null;
+  const digilocker = {
+    status: 'ok' as CheckStatus,
+    detail: digilockerConfigured
+      ? 'A DigiLocker issuer: Pull URI and Pull Doc answer DigiLocker.'
+      : 'Not a DigiLocker issuer: DIGILOCKER_ORG_ID, DIGILOCKER_DOC_TYPE or DIGILOCKER_API_KEY is not set.',
+    configured: digilockerConfigured,
+  };
+  const checks = { jobs, baseUrl, configuration, digilocker };
   const status: CheckStatus = Object.values(checks).some((c) => c.status === 'degraded') ? 'degraded' : 'ok';
   return { status, checkedAt: now.toISOString(), jobs: { stalled }, checks };
 }

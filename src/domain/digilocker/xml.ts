@@ -18,7 +18,7 @@ export type XmlElement = {
 
 export type XmlLimits = { maxBytes: number; maxDepth: number; maxElements: number };
 
-export const XML_LIMITS: XmlLimits = { maxBytes: 64 * 1024, maxDepth: 8, maxElements: 256 };
+export const XML_LIMITS: XmlLimits = { maxBytes: 256 * 1024, maxDepth: 8, maxElements: 256 };
 
 export class XmlError extends Error {}
 

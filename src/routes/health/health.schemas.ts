@@ -56,6 +56,15 @@ export const HealthSchema = z
               description: 'Names (never values) of required settings that are missing or unusable.',
             }),
         }).openapi({ description: '`degraded` while a required setting is missing or unusable.' }),
+        digilocker: check({
+          configured: z.boolean().openapi({
+            description:
+              'Whether this server is a DigiLocker issuer: `DIGILOCKER_ORG_ID`, `DIGILOCKER_DOC_TYPE` and ' +
+              '`DIGILOCKER_API_KEY` all set. Optional: `ok` either way.',
+          }),
+        })
+          .optional()
+          .openapi({ description: 'The DigiLocker issuer settings (docs/digilocker.md); never `degraded`.' }),
       })
       .openapi({
         description: 'Named checks; more may be added (a client must ignore ones it does not know).',

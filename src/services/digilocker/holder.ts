@@ -9,7 +9,7 @@ import { certificates } from '../../db/schema';
 import { documentUri } from '../../domain/digilocker/protocol';
 import { auditInsert } from '../audit';
 import { type HolderCertificate, holderCertificate, publicStatus } from '../certificates';
-import { digilockerConfig } from './issuer';
+import { digilockerConfig } from './config';
 
 export type DigiLockerHolderView = {
   /** The holder's switch (on unless they turned it off). */

@@ -40,25 +40,12 @@ import {
   verifyPageUrl,
 } from '../certificates';
 import { hasConsent } from '../consent';
+import { type DigiLockerConfig, digilockerConfig } from './config';
 
 export type DigiLockerEnv = Pick<
   Env,
   'PUBLIC_BASE_URL' | 'CACHE' | 'DIGILOCKER_ORG_ID' | 'DIGILOCKER_DOC_TYPE' | 'DIGILOCKER_API_KEY'
 >;
-
-export type DigiLockerConfig = { orgId: string; docType: string; apiKey: string };
-
-const setting = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-
-/** The issuer's settings, or null while any of the three is missing. */
-export function digilockerConfig(
-  env: Partial<Pick<Env, 'DIGILOCKER_ORG_ID' | 'DIGILOCKER_DOC_TYPE' | 'DIGILOCKER_API_KEY'>>,
-): DigiLockerConfig | null {
-  const orgId = setting(env.DIGILOCKER_ORG_ID);
-  const docType = setting(env.DIGILOCKER_DOC_TYPE);
-  const apiKey = setting(env.DIGILOCKER_API_KEY);
-  return orgId && docType && apiKey ? { orgId, docType, apiKey } : null;
-}
 
 function requireConfig(env: DigiLockerEnv): DigiLockerConfig {
   const config = digilockerConfig(env);
