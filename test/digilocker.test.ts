@@ -513,3 +513,57 @@ describe('audit and the holder’s side', () => {
     expect(JSON.stringify(body)).not.toContain(DIGILOCKER.DIGILOCKER_API_KEY);
   });
 });
+
+describe('date of birth: recorded at signup, correctable (PATCH /api/dsr/correction)', () => {
+  const correct = (account: Holder['candidate'], body: unknown) =>
+    call('/api/dsr/correction', jsonInit('PATCH', body, as(account)));
+
+  it('records one on an account that had none, and DigiLocker matches on it from then on', async () => {
+    const old = await candidateWithCertificate('Kiran Shah');
+    await db().update(users).set({ dateOfBirth: null }).where(eq(users.id, old.candidate.id));
+    const match = async (dob: string) =>
+      shaped(
+        (await pullUri({ fullName: 'Kiran Shah', dob, udf1: old.certificateNo })).text,
+        'PullURIResponse',
+      ).status.Status;
+    expect(await match('15-08-1985')).toBe('0');
+    const res = await correct(old.candidate, { dateOfBirth: '1985-08-15' });
+    expect(res.status).toBe(200);
+    const body = await res.json<{ profile: { dateOfBirth: string }; request: { kind: string } }>();
+    expect(body.profile.dateOfBirth).toBe('1985-08-15');
+    expect(body.request.kind).toBe('correction');
+    expect(await match('15-08-1985')).toBe('1');
+    // Corrected again (an adult's date to another adult's): the old one no longer matches.
+    expect((await correct(old.candidate, { dateOfBirth: '1985-08-16' })).status).toBe(200);
+    expect(await match('15-08-1985')).toBe('0');
+    expect(await match('16-08-1985')).toBe('1');
+    const audited = await db()
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'dsr.correction'), eq(auditLog.targetId, old.candidate.id)));
+    expect(audited.map((a) => a.details)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ before: { dateOfBirth: null }, after: { dateOfBirth: '1985-08-15' } }),
+      ]),
+    );
+  });
+
+  it('refuses a date that would make an adult a child, a date in the future, and a non-date (422)', async () => {
+    const thisYear = new Date().getUTCFullYear();
+    for (const dateOfBirth of [
+      `${thisYear - 5}-01-01`,
+      `${thisYear + 1}-01-01`,
+      '15-08-1985',
+      '1985-02-30',
+    ]) {
+      const refused = await expectProblem(
+        await correct(asha.candidate, { dateOfBirth }),
+        422,
+        'validation-failed',
+      );
+      expect(refused.errors?.[0]?.pointer).toBe('#/dateOfBirth');
+    }
+    const me = await (await call('/api/me', { headers: as(asha.candidate) })).json<{ dateOfBirth: string }>();
+    expect(me.dateOfBirth).toBe(ADULT_BIRTH_DATE);
+  });
+});
