@@ -461,6 +461,15 @@ describe('audit and the holder’s side', () => {
       await (entry as { getData(w: TextWriter): Promise<string> }).getData(new TextWriter()),
     ) as { action: string }[];
     expect(exported.filter((e) => e.action.startsWith('digilocker.')).length).toBe(3);
+    // recipients.json names DigiLocker for each document given (not for the stranger's refused request).
+    const recipientsEntry = (await reader.getEntries()).find((e) => e.filename === 'recipients.json');
+    const recipients = JSON.parse(
+      await (recipientsEntry as { getData(w: TextWriter): Promise<string> }).getData(new TextWriter()),
+    ) as { sharedWith: { party: string; kind: string; what: string }[] };
+    const given = recipients.sharedWith.filter((r) => r.kind === 'digilocker');
+    expect(given).toHaveLength(2);
+    expect(given[0]?.party).toContain('DigiLocker');
+    expect(given.map((g) => g.what).join(' ')).toContain(sita.certificateNo);
   });
 
   it('audits refusals that name no certificate (a bad HMAC, an unknown number)', async () => {
@@ -565,5 +574,17 @@ describe('date of birth: recorded at signup, correctable (PATCH /api/dsr/correct
     }
     const me = await (await call('/api/me', { headers: as(asha.candidate) })).json<{ dateOfBirth: string }>();
     expect(me.dateOfBirth).toBe(ADULT_BIRTH_DATE);
+  });
+});
+
+describe('DPDP: DigiLocker named as a recipient', () => {
+  it('in every consent notice, in English and in Hindi', async () => {
+    type Notice = { language: string; recipients: { name: string; data: string; when: string }[] };
+    const en = await (await call('/api/consent/notices/v2')).json<Notice>();
+    expect(en.recipients[0]?.name).toContain('DigiLocker');
+    expect(en.recipients[0]?.when).toContain('public_verification');
+    const hi = await (await call('/api/consent/notices/v2?lang=hi')).json<Notice>();
+    expect(hi.language).toBe('hi');
+    expect(hi.recipients[0]?.name).toContain('डिजिलॉकर');
   });
 });

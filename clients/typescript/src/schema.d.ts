@@ -4710,6 +4710,13 @@ export interface components {
              * @example /api/dpo
              */
             dpo: string;
+            /** @description Who else is given personal data at the person’s own request, beyond our Data Processors (e.g. DigiLocker, when they fetch a certificate into it): what, and when. In `language`. Not part of the versioned text: the list is the one in force now, for every version. */
+            recipients?: {
+                name: string;
+                role: string;
+                data: string;
+                when: string;
+            }[];
         };
         NominationRequest: {
             /** @example Anita Kumar */
