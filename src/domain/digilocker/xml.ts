@@ -153,7 +153,7 @@ export function parseXml(input: string, limits: XmlLimits = XML_LIMITS): XmlElem
 
   if (input.charCodeAt(0) === 0xfeff) pos = 1;
   // The XML declaration, if any, is the only processing instruction accepted.
-  if (input.startsWith('<?xml', pos)) {
+  if (/^<\?xml\s/.test(input.slice(pos, pos + 6))) {
     const end = input.indexOf('?>', pos);
     if (end < 0) fail('An unterminated XML declaration');
     const declaration = input.slice(pos, end);
