@@ -252,6 +252,30 @@ function audit(db: Database, a: Audited): Promise<void> {
   });
 }
 
+/**
+ * Unauthenticated refusals (a bad HMAC) are audited too, but at most this many a minute per
+ * isolate: anyone can send them, and each would otherwise be a database write. The rest are
+ * logged (decision 0360).
+ */
+const UNAUTHENTICATED_AUDITS_PER_MINUTE = 60;
+const unauthenticatedAudits = { minute: 0, count: 0 };
+
+function auditUnauthenticated(db: Database, endpoint: Endpoint, txn: string, now: Date): Promise<void> {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (unauthenticatedAudits.minute !== minute) Object.assign(unauthenticatedAudits, { minute, count: 0 });
+  unauthenticatedAudits.count += 1;
+  if (unauthenticatedAudits.count <= UNAUTHENTICATED_AUDITS_PER_MINUTE)
+    return audit(db, { endpoint, txn, outcome: 'refused_hmac' });
+  console.warn(
+    JSON.stringify({
+      level: 'warn',
+      msg: 'digilocker request refused: bad hmac (not audited: over the cap)',
+      endpoint,
+    }),
+  );
+  return Promise.resolve();
+}
+
 type Authenticated<R> = { config: DigiLockerConfig; request: R; fingerprint: string };
 
 /**
@@ -273,7 +297,7 @@ async function authenticate<R extends { ts: string; txn: string }>(
   const text = new TextDecoder().decode(body);
   if (!(await hmacValid(body, hmac, config.apiKey))) {
     const echo = echoOf(text);
-    await audit(db, { endpoint, txn: echo.txn, outcome: 'refused_hmac' });
+    await auditUnauthenticated(db, endpoint, echo.txn, now);
     return { status: 401, xml: refusal(echo) };
   }
   let request: R;
