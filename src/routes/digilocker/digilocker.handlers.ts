@@ -17,14 +17,11 @@ const send = (answer: DigiLockerAnswer) =>
     },
   });
 
-const body = async (req: Request) => new Uint8Array(await req.arrayBuffer());
+/** The raw bytes the HMAC is over (through Hono's cache: a middleware may have read the body as text). */
+const body = async (req: { arrayBuffer(): Promise<ArrayBuffer> }) => new Uint8Array(await req.arrayBuffer());
 
 export const pullUri: AppRouteHandler<typeof routes.pullUri> = async (c) =>
-  send(
-    await answerPullUri(c.var.db, c.env, await body(c.req.raw), c.req.header('x-digilocker-hmac')),
-  ) as never;
+  send(await answerPullUri(c.var.db, c.env, await body(c.req), c.req.header('x-digilocker-hmac'))) as never;
 
 export const pullDoc: AppRouteHandler<typeof routes.pullDoc> = async (c) =>
-  send(
-    await answerPullDoc(c.var.db, c.env, await body(c.req.raw), c.req.header('x-digilocker-hmac')),
-  ) as never;
+  send(await answerPullDoc(c.var.db, c.env, await body(c.req), c.req.header('x-digilocker-hmac'))) as never;
