@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
+import { log } from '../lib/log';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from '../lib/problem';
 import { bodyLimits } from '../middleware/body-limits';
 import type { AppBindings } from '../middleware/context';
@@ -57,15 +58,12 @@ export function createApp(): AppOpenAPI {
       }
     }
     // Log the cause for operators; the caller gets no internals, only the request id.
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        requestId: extra.requestId,
-        path: c.req.path,
-        error: String(err),
-        stack: err instanceof Error ? err.stack : undefined,
-      }),
-    );
+    log('error', 'unhandled error', {
+      requestId: extra.requestId,
+      path: c.req.path,
+      error: String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
     return problemResponse(problemBody('internal-error', 'An unexpected error occurred.', extra));
   });
 

@@ -2427,7 +2427,7 @@ export interface paths {
         };
         /**
          * Changelog of the API
-         * @description CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first.
+         * @description CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first. A request whose `Accept` lists `text/html` (a browser) gets it rendered as a page with a table of contents by version; any other gets the Markdown. Both are static files of this deployment, also at `/changelog.html` and `/changelog.md`.
          */
         get: operations["getChangelog"];
         put?: never;
@@ -18813,6 +18813,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getApiReferenceScript: {
@@ -18842,6 +18851,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getChangelog: {
@@ -18853,17 +18871,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The changelog. */
+            /** @description The changelog: Markdown, or HTML when `Accept` lists `text/html`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/markdown": string;
+                    "text/html": string;
                 };
             };
             /** @description Internal error (no internals disclosed) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -29,6 +29,7 @@ import {
   timestampFresh,
   wants,
 } from '../../domain/digilocker/protocol';
+import { log } from '../../lib/log';
 import { ProblemError } from '../../lib/problem';
 import { recordAudit } from '../audit';
 import {
@@ -40,6 +41,7 @@ import {
   verifyPageUrl,
 } from '../certificates';
 import { hasConsent } from '../consent';
+import { renderCertificatePdf } from '../renderers';
 import { type DigiLockerConfig, digilockerConfig } from './config';
 
 export type DigiLockerEnv = Pick<
@@ -192,8 +194,7 @@ async function documentOf(
   if (parts.pdf) {
     const printable = await holderCertificateDocument(db, env, c.certificateNo, c.holderId);
     if (printable) {
-      // Heavy (pdf-lib, fonts, HarfBuzz): loaded only on this path.
-      const { renderCertificatePdf } = await import('../dsr/pdf');
+      // Heavy (pdf-lib, fonts, HarfBuzz): loaded on first use (../renderers).
       document.pdf = bytesToBase64(await renderCertificatePdf(printable, certificatePdfDate(printable)));
     }
   }
@@ -266,13 +267,7 @@ function auditUnauthenticated(db: Database, endpoint: Endpoint, txn: string, now
   unauthenticatedAudits.count += 1;
   if (unauthenticatedAudits.count <= UNAUTHENTICATED_AUDITS_PER_MINUTE)
     return audit(db, { endpoint, txn, outcome: 'refused_hmac' });
-  console.warn(
-    JSON.stringify({
-      level: 'warn',
-      msg: 'digilocker request refused: bad hmac (not audited: over the cap)',
-      endpoint,
-    }),
-  );
+  log('warn', 'digilocker request refused: bad hmac (not audited: over the cap)', { endpoint });
   return Promise.resolve();
 }
 
