@@ -159,6 +159,15 @@ describe('POST /api/digilocker/pull-uri', () => {
       udf1: asha.certificateNo,
     });
     expect(shaped(sent.text, 'PullURIResponse').status.Status).toBe('1');
+    // The number as people type it: lower case, spaces for dashes; the URI is the canonical number's.
+    const typed = await pullUri({
+      fullName: 'Asha Rao',
+      dob: DOB,
+      udf1: asha.certificateNo.toLowerCase().replaceAll('-', ' '),
+    });
+    const { status, field } = shaped(typed.text, 'PullURIResponse');
+    expect(status.Status).toBe('1');
+    expect(field('URI')).toBe(uriOf(asha.certificateNo));
   });
 
   it('sends the PDF alone without a format, the XML alone for format="xml"', async () => {

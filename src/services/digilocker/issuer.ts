@@ -11,6 +11,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { briefs, certificates, organisations, users } from '../../db/schema';
+import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
 import { certificateDataXml } from '../../domain/digilocker/certificate-data';
 import {
   certificateNoOfUri,
@@ -134,7 +135,10 @@ type Candidate = {
   organisationName: string | null;
 };
 
-async function candidateByNumber(db: Database, certificateNo: string): Promise<Candidate | null> {
+async function candidateByNumber(db: Database, input: string): Promise<Candidate | null> {
+  // As people type it (lower case, spaces, O for 0): the number's own rules; a typo finds nothing.
+  const parsed = parseCertificateNumber(input);
+  if (!parsed.ok) return null;
   const [row] = await db
     .select({
       id: certificates.id,
@@ -158,7 +162,7 @@ async function candidateByNumber(db: Database, certificateNo: string): Promise<C
     .innerJoin(users, eq(users.id, certificates.holderId))
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
     .leftJoin(organisations, eq(organisations.id, certificates.organisationId))
-    .where(eq(certificates.certificateNo, certificateNo.trim().toUpperCase()))
+    .where(eq(certificates.certificateNo, parsed.normalised))
     .limit(1);
   return row ?? null;
 }
