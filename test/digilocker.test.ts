@@ -480,6 +480,21 @@ describe('audit and the holder’s side', () => {
     expect(given).toHaveLength(2);
     expect(given[0]?.party).toContain('DigiLocker');
     expect(given.map((g) => g.what).join(' ')).toContain(sita.certificateNo);
+
+    // And in their activity (GET /api/me/digilocker/activity), newest first.
+    const activity = await (await call('/api/me/digilocker/activity', { headers: as(sita.candidate) })).json<{
+      items: { request: string; outcome: string; given: boolean; certificateNo: string }[];
+    }>();
+    expect(activity.items.map((a) => `${a.request} ${a.outcome} ${a.given}`).sort()).toEqual([
+      'pull_doc issued true',
+      'pull_uri issued true',
+      'pull_uri not_found false',
+    ]);
+    expect(activity.items.every((a) => a.certificateNo === sita.certificateNo)).toBe(true);
+    const others = await (await call('/api/me/digilocker/activity', { headers: as(asha.candidate) })).json<{
+      items: { certificateNo: string }[];
+    }>();
+    expect(others.items.some((a) => a.certificateNo === sita.certificateNo)).toBe(false);
   });
 
   it('audits refusals that name no certificate (a bad HMAC, an unknown number)', async () => {

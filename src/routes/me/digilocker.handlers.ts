@@ -2,7 +2,11 @@ import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
 import { requireCertificateNumber } from '../../services/certificates';
 import { hasConsent } from '../../services/consent';
-import { digilockerHolderView, setDigilockerEnabled } from '../../services/digilocker/holder';
+import {
+  digilockerActivityOf,
+  digilockerHolderView,
+  setDigilockerEnabled,
+} from '../../services/digilocker/holder';
 import type * as routes from './digilocker.routes';
 
 export const setMyCertificateDigiLocker: AppRouteHandler<typeof routes.setMyCertificateDigiLocker> = async (
@@ -22,3 +26,6 @@ export const setMyCertificateDigiLocker: AppRouteHandler<typeof routes.setMyCert
     200,
   );
 };
+
+export const myDigiLockerActivity: AppRouteHandler<typeof routes.myDigiLockerActivity> = async (c) =>
+  c.json({ items: await digilockerActivityOf(c.var.db, c.var.user.id) }, 200);

@@ -3,7 +3,7 @@ import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
 import { CertificateNoParams } from '../certificates/certificates.schemas';
 import { DigiLockerSwitchSchema } from '../digilocker/digilocker.schemas';
-import { MyCertificateDigiLockerSchema } from './digilocker.schemas';
+import { DigiLockerActivitySchema, MyCertificateDigiLockerSchema } from './digilocker.schemas';
 
 export const setMyCertificateDigiLocker = defineRoute({
   method: 'patch',
@@ -23,5 +23,21 @@ export const setMyCertificateDigiLocker = defineRoute({
   },
   responses: {
     200: { description: 'The setting now.', content: json(MyCertificateDigiLockerSchema) },
+  },
+});
+
+export const myDigiLockerActivity = defineRoute({
+  method: 'get',
+  path: '/api/me/digilocker/activity',
+  operationId: 'listMyDigiLockerActivity',
+  tags: ['Certificates'],
+  summary: 'What DigiLocker asked about your certificates',
+  description:
+    'The last 50 DigiLocker requests that named one of your certificates, newest first: when, which request, the ' +
+    'outcome and whether the document was given. Refused ones too (someone searching with your number and another ' +
+    'name or date of birth). The same entries are in your access export (`audit-log.json`).',
+  ...sessionAuth(),
+  responses: {
+    200: { description: 'Newest first.', content: json(DigiLockerActivitySchema) },
   },
 });

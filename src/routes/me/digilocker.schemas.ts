@@ -11,3 +11,26 @@ export const MyCertificateDigiLockerSchema = z
     }),
   })
   .openapi('MyCertificateDigiLocker');
+
+export const DigiLockerActivitySchema = z
+  .object({
+    items: z
+      .array(
+        z.object({
+          at: z.string().datetime(),
+          request: z
+            .enum(['pull_uri', 'pull_doc'])
+            .openapi({ description: 'Pull URI (a search) or Pull Doc (opening it).' }),
+          outcome: z.string().openapi({
+            description:
+              '`issued` (the document was given), `not_found` (another name or date of birth, or not givable: off, ' +
+              'invalid, no consent), `refused_timestamp`, `txn_reused`.',
+            example: 'issued',
+          }),
+          certificateNo: z.string().nullable(),
+          given: z.boolean().openapi({ description: 'Whether DigiLocker was given the document.' }),
+        }),
+      )
+      .max(50),
+  })
+  .openapi('MyDigiLockerActivity');

@@ -3,9 +3,9 @@
  * (the document type to search for and the number to enter), and their switch to turn fetching
  * off for one certificate. The pages (the certificate page, /me) show `digilockerHolderView`.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { certificates } from '../../db/schema';
+import { auditLog, certificates } from '../../db/schema';
 import { documentUri } from '../../domain/digilocker/protocol';
 import { auditInsert } from '../audit';
 import { type HolderCertificate, holderCertificate, publicStatus } from '../certificates';
@@ -94,4 +94,50 @@ export async function setDigilockerEnabled(
     }),
   ]);
   return { ...current, digilockerEnabled: enabled };
+}
+
+export type DigiLockerActivity = {
+  at: string;
+  request: 'pull_uri' | 'pull_doc';
+  outcome: string;
+  certificateNo: string | null;
+  /** Whether the request was answered with the document (DigiLocker was given it). */
+  given: boolean;
+};
+
+/**
+ * What DigiLocker asked about the holder's certificates, newest first: every request that named
+ * one of them (given, refused for another name or date of birth, refused while off or invalid),
+ * from the audit log, so it is the same record the access export lists.
+ */
+export async function digilockerActivityOf(
+  db: Database,
+  holderId: string,
+  limit = 50,
+): Promise<DigiLockerActivity[]> {
+  const rows = await db
+    .select({ action: auditLog.action, details: auditLog.details, at: auditLog.createdAt })
+    .from(auditLog)
+    .where(
+      and(
+        inArray(auditLog.action, ['digilocker.pull_uri', 'digilocker.pull_doc']),
+        eq(auditLog.targetType, 'certificate'),
+        inArray(
+          auditLog.targetId,
+          db.select({ id: certificates.id }).from(certificates).where(eq(certificates.holderId, holderId)),
+        ),
+      ),
+    )
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(limit);
+  return rows.map((r) => {
+    const outcome = String(r.details?.outcome ?? 'unknown');
+    return {
+      at: r.at.toISOString(),
+      request: r.action === 'digilocker.pull_doc' ? 'pull_doc' : 'pull_uri',
+      outcome,
+      certificateNo: typeof r.details?.certificateNo === 'string' ? r.details.certificateNo : null,
+      given: outcome === 'issued',
+    };
+  });
 }
