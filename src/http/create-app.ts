@@ -5,6 +5,7 @@ import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemRes
 import { bodyLimits } from '../middleware/body-limits';
 import type { AppBindings } from '../middleware/context';
 import { requestEnvelope } from '../middleware/envelope';
+import { jsonDepthLimit } from '../middleware/json-depth';
 import { methodNotAllowed } from '../middleware/method-not-allowed';
 import { strictUtf8 } from '../middleware/strict-utf8';
 import type { AppOpenAPI } from './types';
@@ -23,6 +24,7 @@ export function createApp(): AppOpenAPI {
   app.use(requestEnvelope({ methodNotAllowed: methodNotAllowed(() => app.routes) }));
   app.use('/api/*', bodyLimits());
   app.use(strictUtf8());
+  app.use('/api/*', jsonDepthLimit());
 
   app.notFound((c) =>
     problemResponse(

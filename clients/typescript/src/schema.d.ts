@@ -4187,6 +4187,8 @@ export interface components {
             } | null;
             /** @enum {string|null} */
             format: "vc-jwt" | "json" | null;
+            /** @description Exactly the credential these checks are about, as read from what was sent: the compact VC-JWT, or the JSON credential’s text. For a baked badge, the one credential in the image (an image carrying more than one is refused at `parse`). A display shows this credential’s claims and nothing else. */
+            verifiedCredential: string | null;
             /** @enum {string|null} */
             container: "text" | "png" | "svg" | null;
             algorithm: string | null;
@@ -4207,10 +4209,12 @@ export interface components {
         /** @description Exactly one of `credential` and `badge`. */
         VerifyCredentialRequest: {
             /**
-             * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential (an embedded proof is not checked: verdict `unverifiable`).
+             * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential; or a JSON credential as an object (an embedded Data Integrity proof is not checked yet: verdict `unverifiable`). Nested at most 64 levels (deeper: 422).
              * @example eyJhbGciOiJFUzI1NiIsImtpZCI6Imh0dHBzOi8vdW5pLmV4YW1wbGUvb2Iva2V5cy8xIiwidHlwIjoiSldUIn0.eyJ…
              */
-            credential?: string;
+            credential?: string | {
+                [key: string]: unknown;
+            };
             /** @description A baked badge as base64 (standard or URL-safe) of its bytes: a PNG with an `iTXt` chunk `openbadgecredential`, or an SVG with an `<openbadges:credential>` element. */
             badge?: string;
         };

@@ -367,7 +367,7 @@ export const VERIFY_SCRIPT = `
    * issuer's own key, status list, issuer standing). A credential of this site is then compared
    * with what /api/verify/{no} serves for the number in its fixed claim.
    */
-  async function check(upload, jwt) {
+  async function check(upload) {
     var response = await fetch('/api/credentials/verify', {
       method: 'POST', credentials: 'omit',
       headers: { 'content-type': upload.type, accept: 'application/json' },
@@ -394,7 +394,9 @@ export const VERIFY_SCRIPT = `
       title = '! Issuer no longer recognised';
       detail = what + '. The signature is genuine, but this platform no longer recognises the organisation that issued it, so the credential does not count as valid now.';
     }
-    // Ours: always compare with the certificate the number (fixed claim) names.
+    // Ours: always compare with the certificate the number (fixed claim) names, read from the
+    // credential the server verified (report.verifiedCredential), not from the upload.
+    var jwt = report.format === 'vc-jwt' ? report.verifiedCredential : null;
     var payload = jwt ? payloadOf(jwt) : null;
     var number = payload && standing ? numberOf(payload.vc || payload, location.origin) : null;
     if (number && verdict !== 'invalid') {
@@ -421,30 +423,6 @@ export const VERIFY_SCRIPT = `
     result.setAttribute('data-verdict', verdict);
   }
 
-  /** The VC-JWT baked in a badge (PNG iTXt "openbadgecredential", or SVG openbadges:credential), or null. */
-  function bakedJwt(data) {
-    if (data[0] === 137 && data[1] === 80) {
-      var view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-      for (var offset = 8; offset + 12 <= data.length; ) {
-        var length = view.getUint32(offset);
-        var type = String.fromCharCode(data[offset + 4], data[offset + 5], data[offset + 6], data[offset + 7]);
-        var body = data.subarray(offset + 8, offset + 8 + length);
-        if (type === 'iTXt' && String.fromCharCode.apply(null, body.subarray(0, body.indexOf(0))) === 'openbadgecredential') {
-          var language = body.indexOf(0, body.indexOf(0) + 3);
-          return new TextDecoder().decode(body.subarray(body.indexOf(0, language + 1) + 1)).trim();
-        }
-        if (type === 'IEND') break;
-        offset += 12 + length;
-      }
-      return null;
-    }
-    try {
-      var doc = new DOMParser().parseFromString(new TextDecoder().decode(data), 'image/svg+xml');
-      var element = doc.getElementsByTagNameNS('https://purl.imsglobal.org/ob/v3p0', 'credential')[0];
-      return element ? (element.getAttribute('verify') || element.textContent || '').trim() : null;
-    } catch (e) { return null; }
-  }
-
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     var file = $('badge-file').files[0];
@@ -452,11 +430,12 @@ export const VERIFY_SCRIPT = `
     showResult('pending', 'Checking\\u2026', 'Checking the signature, the status and the issuer.');
     (async function () {
       if (file) {
-        var data = new Uint8Array(await file.arrayBuffer());
-        return check(uploadOf(data), bakedJwt(data));
+        // The file goes to the server as it is: the server's one reader finds the credential,
+        // and only what it answered is shown (never a credential read here).
+        return check(uploadOf(new Uint8Array(await file.arrayBuffer())));
       }
       if (!pasted) return showResult('tampered', '\\u2717 Nothing to check', 'Paste a credential (VC-JWT) or choose a badge image.');
-      await check({ type: 'application/json', body: JSON.stringify({ credential: pasted }) }, pasted.charAt(0) === '{' ? null : pasted);
+      await check({ type: 'application/json', body: JSON.stringify({ credential: pasted }) });
     })().catch(function (e) {
       showResult('unknown', 'Could not check', (e && e.message) ? e.message : String(e));
     });
