@@ -851,6 +851,8 @@ describe('depth, size and encoding budgets (issue 51)', () => {
           ...(method === 'get' ? {} : { body: '{}' }),
         });
         await res.arrayBuffer();
+        // DigiLocker's endpoints answer 503 not-configured in the tests' Worker (documented).
+        if (path.startsWith('/api/digilocker/') && res.status === 503) continue;
         expect(res.status, `${method} ${url.slice(0, 120)}`).toBeLessThan(500);
       }
     },
