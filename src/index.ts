@@ -65,10 +65,17 @@ export default {
           .then(async (checked) => {
             if (checked instanceof Response) return checked;
             const server = await authorizationServer(env);
-            // A grant the token endpoint ends (a client's RFC 7009 revocation, a reused code) is audited.
-            return pathname === OAUTH_PATHS.token
-              ? auditGrantsEndedAtTokenEndpoint(getDb(env.DB), env, checked, (r) => server.fetch(r, env, ctx))
-              : server.fetch(checked, env, ctx);
+            const answer = (r: Request) => server.fetch(r, env, ctx);
+            // A grant the token endpoint ends (a client's RFC 7009 revocation, a reused code or
+            // refresh token) is audited.
+            if (pathname === OAUTH_PATHS.token)
+              return auditGrantsEndedAtTokenEndpoint(getDb(env.DB), env, checked, answer);
+            // A registration's client_name is checked and its scope kept (loaded only here).
+            if (pathname === OAUTH_PATHS.register && checked.method === 'POST') {
+              const { registerClient } = await import('./services/portability/client-registration');
+              return registerClient(getDb(env.DB), env, checked, answer);
+            }
+            return answer(checked);
           })
           .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
     }

@@ -486,22 +486,23 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     }
   });
 
-  it('refuses a plain PKCE challenge and a request without PKCE, back at the client', async () => {
+  it('refuses a plain PKCE challenge and a request without PKCE on its own page, never redirecting before the holder saw anything', async () => {
     const r = await register();
     for (const params of [
       { state: 'plain', challenge: oauth.generateRandomCodeVerifier(), method: 'plain' },
       { state: 'none' },
     ]) {
       const url = authorizationUrl(r, params);
-      const res = await call(url.pathname + url.search, {
-        headers: { cookie: holder.cookie },
-        redirect: 'manual',
-      });
-      expect(res.status, params.state).toBe(302);
-      const back = new URL(res.headers.get('location')!);
-      expect(back.origin + back.pathname).toBe(REDIRECT);
-      expect(back.searchParams.get('error')).toBe('invalid_request');
-      expect(back.searchParams.get('state')).toBe(params.state);
+      for (const cookie of [holder.cookie, '']) {
+        const res = await call(url.pathname + url.search, {
+          headers: cookie ? { cookie } : {},
+          redirect: 'manual',
+        });
+        expect(res.status, params.state).toBe(400);
+        expect(res.headers.get('location')).toBeNull();
+        expect(res.headers.get('content-type')).toContain('text/html');
+        expect(await res.text()).toContain('invalid_request');
+      }
     }
   });
 
@@ -580,8 +581,10 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
       headers: { cookie: child.cookie },
       redirect: 'manual',
     });
-    expect(res.status).toBe(302);
-    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+    // Shown here (the holder has seen no consent page yet), not redirected to the client.
+    expect(res.status).toBe(403);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('access_denied');
   });
 });
 
@@ -615,10 +618,9 @@ describe('a child’s account and grants', { timeout: 30_000 }, () => {
       headers: { cookie: ward.cookie },
       redirect: 'manual',
     });
-    expect(res.status).toBe(302);
-    const back = new URL(res.headers.get('location')!);
-    expect(back.searchParams.get('error')).toBe('access_denied');
-    expect(back.searchParams.get('state')).toBe('ward');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('access_denied');
     expect(await grantsOf(env, ward.id)).toEqual([]);
   });
 });

@@ -5,12 +5,13 @@
  * asks for a decision about it) without anyone remembering to add it here.
  */
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import { app } from '../src/app';
 import { getDb } from '../src/db/client';
 import { ALL_TUTORIAL_URLS } from '../src/domain/pillars/tutorial-catalogue';
 import { DEFAULT_STORAGE_LIMITS, FINGERPRINT_ROW_BYTES } from '../src/domain/storage-quota';
 import { CANONICAL_SERVER_URL, openApiDocument } from '../src/http/openapi';
+import { useLogLevel } from '../src/lib/log';
 import { BODY_LIMIT_BYTES, INTEGRITY_BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
 import {
   LOGIN_ATTEMPTS,
@@ -633,6 +634,8 @@ describe('API2:2023 Broken Authentication', () => {
         .bind(early.id)
         .first<{ role: string; password_hash: string }>();
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      useLogLevel('warn'); // the tests log nothing by default (LOG_LEVEL=silent)
+      onTestFinished(() => useLogLevel(env.LOG_LEVEL));
       const res = await bootstrapLogin(early.email, strongAdminPassword, {
         ADMIN_EMAIL: early.email.toUpperCase(),
         ADMIN_PASSWORD: strongAdminPassword,

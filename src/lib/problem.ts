@@ -175,7 +175,8 @@ export const PROBLEM_TYPES = {
     description:
       'The host did not answer `GET /ims/ob/v3p0/discovery` with a Service Description Document naming an OAuth 2.0 ' +
       'authorization code flow, a registration URL and the credential upsert scope (or did not answer in time, or ' +
-      'answered too much). Nothing was sent.',
+      'answered too much), or its document names a registration, authorization, token or API URL on another origin ' +
+      'than its own (one host cannot direct this service to another). Nothing was sent.',
   },
   'host-registration-refused': {
     status: 502,

@@ -72,12 +72,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Confirm an email address (the link sent by mail)
-         * @description Public: the token is the credential. A signup link confirms the account’s address, and joins the organisation of the invitation the signup carried; a correction’s link makes the new address the account’s (until then it keeps the old one). A link works once, for 24 hours: unknown, used or expired is a 404; a link for an address the account no longer has, or a new address another account took meanwhile, is a 409.
+         * The mailed confirmation link: a page that confirms only when its button is pressed
+         * @description Public: the token is the credential. Opening the link changes nothing (a mail scanner’s prefetch or a stray click confirms no one): it answers an HTML page naming the address, whose button POSTs the token to `POST /api/auth/email-confirmation`. An unknown, used or expired link is a 404 page.
          */
-        get: operations["confirmEmail"];
+        get: operations["openEmailConfirmationLink"];
         put?: never;
-        post?: never;
+        /**
+         * Confirm an email address with the mailed token
+         * @description Public: the token is the credential. JSON clients send `{"token": …}` and get the result as JSON; the link’s page sends its form (`application/x-www-form-urlencoded`, same origin only: a form from another site is a 403) and gets a page. A signup token confirms the account’s address, and joins the organisation of the invitation the signup carried; a correction’s token makes the new address the account’s (until then it keeps the old one). A token works once, for 24 hours: unknown, used or expired is a 404; a token for an address the account no longer has, or a new address another account took meanwhile, is a 409.
+         */
+        post: operations["confirmEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,7 +281,7 @@ export interface paths {
         head?: never;
         /**
          * Rename the organisation or change its website
-         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name waits as `pendingName` for the platform's review, the organisation stays `verified` under its current name (and signs with it) until an admin approves, and a DNS re-check never approves it; giving the current name back withdraws it. An unverified organisation is renamed at once. A name that reads as another verified organisation's (Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended organisation cannot rename itself (403 `organisation-suspended`). A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
+         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name waits as `pendingName` for the platform's review, the organisation stays `verified` under its current name (and signs with it) until an admin approves, and a DNS re-check never approves it; giving the current name back withdraws it. An unverified organisation is renamed at once. A name that reads as another verified organisation's (Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended organisation cannot rename itself or change its website (403 `organisation-suspended`). A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
          */
         patch: operations["updateMyOrganisation"];
         trace?: never;
@@ -293,7 +297,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a second recruiter to the organisation
-         * @description The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an employer with `invitationCode`. The answer is the same whether or not the address already has an account (it does not tell who is registered); signing up with a taken address is refused as always.
+         * @description The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an employer with `invitationCode`. The answer is the same whether or not the address already has an account (it does not tell who is registered); signing up with a taken address is refused as always. A suspended organisation cannot invite (403 `organisation-suspended`), and its invitations made before cannot be used.
          */
         post: operations["inviteToOrganisation"];
         delete?: never;
@@ -1909,7 +1913,7 @@ export interface paths {
         };
         /**
          * The authorization page: the holder allows or denies a client (HTML)
-         * @description OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the holder to sign in. Signed in, it shows the client’s name, its website, privacy policy and terms, where access will be sent and each scope asked for, with Allow and Deny. A request the client cannot be trusted with (unknown client, unregistered redirect URI) is a 400 page and never redirects; other refusals (no PKCE, a plain challenge, a child’s account) go back to the client as `error`.
+         * @description OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the holder to sign in. Signed in, it shows the client’s name, its website, privacy policy and terms, where access will be sent and each scope asked for, with Allow and Deny. Until the holder has seen that page, every refusal is shown here and never redirects to the client (an unknown client or redirect URI, no PKCE or a plain challenge: 400; a scope this server does not support or the client did not register: 400 `invalid_scope`; a child’s account: 403). The website (`client_uri`) is shown only when it is on the redirect host’s domain.
          */
         get: operations["getAuthorizationPage"];
         put?: never;
@@ -1935,7 +1939,7 @@ export interface paths {
         put?: never;
         /**
          * Dynamic client registration (RFC 7591)
-         * @description No initial access token. `client_name` (1–100 characters) and `redirect_uris` (https, or http on a loopback address) are required; `token_endpoint_auth_method` `client_secret_basic` (the default, as OB 3.0 asks), `client_secret_post` or `none` (a public client); `grant_types` `authorization_code` and `refresh_token`. Answers the metadata as stored with `client_id`, `client_secret` (confidential clients) and their times. A registration unused for 90 days expires.
+         * @description No initial access token. `client_name` (1–100 characters) and `redirect_uris` (https, or http on a loopback address) are required; `token_endpoint_auth_method` `client_secret_basic` (the default, as OB 3.0 asks), `client_secret_post` or `none` (a public client); `grant_types` `authorization_code` and `refresh_token`. Answers the metadata as stored with `client_id`, `client_secret` (confidential clients) and their times. A registration unused for 90 days expires. `client_name` is shown to holders, so it follows the rules of names shown here: no control, bidirectional or zero-width characters or line breaks, no word mixing scripts, and it may not read as this platform’s name or a verified organisation’s (400 `invalid_client_metadata`). A `scope`, when given, names only supported scopes and is enforced: the client may later ask for nothing outside it. Bodies over 1 MiB are a 413, bodies in a content coding a 415.
          */
         post: operations["registerOAuthClient"];
         delete?: never;
@@ -1955,7 +1959,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint: codes and refresh tokens for access tokens; revocation (RFC 7009)
-         * @description Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` with `code`, `redirect_uri` and the PKCE `code_verifier` (a code works once); `grant_type=refresh_token` (refresh tokens rotate; the previous one works until the new one is used). Without `grant_type`, a request with `token` revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour.
+         * @description Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` with `code`, `redirect_uri` and the PKCE `code_verifier` (a code works once); `grant_type=refresh_token` (refresh tokens rotate and each works once: presenting one that was already exchanged revokes the whole grant, its access tokens with it, and answers `invalid_grant`, as RFC 9700 § 4.14.2 asks). Without `grant_type`, a request with `token` revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour. Bodies over 1 MiB are a 413, bodies in a content coding a 415.
          */
         post: operations["oauthToken"];
         delete?: never;
@@ -2290,7 +2294,7 @@ export interface paths {
         };
         /**
          * Service health: stalled background jobs, the base URL and other named checks
-         * @description Public and without personal data. `status` is `degraded` when any check is; the answer is 200 either way (the service is serving). `jobs.stalled` counts, per kind, the deferred jobs that gave up (dead-lettered, past their deadline or refused) and wait for an administrator (`GET /api/admin/jobs?state=stalled`). `checks.baseUrl` says whether `PUBLIC_BASE_URL` (the OpenAPI server, the JWKS URL, share links and every credential’s issuer) matches the origin requests arrive at. Not cached.
+         * @description Public and without personal data. `status` is `degraded` when any check is; the answer is 200 either way (the service is serving). `jobs.stalled` counts, per kind, the deferred jobs that gave up (dead-lettered, past their deadline or refused) and wait for an administrator (`GET /api/admin/jobs?state=stalled`). `checks.baseUrl` says whether `PUBLIC_BASE_URL` (the OpenAPI server, the JWKS URL, share links and every credential’s issuer) matches the origin requests arrive at. `checks.outboundLoopback` says whether the development switch that lets outbound fetches reach http://localhost is set, and whether it is honoured (only on a loopback `PUBLIC_BASE_URL`). Not cached.
          */
         get: operations["getHealth"];
         put?: never;
@@ -2780,6 +2784,13 @@ export interface components {
             confirmedAt: string;
             /** @description The organisation joined by the invitation the signup carried (accepted now), or null. */
             joinedOrganisationId: string | null;
+        };
+        EmailConfirmationRequest: {
+            /**
+             * @description The token of the mailed link (its `token` query parameter).
+             * @example vpc_Q2hhbmdlIG1lIGZvciBhIHJlYWwgdG9rZW4
+             */
+            token: string;
         };
         EmailConfirmationStatus: {
             email: string;
@@ -4965,6 +4976,16 @@ export interface components {
                     /** @description Names (never values) of required settings that are missing or unusable. */
                     missing: ("CERT_SIGNING_KEY" | "CERT_PREVIOUS_PUBLIC_KEYS" | "ADMIN_EMAIL" | "ADMIN_PASSWORD" | "PUBLIC_BASE_URL" | "FINGERPRINT_SHARDS")[];
                 };
+                /** @description `degraded` when the loopback switch is set on a deployment whose base URL is not a loopback address (it is then ignored). */
+                outboundLoopback: {
+                    status: components["schemas"]["HealthCheckStatus"];
+                    /** @description One line for a human. */
+                    detail: string;
+                    /** @description Whether `WEBHOOKS_ALLOW_HTTP_LOCALHOST` (outbound fetches to http://localhost) is set. */
+                    switchOn: boolean;
+                    /** @description Whether it takes effect: only when `PUBLIC_BASE_URL` is a loopback address. */
+                    honoured: boolean;
+                };
                 /** @description The DigiLocker issuer settings (docs/digilocker.md); never `degraded`. */
                 digilocker?: {
                     status: components["schemas"]["HealthCheckStatus"];
@@ -5324,7 +5345,7 @@ export interface operations {
             };
         };
     };
-    confirmEmail: {
+    openEmailConfirmationLink: {
         parameters: {
             query: {
                 token: string;
@@ -5335,13 +5356,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Confirmed. */
+            /** @description The page with the Confirm button. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailConfirmationResult"];
+                    "text/html": string;
                 };
             };
             /** @description Malformed JSON or invalid parameters */
@@ -5353,8 +5374,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found (or not visible to the caller) */
+            /** @description The link is unknown, used or expired: a page for browsers (`Accept: text/html`), else a problem. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5362,8 +5393,91 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Conflict with the current state */
+        };
+    };
+    confirmEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmailConfirmationRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["EmailConfirmationRequest"];
+            };
+        };
+        responses: {
+            /** @description Confirmed: the result (JSON), or a page (for the form). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailConfirmationResult"];
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The form was not sent from this site’s own page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description The token is unknown, used or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description The address is no longer the account’s, or another account took it. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16872,16 +16986,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Back to the client’s `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (`access_denied`, `invalid_request`, …) and `state`. */
-            302: {
-                headers: {
-                    /** @description The client’s redirect URI with the result. */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description An invalid request that cannot be sent back to the client (an error page), or a malformed query (a problem). */
+            /** @description An invalid authorization request (an error page naming the OAuth error), or a malformed query (a problem). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16889,6 +16994,15 @@ export interface operations {
                 content: {
                     "text/html": string;
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A child’s account: access cannot be granted (an error page). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description Internal error (no internals disclosed) */
@@ -17033,7 +17147,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description The registration is larger than the library accepts. */
+            /** @description The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -17042,13 +17156,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Request body is not JSON */
+            /** @description The body is sent in a content coding. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
             /** @description Body does not match the schema */
@@ -17115,22 +17229,22 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Request body over the limit */
+            /** @description The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Request body is not JSON */
+            /** @description The body is sent in a content coding. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
             /** @description Body does not match the schema */

@@ -54,9 +54,11 @@ export function consentPage(
   client: ClientInfo | null,
   handle: string,
   who: string,
+  /** The client's website, only when it is on the redirect host's domain (else not shown). */
+  clientUri?: string,
 ) {
   const uris: [string, string | undefined][] = [
-    ['Website', client?.clientUri ?? details.clientUri],
+    ['Website', clientUri],
     ['Privacy policy', client?.policyUri],
     ['Terms of service', client?.tosUri],
   ];
