@@ -684,7 +684,10 @@ describe.each(
         await res.arrayBuffer();
         stats.requests += 1;
         const context = `${label} as ${who.label} → ${res.status}`;
-        expect(res.status, context).toBeLessThan(500);
+        // DigiLocker's endpoints are not configured in the tests' Worker: 503 `not-configured`, as
+        // documented (test/digilocker.test.ts configures them and fuzzes their XML).
+        if (!(path.startsWith('/api/digilocker/') && res.status === 503))
+          expect(res.status, context).toBeLessThan(500);
         if (res.status === 429) {
           stats.limited += 1;
           limitedBy[label] = (limitedBy[label] ?? 0) + 1;
@@ -848,6 +851,8 @@ describe('depth, size and encoding budgets (issue 51)', () => {
           ...(method === 'get' ? {} : { body: '{}' }),
         });
         await res.arrayBuffer();
+        // DigiLocker's endpoints answer 503 not-configured in the tests' Worker (documented).
+        if (path.startsWith('/api/digilocker/') && res.status === 503) continue;
         expect(res.status, `${method} ${url.slice(0, 120)}`).toBeLessThan(500);
       }
     },

@@ -543,6 +543,11 @@ export const certificates = sqliteTable(
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
     revokedReason: text('revoked_reason'),
     revokedBy: text('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Whether DigiLocker may fetch this certificate (src/services/digilocker): on unless its holder
+     * turned it off (`PATCH /api/me/certificates/{no}/digilocker`).
+     */
+    digilockerEnabled: integer('digilocker_enabled', { mode: 'boolean' }).notNull().default(true),
   },
   (t) => [
     uniqueIndex('certificates_number_unique').on(t.certificateNo),

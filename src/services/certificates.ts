@@ -310,6 +310,7 @@ function holderViews(db: Database) {
       signedOrganisationName: certificates.signedOrganisationName,
       organisationName: organisations.name,
       organisationVerification: organisations.verification,
+      digilockerEnabled: certificates.digilockerEnabled,
     })
     .from(certificates)
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
@@ -452,6 +453,13 @@ export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCert
   verifyUrl: verifyPageUrl(env, r.certificateNo),
   linkedInAddToProfileUrl: linkedInUrlOf(env, r),
 });
+
+/**
+ * The creation date a certificate's PDF carries: fixed per certificate (its issue, or its
+ * revocation), so every copy of it, the holder's download and DigiLocker's, is the same file.
+ */
+export const certificatePdfDate = (d: { issuedAt: Date; revokedAt: Date | null }) =>
+  d.revokedAt ?? d.issuedAt;
 
 /** What the holder's printable certificate shows; null unless `holderId` holds this certificate. */
 export async function holderCertificateDocument(

@@ -6,6 +6,7 @@
 import type { Database } from '../db/client';
 import { missingSettings } from './configuration';
 import { checkBaseUrl } from './deployment-checks';
+import { digilockerConfig } from './digilocker/config';
 import { stalledCounts } from './jobs/jobs';
 import { registeredKinds } from './jobs/registry';
 import { isLoopbackBase } from './mail';
@@ -19,7 +20,8 @@ export async function serviceHealth(
   deployment: {
     publicBaseUrl: string;
     requestUrl: string;
-    env: Partial<Record<SettingName, unknown>>;
+    env: Partial<Record<SettingName, unknown>> &
+      Partial<Pick<Env, 'DIGILOCKER_ORG_ID' | 'DIGILOCKER_DOC_TYPE' | 'DIGILOCKER_API_KEY'>>;
     /** `WEBHOOKS_ALLOW_HTTP_LOCALHOST`, the development switch for outbound fetches to loopback. */
     allowHttpLocalhost?: string | undefined;
   },
@@ -61,7 +63,16 @@ export async function serviceHealth(
     switchOn,
     honoured,
   };
-  const checks = { jobs, baseUrl, configuration, outboundLoopback };
+  // Optional: a server that is not a DigiLocker issuer is not degraded (its endpoints answer 503).
+  const digilockerConfigured = digilockerConfig(deployment.env) !== null;
+  const digilocker = {
+    status: 'ok' as CheckStatus,
+    detail: digilockerConfigured
+      ? 'A DigiLocker issuer: Pull URI and Pull Doc answer DigiLocker.'
+      : 'Not a DigiLocker issuer: DIGILOCKER_ORG_ID, DIGILOCKER_DOC_TYPE or DIGILOCKER_API_KEY is not set.',
+    configured: digilockerConfigured,
+  };
+  const checks = { jobs, baseUrl, configuration, outboundLoopback, digilocker };
   const status: CheckStatus = Object.values(checks).some((c) => c.status === 'degraded') ? 'degraded' : 'ok';
   return { status, checkedAt: now.toISOString(), jobs: { stalled }, checks };
 }

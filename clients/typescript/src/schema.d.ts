@@ -466,6 +466,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/certificates/{certificateNo}/digilocker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Turn DigiLocker fetching on or off for one of your certificates
+         * @description On by default. Off: DigiLocker’s Pull URI and Pull Doc requests for this certificate are refused from now on (`Status="0"`, as for a number that does not exist); the certificate still verifies as before. The holder only (anyone else gets 404). Answers the setting and, when this server is a DigiLocker issuer, how to fetch it (`digilocker`, null otherwise). Audited.
+         */
+        patch: operations["setMyCertificateDigiLocker"];
+        trace?: never;
+    };
+    "/api/me/digilocker/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What DigiLocker asked about your certificates
+         * @description The last 50 DigiLocker requests that named one of your certificates, newest first: when, which request, the outcome and whether the document was given. Refused ones too (someone searching with your number and another name or date of birth). The same entries are in your access export (`audit-log.json`).
+         */
+        get: operations["listMyDigiLockerActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/guardian": {
         parameters: {
             query?: never;
@@ -2099,8 +2139,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Correct the caller's name or email
-         * @description Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request. A correction that changes nothing (the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and `request: null`. A new `email` decides who can sign in, so it needs a session signed in within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`).
+         * Correct the caller's name, email or date of birth
+         * @description Only `name`, `email` and `dateOfBirth` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request. A correction that changes nothing (the values given are the ones on record) writes nothing: 200 with the unchanged profile and `request: null`. A new `email` decides who can sign in, so it needs a session signed in within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`).
          */
         patch: operations["requestCorrection"];
         trace?: never;
@@ -2199,6 +2239,46 @@ export interface paths {
         get: operations["getDataProtectionOfficer"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/digilocker/pull-uri": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DigiLocker Pull URI: find a certificate for the person searching in DigiLocker
+         * @description Called by DigiLocker (API Setu issuer API, `PullURIRequest`). The certificate is the one whose number is `UDF1`, held by the person named by `FullName` (case and spaces aside) with the date of birth `DOB` (`DD-MM-YYYY`) recorded at signup, while it verifies as active, its holder consents to public verification and has not turned DigiLocker off for it. Found: `Status="1"` with the URI `{orgId}-{docType}-{certificateNo}` and the document (`DocContent` PDF, `DataContent` XML, base64, as `format` asks). Otherwise `Status="0"` with an empty `DocDetails`, the same answer whichever field did not match. Every request is audited and shown to the holder in their access export. 503 `not-configured` until `DIGILOCKER_ORG_ID`, `DIGILOCKER_DOC_TYPE` and `DIGILOCKER_API_KEY` are set.
+         */
+        post: operations["digilockerPullUri"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/digilocker/pull-doc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DigiLocker Pull Doc: the document behind a URI
+         * @description Called by DigiLocker (`PullDocRequest`) when the person opens the document: the URI a Pull URI answer gave. The certificate must still be givable (as for Pull URI: a revocation, a suspension, an erasure, a withdrawn consent or the holder’s switch stop it at once); `FullName` and `DOB`, when sent, must be the holder’s. `Status="1"` with `DocContent` and/or `DataContent` as `format` asks, else `Status="0"`.
+         */
+        post: operations["digilockerPullDoc"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2882,6 +2962,36 @@ export interface components {
              * @description LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the verification page as the credential URL). Null unless `publicStatus` is `active`.
              */
             linkedInAddToProfileUrl: string | null;
+            /** @description In your own listing (`GET /api/me/certificates`): whether and how this certificate can be fetched into DigiLocker (the document type to look for, the number to enter); null when this server is not a DigiLocker issuer. */
+            digilocker?: components["schemas"]["DigiLockerHolderView"] | null;
+        };
+        DigiLockerHolderView: {
+            /** @description Your switch: on unless you turned DigiLocker fetching off. */
+            enabled: boolean;
+            /** @description Whether DigiLocker would be given it now: switched on, valid (as verification shows it), and your `public_verification` consent standing. */
+            available: boolean;
+            /**
+             * @description Why not, when `available` is false.
+             * @enum {string|null}
+             */
+            reason: "disabled" | "not_valid" | "no_public_verification_consent" | null;
+            /**
+             * @description The document type to look for in the DigiLocker app (under this issuer).
+             * @example VPCER
+             */
+            documentType: string;
+            /**
+             * @description The number to enter there.
+             * @example VP-7K3M-Q9TD-2XWV
+             */
+            certificateNumber: string;
+            /**
+             * @description The issuer's id on DigiLocker.
+             * @example in.example.vp
+             */
+            issuerId: string;
+            /** @description The document’s URI in DigiLocker. */
+            uri: string;
         };
         CertificateList: {
             items: components["schemas"]["Certificate"][];
@@ -3123,6 +3233,36 @@ export interface components {
             /** Format: date-time */
             sentAt: string;
         };
+        MyCertificateDigiLocker: {
+            certificateNo: string;
+            /** @description Whether DigiLocker may fetch this certificate. */
+            enabled: boolean;
+            /** @description How to fetch it into DigiLocker; null when this server is not a DigiLocker issuer. */
+            digilocker: components["schemas"]["DigiLockerHolderView"] | null;
+        };
+        DigiLockerSwitchRequest: {
+            /** @description False: DigiLocker is refused this certificate. */
+            enabled: boolean;
+        };
+        MyDigiLockerActivity: {
+            items: {
+                /** Format: date-time */
+                at: string;
+                /**
+                 * @description Pull URI (a search) or Pull Doc (opening it).
+                 * @enum {string}
+                 */
+                request: "pull_uri" | "pull_doc";
+                /**
+                 * @description `issued` (the document was given), `not_found` (another name or date of birth, or not givable: off, invalid, no consent), `refused_timestamp`, `txn_reused`.
+                 * @example issued
+                 */
+                outcome: string;
+                certificateNo: string | null;
+                /** @description Whether DigiLocker was given the document. */
+                given: boolean;
+            }[];
+        };
         GuardianStatus: {
             /** @description Under 18 on the service’s clock (DPDP §2(f)). */
             child: boolean;
@@ -3229,6 +3369,12 @@ export interface components {
              * @example ravi.kumar@example.com
              */
             email?: string;
+            /**
+             * Format: date
+             * @description ISO date (`YYYY-MM-DD`): recorded when the account has none (accounts made before it was asked), or corrected. A correction that would make an adult a child or a child an adult is refused (422): that needs the guardian process (docs/data-rights.md). DigiLocker matches certificates on it (docs/digilocker.md).
+             * @example 1998-04-17
+             */
+            dateOfBirth?: string;
         };
         /** @description What remains of an erasure: no personal data. */
         ErasureReceipt: {
@@ -4618,6 +4764,13 @@ export interface components {
              * @example /api/dpo
              */
             dpo: string;
+            /** @description Who else is given personal data at the person’s own request, beyond our Data Processors (e.g. DigiLocker, when they fetch a certificate into it): what, and when. In `language`. Not part of the versioned text: the list is the one in force now, for every version. */
+            recipients?: {
+                name: string;
+                role: string;
+                data: string;
+                when: string;
+            }[];
         };
         NominationRequest: {
             /** @example Anita Kumar */
@@ -4641,6 +4794,151 @@ export interface components {
             grievance: string;
             /** @description How to complain to the Data Protection Board of India. */
             board: string;
+        };
+        PullURIResponse: {
+            ResponseStatus: {
+                /**
+                 * @description `1` success, `0` error (no such certificate for this person, or refused), `9` pending.
+                 * @example 1
+                 */
+                Status: string;
+                /** @description The `ts` of the request. */
+                ts: string;
+                /** @description The `txn` of the request. */
+                txn: string;
+            };
+            /** @description Empty when `Status` is `0`: a refusal does not say which field did not match. */
+            DocDetails: {
+                /** @description As sent. */
+                DocType?: string;
+                /** @description As sent. */
+                DigiLockerId?: string;
+                /** @description As sent. */
+                FullName?: string;
+                /** @description As sent. */
+                DOB?: string;
+                /** @description As sent. */
+                UDF1?: string;
+                /**
+                 * @description `{orgId}-{docType}-{certificateNo}`.
+                 * @example in.example.vp-VPCER-VP-7K3M-Q9TD-2XWV
+                 */
+                URI?: string;
+                /** @description The PDF (the holder’s own download), base64; when `format` is `pdf`, `both` or absent. */
+                DocContent?: string;
+                /** @description The certificate data as XML, base64; when `format` is `xml` or `both`. */
+                DataContent?: string;
+            };
+        };
+        PullURIRequest: {
+            /**
+             * @description API version.
+             * @example 1.0
+             */
+            ver: string;
+            /**
+             * @description The request time: ISO 8601 with an offset (`2026-12-02T08:30:00+05:30`), or seconds or milliseconds since the epoch. More than 15 minutes from the server clock is refused (401, `Status="0"`).
+             * @example 2026-12-02T08:30:00+05:30
+             */
+            ts: string;
+            /**
+             * @description Transaction id. A repeated one with the same body gets the first answer again; with another body, 409.
+             * @example a1b2c3d4
+             */
+            txn: string;
+            /**
+             * @description The issuer's id on DigiLocker (`DIGILOCKER_ORG_ID`).
+             * @example in.example.vp
+             */
+            orgId: string;
+            /**
+             * @description `pdf` (the default when absent), `xml` or `both`.
+             * @example both
+             */
+            format: string;
+            DocDetails: {
+                /**
+                 * @description The document type searched for (`DIGILOCKER_DOC_TYPE`).
+                 * @example VPCER
+                 */
+                DocType: string;
+                /**
+                 * @description The DigiLocker account (36 characters).
+                 * @example 123e4567-e89b-12d3-a456-426655440000
+                 */
+                DigiLockerId: string;
+                /** @description The person's full name as on Aadhaar: compared with the holder's, case and spaces aside. */
+                FullName: string;
+                /**
+                 * @description Their date of birth, `DD-MM-YYYY`: compared with the one recorded at signup.
+                 * @example 31-12-1990
+                 */
+                DOB: string;
+                /**
+                 * @description The certificate number (the registered search field).
+                 * @example VP-7K3M-Q9TD-2XWV
+                 */
+                UDF1: string;
+            };
+        };
+        PullDocResponse: {
+            ResponseStatus: {
+                /**
+                 * @description `1` success, `0` error (no such certificate for this person, or refused), `9` pending.
+                 * @example 1
+                 */
+                Status: string;
+                /** @description The `ts` of the request. */
+                ts: string;
+                /** @description The `txn` of the request. */
+                txn: string;
+            };
+            DocDetails: {
+                /** @description The PDF, base64; when `format` is `pdf`, `both` or absent. */
+                DocContent?: string;
+                /** @description The certificate data as XML, base64; when `format` is `xml` or `both`. */
+                DataContent?: string;
+            };
+        };
+        PullDocRequest: {
+            /**
+             * @description API version.
+             * @example 1.0
+             */
+            ver: string;
+            /**
+             * @description The request time: ISO 8601 with an offset (`2026-12-02T08:30:00+05:30`), or seconds or milliseconds since the epoch. More than 15 minutes from the server clock is refused (401, `Status="0"`).
+             * @example 2026-12-02T08:30:00+05:30
+             */
+            ts: string;
+            /**
+             * @description Transaction id. A repeated one with the same body gets the first answer again; with another body, 409.
+             * @example a1b2c3d4
+             */
+            txn: string;
+            /**
+             * @description The issuer's id on DigiLocker (`DIGILOCKER_ORG_ID`).
+             * @example in.example.vp
+             */
+            orgId: string;
+            /**
+             * @description `pdf` (the default when absent), `xml` or `both`.
+             * @example both
+             */
+            format: string;
+            DocDetails: {
+                /**
+                 * @description The URI a Pull URI answer gave.
+                 * @example in.example.vp-VPCER-VP-7K3M-Q9TD-2XWV
+                 */
+                URI: string;
+                /** @description The DigiLocker account. */
+                DigiLockerId?: string;
+                /** @description Optional (v1.12 no longer sends it); when sent, it must be the holder’s. */
+                FullName?: string;
+                /** @description Optional; when sent, it must be the holder’s (`DD-MM-YYYY`). */
+                DOB?: string;
+            };
         };
         /** @description The state of the service, without personal data. */
         Health: {
@@ -4687,6 +4985,14 @@ export interface components {
                     switchOn: boolean;
                     /** @description Whether it takes effect: only when `PUBLIC_BASE_URL` is a loopback address. */
                     honoured: boolean;
+                };
+                /** @description The DigiLocker issuer settings (docs/digilocker.md); never `degraded`. */
+                digilocker?: {
+                    status: components["schemas"]["HealthCheckStatus"];
+                    /** @description One line for a human. */
+                    detail: string;
+                    /** @description Whether this server is a DigiLocker issuer: `DIGILOCKER_ORG_ID`, `DIGILOCKER_DOC_TYPE` and `DIGILOCKER_API_KEY` all set. Optional: `ok` either way. */
+                    configured: boolean;
                 };
             };
         };
@@ -7644,6 +7950,222 @@ export interface operations {
             };
             /** @description The holder’s host refused or broke the protocol (the problem type says at which step); nothing was changed */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    setMyCertificateDigiLocker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DigiLockerSwitchRequest"];
+            };
+        };
+        responses: {
+            /** @description The setting now. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyCertificateDigiLocker"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`. */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listMyDigiLockerActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyDigiLockerActivity"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18006,6 +18528,208 @@ export interface operations {
             };
         };
     };
+    digilockerPullUri: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 of HMAC-SHA256 of the raw request body, keyed with the API key registered on DigiLocker’s partner portal (`DIGILOCKER_API_KEY`). Missing or wrong: 401 with `Status="0"`. */
+                "x-digilocker-hmac"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": components["schemas"]["PullURIRequest"];
+            };
+        };
+        responses: {
+            /** @description `<PullURIResponse>`: `Status="1"` found, `Status="0"` not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullURIResponse"];
+                };
+            };
+            /** @description Not a Pull URI request (`malformed-xml`: not well-formed, a DOCTYPE, over 256 KiB or 8 levels, a required part missing). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description `<PullURIResponse>` with `Status="0"`: `x-digilocker-hmac` missing or not the body's HMAC, or `ts` more than 15 minutes from the server clock. Nothing was looked up. */
+            401: {
+                headers: {
+                    /** @description The challenge: `x-digilocker-hmac realm="DigiLocker issuer API"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullURIResponse"];
+                };
+            };
+            /** @description `<PullURIResponse>` with `Status="0"`: this `txn` was already used for another request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullURIResponse"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    digilockerPullDoc: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 of HMAC-SHA256 of the raw request body, keyed with the API key registered on DigiLocker’s partner portal (`DIGILOCKER_API_KEY`). Missing or wrong: 401 with `Status="0"`. */
+                "x-digilocker-hmac"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": components["schemas"]["PullDocRequest"];
+            };
+        };
+        responses: {
+            /** @description `<PullDocResponse>`: `Status="1"` with the document, `Status="0"` not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullDocResponse"];
+                };
+            };
+            /** @description Not a Pull Doc request (`malformed-xml`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description `<PullDocResponse>` with `Status="0"`: `x-digilocker-hmac` missing or not the body's HMAC, or `ts` more than 15 minutes from the server clock. Nothing was looked up. */
+            401: {
+                headers: {
+                    /** @description The challenge: `x-digilocker-hmac realm="DigiLocker issuer API"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullDocResponse"];
+                };
+            };
+            /** @description `<PullDocResponse>` with `Status="0"`: this `txn` was already used for another request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullDocResponse"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -18417,7 +19141,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                type: "malformed-json" | "empty-body" | "invalid-encoding" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "send-state-invalid" | "host-address-refused" | "host-access-denied" | "host-discovery-failed" | "host-registration-refused" | "host-token-failed" | "host-upsert-refused" | "internal-error";
+                type: "malformed-json" | "empty-body" | "invalid-encoding" | "malformed-xml" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "send-state-invalid" | "host-address-refused" | "host-access-denied" | "host-discovery-failed" | "host-registration-refused" | "host-token-failed" | "host-upsert-refused" | "internal-error";
             };
             cookie?: never;
         };

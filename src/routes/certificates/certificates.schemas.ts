@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { nullableRef } from '../../http/route';
 import { pageSchema } from '../../lib/paging';
+import { DigiLockerHolderSchema } from '../digilocker/digilocker.schemas';
 
 export const CertificateNoParams = z.object({
   certificateNo: z
@@ -110,6 +112,14 @@ export const CertificateSchema = z
         description:
           "LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the " +
           'verification page as the credential URL). Null unless `publicStatus` is `active`.',
+      }),
+    digilocker: nullableRef(DigiLockerHolderSchema)
+      .optional()
+      .openapi({
+        description:
+          'In your own listing (`GET /api/me/certificates`): whether and how this certificate can be fetched into ' +
+          'DigiLocker (the document type to look for, the number to enter); null when this server is not a ' +
+          'DigiLocker issuer.',
       }),
   })
   .openapi('Certificate');

@@ -68,6 +68,15 @@ export const HealthSchema = z
           description:
             '`degraded` when the loopback switch is set on a deployment whose base URL is not a loopback address (it is then ignored).',
         }),
+        digilocker: check({
+          configured: z.boolean().openapi({
+            description:
+              'Whether this server is a DigiLocker issuer: `DIGILOCKER_ORG_ID`, `DIGILOCKER_DOC_TYPE` and ' +
+              '`DIGILOCKER_API_KEY` all set. Optional: `ok` either way.',
+          }),
+        })
+          .optional()
+          .openapi({ description: 'The DigiLocker issuer settings (docs/digilocker.md); never `degraded`.' }),
       })
       .openapi({
         description: 'Named checks; more may be added (a client must ignore ones it does not know).',
