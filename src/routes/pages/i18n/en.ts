@@ -266,6 +266,20 @@ export const en = {
       'Go back to the application and start again. If it keeps happening, contact the application’s makers: the problem is in the request it sent.',
     errorHome: 'Go to the home page',
   },
+  confirmation: {
+    title: 'Confirm your email address',
+    bodySignup: 'as the address of your account.',
+    bodyChange: 'the sign-in address of your account.',
+    confirmPrefix: 'Confirm',
+    makePrefix: 'Make',
+    button: (email: string) => `Confirm ${email}`,
+    notYou: 'Did not ask for this? Close this page: nothing changes unless you press the button.',
+    confirmedTitle: 'Email address confirmed',
+    confirmedBody: 'is confirmed. You can close this page.',
+    confirmedBodyChange:
+      'is confirmed: it is now the sign-in address of your account. You can close this page.',
+    next: 'Go to your certificates',
+  },
   common: {
     back: 'Back',
     continue: 'Continue',
