@@ -60,10 +60,10 @@ export const en = {
     expiredBody: (date: string) => `This certificate was valid until ${date}. It is no longer valid.`,
     suspendedTitle: 'Not valid: issuer suspended',
     suspendedBody:
-      'The platform has suspended the organisation that issued this certificate. The certificate is not valid while it is.',
+      'Issuer suspended: the platform has suspended the organisation that issued this certificate. The certificate is not valid while it is.',
     rejectedTitle: 'Not valid: issuer no longer recognised',
     rejectedBody:
-      'The platform no longer recognises the organisation that issued this certificate, so the certificate is not valid.',
+      'Issuer no longer recognised: the platform no longer recognises the organisation that issued this certificate, so the certificate is not valid.',
     pendingTitle: 'Not yet valid',
     pendingBody:
       'The work was completed, but the organisation that rated it has not been verified yet. The certificate becomes valid when it is.',
