@@ -429,6 +429,13 @@ describe('GET and POST /verify', () => {
     });
     expect(lookup.status).toBe(303);
     expect(lookup.headers.get('location')).toBe('/verify/VP-7K3M-Q9TD-2XWV');
+    const typo = await call('/verify?no=VP-7K3M-Q9TD-2XWA', {
+      headers: { accept: BROWSER },
+      redirect: 'manual',
+    });
+    expect(typo.status).toBe(400);
+    expect(await layoutHtml(typo)).toContain('<h1>This certificate number has a typo</h1>');
+    await expectProblem(await call('/verify?no=hello'), 400, 'invalid-parameters');
   });
 
   it('a genuine signature by an issuer nobody here vetted is amber: the DID shown, its name marked as its own claim', async () => {

@@ -2290,7 +2290,7 @@ export interface paths {
         };
         /**
          * Check any credential or baked badge (HTML, for people)
-         * @description A form that sends a baked Open Badges 3.0 badge (PNG or SVG) or a pasted credential (VC-JWT or JSON) to `POST /verify`, which shows the server verifier’s answer, and a look-up by certificate number: with `no`, this answers 303 to `/verify/{no}`. Works without script.
+         * @description A form that sends a baked Open Badges 3.0 badge (PNG or SVG) or a pasted credential (VC-JWT or JSON) to `POST /verify`, which shows the server verifier’s answer, and a look-up by certificate number: with `no`, this answers 303 to `/verify/{no}` when it is a well-formed number, and a 400 (a page for browsers) when it is not. Works without script.
          */
         get: operations["getCredentialVerifierPage"];
         put?: never;
@@ -18206,6 +18206,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
                 };
             };
             /** @description Internal error (no internals disclosed) */
@@ -18215,6 +18216,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
                 };
             };
         };
@@ -18278,6 +18280,7 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
                 };
             };
             /** @description Body does not match the schema */

@@ -1,4 +1,5 @@
 import { getReadReplicaDb } from '../../db/client';
+import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
 import { finishedResponse, openDocument } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
@@ -129,8 +130,25 @@ export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) =
   const { no } = c.req.valid('query');
   const lang = chooseLanguage(c.req.raw);
   if (no !== undefined && no.trim() !== '') {
+    // Only a well-formed number is sent on; a typo is answered here (400, a page for browsers).
+    const parsed = parseCertificateNumber(no.trim());
+    if (!parsed.ok)
+      throw new ProblemError(
+        'invalid-parameters',
+        parsed.reason === 'checksum'
+          ? 'This certificate number has a typo: its check character does not match.'
+          : 'Certificate numbers look like VP-XXXX-XXXX-XXXX.',
+        {
+          errors: [
+            {
+              pointer: '#/query/no',
+              detail: parsed.reason === 'checksum' ? 'Check character mismatch' : 'Invalid format',
+            },
+          ],
+        },
+      );
     const asked = new URL(c.req.url).searchParams.has('lang') ? `?lang=${lang}` : '';
-    return c.redirect(`/verify/${encodeURIComponent(no.trim())}${asked}`, 303);
+    return c.redirect(`/verify/${parsed.normalised}${asked}`, 303);
   }
   const headers: Record<string, string> = {
     ...pageHeaders(lang),

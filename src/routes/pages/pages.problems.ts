@@ -38,7 +38,9 @@ export const verifierBodyLimit: MiddlewareHandler = bodyLimit({
  * (`Retry-After`, `RateLimit`…). Other clients get the problem+json unchanged. Either way the
  * response varies on `Accept`.
  */
-export function htmlProblems(kind: 'embed' | 'verify' | 'verifier'): MiddlewareHandler<AppBindings> {
+export function htmlProblems(
+  kind: 'embed' | 'verify' | 'lookup' | 'verifier',
+): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
     await next();
     const res = c.res;
@@ -57,7 +59,9 @@ export function htmlProblems(kind: 'embed' | 'verify' | 'verifier'): MiddlewareH
         body =
           kind === 'verify'
             ? verifyErrorPage(problem, (c.req.param('certificateNo') ?? '').slice(0, 100), lang)
-            : verifierPage(lang, { problem });
+            : kind === 'lookup'
+              ? verifyErrorPage(problem, (c.req.query('no') ?? '').trim().slice(0, 100), lang)
+              : verifierPage(lang, { problem });
         headers.set('Content-Security-Policy', pageCsp());
         headers.set('Content-Language', lang);
         headers.append('Vary', 'Accept-Language');

@@ -27,7 +27,7 @@ const htmlContent = (description: string) => ({
  * `errorResponses` plus a `text/html` representation: these routes answer errors with an HTML
  * page when the request's `Accept` lists `text/html` (a browser), and with problem+json otherwise.
  */
-function pageErrors<S extends 400 | 404 | 413 | 429>(...statuses: S[]) {
+function pageErrors<S extends 400 | 404 | 413 | 415 | 429>(...statuses: S[]) {
   const base = errorResponses(...statuses);
   const out = {} as Record<S | 500, (typeof base)[S | 500] & { content: Record<string, unknown> }>;
   for (const [status, response] of Object.entries(base) as [`${S | 500}`, (typeof base)[S | 500]][]) {
@@ -155,8 +155,10 @@ export const verifierPage = defineRoute({
   description:
     'A form that sends a baked Open Badges 3.0 badge (PNG or SVG) or a pasted credential (VC-JWT or JSON) to ' +
     '`POST /verify`, which shows the server verifier’s answer, and a look-up by certificate number: with `no`, ' +
-    'this answers 303 to `/verify/{no}`. Works without script.',
+    'this answers 303 to `/verify/{no}` when it is a well-formed number, and a 400 (a page for browsers) when it ' +
+    'is not. Works without script.',
   security: [],
+  middleware: [htmlProblems('lookup')] as const,
   request: {
     query: z.object({
       lang: LangParam,
@@ -182,6 +184,7 @@ export const verifierPage = defineRoute({
       headers: { Location: header('`/verify/{no}`.') },
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },
+    ...pageErrors(400),
   },
 });
 
@@ -228,7 +231,7 @@ export const verifierSubmit = defineRoute({
       headers: { ...RATE_LIMIT_HEADERS, ...LANG_HEADERS },
       content: htmlContent('An HTML document on the site’s layout.'),
     },
-    ...pageErrors(400, 413, 429),
+    ...pageErrors(400, 413, 415, 429),
   },
 });
 
