@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { buildAssets } from './scripts/build-assets.mjs';
 import { routeSources } from './scripts/lib/route-sources.mjs';
 import { generateLegacyEd25519Key, generateSigningKeySecret } from './scripts/lib/signing-key.mjs';
 import { outbound } from './test/doubles/outbound.mjs';
@@ -37,6 +37,10 @@ for (const level of ['log', 'info', 'warn'] as const) {
     original(...args);
   };
 }
+
+// The generated static assets (public/docs/scalar.js …, wrangler.toml [assets]): the pool serves
+// public/ as the deployed Worker's static assets do, and the tests fetch them through SELF.
+buildAssets();
 
 const migrations = await readD1Migrations(new URL('./migrations', import.meta.url).pathname);
 const fingerprintMigrations = await readD1Migrations(
@@ -84,22 +88,6 @@ const BUNDLED_DEPENDENCIES = [
   'zod',
 ];
 
-/**
- * src/routes/meta/meta.docs.ts imports Scalar's browser bundle by its path, as text (a module
- * rule in wrangler.toml). With the optimizer on, Vite appends a version query to files under
- * node_modules, and a module rule only applies to a path without one: resolve it to the bare path.
- */
-const scalarBundleAsText = {
-  name: 'scalar-bundle-as-text',
-  enforce: 'pre' as const,
-  resolveId(id: string) {
-    if (id.endsWith('@scalar/api-reference/dist/browser/standalone.js'))
-      return fileURLToPath(
-        new URL('./node_modules/@scalar/api-reference/dist/browser/standalone.js', import.meta.url),
-      );
-  },
-};
-
 /** The Workers pool, on wrangler.toml's bindings plus `bindings`. */
 const workers = (bindings: Record<string, unknown>) =>
   cloudflareTest({
@@ -139,6 +127,9 @@ const serviceBindings = {
   FUZZ_SEED: process.env.FUZZ_SEED ?? '',
   // test/setup.ts: log how long each file's storage reset took.
   DEBUG_TEST_SETUP: process.env.DEBUG_TEST_SETUP ?? '',
+  // The tests inject failures on purpose (a job that throws, a KV that is down): their logs would
+  // be thousands of red lines. `LOG_LEVEL=info npm test` shows them (src/lib/log.ts).
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
 };
 
 /** Service files that drop a table (a failure they simulate): each gets a workerd of its own. */
@@ -160,7 +151,7 @@ export default defineConfig({
         // (`isolate: false`): the app is imported and the databases migrated once per worker, not
         // once per file, which was most of the suite's time (docs/testing.md). Every file still
         // starts on empty, migrated storage and a fresh isolate's memory (test/setup.ts).
-        plugins: [scalarBundleAsText, workers(serviceBindings)],
+        plugins: [workers(serviceBindings)],
         test: {
           name: 'service',
           testTimeout: TEST_TIMEOUT_MS,
@@ -179,7 +170,7 @@ export default defineConfig({
       },
       {
         // Files that change what test/setup.ts cannot put back (the schema), each in its own workerd.
-        plugins: [scalarBundleAsText, workers(serviceBindings)],
+        plugins: [workers(serviceBindings)],
         test: {
           name: 'service-isolated',
           testTimeout: TEST_TIMEOUT_MS,

@@ -18,6 +18,7 @@
 // BENCH_CONNECTIONS (default 10), BENCH_CHECKS (integrity checks per corpus, default 30),
 // BENCH_PROFILE=1 (also print a CPU profile of the service under each hot path),
 // BENCH_ONLY=storage (only the storage a maximal submission adds to D1: seconds, no wrangler),
+// BENCH_ONLY=cold (only the cold rows: a fresh isolate's first request, issue 54; bench/cold.mjs),
 // BENCH_ONLY=verification (only the two verification rows and their targets),
 // BENCH_ONLY=leaderboard (only the leaderboard rows, 1,000 recurring IPs and a new IP per request,
 // and the embed page), BENCH_ONLY=public (the other public reads of issue 43: agreement rate,
@@ -28,6 +29,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DEV_VARS, ensureDevVars, readDevVars } from '../scripts/lib/dev-vars.mjs';
 import { benchCoalescing, COALESCING_TARGET_WRITES_PER_MINUTE } from './coalescing.mjs';
+import { benchCold } from './cold.mjs';
 import { benchDsr } from './dsr.mjs';
 import { benchHotPaths, checkVerification, PUBLIC_ROWS } from './hot-paths.mjs';
 import { benchIntegrity, checkedText } from './integrity.mjs';
@@ -130,9 +132,17 @@ if (process.env.BENCH_ONLY === 'storage') {
     `\nKV writes per key ${coalescing.writesPerKey} (goal ≤ ${COALESCING_TARGET_WRITES_PER_MINUTE}): ${met ? 'met' : 'MISSED'}`,
   );
   process.exit(met ? 0 : 1);
+} else if (process.env.BENCH_ONLY === 'cold') {
+  step('cold requests: the first request to a fresh isolate, against a fresh hello-world (issue 54)');
+  ensureDevVars();
+  const cold = await benchCold({ rounds: env('BENCH_ROUNDS', 3) });
+  console.log(
+    `\nCold request within ${cold.goal}× of a cold hello-world: ${cold.met ? 'met' : 'MISSED'} (${cold.rows.map((r) => `${r.row} ${r.coldRatio.toFixed(2)}×`).join(', ')})`,
+  );
+  process.exit(cold.met ? 0 : 1);
 } else if (process.env.BENCH_ONLY && !ONLY_HOT) {
   console.error(
-    `BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are "storage", "coalescing", "verification", "leaderboard" and "public"`,
+    `BENCH_ONLY=${process.env.BENCH_ONLY}: the sections that run alone are "storage", "coalescing", "cold", "verification", "leaderboard" and "public"`,
   );
   process.exit(2);
 }

@@ -1,6 +1,7 @@
 import { app } from './app';
 import { getDb } from './db/client';
 import { answerFromMemory, pathOf } from './http/memory-reads';
+import { useLogLevel } from './lib/log';
 import { ProblemError, problemBody, problemResponse } from './lib/problem';
 import { applySecurityHeaders } from './middleware/security-headers';
 import { strictOAuthBody } from './middleware/strict-utf8';
@@ -52,6 +53,7 @@ export default {
   // is the app's. Errors under /ims/ are the Open Badges API's `Imsx_StatusInfo`, not problem+json.
   // Not async, and no URL parsed: this runs on every request, the hot public reads included.
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
+    useLogLevel(env.LOG_LEVEL);
     const path = pathOf(request.url);
     if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
       const pathname = path.split('?')[0] ?? path;
@@ -77,10 +79,12 @@ export default {
     );
   },
   async queue(batch, env) {
+    useLogLevel(env.LOG_LEVEL);
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
     else await consumeJobBatch(batch, env);
   },
   async scheduled(controller, env, ctx) {
+    useLogLevel(env.LOG_LEVEL);
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Env>;

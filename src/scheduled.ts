@@ -12,6 +12,7 @@ import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
 import { rebuildVerificationFilter } from './services/verification-filter';
 import './services/jobs/kinds';
+import { log } from './lib/log';
 
 /** How far back the cron looks for ratings that earned a certificate none was issued for. */
 const EARNED_LOOKBACK_MS = 24 * 60 * 60 * 1000;
@@ -46,7 +47,6 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     ),
   ]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-  for (const f of failed)
-    console.error(JSON.stringify({ level: 'error', msg: 'scheduled task failed', error: String(f.reason) }));
+  for (const f of failed) log('error', 'scheduled task failed', { error: String(f.reason) });
   if (failed.length > 0) throw failed[0]!.reason;
 }

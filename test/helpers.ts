@@ -77,8 +77,12 @@ export function as(account: Account, extra: Record<string, string> = {}): Record
   return { cookie: account.cookie, origin: ORIGIN, ...extra };
 }
 
-/** Polls `check` until it returns a value (not undefined) or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+/**
+ * Polls `check` until it returns a value. The deadline only bounds a test that would otherwise hang:
+ * on a shared CI machine (load 8-10) a job that takes 50 ms here took seconds, so it is generous,
+ * within the 30-second test timeout.
+ */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

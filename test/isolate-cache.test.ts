@@ -53,6 +53,20 @@ describe('IsolateCache', () => {
     expect(plain.peek('k', 999)).toBe('v');
   });
 
+  it('takes a wide jitter for a first load and a narrow one for a reload over the previous entry', () => {
+    const cache = new IsolateCache<string>(1000, 10, { first: 0.5, renewal: 0.25 }, () => 1);
+    cache.set('k', 'v', 0);
+    // First load: 1000 × (1 − 0.5).
+    expect(cache.expiresAt('k')).toBe(500);
+    // Stored again over it (a reload): 1000 × (1 − 0.25).
+    cache.set('k', 'w', 100);
+    expect(cache.expiresAt('k')).toBe(850);
+    // Forgotten, then loaded again: a first load once more.
+    cache.delete('k');
+    cache.set('k', 'x', 1000);
+    expect(cache.expiresAt('k')).toBe(1500);
+  });
+
   it("never hands one caller's load in flight to another: each loads, the first settled value is kept", async () => {
     // A load is the caller's own I/O; a request must not await another request's I/O (Workers
     // fail the waiting request when the loading one is cancelled).

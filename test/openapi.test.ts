@@ -22,7 +22,7 @@ type Operation = {
 type Doc = {
   openapi: string;
   info: { title: string; version: string };
-  servers: { url: string }[];
+  servers: { url: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown> };
 };
@@ -189,6 +189,9 @@ describe('openapi.yaml', () => {
     const served = parse(await res.text()) as Doc;
     expect(served.servers[0]?.url).toBe(env.PUBLIC_BASE_URL);
     expect(Object.keys(served.paths)).toEqual(Object.keys(doc.paths));
+    // A local server (the tests' base URL is loopback) is not labelled "Production" on the docs page.
+    expect(new URL(env.PUBLIC_BASE_URL).hostname).toMatch(/^(localhost|127\.)/);
+    expect(served.servers[0]?.description).toBe('Local development server (npm run dev)');
   });
 
   it('lists every route the app serves, and nothing else', () => {

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import type { D1Migration } from '@cloudflare/vitest-plugin';
 import { expect, vi } from 'vitest';
 import { forgetIsolateState } from '../src/lib/isolate-state';
+import { useLogLevel } from '../src/lib/log';
 import { forgetAdminSession } from './harness';
 import { emptyDatabase, emptyKv, emptyR2, schemaOf } from './storage-reset';
 
@@ -29,6 +30,9 @@ async function migrate(db: D1Database, migrations: D1Migration[]) {
     ]),
   ]);
 }
+
+// Code a test calls directly (not through a request) logs at the tests' level too (LOG_LEVEL).
+useLogLevel(env.LOG_LEVEL);
 
 const databases: [string, D1Database, D1Migration[]][] = [
   ['DB', env.DB, env.TEST_MIGRATIONS],

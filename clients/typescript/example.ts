@@ -1,5 +1,6 @@
 /**
- * The partner flow through the typed client. Run against a local server (`npm run dev`):
+ * The partner flow through the typed client. Run against a local server (`npm run dev`) with a key
+ * that has the scopes `playbooks:generate` and `rubrics:generate` (README → "A partner's API key"):
  *   VP_BASE_URL=http://localhost:8787 VP_API_KEY=vpk_… npm run client:example
  * (Node 22.6 or later runs it directly: `node --experimental-strip-types clients/typescript/example.ts`.)
  */

@@ -472,12 +472,18 @@ function assertSeedShape() {
 
 /**
  * Seeds the local D1 database (migrations must already be applied).
- * @param {{ persistTo?: string, baseUrl?: string }} [options] persistTo: wrangler's state
- *   directory (default .wrangler/state); baseUrl: the dev server's URL, the demo credential's issuer
- * @returns {Promise<void>}
+ * @param {{ persistTo?: string, baseUrl?: string, quiet?: boolean }} [options] persistTo: wrangler's
+ *   state directory (default .wrangler/state); baseUrl: the dev server's URL, the demo credential's
+ *   issuer; quiet: print nothing (`npm run dev` prints the accounts in its banner after "Ready")
+ * @returns {Promise<{ accounts: { role: string, email: string, password: string }[], certificateUrl: string | null }>}
  */
-export async function seedLocalDatabase({ persistTo, baseUrl = 'http://localhost:8787' } = {}) {
+export async function seedLocalDatabase({
+  persistTo,
+  baseUrl = 'http://localhost:8787',
+  quiet = false,
+} = {}) {
   const persist = persistTo ? ['--persist-to', persistTo] : [];
+  const say = quiet ? () => {} : (/** @type {string} */ line) => console.log(line);
   assertSeedShape();
   const vars = readDevVars();
   const adminEmail = (vars.ADMIN_EMAIL ?? '').trim().toLowerCase();
@@ -487,7 +493,7 @@ export async function seedLocalDatabase({ persistTo, baseUrl = 'http://localhost
     throw new Error(`ADMIN_EMAIL must differ from the demo accounts (${adminEmail})`);
   }
 
-  console.log('Seeding demo data into the local database…');
+  say('Seeding demo data into the local database…');
   const file = join(tmpdir(), `vp-seed-${process.pid}-${Date.now()}.sql`);
   const credentialJwt = vars.CERT_SIGNING_KEY
     ? await signDemoCredential({
@@ -541,14 +547,15 @@ export async function seedLocalDatabase({ persistTo, baseUrl = 'http://localhost
       `${adminEmail} exists but is not an enabled admin; change ADMIN_EMAIL in .dev.vars or reset local state`,
     );
   }
-  console.log('Demo accounts:');
+  say('Demo accounts:');
   const passwords = /** @type {Record<string, string>} */ ({
     [adminEmail]: '(ADMIN_PASSWORD from .dev.vars)',
     [DEMO_EMPLOYER.email]: DEMO_EMPLOYER.password,
     [DEMO_CANDIDATE.email]: DEMO_CANDIDATE.password,
   });
-  for (const r of rows)
-    console.log(`  ${r.role.padEnd(9)} ${r.email.padEnd(24)} ${passwords[r.email] ?? ''}`);
+  const accounts = rows.map((r) => ({ role: r.role, email: r.email, password: passwords[r.email] ?? '' }));
+  for (const a of accounts) say(`  ${a.role.padEnd(9)} ${a.email.padEnd(24)} ${a.password}`);
+  const certificateUrl = credentialJwt ? `${baseUrl}/verify/${DEMO_CERTIFICATE_NO}` : null;
   if (credentialJwt) {
     // A cached verification would still name the previous base URL: drop it.
     await runWrangler(
@@ -564,6 +571,7 @@ export async function seedLocalDatabase({ persistTo, baseUrl = 'http://localhost
       ],
       { capture: true },
     ).catch(() => undefined);
-    console.log(`Demo certificate: ${baseUrl}/verify/${DEMO_CERTIFICATE_NO}`);
+    say(`Demo certificate: ${certificateUrl}`);
   }
+  return { accounts, certificateUrl };
 }

@@ -25,6 +25,18 @@ function nodeForWrangler() {
 }
 
 /**
+ * Wrangler's defaults that only make noise locally, each overridable from the environment: its
+ * banner and update check, usage metrics, and Miniflare's download of a `Request.cf` object from
+ * workers.cloudflare.com (offline it prints an ENOTFOUND stack trace; the placeholder it falls
+ * back to is what it gets then anyway).
+ */
+const QUIET_OFFLINE = {
+  WRANGLER_HIDE_BANNER: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+};
+
+/**
  * Starts wrangler. Used directly by `scripts/dev.mjs` for the long-running `wrangler dev`.
  * @param {string[]} args
  * @param {import('node:child_process').SpawnOptions} [options]
@@ -34,7 +46,12 @@ export function spawnWrangler(args, options = {}) {
   if (!existsSync(WRANGLER_BIN)) {
     throw new Error('wrangler is not installed: run `npm install` first.');
   }
-  return spawn(nodeForWrangler(), [WRANGLER_BIN, ...args], { cwd: ROOT, stdio: 'inherit', ...options });
+  return spawn(nodeForWrangler(), [WRANGLER_BIN, ...args], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    ...options,
+    env: { ...QUIET_OFFLINE, ...(options.env ?? process.env) },
+  });
 }
 
 /**
@@ -84,14 +101,21 @@ export function localD1Bindings() {
  * Applies the D1 migrations to the local databases (idempotent): migrations/ to `DB`,
  * migrations-fingerprints/ to each corpus shard.
  * @param {string} [persistTo] wrangler's state directory (default .wrangler/state)
- * @param {{ capture?: boolean }} [options]
+ * @param {{ capture?: boolean }} [options] capture: print nothing (wrangler's tables are kept for
+ *   an error), and count the migrations applied instead
+ * @returns {Promise<number>} how many migrations were applied (0 when not capturing)
  */
 export async function applyLocalMigrations(persistTo, { capture = false } = {}) {
   if (!capture) console.log('Applying D1 migrations to the local databases…');
+  const applied = new Set();
   for (const binding of localD1Bindings()) {
-    await runWrangler(
+    const out = await runWrangler(
       ['d1', 'migrations', 'apply', binding, '--local', ...(persistTo ? ['--persist-to', persistTo] : [])],
       { capture },
     );
+    // wrangler names each migration it applies in table rows ("│ 0012_name.sql │", listed, then with
+    // its status): count each once per database.
+    for (const m of out.matchAll(/^│\s*(\d{4}_[^│\s]*\.sql)\s*│/gm)) applied.add(`${binding}/${m[1]}`);
   }
+  return applied.size;
 }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { apiKeyUsage } from '../db/schema';
 import { isolateEpoch } from '../lib/isolate-state';
+import { log, useLogLevel } from '../lib/log';
 
 /** What one `hit` answers: whether the request may proceed and the numbers for the headers. */
 export type RateDecision = {
@@ -123,6 +124,7 @@ export class RateLimiter extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    useLogLevel(env.LOG_LEVEL);
     ctx.blockConcurrencyWhile(async () => {
       this.hits = (await ctx.storage.get<number[]>(STORAGE_KEY)) ?? [];
       this.usage = (await ctx.storage.get<PendingUsage>(USAGE_KEY)) ?? {};
@@ -203,7 +205,7 @@ export class RateLimiter extends DurableObject<Env> {
     } catch (err) {
       if (/FOREIGN KEY/i.test(String(err))) {
         // The key is gone (its organisation was deleted): nothing to report any more.
-        console.error('rate limiter: usage of a deleted key dropped', err);
+        log('warn', 'rate limiter: usage of a deleted key dropped', { error: String(err) });
       } else {
         for (const row of rows) {
           const c = countsOf(this.usage, row.apiKeyId, row.day);
@@ -222,7 +224,7 @@ export class RateLimiter extends DurableObject<Env> {
   private scheduleFlush(): void {
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null;
-      this.flush().catch((err) => console.error('rate limiter: flush failed', err));
+      this.flush().catch((err) => log('error', 'rate limiter: flush failed', { error: String(err) }));
     }, FLUSH_INTERVAL_MS);
   }
 

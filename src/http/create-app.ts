@@ -1,9 +1,11 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
+import { log } from '../lib/log';
 import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemResponse } from '../lib/problem';
 import { bodyLimits } from '../middleware/body-limits';
 import type { AppBindings } from '../middleware/context';
 import { requestEnvelope } from '../middleware/envelope';
+import { jsonDepthLimit } from '../middleware/json-depth';
 import { methodNotAllowed } from '../middleware/method-not-allowed';
 import { strictUtf8 } from '../middleware/strict-utf8';
 import type { AppOpenAPI } from './types';
@@ -22,6 +24,7 @@ export function createApp(): AppOpenAPI {
   app.use(requestEnvelope({ methodNotAllowed: methodNotAllowed(() => app.routes) }));
   app.use('/api/*', bodyLimits());
   app.use(strictUtf8());
+  app.use('/api/*', jsonDepthLimit());
 
   app.notFound((c) =>
     problemResponse(
@@ -57,15 +60,12 @@ export function createApp(): AppOpenAPI {
       }
     }
     // Log the cause for operators; the caller gets no internals, only the request id.
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        requestId: extra.requestId,
-        path: c.req.path,
-        error: String(err),
-        stack: err instanceof Error ? err.stack : undefined,
-      }),
-    );
+    log('error', 'unhandled error', {
+      requestId: extra.requestId,
+      path: c.req.path,
+      error: String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
     return problemResponse(problemBody('internal-error', 'An unexpected error occurred.', extra));
   });
 

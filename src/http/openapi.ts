@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { WEBHOOK_EVENT_SCHEMAS, WebhookEventSchema } from '../domain/webhooks/event-schemas';
+import { isLoopbackHost } from '../domain/webhooks/targets';
 import type { AppOpenAPI } from './types';
 
 /**
@@ -242,6 +243,17 @@ export function normalizeSchemas(value: Json): Json {
   return node;
 }
 
+/** What the docs page calls the server: a local `npm run dev` is not "Production". */
+function serverLabel(serverUrl: string): string {
+  let host = '';
+  try {
+    host = new URL(serverUrl).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    // not a URL: labelled as a deployment
+  }
+  return isLoopbackHost(host) ? 'Local development server (npm run dev)' : 'Production';
+}
+
 export function openApiDocument(app: AppOpenAPI, serverUrl: string) {
   registerWebhookEventSchemas(app);
   const doc = app.getOpenAPIDocument({
@@ -252,7 +264,7 @@ export function openApiDocument(app: AppOpenAPI, serverUrl: string) {
       description: description(serverUrl),
       contact: { name: 'API changelog and reference', url: `${serverUrl}/docs` },
     },
-    servers: [{ url: serverUrl, description: 'Production', 'x-internal': false }],
+    servers: [{ url: serverUrl, description: serverLabel(serverUrl), 'x-internal': false }],
     tags: TAGS,
   });
   return {

@@ -32,18 +32,28 @@ export class IsolateCache<V> {
    * @param jitter a fraction of `ttlMs` taken off at random per entry (0 by default): entries
    *   loaded together (a burst of first requests) then expire spread over that span instead of
    *   all in the same instant, each one a load again (a stampede of KV reads). The bound stays `ttlMs`.
+   *   `{ first, renewal }`: one fraction for a key stored with nothing in memory (its first load),
+   *   another for a key stored over its previous entry (a reload). A wide `first` spreads a burst of
+   *   first loads over most of the lifetime, so their reloads arrive at a steady rate from the start
+   *   instead of as one wave a lifetime later; a narrow `renewal` keeps each reload's lifetime long.
    */
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries: number,
-    private readonly jitter = 0,
+    jitter: number | { first: number; renewal: number } = 0,
     private readonly random: () => number = Math.random,
   ) {
+    this.firstJitter = typeof jitter === 'number' ? jitter : jitter.first;
+    this.renewalJitter = typeof jitter === 'number' ? jitter : jitter.renewal;
     onForgetIsolateState(() => this.clear());
   }
 
-  private expiry(now: number): number {
-    return now + (this.jitter > 0 ? this.ttlMs * (1 - this.jitter * this.random()) : this.ttlMs);
+  private readonly firstJitter: number;
+  private readonly renewalJitter: number;
+
+  private expiry(key: string, now: number): number {
+    const jitter = this.entries.has(key) ? this.renewalJitter : this.firstJitter;
+    return now + (jitter > 0 ? this.ttlMs * (1 - jitter * this.random()) : this.ttlMs);
   }
 
   /** The value for `key`: from memory while fresh, else from this request's own `load` (kept when not null). */
@@ -57,7 +67,8 @@ export class IsolateCache<V> {
   async load(key: string, load: () => Promise<V | null>, now = Date.now()): Promise<V | null> {
     const started = this.generation;
     const value = await load();
-    if (value !== null && started === this.generation) this.store(key, { value, expires: this.expiry(now) });
+    if (value !== null && started === this.generation)
+      this.store(key, { value, expires: this.expiry(key, now) });
     return value;
   }
 
@@ -95,7 +106,7 @@ export class IsolateCache<V> {
 
   /** Remember a value just written to KV, so this isolate serves it without reading it back. */
   set(key: string, value: V, now = Date.now()): void {
-    this.store(key, { value, expires: this.expiry(now) });
+    this.store(key, { value, expires: this.expiry(key, now) });
   }
 
   /** Forget one key (a load in flight when this runs is not kept either). */

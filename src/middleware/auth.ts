@@ -3,6 +3,7 @@ import { getCookie } from 'hono/cookie';
 import type { ApiKeyScope, Role } from '../db/schema';
 import type { UsageOutcome } from '../durable/rate-limiter';
 import { clock } from '../lib/clock';
+import { log } from '../lib/log';
 import { API_KEY_CHALLENGE, ProblemError } from '../lib/problem';
 import type { ApiKeyEnv, SessionEnv } from '../middleware/context';
 import { lastUsedIsStale, resolveApiKey, touchApiKey } from '../services/api-keys';
@@ -120,7 +121,7 @@ export function requireApiKey(scope?: ApiKeyScope): MiddlewareHandler<ApiKeyEnv>
     } finally {
       c.executionCtx.waitUntil(
         recordUsage(c.env, key.id, usageOutcome(status), at).catch((err) =>
-          console.error('usage: record failed', err),
+          log('error', 'usage: record failed', { error: String(err) }),
         ),
       );
     }

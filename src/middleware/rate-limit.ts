@@ -5,6 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { clientNetwork } from '../domain/network';
 import type { RateDecision } from '../durable/rate-limiter';
 import { onForgetIsolateState } from '../lib/isolate-state';
+import { log } from '../lib/log';
 import { ProblemError } from '../lib/problem';
 import type { AppBindings } from './context';
 import { IpAdmission, REPORT_INTERVAL_MS } from './ip-admission';
@@ -165,7 +166,7 @@ export async function reportAdmissions(
           admission.settle(id, group.entries[i]?.[1] ?? [], logs[i] ?? []);
       } catch (err) {
         for (const [i, id] of group.ids.entries()) admission.settle(id, group.entries[i]?.[1] ?? [], null);
-        console.error('rate limiter: report of admitted hits failed', err);
+        log('error', 'rate limiter: report of admitted hits failed', { error: String(err) });
       }
     }),
   );

@@ -23,6 +23,7 @@ import {
   stallJob,
 } from '../services/jobs/jobs';
 import '../services/jobs/kinds';
+import { log } from '../lib/log';
 
 /** The dead-letter queue's name (wrangler.toml). */
 export const DEAD_LETTER_QUEUE = 'erasure-dlq';
@@ -41,9 +42,6 @@ export function isLegacyErasureMessage(body: unknown): body is LegacyErasureMess
   const m = body as Record<string, unknown>;
   return m.type === 'erasure' && typeof m.requestId === 'string' && typeof m.userId === 'string';
 }
-
-const log = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) =>
-  console[level === 'info' ? 'log' : level](JSON.stringify({ level, msg, ...fields }));
 
 /** The job a message is about: its id, or the job of a legacy erasure message (created if need be). */
 async function jobIdOf(db: Database, body: unknown): Promise<string | null> {

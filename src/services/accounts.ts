@@ -10,6 +10,7 @@ import { clock } from '../lib/clock';
 
 type BatchItem = Parameters<Database['batch']>[0][number];
 
+import { log } from '../lib/log';
 import { ProblemError } from '../lib/problem';
 import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert, auditPower, auditPowerInsert, recordAudit } from './audit';
@@ -275,7 +276,7 @@ export async function bootstrapAdmin(
   if (!emailOk || !passwordOk) return null;
   const adminEmail = normaliseEmail(env.ADMIN_EMAIL);
   const refuse = async (problem: ProblemError, targetId: string | null, reason: string) => {
-    console.warn(JSON.stringify({ level: 'warn', event: 'admin.bootstrap_refused', reason, ip }));
+    log('warn', 'admin bootstrap refused', { event: 'admin.bootstrap_refused', reason, ip });
     await auditPower(db, {
       actor: null,
       action: 'admin.bootstrap_refused',

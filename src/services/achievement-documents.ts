@@ -9,9 +9,9 @@ import { briefs, organisations } from '../db/schema';
 import { namePng } from '../domain/certificates/badge';
 import { OB_CONTEXT_V3, VC_CONTEXT_V2 } from '../domain/certificates/credential';
 import { criteriaUrl } from '../domain/certificates/urls';
-import { achievementBadgePng } from './badge-image';
 import { achievementImageKey } from './cache-keys';
 import { briefCredentialFacts } from './credentials';
+import { achievementBadgePng } from './renderers';
 import { PLATFORM_NAME } from './status-lists';
 
 async function publicBrief(db: Database, briefId: string) {

@@ -11,6 +11,7 @@
 import type { Leaderboard } from '../domain/leaderboard';
 import { sha256Hex } from '../domain/secrets';
 import { IsolateCache } from '../lib/isolate-cache';
+import { log } from '../lib/log';
 
 /** The public agreement rate (one entry). */
 export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';
@@ -82,7 +83,7 @@ export async function fillCache(
   try {
     await kv.put(key, value, options);
   } catch (err) {
-    console.warn(JSON.stringify({ level: 'warn', msg: 'cache fill failed', key, error: String(err) }));
+    log('warn', 'cache fill failed', { key, error: String(err) });
   }
 }
 

@@ -4,6 +4,7 @@ import { briefs, type CertificateState, certificates, organisations, users } fro
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
 import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
 import { verifyPageUrl as pageUrlOf } from '../domain/certificates/urls';
+import { log } from '../lib/log';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { afterCommit, type EffectsEnv } from './after-commit';
@@ -195,9 +196,7 @@ export async function verification(
         reloadVerification(db, env, certificateNo, readDb, trusted, now)
           .catch((err: unknown) => {
             // The payload stays until it comes due; a later request tries again.
-            console.warn(
-              JSON.stringify({ level: 'warn', msg: 'verification refresh-ahead failed', error: String(err) }),
-            );
+            log('warn', 'verification refresh-ahead failed', { error: String(err) });
           })
           .finally(() => refreshDone(key)),
       );

@@ -1,4 +1,5 @@
 import { onForgetIsolateState } from '../lib/isolate-state';
+import { log } from '../lib/log';
 
 /**
  * Checks of the deployment against what it serves. `PUBLIC_BASE_URL` is written into the OpenAPI
@@ -37,14 +38,10 @@ export function checkBaseUrl(configured: string, requestUrl: string): BaseUrlMis
   const observed = new URL(requestUrl).origin;
   result = normalOrigin(configured) === normalOrigin(observed) ? null : { configured, observed };
   if (result) {
-    console.warn(
-      JSON.stringify({
-        level: 'warn',
-        event: 'base-url-mismatch',
-        message:
-          'PUBLIC_BASE_URL does not match the origin requests arrive at; self-URLs (OpenAPI server, JWKS, share links, credential issuer) point elsewhere',
-        ...result,
-      }),
+    log(
+      'warn',
+      'PUBLIC_BASE_URL does not match the origin requests arrive at; self-URLs (OpenAPI server, JWKS, share links, credential issuer) point elsewhere',
+      { event: 'base-url-mismatch', ...result },
     );
   }
   return result;

@@ -28,6 +28,7 @@ import type { Database } from '../db/client';
 import { certificates } from '../db/schema';
 import { BloomFilter } from '../domain/membership-filter';
 import { onForgetIsolateState } from '../lib/isolate-state';
+import { log } from '../lib/log';
 import { VERIFY_FILTER_KEY, VERIFY_RECENT_KEY } from './cache-keys';
 
 /**
@@ -100,9 +101,7 @@ async function refreshed<T>(
   try {
     slot.value = await read();
   } catch (err) {
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'verification filter: load failed', error: String(err) }),
-    );
+    log('warn', 'verification filter: load failed', { error: String(err) });
   } finally {
     slot.loadedAt = now;
     slot.readingSince = null;

@@ -4,8 +4,9 @@
 // verification, and the issuer of the demo certificate's freshly signed credential. Also checks
 // that a public read answers a CORS preflight. Writes test-results/blackbox-dev-port.json (summed by test/blackbox/run.mjs).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, get as httpGet } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
@@ -96,6 +97,36 @@ function rawGet(path, acceptEncoding) {
       res.on('error', reject);
     }).on('error', reject);
   });
+}
+
+/**
+ * Runs the README's recipe marked `<!-- recipe:NAME … -->` (the sh block after the marker) with bash,
+ * its base URL replaced by this server's; fails on a non-zero exit (the recipes pipe into jq, which
+ * fails on a problem answer).
+ * @param {string} name @param {string} cwd
+ */
+function runRecipe(name, cwd) {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf(`<!-- recipe:${name}`);
+  if (at < 0) throw new Error(`README.md has no recipe:${name}`);
+  const start = readme.indexOf('```sh\n', at) + '```sh\n'.length;
+  const script = readme.slice(start, readme.indexOf('```', start));
+  if (!script.includes('BASE=http://localhost:8787')) throw new Error(`recipe:${name} does not set BASE`);
+  const run = spawnSync(
+    'bash',
+    ['-euo', 'pipefail', '-c', script.replace('BASE=http://localhost:8787', `BASE=${base}`)],
+    {
+      cwd,
+      encoding: 'utf8',
+      timeout: 180_000,
+    },
+  );
+  equal(
+    run.status,
+    0,
+    `recipe:${name} (stderr: ${(run.stderr ?? '').trim().slice(0, 300)}; stdout: ${(run.stdout ?? '').slice(-300)})`,
+  );
+  return run;
 }
 
 console.log(`dev-port: npm run dev -- --port ${port} (state in ${stateDir})`);
@@ -329,6 +360,46 @@ try {
     for (const line of ['milestones (engine:', 'retry replayed: true', 'criteria, pass at'])
       if (!run.stdout.includes(line)) throw new Error(`output lacks "${line}": ${run.stdout.slice(0, 300)}`);
   });
+
+  // The README's recipes (issue 55), exactly as written there, with the base URL of this server.
+  await check("the README's first-credential recipe issues a certificate that verifies", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vp-recipe-'));
+    try {
+      const run = runRecipe('first-credential', dir);
+      const last = run.stdout.trim().split('\n').at(-1) ?? '';
+      const no = last.match(/\/verify\/(VP-[0-9A-Z-]+)$/)?.[1];
+      if (!no) throw new Error(`the recipe did not end with a /verify link: ${run.stdout.slice(-300)}`);
+      const verified = /** @type {{ status: string }} */ (
+        await (await fetch(`${url}/api/verify/${no}`)).json()
+      );
+      equal(verified.status, 'active', `GET /api/verify/${no}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  await check("the README's API-key recipe calls the pillars and the typed client's example", async () => {
+    const run = runRecipe('api-key', ROOT);
+    for (const line of ['"A REST API"', 'retry replayed: true', 'criteria, pass at'])
+      if (!run.stdout.includes(line)) throw new Error(`output lacks ${line}: ${run.stdout.slice(0, 400)}`);
+  });
+  await check(
+    '`npm run demo -- --base-url` walks the product and ends with a certificate that verifies',
+    async () => {
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+      const run = spawnSync(npm, ['run', '--silent', 'demo', '--', '--base-url', base], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 180_000,
+      });
+      equal(run.status, 0, `npm run demo (stderr: ${run.stderr.trim().slice(0, 300)})`);
+      const no = run.stdout.trim().match(/\/verify\/(VP-[0-9A-Z-]+)$/)?.[1];
+      if (!no) throw new Error(`npm run demo did not end with a /verify link: ${run.stdout.slice(-300)}`);
+      const verified = /** @type {{ status: string }} */ (
+        await (await fetch(`${url}/api/verify/${no}`)).json()
+      );
+      equal(verified.status, 'active', `GET /api/verify/${no}`);
+    },
+  );
 } catch (error) {
   results.push({ name: 'dev server', ok: false, detail: String(error) });
   console.log(`  ✗ dev server: ${String(error)}`);

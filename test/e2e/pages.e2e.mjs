@@ -705,7 +705,13 @@ describe('portable certificates', () => {
     const host = await foreignIssuerHost();
     const id = `${host.url}/issuer`;
     const kid = `${host.url}/keys/1`;
-    host.documents.set('/keys/1', { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256' });
+    // The key names its controller (the issuer): a key merely on the issuer's host does not speak for it.
+    host.documents.set('/keys/1', {
+      id: kid,
+      type: 'JsonWebKey',
+      controller: id,
+      publicKeyJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256' },
+    });
     host.documents.set('/issuer', { id, type: ['Profile'], name: 'Loopback University' });
     const key = await importJWK(/** @type {any} */ (privateKey.export({ format: 'jwk' })), 'ES256');
     const credential = {

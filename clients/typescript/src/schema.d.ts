@@ -2391,7 +2391,7 @@ export interface paths {
         };
         /**
          * Changelog of the API
-         * @description CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first.
+         * @description CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first. A request whose `Accept` lists `text/html` (a browser) gets it rendered as a page with a table of contents by version; any other gets the Markdown. Both are static files of this deployment, also at `/changelog.html` and `/changelog.md`.
          */
         get: operations["getChangelog"];
         put?: never;
@@ -4065,6 +4065,8 @@ export interface components {
             } | null;
             /** @enum {string|null} */
             format: "vc-jwt" | "json" | null;
+            /** @description Exactly the credential these checks are about, as read from what was sent: the compact VC-JWT, or the JSON credential’s text. For a baked badge, the one credential in the image (an image carrying more than one is refused at `parse`). A display shows this credential’s claims and nothing else. */
+            verifiedCredential: string | null;
             /** @enum {string|null} */
             container: "text" | "png" | "svg" | null;
             algorithm: string | null;
@@ -4085,10 +4087,12 @@ export interface components {
         /** @description Exactly one of `credential` and `badge`. */
         VerifyCredentialRequest: {
             /**
-             * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential (an embedded proof is not checked: verdict `unverifiable`).
+             * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential; or a JSON credential as an object (an embedded Data Integrity proof is not checked yet: verdict `unverifiable`). Nested at most 64 levels (deeper: 422).
              * @example eyJhbGciOiJFUzI1NiIsImtpZCI6Imh0dHBzOi8vdW5pLmV4YW1wbGUvb2Iva2V5cy8xIiwidHlwIjoiSldUIn0.eyJ…
              */
-            credential?: string;
+            credential?: string | {
+                [key: string]: unknown;
+            };
             /** @description A baked badge as base64 (standard or URL-safe) of its bytes: a PNG with an `iTXt` chunk `openbadgecredential`, or an SVG with an `<openbadges:credential>` element. */
             badge?: string;
         };
@@ -18436,6 +18440,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getApiReferenceScript: {
@@ -18465,6 +18478,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     getChangelog: {
@@ -18476,17 +18498,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The changelog. */
+            /** @description The changelog: Markdown, or HTML when `Accept` lists `text/html`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/markdown": string;
+                    "text/html": string;
                 };
             };
             /** @description Internal error (no internals disclosed) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

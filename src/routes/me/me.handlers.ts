@@ -4,12 +4,12 @@ import { ProblemError } from '../../lib/problem';
 import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import { identifierIncluded } from '../../services/credentials';
-import { renderCertificatePdf } from '../../services/dsr/pdf';
 import * as requests from '../../services/dsr/requests';
 import { setHolderIdentifier } from '../../services/issuance/resign';
 import * as domainProof from '../../services/organisations/domain-proof';
 import * as membership from '../../services/organisations/membership';
 import { organisationOf, organisationView } from '../../services/organisations/organisation';
+import { renderCertificatePdf } from '../../services/renderers';
 
 import { noticesPage, noticeView } from '../../services/retention';
 import * as briefs from '../../services/workflow/briefs';

@@ -9,6 +9,6 @@ export function metaRouter(documented: AppOpenAPI) {
     .openapi(routes.getOpenApiYaml, handlers.openApiDocument(documented))
     .openapi(routes.getDocs, handlers.docs)
     .openapi(routes.getDocsScript, handlers.docsScript)
-    .openapi(routes.getChangelog, handlers.changelogText)
+    .openapi(routes.getChangelog, handlers.changelog)
     .openapi(routes.getProblemType, handlers.problemType);
 }

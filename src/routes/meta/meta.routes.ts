@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { defineRoute } from '../../http/route';
-import { PROBLEM_TYPES } from '../../lib/problem';
+import { errorResponses, PROBLEM_TYPES } from '../../lib/problem';
 
 const text = (mediaType: string, description: string) => ({
   description,
@@ -29,7 +29,7 @@ export const getDocs = defineRoute({
   description:
     "Scalar API reference for /openapi.yaml. Loads only this origin's `/docs/scalar.js` (with its integrity " +
     'hash) and one inline script allowed by its hash; works offline.',
-  responses: { 200: text('text/html', 'Scalar API reference for /openapi.yaml.') },
+  responses: { 200: text('text/html', 'Scalar API reference for /openapi.yaml.'), ...errorResponses(503) },
 });
 
 export const getDocsScript = defineRoute({
@@ -42,7 +42,10 @@ export const getDocsScript = defineRoute({
     "Scalar's standalone browser bundle from the pinned `@scalar/api-reference` npm package, served by this " +
     'Worker (no CDN). Cached for a year: the page refers to it with a `v` parameter derived from its hash.',
   security: [],
-  responses: { 200: text('text/javascript', 'The bundle, exactly as the package ships it.') },
+  responses: {
+    200: text('text/javascript', 'The bundle, exactly as the package ships it.'),
+    ...errorResponses(503),
+  },
 });
 
 export const getChangelog = defineRoute({
@@ -52,9 +55,18 @@ export const getChangelog = defineRoute({
   tags: ['Meta'],
   summary: 'Changelog of the API',
   description:
-    'CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first.',
+    'CHANGELOG.md (Keep a Changelog format): every change to the API is recorded here, newest first. ' +
+    'A request whose `Accept` lists `text/html` (a browser) gets it rendered as a page with a table of ' +
+    'contents by version; any other gets the Markdown. Both are static files of this deployment, also ' +
+    'at `/changelog.html` and `/changelog.md`.',
   security: [],
-  responses: { 200: text('text/markdown', 'The changelog.') },
+  responses: {
+    200: {
+      description: 'The changelog: Markdown, or HTML when `Accept` lists `text/html`.',
+      content: { 'text/markdown': { schema: z.string() }, 'text/html': { schema: z.string() } },
+    },
+    ...errorResponses(503),
+  },
 });
 
 export const ProblemTypeSchema = z

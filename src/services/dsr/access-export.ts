@@ -40,12 +40,13 @@ import {
   users,
 } from '../../db/schema';
 import { CURRENT_NOTICE_VERSION } from '../../domain/consent-notices';
+import { log } from '../../lib/log';
 import type { SessionUser } from '../../lib/principals';
 import { auditInsert } from '../audit';
 import { consentHistory, consentStates } from '../consent';
 import { recipientsOf } from '../disclosures';
 import { type GrantView, grantsOf } from '../portability/grants';
-import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from './pdf';
+import { renderCertificatePdf, renderSummaryPdf, type SummaryBlock } from '../renderers';
 import { completeRequest, requestInsert } from './requests';
 
 /** Bumped when a file's shape changes; recorded in `manifest.json`. */
@@ -513,9 +514,7 @@ export async function startAccessExport(
           if (next.done) controller.close();
           else controller.enqueue(next.value);
         } catch (err) {
-          console.error(
-            JSON.stringify({ level: 'error', msg: 'access export failed', requestId, error: String(err) }),
-          );
+          log('error', 'access export failed', { requestId, error: String(err) });
           controller.error(err);
         }
       },

@@ -20,6 +20,7 @@ import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { type JobState, jobs } from '../../db/schema';
 import { DEFAULT_MAX_AGE_SECONDS, leaseSeconds, retryDelaySeconds } from '../../domain/jobs';
+import { log } from '../../lib/log';
 import type { Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
@@ -94,14 +95,7 @@ export async function dispatchJobs(
       sent.push(jobId);
     } catch (err) {
       failed.push(jobId);
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          msg: 'job not enqueued; the sweeper will',
-          jobId,
-          error: describeError(err),
-        }),
-      );
+      log('error', 'job not enqueued; the sweeper will', { jobId, error: describeError(err) });
     }
   }
   // In chunks: D1 binds at most 100 parameters per statement (a breach page dispatches 100 jobs).
@@ -257,14 +251,7 @@ export async function runJobNow(
   } catch (err) {
     const now = options.now ?? new Date();
     const [job] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'job failed; queued for a retry',
-        jobId,
-        error: describeError(err),
-      }),
-    );
+    log('error', 'job failed; queued for a retry', { jobId, error: describeError(err) });
     await dispatchJobs(db, env, [jobId], now, retryDelaySeconds(job?.attempts ?? 1));
     return 'retrying';
   }
@@ -296,7 +283,7 @@ export async function stallJob(
       details: { kind: job.kind, reason },
     }),
   ]);
-  console.error(JSON.stringify({ level: 'error', msg: 'job stalled', jobId, kind: job.kind, reason }));
+  log('error', 'job stalled', { jobId, kind: job.kind, reason });
   return true;
 }
 

@@ -13,6 +13,7 @@ import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { jobs } from '../../db/schema';
 import { leaseSeconds, sweepBackoffSeconds } from '../../domain/jobs';
+import { log } from '../../lib/log';
 import { dispatchJobs, stallJob } from './jobs';
 
 /** Jobs handled per sweep; the rest wait for the next one. */
@@ -70,14 +71,10 @@ export async function sweepJobs(
   }
   const failed = await dispatchJobs(db, env, result.enqueued, now);
   if (result.enqueued.length || result.stalled.length)
-    console.log(
-      JSON.stringify({
-        level: 'info',
-        msg: 'job sweep',
-        enqueued: result.enqueued.length - failed.length,
-        notEnqueued: failed.length,
-        stalled: result.stalled.length,
-      }),
-    );
+    log('info', 'job sweep', {
+      enqueued: result.enqueued.length - failed.length,
+      notEnqueued: failed.length,
+      stalled: result.stalled.length,
+    });
   return result;
 }

@@ -16,6 +16,7 @@ import {
   verificationRecordValue,
 } from '../../domain/organisations';
 import { randomToken } from '../../domain/secrets';
+import { log } from '../../lib/log';
 import { ProblemError } from '../../lib/problem';
 import { afterCommit, type Effects } from '../after-commit';
 import { auditInsert } from '../audit';
@@ -136,9 +137,7 @@ export async function resolveTxt(env: Pick<Env, 'DOH_RESOLVER_URL'>, name: strin
     if (!res.ok) throw new Error(`resolver answered ${res.status}`);
     body = await res.json();
   } catch (err) {
-    console.warn(
-      JSON.stringify({ level: 'warn', msg: 'DNS-over-HTTPS lookup failed', name, error: String(err) }),
-    );
+    log('warn', 'DNS-over-HTTPS lookup failed', { name, error: String(err) });
     throw new ProblemError(
       'upstream-unavailable',
       'The DNS resolver could not be reached; try again shortly.',

@@ -18,6 +18,7 @@ import { issuerUrl } from '../../domain/certificates/urls';
 import { ISSUER_NAME } from '../certificates';
 import { holderSubjectId } from '../credentials';
 import { requireSigningKey } from '../signing-key';
+import { issuerStillRecognised } from './holder-credentials';
 
 export const CLR_CONTEXT_V2 = 'https://purl.imsglobal.org/spec/clr/v2p0/context-2.0.1.json';
 
@@ -27,7 +28,7 @@ export const CLR_CREDENTIAL_SCHEMA =
 
 /**
  * The VC-JWTs of the holder's certificates that a learner record holds: signed, `active` (not
- * revoked) and not expired at `now`, oldest first.
+ * revoked), not expired at `now` and of an issuer not suspended, oldest first.
  */
 export async function activeCredentialJwts(db: Database, holderId: string, now: Date): Promise<string[]> {
   const rows = await db
@@ -39,6 +40,7 @@ export async function activeCredentialJwts(db: Database, holderId: string, now: 
         eq(certificates.status, 'active'),
         isNotNull(certificates.credentialJwt),
         or(isNull(certificates.validUntil), gt(certificates.validUntil, now)),
+        issuerStillRecognised(db),
       ),
     )
     .orderBy(asc(certificates.issuedAt), asc(certificates.id));

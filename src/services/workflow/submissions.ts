@@ -31,6 +31,7 @@ import { evaluationCompletedEvent } from '../webhooks/events';
 export const submissionPosition = (row: { submission: { createdAt: Date; id: string } }): Position =>
   row.submission;
 
+import { log } from '../../lib/log';
 import { afterCommit, type Effects } from '../after-commit';
 import { recordAudit } from '../audit';
 import { hasConsent } from '../consent';
@@ -335,9 +336,7 @@ export async function evaluateSubmission(
   } catch (err) {
     // The candidate (and, once rated, the employer) read the reason: a fixed sentence, never the
     // error itself (a database message names tables and columns). The error goes to the log.
-    console.error(
-      JSON.stringify({ level: 'error', msg: 'evaluation failed', submissionId, error: String(err) }),
-    );
+    log('error', 'evaluation failed', { submissionId, error: String(err) });
     outcome = { state: 'failed', failureReason: EVALUATION_FAILED };
   }
   await step('scored');

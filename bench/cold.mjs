@@ -1,0 +1,195 @@
+// Cold requests (issue 54): the first request to a fresh isolate of the service, against the
+// first request to a fresh hello-world Worker (bench/hello), as a ratio. `BENCH_ONLY=cold npm run
+// bench` runs it alone (about two minutes, no seeding: an empty migrated database).
+//
+// A cold request on Cloudflare is the isolate's startup (evaluating the Worker's script) plus the
+// first request through code nothing has run yet. Locally, workerd evaluates the script when the
+// process starts, before any request, so the two are measured apart and added:
+// - startup: the active CPU `wrangler check startup` profiles for each bundle (best of 3);
+// - first request: a fresh `wrangler dev` process per round; once its port accepts connections and
+//   it has had time to settle (nothing has been sent to it), one request to the row's path, timed
+//   to its last byte; then the same request warm (median of 5) for reference.
+// The ratio judged is (startup + first request) of the row over the same for the hello-world.
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { DEV_VARS } from '../scripts/lib/dev-vars.mjs';
+import { runWrangler, spawnWrangler } from '../scripts/lib/wrangler.mjs';
+import { buildWorker, prepareState, ROOT } from './lib/server.mjs';
+
+/** A well-formed certificate number (check character included) that no empty database holds. */
+export const COLD_CERTIFICATE_NO = 'VP-DEM0-CERT-1FY3';
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** @param {number[]} xs */
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+};
+
+/** @param {number} port */
+async function portOpen(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** @param {string} url */
+async function timed(url) {
+  const t = performance.now();
+  const res = await fetch(url, { headers: { accept: 'text/html,application/json;q=0.9' } });
+  await res.arrayBuffer();
+  return { ms: performance.now() - t, status: res.status };
+}
+
+/**
+ * One fresh `wrangler dev`: waits for its port, lets it settle, times the first request to `path`.
+ * @param {{ config: string, port: number, persistTo: string, path: string, settleMs: number }} o
+ */
+async function firstRequest({ config, port, persistTo, path, settleMs }) {
+  const args = ['dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo];
+  args.push(
+    '--log-level',
+    'error',
+    '--show-interactive-dev-session=false',
+    '--inspector-port',
+    String(port + 10_000),
+  );
+  args.push('--config', config, '--env-file', DEV_VARS);
+  const child = spawnWrangler(args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+    env: { ...process.env, CI: 'true' },
+  });
+  try {
+    const deadline = Date.now() + 120_000;
+    while (!(await portOpen(port))) {
+      if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error('wrangler dev did not listen within 120 s');
+      await sleep(100);
+    }
+    await sleep(settleMs);
+    const url = `http://127.0.0.1:${port}${path}`;
+    const first = await timed(url);
+    const warm = [];
+    for (let i = 0; i < 5; i++) warm.push((await timed(url)).ms);
+    return { first: first.ms, status: first.status, warm: median(warm) };
+  } finally {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+        await sleep(1500);
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  }
+}
+
+/** Active startup CPU of a bundle, as `wrangler check startup` profiles it (best of `runs`). */
+async function startupMs(/** @type {string[]} */ configArgs, runs = 3) {
+  const all = [];
+  for (let i = 0; i < runs; i++) {
+    const out = await runWrangler(
+      ['check', 'startup', ...configArgs, '--outfile', join(ROOT, '.wrangler', 'cold.cpuprofile')],
+      { capture: true },
+    );
+    const m = /Active: ([\d.]+) ms/.exec(out);
+    if (m) all.push(Number(m[1]));
+  }
+  return Math.min(...all);
+}
+
+/**
+ * @param {{ rounds?: number, settleMs?: number, goal?: number }} [o]
+ */
+export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}) {
+  const persistTo = await prepareState('.wrangler/bench-cold-state');
+  // Both bundled once beforehand (as the hot rows are: bench/lib/server.mjs), so a round's
+  // `wrangler dev` starts the bundle as is instead of bundling while its port already listens.
+  const [serviceConfig, helloConfig] = await Promise.all([
+    buildWorker('wrangler.toml', '.wrangler/bench-cold-build'),
+    buildWorker('bench/hello/wrangler.toml', '.wrangler/bench-cold-build-hello'),
+  ]);
+  const helloState = join(ROOT, '.wrangler', 'bench-cold-hello');
+  const startup = {
+    service: await startupMs(['--env', 'production']),
+    // (`--config` is not passed on to the build `check startup` runs: point it at the directory.)
+    hello: await startupMs(['--cwd', join(ROOT, 'bench', 'hello')]),
+  };
+  const rows = [
+    {
+      name: 'hello-world /',
+      config: helloConfig,
+      path: '/',
+      state: helloState,
+      startup: startup.hello,
+    },
+    {
+      name: `/api/verify/{no}`,
+      config: serviceConfig,
+      path: `/api/verify/${COLD_CERTIFICATE_NO}`,
+      state: persistTo,
+      startup: startup.service,
+    },
+    {
+      name: `/verify/{no}`,
+      config: serviceConfig,
+      path: `/verify/${COLD_CERTIFICATE_NO}`,
+      state: persistTo,
+      startup: startup.service,
+    },
+  ];
+  /** @type {Record<string, { first: number, status: number, warm: number }[]>} */
+  const byRow = Object.fromEntries(rows.map((r) => [r.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const row of rows) {
+      const m = await firstRequest({
+        config: row.config,
+        port: 8790,
+        persistTo: row.state,
+        path: row.path,
+        settleMs,
+      });
+      byRow[row.name]?.push(m);
+      console.log(
+        `  round ${round + 1} ${row.name}: first ${m.first.toFixed(1)} ms (${m.status}), warm ${m.warm.toFixed(1)} ms`,
+      );
+    }
+  }
+  const summary = rows.map((row) => {
+    const runs = byRow[row.name] ?? [];
+    const first = median(runs.map((r) => r.first));
+    return {
+      row: row.name,
+      startupMs: row.startup,
+      firstMs: first,
+      warmMs: median(runs.map((r) => r.warm)),
+      coldMs: row.startup + first,
+    };
+  });
+  const hello = summary[0];
+  if (!hello) throw new Error('no hello-world row');
+  const judged = summary.slice(1).map((s) => ({
+    ...s,
+    firstRatio: s.firstMs / hello.firstMs,
+    coldRatio: s.coldMs / hello.coldMs,
+    met: s.coldMs / hello.coldMs <= goal,
+  }));
+  console.log('\nCold requests (median of rounds; cold = startup CPU + first request):');
+  console.log('  row                 startup  first   warm    cold    ×hello(first) ×hello(cold)');
+  for (const s of [hello, ...judged]) {
+    const r = /** @type {{ firstRatio?: number, coldRatio?: number }} */ (s);
+    console.log(
+      `  ${s.row.padEnd(18)} ${s.startupMs.toFixed(1).padStart(7)} ${s.firstMs.toFixed(1).padStart(6)} ${s.warmMs.toFixed(1).padStart(6)} ${s.coldMs.toFixed(1).padStart(7)}   ${(r.firstRatio ?? 1).toFixed(2).padStart(6)}        ${(r.coldRatio ?? 1).toFixed(2).padStart(6)}`,
+    );
+  }
+  return { goal, startup, rows: judged, hello, met: judged.every((j) => j.met) };
+}
