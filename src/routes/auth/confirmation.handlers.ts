@@ -9,8 +9,13 @@ import {
   peekConfirmation,
   resendConfirmation,
 } from '../../services/email-confirmations';
+import {
+  confirmationCsp,
+  confirmationErrorPage,
+  confirmedPage,
+  confirmPage,
+} from '../pages/confirmation.templates';
 import type * as routes from './confirmation.routes';
-import { confirmationCsp, confirmationErrorPage, confirmedPage, confirmPage } from './confirmation.templates';
 
 async function htmlPage(body: string, status: number) {
   return new Response(body, {
