@@ -7,8 +7,8 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cspHash } from '../src/domain/pages/html';
 import { grantsOf } from '../src/services/portability/grants';
-import { type Account, candidateWithCertificate, signup } from './harness';
-import { as, BASE, call, freshIp, jsonInit, sessionCookieFrom } from './helpers';
+import { candidateWithCertificate, signup } from './harness';
+import { type Account, as, BASE, call, freshIp, jsonInit, sessionCookieFrom } from './helpers';
 import { authorise, register } from './ob-client';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -17,7 +17,12 @@ const home = (account?: Account, query = '') =>
   call(`/me${query}`, { headers: { accept: BROWSER, ...(account ? { cookie: account.cookie } : {}) } });
 
 /** A form as the page's browser posts it: same origin, urlencoded. */
-function post(path: string, account: Account | null, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
+function post(
+  path: string,
+  account: Account | null,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
   return call(path, {
     method: 'POST',
     redirect: 'manual',
@@ -43,12 +48,10 @@ const section = (html: string, id: string) => {
 };
 
 const consentStates = async (account: Account) =>
-  (
-    await (await call('/api/me/consents', { headers: as(account) })).json<{
-      states: Record<string, { state: string }>;
-      history: unknown[];
-    }>()
-  );
+  await (await call('/api/me/consents', { headers: as(account) })).json<{
+    states: Record<string, { state: string }>;
+    history: unknown[];
+  }>();
 
 describe('/me signed out', () => {
   it('is a sign-in page, personal and without script, whose form posts to /me/sign-in', async () => {
@@ -70,15 +73,25 @@ describe('/me signed out', () => {
   it('signs in with the form and comes back to /me; a wrong password comes back with an error', async () => {
     const person = await signup('candidate', 'Form Signer');
     const ip = freshIp();
-    const wrong = await post('/me/sign-in', null, { email: person.email, password: 'not-the-password' }, { 'CF-Connecting-IP': ip });
+    const wrong = await post(
+      '/me/sign-in',
+      null,
+      { email: person.email, password: 'not-the-password' },
+      { 'CF-Connecting-IP': ip },
+    );
     expectBack(wrong, 'error=sign-in-failed');
     expect(sessionCookieFrom(wrong)).toBeNull();
     const page = await (await home(undefined, '?error=sign-in-failed')).text();
     expect(page).toContain('Sign-in failed');
-    const ok = await post('/me/sign-in', null, { email: person.email, password: person.password }, { 'CF-Connecting-IP': ip });
+    const ok = await post(
+      '/me/sign-in',
+      null,
+      { email: person.email, password: person.password },
+      { 'CF-Connecting-IP': ip },
+    );
     expectBack(ok, 'notice=signed-in');
     const cookie = `session=${sessionCookieFrom(ok)}`;
-    const signedIn = await (await home({ ...person, cookie })).text();
+    const signedIn = await (await home({ ...person, cookie }, '?notice=signed-in')).text();
     expect(signedIn).toContain('Hello, Form Signer');
     expect(signedIn).toContain('You are signed in.');
     // And out again: the session ends.
@@ -147,7 +160,10 @@ describe('/me signed in', { timeout: 120_000 }, () => {
   });
 
   it('withdraws and grants public verification: what a verifier sees changes and the page says so', async () => {
-    const withdrawn = await post('/me/consents', holder, { purpose: 'public_verification', action: 'revoke' });
+    const withdrawn = await post('/me/consents', holder, {
+      purpose: 'public_verification',
+      action: 'revoke',
+    });
     expectBack(withdrawn, 'notice=consent-withdrawn', 'public-name');
     expect((await consentStates(holder)).states.public_verification!.state).toBe('revoked');
     const verify = await (await call(`/api/verify/${certificateNo}`)).json<{ holder: unknown }>();
@@ -164,20 +180,42 @@ describe('/me signed in', { timeout: 120_000 }, () => {
   });
 
   it('grants and withdraws the leaderboard consent', async () => {
-    expectBack(await post('/me/consents', holder, { purpose: 'leaderboard', action: 'revoke' }), 'notice=consent-withdrawn', 'consents');
+    expectBack(
+      await post('/me/consents', holder, { purpose: 'leaderboard', action: 'revoke' }),
+      'notice=consent-withdrawn',
+      'consents',
+    );
     expect((await consentStates(holder)).states.leaderboard!.state).toBe('revoked');
-    expectBack(await post('/me/consents', holder, { purpose: 'leaderboard', action: 'grant' }), 'notice=consent-granted', 'consents');
+    expectBack(
+      await post('/me/consents', holder, { purpose: 'leaderboard', action: 'grant' }),
+      'notice=consent-granted',
+      'consents',
+    );
     expect((await consentStates(holder)).states.leaderboard!.state).toBe('granted');
   });
 
   it('sets, refuses and clears the leaderboard alias', async () => {
-    expectBack(await post('/me/public-name', holder, { publicAlias: '  Meera M  ' }), 'notice=alias-saved', 'public-name');
-    const me = async () => (await (await call('/api/me', { headers: as(holder) })).json<{ publicAlias: string | null }>()).publicAlias;
+    expectBack(
+      await post('/me/public-name', holder, { publicAlias: '  Meera M  ' }),
+      'notice=alias-saved',
+      'public-name',
+    );
+    const me = async () =>
+      (await (await call('/api/me', { headers: as(holder) })).json<{ publicAlias: string | null }>())
+        .publicAlias;
     expect(await me()).toBe('Meera M');
     expect(section(await (await home(holder)).text(), 'public-name')).toContain('value="Meera M"');
-    expectBack(await post('/me/public-name', holder, { publicAlias: 'a\u202Eb' }), 'error=alias-invalid', 'public-name');
+    expectBack(
+      await post('/me/public-name', holder, { publicAlias: 'a\u202Eb' }),
+      'error=alias-invalid',
+      'public-name',
+    );
     expect(await me()).toBe('Meera M');
-    expectBack(await post('/me/public-name', holder, { publicAlias: '' }), 'notice=alias-cleared', 'public-name');
+    expectBack(
+      await post('/me/public-name', holder, { publicAlias: '' }),
+      'notice=alias-cleared',
+      'public-name',
+    );
     expect(await me()).toBeNull();
   });
 
@@ -191,14 +229,18 @@ describe('/me signed in', { timeout: 120_000 }, () => {
     expect(after.history).toHaveLength(before.history.length);
     expect(await grantsOf(env, holder.id)).toEqual(grants);
     // The forms' routes answer only POST.
-    expect((await call('/me/consents', { headers: { cookie: holder.cookie } })).status).toBe(404);
+    expect((await call('/me/consents', { headers: { cookie: holder.cookie } })).status).toBe(405);
   });
 
   it('refuses a form without an allowed Origin (a page for a browser, problem+json otherwise) and changes nothing', async () => {
     const before = await consentStates(holder);
     const form = { 'content-type': 'application/x-www-form-urlencoded', cookie: holder.cookie };
     const body = () => new URLSearchParams({ purpose: 'leaderboard', action: 'revoke' });
-    const noOrigin = await call('/me/consents', { method: 'POST', headers: { ...form, accept: BROWSER }, body: body() });
+    const noOrigin = await call('/me/consents', {
+      method: 'POST',
+      headers: { ...form, accept: BROWSER },
+      body: body(),
+    });
     expect(noOrigin.status).toBe(403);
     expect(noOrigin.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await noOrigin.text()).toContain('not sent from this site');
@@ -253,7 +295,13 @@ describe('/me email confirmation', () => {
       '/api/auth/signup',
       jsonInit(
         'POST',
-        { email, password: 'a-long-enough-password', name: 'Not Yet', role: 'candidate', dateOfBirth: '1990-01-01' },
+        {
+          email,
+          password: 'a-long-enough-password',
+          name: 'Not Yet',
+          role: 'candidate',
+          dateOfBirth: '1990-01-01',
+        },
         { 'CF-Connecting-IP': freshIp() },
       ),
     );

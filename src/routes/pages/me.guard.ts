@@ -3,8 +3,8 @@ import { ProblemError } from '../../lib/problem';
 import type { AppBindings } from '../../middleware/context';
 import { assertSameSiteRequest } from '../../middleware/csrf';
 import { meCsp } from './me.assets';
-import { wantsHtml } from './pages.problems';
 import { refusedPage } from './me.templates';
+import { wantsHtml } from './pages.problems';
 
 /**
  * The forms of `/me` change state with the session cookie, so they follow the project's CSRF
@@ -17,11 +17,17 @@ export function sameSiteForm(): MiddlewareHandler<AppBindings> {
       assertSameSiteRequest(c);
     } catch (error) {
       if (!(error instanceof ProblemError) || !wantsHtml(c.req.header('Accept'))) throw error;
-      return c.body(refusedPage('Forms of your account work only from this site’s own pages. Open the page again and send it from there.'), 403, {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'Content-Security-Policy': await meCsp(),
-      });
+      return c.body(
+        refusedPage(
+          'Forms of your account work only from this site’s own pages. Open the page again and send it from there.',
+        ),
+        403,
+        {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Cache-Control': 'no-store',
+          'Content-Security-Policy': await meCsp(),
+        },
+      );
     }
     await next();
   };

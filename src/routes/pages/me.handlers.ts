@@ -170,7 +170,9 @@ export const signIn: AppRouteHandler<typeof routes.signIn> = async (c) => {
   try {
     const attempts = await loginAttempts(c.env, email, ip);
     await attempts.begin();
-    const user = (await bootstrapAdmin(db, c.env, email, password, ip ?? null)) ?? (await authenticate(db, email, password));
+    const user =
+      (await bootstrapAdmin(db, c.env, email, password, ip ?? null)) ??
+      (await authenticate(db, email, password));
     if (!user) return back({ error: 'sign-in-failed' }) as never;
     await attempts.succeeded();
     const started = await startSession(db, user.id);
@@ -222,7 +224,10 @@ export const revokeApplication: AppRouteHandler<typeof routes.revokeApplication>
   const { grantId } = c.req.valid('param');
   return (await change(c, 'applications', async (user) => {
     const revoked = await revokeGrantOf(c.var.db, c.env, user.id, grantId);
-    return back(revoked ? { notice: 'application-revoked' } : { error: 'application-unknown' }, 'applications');
+    return back(
+      revoked ? { notice: 'application-revoked' } : { error: 'application-unknown' },
+      'applications',
+    );
   })) as never;
 };
 

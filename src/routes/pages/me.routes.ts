@@ -13,7 +13,9 @@ const htmlContent = (description: string) => ({
 
 const PAGE_HEADERS = {
   'Cache-Control': header('`no-store`: the page is personal.'),
-  'Content-Security-Policy': header('The page’s own policy: its inline style by hash, no script, forms to this site.'),
+  'Content-Security-Policy': header(
+    'The page’s own policy: its inline style by hash, no script, forms to this site.',
+  ),
 };
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -49,12 +51,18 @@ const BannerQuery = z.object({
     .string()
     .max(40)
     .optional()
-    .openapi({ param: { name: 'notice', in: 'query' }, description: 'A banner to show (a fixed key; unknown keys are ignored).' }),
+    .openapi({
+      param: { name: 'notice', in: 'query' },
+      description: 'A banner to show (a fixed key; unknown keys are ignored).',
+    }),
   error: z
     .string()
     .max(40)
     .optional()
-    .openapi({ param: { name: 'error', in: 'query' }, description: 'An error banner to show (a fixed key; unknown keys are ignored).' }),
+    .openapi({
+      param: { name: 'error', in: 'query' },
+      description: 'An error banner to show (a fixed key; unknown keys are ignored).',
+    }),
 });
 
 export const homePage = defineRoute({
@@ -113,7 +121,9 @@ export const signOut = defineRoute({
   operationId: 'signOutFromHolderPage',
   tags: ['Pages'],
   summary: 'Sign out from the holder’s home (form)',
-  description: 'Ends the session (as `POST /api/auth/logout`) and goes back to the sign-in page.' + PAGE_DESCRIPTION_TAIL,
+  description:
+    'Ends the session (as `POST /api/auth/logout`) and goes back to the sign-in page.' +
+    PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
   responses: {
@@ -156,7 +166,7 @@ export const publicName = defineRoute({
   operationId: 'setPublicAliasFromHolderPage',
   tags: ['Pages'],
   summary: 'Set or clear the leaderboard alias from the holder’s home (form)',
-  description: 'As `PATCH /api/me` with `publicAlias` (empty clears it).' + PAGE_DESCRIPTION_TAIL,
+  description: `As \`PATCH /api/me\` with \`publicAlias\` (empty clears it).${PAGE_DESCRIPTION_TAIL}`,
   security: [],
   middleware: [sameSiteForm()] as const,
   request: { body: form(AliasForm) },

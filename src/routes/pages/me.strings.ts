@@ -25,8 +25,7 @@ export const ERRORS = {
     'That alias cannot be used: use letters, digits, spaces and ordinary punctuation (no control or invisible characters).',
   'application-unknown': 'That application has no access to your account (it may have been revoked already).',
   'already-confirmed': 'Your email address is confirmed already.',
-  'guardian-required':
-    'A parent or lawful guardian gives this consent for an account of someone under 18.',
+  'guardian-required': 'A parent or lawful guardian gives this consent for an account of someone under 18.',
   failed: 'That did not work. Try again; if it keeps failing, contact us.',
 } as const;
 

@@ -4,8 +4,8 @@
  * Values from the database go through Hono's `html` template, which escapes them.
  */
 import { html, raw } from 'hono/html';
-import { type Html, htmlString } from '../../domain/pages/html';
 import type { PurposeNotice } from '../../domain/consent-notices';
+import { type Html, htmlString } from '../../domain/pages/html';
 import type { GrantView } from '../../services/portability/grants';
 import { ME_CSS } from './me.assets';
 import { HOME_PURPOSES, type HomePurpose } from './me.strings';
