@@ -115,12 +115,13 @@ describe('/me signed in', { timeout: 120_000 }, () => {
   let holder: Account;
   let certificateNo: string;
   let grantId: string;
+  let consentPage: string;
 
   beforeAll(async () => {
     const issued = await candidateWithCertificate('Meera Holder', { title: 'Responsive <Checkout> Page' });
     holder = issued.candidate;
     certificateNo = issued.certificateNo;
-    await authorise(holder, await register());
+    consentPage = (await authorise(holder, await register())).page.html;
     const [grant] = await grantsOf(env, holder.id);
     grantId = grant!.id;
   });
@@ -275,6 +276,10 @@ describe('/me signed in', { timeout: 120_000 }, () => {
       'applications',
     );
     expect(await grantsOf(env, holder.id)).toHaveLength(1);
+  });
+
+  it('is where the authorization page says access can be revoked', () => {
+    expect(consentPage).toContain('<a href="/me#applications">your account’s connected applications</a>');
   });
 
   it('revokes a connected application', async () => {

@@ -69,7 +69,7 @@ export function consentPage(
 ${details.redirectIsLoopback ? html`<p class="warn">This sends access to an app on your own computer. Continue only if you just started it.</p>` : ''}
 <h2>It asks to</h2>
 <ul id="scopes">${details.scope.map((s) => html`<li><span>${SCOPE_DESCRIPTIONS[s] ?? s}</span> <small><code>${s}</code></small></li>`)}</ul>
-<p>You can revoke this access at any time under your account’s connected applications; revoking ends its tokens at once.</p>
+<p>You can revoke this access at any time under <a href="/me#applications">your account’s connected applications</a>; revoking ends its tokens at once.</p>
 <form method="post" action="/oauth/authorize"><input type="hidden" name="handle" value="${handle}">
 <button name="decision" value="approve" type="submit">Allow</button>
 <button name="decision" value="deny" type="submit">Deny</button></form></main>`,
