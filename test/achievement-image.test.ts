@@ -107,9 +107,9 @@ describe('the achievement image names the achievement in its pixels', { timeout:
     expect(whitePixels(t, 205, 265)).toBeGreaterThan(300);
     expect(differingPixels(h, t, 205, 265)).toBeGreaterThan(300);
 
-    const before = (await env.CACHE.list({ prefix: 'achievement-image:v1:' })).keys.length;
+    const before = (await env.CACHE.list({ prefix: 'achievement-image:v2:' })).keys.length;
     const again = await imageOf(hindi.id);
-    expect((await env.CACHE.list({ prefix: 'achievement-image:v1:' })).keys.length).toBe(before);
+    expect((await env.CACHE.list({ prefix: 'achievement-image:v2:' })).keys.length).toBe(before);
     expect(decodePng(again).rgba).toEqual(h.rgba);
   });
 });
