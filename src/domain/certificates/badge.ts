@@ -418,12 +418,26 @@ export function badgeLines(face: {
     const inside =
       y <= TEXT_BOTTOM &&
       out.every((l) => estimateWidth(l.text, l.size, l.bold, l.letterSpacing) <= l.maxWidth);
-    if (inside && titleFits && orgFits) return out;
+    if (inside && titleFits && orgFits) return centred(out, TEXT_BOTTOM - y);
     if (inside) fallback = out;
   }
   // Nothing holds the whole name: the smallest layout that stays inside the disc, clipped with "…".
   if (fallback) return fallback;
   throw new Error('badge layout: nothing fits the disc');
+}
+
+/**
+ * Moves a layout down by half the room left below it (at most 24 units), so a short text sits in
+ * the middle of the disc rather than under the check mark, when every line still fits its chord
+ * there.
+ */
+function centred(lines: BadgeLine[], room: number): BadgeLine[] {
+  for (let shift = Math.min(24, Math.floor(room / 2)); shift > 0; shift -= 4) {
+    const moved = lines.map((l) => ({ ...l, y: l.y + shift, maxWidth: chordWidth(l.y + shift, l.size) }));
+    if (moved.every((l) => estimateWidth(l.text, l.size, l.bold, l.letterSpacing) <= l.maxWidth))
+      return moved;
+  }
+  return lines;
 }
 
 /** The certificate badge's lines. */
