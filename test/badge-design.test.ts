@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractFromPng, extractFromSvg } from '../src/domain/certificates/badge';
-import { candidateWithCertificate, publishedBrief, signup, verifyOrganisation } from './harness';
-import { call } from './helpers';
+import { briefCredentialFacts } from '../src/services/credentials';
+import { candidateWithCertificate, db, publishedBrief, signup, verifyOrganisation } from './harness';
+import { as, call } from './helpers';
+import { pdfText } from './pdf-text';
 import { decodePng, textPixelsInRing, whitePixels } from './png';
 
 /** 200 characters: the longest brief title the API accepts. */
@@ -75,5 +77,23 @@ describe('the achievement image', { timeout: 60_000 }, () => {
     const bitmap = decodePng(new Uint8Array(await res.arrayBuffer()));
     expect(whitePixels(bitmap, 190, 260)).toBeGreaterThan(600);
     expect(textPixelsInRing(bitmap, 166, 190)).toBe(0);
+  });
+});
+
+describe('the certificate PDF', { timeout: 60_000 }, () => {
+  it('names the achievement, the verified organisation and the criteria assessed', async () => {
+    const { candidate, certificateNo, brief } = await candidateWithCertificate('Pdf Holder', {
+      title: 'Build a status page',
+      employerName: 'Acme Criteria',
+    });
+    const res = await call(`/api/me/certificates/${certificateNo}/pdf`, { headers: as(candidate) });
+    expect(res.status).toBe(200);
+    const text = (await pdfText(new Uint8Array(await res.arrayBuffer()))).replace(/\s+/g, ' ');
+    expect(text).toContain('Build a status page');
+    expect(text).toMatch(/Acme Criteria[^.]* is an organisation verified by Verification Platform/);
+    expect(text).toContain('Criteria:');
+    const { rubric } = await briefCredentialFacts(db(), brief.id);
+    expect(rubric.length).toBeGreaterThan(0);
+    for (const criterion of rubric) expect(text).toContain(criterion.name);
   });
 });
