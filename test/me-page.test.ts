@@ -5,7 +5,6 @@
  */
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cspHash } from '../src/domain/pages/html';
 import { grantsOf } from '../src/services/portability/grants';
 import { candidateWithCertificate, signup } from './harness';
 import { type Account, as, BASE, call, freshIp, jsonInit, sessionCookieFrom } from './helpers';
@@ -54,20 +53,32 @@ const consentStates = async (account: Account) =>
   }>();
 
 describe('/me signed out', () => {
-  it('is a sign-in page, personal and without script, whose form posts to /me/sign-in', async () => {
+  it('is a sign-in page on the site’s layout, personal, without script, whose form posts to /me/sign-in', async () => {
     const res = await home();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const csp = res.headers.get('content-security-policy')!;
-    expect(csp).toContain("form-action 'self'");
-    expect(csp).not.toContain('script-src');
+    expect(res.headers.get('content-language')).toBe('en');
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self'");
     const html = await res.text();
     expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<link rel="stylesheet" href="/assets/site.css">');
     expect(html).toContain('<form method="post" action="/me/sign-in"');
     expect(html).not.toContain('<script');
-    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
-    expect(csp).toContain(await cspHash(style));
+    expect(html).not.toContain('<style');
+  });
+
+  it('is in Hindi when the browser asks for it or ?lang=hi', async () => {
+    const res = await call('/me', {
+      headers: { accept: BROWSER, 'accept-language': 'hi-IN,hi;q=0.9,en;q=0.5' },
+    });
+    expect(res.headers.get('content-language')).toBe('hi');
+    const html = await res.text();
+    expect(html).toContain('<html lang="hi">');
+    expect(html).toContain('अपने खाते में साइन इन करें');
+    expect(await (await call('/me?lang=hi', { headers: { accept: BROWSER } })).text()).toContain(
+      '<html lang="hi">',
+    );
   });
 
   it('signs in with the form and comes back to /me; a wrong password comes back with an error', async () => {

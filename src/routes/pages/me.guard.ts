@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { ProblemError } from '../../lib/problem';
 import type { AppBindings } from '../../middleware/context';
 import { assertSameSiteRequest } from '../../middleware/csrf';
-import { meCsp } from './me.assets';
+import { chooseLanguage } from './i18n';
+import { pageHeaders } from './layout';
 import { refusedPage } from './me.templates';
 import { wantsHtml } from './pages.problems';
 
@@ -17,17 +18,8 @@ export function sameSiteForm(): MiddlewareHandler<AppBindings> {
       assertSameSiteRequest(c);
     } catch (error) {
       if (!(error instanceof ProblemError) || !wantsHtml(c.req.header('Accept'))) throw error;
-      return c.body(
-        refusedPage(
-          'Forms of your account work only from this site’s own pages. Open the page again and send it from there.',
-        ),
-        403,
-        {
-          'Content-Type': 'text/html; charset=utf-8',
-          'Cache-Control': 'no-store',
-          'Content-Security-Policy': await meCsp(),
-        },
-      );
+      const lang = chooseLanguage(c.req.raw);
+      return c.body(refusedPage(lang), 403, { ...pageHeaders(lang), 'Cache-Control': 'no-store' });
     }
     await next();
   };

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { CURRENT_NOTICE_VERSION, noticeFor } from '../../domain/consent-notices';
+import { CURRENT_NOTICE_VERSION, noticeFor, noticeText } from '../../domain/consent-notices';
 import type { AppRouteHandler } from '../../http/types';
 import { clock } from '../../lib/clock';
 import type { SessionUser } from '../../lib/principals';
@@ -17,24 +17,21 @@ import { needsGuardianConsent } from '../../services/guardians';
 import { grantsOf, revokeGrantOf } from '../../services/portability/grants';
 import { endSession, resolveSession, startSession } from '../../services/sessions';
 import { recordSubjectConsent, self } from '../data-subject';
-import { meCsp } from './me.assets';
+import { chooseLanguage, type Lang } from './i18n';
+import { pageHeaders } from './layout';
 import type * as routes from './me.routes';
-import { type ErrorKey, errorOf, HOME_PURPOSES, type NoticeKey, noticeOf } from './me.strings';
+import { type ErrorKey, HOME_PURPOSES, isErrorKey, isNoticeKey, type NoticeKey } from './me.strings';
 import { type Banner, type HomeCertificate, homePage, signInPage } from './me.templates';
-
-const HTML = 'text/html; charset=utf-8';
 
 /** How many certificates the page lists (newest first); the JSON API pages through all of them. */
 export const HOME_CERTIFICATES = 100;
 
-async function pageHeaders(): Promise<Record<string, string>> {
-  return {
-    'Content-Type': HTML,
-    'Cache-Control': 'no-store',
-    'Content-Security-Policy': await meCsp(),
-    Vary: 'Cookie',
-  };
-}
+/** The layout's headers, never stored (the page is personal), varying on the cookie too. */
+const homeHeaders = (lang: Lang): Record<string, string> => ({
+  ...pageHeaders(lang),
+  'Cache-Control': 'no-store',
+  Vary: 'Accept-Language, Cookie',
+});
 
 /** The live session's user (and the renewed expiry, when the session was renewed), or null. */
 async function session(c: Context<AppBindings>) {
@@ -88,22 +85,22 @@ async function change(
 
 export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
   const query = c.req.valid('query');
-  const banner: Banner | null = (() => {
-    const error = errorOf(query.error);
-    if (error) return { kind: 'error', text: error };
-    const notice = noticeOf(query.notice);
-    return notice ? { kind: 'notice', text: notice } : null;
-  })();
-  const headers = await pageHeaders();
+  const banner: Banner | null = isErrorKey(query.error)
+    ? { kind: 'error', key: query.error }
+    : isNoticeKey(query.notice)
+      ? { kind: 'notice', key: query.notice }
+      : null;
+  const lang = chooseLanguage(c.req.raw);
+  const headers = homeHeaders(lang);
   const live = await session(c);
-  if (!live) return c.body(signInPage(banner), 200, headers);
+  if (!live) return c.body(signInPage(lang, banner), 200, headers);
   const { user, renewedUntil, token } = live;
   if (renewedUntil) setSessionCookie(c, token, renewedUntil);
   const db = c.var.db;
   const now = clock.now();
   if (await needsGuardianConsent(db, user, now))
     return c.body(
-      homePage({
+      homePage(lang, {
         name: user.name,
         email: user.email,
         emailConfirmed: false,
@@ -114,6 +111,7 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
         learnerRecord: false,
         grants: [],
         consents: [],
+        noticeVersion: CURRENT_NOTICE_VERSION,
         banner,
       }),
       200,
@@ -126,7 +124,8 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
     grantsOf(c.env, user.id),
     consentStates(db, user.id),
   ]);
-  const notice = noticeFor(CURRENT_NOTICE_VERSION);
+  const current = noticeFor(CURRENT_NOTICE_VERSION);
+  const notice = current ? noticeText(current, lang).text : undefined;
   const certificates: HomeCertificate[] = rows.slice(0, HOME_CERTIFICATES).map((r) => {
     const view = certs.certificateView(c.env, r);
     return {
@@ -140,7 +139,7 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
     };
   });
   return c.body(
-    homePage({
+    homePage(lang, {
       name: profile?.name ?? user.name,
       email: email.email,
       emailConfirmed: email.confirmed,
@@ -156,6 +155,7 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
         since: states[purpose].since,
         notice: notice?.purposes.find((p) => p.purpose === purpose),
       })),
+      noticeVersion: CURRENT_NOTICE_VERSION,
       banner,
     }),
     200,

@@ -47,6 +47,13 @@ const PAGE_DESCRIPTION_TAIL =
   'cookie-authenticated change. It calls the same service as the JSON API.';
 
 const BannerQuery = z.object({
+  lang: z
+    .enum(['en', 'hi'])
+    .optional()
+    .openapi({
+      param: { name: 'lang', in: 'query' },
+      description: 'The page’s language (else `Accept-Language`, else English).',
+    }),
   notice: z
     .string()
     .max(40)
