@@ -206,15 +206,6 @@ export type BadgeFace = {
 
 const xmlText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Shortens to at most `max` characters, on a word boundary where one is near. */
-function clip(text: string, max: number): string {
-  const chars = [...text];
-  if (chars.length <= max) return text;
-  const cut = chars.slice(0, max - 1).join('');
-  const space = cut.lastIndexOf(' ');
-  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
-}
-
 const MONTH = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** The frame every badge shares: the disc, its ring and the check mark. */
