@@ -1,6 +1,7 @@
 import { base64url, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { cspHash } from '../src/domain/pages/html';
+import { consentPage, errorPage, signInPage } from '../src/routes/oauth/oauth.templates';
 import { chooseLanguage, fromAcceptLanguage } from '../src/routes/pages/i18n';
 import { en } from '../src/routes/pages/i18n/en';
 import { hi } from '../src/routes/pages/i18n/hi';
@@ -492,6 +493,42 @@ describe('GET /', () => {
     expect(res.headers.get('set-cookie')).toBeNull();
     const hindi = await call('/?lang=hi', { headers: { accept: BROWSER } });
     expect(await layoutHtml(hindi, 'hi')).toContain('प्रमाणपत्र जाँचें');
+  });
+});
+
+describe('OAuth pages (templates)', () => {
+  it('sign-in names the platform and the app; consent makes Allow the primary action and offers “not you? sign out”; errors say what to do next', () => {
+    const signIn = signInPage('Wallet <App>');
+    expect(signIn).toContain('<h1>Sign in to let Wallet &lt;App&gt; use your account</h1>');
+    expect(signIn).toContain('<span>Verification Platform</span>');
+    expect(signIn).toContain('<script src="/assets/oauth.js" defer></script>');
+    expect(signIn).not.toMatch(/<script>|<style>/);
+    const consent = consentPage(
+      {
+        clientName: 'Wallet App',
+        clientUri: 'https://wallet.example',
+        redirectHost: 'wallet.example',
+        redirectIsLoopback: false,
+        scope: ['offline_access'],
+      } as unknown as Parameters<typeof consentPage>[0],
+      null,
+      'h1',
+      'holder@example.test',
+    );
+    expect(consent).toContain(
+      '<button type="submit" class="button" id="allow" name="decision" value="approve">Allow access</button>',
+    );
+    expect(consent).toContain(
+      '<button type="submit" class="button button--secondary" id="deny" name="decision" value="deny">Deny</button>',
+    );
+    expect(consent).toContain('Not you?');
+    expect(consent).toContain('id="sign-out"');
+    expect(consent).toContain('href="/me#connected-applications"');
+    const error = errorPage('The redirect URI is not registered.');
+    expect(error).toContain('What you can do');
+    expect(error).toContain('<p id="oauth-error">The redirect URI is not registered.</p>');
+    const hindi = signInPage('Wallet App', 'hi');
+    expect(hindi).toContain('<html lang="hi">');
   });
 });
 

@@ -2269,8 +2269,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Certificate verification page (HTML, for people)
-         * @description What `GET /api/verify/{certificateNo}` says, as a page: valid or revoked (200), the holder’s name only while they consent to public verification, the brief, employer and dates, a QR code and a copyable link. The browser checks the credential’s signature itself (ES256; EdDSA for credentials issued before ES256) against `/.well-known/jwks.json` (WebCrypto) and that the signed claims are the ones shown. A mistyped number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`).
+         * Certificate page (HTML, for people)
+         * @description What `GET /api/verify/{certificateNo}` says, as a page: the verdict first (valid and issued by a verified organisation; or revoked, expired, suspended, not yet valid), then the badge and the achievement, its description and criteria, the rubric criteria assessed with the level reached (from the signed credential), the issuer linked to its profile with how the platform verified it, the dates in words, the holder’s name only while they consent to public verification, share (link, QR code, LinkedIn, badges, PDF) and, folded away, the decoded credential and a signature check the browser runs itself against `/.well-known/jwks.json`. Open Graph and Twitter card tags carry the badge image. In English or Hindi (`lang`, else `Accept-Language`). A mistyped number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`). Example: [/verify/VP-DEM0-CERT-1FY3](/verify/VP-DEM0-CERT-1FY3).
          */
         get: operations["getVerificationPage"];
         put?: never;
@@ -2290,9 +2290,33 @@ export interface paths {
         };
         /**
          * Check any credential or baked badge (HTML, for people)
-         * @description A page that checks, in the browser, a pasted VC-JWT or a baked Open Badges 3.0 badge (PNG `iTXt` `openbadgecredential` or SVG `openbadges:credential`, read locally, never uploaded): the signature (EdDSA or ES256) against the key the credential names at this site (`kid` URL, else `/.well-known/jwks.json`), then the status (the credential's Bitstring Status List when it has one, else `GET /api/verify/{certificateNo}`), and shows valid, tampered, revoked or expired. Also a look-up by certificate number.
+         * @description A form that sends a baked Open Badges 3.0 badge (PNG or SVG) or a pasted credential (VC-JWT or JSON) to `POST /verify`, which shows the server verifier’s answer, and a look-up by certificate number: with `no`, this answers 303 to `/verify/{no}`. Works without script.
          */
         get: operations["getCredentialVerifierPage"];
+        put?: never;
+        /**
+         * Check a credential or baked badge from the /verify form (HTML)
+         * @description The `/verify` form’s target (`multipart/form-data`): runs the platform’s verifier (the same as `POST /api/credentials/verify`, sharing its per-IP limit of 60 a minute) on the uploaded badge or the pasted credential and shows its answer in one of three honest states: issuer verified here (green, with how), a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential restated). A credential of this platform is also compared with the certificate’s current record. Nothing is stored. Nothing sent is a 400 page with the form again.
+         */
+        post: operations["submitCredentialVerifierPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Landing page (HTML)
+         * @description What the platform is, a form to check a certificate by number (to `GET /verify?no=`), and links to check any credential, to the API documentation and to sign in. In English or Hindi.
+         */
+        get: operations["getHomePage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4681,6 +4705,17 @@ export interface components {
             stalled: {
                 [key: string]: number;
             };
+        };
+        VerifierForm: {
+            /**
+             * Format: binary
+             * @description A baked badge image (PNG or SVG), up to 1 MB.
+             */
+            badge?: string;
+            /** @description Or the credential: a VC-JWT or the credential as JSON. */
+            credential?: string;
+            /** @description The page’s language (`en` or `hi`). */
+            lang?: string;
         };
         ProblemType: {
             type: string;
@@ -18044,7 +18079,10 @@ export interface operations {
     };
     getVerificationPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
@@ -18054,7 +18092,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The certificate (active or revoked) as an HTML page. */
+            /** @description The certificate (in any state) as an HTML page. */
             200: {
                 headers: {
                     /** @description Changes when the page does. */
@@ -18063,6 +18101,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description The page's own policy: its inline style and script by hash, nothing else. */
                     "Content-Security-Policy"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18110,7 +18152,12 @@ export interface operations {
     };
     getCredentialVerifierPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
+                /** @description A certificate number to look up: the answer is a 303 to its page. */
+                no?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -18126,6 +18173,177 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description The page's own policy: its inline style and script by hash, nothing else. */
                     "Content-Security-Policy"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A look-up (`no`): the certificate’s page. */
+            303: {
+                headers: {
+                    /** @description `/verify/{no}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (matches `If-None-Match`). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    submitCredentialVerifierPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["VerifierForm"];
+            };
+        };
+        responses: {
+            /** @description The verifier’s answer as a page (whatever the verdict). */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getHomePage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Changes when the page does. */
+                    ETag?: string;
+                    /** @description `public, max-age=…`: the page may be cached briefly. */
+                    "Cache-Control"?: string;
+                    /** @description The page's own policy: its inline style and script by hash, nothing else. */
+                    "Content-Security-Policy"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18138,6 +18356,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description Internal error (no internals disclosed) */
             500: {

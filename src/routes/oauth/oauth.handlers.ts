@@ -68,7 +68,11 @@ export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
       ),
     ) as never;
   const user = await sessionUser(c);
-  if (!user) return (await pageResponse(signInPage(), 200)) as never;
+  if (!user)
+    return (await pageResponse(
+      signInPage((await api.lookupClient(request.clientId))?.clientName),
+      200,
+    )) as never;
   // A child cannot agree to a client's processing: the guardian would have to (not offered yet).
   const now = clock.now();
   if (isChild(user.dateOfBirth, now) || (await needsGuardianConsent(c.var.db, user, now)))

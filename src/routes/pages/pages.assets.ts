@@ -17,7 +17,10 @@ table{width:100%;border-collapse:collapse}
 caption{text-align:left;font-weight:600;font-size:15px;padding:0 0 8px}
 th,td{padding:7px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:baseline}
 thead th{background:var(--head);font-size:12px;font-weight:600;color:var(--muted)}
-.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num{white-space:nowrap}
+thead th{hyphens:auto}
+@media (max-width:24em){main{padding:8px 6px}th,td{padding:6px 4px}thead th{font-size:11px}.rank{min-width:1.6em;padding:1px 4px}}
 .rank{display:inline-block;min-width:1.9em;padding:1px 6px;border-radius:999px;background:var(--badge);color:var(--badge-fg);font-weight:700;text-align:center}
 .alias{overflow-wrap:anywhere;font-weight:500}
 .empty{color:var(--muted);text-align:center;padding:16px 8px}

@@ -229,6 +229,43 @@ export const en = {
     number: 'Number',
     tryAgain: 'Check another number',
   },
+  oauth: {
+    signInTitle: 'Sign in to continue',
+    signInHeading: (app: string) => `Sign in to let ${app} use your account`,
+    signInHeadingUnknown: 'Sign in to continue',
+    signInBody: (platform: string) =>
+      `An application is asking for access to your certificates on ${platform}. Sign in first; you will then see exactly who asks and for what, and decide.`,
+    email: 'Email address',
+    password: 'Password',
+    signIn: 'Sign in',
+    signInFailed: 'Sign-in failed: check your email address and password.',
+    needsScript:
+      'Signing in here needs JavaScript. Sign in on the home page, then start again from the application.',
+    consentTitle: (app: string) => `Allow ${app}?`,
+    consentHeading: 'to access your account?',
+    allowPrefix: 'Allow',
+    signedInAs: (who: string) => `Signed in as ${who}.`,
+    notYou: 'Not you?',
+    signOut: 'Sign out',
+    unverifiedName:
+      'This application registered itself: the platform has not verified its name or who runs it.',
+    website: 'Website',
+    privacy: 'Privacy policy',
+    terms: 'Terms of service',
+    sentTo: 'Access will be sent to',
+    loopback: 'This sends access to an app on your own computer. Continue only if you just started it.',
+    asksTo: 'It asks to',
+    revokeLater:
+      'You can revoke this access at any time under Connected applications on your account page; revoking ends its tokens at once.',
+    revokeLink: 'Your account',
+    allow: 'Allow access',
+    deny: 'Deny',
+    errorTitle: 'This request cannot be authorised',
+    errorNext: 'What you can do',
+    errorNextBody:
+      'Go back to the application and start again. If it keeps happening, contact the application’s makers: the problem is in the request it sent.',
+    errorHome: 'Go to the home page',
+  },
   common: {
     back: 'Back',
     continue: 'Continue',
