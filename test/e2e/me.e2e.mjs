@@ -173,7 +173,7 @@ describe('the holder’s home (/me)', () => {
     await Promise.all([t.page.waitForURL(/notice=consent-granted/), form.locator('button').click()]);
     assert.match((await t.page.locator('#banner').textContent()) ?? '', /Consent granted/);
     assert.match((await t.page.locator('#consent-ai_evaluation').textContent()) ?? '', /Granted/);
-    await expectAccessible(t.page, '/me with a banner');
+    // (axe-core needs script: the banners' accessibility is checked in the test below.)
     await expectReflow(t.page, '/me with a banner at 375px');
     await Promise.all([
       t.page.waitForURL(/notice=consent-withdrawn/),
@@ -181,5 +181,21 @@ describe('the holder’s home (/me)', () => {
     ]);
     assert.match((await t.page.locator('#consent-ai_evaluation').textContent()) ?? '', /Withdrawn/);
     await t.done();
+  });
+
+  it('the banners (a success signed in, an error signed out) at every width', async () => {
+    for (const width of WIDTHS) {
+      for (const [cookie, query, label] of [
+        [F.indic.cookie, '?notice=consent-granted', 'success'],
+        [undefined, '?error=sign-in-failed', 'error'],
+      ]) {
+        const t = await openPage({ width, ...(cookie ? { cookie } : {}) });
+        await t.page.goto(`${BASE}/me${query}`);
+        assert.equal(await t.page.locator('#banner').count(), 1);
+        await expectReflow(t.page, `/me ${label} banner at ${width}px`);
+        await expectAccessible(t.page, `/me ${label} banner at ${width}px`);
+        await t.done();
+      }
+    }
   });
 });
