@@ -90,7 +90,9 @@ ${button({ text: s.signIn })}
 function certificateItem(s: MeCatalogue, date: ReturnType<typeof dateOf>, c: HomeCertificate): Html {
   const no = c.certificateNo;
   const status = s.certificates.states[c.publicStatus] ?? c.publicStatus;
-  return html`<li class="card">
+  return html`<li class="card me-certificate">
+${c.downloadable ? html`<img class="me-certificate__badge" src="/api/certificates/${no}/badge.svg" alt="" width="96" height="96" loading="lazy">` : ''}
+<div class="me-certificate__body">
 <h3><a href="/verify/${no}">${c.title}</a></h3>
 <p>${c.organisation ? s.certificates.by(c.organisation) : s.certificates.issuerUnnamed}</p>
 ${summaryList([
@@ -114,6 +116,7 @@ ${
 <li><a href="/api/certificates/${no}/badge.svg" download="badge-${no}.svg">${s.certificates.svg}<span class="visually-hidden">${s.certificates.of(no)}</span></a></li>`
     : ''
 }</ul>
+</div>
 </li>`;
 }
 
