@@ -526,7 +526,8 @@ describe('expiry (validForMonths)', () => {
       valid: false,
     });
     const page = await (await call(`/verify/${certificateNo}`)).text();
-    expect(page).toContain('Expired certificate');
+    expect(page).toContain('data-status="expired"');
+    expect(page).toContain('This certificate was valid until');
   });
 
   it('lets the brief set, change and clear validForMonths within 1..120', async () => {

@@ -250,7 +250,7 @@ describe('verification of an organisation', () => {
     const page = await (
       await call(`/verify/${certificate!.certificateNo}`, { headers: { accept: 'text/html' } })
     ).text();
-    expect(page).toContain('<dt>Verified domain</dt><dd>dns-proof.example</dd>');
+    expect(page).toContain('The platform verified that this organisation controls dns-proof.example.');
 
     // Audited.
     const audit = await env.DB.prepare(

@@ -2,6 +2,12 @@ import { base64url, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { cspHash } from '../src/domain/pages/html';
 import { consentPage, errorPage, signInPage } from '../src/routes/oauth/oauth.templates';
+import {
+  confirmationCsp,
+  confirmationErrorPage,
+  confirmedPage,
+  confirmPage,
+} from '../src/routes/pages/confirmation.templates';
 import { chooseLanguage, fromAcceptLanguage } from '../src/routes/pages/i18n';
 import { en } from '../src/routes/pages/i18n/en';
 import { hi } from '../src/routes/pages/i18n/hi';
@@ -529,6 +535,24 @@ describe('OAuth pages (templates)', () => {
     expect(error).toContain('<p id="oauth-error">The redirect URI is not registered.</p>');
     const hindi = signInPage('Wallet App', 'hi');
     expect(hindi).toContain('<html lang="hi">');
+  });
+});
+
+describe('confirmation link pages (templates)', () => {
+  it('the GET page changes nothing: its one form POSTs the token; the confirmed page is a panel', async () => {
+    const page = confirmPage('tok<en>', 'a@example.test', 'signup');
+    expect(page).toContain('<form method="post" action="/api/auth/email-confirmation">');
+    expect(page).toContain('<input type="hidden" name="token" value="tok&lt;en&gt;">');
+    expect(page).toContain(
+      '<button type="submit" class="button" id="confirm">Confirm a@example.test</button>',
+    );
+    expect(page).toContain('<link rel="stylesheet" href="/assets/site.css">');
+    expect(confirmedPage('a@example.test', 'change')).toContain('<div class="panel" id="confirmed">');
+    expect(confirmationErrorPage('This link cannot be used', 'Ask for a new one.')).toContain(
+      'Ask for a new one.',
+    );
+    expect(await confirmationCsp()).toContain("form-action 'self'");
+    expect(confirmPage('t', 'a@example.test', 'signup', 'hi')).toContain('<html lang="hi">');
   });
 });
 

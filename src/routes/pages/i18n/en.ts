@@ -60,10 +60,10 @@ export const en = {
     expiredBody: (date: string) => `This certificate was valid until ${date}. It is no longer valid.`,
     suspendedTitle: 'Not valid: issuer suspended',
     suspendedBody:
-      'The platform has suspended the organisation that issued this certificate. The certificate is not valid while it is.',
+      'Issuer suspended: the platform has suspended the organisation that issued this certificate. The certificate is not valid while it is.',
     rejectedTitle: 'Not valid: issuer no longer recognised',
     rejectedBody:
-      'The platform no longer recognises the organisation that issued this certificate, so the certificate is not valid.',
+      'Issuer no longer recognised: the platform no longer recognises the organisation that issued this certificate, so the certificate is not valid.',
     pendingTitle: 'Not yet valid',
     pendingBody:
       'The work was completed, but the organisation that rated it has not been verified yet. The certificate becomes valid when it is.',
@@ -265,6 +265,20 @@ export const en = {
     errorNextBody:
       'Go back to the application and start again. If it keeps happening, contact the application’s makers: the problem is in the request it sent.',
     errorHome: 'Go to the home page',
+  },
+  confirmation: {
+    title: 'Confirm your email address',
+    bodySignup: 'as the address of your account.',
+    bodyChange: 'the sign-in address of your account.',
+    confirmPrefix: 'Confirm',
+    makePrefix: 'Make',
+    button: (email: string) => `Confirm ${email}`,
+    notYou: 'Did not ask for this? Close this page: nothing changes unless you press the button.',
+    confirmedTitle: 'Email address confirmed',
+    confirmedBody: 'is confirmed. You can close this page.',
+    confirmedBodyChange:
+      'is confirmed: it is now the sign-in address of your account. You can close this page.',
+    next: 'Go to your certificates',
   },
   common: {
     back: 'Back',
