@@ -7,6 +7,7 @@ import { html } from 'hono/html';
 import type { PurposeNotice } from '../../domain/consent-notices';
 import type { Html } from '../../domain/pages/html';
 import type { GrantView } from '../../services/portability/grants';
+import { SCOPE_DESCRIPTIONS } from '../../services/portability/oauth';
 import { button, notificationBanner, summaryList, tag } from './components';
 import { type Lang, t } from './i18n';
 import { layout } from './layout';
@@ -133,7 +134,9 @@ function grantItem(s: MeCatalogue, date: ReturnType<typeof dateOf>, g: GrantView
   return html`<li class="card">
 <h3>${g.clientName} <span class="small secondary">${a.selfNamed}</span></h3>
 <p class="small">${g.clientUri ?? g.redirectUris.map(hostOf).join(', ')}</p>
-<p>${a.may} ${g.scope.join(', ')}. ${a.allowed} ${date(g.grantedAt)}${g.lastRefreshedAt ? html`; ${a.renewed} ${date(g.lastRefreshedAt)}` : ''}.</p>
+<p>${a.may}</p>
+<ul class="me-scopes">${g.scope.map((scope) => html`<li>${SCOPE_DESCRIPTIONS[scope] ?? scope} <code class="small secondary">${scope}</code></li>`)}</ul>
+<p>${a.allowed} ${date(g.grantedAt)}${g.lastRefreshedAt ? html`; ${a.renewed} ${date(g.lastRefreshedAt)}` : ''}.</p>
 <form method="post" action="/me/applications/${encodeURIComponent(g.id)}/revoke">
 ${button({ text: html`${a.revoke}<span class="visually-hidden">${a.of(g.clientName)}</span>`, variant: 'warning' })}
 </form>
