@@ -23,6 +23,7 @@ import { sendToHostRouter } from './routes/me/send-to-host.index';
 import { metaRouter } from './routes/meta/meta.index';
 import { oauthRouter } from './routes/oauth/oauth.index';
 import { obRouter } from './routes/ob/ob.index';
+import { mePageRouter } from './routes/pages/me.index';
 import { pagesRouter } from './routes/pages/pages.index';
 import { rubricsRouter } from './routes/rubrics/rubrics.index';
 import { submissionsRouter } from './routes/submissions/submissions.index';
@@ -76,6 +77,7 @@ export function buildApp() {
   app.route('/', digilockerRouter);
   app.route('/', healthRouter);
   app.route('/', pagesRouter);
+  app.route('/', mePageRouter);
   app.route('/', metaRouter(app));
   return app;
 }

@@ -675,7 +675,8 @@ describe.each(
         const headers: Record<string, string> = { ...who.headers, 'CF-Connecting-IP': ip };
         if (b.contentType !== undefined) headers['content-type'] = b.contentType;
         if (acceptHtml) headers.accept = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
-        const init: RequestInit = { method: method.toUpperCase(), headers };
+        // A redirect (a page's form answering 303) is the answer under test, not the page it leads to.
+        const init: RequestInit = { method: method.toUpperCase(), headers, redirect: 'manual' };
         // A string body would get `text/plain` from fetch; a typeless Blob goes without a type.
         if (b.text !== undefined && method !== 'get')
           init.body = b.contentType === undefined ? new Blob([b.text]) : b.text;

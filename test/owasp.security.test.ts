@@ -496,6 +496,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
   const pinnedElsewhere: Record<string, string> = {
     'delete /api/me/oauth-grants/{grantId}':
       'test/ob-api.test.ts: another person’s grant and an unknown grant are both a 404 (needs an OAuth flow)',
+    'post /me/applications/{grantId}/revoke':
+      'test/me-page.test.ts: another person’s grant goes back to /me with error=application-unknown and stays (needs an OAuth flow)',
   };
 
   it('has a decision for every operation that takes an id in its path', () => {

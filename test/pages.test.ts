@@ -536,7 +536,7 @@ describe('OAuth pages (templates)', () => {
     );
     expect(consent).toContain('Not you?');
     expect(consent).toContain('id="sign-out"');
-    expect(consent).toContain('href="/me#connected-applications"');
+    expect(consent).toContain('href="/me#applications"');
     const error = errorPage('The redirect URI is not registered.');
     expect(error).toContain('What you can do');
     expect(error).toContain('<p id="oauth-error">The redirect URI is not registered.</p>');

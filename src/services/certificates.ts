@@ -11,6 +11,7 @@ import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert } from './audit';
 import { type CachedPayload, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
+import { briefCredentialFacts } from './credentials';
 import { mayBeIssued } from './verification-filter';
 import {
   builtBeforeChange,
@@ -476,6 +477,7 @@ export async function holderCertificateDocument(
       issuedAt: certificates.issuedAt,
       revokedAt: certificates.revokedAt,
       validUntil: certificates.validUntil,
+      briefId: certificates.briefId,
       briefTitle: briefs.title,
       holderName: users.name,
       signedOrganisationName: certificates.signedOrganisationName,
@@ -489,6 +491,7 @@ export async function holderCertificateDocument(
     .where(and(eq(certificates.certificateNo, certificateNo), eq(certificates.holderId, holderId)))
     .limit(1);
   if (!row) return null;
+  const { rubric } = await briefCredentialFacts(db, row.briefId);
   return {
     holderName: row.holderName,
     certificateNo: row.certificateNo,
@@ -499,6 +502,8 @@ export async function holderCertificateDocument(
     publicStatus: holderPublicStatus(row),
     validUntil: row.validUntil,
     issuerRejected: row.organisationVerification === 'rejected',
+    issuerVerified: row.organisationVerification === 'verified',
+    criteria: rubric.map((c) => c.name),
     issuedAt: row.issuedAt,
     revokedAt: row.revokedAt,
     verifyUrl: verifyPageUrl(env, row.certificateNo),

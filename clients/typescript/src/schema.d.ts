@@ -2409,6 +2409,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holder’s home (HTML, for people)
+         * @description Signed in (the session cookie): the holder’s certificates (each linking to its page `/verify/{certificateNo}`, with its PDF and baked badges), the download of their learner record, the applications they allowed (OAuth grants) with revoke, their consents with grant and withdraw, what a verifier sees of their name and their leaderboard alias, and whether their email address is confirmed (with a new link when it is not). Signed out: a sign-in form. Reading it changes nothing. Every action is a form posting to `/me/…`, which redirects back here.
+         */
+        get: operations["getHolderHomePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in from the holder’s home (form)
+         * @description The sign-in form of `/me`: the same checks and limits as `POST /api/auth/login` (failed attempts per account and network), then the session cookie and back to `/me`; a failure goes back to the form with an error banner. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["signInFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out from the holder’s home (form)
+         * @description Ends the session (as `POST /api/auth/logout`) and goes back to the sign-in page. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["signOutFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant or withdraw a consent from the holder’s home (form)
+         * @description As `POST /api/consent`, citing the current notice (shown on the page) in English: appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["recordConsentFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/public-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or clear the leaderboard alias from the holder’s home (form)
+         * @description As `PATCH /api/me` with `publicAlias` (empty clears it). A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["setPublicAliasFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/applications/{grantId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a connected application from the holder’s home (form)
+         * @description As `DELETE /api/me/oauth-grants/{grantId}`: the grant and its tokens end at once. A grant that is not the holder’s goes back with an error banner. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["revokeApplicationFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/email-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a new email confirmation link from the holder’s home (form)
+         * @description As `POST /api/me/email-confirmation`: a new link to the account’s address (at most three an hour). A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["resendConfirmationFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -19208,6 +19348,471 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getHolderHomePage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
+                /** @description A banner to show (a fixed key; unknown keys are ignored). */
+                notice?: string;
+                /** @description An error banner to show (a fixed key; unknown keys are ignored). */
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holder’s home, or the sign-in page when there is no live session. */
+            200: {
+                headers: {
+                    /** @description `no-store`: the page is personal. */
+                    "Cache-Control"?: string;
+                    /** @description The page’s own policy: its inline style by hash, no script, forms to this site. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    signInFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The account’s email address. */
+                    email: string;
+                    /** @description Its password. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    /** @description The session cookie, when the sign-in succeeded. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    signOutFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    /** @description Clears the session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    recordConsentFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The purpose.
+                     * @enum {string}
+                     */
+                    purpose: "ai_evaluation" | "leaderboard" | "public_verification" | "integrity_corpus";
+                    /**
+                     * @description Grant or withdraw.
+                     * @enum {string}
+                     */
+                    action: "grant" | "revoke";
+                };
+            };
+        };
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    setPublicAliasFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The leaderboard alias (2–40 characters); empty clears it. */
+                    publicAlias: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    revokeApplicationFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant’s id. */
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    resendConfirmationFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
