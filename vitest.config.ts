@@ -53,6 +53,8 @@ const fingerprintMigrations = await readD1Migrations(
  * `.wasm` module that only the Worker's module rules can load).
  */
 const BUNDLED_DEPENDENCIES = [
+  '@digitalbazaar/data-integrity',
+  '@digitalbazaar/eddsa-rdfc-2022-cryptosuite',
   '@cfworker/json-schema',
   '@hono/zod-openapi',
   '@noble/hashes/hmac.js',
@@ -76,6 +78,7 @@ const BUNDLED_DEPENDENCIES = [
   'hono/router/trie-router',
   'hono/utils/http-status',
   'jose',
+  'jsonld-signatures',
   'jsqr',
   'pdf-lib',
   'standardwebhooks',
@@ -83,6 +86,18 @@ const BUNDLED_DEPENDENCIES = [
   'yaml',
   'zod',
 ];
+
+/**
+ * How the optimizer bundles them: for the browser, as wrangler bundles the Worker (esbuild's
+ * default platform, so each package's `browser` field applies). jsonld.js and the Data Integrity
+ * libraries (src/domain/certificates/data-integrity.ts) load in workerd only that way: their Node
+ * builds import Node's HTTP client and `crypto`.
+ */
+const OPTIMIZER = {
+  enabled: true,
+  include: BUNDLED_DEPENDENCIES,
+  esbuildOptions: { platform: 'browser' as const, mainFields: ['browser', 'module', 'main'] },
+};
 
 /**
  * src/routes/meta/meta.docs.ts imports Scalar's browser bundle by its path, as text (a module
@@ -172,7 +187,7 @@ export default defineConfig({
           // then holds it as a pending call, and closing the worker with calls pending hung the
           // run at its end. Printed by workerd itself instead, it reaches the terminal all the same.
           disableConsoleIntercept: true,
-          deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
+          deps: { optimizer: { ssr: OPTIMIZER } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
           globalSetup: ['./test/global-setup.ts'],
         },
@@ -184,7 +199,7 @@ export default defineConfig({
           name: 'service-isolated',
           testTimeout: TEST_TIMEOUT_MS,
           include: OWN_WORKERD,
-          deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
+          deps: { optimizer: { ssr: OPTIMIZER } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
         },
       },
@@ -198,6 +213,7 @@ export default defineConfig({
           testTimeout: TEST_TIMEOUT_MS,
           // Pure functions: nothing to reset between files, so one workerd per Vitest worker.
           isolate: false,
+          deps: { optimizer: { ssr: OPTIMIZER } },
         },
       },
     ],
