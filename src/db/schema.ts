@@ -530,6 +530,11 @@ export const certificates = sqliteTable(
     signedByPerson: integer('signed_by_person', { mode: 'boolean' }).notNull().default(false),
     /** The signed Open Badges 3.0 credential, VC-JWT compact form; null while `pending_issuer`. */
     credentialJwt: text('credential_jwt'),
+    /**
+     * The same credential with an embedded Data Integrity proof (eddsa-rdfc-2022), JSON; signed
+     * with `credentialJwt` from now on, null for certificates signed before until re-signed.
+     */
+    credentialDataIntegrity: text('credential_data_integrity'),
     /** When it was earned (the last pass rating); `issuedAt` once signed. */
     earnedAt: integer('earned_at', { mode: 'timestamp_ms' }),
     issuedAt: integer('issued_at', { mode: 'timestamp_ms' }).notNull(),

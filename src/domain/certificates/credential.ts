@@ -114,8 +114,11 @@ export type CredentialInput = {
   certificateNo: string;
   /** The service's base URL (`PUBLIC_BASE_URL`): every URL in the credential is under it. */
   baseUrl: string;
-  /** The issuing organisation (null: the platform itself) and its name at issue. */
-  issuer: { organisationId: string | null; name: string; url?: string | null };
+  /**
+   * The issuing organisation (null: the platform itself) and its name at issue. `id`: the
+   * issuer's identifier when not its Profile URL (new credentials: its `did:web`, decision 0350).
+   */
+  issuer: { organisationId: string | null; name: string; url?: string | null; id?: string };
   /** The holder's per-person UUID (`users.credential_subject_id`); becomes `urn:uuid:<id>`. */
   subjectId: string;
   brief: { id: string; title: string; domain: string };
@@ -526,7 +529,7 @@ export function buildCredential(input: CredentialInput) {
     : undefined;
   const validFrom = toDateTime(toNumericDate(input.issuedAt));
   const issuer = {
-    id: issuerUrl(base, input.issuer.organisationId),
+    id: input.issuer.id ?? issuerUrl(base, input.issuer.organisationId),
     type: ['Profile'],
     name: input.issuer.name,
     ...(input.issuer.url ? { url: websiteIri(input.issuer.url) } : {}),

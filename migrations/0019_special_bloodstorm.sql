@@ -1,0 +1,1 @@
+ALTER TABLE `certificates` ADD `credential_data_integrity` text;
