@@ -55,6 +55,7 @@ const fingerprintMigrations = await readD1Migrations(
 const BUNDLED_DEPENDENCIES = [
   '@digitalbazaar/data-integrity',
   '@digitalbazaar/eddsa-rdfc-2022-cryptosuite',
+  '@digitalcredentials/verifier-core',
   '@cfworker/json-schema',
   '@hono/zod-openapi',
   '@noble/hashes/hmac.js',
@@ -96,7 +97,7 @@ const BUNDLED_DEPENDENCIES = [
 const OPTIMIZER = {
   enabled: true,
   include: BUNDLED_DEPENDENCIES,
-  esbuildOptions: { platform: 'browser' as const, mainFields: ['browser', 'module', 'main'] },
+  rolldownOptions: { platform: 'browser' as const },
 };
 
 /**

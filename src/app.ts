@@ -13,6 +13,7 @@ import { evaluationsRouter } from './routes/evaluations/evaluations.index';
 import { guardianRouter } from './routes/guardian/guardian.index';
 import { healthRouter } from './routes/health/health.index';
 import { imsRouter } from './routes/ims/ims.index';
+import { issuersRouter } from './routes/issuers/issuers.index';
 import { leaderboardRouter } from './routes/leaderboard/leaderboard.index';
 import { learnerRecordRouter } from './routes/me/learner-record.index';
 import { meRouter } from './routes/me/me.index';
@@ -62,6 +63,7 @@ export function buildApp() {
   app.route('/', evaluationsRouter);
   app.route('/', certificatesRouter);
   app.route('/', obRouter);
+  app.route('/', issuersRouter);
   app.route('/', credentialsRouter);
   app.route('/', imsRouter);
   app.route('/', oauthRouter);

@@ -86,7 +86,10 @@ export async function issuerSigner(
   organisationId: string | null,
 ) {
   const key = await issuerEd25519Key(env, organisationId);
-  const method = ed25519VerificationMethod(issuerDid(env.PUBLIC_BASE_URL, organisationId || null), key.publicKey);
+  const method = ed25519VerificationMethod(
+    issuerDid(env.PUBLIC_BASE_URL, organisationId || null),
+    key.publicKey,
+  );
   return { id: method.id, privateKey: key.privateKey, method };
 }
 
@@ -102,7 +105,10 @@ export async function issuerDidDocumentFor(
   const es256: IssuerKeys['es256'] = [];
   for (const key of jwks.keys) {
     if (key.kty !== 'EC') continue;
-    es256.push({ thumbprint: await jwkThumbprint(key), jwk: { kty: 'EC', crv: 'P-256', x: key.x, y: key.y } });
+    es256.push({
+      thumbprint: await jwkThumbprint(key),
+      jwk: { kty: 'EC', crv: 'P-256', x: key.x, y: key.y },
+    });
   }
   const { publicKey } = await issuerEd25519Key(env, organisationId);
   return issuerDidDocument(

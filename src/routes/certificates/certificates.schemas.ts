@@ -21,7 +21,7 @@ const CredentialSchema = z.object({
     .openapi({
       description:
         'The same Open Badges 3.0 credential secured the second way: an embedded `DataIntegrityProof` ' +
-        '(cryptosuite `eddsa-rdfc-2022`) by the issuer\'s Ed25519 key, listed in the DID document of ' +
+        "(cryptosuite `eddsa-rdfc-2022`) by the issuer's Ed25519 key, listed in the DID document of " +
         'its `issuer.id` (`did:web`). What Data Integrity wallets and verifiers (the DCC verifier) read. ' +
         'Absent for certificates signed before it existed, until they are re-signed.',
     }),
