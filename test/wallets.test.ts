@@ -10,7 +10,9 @@ import { env, SELF } from 'cloudflare:test';
 import { verifyCredential as dccVerify } from '@digitalcredentials/verifier-core';
 import { base64url } from 'jose';
 import { describe, expect, it } from 'vitest';
+import achievementCredentialSchema from '../src/assets/ob3/achievementcredential.json';
 import { verifyDataIntegrity } from '../src/domain/certificates/data-integrity';
+import { OB_ACHIEVEMENT_CREDENTIAL_SCHEMA } from '../src/domain/certificates/urls';
 import { candidateWithCertificate } from './harness';
 import { as, call, jsonInit } from './helpers';
 
@@ -58,6 +60,7 @@ async function withHttpsIntoWorker<T>(f: () => Promise<T>): Promise<T> {
   globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
+    if (url.href === OB_ACHIEVEMENT_CREDENTIAL_SCHEMA) return Response.json(achievementCredentialSchema);
     if (url.host !== host) throw new TypeError(`fetch refused in the test: ${url.href}`);
     return SELF.fetch(new Request(`${env.PUBLIC_BASE_URL}${url.pathname}${url.search}`, request));
   }) as typeof fetch;
@@ -145,14 +148,71 @@ describe('two securings of every credential', () => {
     expect(await checked.json()).toMatchObject({ verdict: 'valid' });
   });
 
-  it('the DCC verifier (verifier-core) verifies the Data Integrity form: signature, expiry and status', async () => {
-    const { certificateNo } = await candidateWithCertificate('Ravi Menon', { employerName: 'Peepal Works' });
+  it('the DCC verifier (verifier-core) verifies the Data Integrity form: signature, expiry and status; revoked after revocation', async () => {
+    const { employer, certificateNo } = await candidateWithCertificate('Ravi Menon', {
+      employerName: 'Peepal Works',
+    });
     const di = (await verification(certificateNo)).credential.dataIntegrity;
-    expect(di).toBeDefined();
-    const result = await withHttpsIntoWorker(() => dccVerify({ credential: di, knownDIDRegistries: [] }));
-    const { credential: _c, ...rest } = result as Record<string, unknown>;
-    console.log(JSON.stringify(rest, null, 1).slice(0, 4000));
-    expect(result).toMatchObject({ log: expect.arrayContaining([{ id: 'valid_signature', valid: true }]) });
+    if (!di) throw new Error('no Data Integrity form');
+    const dcc = async () =>
+      (await withHttpsIntoWorker(() => dccVerify({ credential: di as never, knownDIDRegistries: [] }))) as {
+        log?: { id: string; valid?: boolean; error?: unknown }[];
+        errors?: unknown[];
+      };
+    const before = await dcc();
+    expect(before.errors).toBeUndefined();
+    expect(before.log).toEqual(
+      expect.arrayContaining([
+        { id: 'valid_signature', valid: true },
+        { id: 'expiration', valid: true },
+        { id: 'revocation_status', valid: true },
+      ]),
+    );
+
+    const revoked = await call(
+      `/api/certificates/${certificateNo}/revoke`,
+      jsonInit('POST', { reason: 'Plagiarism found on review' }, as(employer)),
+    );
+    expect(revoked.status).toBe(200);
+    const after = await dcc();
+    expect(after.log).toEqual(
+      expect.arrayContaining([
+        { id: 'valid_signature', valid: true },
+        { id: 'revocation_status', valid: false },
+      ]),
+    );
+  });
+
+  it('the status list answers JSON-LD clients with its Data Integrity form, JWT clients as before', async () => {
+    const { certificateNo } = await candidateWithCertificate('Lata Pillai');
+    const di = (await verification(certificateNo)).credential.dataIntegrity as Credential & {
+      credentialStatus: { statusListCredential: string };
+    };
+    const path = new URL(di.credentialStatus.statusListCredential).pathname;
+    const jwt = await call(path);
+    expect(jwt.headers.get('content-type')).toBe('application/vc+jwt');
+    expect(jwt.headers.get('vary')).toContain('Accept');
+    const ld = await call(path, { headers: { accept: 'application/ld+json, application/json' } });
+    expect(ld.status).toBe(200);
+    expect(ld.headers.get('content-type')).toBe('application/vc+ld+json');
+    const list = await ld.json<Credential & { credentialSubject: { encodedList: string } }>();
+    expect(list.issuer).toBe(
+      `did:web:${encodeURIComponent(new URL(env.PUBLIC_BASE_URL).host)}:issuers:platform`,
+    );
+    expect(list.proof).toMatchObject({
+      cryptosuite: 'eddsa-rdfc-2022',
+      verificationMethod: `${list.issuer}#ed25519-key-1`,
+    });
+    expect(await verifyDataIntegrity(list, didResolver)).toMatchObject({
+      verified: true,
+      controller: list.issuer,
+    });
+    const payload = JSON.parse(
+      new TextDecoder().decode(base64url.decode((await jwt.text()).split('.')[1] ?? '')),
+    );
+    expect(list.credentialSubject.encodedList).toBe(payload.credentialSubject.encodedList);
+    // Each form has its own ETag.
+    expect(ld.headers.get('etag')).not.toBe(jwt.headers.get('etag'));
   });
 
   it('an unknown issuer has no DID document', async () => {
