@@ -1,17 +1,18 @@
 import { and, asc, count, eq, gt, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { certificates, users } from '../../db/schema';
+import { parseDataIntegrity } from '../certificates';
 
 /**
  * What the Open Badges API serves of a holder (src/routes/ims/): their certificates that are signed
- * and not revoked, as stored (the VC-JWT), oldest first so that `offset` paging is stable while new
+ * and not revoked, as stored (the VC-JWT, and the Data Integrity form when signed since), oldest first so that `offset` paging is stable while new
  * ones are issued; `since` keeps those issued strictly after it.
  */
 export async function holderCredentialsPage(
   db: Database,
   holderId: string,
   page: { limit: number; offset: number; since?: Date },
-): Promise<{ total: number; jwts: string[] }> {
+): Promise<{ total: number; jwts: string[]; dataIntegrity: Record<string, unknown>[] }> {
   const conditions: SQL[] = [
     eq(certificates.holderId, holderId),
     eq(certificates.status, 'active'),
@@ -22,7 +23,7 @@ export async function holderCredentialsPage(
   const [totalRows, rows] = await db.batch([
     db.select({ n: count() }).from(certificates).where(where),
     db
-      .select({ jwt: certificates.credentialJwt })
+      .select({ jwt: certificates.credentialJwt, dataIntegrity: certificates.credentialDataIntegrity })
       .from(certificates)
       .where(where)
       .orderBy(asc(certificates.issuedAt), asc(certificates.id))
@@ -32,6 +33,13 @@ export async function holderCredentialsPage(
   return {
     total: totalRows[0]?.n ?? 0,
     jwts: rows.map((r) => r.jwt).filter((jwt): jwt is string => jwt !== null),
+    // The same credentials with their embedded Data Integrity proof, where they have one. The
+    // OB 3.0 API's OpenAPI file types `proof` as an array: a set of one proof (the same RDF
+    // graph, so it verifies the same; decision 0351).
+    dataIntegrity: rows
+      .map((r) => parseDataIntegrity(r.dataIntegrity))
+      .filter((c): c is Record<string, unknown> => c !== null)
+      .map((c) => (c.proof && !Array.isArray(c.proof) ? { ...c, proof: [c.proof] } : c)),
   };
 }
 
