@@ -22,6 +22,7 @@ import { sendToHostRouter } from './routes/me/send-to-host.index';
 import { metaRouter } from './routes/meta/meta.index';
 import { oauthRouter } from './routes/oauth/oauth.index';
 import { obRouter } from './routes/ob/ob.index';
+import { oid4vciRouter } from './routes/oid4vci/oid4vci.index';
 import { pagesRouter } from './routes/pages/pages.index';
 import { rubricsRouter } from './routes/rubrics/rubrics.index';
 import { submissionsRouter } from './routes/submissions/submissions.index';
@@ -64,6 +65,7 @@ export function buildApp() {
   app.route('/', certificatesRouter);
   app.route('/', obRouter);
   app.route('/', issuersRouter);
+  app.route('/', oid4vciRouter);
   app.route('/', credentialsRouter);
   app.route('/', imsRouter);
   app.route('/', oauthRouter);

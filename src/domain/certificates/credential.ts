@@ -121,6 +121,11 @@ export type CredentialInput = {
   issuer: { organisationId: string | null; name: string; url?: string | null; id?: string };
   /** The holder's per-person UUID (`users.credential_subject_id`); becomes `urn:uuid:<id>`. */
   subjectId: string;
+  /**
+   * Instead of `urn:uuid:<subjectId>`: the DID of the key a wallet proved it holds (OID4VCI
+   * credential binding, `did:key:` or `did:jwk:`).
+   */
+  subjectDid?: string;
   brief: { id: string; title: string; domain: string };
   /** The brief's rubric: the achievement's `resultDescription`s. */
   rubric?: RubricCriterionInput[] | null;
@@ -545,7 +550,7 @@ export function buildCredential(input: CredentialInput) {
     credentialSubject: {
       // The holder's own opaque id: the same on all their credentials, meaningless to anyone
       // without our database, and gone with their account.
-      id: `urn:uuid:${input.subjectId.toLowerCase()}`,
+      id: input.subjectDid ?? `urn:uuid:${input.subjectId.toLowerCase()}`,
       type: ['AchievementSubject'],
       achievement,
       ...(result && result.length > 0 ? { result } : {}),

@@ -66,6 +66,7 @@ export async function signFor(
   certificateNo: string,
   issuedAt: Date,
   keep: { validUntil: Date | null } | null = null,
+  subjectDid?: string,
 ) {
   const facts = await briefCredentialFacts(db, c.briefId);
   const results = await submissionResults(db, c.submissionId || null, c.verdict);
@@ -90,6 +91,7 @@ export async function signFor(
       id: issuerDid(env.PUBLIC_BASE_URL, c.organisation.id || null),
     },
     subjectId: await holderSubjectId(db, c.holderId),
+    ...(subjectDid ? { subjectDid } : {}),
     identity: await holderIdentity(db, c.holderId),
     brief: { id: c.briefId, title: c.briefTitle, domain: c.domain },
     rubric: facts.rubric,
