@@ -56,6 +56,8 @@ const BUNDLED_DEPENDENCIES = [
   '@digitalbazaar/data-integrity',
   '@digitalbazaar/eddsa-rdfc-2022-cryptosuite',
   '@digitalcredentials/verifier-core',
+  '@openid4vc/oauth2',
+  '@openid4vc/openid4vci',
   '@cfworker/json-schema',
   '@hono/zod-openapi',
   '@noble/hashes/hmac.js',

@@ -50,7 +50,8 @@ export function issuerMetadata(base: string) {
     cryptographic_binding_methods_supported: ['did:key', 'did:jwk'],
     proof_types_supported: { jwt: { proof_signing_alg_values_supported: ['ES256', 'EdDSA'] } },
   };
-  const display = [{ name: 'Certificate (Open Badges 3.0)', locale: 'en' }];
+  // OID4VCI 1.0: what a wallet shows is under `credential_metadata`.
+  const credential_metadata = { display: [{ name: 'Certificate (Open Badges 3.0)', locale: 'en' }] };
   return {
     credential_issuer: issuer,
     authorization_servers: [authorizationServerOf(issuer)],
@@ -63,14 +64,14 @@ export function issuerMetadata(base: string) {
         credential_definition: { type: TYPES },
         credential_signing_alg_values_supported: ['ES256'],
         ...binding,
-        display,
+        credential_metadata,
       },
       [CONFIGURATION_LDP]: {
         format: 'ldp_vc',
         credential_definition: { '@context': [VC_CONTEXT_V2, OB_CONTEXT], type: TYPES },
         credential_signing_alg_values_supported: ['eddsa-rdfc-2022'],
         ...binding,
-        display,
+        credential_metadata,
       },
     },
   };
