@@ -35,6 +35,7 @@ import { type StatusFinding, type Verdict, verdictOf, verdictSentence } from '..
 import { type FetchBudget, guardedFetch, maxAgeOf, OutboundRefused } from './outbound-fetch';
 import { publishedKeys } from './signing-key';
 import { issuerProfile, STATUS_LIST_MAX_AGE, statusList } from './status-lists';
+import { verifyEmbeddedProof } from './verifier/embedded-proof';
 
 /** Fetches one verification may make in all (key, DID document, status list and its key, Profile). */
 export const FETCH_BUDGET = 6;
@@ -612,11 +613,7 @@ export async function verifyPresentedCredential(
     checks.push(await signatureCheck(ctx, presented.jwt, parsed, issuerId));
     checks.push(checkClaims(parsed));
   } else {
-    checks.push({
-      check: 'signature',
-      outcome: 'unverifiable',
-      detail: 'An embedded proof (Data Integrity): only VC-JWT signatures are checked here.',
-    });
+    checks.push(await verifyEmbeddedProof(ctx.env, credential, issuerIdOf(credential), ctx.budget));
     checks.push({ check: 'claims', outcome: 'skipped', detail: 'No JWT claims.' });
   }
   const times = checkTimes(credential, parsed?.payload ?? null, now);
