@@ -110,7 +110,12 @@ describe('openapi.yaml', () => {
           );
           continue;
         }
-        if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
+        // OID4VCI's token and credential endpoints answer its (OAuth 2.0) error objects too.
+        if (
+          path.startsWith('/oauth/') ||
+          path.startsWith('/.well-known/oauth-') ||
+          path.startsWith('/oid4vci/')
+        ) {
           expect(
             response.content?.['application/json']?.schema.$ref ??
               response.content?.['text/html'] ??
@@ -135,7 +140,7 @@ describe('openapi.yaml', () => {
         | { description?: string }
         | undefined;
       const keyed = (op.security ?? []).some((s) => 'serviceKey' in s);
-      const bearer = (op.security ?? []).some((s) => 'OAuth2ACG' in s);
+      const bearer = (op.security ?? []).some((s) => 'OAuth2ACG' in s) || path.startsWith('/oid4vci/');
       const oauthEndpoint = path.startsWith('/oauth/');
       if (oauthEndpoint) continue; // RFC 6749 client authentication errors, or an HTML page
       expect(header?.description, `${method} ${path}`).toContain(

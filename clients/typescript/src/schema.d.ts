@@ -16515,6 +16515,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Request body over the limit */

@@ -66,7 +66,7 @@ export const credential: AppRouteHandler<typeof routes.postCredential> = async (
   if (!match?.[1])
     return c.json({ error: 'invalid_token', error_description: 'A Bearer access token is required.' }, 401, {
       ...NO_STORE,
-      'WWW-Authenticate': 'Bearer',
+      'WWW-Authenticate': 'Bearer realm="oid4vci"',
     });
   const body = c.req.valid('json');
   const proofJwt = body.proofs?.jwt?.[0] ?? (body.proof?.proof_type === 'jwt' ? body.proof.jwt : undefined);
@@ -76,7 +76,12 @@ export const credential: AppRouteHandler<typeof routes.postCredential> = async (
   });
   if (!result.ok) {
     const error = { error: result.error, error_description: result.description };
-    return result.status === 401 ? c.json(error, 401, NO_STORE) : c.json(error, 400, NO_STORE);
+    return result.status === 401
+      ? c.json(error, 401, {
+          ...NO_STORE,
+          'WWW-Authenticate': 'Bearer realm="oid4vci", error="invalid_token"',
+        })
+      : c.json(error, 400, NO_STORE);
   }
   return c.json({ credentials: [{ credential: result.credential }] }, 200, NO_STORE);
 };

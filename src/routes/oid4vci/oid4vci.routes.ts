@@ -1,6 +1,7 @@
 import { defineRoute } from '../../http/route';
 import { sessionAuth } from '../../http/route-auth';
 import { json } from '../../lib/content';
+import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { CertificateNoParams } from '../certificates/certificates.schemas';
 import {
   AuthorizationServerMetadataSchema,
@@ -19,6 +20,15 @@ import {
 
 const TAG = 'Portability';
 const NO_STORE = { 'Cache-Control': { schema: { type: 'string' as const } } };
+
+/** OID4VCI / OAuth 2.0 error objects (what wallets read), or a problem for a body that is not one at all. */
+const OAUTH_ERROR = { ...json(OAuthErrorSchema), ...errorResponses(400)[400].content };
+const BEARER_CHALLENGE = {
+  'WWW-Authenticate': {
+    description: 'RFC 6750: `Bearer realm="oid4vci", error="invalid_token"`.',
+    schema: { type: 'string' as const },
+  },
+};
 
 export const getIssuerMetadata = defineRoute({
   method: 'get',
@@ -77,7 +87,7 @@ export const postToken = defineRoute({
       headers: NO_STORE,
       content: json(TokenResponseSchema),
     },
-    400: { description: 'An OAuth 2.0 error.', headers: NO_STORE, content: json(OAuthErrorSchema) },
+    400: { description: 'An OAuth 2.0 error.', headers: NO_STORE, content: OAUTH_ERROR },
   },
 });
 
