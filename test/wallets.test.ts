@@ -11,8 +11,10 @@ import { verifyCredential as dccVerify } from '@digitalcredentials/verifier-core
 import { base64url } from 'jose';
 import { describe, expect, it } from 'vitest';
 import achievementCredentialSchema from '../src/assets/ob3/achievementcredential.json';
-import { verifyDataIntegrity } from '../src/domain/certificates/data-integrity';
+import { signDataIntegrity, verifyDataIntegrity } from '../src/domain/certificates/data-integrity';
+import { ed25519Multibase } from '../src/domain/certificates/did-web';
 import { OB_ACHIEVEMENT_CREDENTIAL_SCHEMA } from '../src/domain/certificates/urls';
+import { verifyEmbeddedProof } from '../src/services/verifier/embedded-proof';
 import { candidateWithCertificate } from './harness';
 import { as, call, jsonInit } from './helpers';
 
@@ -218,5 +220,78 @@ describe('two securings of every credential', () => {
   it('an unknown issuer has no DID document', async () => {
     const res = await call('/issuers/00000000-0000-4000-8000-000000000000/did.json');
     expect(res.status).toBe(404);
+  });
+});
+
+describe('foreign Data Integrity credentials in our verifier (verifyEmbeddedProof)', () => {
+  async function didKeyIssuer() {
+    const pair = (await crypto.subtle.generateKey('Ed25519', true, ['sign', 'verify'])) as CryptoKeyPair;
+    const raw = new Uint8Array((await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer);
+    const multibase = ed25519Multibase(raw);
+    const did = `did:key:${multibase}`;
+    return { did, signer: { id: `${did}#${multibase}`, privateKey: pair.privateKey } };
+  }
+  const credentialOf = (issuer: string) => ({
+    '@context': [
+      'https://www.w3.org/ns/credentials/v2',
+      'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+    ],
+    id: 'urn:uuid:0b6f2a3c-6a1e-4d0e-9b7e-2f3a4b5c6d7e',
+    type: ['VerifiableCredential', 'OpenBadgeCredential'],
+    issuer: { id: issuer, type: ['Profile'], name: 'A University' },
+    validFrom: '2026-01-01T00:00:00Z',
+    name: 'Foreign badge',
+    credentialSubject: {
+      id: 'did:example:holder',
+      type: ['AchievementSubject'],
+      achievement: {
+        id: 'https://university.example/achievements/1',
+        type: ['Achievement'],
+        name: 'Data Science',
+        description: 'Completed the course.',
+        criteria: { narrative: 'Pass the exam.' },
+      },
+    },
+  });
+
+  it('a did:key issuer’s eddsa-rdfc-2022 proof is verified; a changed claim, a key of someone else and another cryptosuite are not', async () => {
+    const issuer = await didKeyIssuer();
+    const signed = await signDataIntegrity(
+      credentialOf(issuer.did),
+      issuer.signer,
+      new Date('2026-01-01T00:00:00Z'),
+    );
+    const budget = () => ({ remaining: 5 });
+    expect(await verifyEmbeddedProof(env, signed, issuer.did, budget())).toMatchObject({ outcome: 'passed' });
+    expect(
+      await verifyEmbeddedProof(env, { ...signed, name: 'Something else' }, issuer.did, budget()),
+    ).toMatchObject({ outcome: 'failed' });
+    // Signed by another did:key than the issuer it names.
+    const other = await didKeyIssuer();
+    const impostor = await signDataIntegrity(
+      credentialOf(issuer.did),
+      other.signer,
+      new Date('2026-01-01T00:00:00Z'),
+    );
+    expect(await verifyEmbeddedProof(env, impostor, issuer.did, budget())).toMatchObject({
+      outcome: 'failed',
+    });
+    expect(
+      await verifyEmbeddedProof(
+        env,
+        { ...signed, proof: { ...signed.proof, cryptosuite: 'ecdsa-rdfc-2019' } },
+        issuer.did,
+        budget(),
+      ),
+    ).toMatchObject({ outcome: 'unverifiable' });
+  });
+
+  it('our own credential’s Data Integrity form verifies through our did:web without a fetch', async () => {
+    const { certificateNo } = await candidateWithCertificate('Dev Patel');
+    const di = (await verification(certificateNo)).credential.dataIntegrity;
+    if (!di) throw new Error('no Data Integrity form');
+    expect(await verifyEmbeddedProof(env, di, di.issuer.id, { remaining: 0 })).toMatchObject({
+      outcome: 'passed',
+    });
   });
 });

@@ -16243,6 +16243,12 @@ export interface operations {
             /** @description The offer. */
             201: {
                 headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
@@ -16643,16 +16649,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description No valid access token (`invalid_token`). */
             401: {
                 headers: {
                     "Cache-Control"?: string;
+                    /** @description RFC 6750: `Bearer realm="oid4vci", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description Request body over the limit */

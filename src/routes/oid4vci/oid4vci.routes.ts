@@ -120,12 +120,12 @@ export const postCredential = defineRoute({
     400: {
       description: 'An OID4VCI error (`invalid_proof`, `invalid_nonce`, …).',
       headers: NO_STORE,
-      content: json(OAuthErrorSchema),
+      content: OAUTH_ERROR,
     },
     401: {
       description: 'No valid access token (`invalid_token`).',
-      headers: NO_STORE,
-      content: json(OAuthErrorSchema),
+      headers: { ...NO_STORE, ...BEARER_CHALLENGE },
+      content: OAUTH_ERROR,
     },
   },
 });
@@ -147,6 +147,10 @@ export const postCredentialOffer = defineRoute({
   },
   errors: [404, 409],
   responses: {
-    201: { description: 'The offer.', headers: NO_STORE, content: json(CredentialOfferCreatedSchema) },
+    201: {
+      description: 'The offer.',
+      headers: { ...RATE_LIMIT_HEADERS, ...NO_STORE },
+      content: json(CredentialOfferCreatedSchema),
+    },
   },
 });
