@@ -106,7 +106,7 @@ describe('OID4VCI 1.0 (pre-authorized code) with @openid4vc/openid4vci as the wa
     const { candidate, certificateNo } = await candidateWithCertificate('Neha Joshi');
     const { key, response } = await receive(candidate, certificateNo, 'OpenBadgeCredential_jwt_vc_json');
     expect(response.response.ok).toBe(true);
-    const jwt = (response.credentialResponse.credentials?.[0] as { credential: string }).credential;
+    const jwt = (response.credentialResponse.credentials!.at(0) as { credential: string }).credential;
     expect(typeof jwt).toBe('string');
     const payload = JSON.parse(new TextDecoder().decode(base64url.decode(jwt.split('.')[1] ?? '')));
     expect(payload.sub).toBe(key.did);
@@ -118,7 +118,7 @@ describe('OID4VCI 1.0 (pre-authorized code) with @openid4vc/openid4vci as the wa
   it('issues the Data Integrity form (ldp_vc) bound to the wallet’s key, which verifier-core verifies', async () => {
     const { candidate, certificateNo } = await candidateWithCertificate('Arjun Das');
     const { key, response } = await receive(candidate, certificateNo, 'OpenBadgeCredential_ldp_vc');
-    const credential = (response.credentialResponse.credentials?.[0] as { credential: unknown })
+    const credential = (response.credentialResponse.credentials!.at(0) as { credential: unknown })
       .credential as Record<string, unknown> & {
       credentialSubject: { id: string };
       proof: { cryptosuite: string };
