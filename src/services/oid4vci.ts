@@ -377,7 +377,7 @@ export async function issueToWallet(
     .from(credentialOffers)
     .where(eq(credentialOffers.accessTokenHash, await sha256Hex(accessToken)))
     .limit(1);
-  if (!offer || !offer.accessExpiresAt || offer.accessExpiresAt.getTime() <= now.getTime())
+  if (!offer?.accessExpiresAt || offer.accessExpiresAt.getTime() <= now.getTime())
     return {
       ok: false,
       status: 401,
