@@ -36,7 +36,12 @@ async function didDocument(
   if (did.startsWith('did:key:')) {
     const key = did.slice('did:key:'.length);
     const method = { id: `${did}#${key}`, type: 'Multikey', controller: did, publicKeyMultibase: key };
-    return { id: did, verificationMethod: [method], assertionMethod: [method.id] };
+    return {
+      '@context': ['https://www.w3.org/ns/did/v1', MULTIKEY_CONTEXT],
+      id: did,
+      verificationMethod: [method],
+      assertionMethod: [method.id],
+    };
   }
   const own = issuerOfDid(env.PUBLIC_BASE_URL, did);
   if (own !== null) return issuerDidDocumentFor({ CERT_PREVIOUS_PUBLIC_KEYS: '', ...env }, own);
