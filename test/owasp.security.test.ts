@@ -491,11 +491,17 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       'the public revocation list every credential names (herd privacy)',
     'get /ob/achievements/{briefId}/criteria': 'the published brief’s criteria, named by its Achievement',
     'get /ob/achievements/{briefId}/image.png': 'the published brief’s badge image (no holder data)',
+    'get /issuers/{issuerId}/did.json':
+      'an issuer’s public DID document (its public keys), named by its credentials',
+    'get /oid4vci/offers/{offerId}':
+      'a credential offer is for whoever holds its unguessable link (a QR code); its code works once, 10 minutes',
   };
   /** Id-taking operations whose object-level refusals are pinned in their own feature's tests. */
   const pinnedElsewhere: Record<string, string> = {
     'delete /api/me/oauth-grants/{grantId}':
       'test/ob-api.test.ts: another person’s grant and an unknown grant are both a 404 (needs an OAuth flow)',
+    'post /api/me/certificates/{certificateNo}/credential-offer':
+      'test/oid4vci.test.ts: another person’s certificate is a 404 (not-found)',
   };
 
   it('has a decision for every operation that takes an id in its path', () => {
