@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-const VerificationMethodSchema = z.object({
+const VerificationMethodSchema = z.strictObject({
   id: z.string(),
   type: z.enum(['Multikey', 'JsonWebKey']),
   controller: z.string(),

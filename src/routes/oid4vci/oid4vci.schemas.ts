@@ -6,7 +6,7 @@ export const IssuerMetadataSchema = z
     authorization_servers: z.array(z.string()),
     credential_endpoint: z.string(),
     nonce_endpoint: z.string(),
-    display: z.array(z.object({ name: z.string(), locale: z.string() })),
+    display: z.array(z.strictObject({ name: z.string(), locale: z.string() })),
     credential_configurations_supported: z.record(z.string(), z.record(z.string(), z.unknown())),
   })
   .openapi('CredentialIssuerMetadata', {
@@ -42,7 +42,7 @@ export const CredentialOfferSchema = z
       'code). Served until it is redeemed or expires.',
   });
 
-export const OfferParams = z.object({
+export const OfferParams = z.strictObject({
   offerId: z
     .string()
     .max(64)
@@ -50,13 +50,13 @@ export const OfferParams = z.object({
     .openapi({ param: { name: 'offerId', in: 'path' }, example: 'q3N7dXb1kq2Zs0x9pL4a1A' }),
 });
 
-export const TokenForm = z.object({
+export const TokenForm = z.strictObject({
   grant_type: z.string().max(200).optional(),
   'pre-authorized_code': z.string().max(200).optional(),
   tx_code: z.string().max(50).optional(),
 });
 
-export const TokenResponseSchema = z.object({
+export const TokenResponseSchema = z.strictObject({
   access_token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
@@ -68,23 +68,23 @@ export const OAuthErrorSchema = z
     description: 'An OAuth 2.0 / OID4VCI error response (not problem+json: what wallets read).',
   });
 
-export const NonceResponseSchema = z.object({ c_nonce: z.string() });
+export const NonceResponseSchema = z.strictObject({ c_nonce: z.string() });
 
-export const CredentialRequestSchema = z.object({
+export const CredentialRequestSchema = z.strictObject({
   credential_configuration_id: z.string().max(100).optional(),
-  proof: z.object({ proof_type: z.string().max(20), jwt: z.string().max(8192).optional() }).optional(),
-  proofs: z.object({ jwt: z.array(z.string().max(8192)).max(1).optional() }).optional(),
+  proof: z.strictObject({ proof_type: z.string().max(20), jwt: z.string().max(8192).optional() }).optional(),
+  proofs: z.strictObject({ jwt: z.array(z.string().max(8192)).max(1).optional() }).optional(),
 });
 
-export const CredentialResponseSchema = z.object({
+export const CredentialResponseSchema = z.strictObject({
   credentials: z.array(
-    z.object({
+    z.strictObject({
       credential: z.union([z.string(), z.record(z.string(), z.unknown())]),
     }),
   ),
 });
 
-export const CredentialOfferRequestSchema = z.object({
+export const CredentialOfferRequestSchema = z.strictObject({
   txCode: z
     .boolean()
     .optional()

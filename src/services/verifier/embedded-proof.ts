@@ -61,6 +61,12 @@ export async function verifyEmbeddedProof(
   issuerId: string | null,
   budget: FetchBudget,
 ): Promise<Check> {
+  if (credential.proof === undefined)
+    return {
+      check: 'signature',
+      outcome: 'unverifiable',
+      detail: 'A JSON credential without an embedded proof: nothing here says who issued it.',
+    };
   const proofs = Array.isArray(credential.proof) ? credential.proof : [credential.proof];
   const proof = proofs[0];
   if (proofs.length !== 1 || !isRecord(proof))
