@@ -50,7 +50,8 @@ export const OfferParams = z.strictObject({
     .openapi({ param: { name: 'offerId', in: 'path' }, example: 'q3N7dXb1kq2Zs0x9pL4a1A' }),
 });
 
-export const TokenForm = z.strictObject({
+// RFC 6749 § 3.2: unrecognised parameters are ignored (wallets send `client_id`, `resource`, …).
+export const TokenForm = z.object({
   grant_type: z.string().max(200).optional(),
   'pre-authorized_code': z.string().max(200).optional(),
   tx_code: z.string().max(50).optional(),
