@@ -645,7 +645,13 @@ afterAll(() => {
  * the authorization page refuses a request it cannot redirect with an HTML page, whatever is accepted.
  */
 function refusalOfItsOwnStandard(path: string, contentType: string): boolean {
-  if (path.startsWith('/ims/') || path === '/oauth/register' || path === '/oauth/token')
+  if (
+    path.startsWith('/ims/') ||
+    path === '/oauth/register' ||
+    path === '/oauth/token' ||
+    path === '/oid4vci/token' ||
+    path === '/oid4vci/credential'
+  )
     return contentType.startsWith('application/json');
   return path === '/oauth/authorize' && contentType.startsWith('text/html');
 }

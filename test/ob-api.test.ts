@@ -116,9 +116,15 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
 
     const res = await credentials(tokens.access_token);
     expect(res.status).toBe(200);
-    const body = await res.json<{ compactJwsString: string[] }>();
+    const body = await res.json<{ compactJwsString: string[]; credential: Record<string, unknown>[] }>();
     expectSpecValid('GetOpenBadgeCredentialsResponse', body);
     expect(body.compactJwsString).toEqual([certificateJwt]);
+    // The same credential secured the second way, in the `credential` array (issue 56).
+    expect(body.credential).toHaveLength(1);
+    expect(body.credential[0]).toMatchObject({
+      id: JSON.parse(atob(certificateJwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).id,
+      proof: [{ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' }],
+    });
     expect(res.headers.get('x-total-count')).toBe('1');
     expect(res.headers.get('link')).toContain('rel="first"');
     expect(res.headers.get('link')).toContain('rel="last"');

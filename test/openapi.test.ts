@@ -116,7 +116,12 @@ describe('openapi.yaml', () => {
           expect(response.content?.['application/xml'], `${method} ${path} ${status}`).toBeDefined();
           continue;
         }
-        if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
+        // OID4VCI's token and credential endpoints answer its (OAuth 2.0) error objects too.
+        if (
+          path.startsWith('/oauth/') ||
+          path.startsWith('/.well-known/oauth-') ||
+          path.startsWith('/oid4vci/')
+        ) {
           expect(
             response.content?.['application/json']?.schema.$ref ??
               response.content?.['text/html'] ??
@@ -141,7 +146,7 @@ describe('openapi.yaml', () => {
         | { description?: string }
         | undefined;
       const keyed = (op.security ?? []).some((s) => 'serviceKey' in s);
-      const bearer = (op.security ?? []).some((s) => 'OAuth2ACG' in s);
+      const bearer = (op.security ?? []).some((s) => 'OAuth2ACG' in s) || path.startsWith('/oid4vci/');
       const oauthEndpoint = path.startsWith('/oauth/');
       if (oauthEndpoint) continue; // RFC 6749 client authentication errors, or an HTML page
       if (path.startsWith('/api/digilocker/')) {

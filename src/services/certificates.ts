@@ -53,9 +53,35 @@ export type VerificationPayload = {
   validUntil: string | null;
   revokedAt: string | null;
   holder: { name: string } | null;
-  credential: { format: 'vc-jwt'; jwt: string } | null;
+  credential: { format: 'vc-jwt'; jwt: string; dataIntegrity?: Record<string, unknown> } | null;
   jwksUrl: string;
 };
+
+/**
+ * A certificate's credential in both securings: the VC-JWT and, when it has one (signed since
+ * Data Integrity, or re-signed), the same credential with its embedded Data Integrity proof.
+ */
+export function credentialOf(row: {
+  credentialJwt: string | null;
+  credentialDataIntegrity: string | null;
+}): VerificationPayload['credential'] {
+  if (!row.credentialJwt) return null;
+  const dataIntegrity = parseDataIntegrity(row.credentialDataIntegrity);
+  return { format: 'vc-jwt', jwt: row.credentialJwt, ...(dataIntegrity ? { dataIntegrity } : {}) };
+}
+
+/** The stored Data Integrity credential (JSON text), or null. */
+export function parseDataIntegrity(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The status a verifier sees (see `VerificationPayload`): a revocation outranks everything, then
@@ -94,6 +120,7 @@ export async function buildVerification(
       validUntil: certificates.validUntil,
       revokedAt: certificates.revokedAt,
       credentialJwt: certificates.credentialJwt,
+      credentialDataIntegrity: certificates.credentialDataIntegrity,
       signedOrganisationName: certificates.signedOrganisationName,
       holderId: certificates.holderId,
       holderName: users.name,
@@ -144,7 +171,7 @@ export async function buildVerification(
       validUntil: row.validUntil?.toISOString() ?? null,
       revokedAt: row.revokedAt?.toISOString() ?? null,
       holder: showName ? { name: row.holderName } : null,
-      credential: row.credentialJwt ? { format: 'vc-jwt', jwt: row.credentialJwt } : null,
+      credential: credentialOf(row),
       jwksUrl: `${env.PUBLIC_BASE_URL}/.well-known/jwks.json`,
     },
   };
@@ -305,6 +332,7 @@ function holderViews(db: Database) {
       revokedAt: certificates.revokedAt,
       validUntil: certificates.validUntil,
       credentialJwt: certificates.credentialJwt,
+      credentialDataIntegrity: certificates.credentialDataIntegrity,
       briefId: certificates.briefId,
       briefTitle: briefs.title,
       holderId: certificates.holderId,
@@ -448,7 +476,7 @@ export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCert
   domain: r.domain,
   issuedAt: r.issuedAt.toISOString(),
   revokedAt: r.revokedAt?.toISOString() ?? null,
-  credential: r.credentialJwt ? { format: 'vc-jwt' as const, jwt: r.credentialJwt } : null,
+  credential: credentialOf(r),
   validUntil: r.validUntil?.toISOString() ?? null,
   // For people: the HTML page (the JSON is at /api/verify/{no}).
   verifyUrl: verifyPageUrl(env, r.certificateNo),

@@ -12,7 +12,8 @@ import { compactVerify, importJWK } from 'jose';
 import type { Database } from '../db/client';
 import { organisations } from '../db/schema';
 import { keyByThumbprint } from '../domain/certificates/credential';
-import { PLATFORM_ISSUER } from '../domain/certificates/urls';
+import { issuerOfDid } from '../domain/certificates/did-web';
+import { issuerUrl, PLATFORM_ISSUER } from '../domain/certificates/urls';
 import { jsonTooDeep } from '../domain/json-depth';
 import { readStatus } from '../domain/open-badges/bitstring';
 import {
@@ -103,6 +104,13 @@ class Unverifiable extends Error {}
 class Failed extends Error {}
 
 const ownUrl = (ctx: Context, url: string) => url.startsWith(`${ctx.base}/`);
+
+/** An issuer id of this site's as its Profile URL: its `did:web` maps to `/ob/issuers/{id}`. */
+function ownIssuerProfileOf(base: string, issuerId: string | null): string | null {
+  if (issuerId === null || !issuerId.startsWith('did:web:')) return issuerId;
+  const id = issuerOfDid(base, issuerId);
+  return id === null ? issuerId : issuerUrl(base, id);
+}
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -790,7 +798,8 @@ export async function verifyPresentedCredential(
     credential = presented.credential;
     checks.push({ check: 'parse', outcome: 'passed', detail: 'A JSON credential (embedded proof).' });
   }
-  const issuerId = issuerIdOf(credential);
+  // Our own issuers' did:web (decision 0350) is checked as the Profile it names (`alsoKnownAs`).
+  const issuerId = ownIssuerProfileOf(ctx.base, issuerIdOf(credential));
   const rest = {
     credential: summarise(credential),
     verifiedCredential: presented.form === 'jwt' ? presented.jwt : presented.text,
@@ -831,13 +840,7 @@ export async function verifyPresentedCredential(
     checks.push(checkClaims(parsed));
   } else {
     // The one seam for embedded (Data Integrity) proofs: src/services/verifier/embedded-proof.ts.
-    const proof = await verifyEmbeddedProof({ credential, issuerId, env, budget: ctx.budget, now });
-    checks.push({
-      check: 'signature',
-      outcome:
-        proof.outcome === 'verified' ? 'passed' : proof.outcome === 'failed' ? 'failed' : 'unverifiable',
-      detail: proof.detail,
-    });
+    checks.push(await verifyEmbeddedProof(env, credential, issuerIdOf(credential), ctx.budget));
     checks.push({ check: 'claims', outcome: 'skipped', detail: 'No JWT claims.' });
   }
   const times = checkTimes(credential, parsed?.payload ?? null, now);

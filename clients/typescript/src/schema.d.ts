@@ -1784,6 +1784,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/issuers/{issuerId}/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An issuer’s DID document (`did:web`, what wallets resolve)
+         * @description Public, CORS open. Where `did:web:{host}:issuers:{issuerId}` resolves (W3C did:web): the issuer’s Ed25519 key (Data Integrity, eddsa-rdfc-2022) and the platform’s ES256 keys (VC-JWT), each a verification method whose controller is the DID, the `issuer.id` of the credentials it signs.
+         */
+        get: operations["getIssuerDidDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/certificates/{certificateNo}/credential-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer one of your certificates to your wallet (OID4VCI)
+         * @description A credential offer for a wallet (OpenID for Verifiable Credential Issuance 1.0, pre-authorized code): show `credentialOfferUri` as a QR code, scan it with the wallet, and type `txCode` when asked. Works once, for ten minutes. Only for your own active certificates.
+         */
+        post: operations["createCredentialOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-credential-issuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OID4VCI Credential Issuer Metadata
+         * @description Public, CORS open. What a wallet reads first: the configurations offered and the endpoints.
+         */
+        get: operations["getCredentialIssuerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pre-authorized code grant’s authorization server metadata (RFC 8414)
+         * @description Public. The token endpoint of the pre-authorized code grant (the issuer metadata’s `authorization_servers`).
+         */
+        get: operations["getOid4vciAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/offers/{offerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A credential offer (the `credential_offer_uri`)
+         * @description Public: whoever holds the link may read it; the pre-authorized code it holds works once. 404 once redeemed or expired.
+         */
+        get: operations["getCredentialOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint: the pre-authorized code (and transaction code) for an access token
+         * @description Grant type `urn:ietf:params:oauth:grant-type:pre-authorized_code`. The code works once and until the offer expires (ten minutes); a wrong `tx_code` is counted, and the fifth spends the offer. Errors are OAuth 2.0 error responses (`invalid_grant`, `invalid_request`, `unsupported_grant_type`).
+         */
+        post: operations["oid4vciToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Nonce endpoint: a fresh `c_nonce` for the proof of possession
+         * @description Valid five minutes.
+         */
+        post: operations["oid4vciNonce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credential endpoint: the certificate’s credential, bound to the wallet’s key
+         * @description `Authorization: Bearer` with the access token from the token endpoint. `credential_configuration_id` chooses the VC-JWT or the Data Integrity form; one `jwt` proof (`typ: openid4vci-proof+jwt`, `aud` this issuer, `nonce` a fresh `c_nonce`) proves the wallet holds the key named by its `kid` (`did:key`, `did:jwk`) or `jwk`; `credentialSubject.id` is that key’s DID. Once per offer. Errors are OID4VCI error responses.
+         */
+        post: operations["oid4vciCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credentials/verify": {
         parameters: {
             query?: never;
@@ -3115,6 +3275,10 @@ export interface components {
                 /** @enum {string} */
                 format: "vc-jwt";
                 jwt: string;
+                /** @description The same Open Badges 3.0 credential secured the second way: an embedded `DataIntegrityProof` (cryptosuite `eddsa-rdfc-2022`) by the issuer's Ed25519 key, listed in the DID document of its `issuer.id` (`did:web`). What Data Integrity wallets and verifiers (the DCC verifier) read. Absent for certificates signed before it existed, until they are re-signed. */
+                dataIntegrity?: {
+                    [key: string]: unknown;
+                };
             } | null;
             /**
              * Format: uri
@@ -4595,6 +4759,10 @@ export interface components {
                 /** @enum {string} */
                 format: "vc-jwt";
                 jwt: string;
+                /** @description The same Open Badges 3.0 credential secured the second way: an embedded `DataIntegrityProof` (cryptosuite `eddsa-rdfc-2022`) by the issuer's Ed25519 key, listed in the DID document of its `issuer.id` (`did:web`). What Data Integrity wallets and verifiers (the DCC verifier) read. Absent for certificates signed before it existed, until they are re-signed. */
+                dataIntegrity?: {
+                    [key: string]: unknown;
+                };
             } | null;
             /** Format: uri */
             jwksUrl: string;
@@ -4708,6 +4876,80 @@ export interface components {
             /** @description Markdown: what earns the achievement, and the rubric. */
             narrative: string;
         };
+        /** @description The DID document of an issuer’s `did:web` (a credential’s `issuer.id`): its Ed25519 key of the Data Integrity proofs (`Multikey`, `#ed25519-key-1`) and the ES256 keys of the VC-JWTs (`JsonWebKey`, current then retired), all controlled by the DID. `alsoKnownAs` is the issuer’s Open Badges Profile. */
+        DidDocument: {
+            "@context": string[];
+            /** @example did:web:example.org:issuers:platform */
+            id: string;
+            alsoKnownAs: string[];
+            verificationMethod: {
+                id: string;
+                /** @enum {string} */
+                type: "Multikey" | "JsonWebKey";
+                controller: string;
+                publicKeyMultibase?: string;
+                publicKeyJwk?: {
+                    /** @enum {string} */
+                    kty: "EC";
+                    /** @enum {string} */
+                    crv: "P-256";
+                    x: string;
+                    y: string;
+                };
+            }[];
+            assertionMethod: string[];
+            authentication: string[];
+        };
+        CredentialOfferCreated: {
+            /** @description `openid-credential-offer://?credential_offer_uri=…`: what the QR code encodes. */
+            credentialOfferUri: string;
+            /** @description Where the offer document is (the `credential_offer_uri`). */
+            offerUrl: string;
+            /** @description The transaction code to type into the wallet (6 digits), or null for an offer without one. */
+            txCode: string | null;
+            /** @description The offer works once, until then (ten minutes). */
+            expiresAt: string;
+        };
+        /** @description OpenID for Verifiable Credential Issuance 1.0 Credential Issuer Metadata: the certificate as an Open Badges 3.0 `OpenBadgeCredential` in two configurations, `OpenBadgeCredential_jwt_vc_json` (VC-JWT, ES256) and `OpenBadgeCredential_ldp_vc` (Data Integrity, eddsa-rdfc-2022), bound to a `did:key` or `did:jwk` proved with a `jwt` proof. */
+        CredentialIssuerMetadata: {
+            credential_issuer: string;
+            authorization_servers: string[];
+            credential_endpoint: string;
+            nonce_endpoint: string;
+            display: {
+                name: string;
+                locale: string;
+            }[];
+            credential_configurations_supported: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description RFC 8414 metadata of the authorization server of the pre-authorized code grant. */
+        Oid4vciAuthorizationServerMetadata: {
+            issuer: string;
+            token_endpoint: string;
+            grant_types_supported: string[];
+            token_endpoint_auth_methods_supported: string[];
+            "pre-authorized_grant_anonymous_access_supported": boolean;
+            response_types_supported: string[];
+        };
+        /** @description An OID4VCI credential offer with a pre-authorized code (and `tx_code` when the holder asked for a transaction code). Served until it is redeemed or expires. */
+        CredentialOffer: {
+            credential_issuer: string;
+            credential_configuration_ids: string[];
+            grants: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description An OAuth 2.0 / OID4VCI error response (not problem+json: what wallets read). */
+        Oid4vciError: {
+            error: string;
+            error_description?: string;
+        };
         /** @description The Service Description Document (OB 3.0 § "Service Discovery Endpoint"): a profile of the specification’s OpenAPI 3.0 file with this server’s endpoints, its OAuth 2.0 flow, scopes and registration URL. */
         ServiceDescriptionDocument: {
             openapi: string;
@@ -4783,8 +5025,12 @@ export interface components {
                 }[];
             };
         };
-        /** @description OB 3.0 `GetOpenBadgeCredentialsResponse`: every credential here is signed as a VC-JWT, so all are in `compactJwsString`. */
+        /** @description OB 3.0 `GetOpenBadgeCredentialsResponse`: every credential is signed as a VC-JWT (`compactJwsString`) and, when it has one, also given with its embedded Data Integrity proof (`credential`). */
         GetOpenBadgeCredentialsResponse: {
+            /** @description The same credentials secured with an embedded Data Integrity proof (eddsa-rdfc-2022, the issuer’s `did:web` Ed25519 key), oldest first; those signed before Data Integrity existed are here once re-signed. */
+            credential: {
+                [key: string]: unknown;
+            }[];
             /** @description The credentials, each a VC-JWT (compact JWS), oldest first. */
             compactJwsString: string[];
         };
@@ -16663,16 +16909,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The status list credential, compact JWS. */
+            /** @description The status list credential: a compact JWS, or, to a client whose `Accept` asks for JSON-LD (`application/ld+json`, `application/vc+ld+json` or `application/vc`, and no JWT type), the same list as JSON with an embedded Data Integrity proof (eddsa-rdfc-2022) by the platform’s `did:web` (`Vary: Accept`). */
             200: {
                 headers: {
                     "Cache-Control"?: string;
                     "Access-Control-Allow-Origin"?: string;
                     ETag?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/vc+jwt": string;
+                    "application/vc+ld+json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Not modified (matches `If-None-Match`). */
@@ -16711,6 +16961,554 @@ export interface operations {
             };
             /** @description Not configured, or a dependency is unavailable; nothing was changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getIssuerDidDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An organisation id, or `platform` for the platform itself. */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID document. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did+json": components["schemas"]["DidDocument"];
+                    "application/json": components["schemas"]["DidDocument"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createCredentialOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Protect the offer with a transaction code (default true): the wallet must also type `txCode`. Use it whenever the QR code is shown on a screen other people may see. */
+                    txCode?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer. */
+            201: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialOfferCreated"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`. */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCredentialIssuerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialIssuerMetadata"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getOid4vciAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciAuthorizationServerMetadata"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCredentialOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialOffer"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    oid4vciToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    grant_type?: string;
+                    "pre-authorized_code"?: string;
+                    tx_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An access token for the credential endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** Format: int64 */
+                        expires_in: number;
+                    };
+                };
+            };
+            /** @description An OAuth 2.0 error. */
+            400: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    oid4vciNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A nonce. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        c_nonce: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    oid4vciCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential_configuration_id?: string;
+                    proof?: {
+                        proof_type: string;
+                        jwt?: string;
+                    };
+                    proofs?: {
+                        jwt?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The credential. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credentials: {
+                            credential: string | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description An OID4VCI error (`invalid_proof`, `invalid_nonce`, …). */
+            400: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid access token (`invalid_token`). */
+            401: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description RFC 6750: `Bearer realm="oid4vci", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

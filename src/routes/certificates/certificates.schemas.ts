@@ -14,7 +14,20 @@ export const CertificateNoParams = z.object({
     }),
 });
 
-const CredentialSchema = z.object({ format: z.literal('vc-jwt'), jwt: z.string() });
+const CredentialSchema = z.object({
+  format: z.literal('vc-jwt'),
+  jwt: z.string(),
+  dataIntegrity: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .openapi({
+      description:
+        'The same Open Badges 3.0 credential secured the second way: an embedded `DataIntegrityProof` ' +
+        "(cryptosuite `eddsa-rdfc-2022`) by the issuer's Ed25519 key, listed in the DID document of " +
+        'its `issuer.id` (`did:web`). What Data Integrity wallets and verifiers (the DCC verifier) read. ' +
+        'Absent for certificates signed before it existed, until they are re-signed.',
+    }),
+});
 
 export const VerificationSchema = z
   .object({

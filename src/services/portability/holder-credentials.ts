@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, notInArray, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { certificates, organisations, users } from '../../db/schema';
+import { parseDataIntegrity } from '../certificates';
 
 /**
  * The certificates whose issuer the platform still stands behind: no organisation (the oldest
@@ -32,7 +33,7 @@ export async function holderCredentialsPage(
   holderId: string,
   page: { limit: number; offset: number; since?: Date },
   now = new Date(),
-): Promise<{ total: number; jwts: string[] }> {
+): Promise<{ total: number; jwts: string[]; dataIntegrity: Record<string, unknown>[] }> {
   const conditions: SQL[] = [
     eq(certificates.holderId, holderId),
     eq(certificates.status, 'active'),
@@ -45,7 +46,7 @@ export async function holderCredentialsPage(
   const [totalRows, rows] = await db.batch([
     db.select({ n: count() }).from(certificates).where(where),
     db
-      .select({ jwt: certificates.credentialJwt })
+      .select({ jwt: certificates.credentialJwt, dataIntegrity: certificates.credentialDataIntegrity })
       .from(certificates)
       .where(where)
       .orderBy(asc(certificates.issuedAt), asc(certificates.id))
@@ -55,6 +56,13 @@ export async function holderCredentialsPage(
   return {
     total: totalRows[0]?.n ?? 0,
     jwts: rows.map((r) => r.jwt).filter((jwt): jwt is string => jwt !== null),
+    // The same credentials with their embedded Data Integrity proof, where they have one. The
+    // OB 3.0 API's OpenAPI file types `proof` as an array: a set of one proof (the same RDF
+    // graph, so it verifies the same; decision 0351).
+    dataIntegrity: rows
+      .map((r) => parseDataIntegrity(r.dataIntegrity))
+      .filter((c): c is Record<string, unknown> => c !== null)
+      .map((c) => (c.proof && !Array.isArray(c.proof) ? { ...c, proof: [c.proof] } : c)),
   };
 }
 
