@@ -415,6 +415,7 @@ describe('honest answers', () => {
     expect(await holderCredentialsPage(db(), candidate.id, { limit: 10, offset: 0 })).toEqual({
       total: 0,
       jwts: [],
+      dataIntegrity: [],
     });
   });
 });

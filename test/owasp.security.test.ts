@@ -504,6 +504,8 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       'test/me-page.test.ts: another person’s grant goes back to /me with error=application-unknown and stays (needs an OAuth flow)',
     'post /api/me/certificates/{certificateNo}/credential-offer':
       'test/oid4vci.test.ts: another person’s certificate is a 404 (not-found)',
+    'patch /api/me/certificates/{certificateNo}/digilocker':
+      'test/digilocker.test.ts: another person’s certificate is a 404 (not-found), and theirs stays as it was',
   };
 
   it('has a decision for every operation that takes an id in its path', () => {

@@ -64,8 +64,8 @@ export async function verifyEmbeddedProof(
   if (credential.proof === undefined)
     return {
       check: 'signature',
-      outcome: 'unverifiable',
-      detail: 'A JSON credential without an embedded proof: nothing here says who issued it.',
+      outcome: 'failed',
+      detail: 'A JSON credential without an embedded proof: it is not signed, so nothing says who issued it.',
     };
   const proofs = Array.isArray(credential.proof) ? credential.proof : [credential.proof];
   const proof = proofs[0];
