@@ -65,7 +65,8 @@ export async function verifyEmbeddedProof(
     return {
       check: 'signature',
       outcome: 'failed',
-      detail: 'A JSON credential without an embedded proof: it is not signed, so nothing says who issued it.',
+      detail:
+        'No proof: a JSON credential without an embedded proof is not signed, so nothing says who issued it.',
     };
   const proofs = Array.isArray(credential.proof) ? credential.proof : [credential.proof];
   const proof = proofs[0];
