@@ -66,7 +66,7 @@ export async function verifyEmbeddedProof(
       check: 'signature',
       outcome: 'failed',
       detail:
-        'No proof: a JSON credential without an embedded proof is not signed, so nothing says who issued it.',
+        'Not signed (no proof): a JSON credential without an embedded proof says nothing of who issued it.',
     };
   const proofs = Array.isArray(credential.proof) ? credential.proof : [credential.proof];
   const proof = proofs[0];
