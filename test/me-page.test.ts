@@ -137,7 +137,7 @@ describe('/me signed in', { timeout: 120_000 }, () => {
     grantId = grant!.id;
   });
 
-  it('shows every section: certificates, learner record, public name, consents, applications, email, wallets and DigiLocker slots', async () => {
+  it('shows every section: certificates, learner record, public name, consents, applications, email, wallets and DigiLocker', async () => {
     const res = await home(holder);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -165,8 +165,8 @@ describe('/me signed in', { timeout: 120_000 }, () => {
     expect(email).toContain(holder.email);
     expect(email).toContain('Confirmed');
     expect(email).not.toContain('/me/email-confirmation');
-    expect(section(html, 'wallets')).toContain('<!-- slot: wallets');
-    expect(section(html, 'digilocker')).toContain('<!-- slot: digilocker');
+    expect(section(html, 'wallets')).toContain(`action="/me/certificates/${certificateNo}/credential-offer"`);
+    expect(section(html, 'digilocker')).toContain('not set up as a DigiLocker issuer');
     // The learner record and PDF links work with the same cookie.
     expect((await call('/api/me/learner-record', { headers: as(holder) })).status).toBe(200);
   });

@@ -2709,6 +2709,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/certificates/{certificateNo}/digilocker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn DigiLocker fetching of one certificate off or on from the holder’s home (form)
+         * @description As `PATCH /api/me/certificates/{certificateNo}/digilocker`: the holder’s switch, effective at once for DigiLocker’s next request. A certificate that is not the holder’s goes back with an error banner. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["setDigiLockerFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/certificates/{certificateNo}/credential-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a certificate to a wallet from the holder’s home (form)
+         * @description As `POST /api/me/certificates/{certificateNo}/credential-offer` (with a transaction code): a new OID4VCI pre-authorized offer, answered as a page with its QR code, its `openid-credential-offer://` link and the six-digit code to type into the wallet. It works once, for ten minutes; the codes are shown only on this page. A certificate that is not the holder’s, or not active and signed, goes back with an error banner. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["createCredentialOfferFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -20692,6 +20732,176 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    setDigiLockerFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the holder’s certificates. */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description Turn DigiLocker fetching on or off.
+                     * @enum {string}
+                     */
+                    enabled: "on" | "off";
+                };
+            };
+        };
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createCredentialOfferFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the holder’s certificates. */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer, as a page (never stored). */
+            200: {
+                headers: {
+                    /** @description `no-store`: the page is personal. */
+                    "Cache-Control"?: string;
+                    /** @description The page’s own policy: its inline style by hash, no script, forms to this site. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
 import { CURRENT_NOTICE_VERSION, noticeFor, noticeText } from '../../domain/consent-notices';
 import type { AppRouteHandler } from '../../http/types';
 import { clock } from '../../lib/clock';
@@ -12,8 +13,11 @@ import { loginAttempts } from '../../services/account-throttles';
 import { authenticate, bootstrapAdmin, profileOf, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
 import { consentStates } from '../../services/consent';
+import { digilockerConfig } from '../../services/digilocker/config';
+import { digilockerHolderView, setDigilockerEnabled } from '../../services/digilocker/holder';
 import { confirmationStatus, resendConfirmation as resendLink } from '../../services/email-confirmations';
 import { needsGuardianConsent } from '../../services/guardians';
+import { createOffer, offerUris } from '../../services/oid4vci';
 import { grantsOf, revokeGrantOf } from '../../services/portability/grants';
 import { endSession, resolveSession, startSession } from '../../services/sessions';
 import { recordSubjectConsent, self } from '../data-subject';
@@ -21,7 +25,7 @@ import { chooseLanguage, type Lang } from './i18n';
 import { pageHeaders } from './layout';
 import type * as routes from './me.routes';
 import { type ErrorKey, HOME_PURPOSES, isErrorKey, isNoticeKey, type NoticeKey } from './me.strings';
-import { type Banner, type HomeCertificate, homePage, signInPage } from './me.templates';
+import { type Banner, type HomeCertificate, homePage, signInPage, walletOfferPage } from './me.templates';
 
 /** How many certificates the page lists (newest first); the JSON API pages through all of them. */
 export const HOME_CERTIFICATES = 100;
@@ -112,6 +116,7 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
         grants: [],
         consents: [],
         noticeVersion: CURRENT_NOTICE_VERSION,
+        digilockerConfigured: false,
         banner,
       }),
       200,
@@ -126,6 +131,7 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
   ]);
   const current = noticeFor(CURRENT_NOTICE_VERSION);
   const notice = current ? noticeText(current, lang).text : undefined;
+  const verificationConsented = states.public_verification.state === 'granted';
   const certificates: HomeCertificate[] = rows.slice(0, HOME_CERTIFICATES).map((r) => {
     const view = certs.certificateView(c.env, r);
     return {
@@ -136,6 +142,8 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
       validUntil: r.validUntil,
       publicStatus: view.publicStatus,
       downloadable: r.credentialJwt !== null && r.status !== 'revoked',
+      offerable: r.credentialJwt !== null && r.status === 'active',
+      digilocker: digilockerHolderView(r, c.env, verificationConsented, now),
     };
   });
   return c.body(
@@ -156,6 +164,7 @@ export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
         notice: notice?.purposes.find((p) => p.purpose === purpose),
       })),
       noticeVersion: CURRENT_NOTICE_VERSION,
+      digilockerConfigured: digilockerConfig(c.env) !== null,
       banner,
     }),
     200,
@@ -241,3 +250,40 @@ export const resendConfirmation: AppRouteHandler<typeof routes.resendConfirmatio
     },
     (error) => (error.type === 'conflict' ? 'already-confirmed' : errorKeyOf(error)),
   )) as never;
+
+export const setDigiLocker: AppRouteHandler<typeof routes.setDigiLocker> = async (c) => {
+  const parsed = parseCertificateNumber(c.req.valid('param').certificateNo);
+  const enabled = c.req.valid('form').enabled === 'on';
+  return (await change(c, 'digilocker', async (user) => {
+    if (!parsed.ok) return back({ error: 'certificate-unknown' }, 'digilocker');
+    const cert = await setDigilockerEnabled(c.var.db, user.id, parsed.normalised, enabled);
+    if (!cert) return back({ error: 'certificate-unknown' }, 'digilocker');
+    return back({ notice: enabled ? 'digilocker-on' : 'digilocker-off' }, 'digilocker');
+  })) as never;
+};
+
+export const createWalletOffer: AppRouteHandler<typeof routes.createWalletOffer> = async (c) => {
+  const parsed = parseCertificateNumber(c.req.valid('param').certificateNo);
+  const lang = chooseLanguage(c.req.raw);
+  return (await change(c, 'wallets', async (user) => {
+    if (!parsed.ok) return back({ error: 'certificate-unknown' }, 'wallets');
+    const created = await createOffer(c.var.db, c.env, user.id, parsed.normalised, { txCode: true });
+    if (!created.ok)
+      return back(
+        { error: created.error === 'not-found' ? 'certificate-unknown' : 'offer-unavailable' },
+        'wallets',
+      );
+    const cert = await certs.holderCertificate(c.var.db, parsed.normalised);
+    const { credentialOfferUri } = offerUris(c.env.PUBLIC_BASE_URL, created.offerId);
+    return new Response(
+      walletOfferPage(lang, {
+        certificateNo: parsed.normalised,
+        title: cert?.briefTitle ?? parsed.normalised,
+        credentialOfferUri,
+        txCode: created.txCode,
+        expiresAt: created.expiresAt,
+      }),
+      { status: 200, headers: homeHeaders(lang) },
+    );
+  })) as never;
+};

@@ -10,4 +10,6 @@ export const mePageRouter = createRouter()
   .openapi(routes.consent, handlers.consent)
   .openapi(routes.publicName, handlers.publicName)
   .openapi(routes.revokeApplication, handlers.revokeApplication)
-  .openapi(routes.resendConfirmation, handlers.resendConfirmation);
+  .openapi(routes.resendConfirmation, handlers.resendConfirmation)
+  .openapi(routes.setDigiLocker, handlers.setDigiLocker)
+  .openapi(routes.createWalletOffer, handlers.createWalletOffer);

@@ -217,3 +217,62 @@ export const resendConfirmation = defineRoute({
   middleware: [sameSiteForm()] as const,
   responses: { 303: BACK, ...REFUSED },
 });
+
+const CertificateParams = z.object({
+  certificateNo: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({
+      param: { name: 'certificateNo', in: 'path' },
+      description: 'One of the holder’s certificates.',
+    }),
+});
+
+export const DigiLockerForm = z.object({
+  enabled: z.enum(['on', 'off']).openapi({ description: 'Turn DigiLocker fetching on or off.' }),
+});
+
+export const setDigiLocker = defineRoute({
+  method: 'post',
+  path: '/me/certificates/{certificateNo}/digilocker',
+  operationId: 'setDigiLockerFromHolderPage',
+  tags: ['Pages'],
+  summary: 'Turn DigiLocker fetching of one certificate off or on from the holder’s home (form)',
+  description:
+    'As `PATCH /api/me/certificates/{certificateNo}/digilocker`: the holder’s switch, effective at once for ' +
+    'DigiLocker’s next request. A certificate that is not the holder’s goes back with an error banner.' +
+    PAGE_DESCRIPTION_TAIL,
+  security: [],
+  middleware: [sameSiteForm()] as const,
+  request: { params: CertificateParams, body: form(DigiLockerForm) },
+  responses: { 303: BACK, ...REFUSED },
+});
+
+export const createWalletOffer = defineRoute({
+  method: 'post',
+  path: '/me/certificates/{certificateNo}/credential-offer',
+  operationId: 'createCredentialOfferFromHolderPage',
+  tags: ['Pages'],
+  summary: 'Add a certificate to a wallet from the holder’s home (form)',
+  description:
+    'As `POST /api/me/certificates/{certificateNo}/credential-offer` (with a transaction code): a new OID4VCI ' +
+    'pre-authorized offer, answered as a page with its QR code, its `openid-credential-offer://` link and the ' +
+    'six-digit code to type into the wallet. It works once, for ten minutes; the codes are shown only on this page. ' +
+    'A certificate that is not the holder’s, or not active and signed, goes back with an error banner.' +
+    PAGE_DESCRIPTION_TAIL,
+  security: [],
+  middleware: [sameSiteForm()] as const,
+  request: { params: CertificateParams },
+  responses: {
+    200: {
+      description: 'The offer, as a page (never stored).',
+      headers: PAGE_HEADERS,
+      content: htmlContent(
+        'A self-contained HTML document (no script) with the offer’s QR code as inline SVG.',
+      ),
+    },
+    303: BACK,
+    ...REFUSED,
+  },
+});

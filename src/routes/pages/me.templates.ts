@@ -6,6 +6,8 @@
 import { html } from 'hono/html';
 import type { PurposeNotice } from '../../domain/consent-notices';
 import type { Html } from '../../domain/pages/html';
+import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
+import type { DigiLockerHolderView } from '../../services/digilocker/holder';
 import type { GrantView } from '../../services/portability/grants';
 import { SCOPE_DESCRIPTIONS } from '../../services/portability/oauth';
 import { button, notificationBanner, summaryList, tag } from './components';
@@ -25,6 +27,10 @@ export type HomeCertificate = {
   publicStatus: string;
   /** Signed and not revoked: the badge images exist. */
   downloadable: boolean;
+  /** Active and signed: a wallet can be offered it (OID4VCI). */
+  offerable: boolean;
+  /** What DigiLocker would be told; null when this server is not a DigiLocker issuer. */
+  digilocker: DigiLockerHolderView | null;
 };
 
 export type ConsentRow = {
@@ -49,6 +55,8 @@ export type HomeView = {
   consents: ConsentRow[];
   /** The consent notice the forms cite (linked for reading). */
   noticeVersion: string;
+  /** Whether this server is a DigiLocker issuer (DIGILOCKER_* set). */
+  digilockerConfigured: boolean;
   banner: Banner | null;
 };
 
@@ -164,6 +172,89 @@ ${consentForm(row.purpose, granted, html`${granted ? c.withdraw : c.grant}<span 
 </li>`;
 }
 
+/** Per certificate, a form that makes a wallet offer (the answer is the offer page). */
+function walletsSection(s: MeCatalogue, list: HomeCertificate[]): Html {
+  const w = s.wallets;
+  if (list.length === 0) return html`<p>${s.certificates.none}</p>`;
+  return html`<p>${w.lead}</p>
+<ul class="stack me-list">${list.map(
+    (c) => html`<li class="card" id="wallet-${c.certificateNo}">
+<h3>${c.title} <span class="small secondary">${c.certificateNo}</span></h3>
+${
+  c.offerable
+    ? html`<form method="post" action="/me/certificates/${c.certificateNo}/credential-offer">
+${button({ text: html`${w.add}<span class="visually-hidden">${s.certificates.of(c.certificateNo)}</span>` })}
+</form>`
+    : html`<p class="secondary">${w.unavailable}</p>`
+}
+</li>`,
+  )}</ul>`;
+}
+
+/** Per certificate, how to fetch it into DigiLocker and the switch to turn that off or on. */
+function digilockerSection(s: MeCatalogue, view: HomeView): Html {
+  const d = s.digilocker;
+  if (!view.digilockerConfigured) return html`<p id="digilocker-not-configured">${d.notConfigured}</p>`;
+  if (view.certificates.length === 0) return html`<p>${s.certificates.none}</p>`;
+  return html`<p>${d.lead}</p>
+<ul class="stack me-list">${view.certificates.map((c) => {
+    const v = c.digilocker;
+    if (!v) return '';
+    return html`<li class="card" id="digilocker-${c.certificateNo}">
+<h3>${c.title} <span class="small secondary">${c.certificateNo}</span></h3>
+${summaryList([
+  { key: d.documentType, value: html`<code>${v.documentType}</code>` },
+  { key: d.udf1, value: html`<code>${v.certificateNumber}</code>` },
+  {
+    key: d.state,
+    value: v.available
+      ? tag(d.available, 'green')
+      : tag(d.reasons[v.reason ?? ''] ?? String(v.reason), v.reason === 'disabled' ? 'grey' : 'amber'),
+  },
+])}
+<form method="post" action="/me/certificates/${c.certificateNo}/digilocker">
+<input type="hidden" name="enabled" value="${v.enabled ? 'off' : 'on'}">
+${button({ text: html`${v.enabled ? d.turnOff : d.turnOn}<span class="visually-hidden">${d.of(c.certificateNo)}</span>`, variant: v.enabled ? 'secondary' : 'primary' })}
+</form>
+</li>`;
+  })}</ul>`;
+}
+
+export type WalletOffer = {
+  certificateNo: string;
+  title: string;
+  credentialOfferUri: string;
+  txCode: string | null;
+  expiresAt: Date;
+};
+
+/** The answer to "Add to a wallet": the offer as a QR code, its link, and the code to type. */
+export function walletOfferPage(lang: Lang, offer: WalletOffer): string {
+  const s = meStrings(lang);
+  const w = s.wallets;
+  const date = dateOf(lang);
+  const code = encodeQr(offer.credentialOfferUri);
+  const side = code ? code.size + 8 : 0;
+  return layout({
+    title: w.offerTitle,
+    lang,
+    path: '/me',
+    signedIn: true,
+    narrow: true,
+    body: html`<h1>${w.offerTitle}</h1>
+<p>${w.offerLead(offer.title)}</p>
+${
+  code
+    ? html`<p><svg class="share__qr" id="offer-qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" width="220" height="220" role="img" aria-label="${w.qrLabel}" shape-rendering="crispEdges"><rect width="${side}" height="${side}" fill="#fff"/><path fill="#000" d="${qrSvgPath(code)}"/></svg></p>`
+    : ''
+}
+<p>${w.link}<br><a id="offer-uri" href="${offer.credentialOfferUri}">${offer.credentialOfferUri}</a></p>
+${offer.txCode ? html`<p>${w.txCode} <strong id="tx-code" class="me-address">${offer.txCode}</strong></p>` : ''}
+<p>${w.expiry} (${w.expiresAt} ${date(offer.expiresAt)}, <time datetime="${offer.expiresAt.toISOString()}">${offer.expiresAt.toISOString().slice(11, 16)} UTC</time>)</p>
+<p><a href="/me#wallets">${w.back}</a></p>`,
+  });
+}
+
 const signOutForm = (s: MeCatalogue) =>
   html`<form method="post" action="/me/sign-out">${button({ text: s.signOut, variant: 'secondary' })}</form>`;
 
@@ -192,6 +283,8 @@ ${signOutForm(s)}`,
     ['public-name', p.heading],
     ['consents', s.consents.heading],
     ['applications', s.applications.heading],
+    ['wallets', s.wallets.heading],
+    ['digilocker', s.digilocker.heading],
     ['email', e.heading],
   ];
   return layout({
@@ -254,14 +347,12 @@ ${
 
 <section id="wallets" aria-labelledby="wallets-h">
 <h2 id="wallets-h">${s.wallets.heading}</h2>
-<!-- slot: wallets (OID4VCI credential offers), filled by the "wallets" work -->
-<p class="secondary">${s.wallets.soon}</p>
+${walletsSection(s, view.certificates)}
 </section>
 
 <section id="digilocker" aria-labelledby="digilocker-h">
 <h2 id="digilocker-h">${s.digilocker.heading}</h2>
-<!-- slot: digilocker (issued documents in DigiLocker, per-certificate opt-out), filled by the "digilocker" work -->
-<p class="secondary">${s.digilocker.soon}</p>
+${digilockerSection(s, view)}
 </section>
 
 <section id="email" aria-labelledby="email-h">

@@ -8,6 +8,7 @@ import { ProblemError } from '../../lib/problem';
 import type { VerificationPayload } from '../../services/certificates';
 import * as certs from '../../services/certificates';
 import type { VerificationReport } from '../../services/credential-verifier';
+import { digilockerConfig } from '../../services/digilocker/config';
 import { cachedLeaderboard } from '../../services/leaderboard';
 import { JWKS_PATH } from '../certificates/certificates.routes';
 import { homePage } from './home.templates';
@@ -105,9 +106,11 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
   const lang = chooseLanguage(c.req.raw);
+  // Server-wide (the same for every viewer), so the page stays cacheable; it is in the ETag.
+  const digilockerDocType = digilockerConfig(c.env)?.docType ?? null;
   const headers: Record<string, string> = {
     ...pageHeaders(lang),
-    ETag: found.etag.replace(/"$/, `-${lang}-${PAGE_VERSION}-html"`),
+    ETag: found.etag.replace(/"$/, `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}-html"`),
     'Cache-Control': 'public, max-age=60',
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
@@ -116,7 +119,11 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   }
   const payload = JSON.parse(found.json) as VerificationPayload;
   const base = c.env.PUBLIC_BASE_URL.replace(/\/$/, '');
-  return c.body(certificatePage({ v: payload, lang, base, jwksPath: JWKS_PATH }), 200, headers);
+  return c.body(
+    certificatePage({ v: payload, lang, base, jwksPath: JWKS_PATH, digilockerDocType }),
+    200,
+    headers,
+  );
 };
 
 /**

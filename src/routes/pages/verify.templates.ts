@@ -200,10 +200,18 @@ export type CertificatePageInput = {
   /** The public base URL, without a trailing slash. */
   base: string;
   jwksPath: string;
+  /** The DigiLocker document type when this server is a DigiLocker issuer (server-wide, not per viewer). */
+  digilockerDocType?: string | null;
 };
 
 /** `GET /verify/{certificateNo}` for a certificate that exists, in any state. */
-export function certificatePage({ v, lang, base, jwksPath }: CertificatePageInput): string {
+export function certificatePage({
+  v,
+  lang,
+  base,
+  jwksPath,
+  digilockerDocType,
+}: CertificatePageInput): string {
   const s = t(lang);
   const c = s.certificate;
   const shareUrl = `${base}/verify/${v.certificateNo}`;
@@ -284,8 +292,8 @@ ${a.rubric.map(
 <li><a id="pdf" href="/api/me/certificates/${v.certificateNo}/pdf">${c.pdf}</a></li>
 </ul>
 <p class="secondary small">${c.badgeNote}</p>
-<div class="slot" id="wallet-slot" data-slot="wallets"></div>
-<div class="slot" id="digilocker-slot" data-slot="digilocker"></div>`
+<p class="slot small" id="wallet-slot" data-slot="wallets">${c.walletNote} <a href="/me#wallets">${c.walletNoteLink}</a>.</p>
+${digilockerDocType ? html`<p class="slot small" id="digilocker-slot" data-slot="digilocker">${c.digilockerNote(digilockerDocType)}</p>` : ''}`
     : '';
 
   const technical = v.credential

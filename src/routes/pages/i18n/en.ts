@@ -168,6 +168,10 @@ export const en = {
     badgePng: 'Badge (PNG)',
     badgeSvg: 'Badge (SVG)',
     badgeNote: 'The badge images carry the signed credential inside (Open Badges 3.0).',
+    walletNote: 'Holders can add this certificate to a wallet from',
+    walletNoteLink: 'their page',
+    digilockerNote: (docType: string) =>
+      `Its holder can fetch it into DigiLocker (document type ${docType}, with the certificate number in UDF1).`,
     pdf: 'PDF certificate (for the holder, signed in)',
     walletsHeading: 'Take it with you',
     technicalHeading: 'Technical details',

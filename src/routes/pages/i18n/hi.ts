@@ -162,6 +162,10 @@ export const hi: Catalogue = {
     badgePng: 'बैज (PNG)',
     badgeSvg: 'बैज (SVG)',
     badgeNote: 'बैज चित्रों के अंदर हस्ताक्षरित क्रेडेंशियल होता है (Open Badges 3.0)।',
+    walletNote: 'धारक इस प्रमाणपत्र को वॉलेट में जोड़ सकते हैं:',
+    walletNoteLink: 'अपने पेज से',
+    digilockerNote: (docType: string) =>
+      `इसका धारक इसे डिजीलॉकर में ला सकता है (दस्तावेज़ प्रकार ${docType}, UDF1 में प्रमाणपत्र संख्या)।`,
     pdf: 'PDF प्रमाणपत्र (धारक के लिए, साइन इन करके)',
     walletsHeading: 'इसे अपने साथ ले जाएँ',
     technicalHeading: 'तकनीकी विवरण',
