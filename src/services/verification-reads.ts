@@ -38,14 +38,20 @@ export function verificationFromMemory(
 export async function kvVerification(
   env: Pick<Env, 'CACHE'>,
   certificateNo: string,
+  read: Promise<KVNamespaceGetWithMetadataResult<string, VerificationMeta>> = readEntry(env, certificateNo),
 ): Promise<{ found: CachedPayload | null; stale: boolean }> {
-  const hit = await env.CACHE.getWithMetadata<VerificationMeta>(verificationKey(certificateNo));
+  const hit = await read;
   // An entry this location still holds from before a known change is rebuilt from the primary.
   const stale = hit.metadata ? builtBeforeChange(certificateNo, hit.metadata.builtAt ?? 0) : false;
   return {
     found: hit.value !== null && hit.metadata && !stale ? { json: hit.value, etag: hit.metadata.etag } : null,
     stale,
   };
+}
+
+/** KV's entry for `certificateNo`, with its metadata. */
+function readEntry(env: Pick<Env, 'CACHE'>, certificateNo: string) {
+  return env.CACHE.getWithMetadata<VerificationMeta>(verificationKey(certificateNo));
 }
 
 /**
@@ -60,15 +66,21 @@ export async function verificationFromKv(
   env: Pick<Env, 'CACHE'>,
   certificateNo: string,
 ): Promise<CachedPayload | undefined> {
+  const key = verificationKey(certificateNo);
+  if (verificationMemory.lastValue(key) !== undefined) return undefined;
+  // The entry is read while the change feed is (a cold isolate's first request waits for one KV
+  // round trip, not two); it is judged only once the feed is applied, as in `verification`.
+  const read = readEntry(env, certificateNo);
+  // (Not awaited when memory was filled meanwhile: its failure is then nobody's.)
+  read.catch(() => undefined);
   const syncing = syncVerificationChanges(env);
   if (syncing) await syncing;
-  const key = verificationKey(certificateNo);
   const now = Date.now();
   if (verificationMemory.lastValue(key) !== undefined) return undefined;
   const kept = await verificationMemory.load(
     key,
     async () => {
-      const { found } = await kvVerification(env, certificateNo);
+      const { found } = await kvVerification(env, certificateNo, read);
       if (found) found.loadedAt = now;
       return found;
     },
