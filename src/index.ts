@@ -56,7 +56,7 @@ export default {
       // Before the app is loaded: a verification from memory or KV (then the app reads KV itself,
       // the same way, and one KV miss is never read twice).
       if (request.method === 'GET' && path.startsWith('/verify/'))
-        return import('./http/cold-page').then(async ({ answerPageFromKv }) => {
+        return import('./routes/pages/pages.cold').then(async ({ answerPageFromKv }) => {
           return (await answerPageFromKv(request, env, path)) ?? toApp(request, env, ctx);
         });
       const early = answerFromKv(request, env, ctx, path);

@@ -8,9 +8,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
-import { answerPageFromKv } from '../src/http/cold-page';
 import { answerFromKv } from '../src/http/cold-reads';
 import { answerFromMemory } from '../src/http/memory-reads';
+import { answerPageFromKv } from '../src/routes/pages/pages.cold';
 import { verificationKey } from '../src/services/cache-keys';
 import { resetVerificationMemory } from '../src/services/verification-memory';
 import { candidateWithCertificate, loginAdmin } from './harness';
@@ -47,7 +47,7 @@ async function fromKv(path: string, headers: Record<string, string> = {}, method
   return res;
 }
 
-/** The cold verification page (src/http/cold-page.ts), from KV as in a fresh isolate, or null. */
+/** The cold verification page (src/routes/pages/pages.cold.ts), from KV as in a fresh isolate, or null. */
 async function pageFromKv(path: string, headers: Record<string, string> = {}, method = 'GET') {
   resetVerificationMemory();
   return answerPageFromKv(new Request(`${BASE}${path}`, { headers, method }), env, path);

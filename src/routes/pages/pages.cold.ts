@@ -11,14 +11,14 @@
  * built from D1). `test/memory-reads.test.ts` compares both answers byte for byte, so a change to
  * the page's handler that is not made here fails there.
  */
-import { parseCertificateNumber } from '../domain/certificates/certificate-number';
-import { noneMatch } from '../lib/etag';
-import { corsCase } from '../middleware/public-cors';
-import { verifyCsp } from '../routes/pages/pages.assets';
-import { verifyPage } from '../routes/pages/pages.templates';
-import type { VerificationPayload } from '../services/certificates';
-import { verificationFromKv, verificationFromMemory } from '../services/verification-reads';
-import { envelopedResponse } from './finished-response';
+import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
+import { envelopedResponse } from '../../http/finished-response';
+import { noneMatch } from '../../lib/etag';
+import { corsCase } from '../../middleware/public-cors';
+import type { VerificationPayload } from '../../services/certificates';
+import { verificationFromKv, verificationFromMemory } from '../../services/verification-reads';
+import { verifyCsp } from './pages.assets';
+import { verifyPage } from './pages.templates';
 
 export const VERIFY_PAGE_PREFIX = '/verify/';
 const JWKS_PATH = '/.well-known/jwks.json';
