@@ -10,6 +10,8 @@
  */
 import { answerFromKv, pathOf } from './http/cold-reads';
 import { useLogLevel } from './lib/log';
+// (No imports of its own: a few string maps.)
+import { asImsx } from './services/portability/imsx';
 
 export { KvCoalescer } from './durable/kv-coalescer';
 export { RateLimiter } from './durable/rate-limiter';
@@ -20,23 +22,29 @@ type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Response | P
 let serveApp: Fetch | undefined;
 /** The memory reads, imported with the app: until then, nothing but the app fills what they read. */
 let answerFromMemory: typeof import('./http/memory-reads').answerFromMemory | undefined;
-let loadingApp: Promise<Fetch> | undefined;
 
 /** The app's fetch: at once when loaded, else after importing it (once per isolate). */
 function appFetch(): Fetch | Promise<Fetch> {
   if (serveApp) return serveApp;
-  loadingApp ??= Promise.all([import('./app'), import('./http/memory-reads')]).then(([{ app }, memory]) => {
+  // Each request imports for itself (the runtime evaluates the modules once): a promise made in
+  // one request's context is not shared with another's.
+  return Promise.all([import('./app'), import('./http/memory-reads')]).then(([{ app }, memory]) => {
     answerFromMemory = memory.answerFromMemory;
     serveApp = app.fetch;
     return serveApp;
   });
-  return loadingApp;
 }
 
 /** `request` answered by the app. */
 function toApp(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
   const fetch = appFetch();
   return fetch instanceof Promise ? fetch.then((f) => f(request, env, ctx)) : fetch(request, env, ctx);
+}
+
+/** The Open Badges API: the app's answer, its errors as `Imsx_StatusInfo` rather than problem+json. */
+async function imsApi(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const response = await toApp(request, env, ctx);
+  return response.status >= 400 ? asImsx(response) : response;
 }
 
 export default {
@@ -64,12 +72,7 @@ export default {
       if (early instanceof Response) return early;
       return early.then((answer) => answer ?? toApp(request, env, ctx));
     }
-    return Promise.all([appFetch(), import('./services/portability/imsx')]).then(
-      async ([fetch, { asImsx }]) => {
-        const response = await fetch(request, env, ctx);
-        return response.status >= 400 ? asImsx(response) : response;
-      },
-    );
+    return imsApi(request, env, ctx);
   },
   async queue(batch, env) {
     useLogLevel(env.LOG_LEVEL);
