@@ -57,6 +57,11 @@ const fingerprintMigrations = await readD1Migrations(
  * `.wasm` module that only the Worker's module rules can load).
  */
 const BUNDLED_DEPENDENCIES = [
+  '@digitalbazaar/data-integrity',
+  '@digitalbazaar/eddsa-rdfc-2022-cryptosuite',
+  '@digitalcredentials/verifier-core',
+  '@openid4vc/oauth2',
+  '@openid4vc/openid4vci',
   '@cfworker/json-schema',
   '@hono/zod-openapi',
   '@noble/hashes/hmac.js',
@@ -80,6 +85,7 @@ const BUNDLED_DEPENDENCIES = [
   'hono/router/trie-router',
   'hono/utils/http-status',
   'jose',
+  'jsonld-signatures',
   'jsqr',
   'pdf-lib',
   'standardwebhooks',
@@ -87,6 +93,18 @@ const BUNDLED_DEPENDENCIES = [
   'yaml',
   'zod',
 ];
+
+/**
+ * How the optimizer bundles them: for the browser, as wrangler bundles the Worker (esbuild's
+ * default platform, so each package's `browser` field applies). jsonld.js and the Data Integrity
+ * libraries (src/domain/certificates/data-integrity.ts) load in workerd only that way: their Node
+ * builds import Node's HTTP client and `crypto`.
+ */
+const OPTIMIZER = {
+  enabled: true,
+  include: BUNDLED_DEPENDENCIES,
+  rolldownOptions: { platform: 'browser' as const },
+};
 
 /** The Workers pool, on wrangler.toml's bindings plus `bindings`. */
 const workers = (bindings: Record<string, unknown>) =>
@@ -163,7 +181,7 @@ export default defineConfig({
           // then holds it as a pending call, and closing the worker with calls pending hung the
           // run at its end. Printed by workerd itself instead, it reaches the terminal all the same.
           disableConsoleIntercept: true,
-          deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
+          deps: { optimizer: { ssr: OPTIMIZER } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
           globalSetup: ['./test/global-setup.ts'],
         },
@@ -175,7 +193,7 @@ export default defineConfig({
           name: 'service-isolated',
           testTimeout: TEST_TIMEOUT_MS,
           include: OWN_WORKERD,
-          deps: { optimizer: { ssr: { enabled: true, include: BUNDLED_DEPENDENCIES } } },
+          deps: { optimizer: { ssr: OPTIMIZER } },
           setupFiles: ['./test/setup.ts', './test/response-validation.setup.ts'],
         },
       },
@@ -189,6 +207,7 @@ export default defineConfig({
           testTimeout: TEST_TIMEOUT_MS,
           // Pure functions: nothing to reset between files, so one workerd per Vitest worker.
           isolate: false,
+          deps: { optimizer: { ssr: OPTIMIZER } },
         },
       },
     ],

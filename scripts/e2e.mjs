@@ -80,7 +80,7 @@ try {
     CHROMIUM_PATH: CHROMIUM,
   });
   const stream = run({
-    files: [join(ROOT, 'test', 'e2e', 'pages.e2e.mjs')],
+    files: [join(ROOT, 'test', 'e2e', 'pages.e2e.mjs'), join(ROOT, 'test', 'e2e', 'me.e2e.mjs')],
     concurrency: 1,
     // The whole file (one Worker, 20 browser tests); on a loaded 2-core machine it nears two minutes.
     timeout: 180_000,

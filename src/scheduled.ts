@@ -10,6 +10,7 @@ import { sweepJobs } from './services/jobs/sweeper';
 import { backfillOrganisationNameKeys } from './services/organisations/organisation';
 import { runRetention } from './services/retention';
 import { sweepExpiredSessions } from './services/sessions';
+import { expireUnconfirmedSignups } from './services/unconfirmed-signups';
 import { rebuildVerificationFilter } from './services/verification-filter';
 import './services/jobs/kinds';
 import { log } from './lib/log';
@@ -33,6 +34,8 @@ export async function runScheduled(env: Env, now = new Date()): Promise<void> {
     purgeOldUsage(db, now.getTime()),
     purgePseudonymisedLogs(db, now),
     runRetention(db, env, now),
+    // Signups whose address was never confirmed are closed after a week (nobody squats an address).
+    expireUnconfirmedSignups(db, env, now),
     endGuardianshipsAtMajority(db, now),
     backfillErasureJobs(db, now).then(() => sweepJobs(db, env, now)),
     deleteExpiredExports(db, env, now),

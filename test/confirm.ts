@@ -1,14 +1,14 @@
 /**
  * Confirmed email addresses for fixtures (issue 41). `markConfirmed` writes the confirmation
  * straight into D1 (for fixtures whose behaviour under test is not the confirmation);
- * `confirmEmail` opens the link the outbox would mail, through the API, as the person would.
+ * `confirmEmail` confirms with the token the outbox would mail, through the API, as the person would.
  */
 import { env } from 'cloudflare:test';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../src/db/client';
 import { emailConfirmations, users } from '../src/db/schema';
 import { confirmationToken } from '../src/services/email-confirmations';
-import { call } from './helpers';
+import { call, jsonInit } from './helpers';
 
 /** The account's address as confirmed (D1 only, no link used). */
 export async function markConfirmed(userId: string): Promise<void> {
@@ -36,10 +36,14 @@ export async function latestConfirmationToken(
   return confirmationToken(env, row.id);
 }
 
-/** Opens the newest link sent to the account (`GET /api/auth/email-confirmation`); the response. */
+/**
+ * Confirms with the newest link sent to the account, as a JSON client does (`POST
+ * /api/auth/email-confirmation` with the token; opening the link itself only shows a page).
+ */
 export async function openConfirmationLink(userId: string, purpose: 'signup' | 'change' = 'signup') {
   return call(
-    `/api/auth/email-confirmation?token=${encodeURIComponent(await latestConfirmationToken(userId, purpose))}`,
+    '/api/auth/email-confirmation',
+    jsonInit('POST', { token: await latestConfirmationToken(userId, purpose) }),
   );
 }
 

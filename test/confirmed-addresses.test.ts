@@ -5,14 +5,32 @@
  */
 import { env } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { getDb } from '../src/db/client';
-import { emailConfirmations, jobs } from '../src/db/schema';
+import { emailConfirmations, jobs, users } from '../src/db/schema';
 import { clock, resetClock } from '../src/lib/clock';
+import { useLogLevel } from '../src/lib/log';
+import {
+  CONFIRMATION_SECRET_KEY,
+  confirmationToken,
+  emailConfirmationJob,
+  forgetConfirmationSecret,
+} from '../src/services/email-confirmations';
 import { sendMail } from '../src/services/mail';
+import { expireUnconfirmedSignups } from '../src/services/unconfirmed-signups';
 import { latestConfirmationToken, openConfirmationLink } from './confirm';
 import { certify, employerAt, signup } from './harness';
-import { type Account, as, call, expectProblem, freshIp, jsonInit, sessionCookieFrom } from './helpers';
+import {
+  type Account,
+  as,
+  BASE,
+  call,
+  eventually,
+  expectProblem,
+  freshIp,
+  jsonInit,
+  sessionCookieFrom,
+} from './helpers';
 
 afterEach(() => {
   resetClock();
@@ -61,11 +79,12 @@ describe('the signup confirmation link', () => {
     const token = await latestConfirmationToken(account.id);
     expect(JSON.stringify([link, job])).not.toContain(token);
 
-    const opened = await call(`/api/auth/email-confirmation?token=${token}`);
+    const confirm = () => call('/api/auth/email-confirmation', jsonInit('POST', { token }));
+    const opened = await confirm();
     expect(opened.status).toBe(200);
     expect(await opened.json()).toMatchObject({ email: account.email, purpose: 'signup' });
     expect(await me(account)).toMatchObject({ emailConfirmed: true });
-    await expectProblem(await call(`/api/auth/email-confirmation?token=${token}`), 404, 'not-found');
+    await expectProblem(await confirm(), 404, 'not-found');
     await expectProblem(
       await call('/api/me/email-confirmation', { method: 'POST', headers: as(account) }),
       409,
@@ -77,6 +96,16 @@ describe('the signup confirmation link', () => {
     await expectProblem(await openConfirmationLink(late.id), 404, 'not-found');
     resetClock();
     expect(await me(late)).toMatchObject({ emailConfirmed: false });
+    await expectProblem(
+      await call('/api/auth/email-confirmation', jsonInit('POST', { token: 'vpc_not-a-real-token-at-all' })),
+      404,
+      'not-found',
+    );
+    const unknownPage = await call('/api/auth/email-confirmation?token=vpc_not-a-real-token-at-all', {
+      headers: { accept: 'text/html' },
+    });
+    expect(unknownPage.status).toBe(404);
+    expect(unknownPage.headers.get('content-type')).toContain('text/html');
     await expectProblem(
       await call('/api/auth/email-confirmation?token=vpc_not-a-real-token-at-all'),
       404,
@@ -100,6 +129,8 @@ describe('the signup confirmation link', () => {
   it('the log transport shows a link only on a local base URL, never in a deployment', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    useLogLevel('info'); // the tests log nothing by default (LOG_LEVEL=silent); dev and production log info
+    onTestFinished(() => useLogLevel(env.LOG_LEVEL));
     const message = { to: 'a@b.example', subject: 'Confirm', text: 'https://x/?token=vpc_secret' };
     await sendMail({ PUBLIC_BASE_URL: 'https://api.example.com' }, message, {
       link: 'https://x/?token=vpc_secret',
@@ -110,6 +141,142 @@ describe('the signup confirmation link', () => {
     });
     expect(lines.join('\n')).toContain('vpc_local');
     expect(lines.join('\n')).not.toContain('a@b.example');
+  });
+});
+
+describe('the mailed link opens a page; only its button (a same-origin POST) or a JSON client confirms', () => {
+  const linkOf = (token: string) => `/api/auth/email-confirmation?token=${encodeURIComponent(token)}`;
+
+  it('a GET (a mail scanner’s prefetch, a stray click), even repeated, changes nothing', async () => {
+    const account = await unconfirmed(fresh());
+    const token = await latestConfirmationToken(account.id);
+    for (let i = 0; i < 3; i++) {
+      const page = await call(linkOf(token));
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
+      const html = await page.text();
+      expect(html).toContain('method="post" action="/api/auth/email-confirmation"');
+      expect(html).toContain(`name="token" value="${token}"`);
+      expect(html).toContain(account.email);
+    }
+    const head = await call(linkOf(token), { method: 'HEAD' });
+    expect(head.status).toBeLessThan(500);
+    expect(await me(account)).toMatchObject({ emailConfirmed: false });
+    const [row] = await getDb(env.DB)
+      .select()
+      .from(emailConfirmations)
+      .where(eq(emailConfirmations.userId, account.id));
+    expect(row?.usedAt).toBeNull();
+  });
+
+  it('the page’s form confirms from this site only: another origin, or none, is a 403 and changes nothing', async () => {
+    const account = await unconfirmed(fresh());
+    const token = await latestConfirmationToken(account.id);
+    const form = (headers: Record<string, string>) =>
+      call('/api/auth/email-confirmation', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ token }).toString(),
+      });
+    for (const headers of [
+      { origin: 'https://attacker.example' },
+      {},
+      { 'sec-fetch-site': 'cross-site' },
+    ] as Record<string, string>[]) {
+      const refused = await form(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers.get('content-type')).toContain('text/html');
+    }
+    expect(await me(account)).toMatchObject({ emailConfirmed: false });
+    const done = await form({ origin: BASE });
+    expect(done.status).toBe(200);
+    expect(done.headers.get('content-type')).toContain('text/html');
+    expect(await done.text()).toContain('confirmed');
+    expect(await me(account)).toMatchObject({ emailConfirmed: true });
+    // Used: the link's page says so, and the form is refused with a page.
+    expect((await call(linkOf(token), { headers: { accept: 'text/html' } })).status).toBe(404);
+    expect((await form({ 'sec-fetch-site': 'same-origin' })).status).toBe(404);
+  });
+});
+
+describe('the links’ own secret', () => {
+  it('signup works without a certificate signing key, and a key rotation changes no link', async () => {
+    const { signUp } = await import('../src/services/accounts');
+    const email = fresh('keyless');
+    const input = {
+      email,
+      password: 'a-long-enough-password',
+      name: 'Keyless Person',
+      role: 'candidate' as const,
+      dateOfBirth: '1990-01-01',
+    };
+    const { user } = await signUp(getDb(env.DB), { ...env, CERT_SIGNING_KEY: '' } as Env, input);
+    const [row] = await getDb(env.DB)
+      .select()
+      .from(emailConfirmations)
+      .where(eq(emailConfirmations.userId, user.id));
+    expect(row).toBeTruthy();
+    const a = await confirmationToken({ ...env, CERT_SIGNING_KEY: 'one' } as Env, row!.id);
+    const b = await confirmationToken({ ...env, CERT_SIGNING_KEY: 'another' } as Env, row!.id);
+    expect(a).toBe(b);
+    const res = await call('/api/auth/email-confirmation', jsonInit('POST', { token: a }));
+    expect(res.status).toBe(200);
+  });
+
+  it('a link whose secret changed before it was mailed is re-hashed when mailed, and works', async () => {
+    const account = await unconfirmed(fresh());
+    const db = getDb(env.DB);
+    const [row] = await db.select().from(emailConfirmations).where(eq(emailConfirmations.userId, account.id));
+    await env.CACHE.delete(CONFIRMATION_SECRET_KEY);
+    forgetConfirmationSecret();
+    await emailConfirmationJob.run({ confirmationId: row!.id }, { env, db, now: new Date() } as never);
+    const [after] = await db.select().from(emailConfirmations).where(eq(emailConfirmations.id, row!.id));
+    expect(after!.tokenHash).not.toBe(row!.tokenHash);
+    expect((await openConfirmationLink(account.id)).status).toBe(200);
+  });
+});
+
+describe('unconfirmed signups expire', () => {
+  it('an account left unconfirmed for 7 days is closed (erasure requested, audited), its address free again', async () => {
+    const email = fresh('squat');
+    const squatter = await unconfirmed(email);
+    const confirmedOne = await unconfirmed(fresh('kept'));
+    expect((await openConfirmationLink(confirmedOne.id)).status).toBe(200);
+    const db = getDb(env.DB);
+    expect(await expireUnconfirmedSignups(db, env, new Date(Date.now() + 6 * DAY))).toBe(0);
+    const closed = await expireUnconfirmedSignups(db, env, new Date(Date.now() + 7 * DAY + 60_000));
+    expect(closed).toBeGreaterThanOrEqual(1);
+    const [user] = await db.select().from(users).where(eq(users.id, squatter.id));
+    expect(user!.disabledAt).not.toBeNull();
+    const [kept] = await db.select().from(users).where(eq(users.id, confirmedOne.id));
+    expect(kept!.disabledAt).toBeNull();
+    const audit = await env.DB.prepare(
+      "SELECT 1 FROM audit_log WHERE action = 'signup.expired' AND target_id = ?",
+    )
+      .bind(squatter.id)
+      .all();
+    expect(audit.results).toHaveLength(1);
+    expect((await call('/api/me', { headers: as(squatter) })).status).toBe(401);
+    // Once the erasure cascade has run, the owner of the address can sign up with it.
+    await eventually(async () => {
+      const res = await call(
+        '/api/auth/signup',
+        jsonInit(
+          'POST',
+          {
+            email,
+            password: 'another-long-password',
+            name: 'Real Owner',
+            role: 'candidate',
+            dateOfBirth: '1990-01-01',
+          },
+          { 'CF-Connecting-IP': freshIp() },
+        ),
+      );
+      return res.status === 201 ? true : undefined;
+    }, 20_000);
   });
 });
 

@@ -416,11 +416,33 @@ describe('baked badges and this site’s own credentials', () => {
       expect(suspended.issuer).toMatchObject({ verifiedHere: false, standing: 'suspended' });
       expect(checkOf(suspended, 'issuer')?.detail).toMatch(/no longer recognised/);
 
-      const json = await verify({
+      // A JSON credential with no proof is secured by nothing: invalid. With an embedded proof
+      // (one object, as the published schema and Data Integrity libraries have it): the schema
+      // passes and the proof is not checked here yet, so unverifiable.
+      const bare = await verify({
         credential: JSON.stringify(credentialFrom({ id: 'https://x.issuer.test/i' })),
       });
-      expect(json.verdict).toBe('unverifiable');
-      expect(checkOf(json, 'schema')?.outcome).toBe('passed');
+      expect(bare.verdict).toBe('invalid');
+      expect(checkOf(bare, 'signature')?.detail).toMatch(/no proof/);
+      const proof = {
+        type: 'DataIntegrityProof',
+        cryptosuite: 'eddsa-rdfc-2022',
+        created: '2026-01-05T10:00:00Z',
+        verificationMethod:
+          'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK#z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+        proofPurpose: 'assertionMethod',
+        proofValue:
+          'z3FXQjecWufY46yg5abdVZsXqLhxhueuSoZgNSARiKBk9czhSePTFehP8c3PGfb6a22gkfUKKiLYUFdrMBpZmb9Fs',
+      };
+      for (const credential of [
+        JSON.stringify(credentialFrom({ id: 'https://x.issuer.test/i' }, { proof })),
+        credentialFrom({ id: 'https://x.issuer.test/i' }, { proof: [proof] }),
+      ] as never[]) {
+        const json = await verify({ credential });
+        expect(json.verdict).toBe('unverifiable');
+        expect(checkOf(json, 'schema')?.outcome).toBe('passed');
+        expect(checkOf(json, 'signature')?.detail).toMatch(/DataIntegrityProof \/ eddsa-rdfc-2022/);
+      }
     },
   );
 });
@@ -517,7 +539,12 @@ describe('each verdict and fetch rule the issue names', () => {
       // the issuer's Profile (the seventh) is not fetched and is only a warning.
       await publish(issuer.host, '/keys/1', null, { status: 302, headers: { location: '/keys/1a' } });
       await publish(issuer.host, '/keys/1a', null, { status: 307, headers: { location: '/keys/1b' } });
-      await publish(issuer.host, '/keys/1b', issuer.publicJwk);
+      await publish(issuer.host, '/keys/1b', {
+        id: issuer.kid,
+        type: 'JsonWebKey',
+        controller: issuer.id,
+        publicKeyJwk: issuer.publicJwk,
+      });
       const list = await publishStatusList(issuer, '/status/far', []);
       await publish(issuer.host, '/status/hop', null, { status: 302, headers: { location: '/status/hop2' } });
       await publish(issuer.host, '/status/hop2', null, { status: 302, headers: { location: '/status/far' } });

@@ -155,6 +155,8 @@ describe('GET /api/dsr/access', { timeout: 30_000 }, () => {
       [first.certificateNo, second.certificateNo].sort(),
     );
     expect(certificates[0]).toMatchObject({ credentialJwt: expect.any(String), employerName: 'Acme Hiring' });
+    // Both securings (issue 56): the Data Integrity form beside the VC-JWT (none on these seeded rows).
+    expect(certificates[0]).toHaveProperty('credentialDataIntegrity');
     const received = parse<Record<string, unknown>[]>(files, 'ratings-received.json');
     expect(received[0]).toMatchObject({ score: 4, verdict: 'pass', comment: 'Good work' });
     expect(received[0]).not.toHaveProperty('employerId');

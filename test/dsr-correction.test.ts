@@ -125,7 +125,7 @@ describe('PATCH /api/dsr/correction', () => {
     const id = await expectProblem(await correct(person, { id: 'someone-else' }), 422, 'validation-failed');
     expect(id.errors?.map((e) => e.pointer)).toContain('#/id');
     const empty = await expectProblem(await correct(person, {}), 422, 'validation-failed');
-    expect(empty.errors).toEqual([{ pointer: '#', detail: 'Give name, email or both' }]);
+    expect(empty.errors).toEqual([{ pointer: '#', detail: 'Give name, email, dateOfBirth or several' }]);
     const bad = await expectProblem(
       await correct(person, { email: 'nope', name: '' }),
       422,

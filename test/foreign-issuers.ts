@@ -64,7 +64,10 @@ export async function foreignIssuer(alg: Alg, name = `Foreign ${alg} University`
   const id = `https://${host}/issuer`;
   const kid = `https://${host}/keys/1`;
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg };
-  await publish(host, '/keys/1', publicJwk, { headers: { 'cache-control': 'max-age=600' } });
+  // The key document names its controller (the issuer), and the Profile lists the key: either
+  // binds a key to the issuer (a key merely on the issuer's host does not).
+  const method = { id: kid, type: 'JsonWebKey', controller: id, publicKeyJwk: publicJwk };
+  await publish(host, '/keys/1', method, { headers: { 'cache-control': 'max-age=600' } });
   await publish(host, '/issuer', {
     '@context': [
       'https://www.w3.org/ns/credentials/v2',
@@ -74,6 +77,7 @@ export async function foreignIssuer(alg: Alg, name = `Foreign ${alg} University`
     type: ['Profile'],
     name,
     url: `https://${host}/`,
+    verificationMethod: [method],
   });
   return { host, id, kid, alg, privateKey: privateKey as CryptoKey, publicJwk };
 }
@@ -182,10 +186,15 @@ export type Report = {
   };
   credential: { name: string | null } | null;
   container: string | null;
+  format?: string | null;
+  verifiedCredential?: string | null;
 };
 
 /** `POST /api/credentials/verify` (public) or `/api/v1/credentials/verify` with `key`. */
-export async function verify(body: { credential?: string; badge?: string }, key?: string): Promise<Report> {
+export async function verify(
+  body: { credential?: string | Record<string, unknown>; badge?: string },
+  key?: string,
+): Promise<Report> {
   const path = key ? '/api/v1/credentials/verify' : '/api/credentials/verify';
   const res = await call(
     path,

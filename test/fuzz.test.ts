@@ -21,9 +21,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { CANONICAL_SERVER_URL, openApiDocument } from '../src/http/openapi';
-import { BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
+import { BODY_LIMIT_BYTES, INTEGRITY_BODY_LIMIT_BYTES } from '../src/middleware/body-limits';
 import { certify, DEMO_BRIEF, issueKey, loginAdmin, signup } from './harness';
-import { type Account, as, call, jsonInit, ORIGIN } from './helpers';
+import { type Account, as, call, expectProblem, jsonInit, ORIGIN } from './helpers';
 
 type Schema = Record<string, unknown> & {
   $ref?: string;
@@ -645,7 +645,13 @@ afterAll(() => {
  * the authorization page refuses a request it cannot redirect with an HTML page, whatever is accepted.
  */
 function refusalOfItsOwnStandard(path: string, contentType: string): boolean {
-  if (path.startsWith('/ims/') || path === '/oauth/register' || path === '/oauth/token')
+  if (
+    path.startsWith('/ims/') ||
+    path === '/oauth/register' ||
+    path === '/oauth/token' ||
+    path === '/oid4vci/token' ||
+    path === '/oid4vci/credential'
+  )
     return contentType.startsWith('application/json');
   return path === '/oauth/authorize' && contentType.startsWith('text/html');
 }
@@ -675,7 +681,8 @@ describe.each(
         const headers: Record<string, string> = { ...who.headers, 'CF-Connecting-IP': ip };
         if (b.contentType !== undefined) headers['content-type'] = b.contentType;
         if (acceptHtml) headers.accept = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
-        const init: RequestInit = { method: method.toUpperCase(), headers };
+        // A redirect (a page's form answering 303) is the answer under test, not the page it leads to.
+        const init: RequestInit = { method: method.toUpperCase(), headers, redirect: 'manual' };
         // A string body would get `text/plain` from fetch; a typeless Blob goes without a type.
         if (b.text !== undefined && method !== 'get')
           init.body = b.contentType === undefined ? new Blob([b.text]) : b.text;
@@ -684,7 +691,10 @@ describe.each(
         await res.arrayBuffer();
         stats.requests += 1;
         const context = `${label} as ${who.label} → ${res.status}`;
-        expect(res.status, context).toBeLessThan(500);
+        // DigiLocker's endpoints are not configured in the tests' Worker: 503 `not-configured`, as
+        // documented (test/digilocker.test.ts configures them and fuzzes their XML).
+        if (!(path.startsWith('/api/digilocker/') && res.status === 503))
+          expect(res.status, context).toBeLessThan(500);
         if (res.status === 429) {
           stats.limited += 1;
           limitedBy[label] = (limitedBy[label] ?? 0) + 1;
@@ -784,6 +794,106 @@ describe('malformed UTF-8 (issue 41)', () => {
       expect(await fingerprint()).toEqual(before);
     },
   );
+});
+
+/**
+ * Depth, size and encoding budgets (issue 51, docs/security.md "Verifier (third round)"): every
+ * operation that parses a JSON body checks its size and depth before any parser or validator
+ * does, whoever calls; the public routes take hostile query strings and path parameters without
+ * a 5xx; the verifier's own inputs (text, base64 badge, raw image bytes) are refused or answered.
+ */
+describe('depth, size and encoding budgets (issue 51)', () => {
+  const apiBodies = operations.filter(
+    ({ path, op }) => path.startsWith('/api/') && op.requestBody?.content['application/json'] !== undefined,
+  );
+  const publicOps = operations.filter(({ op }) => !op.security || op.security.length === 0);
+  const send = (path: string, method: string, headers: Record<string, string>, body: BodyInit) =>
+    call(path.replace(/\{[^}]+\}/g, 'x'), {
+      method: method.toUpperCase(),
+      headers: { origin: ORIGIN, 'CF-Connecting-IP': '203.0.113.51', ...headers },
+      body,
+    });
+  const callersOf = () => [{}, as(pools.employer[1]!), { 'X-Service-Key': pools.keys[0]! }];
+
+  it('covers the JSON-body operations and the public ones', () => {
+    expect(apiBodies.length).toBeGreaterThan(20);
+    expect(publicOps.length).toBeGreaterThan(5);
+  });
+
+  it.each(apiBodies.map(({ path, method }) => [`${method.toUpperCase()} ${path}`, path, method] as const))(
+    '%s: a body nested 300 levels is a 422, over its limit a 413, gzip-coded a 415; nothing changes',
+    async (_label, path, method) => {
+      const before = await fingerprint();
+      const deep = `{"a":${'['.repeat(300)}${']'.repeat(300)}}`;
+      for (const headers of callersOf()) {
+        const res = await send(path, method, { ...headers, 'content-type': 'application/json' }, deep);
+        const problem = await expectProblem(res, 422, 'validation-failed');
+        expect(problem.detail).toMatch(/deeper than 64 levels/);
+      }
+      const limit = path === '/api/v1/integrity/check' ? INTEGRITY_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES;
+      const big = `{"a":"${'x'.repeat(limit)}"}`;
+      await expectProblem(
+        await send(path, method, { 'content-type': 'application/json' }, big),
+        413,
+        'payload-too-large',
+      );
+      await expectProblem(
+        await send(path, method, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, '{}'),
+        415,
+        'unsupported-media-type',
+      );
+      expect(await fingerprint()).toEqual(before);
+    },
+  );
+
+  it.each(publicOps.map(({ path, method }) => [`${method.toUpperCase()} ${path}`, path, method] as const))(
+    '%s: hostile query strings and path parameters get no 5xx',
+    async (_label, path, method) => {
+      const params = ['%FF%FE', '%00', 'x'.repeat(8000), '..%2F..%2F', '%E2%80%AE', '[[[[', '{"a":1}'];
+      for (const value of params) {
+        const url = `${path.replace(/\{[^}]+\}/g, value)}?q=${value}&limit=${value}&cursor=${value}&${value}=${value}`;
+        const res = await call(url, {
+          method: method.toUpperCase(),
+          headers: { origin: ORIGIN, 'CF-Connecting-IP': '203.0.113.52' },
+          // A page's form answering 303 is the answer under test, not the page it leads to.
+          redirect: 'manual',
+          ...(method === 'get' ? {} : { body: '{}' }),
+        });
+        await res.arrayBuffer();
+        // DigiLocker's endpoints answer 503 not-configured in the tests' Worker (documented).
+        if (path.startsWith('/api/digilocker/') && res.status === 503) continue;
+        expect(res.status, `${method} ${url.slice(0, 120)}`).toBeLessThan(500);
+      }
+    },
+  );
+
+  it('the verifier: hostile text, base64 and image bytes are answered (200) or refused (4xx), never a 5xx', async () => {
+    const svgBomb = `<?xml version="1.0"?><!DOCTYPE svg [${'<!ENTITY a "aaaa">'.repeat(100)}]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>`;
+    const bodies: [string, BodyInit][] = [
+      ['application/json', JSON.stringify({ credential: `did:key:z${'2'.repeat(600_000)}` })],
+      ['application/json', JSON.stringify({ credential: '\ud800.\udfff.x' })],
+      ['application/json', JSON.stringify({ credential: `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}` })],
+      ['application/json', JSON.stringify({ badge: '!!!not base64!!!' })],
+      ['application/json', JSON.stringify({ badge: btoa(svgBomb) })],
+      ['application/json', JSON.stringify({ credential: { issuer: `did:key:z${'2'.repeat(600_000)}` } })],
+      ['image/svg+xml', svgBomb],
+      ['image/svg+xml', `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(20_000)}`],
+      ['image/svg+xml', new Uint8Array([0xff, 0xfe, 0x3c, 0x00, 0x73, 0x00])],
+      ['image/png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xff, 0xff, 0xff])],
+      ['image/png', new Uint8Array(300_000).fill(0x89)],
+    ];
+    for (const [contentType, body] of bodies)
+      for (const [path, headers] of [
+        ['/api/credentials/verify', {}],
+        ['/api/v1/credentials/verify', { 'X-Service-Key': pools.keys[0]! }],
+      ] as const) {
+        const started = Date.now();
+        const res = await send(path, 'post', { ...headers, 'content-type': contentType }, body);
+        await res.arrayBuffer();
+        expect(res.status, `${path} ${contentType}`).toBeLessThan(500);
+        expect(Date.now() - started, `${path} ${contentType}`).toBeLessThan(5000);
+      }
+  }, 120_000);
 });
 
 describe('regressions found by fuzzing', () => {

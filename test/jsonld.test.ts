@@ -130,7 +130,9 @@ describe('JSON-LD: every document we serve expands in safe mode with the officia
     await expectClean('credential with identifier', resigned);
     const statusList = await served(credential.credentialStatus.statusListCredential);
     await expectClean('status list credential', statusList);
-    await expectClean('issuer Profile', await served(credential.issuer.id));
+    // issuer.id is the organisation's did:web; its Profile is at /ob/issuers/{id} (decision 0350).
+    const organisationId = credential.issuer.id.split(':').at(-1);
+    await expectClean('issuer Profile', await served(`${env.PUBLIC_BASE_URL}/ob/issuers/${organisationId}`));
     await expectClean('platform Profile', await served(`${env.PUBLIC_BASE_URL}/ob/issuers/platform`));
     const achievement = await served(credential.credentialSubject.achievement.id);
     expect(achievement.validForMonths).toBe(12);

@@ -223,6 +223,10 @@ describe('GET /ims/clr/v2p0/credentials', { timeout: 60_000 }, () => {
     expect(body.compactJwsString).toHaveLength(1);
     const { payload } = await verifyWithJwks(body.compactJwsString[0]!);
     expectClrValid(payload);
+    // Each certificate inside is its Data Integrity form, verifiable on its own (issue 56).
+    const inside = (payload.credentialSubject as { verifiableCredential: { proof?: unknown }[] })
+      .verifiableCredential;
+    expect(inside[0]!.proof).toMatchObject({ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' });
 
     // A token for the Open Badges scope only is not one for the learner record.
     const ob = await register();

@@ -10,7 +10,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { answerFromKv } from '../src/http/cold-reads';
 import { answerFromMemory } from '../src/http/memory-reads';
-import { answerPageFromKv } from '../src/routes/pages/pages.cold';
 import { verificationKey } from '../src/services/cache-keys';
 import { resetVerificationMemory } from '../src/services/verification-memory';
 import { candidateWithCertificate, loginAdmin } from './harness';
@@ -45,12 +44,6 @@ async function fromKv(path: string, headers: Record<string, string> = {}, method
   const res = await (answerFromKv(new Request(url, { headers, method }), env, ctx, path) ?? null);
   await waitOnExecutionContext(ctx);
   return res;
-}
-
-/** The cold verification page (src/routes/pages/pages.cold.ts), from KV as in a fresh isolate, or null. */
-async function pageFromKv(path: string, headers: Record<string, string> = {}, method = 'GET') {
-  resetVerificationMemory();
-  return answerPageFromKv(new Request(`${BASE}${path}`, { headers, method }), env, path);
 }
 
 /**
@@ -215,19 +208,6 @@ describe('a verification answered from KV before the app is imported (a cold iso
     await env.CACHE.delete(verificationKey(certificateNo));
     expect((await fromKv(`/api/verify/${certificateNo}`, {}, 'GET', false))?.status).toBe(200);
     expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
-  });
-
-  it('answers the verification page from KV as the app does, 304 included', async () => {
-    // (The test above emptied KV: a fresh isolate's app rebuilds the entry from D1.)
-    resetVerificationMemory();
-    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
-    await sameAsApp(`/verify/${certificateNo}`, {}, pageFromKv);
-    await sameAsApp(`/verify/${certificateNo}`, { Accept: 'text/html' }, pageFromKv);
-    expect(await pageFromKv('/verify/VP-DEM0-CERT-1FY3')).toBeNull();
-    expect(await pageFromKv(`/verify/${certificateNo.toLowerCase()}`)).toBeNull();
-    expect(await pageFromKv(`/verify/${certificateNo}?lang=hi`)).toBeNull();
-    expect(await pageFromKv(`/verify/${certificateNo}`, {}, 'HEAD')).toBeNull();
-    expect(await pageFromKv('/verify')).toBeNull();
   });
 
   it('leaves to the app a KV miss and what it does not recognise exactly', async () => {

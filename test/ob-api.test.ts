@@ -116,9 +116,15 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
 
     const res = await credentials(tokens.access_token);
     expect(res.status).toBe(200);
-    const body = await res.json<{ compactJwsString: string[] }>();
+    const body = await res.json<{ compactJwsString: string[]; credential: Record<string, unknown>[] }>();
     expectSpecValid('GetOpenBadgeCredentialsResponse', body);
     expect(body.compactJwsString).toEqual([certificateJwt]);
+    // The same credential secured the second way, in the `credential` array (issue 56).
+    expect(body.credential).toHaveLength(1);
+    expect(body.credential[0]).toMatchObject({
+      id: JSON.parse(atob(certificateJwt.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).id,
+      proof: [{ type: 'DataIntegrityProof', cryptosuite: 'eddsa-rdfc-2022' }],
+    });
     expect(res.headers.get('x-total-count')).toBe('1');
     expect(res.headers.get('link')).toContain('rel="first"');
     expect(res.headers.get('link')).toContain('rel="last"');
@@ -486,22 +492,23 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
     }
   });
 
-  it('refuses a plain PKCE challenge and a request without PKCE, back at the client', async () => {
+  it('refuses a plain PKCE challenge and a request without PKCE on its own page, never redirecting before the holder saw anything', async () => {
     const r = await register();
     for (const params of [
       { state: 'plain', challenge: oauth.generateRandomCodeVerifier(), method: 'plain' },
       { state: 'none' },
     ]) {
       const url = authorizationUrl(r, params);
-      const res = await call(url.pathname + url.search, {
-        headers: { cookie: holder.cookie },
-        redirect: 'manual',
-      });
-      expect(res.status, params.state).toBe(302);
-      const back = new URL(res.headers.get('location')!);
-      expect(back.origin + back.pathname).toBe(REDIRECT);
-      expect(back.searchParams.get('error')).toBe('invalid_request');
-      expect(back.searchParams.get('state')).toBe(params.state);
+      for (const cookie of [holder.cookie, '']) {
+        const res = await call(url.pathname + url.search, {
+          headers: cookie ? { cookie } : {},
+          redirect: 'manual',
+        });
+        expect(res.status, params.state).toBe(400);
+        expect(res.headers.get('location')).toBeNull();
+        expect(res.headers.get('content-type')).toContain('text/html');
+        expect(await res.text()).toContain('invalid_request');
+      }
     }
   });
 
@@ -580,8 +587,10 @@ describe('an independent OAuth client (oauth4webapi)', { timeout: 30_000 }, () =
       headers: { cookie: child.cookie },
       redirect: 'manual',
     });
-    expect(res.status).toBe(302);
-    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+    // Shown here (the holder has seen no consent page yet), not redirected to the client.
+    expect(res.status).toBe(403);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('access_denied');
   });
 });
 
@@ -615,10 +624,9 @@ describe('a child’s account and grants', { timeout: 30_000 }, () => {
       headers: { cookie: ward.cookie },
       redirect: 'manual',
     });
-    expect(res.status).toBe(302);
-    const back = new URL(res.headers.get('location')!);
-    expect(back.searchParams.get('error')).toBe('access_denied');
-    expect(back.searchParams.get('state')).toBe('ward');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('access_denied');
     expect(await grantsOf(env, ward.id)).toEqual([]);
   });
 });

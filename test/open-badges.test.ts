@@ -196,8 +196,18 @@ describe('a freshly issued credential, checked only through what it names', () =
       expect.objectContaining({ id: `${env.PUBLIC_BASE_URL}/verify/${certificateNo}` }),
     ]);
 
-    // issuer.id → the organisation's Profile, its current name and verification state.
-    const profileRes = await dereference(payload.issuer.id);
+    // issuer.id → the organisation's did:web (decision 0350) → its DID document, which names
+    // the organisation's Profile (alsoKnownAs): its current name and verification state.
+    const host = encodeURIComponent(new URL(env.PUBLIC_BASE_URL).host);
+    expect(payload.issuer.id).toMatch(new RegExp(`^did:web:${host}:issuers:[0-9a-f-]{36}$`));
+    const didRes = await dereference(
+      `${env.PUBLIC_BASE_URL}/${payload.issuer.id.split(':').slice(3).join('/')}/did.json`,
+    );
+    expect(didRes.status).toBe(200);
+    const didDocument = await didRes.json<{ id: string; alsoKnownAs: string[] }>();
+    expect(didDocument.id).toBe(payload.issuer.id);
+    const profileUrl = didDocument.alsoKnownAs[0]!;
+    const profileRes = await dereference(profileUrl);
     expect(profileRes.status).toBe(200);
     expect(profileRes.headers.get('Cache-Control')).toMatch(/public, max-age=\d+/);
     const profile = await profileRes.json<{
@@ -207,7 +217,7 @@ describe('a freshly issued credential, checked only through what it names', () =
       verification: { state: string };
     }>();
     expectSchemaValid(profileValidator, profile);
-    expect(profile).toMatchObject({ id: payload.issuer.id, type: ['Profile'], name: 'Lotus Labs' });
+    expect(profile).toMatchObject({ id: profileUrl, type: ['Profile'], name: 'Lotus Labs' });
     expect(profile.verification.state).toBe('verified');
     expect(payload.issuer.name).toBe('Lotus Labs');
 
@@ -526,7 +536,8 @@ describe('expiry (validForMonths)', () => {
       valid: false,
     });
     const page = await (await call(`/verify/${certificateNo}`)).text();
-    expect(page).toContain('Expired certificate');
+    expect(page).toContain('data-status="expired"');
+    expect(page).toContain('This certificate was valid until');
   });
 
   it('lets the brief set, change and clear validForMonths within 1..120', async () => {

@@ -110,7 +110,18 @@ describe('openapi.yaml', () => {
           );
           continue;
         }
-        if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
+        // DigiLocker's issuer API answers its refusals in its own XML (`Status="0"`), as its
+        // specification shows; its other errors are problems.
+        if (path.startsWith('/api/digilocker/') && (status === '401' || status === '409')) {
+          expect(response.content?.['application/xml'], `${method} ${path} ${status}`).toBeDefined();
+          continue;
+        }
+        // OID4VCI's token and credential endpoints answer its (OAuth 2.0) error objects too.
+        if (
+          path.startsWith('/oauth/') ||
+          path.startsWith('/.well-known/oauth-') ||
+          path.startsWith('/oid4vci/')
+        ) {
           expect(
             response.content?.['application/json']?.schema.$ref ??
               response.content?.['text/html'] ??
@@ -135,9 +146,14 @@ describe('openapi.yaml', () => {
         | { description?: string }
         | undefined;
       const keyed = (op.security ?? []).some((s) => 'serviceKey' in s);
-      const bearer = (op.security ?? []).some((s) => 'OAuth2ACG' in s);
+      const bearer = (op.security ?? []).some((s) => 'OAuth2ACG' in s) || path.startsWith('/oid4vci/');
       const oauthEndpoint = path.startsWith('/oauth/');
       if (oauthEndpoint) continue; // RFC 6749 client authentication errors, or an HTML page
+      if (path.startsWith('/api/digilocker/')) {
+        // DigiLocker's request signature (docs/digilocker.md).
+        expect(header?.description, `${method} ${path}`).toContain('x-digilocker-hmac realm=');
+        continue;
+      }
       expect(header?.description, `${method} ${path}`).toContain(
         bearer ? 'Bearer realm=' : keyed ? 'ApiKey realm=' : 'Cookie realm=',
       );

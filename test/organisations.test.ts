@@ -16,6 +16,7 @@ import { verificationKey } from '../src/services/cache-keys';
 import { loadVerification, revokeCertificate } from '../src/services/certificates';
 import { PURGE_PAGE, VERIFICATION_PURGE_JOB } from '../src/services/dsr/public-views';
 import { runJob } from '../src/services/jobs/jobs';
+import { openConfirmationLink } from './confirm';
 import { runErasureJob } from './erasure-run';
 import {
   type BriefView,
@@ -250,7 +251,7 @@ describe('verification of an organisation', () => {
     const page = await (
       await call(`/verify/${certificate!.certificateNo}`, { headers: { accept: 'text/html' } })
     ).text();
-    expect(page).toContain('<dt>Verified domain</dt><dd>dns-proof.example</dd>');
+    expect(page).toContain('The platform verified that this organisation controls dns-proof.example.');
 
     // Audited.
     const audit = await env.DB.prepare(
@@ -968,5 +969,86 @@ describe('configuration', () => {
     await verifyOrganisation(waitingEmployer);
     await runScheduled(env, new Date());
     expect(await listOf(waitingPerson)).toHaveLength(1);
+  });
+});
+
+describe('a suspended organisation takes no new members and keeps its website (issue 51)', () => {
+  it('inviting, changing the website and using an invitation made before are refused; reading and the same website are fine', async () => {
+    const employer = await employerAt(`susp-${crypto.randomUUID().slice(0, 6)}.example`);
+    await verifyOrganisation(employer);
+    const invite = (email: string) =>
+      call('/api/me/organisation/invitations', jsonInit('POST', { email }, as(employer)));
+    const before = await invite(`early-${crypto.randomUUID().slice(0, 6)}@mail.example`);
+    expect(before.status).toBe(201);
+    const early = await before.json<{ email: string; code: string }>();
+    const website = (websiteUrl: string | null) =>
+      call('/api/me/organisation', jsonInit('PATCH', { websiteUrl }, as(employer)));
+    expect((await website('https://before.example/')).status).toBe(200);
+
+    expect((await reviewOrganisation(employer, 'suspended', 'Under investigation')).status).toBe(200);
+
+    const refused = await expectProblem(
+      await invite(`late-${crypto.randomUUID().slice(0, 6)}@mail.example`),
+      403,
+      'organisation-suspended',
+    );
+    expect(refused.detail).toContain('invite');
+    for (const url of ['https://after.example/', null])
+      await expectProblem(await website(url), 403, 'organisation-suspended');
+    // Sending the website it has changes nothing, so it is not refused.
+    expect((await website('https://before.example/')).status).toBe(200);
+    const org = await (await call('/api/me/organisation', { headers: as(employer) })).json<{
+      websiteUrl: string | null;
+    }>();
+    expect(org.websiteUrl).toBe('https://before.example/');
+
+    // The invitation made before the suspension cannot be used to join.
+    const joined = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email: early.email,
+          password: 'a-long-enough-password',
+          name: 'Late Joiner',
+          role: 'employer',
+          dateOfBirth: '1990-01-01',
+          invitationCode: early.code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    const problem = await expectProblem(joined, 422, 'validation-failed');
+    expect(problem.detail).toContain('suspended');
+  });
+
+  it('an invited signup made before the suspension does not join when confirmed during it', async () => {
+    const employer = await employerAt(`susp2-${crypto.randomUUID().slice(0, 6)}.example`);
+    await verifyOrganisation(employer);
+    const email = `invitee-${crypto.randomUUID().slice(0, 6)}@mail.example`;
+    const invited = await call('/api/me/organisation/invitations', jsonInit('POST', { email }, as(employer)));
+    expect(invited.status).toBe(201);
+    const { code } = await invited.json<{ code: string }>();
+    const res = await call(
+      '/api/auth/signup',
+      jsonInit(
+        'POST',
+        {
+          email,
+          password: 'a-long-enough-password',
+          name: 'Waiting Joiner',
+          role: 'employer',
+          dateOfBirth: '1990-01-01',
+          invitationCode: code,
+        },
+        { 'CF-Connecting-IP': freshIp() },
+      ),
+    );
+    expect(res.status).toBe(201);
+    const { user } = await res.json<{ user: { id: string } }>();
+    expect((await reviewOrganisation(employer, 'suspended', 'Under investigation')).status).toBe(200);
+    const confirmed = await openConfirmationLink(user.id);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toMatchObject({ joinedOrganisationId: null });
   });
 });

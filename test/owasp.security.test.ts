@@ -491,11 +491,19 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       'the public revocation list every credential names (herd privacy)',
     'get /ob/achievements/{briefId}/criteria': 'the published brief’s criteria, named by its Achievement',
     'get /ob/achievements/{briefId}/image.png': 'the published brief’s badge image (no holder data)',
+    'get /issuers/{issuerId}/did.json':
+      'an issuer’s public DID document (its public keys), named by its credentials',
+    'get /oid4vci/offers/{offerId}':
+      'a credential offer is for whoever holds its unguessable link (a QR code); its code works once, 10 minutes',
   };
   /** Id-taking operations whose object-level refusals are pinned in their own feature's tests. */
   const pinnedElsewhere: Record<string, string> = {
     'delete /api/me/oauth-grants/{grantId}':
       'test/ob-api.test.ts: another person’s grant and an unknown grant are both a 404 (needs an OAuth flow)',
+    'post /me/applications/{grantId}/revoke':
+      'test/me-page.test.ts: another person’s grant goes back to /me with error=application-unknown and stays (needs an OAuth flow)',
+    'post /api/me/certificates/{certificateNo}/credential-offer':
+      'test/oid4vci.test.ts: another person’s certificate is a 404 (not-found)',
   };
 
   it('has a decision for every operation that takes an id in its path', () => {
@@ -636,6 +644,7 @@ describe('API2:2023 Broken Authentication', () => {
       const res = await bootstrapLogin(early.email, strongAdminPassword, {
         ADMIN_EMAIL: early.email.toUpperCase(),
         ADMIN_PASSWORD: strongAdminPassword,
+        LOG_LEVEL: 'warn', // the tests log nothing by default (LOG_LEVEL=silent)
       });
       expect(res.status).toBe(409);
       const problem = await res.json<{ type: string; detail: string }>();
@@ -942,7 +951,19 @@ describe('API3:2023 Broken Object Property Level Authorization', () => {
       (api) =>
         `get /ims/${api}/discovery 200.components.securitySchemes.OAuth2ACG.flows.authorizationCode.tokenUrl`,
     );
-    expect(found.filter((f) => !signingSecretOnce.includes(f) && !tokenEndpointUrls.includes(f))).toEqual([]);
+    // OID4VCI: the token endpoint's answer is its access token (to the wallet that redeemed the
+    // offer, once), and its metadata names the token endpoint (a public URL).
+    const oid4vci = [
+      'post /oid4vci/token 200.access_token',
+      'post /oid4vci/token 200.token_type',
+      'get /oid4vci/.well-known/oauth-authorization-server 200.token_endpoint',
+      'get /oid4vci/.well-known/oauth-authorization-server 200.token_endpoint_auth_methods_supported',
+    ];
+    expect(
+      found.filter(
+        (f) => !signingSecretOnce.includes(f) && !tokenEndpointUrls.includes(f) && !oid4vci.includes(f),
+      ),
+    ).toEqual([]);
     expect(Object.keys(resolve(document.components.schemas.WebhookEndpoint!).properties ?? {})).not.toContain(
       'secret',
     );

@@ -1,5 +1,17 @@
+import { base64url, exportJWK, generateKeyPair } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { cspHash } from '../src/domain/pages/html';
+import { consentPage, errorPage, signInPage } from '../src/routes/oauth/oauth.templates';
+import {
+  confirmationCsp,
+  confirmationErrorPage,
+  confirmedPage,
+  confirmPage,
+} from '../src/routes/pages/confirmation.templates';
+import { chooseLanguage, fromAcceptLanguage } from '../src/routes/pages/i18n';
+import { en } from '../src/routes/pages/i18n/en';
+import { hi } from '../src/routes/pages/i18n/hi';
+import { credentialFrom, signAs } from './foreign-issuers';
 import { type CertifyOptions, candidateWithCertificate, consent, DEMO_BRIEF } from './harness';
 import { as, call, expectProblem, jsonInit } from './helpers';
 
@@ -154,38 +166,133 @@ describe('GET /embed/leaderboard.js', () => {
   });
 });
 
+/** The layout pages: one stylesheet and static scripts, nothing inline, never framed. */
+function expectLayoutPage(res: Response, lang: 'en' | 'hi' = 'en') {
+  expectHtml(res);
+  const csp = res.headers.get('content-security-policy')!;
+  expect(csp).toContain("style-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('unsafe');
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('content-language')).toBe(lang);
+  expect(res.headers.get('vary')).toContain('Accept-Language');
+}
+
+async function layoutHtml(res: Response, lang: 'en' | 'hi' = 'en') {
+  expectLayoutPage(res, lang);
+  const html = await res.text();
+  expect(html).toContain(`<html lang="${lang}">`);
+  expect(html).toContain('<link rel="stylesheet" href="/assets/site.css">');
+  expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+  expect(html).toContain('<a class="skip-link" href="#main">');
+  expect(html).not.toMatch(/<style>|<script>(?!<\/script>)/); // nothing inline: the CSP allows 'self' only
+  expect(html).not.toMatch(/ style="/);
+  return html;
+}
+
+/** The `data-tone` of the page's verdict, and where it starts (the state comes first). */
+const toneOf = (html: string) => /class="verdict verdict--(\w+)"[^>]*data-tone="(\w+)"/.exec(html)?.[2];
+
+describe('chooseLanguage', () => {
+  const req = (url: string, acceptLanguage?: string) =>
+    new Request(url, { headers: acceptLanguage ? { 'Accept-Language': acceptLanguage } : {} });
+  it('takes ?lang= first, then Accept-Language by q-value, else English', () => {
+    expect(chooseLanguage(req('https://x/verify'))).toBe('en');
+    expect(chooseLanguage(req('https://x/verify', 'hi-IN,hi;q=0.9,en;q=0.8'))).toBe('hi');
+    expect(chooseLanguage(req('https://x/verify', 'en-GB,en;q=0.9,hi;q=0.8'))).toBe('en');
+    expect(chooseLanguage(req('https://x/verify', 'fr;q=1, hi;q=0.5, en;q=0.4'))).toBe('hi');
+    expect(chooseLanguage(req('https://x/verify', 'hi;q=0, en;q=0.1'))).toBe('en');
+    expect(chooseLanguage(req('https://x/verify', 'fr, de'))).toBe('en');
+    expect(chooseLanguage(req('https://x/verify?lang=hi', 'en'))).toBe('hi');
+    expect(chooseLanguage(req('https://x/verify?lang=en', 'hi'))).toBe('en');
+    expect(chooseLanguage(req('https://x/verify?lang=xx', 'hi'))).toBe('hi');
+    expect(fromAcceptLanguage('*')).toBe('en');
+    expect(fromAcceptLanguage('hi;q=abc')).toBe('hi');
+  });
+
+  it('the Hindi catalogue has every key of the English one, translated', () => {
+    const keys = (o: object, prefix = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) =>
+        v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+      );
+    expect(keys(hi).sort()).toEqual(keys(en).sort());
+    // Most strings differ (names like "VC-JWT" or "PNG" may not).
+    const same = keys(en).filter((k) => {
+      const get = (o: object) => k.split('.').reduce<unknown>((a, p) => (a as Record<string, unknown>)[p], o);
+      return typeof get(en) === 'string' && get(en) === get(hi);
+    });
+    expect(same).toEqual([]);
+  });
+});
+
 describe('GET /verify/{certificateNo}', () => {
-  it('shows a valid certificate with its credential, under a CSP that allows its own script and the JWKS only', async () => {
+  it('a valid certificate: the verdict first (green, how the issuer was verified), the achievement as the headline, share and the credential folded away', async () => {
     const { certificateNo } = await certified('Verified Person', { employerName: 'Acme Tools' });
     const res = await page(certificateNo);
     expect(res.status).toBe(200);
-    expectHtml(res);
-    const csp = res.headers.get('content-security-policy')!;
-    expect(csp).toMatch(/script-src 'sha256-[^']+'; connect-src 'self'; frame-ancestors 'none'/);
-    expect(csp).not.toContain('unsafe');
-    expect(res.headers.get('x-frame-options')).toBe('DENY');
-    const html = await res.text();
-    await inlineAssetsAllowed(html, csp);
-    expect(html).toContain('<html lang="en">');
-    expect(html).toContain(`<h1>Certificate ${certificateNo}</h1>`);
-    expect(html).toContain('<strong>Valid certificate</strong>');
-    expect(html).toContain('<dd id="holder">Verified Person</dd>');
-    expect(html).toContain(`<dd>${DEMO_BRIEF.title}</dd>`);
-    expect(html).toContain('<dd>Acme Tools</dd>');
-    expect(html).toContain('data-jwks="/.well-known/jwks.json"');
-    expect(html).toContain('<svg xmlns="http://www.w3.org/2000/svg"'); // the QR code
+    const html = await layoutHtml(res);
+    expect(toneOf(html)).toBe('verified');
+    expect(html).toContain('data-status="active"');
+    expect(html).toContain('Valid certificate');
+    expect(html).toContain('Issued by Acme Tools, an organisation the platform has verified');
+    expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('<h1'));
+    expect(html).toContain(`<h1 class="certificate__title" id="title">${DEMO_BRIEF.title}</h1>`);
+    expect(html).toMatch(/<dd class="summary-list__value" id="holder">Verified Person<\/dd>/);
+    expect(html).toMatch(
+      /id="issuer">Acme Tools · <a href="http:\/\/localhost:8787\/ob\/issuers\/[0-9a-f-]{36}">issuer profile<\/a>/,
+    );
+    expect(html).toMatch(/id="issued"><time datetime="[^"]+">\d{1,2} \w+ \d{4}<\/time>/);
+    expect(html).toContain('<img src="http://localhost:8787/ob/achievements/');
+    expect(html).toContain('id="criteria"');
+    expect(html).toContain('<svg class="share__qr"'); // the QR code
     expect(html).toContain(`value="http://localhost:8787/verify/${certificateNo}"`);
+    expect(html).toContain('id="linkedin"');
+    expect(html).toContain('id="wallet-slot"');
+    expect(html).toContain('<details class="details" id="technical">');
+    expect(html).toContain('<script src="/assets/verify.js" defer></script>');
+    expect(html).toContain('data-jwks="/.well-known/jwks.json"');
     const api = await (await call(`/api/verify/${certificateNo}`)).json<{ credential: { jwt: string } }>();
     expect(html).toContain(`<code class="jwt" id="credential-jwt">${api.credential.jwt}</code>`);
+    expect(html).toContain('id="credential-json"');
+
+    // Open Graph and Twitter card, with the badge as image.
+    expect(html).toContain(
+      `<meta property="og:url" content="http://localhost:8787/verify/${certificateNo}">`,
+    );
+    expect(html).toMatch(
+      /<meta property="og:image" content="http:\/\/localhost:8787\/ob\/achievements\/[0-9a-f-]+\/image\.png">/,
+    );
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(html).toContain(`<meta property="og:title" content="${DEMO_BRIEF.title} · ${certificateNo}">`);
 
     // Lower case and no hyphens are read as the same number.
     expect((await page(certificateNo.toLowerCase().replaceAll('-', ''))).status).toBe(200);
-    const again = await page(certificateNo, { 'If-None-Match': res.headers.get('etag')! });
+    const again = await page(certificateNo, { accept: BROWSER, 'If-None-Match': res.headers.get('etag')! });
     expect(again.status).toBe(304);
-    expect(again.headers.get('content-security-policy')).toBe(csp);
+    expect(again.headers.get('content-security-policy')).toBe(res.headers.get('content-security-policy'));
   });
 
-  it('shows a revoked certificate as revoked (still 200)', async () => {
+  it('in Hindi by Accept-Language or ?lang=, with its own ETag', async () => {
+    const { certificateNo } = await certified('Hindi Person', { employerName: 'Acme Hindi' });
+    const en = await page(certificateNo);
+    const hiRes = await page(certificateNo, {
+      accept: BROWSER,
+      'Accept-Language': 'hi-IN,hi;q=0.9,en;q=0.5',
+    });
+    const html = await layoutHtml(hiRes, 'hi');
+    expect(html).toContain('मान्य प्रमाणपत्र');
+    expect(html).toContain('हस्ताक्षरित');
+    expect(hiRes.headers.get('etag')).not.toBe(en.headers.get('etag'));
+    const forced = await call(`/verify/${certificateNo}?lang=en`, {
+      headers: { accept: BROWSER, 'Accept-Language': 'hi' },
+    });
+    expect(await layoutHtml(forced, 'en')).toContain('Valid certificate');
+    // The language switch links the other language.
+    expect(html).toContain(`href="/verify/${certificateNo}?lang=en"`);
+  });
+
+  it('a revoked certificate: red, the state first (still 200), the reason not public, nothing to carry', async () => {
     const { certificateNo, employer } = await certified('Revoked Person');
     await page(certificateNo); // warm the cache: revocation must still show at once
     const revoke = await call(
@@ -195,19 +302,26 @@ describe('GET /verify/{certificateNo}', () => {
     expect(revoke.status).toBe(200);
     const res = await page(certificateNo);
     expect(res.status).toBe(200);
-    const html = await res.text();
-    expect(html).toContain('<strong>Revoked certificate</strong>');
-    expect(html).toContain('<dt>Revoked</dt>');
+    const html = await layoutHtml(res);
+    expect(toneOf(html)).toBe('invalid');
+    expect(html).toContain('data-status="revoked"');
+    expect(html).toMatch(/<span>Revoked<\/span>/);
+    expect(html).toContain('The issuer revoked this certificate on');
+    expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('<h1'));
+    expect(html).toContain('id="revoked"');
     expect(html).not.toContain('Plagiarised'); // the reason is not public
+    expect(html).not.toContain('id="linkedin"');
+    expect(html).toContain('<meta property="og:description" content="This certificate is revoked.">');
   });
 
-  it('shows the holder’s name only while public_verification consent is active', async () => {
+  it('shows the holder’s name only while public_verification consent is active, and tells a holder how to show it', async () => {
     const { certificateNo, candidate } = await certified('Private Person');
-    expect(await (await page(certificateNo)).text()).toContain('<dd id="holder">Private Person</dd>');
+    expect(await (await page(certificateNo)).text()).toMatch(/id="holder">Private Person</);
     await consent(candidate, 'public_verification', 'revoke');
     const html = await (await page(certificateNo)).text();
-    expect(html).not.toContain('<dd id="holder">Private Person</dd>');
-    expect(html).toContain('the holder has not agreed to show their name publicly');
+    expect(html).not.toMatch(/id="holder">Private Person/);
+    expect(html).toContain('The holder has not chosen to show their name on this page.');
+    expect(html).toContain('<a href="/me#public-name" id="holder-action">');
   });
 
   it('escapes the brief title and employer name in text and attributes', async () => {
@@ -215,8 +329,9 @@ describe('GET /verify/{certificateNo}', () => {
     const { certificateNo } = await certified('Escaped Person', { title, employerName: 'Evil "Corp" <b>' });
     const html = await (await page(certificateNo)).text();
     const escapedTitle = '&lt;script&gt;alert(&quot;brief&quot;)&lt;/script&gt; &amp; &quot;friends&quot;';
-    expect(html).toContain(`<dd>${escapedTitle}</dd>`);
+    expect(html).toContain(`id="title">${escapedTitle}</h1>`);
     expect(html).toContain(`data-title="${escapedTitle}"`);
+    expect(html).toContain(`<meta property="og:title" content="${escapedTitle} · ${certificateNo}">`);
     expect(html).toContain('data-employer="Evil &quot;Corp&quot; &lt;b&gt;"');
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<b>');
@@ -226,24 +341,23 @@ describe('GET /verify/{certificateNo}', () => {
     const { certificateNo } = await certified('Typo Person');
     const unknown = await page('VP-7K3M-Q9TD-2XWV');
     expect(unknown.status).toBe(404);
-    expectHtml(unknown);
     expect(unknown.headers.get('vary')).toContain('Accept');
-    const unknownHtml = await unknown.text();
-    await inlineAssetsAllowed(unknownHtml, unknown.headers.get('content-security-policy')!);
+    const unknownHtml = await layoutHtml(unknown);
     expect(unknownHtml).toContain('<h1>No certificate has this number</h1>');
-    expect(unknownHtml).toContain('<form id="lookup" hidden>');
+    expect(unknownHtml).toContain('<form method="get" action="/verify" id="lookup">');
 
     const chars = certificateNo.split('');
     chars[4] = chars[4] === 'A' ? 'B' : 'A';
     const typo = await page(chars.join(''));
     expect(typo.status).toBe(400);
-    expectHtml(typo);
-    expect(await typo.text()).toContain('<h1>This certificate number has a typo</h1>');
+    expect(await layoutHtml(typo)).toContain('<h1>This certificate number has a typo</h1>');
     const notANumber = await page('%3Cscript%3Ehello');
     expect(notANumber.status).toBe(400);
     const notHtml = await notANumber.text();
     expect(notHtml).toContain('<h1>This is not a certificate number</h1>');
     expect(notHtml).toContain('<code>&lt;script&gt;hello</code>');
+    const hindi = await page('VP-7K3M-Q9TD-2XWV', { accept: BROWSER, 'Accept-Language': 'hi' });
+    expect(await layoutHtml(hindi, 'hi')).toContain('इस नंबर का कोई प्रमाणपत्र नहीं है');
 
     // Clients that do not ask for HTML get the API's problem+json.
     await expectProblem(await page('VP-7K3M-Q9TD-2XWV', {}), 404, 'not-found');
@@ -253,6 +367,199 @@ describe('GET /verify/{certificateNo}', () => {
       detail: 'Check character mismatch',
     });
     await expectProblem(await page('VP-7K3M-Q9TD-2XWV', { accept: 'application/json' }), 404, 'not-found');
+  });
+});
+
+/** base58btc (the did:key encoding). */
+function base58(bytes: Uint8Array): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  let n = 0n;
+  for (const b of bytes) n = n * 256n + BigInt(b);
+  let out = '';
+  while (n > 0n) {
+    out = alphabet[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  for (const b of bytes) {
+    if (b !== 0) break;
+    out = `1${out}`;
+  }
+  return out;
+}
+
+/** A credential signed by a fresh did:key that calls itself `name`: genuine, and nobody vetted it. */
+async function selfSigned(name: string, extra: Record<string, unknown> = {}) {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const raw = base64url.decode((await exportJWK(publicKey)).x!);
+  const did = `did:key:z${base58(new Uint8Array([0xed, 0x01, ...raw]))}`;
+  const credential = credentialFrom({ id: did, name }, extra);
+  const jwt = await signAs(
+    { alg: 'EdDSA', kid: `${did}#${did.slice(8)}`, privateKey: privateKey as CryptoKey },
+    credential,
+  );
+  return { did, jwt };
+}
+
+/** Submits the /verify form as a browser does (multipart/form-data). */
+function submit(fields: Record<string, string | Blob>, headers: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  return call('/verify', {
+    method: 'POST',
+    body: form,
+    headers: { accept: BROWSER, origin: 'http://localhost:8787', 'CF-Connecting-IP': freshIp(), ...headers },
+  });
+}
+
+describe('GET and POST /verify', () => {
+  it('GET is a form that posts to the server, and a look-up by number that answers 303; it sets nothing', async () => {
+    const res = await call('/verify', { headers: { accept: BROWSER } });
+    expect(res.status).toBe(200);
+    const html = await layoutHtml(res);
+    expect(html).toContain(
+      '<form method="post" action="/verify" enctype="multipart/form-data" id="verifier" novalidate>',
+    );
+    expect(html).toContain('name="badge" type="file"');
+    expect(html).toContain('name="credential"');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    const lookup = await call('/verify?no=VP-7K3M-Q9TD-2XWV', {
+      headers: { accept: BROWSER },
+      redirect: 'manual',
+    });
+    expect(lookup.status).toBe(303);
+    expect(lookup.headers.get('location')).toBe('/verify/VP-7K3M-Q9TD-2XWV');
+    const typo = await call('/verify?no=VP-7K3M-Q9TD-2XWA', {
+      headers: { accept: BROWSER },
+      redirect: 'manual',
+    });
+    expect(typo.status).toBe(400);
+    expect(await layoutHtml(typo)).toContain('<h1>This certificate number has a typo</h1>');
+    await expectProblem(await call('/verify?no=hello'), 400, 'invalid-parameters');
+  });
+
+  it('a genuine signature by an issuer nobody here vetted is amber: the DID shown, its name marked as its own claim', async () => {
+    const { did, jwt } = await selfSigned('Indian Institute of Technology Bombay');
+    const res = await submit({ credential: jwt });
+    expect(res.status).toBe(200);
+    const html = await layoutHtml(res);
+    expect(toneOf(html)).toBe('unvetted');
+    expect(html).toContain('Signature valid, issuer identity not confirmed');
+    expect(html).toContain(`<code>${did}</code>`);
+    expect(html).toContain('<span class="claim">“Indian Institute of Technology Bombay”</span>');
+    expect(html).toContain('(its own claim, not confirmed)');
+    expect(html).not.toContain('Valid credential from a verified issuer');
+    // No credentialStatus: said so, not "not revoked".
+    expect(html).toContain('The issuer offers no revocation');
+    expect(html).not.toContain('Not revoked');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('an altered credential is red, the state first, and its forged claims are not restated', async () => {
+    const { jwt } = await selfSigned('Honest College');
+    const [header, payload, sig] = jwt.split('.');
+    const claims = JSON.parse(atob(payload!.replace(/-/g, '+').replace(/_/g, '/')));
+    claims.credentialSubject.achievement.name = 'Forged Doctorate';
+    const forgedPayload = btoa(JSON.stringify(claims))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+    const html = await (await submit({ credential: `${header}.${forgedPayload}.${sig}` })).text();
+    expect(toneOf(html)).toBe('invalid');
+    expect(html).toContain('Not valid: altered or not genuine');
+    expect(html).not.toContain('Forged Doctorate');
+    expect(html).not.toContain('Honest College');
+    expect(html.indexOf('id="verdict"')).toBeLessThan(html.indexOf('id="checks"'));
+  });
+
+  it('a certificate of this platform, as its PNG badge: green, with how the issuer was verified', async () => {
+    const { certificateNo } = await certified('Badge Person', { employerName: 'Badge Corp' });
+    const png = await (await call(`/api/certificates/${certificateNo}/badge.png`)).arrayBuffer();
+    const res = await submit({ badge: new File([png], 'badge.png', { type: 'image/png' }) });
+    const html = await layoutHtml(res);
+    expect(toneOf(html)).toBe('verified');
+    expect(html).toContain('Valid credential from a verified issuer');
+    expect(html).toContain('id="issuer-how"');
+    expect(html).toContain('Badge Corp');
+  });
+
+  it('nothing sent is a 400 page with the form and an error summary; Hindi too', async () => {
+    const res = await submit({ credential: '   ' });
+    expect(res.status).toBe(400);
+    const html = await layoutHtml(res);
+    expect(html).toContain('<div class="error-summary" role="alert"');
+    expect(html).toContain('<a href="#badge">Choose a badge image or paste a credential</a>');
+    expect(html).toContain('id="verifier"');
+    const hindi = await submit({ credential: '' }, { 'Accept-Language': 'hi' });
+    expect(await layoutHtml(hindi, 'hi')).toContain('बैज चित्र चुनें या क्रेडेंशियल चिपकाएँ');
+  });
+});
+
+describe('GET /', () => {
+  it('the landing page says what this is and offers the look-up, docs and sign-in, in both languages', async () => {
+    const res = await call('/', { headers: { accept: BROWSER } });
+    expect(res.status).toBe(200);
+    const html = await layoutHtml(res);
+    expect(html).toContain('<form method="get" action="/verify" id="home-lookup">');
+    expect(html).toContain('href="/docs"');
+    expect(html).toContain('href="/me"');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    const hindi = await call('/?lang=hi', { headers: { accept: BROWSER } });
+    expect(await layoutHtml(hindi, 'hi')).toContain('प्रमाणपत्र जाँचें');
+  });
+});
+
+describe('OAuth pages (templates)', () => {
+  it('sign-in names the platform and the app; consent makes Allow the primary action and offers “not you? sign out”; errors say what to do next', () => {
+    const signIn = signInPage('Wallet <App>');
+    expect(signIn).toContain('<h1>Sign in to let Wallet &lt;App&gt; use your account</h1>');
+    expect(signIn).toContain('<span>Verification Platform</span>');
+    expect(signIn).toContain('<script src="/assets/oauth.js" defer></script>');
+    expect(signIn).not.toMatch(/<script>|<style>/);
+    const consent = consentPage(
+      {
+        clientName: 'Wallet App',
+        clientUri: 'https://wallet.example',
+        redirectHost: 'wallet.example',
+        redirectIsLoopback: false,
+        scope: ['offline_access'],
+      } as unknown as Parameters<typeof consentPage>[0],
+      null,
+      'h1',
+      'holder@example.test',
+    );
+    expect(consent).toContain(
+      '<button type="submit" class="button" id="allow" name="decision" value="approve">Allow access</button>',
+    );
+    expect(consent).toContain(
+      '<button type="submit" class="button button--secondary" id="deny" name="decision" value="deny">Deny</button>',
+    );
+    expect(consent).toContain('Not you?');
+    expect(consent).toContain('id="sign-out"');
+    expect(consent).toContain('href="/me#applications"');
+    const error = errorPage('The redirect URI is not registered.');
+    expect(error).toContain('What you can do');
+    expect(error).toContain('<p id="oauth-error">The redirect URI is not registered.</p>');
+    const hindi = signInPage('Wallet App', 'hi');
+    expect(hindi).toContain('<html lang="hi">');
+  });
+});
+
+describe('confirmation link pages (templates)', () => {
+  it('the GET page changes nothing: its one form POSTs the token; the confirmed page is a panel', async () => {
+    const page = confirmPage('tok<en>', 'a@example.test', 'signup');
+    expect(page).toContain('<form method="post" action="/api/auth/email-confirmation">');
+    expect(page).toContain('<input type="hidden" name="token" value="tok&lt;en&gt;">');
+    expect(page).toContain(
+      '<button type="submit" class="button" id="confirm">Confirm a@example.test</button>',
+    );
+    expect(page).toContain('<link rel="stylesheet" href="/assets/site.css">');
+    expect(confirmedPage('a@example.test', 'change')).toContain('<div class="panel" id="confirmed">');
+    expect(confirmationErrorPage('This link cannot be used', 'Ask for a new one.')).toContain(
+      'Ask for a new one.',
+    );
+    expect(await confirmationCsp()).toContain("form-action 'self'");
+    expect(confirmPage('t', 'a@example.test', 'signup', 'hi')).toContain('<html lang="hi">');
   });
 });
 

@@ -351,6 +351,81 @@ describe('send to my host', { timeout: 30_000 }, () => {
     await expectProblem(await start(holder, certificateNo, origin(sneaky)), 422, 'host-address-refused');
   });
 
+  it('a discovery document cannot point at another host: registration, token, authorization or API URL elsewhere is refused, nothing registered or sent', async () => {
+    const victim = hostNo();
+    await configure(victim, {});
+    // The victim host is used once: its registration is cached here.
+    expect((await start(holder, certificateNo, origin(victim))).status).toBe(202);
+    expect((await hostState(victim)).log.filter((l) => l === 'POST /register')).toHaveLength(1);
+
+    const sdd = (
+      self: string,
+      over: { registration?: string; token?: string; authorize?: string; api?: string },
+    ) => ({
+      servers: [{ url: over.api ?? `${self}/ims/ob/v3p0` }],
+      components: {
+        securitySchemes: {
+          OAuth2ACG: {
+            type: 'oauth2',
+            'x-imssf-registrationUrl': over.registration ?? `${self}/register`,
+            flows: {
+              authorizationCode: {
+                authorizationUrl: over.authorize ?? `${self}/authorize`,
+                tokenUrl: over.token ?? `${self}/token`,
+                scopes: { 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.upsert': 'Upsert' },
+              },
+            },
+          },
+        },
+      },
+    });
+    const cases: ((evil: string) => Parameters<typeof sdd>[1])[] = [
+      // The attack: the victim's registration URL (its cached secret) with the attacker's token URL.
+      () => ({ registration: `${origin(victim)}/register` }),
+      () => ({ token: `${origin(victim)}/token` }),
+      () => ({ authorize: `${origin(victim)}/authorize` }),
+      () => ({ api: `${origin(victim)}/ims/ob/v3p0` }),
+      // The same host name on another port is another origin too.
+      (evil) => ({ token: `${origin(evil)}:8443/token` }),
+    ];
+    for (const overOf of cases) {
+      const evil = hostNo();
+      await configure(evil, { discovery: sdd(origin(evil), overOf(evil)) });
+      const refused = await expectProblem(
+        await start(holder, certificateNo, origin(evil)),
+        502,
+        'host-discovery-failed',
+      );
+      expect(refused.detail).toContain('not on the origin of its discovery document');
+      const evilLog = (await hostState(evil)).log;
+      expect(evilLog).not.toContain('POST /register');
+      expect(evilLog).not.toContain('POST /token');
+    }
+    // The victim saw no second registration and no token request from any of them.
+    const after = (await hostState(victim)).log;
+    expect(after.filter((l) => l === 'POST /register')).toHaveLength(1);
+    expect(after).not.toContain('POST /token');
+  });
+
+  it('a hostUrl of another scheme (javascript:, mailto:, data:, urn:, ftp:) is a 422 by the address rule, never a 500', async () => {
+    for (const hostUrl of [
+      'javascript:alert(1)',
+      'mailto:someone@example.test',
+      'data:text/plain,hello',
+      'urn:isbn:0451450523',
+      'ftp://files.example.test/',
+      'file:///etc/passwd',
+      'about:blank',
+    ]) {
+      const problem = await expectProblem(
+        await start(holder, certificateNo, hostUrl),
+        422,
+        'host-address-refused',
+      );
+      expect(problem.detail).toContain('hostUrl');
+    }
+  });
+
   it('only the holder, only a live certificate, never a child’s account', async () => {
     const name = hostNo();
     await configure(name, {});

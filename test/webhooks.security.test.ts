@@ -79,29 +79,43 @@ describe('SSRF at registration', () => {
     });
   });
 
-  it('allows http://localhost only where the development setting says so', async () => {
+  it('allows http://localhost only where the development setting says so, on a local base URL', async () => {
+    const LOCAL_DEV = { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true', PUBLIC_BASE_URL: 'http://localhost:8787' };
     const actor = {
       organisationId: await organisationOf(await signup('employer')),
       userId: null,
       apiKeyId: null,
     };
     const input = { url: 'http://localhost:3000/hooks', eventTypes: ['certificate.issued' as const] };
-    const dev = await createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, actor, input);
+    const dev = await createEndpointService(db(), LOCAL_DEV, actor, input);
     expect(dev.endpoint.url).toBe('http://localhost:3000/hooks');
     await expect(
-      createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, actor, {
+      createEndpointService(db(), LOCAL_DEV, actor, {
         ...input,
         url: 'http://hooks.example.com/x',
       }),
     ).rejects.toThrow(/https/);
     await expect(
-      createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false' }, actor, input),
+      createEndpointService(
+        db(),
+        { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false', PUBLIC_BASE_URL: 'http://localhost:8787' },
+        actor,
+        input,
+      ),
     ).rejects.toThrow(/https/);
+    // The switch shipped to a deployment (its base URL not a loopback address) is ignored (issue 51).
+    for (const base of ['https://api.example.com', 'https://127.0.0.1.nip.io', 'http://10.0.0.5:8787'])
+      await expect(
+        createEndpointService(
+          db(),
+          { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true', PUBLIC_BASE_URL: base },
+          actor,
+          input,
+        ),
+      ).rejects.toThrow(/https/);
     // A DNS name that only looks like loopback is not: plain http stays refused.
     for (const url of ['http://127.evil.example/x', 'http://127.0.0.1.nip.io:9388/nip'])
-      await expect(
-        createEndpointService(db(), { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'true' }, actor, { ...input, url }),
-      ).rejects.toThrow(/https/);
+      await expect(createEndpointService(db(), LOCAL_DEV, actor, { ...input, url })).rejects.toThrow(/https/);
   });
 });
 

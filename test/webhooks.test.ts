@@ -753,7 +753,7 @@ describe('endpoints per organisation', () => {
     const organisationId = await organisationOf(employer);
     const actor = { organisationId, userId: employer.id, apiKeyId: null };
     const input = { url: 'https://hooks.test/racing', eventTypes: ['certificate.issued' as const] };
-    const envOf = { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false' };
+    const envOf = { WEBHOOKS_ALLOW_HTTP_LOCALHOST: 'false', PUBLIC_BASE_URL: env.PUBLIC_BASE_URL };
     for (let i = 0; i < MAX_ENDPOINTS_PER_ORGANISATION - 1; i++)
       await createEndpointService(db(), envOf, actor, input);
     const results = await Promise.allSettled(

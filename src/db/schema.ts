@@ -530,6 +530,11 @@ export const certificates = sqliteTable(
     signedByPerson: integer('signed_by_person', { mode: 'boolean' }).notNull().default(false),
     /** The signed Open Badges 3.0 credential, VC-JWT compact form; null while `pending_issuer`. */
     credentialJwt: text('credential_jwt'),
+    /**
+     * The same credential with an embedded Data Integrity proof (eddsa-rdfc-2022), JSON; signed
+     * with `credentialJwt` from now on, null for certificates signed before until re-signed.
+     */
+    credentialDataIntegrity: text('credential_data_integrity'),
     /** When it was earned (the last pass rating); `issuedAt` once signed. */
     earnedAt: integer('earned_at', { mode: 'timestamp_ms' }),
     issuedAt: integer('issued_at', { mode: 'timestamp_ms' }).notNull(),
@@ -543,6 +548,11 @@ export const certificates = sqliteTable(
     revokedAt: integer('revoked_at', { mode: 'timestamp_ms' }),
     revokedReason: text('revoked_reason'),
     revokedBy: text('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Whether DigiLocker may fetch this certificate (src/services/digilocker): on unless its holder
+     * turned it off (`PATCH /api/me/certificates/{no}/digilocker`).
+     */
+    digilockerEnabled: integer('digilocker_enabled', { mode: 'boolean' }).notNull().default(true),
   },
   (t) => [
     uniqueIndex('certificates_number_unique').on(t.certificateNo),
@@ -579,6 +589,43 @@ export const credentialStatuses = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('credential_statuses_certificate_unique').on(t.certificateId)],
+);
+
+/**
+ * Credential offers (OpenID for Verifiable Credential Issuance 1.0, pre-authorized code flow):
+ * the holder asks for one for a certificate, a wallet redeems it once within ten minutes. Only
+ * hashes of the pre-authorized code, the transaction code and the access token are kept. Deleted
+ * with the certificate (and so with the holder).
+ */
+export const credentialOffers = sqliteTable(
+  'credential_offers',
+  {
+    id: text('id').primaryKey(),
+    /** SHA-256 (hex) of the pre-authorized code. */
+    codeHash: text('code_hash').notNull(),
+    certificateId: text('certificate_id')
+      .notNull()
+      .references(() => certificates.id, { onDelete: 'cascade' }),
+    holderId: text('holder_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the transaction code, when the offer was made with one. */
+    txCodeHash: text('tx_code_hash'),
+    /** Wrong transaction codes so far; the offer is spent at the limit. */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    /** When the code was exchanged for an access token (at most once). */
+    redeemedAt: integer('redeemed_at', { mode: 'timestamp_ms' }),
+    accessTokenHash: text('access_token_hash'),
+    accessExpiresAt: integer('access_expires_at', { mode: 'timestamp_ms' }),
+    /** When the credential was issued to the wallet (at most once per offer). */
+    issuedAt: integer('issued_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('credential_offers_code_unique').on(t.codeHash),
+    uniqueIndex('credential_offers_token_unique').on(t.accessTokenHash),
+  ],
 );
 
 export const fingerprints = sqliteTable(

@@ -58,14 +58,70 @@ function mapPrototypes(text: string, throughCapital: boolean): string {
 }
 
 /**
- * The confusable skeleton of `text`, compared without case: NFKC, combining marks removed, every
+ * Every Latin small capital (Unicode's "LATIN LETTER SMALL CAPITAL …", IPA, Phonetic Extensions,
+ * Latin Extended-D and -G) with the Latin letters it is read as. Unicode's confusables table lists
+ * few of them, so "ᴅemo", "Hirinɢ" or a name written all in small capitals passed for the Latin
+ * name while Coptic and Lisu look-alikes were caught. Folded before the skeleton is taken.
+ */
+const SMALL_CAPITALS: Record<string, string> = {
+  '\u1D00': 'a', // ᴀ
+  '\u1D01': 'ae', // ᴁ
+  '\u0299': 'b', // ʙ
+  '\u1D03': 'b', // ᴃ barred
+  '\u1D04': 'c', // ᴄ
+  '\u1D05': 'd', // ᴅ
+  '\u1D06': 'd', // ᴆ eth
+  '\u1D07': 'e', // ᴇ
+  '\uA730': 'f', // ꜰ
+  '\u0262': 'g', // ɢ
+  '\u029B': 'g', // ʛ with hook
+  '\u029C': 'h', // ʜ
+  '\u026A': 'i', // ɪ
+  '\uA7AE': 'i', // Ɪ (capital of ɪ)
+  '\u1D7B': 'i', // ᵻ with stroke
+  '\u1D0A': 'j', // ᴊ
+  '\u1D0B': 'k', // ᴋ
+  '\u029F': 'l', // ʟ
+  '\u1D0C': 'l', // ᴌ with stroke
+  '\uA7FA': 'm', // ꟺ turned M
+  '\u1D0D': 'm', // ᴍ
+  '\u0274': 'n', // ɴ
+  '\u1D0E': 'n', // ᴎ reversed N
+  '\u1D0F': 'o', // ᴏ
+  '\u1D10': 'o', // ᴐ open O
+  '\u1D11': 'o', // ᴑ sideways O
+  '\u0276': 'oe', // ɶ
+  '\u1D15': 'ou', // ᴕ
+  '\u1D18': 'p', // ᴘ
+  '\uA7AF': 'q', // ꞯ
+  '\u0280': 'r', // ʀ
+  '\u0281': 'r', // ʁ inverted
+  '\u1D19': 'r', // ᴙ reversed
+  '\u1D1A': 'r', // ᴚ turned
+  '\uA731': 's', // ꜱ
+  '\u1D1B': 't', // ᴛ
+  '\u1D1C': 'u', // ᴜ
+  '\u1D7E': 'u', // ᵾ with stroke
+  '\u1D20': 'v', // ᴠ
+  '\u1D21': 'w', // ᴡ
+  '\u028F': 'y', // ʏ
+  '\u1D22': 'z', // ᴢ
+};
+const SMALL_CAPITAL = new RegExp(`[${Object.keys(SMALL_CAPITALS).join('')}]`, 'gu');
+
+/** `text` with every Latin small capital replaced by the Latin letter(s) it is read as. */
+export const foldSmallCapitals = (text: string) =>
+  text.replace(SMALL_CAPITAL, (ch) => SMALL_CAPITALS[ch] ?? ch);
+
+/**
+ * The confusable skeleton of `text`, compared without case: small capitals folded, NFKC, combining marks removed, every
  * character replaced by its UTS #39 prototype as written (a small letter read through its
  * capital when only that one is a Latin look-alike), then case folded and mapped once more (a
  * prototype may be a capital, "ꓚ" → "C", and a small letter has prototypes of its own), with
  * marks removed again. Two texts with the same skeleton are confusable.
  */
 export function confusableSkeleton(text: string): string {
-  const asWritten = mapPrototypes(withoutMarks(text.normalize('NFKC')), true);
+  const asWritten = mapPrototypes(withoutMarks(foldSmallCapitals(text.normalize('NFKC'))), true);
   const folded = withoutMarks(foldCase(asWritten));
   return withoutMarks(foldCase(mapPrototypes(folded, false)));
 }

@@ -65,6 +65,25 @@ describe('organisationNameKey: the UTS #39 confusable skeleton', () => {
   });
 });
 
+describe('organisationNameKey: small capitals (issue 51)', () => {
+  it.each([
+    ['ᴅemo Hiring Co', 'a small capital ᴅ'],
+    ['Demo Hirinɢ Co', 'a small capital ɢ'],
+    ['Demo ʜiring Co', 'a small capital ʜ'],
+    ['ᴅᴇᴍᴏ ʜɪʀɪɴɢ ᴄᴏ', 'all in small capitals'],
+    ['Demo ʜɪʀɪɴɢ Cᴏ', 'some words in small capitals'],
+    ['ᴅᴇᴍᴏ ʜɪʀɪɴɢ ᴄᴏ'.normalize('NFKD'), 'decomposed'],
+  ])('%s (%s) is the same name as Demo Hiring Co', (spoof) => {
+    expect(organisationNameKey(spoof)).toBe(organisationNameKey('Demo Hiring Co'));
+  });
+
+  it('folds every Latin small capital letter to its Latin base', () => {
+    const all = 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ';
+    expect(organisationNameKey(all)).toBe(organisationNameKey('abcdefghijklmnopqrstuvwyz'));
+    expect(issuerScriptReason(all)).toBeNull();
+  });
+});
+
 describe('issuerScriptReason: Latin mixed with another script is a look-alike', () => {
   it.each(['Demo Hiring Cⲟ', 'Demo Hiring ꓚo', 'Acme Асме', 'Tata टाटा', 'Sony ソニー'])(
     'refuses %s',

@@ -15,7 +15,6 @@ import {
   pruneChanges,
 } from '../domain/verification-changes';
 import { isolateEpoch } from '../lib/isolate-state';
-import { useLogLevel } from '../lib/log';
 import { VERIFY_CHANGES_KEY } from '../services/cache-keys';
 import { writePublicView } from '../services/public-views-writer';
 
@@ -39,7 +38,6 @@ export class KvCoalescer extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    useLogLevel(env.LOG_LEVEL);
     ctx.blockConcurrencyWhile(async () => {
       this.state = (await ctx.storage.get<typeof this.state>(STATE_KEY)) ?? this.state;
       this.changes = (await ctx.storage.get<ChangeLog>(CHANGES_KEY)) ?? null;

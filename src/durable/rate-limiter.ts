@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { apiKeyUsage } from '../db/schema';
 import { isolateEpoch } from '../lib/isolate-state';
-import { log, useLogLevel } from '../lib/log';
+import { log } from '../lib/log';
 
 /** What one `hit` answers: whether the request may proceed and the numbers for the headers. */
 export type RateDecision = {
@@ -124,7 +124,6 @@ export class RateLimiter extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    useLogLevel(env.LOG_LEVEL);
     ctx.blockConcurrencyWhile(async () => {
       this.hits = (await ctx.storage.get<number[]>(STORAGE_KEY)) ?? [];
       this.usage = (await ctx.storage.get<PendingUsage>(USAGE_KEY)) ?? {};

@@ -5,6 +5,7 @@ import { ERROR_STATUSES, type ErrorStatus, ProblemError, problemBody, problemRes
 import { bodyLimits } from '../middleware/body-limits';
 import type { AppBindings } from '../middleware/context';
 import { requestEnvelope } from '../middleware/envelope';
+import { jsonDepthLimit } from '../middleware/json-depth';
 import { methodNotAllowed } from '../middleware/method-not-allowed';
 import { strictUtf8 } from '../middleware/strict-utf8';
 import type { AppOpenAPI } from './types';
@@ -15,6 +16,9 @@ export function createRouter(): AppOpenAPI {
   return new OpenAPIHono<AppBindings>({ strict: false, defaultHook: validationHook });
 }
 
+/** Routes whose body is an HTML form, not JSON: their 415 says so. */
+const FORM_BODY_PATHS = new Set(['/oauth/authorize']);
+
 /** The root app: the request envelope (id, services, CORS, 405s, security headers), body limits, problem+json for every error. */
 export function createApp(): AppOpenAPI {
   const app = createRouter();
@@ -22,7 +26,10 @@ export function createApp(): AppOpenAPI {
   // Request id, base-URL check, services, CORS, 405s and security headers: one layer (envelope.ts).
   app.use(requestEnvelope({ methodNotAllowed: methodNotAllowed(() => app.routes) }));
   app.use('/api/*', bodyLimits());
+  // The authorization page's form too (the library's own OAuth endpoints are capped in src/index.ts).
+  app.use('/oauth/*', bodyLimits());
   app.use(strictUtf8());
+  app.use('/api/*', jsonDepthLimit());
 
   app.notFound((c) =>
     problemResponse(
@@ -48,7 +55,11 @@ export function createApp(): AppOpenAPI {
           type === 'malformed-json'
             ? 'The request body is not valid JSON.'
             : type === 'unsupported-media-type'
-              ? `Send the body as JSON with Content-Type: application/json${
+              ? `Send the body as ${
+                  FORM_BODY_PATHS.has(c.req.path)
+                    ? 'a form with Content-Type: application/x-www-form-urlencoded'
+                    : 'JSON with Content-Type: application/json'
+                }${
                   c.req.header('content-type')
                     ? ` (this one is ${c.req.header('content-type')?.slice(0, 100)})`
                     : ''

@@ -59,10 +59,19 @@ export async function answerOAuth(
   if (checked instanceof Response)
     return withSecurityHeaders(request, checked, !path.startsWith('/.well-known/'));
   const server = await authorizationServer(env);
-  // A grant the token endpoint ends (a client's RFC 7009 revocation, a reused code) is audited.
-  const response =
-    pathname === OAUTH_PATHS.token
-      ? await auditGrantsEndedAtTokenEndpoint(getDb(env.DB), env, checked, (r) => server.fetch(r, env, ctx))
-      : await server.fetch(checked, env, ctx);
-  return withSecurityHeaders(request, response, !path.startsWith('/.well-known/'));
+  return withSecurityHeaders(request, await serve(), !path.startsWith('/.well-known/'));
+
+  async function serve(): Promise<Response> {
+    const answer = (r: Request) => server.fetch(r, env, ctx);
+    // A grant the token endpoint ends (a client's RFC 7009 revocation, a reused code or
+    // refresh token) is audited.
+    if (pathname === OAUTH_PATHS.token)
+      return auditGrantsEndedAtTokenEndpoint(getDb(env.DB), env, checked as Request, answer);
+    // A registration's client_name is checked and its scope kept (loaded only here).
+    if (pathname === OAUTH_PATHS.register && (checked as Request).method === 'POST') {
+      const { registerClient } = await import('../services/portability/client-registration');
+      return registerClient(getDb(env.DB), env, checked as Request, answer);
+    }
+    return answer(checked as Request);
+  }
 }

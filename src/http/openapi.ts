@@ -105,6 +105,11 @@ export const TAGS = [
     name: 'Data rights',
     description: 'Access, correction, erasure, grievance and nomination (DPDP Act 2023 §11–14).',
   },
+  {
+    name: 'DigiLocker',
+    description:
+      'The platform as a DigiLocker issuer (API Setu issuer APIs): the Pull URI and Pull Doc endpoints DigiLocker calls, in its XML (docs/digilocker.md).',
+  },
   { name: 'Health', description: 'Whether the deployment is configured and serving as expected.' },
   {
     name: 'Audit',

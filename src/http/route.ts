@@ -122,7 +122,9 @@ export function defineRoute<R extends RouteSpec>(spec: R): DefinedRoute<R> {
   if (config.request?.params) add(400, 404);
   if (config.request?.query || config.request?.headers) add(400);
   if (authenticated) add(401, 403, 429);
-  if (config.method !== 'get' && config.path.startsWith('/api/')) add(413);
+  // Every write under /api/ is capped in size, and a JSON body in depth (64 levels, whether the route
+  // reads a body or not: src/middleware/json-depth.ts).
+  if (config.method !== 'get' && config.path.startsWith('/api/')) add(413, 422);
   if (config.method !== 'get') add(400);
   if (idempotent) {
     if (!authenticated)

@@ -26,6 +26,12 @@ export const PROBLEM_TYPES = {
     description:
       'The request body is not valid UTF-8 (RFC 8259 §8.1: JSON exchanged between systems is UTF-8). Bytes that do not decode are refused, never replaced by U+FFFD; send the text encoded as UTF-8.',
   },
+  'malformed-xml': {
+    status: 400,
+    title: 'Malformed XML',
+    description:
+      "The body is not the XML message the route takes (DigiLocker's issuer API): not well-formed, a DOCTYPE or entity declaration, over the size or nesting limits, or a required element or attribute missing.",
+  },
   'invalid-parameters': {
     status: 400,
     title: 'Invalid parameters',
@@ -169,7 +175,8 @@ export const PROBLEM_TYPES = {
     description:
       'The host did not answer `GET /ims/ob/v3p0/discovery` with a Service Description Document naming an OAuth 2.0 ' +
       'authorization code flow, a registration URL and the credential upsert scope (or did not answer in time, or ' +
-      'answered too much). Nothing was sent.',
+      'answered too much), or its document names a registration, authorization, token or API URL on another origin ' +
+      'than its own (one host cannot direct this service to another). Nothing was sent.',
   },
   'host-registration-refused': {
     status: 502,

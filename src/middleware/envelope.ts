@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { useLogLevel } from '../lib/log';
 import type { AppBindings } from '../middleware/context';
 import { checkBaseUrl } from '../services/deployment-checks';
 import { applyPublicCors, corsCase, PREFLIGHT_RESPONSE_HEADERS } from './public-cors';
@@ -38,6 +39,8 @@ export function requestEnvelope(options: {
   methodNotAllowed: (c: Context<AppBindings>) => void;
 }): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
+    // The app may be called without the Worker's entry (tests, another entry): take the level here too.
+    useLogLevel(c.env.LOG_LEVEL);
     c.set('requestId', crypto.randomUUID());
     checkBaseUrl(c.env.PUBLIC_BASE_URL, c.req.url);
     const cors = corsCase(c.req.method, c.req.path);

@@ -200,7 +200,7 @@ export async function registerAccount(
  */
 export async function signUp(
   db: Database,
-  env: Pick<Env, 'ADMIN_EMAIL' | 'CERT_SIGNING_KEY'> & EffectsEnv,
+  env: Pick<Env, 'ADMIN_EMAIL'> & EffectsEnv,
   input: SignupInput,
   now: Date = clock.now(),
 ): Promise<{ user: UserRow; organisation: OrganisationRow | null; invitationId: string | null }> {

@@ -14,8 +14,16 @@
 import fontkit from '@pdf-lib/fontkit';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import resvgWasm from '@resvg/resvg-wasm/index_bg.wasm';
-import { achievementBadgeLines, type BadgeLine, badgeDocument } from '../domain/certificates/badge';
+import {
+  achievementBadgeLines,
+  type BadgeFace,
+  type BadgeLine,
+  badgeDocument,
+  badgeLabel,
+  certificateBadgeLines,
+} from '../domain/certificates/badge';
 import type { Script } from '../domain/pdf/scripts';
+import { badgeImageKey } from './cache-keys';
 import { harfBuzz } from './pdf/harfbuzz';
 import { FONT_FILES, shapeLine, type Weight } from './pdf/text';
 
@@ -65,15 +73,20 @@ function glyphPath(script: Script, weight: Weight, id: number): string {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** One line of text, centred on x = 200, as glyph outlines (SVG `<path>`s). */
+/**
+ * One line of text, centred on x = 200, as glyph outlines (SVG `<path>`s) at the positions HarfBuzz
+ * gives. A line the layout's estimate let through that shapes wider than its `maxWidth` (it should
+ * not happen: the estimate errs wide) is narrowed to fit rather than run into the ring.
+ */
 async function outlinedLine(line: BadgeLine): Promise<string> {
   const weight: Weight = line.bold ? 'bold' : 'regular';
   const runs = shapeLine(await harfBuzz(), line.text, weight);
   const glyphCount = runs.reduce((n, run) => n + run.glyphs.length, 0);
-  const width =
+  const natural =
     runs.reduce((sum, run) => sum + (run.width * line.size) / run.upem, 0) +
     Math.max(0, glyphCount - 1) * line.letterSpacing;
-  let pen = 200 - width / 2;
+  const squeeze = natural > line.maxWidth && natural > 0 ? line.maxWidth / natural : 1;
+  let pen = 0;
   const paths: string[] = [];
   for (const run of runs) {
     const scale = line.size / run.upem;
@@ -81,23 +94,59 @@ async function outlinedLine(line: BadgeLine): Promise<string> {
       const d = glyphPath(run.script, weight, glyph.id);
       if (d)
         paths.push(
-          `<path transform="translate(${round(pen + glyph.dx * scale)} ${round(line.y - glyph.dy * scale)}) scale(${round(scale * 1000) / 1000} ${-round(scale * 1000) / 1000})" d="${d}"/>`,
+          `<path transform="translate(${round(pen + glyph.dx * scale)} ${round(-glyph.dy * scale)}) scale(${round(scale * 1000) / 1000} ${-round(scale * 1000) / 1000})" d="${d}"/>`,
         );
       pen += glyph.advance * scale + line.letterSpacing;
     }
   }
-  return `<g fill="${line.fill}">${paths.join('')}</g>`;
+  const width = natural * squeeze;
+  const place = `translate(${round(200 - width / 2)} ${round(line.y)})${squeeze < 1 ? ` scale(${round(squeeze * 1000) / 1000} 1)` : ''}`;
+  return `<g fill="${line.fill}" transform="${place}">${paths.join('')}</g>`;
+}
+
+/** The badge's SVG with its text drawn as outlines: what the PNG is the pixels of. */
+async function outlinedBadge(label: string, lines: BadgeLine[]): Promise<string> {
+  const drawn = await Promise.all(lines.map(outlinedLine));
+  return badgeDocument(label, drawn.join('\n'));
 }
 
 /**
- * An achievement's badge as a 400 × 400 PNG: the badge frame, "VERIFIED WORK", the achievement's
- * name (up to two lines) and its organisation, drawn in the pixels. No credential is baked in.
+ * An achievement's badge as a 400 × 400 PNG: the one badge design ("VERIFIED WORK", the
+ * achievement's name as large as it fits, its organisation), drawn in the pixels. No credential
+ * is baked in, and no number or date: it stands for the achievement.
  */
 export async function achievementBadgePng(face: {
   title: string;
   organisation: string;
 }): Promise<Uint8Array<ArrayBuffer>> {
-  const lines = await Promise.all(achievementBadgeLines(face).map(outlinedLine));
-  const svg = badgeDocument(`Verified work badge: ${face.title}, ${face.organisation}`, lines.join('\n'));
-  return rasteriseSvg(svg, 400);
+  return rasteriseSvg(await outlinedBadge(badgeLabel(face), achievementBadgeLines(face)), 400);
+}
+
+/**
+ * A certificate's badge as a 400 × 400 PNG: the rasterised SVG badge (`badgeSvg`, the same lines
+ * at the same places, its text as outlines), before the credential is baked in.
+ */
+export async function certificateBadgePng(face: BadgeFace): Promise<Uint8Array<ArrayBuffer>> {
+  return rasteriseSvg(await outlinedBadge(badgeLabel(face), certificateBadgeLines(face)), 400);
+}
+
+/** How long a rendered certificate badge is kept (its key changes with what it shows). */
+const BADGE_IMAGE_TTL = 30 * 86_400;
+
+/**
+ * The certificate's badge PNG (not baked), rendered once and kept in KV under a key made from what
+ * it shows: a render takes tens of milliseconds of CPU, and badges are fetched again and again.
+ */
+export async function cachedCertificateBadgePng(
+  env: Pick<Env, 'CACHE'>,
+  face: BadgeFace,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const key = await badgeImageKey(
+    JSON.stringify([face.title, face.organisation, face.certificateNo, face.issuedAt.toISOString()]),
+  );
+  const hit = await env.CACHE.get(key, 'arrayBuffer');
+  if (hit) return new Uint8Array(hit);
+  const png = await certificateBadgePng(face);
+  await env.CACHE.put(key, png, { expirationTtl: BADGE_IMAGE_TTL });
+  return png;
 }

@@ -20,7 +20,13 @@ export const PUBLIC_AGREEMENT_KEY = 'agreement-rate:public:v1';
  * An achievement's rendered badge image (PNG), by a SHA-256 of what it shows (title, description,
  * organisation) and the look's version: a rename makes a new key, and the old one expires.
  */
-export const achievementImageKey = async (shown: string) => `achievement-image:v1:${await sha256Hex(shown)}`;
+export const achievementImageKey = async (shown: string) => `achievement-image:v2:${await sha256Hex(shown)}`;
+
+/**
+ * A certificate's badge PNG before its credential is baked in, by a SHA-256 of what it shows
+ * (title, organisation, month, number) and the look's version.
+ */
+export const badgeImageKey = async (shown: string) => `badge-image:v1:${await sha256Hex(shown)}`;
 
 /** A certificate's public verification payload. */
 export const verificationKey = (certificateNo: string) => `verify:v1:${certificateNo}`;

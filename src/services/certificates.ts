@@ -11,6 +11,7 @@ import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert } from './audit';
 import { type CachedPayload, verificationKey } from './cache-keys';
 import { hasConsent } from './consent';
+import { briefCredentialFacts } from './credentials';
 import { mayBeIssued } from './verification-filter';
 import {
   claimRefresh,
@@ -59,9 +60,35 @@ export type VerificationPayload = {
   validUntil: string | null;
   revokedAt: string | null;
   holder: { name: string } | null;
-  credential: { format: 'vc-jwt'; jwt: string } | null;
+  credential: { format: 'vc-jwt'; jwt: string; dataIntegrity?: Record<string, unknown> } | null;
   jwksUrl: string;
 };
+
+/**
+ * A certificate's credential in both securings: the VC-JWT and, when it has one (signed since
+ * Data Integrity, or re-signed), the same credential with its embedded Data Integrity proof.
+ */
+export function credentialOf(row: {
+  credentialJwt: string | null;
+  credentialDataIntegrity: string | null;
+}): VerificationPayload['credential'] {
+  if (!row.credentialJwt) return null;
+  const dataIntegrity = parseDataIntegrity(row.credentialDataIntegrity);
+  return { format: 'vc-jwt', jwt: row.credentialJwt, ...(dataIntegrity ? { dataIntegrity } : {}) };
+}
+
+/** The stored Data Integrity credential (JSON text), or null. */
+export function parseDataIntegrity(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The status a verifier sees (see `VerificationPayload`): a revocation outranks everything, then
@@ -100,6 +127,7 @@ export async function buildVerification(
       validUntil: certificates.validUntil,
       revokedAt: certificates.revokedAt,
       credentialJwt: certificates.credentialJwt,
+      credentialDataIntegrity: certificates.credentialDataIntegrity,
       signedOrganisationName: certificates.signedOrganisationName,
       holderId: certificates.holderId,
       holderName: users.name,
@@ -150,7 +178,7 @@ export async function buildVerification(
       validUntil: row.validUntil?.toISOString() ?? null,
       revokedAt: row.revokedAt?.toISOString() ?? null,
       holder: showName ? { name: row.holderName } : null,
-      credential: row.credentialJwt ? { format: 'vc-jwt', jwt: row.credentialJwt } : null,
+      credential: credentialOf(row),
       jwksUrl: `${env.PUBLIC_BASE_URL}/.well-known/jwks.json`,
     },
   };
@@ -291,12 +319,14 @@ function holderViews(db: Database) {
       revokedAt: certificates.revokedAt,
       validUntil: certificates.validUntil,
       credentialJwt: certificates.credentialJwt,
+      credentialDataIntegrity: certificates.credentialDataIntegrity,
       briefId: certificates.briefId,
       briefTitle: briefs.title,
       holderId: certificates.holderId,
       signedOrganisationName: certificates.signedOrganisationName,
       organisationName: organisations.name,
       organisationVerification: organisations.verification,
+      digilockerEnabled: certificates.digilockerEnabled,
     })
     .from(certificates)
     .innerJoin(briefs, eq(briefs.id, certificates.briefId))
@@ -433,12 +463,19 @@ export const certificateView = (env: Pick<Env, 'PUBLIC_BASE_URL'>, r: HolderCert
   domain: r.domain,
   issuedAt: r.issuedAt.toISOString(),
   revokedAt: r.revokedAt?.toISOString() ?? null,
-  credential: r.credentialJwt ? { format: 'vc-jwt' as const, jwt: r.credentialJwt } : null,
+  credential: credentialOf(r),
   validUntil: r.validUntil?.toISOString() ?? null,
   // For people: the HTML page (the JSON is at /api/verify/{no}).
   verifyUrl: verifyPageUrl(env, r.certificateNo),
   linkedInAddToProfileUrl: linkedInUrlOf(env, r),
 });
+
+/**
+ * The creation date a certificate's PDF carries: fixed per certificate (its issue, or its
+ * revocation), so every copy of it, the holder's download and DigiLocker's, is the same file.
+ */
+export const certificatePdfDate = (d: { issuedAt: Date; revokedAt: Date | null }) =>
+  d.revokedAt ?? d.issuedAt;
 
 /** What the holder's printable certificate shows; null unless `holderId` holds this certificate. */
 export async function holderCertificateDocument(
@@ -455,6 +492,7 @@ export async function holderCertificateDocument(
       issuedAt: certificates.issuedAt,
       revokedAt: certificates.revokedAt,
       validUntil: certificates.validUntil,
+      briefId: certificates.briefId,
       briefTitle: briefs.title,
       holderName: users.name,
       signedOrganisationName: certificates.signedOrganisationName,
@@ -468,6 +506,7 @@ export async function holderCertificateDocument(
     .where(and(eq(certificates.certificateNo, certificateNo), eq(certificates.holderId, holderId)))
     .limit(1);
   if (!row) return null;
+  const { rubric } = await briefCredentialFacts(db, row.briefId);
   return {
     holderName: row.holderName,
     certificateNo: row.certificateNo,
@@ -478,6 +517,8 @@ export async function holderCertificateDocument(
     publicStatus: holderPublicStatus(row),
     validUntil: row.validUntil,
     issuerRejected: row.organisationVerification === 'rejected',
+    issuerVerified: row.organisationVerification === 'verified',
+    criteria: rubric.map((c) => c.name),
     issuedAt: row.issuedAt,
     revokedAt: row.revokedAt,
     verifyUrl: verifyPageUrl(env, row.certificateNo),

@@ -12,7 +12,9 @@ import { compactVerify, importJWK } from 'jose';
 import type { Database } from '../db/client';
 import { organisations } from '../db/schema';
 import { keyByThumbprint } from '../domain/certificates/credential';
-import { PLATFORM_ISSUER } from '../domain/certificates/urls';
+import { issuerOfDid } from '../domain/certificates/did-web';
+import { issuerUrl, PLATFORM_ISSUER } from '../domain/certificates/urls';
+import { jsonTooDeep } from '../domain/json-depth';
 import { readStatus } from '../domain/open-badges/bitstring';
 import {
   type AcceptedAlgorithm,
@@ -28,12 +30,22 @@ import {
   parseJwt,
   summarise,
 } from '../domain/open-badges/checks';
-import { didKeyJwk, didOf, didWebUrl, keyFromDidDocument, type PublicJwk } from '../domain/open-badges/did';
+import {
+  didKeyJwk,
+  didOf,
+  didWebUrl,
+  isWellFormedDidKey,
+  keyFromDidDocument,
+  MAX_IDENTIFIER_LENGTH,
+  multikeyToJwk,
+  type PublicJwk,
+} from '../domain/open-badges/did';
 import { type DeclaredImage, readPresented } from '../domain/open-badges/presented';
 import { type StatusFinding, type Verdict, verdictOf, verdictSentence } from '../domain/open-badges/verdict';
 import { type FetchBudget, guardedFetch, maxAgeOf, OutboundRefused } from './outbound-fetch';
 import { publishedKeys } from './signing-key';
 import { issuerProfile, STATUS_LIST_MAX_AGE, statusList } from './status-lists';
+import { verifyEmbeddedProof } from './verifier/embedded-proof';
 
 /** Fetches one verification may make in all (key, DID document, status list and its key, Profile). */
 export const FETCH_BUDGET = 6;
@@ -59,6 +71,11 @@ export type VerificationReport = {
   credential: ReturnType<typeof summarise> | null;
   format: 'vc-jwt' | 'json' | null;
   container: 'text' | 'png' | 'svg' | null;
+  /**
+   * Exactly the credential these checks are about, as read from what was sent (the compact
+   * VC-JWT, or the JSON text): for a baked badge, the one credential in the image.
+   */
+  verifiedCredential: string | null;
   algorithm: string | null;
   kid: string | null;
   checkedAt: string;
@@ -70,12 +87,30 @@ type Env_ = Pick<
 > &
   Partial<Pick<Env, 'CERT_PREVIOUS_PUBLIC_KEYS'>>;
 
-type Context = { env: Env_; db: Database; budget: FetchBudget; base: string; now: Date };
+type Context = {
+  env: Env_;
+  db: Database;
+  budget: FetchBudget;
+  base: string;
+  now: Date;
+  /** Foreign issuer Profiles fetched during this verification (each at most once). */
+  profiles: Map<string, Promise<ProfileRead>>;
+};
+
+/** A foreign issuer's Profile as fetched: the document when it answered one with this id. */
+type ProfileRead = { profile: Record<string, unknown> } | { problem: string };
 
 class Unverifiable extends Error {}
 class Failed extends Error {}
 
 const ownUrl = (ctx: Context, url: string) => url.startsWith(`${ctx.base}/`);
+
+/** An issuer id of this site's as its Profile URL: its `did:web` maps to `/ob/issuers/{id}`. */
+function ownIssuerProfileOf(base: string, issuerId: string | null): string | null {
+  if (issuerId === null || !issuerId.startsWith('did:web:')) return issuerId;
+  const id = issuerOfDid(base, issuerId);
+  return id === null ? issuerId : issuerUrl(base, id);
+}
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -141,6 +176,12 @@ function keyBelongsToIssuer(kid: string, issuerId: string): boolean {
 /** The key of a DID issuer (did:key: in the identifier; did:web: its document, cached). */
 async function didKey(ctx: Context, did: string, kid: string | null): Promise<PublicJwk> {
   if (did.startsWith('did:key:')) {
+    // The shape first (z + base58btc, the exact length of an Ed25519 or P-256 key): nothing
+    // else is decoded, whatever its length.
+    if (!isWellFormedDidKey(did))
+      throw new Failed(
+        `${short(did)} is not a well-formed did:key (z and the base58btc of an Ed25519 or P-256 public key, 48 or 49 characters).`,
+      );
     const jwk = didKeyJwk(did);
     if (!jwk) throw new Failed(`${did} is not a did:key of an Ed25519 or P-256 key.`);
     if (kid !== null && didOf(kid) !== did && !kid.startsWith('#'))
@@ -148,7 +189,7 @@ async function didKey(ctx: Context, did: string, kid: string | null): Promise<Pu
     return jwk;
   }
   const url = didWebUrl(did);
-  if (!url) throw new Failed(`${did} is neither a did:key nor a well-formed did:web.`);
+  if (!url) throw new Failed(`${short(did)} is neither a did:key nor a well-formed did:web.`);
   const body = await fetchCached(
     ctx,
     'did',
@@ -157,18 +198,35 @@ async function didKey(ctx: Context, did: string, kid: string | null): Promise<Pu
     KEY_CACHE_DEFAULT_SECONDS,
   );
   const jwk = keyFromDidDocument(parseJson(body, `The DID document of ${did}`), did, kid);
-  if (!jwk) throw new Failed(`The DID document of ${did} lists no such key${kid ? ` (${kid})` : ''}.`);
+  if (!jwk)
+    throw new Failed(
+      `The DID document of ${did} lists no such key${kid ? ` (${kid})` : ''} controlled by ${did}.`,
+    );
   return jwk;
 }
 
+/** An identifier cut for a message (the whole one may be 2,048 characters). */
+const short = (id: string) => (id.length > 120 ? `${id.slice(0, 117)}…` : id);
+
+/**
+ * A resolved key and who it says controls it: `bound` when the key is the issuer's by
+ * construction (a did:key, a DID document's method of that DID, this site's key), else the
+ * `controller` its document names (null: none; then the issuer's Profile must list it).
+ */
+type ResolvedKey =
+  | { jwk: PublicJwk; bound: true }
+  | { jwk: PublicJwk; bound: false; controller: string | null };
+
 /** The public key the credential names, and only one its issuer may speak with. */
-async function resolveKey(ctx: Context, kid: string | null, issuerId: string | null): Promise<PublicJwk> {
+async function resolveKey(ctx: Context, kid: string | null, issuerId: string | null): Promise<ResolvedKey> {
   if (!issuerId) throw new Failed('The credential names no issuer.');
+  if (issuerId.length > MAX_IDENTIFIER_LENGTH || (kid?.length ?? 0) > MAX_IDENTIFIER_LENGTH)
+    throw new Failed(`An identifier over ${MAX_IDENTIFIER_LENGTH} characters is not read.`);
   if (issuerId.startsWith('did:')) {
     if (kid?.startsWith('did:') && didOf(kid) !== didOf(issuerId))
       throw new Failed(`The kid ${kid} is not a key of the issuer ${issuerId}.`);
     if (kid === null || kid.startsWith('did:') || kid.startsWith('#'))
-      return didKey(ctx, didOf(issuerId), kid);
+      return { jwk: await didKey(ctx, didOf(issuerId), kid), bound: true };
   }
   if (kid === null)
     throw new Failed('The header has no kid and the issuer is not a DID: no key to check with.');
@@ -184,7 +242,7 @@ async function resolveKey(ctx: Context, kid: string | null, issuerId: string | n
     if (!found) throw new Failed('No key of this site has this kid.');
     if (!ownUrl(ctx, issuerId))
       throw new Failed(`The key is this site's, but the issuer ${issuerId} is not.`);
-    return found as unknown as PublicJwk;
+    return { jwk: found as unknown as PublicJwk, bound: true };
   }
   if (!/^https?:\/\//i.test(kid))
     throw new Failed('The kid is neither a URL nor a DID URL: no key to check with.');
@@ -200,16 +258,100 @@ async function resolveKey(ctx: Context, kid: string | null, issuerId: string | n
     KEY_CACHE_DEFAULT_SECONDS,
   );
   const document = parseJson(body, `The key at ${kid}`);
-  // A JWK, a JWKS (pick by kid), or a verification method with `publicKeyJwk`.
+  // A JWK, a JWKS (pick by kid), or a verification method with `publicKeyJwk` or
+  // `publicKeyMultibase` (and its `controller`).
+  const method = isRecord(document) && ('publicKeyJwk' in document || 'publicKeyMultibase' in document);
   const candidate =
     isRecord(document) && Array.isArray(document.keys)
       ? document.keys.find((k) => isRecord(k) && k.kid === kid)
-      : isRecord(document) && isRecord(document.publicKeyJwk)
+      : method && isRecord(document.publicKeyJwk)
         ? document.publicKeyJwk
-        : document;
+        : method
+          ? multikeyToJwk(document.publicKeyMultibase)
+          : document;
   if (!isRecord(candidate) || typeof candidate.kty !== 'string')
-    throw new Failed(`${kid} does not answer a JWK.`);
-  return candidate as PublicJwk;
+    throw new Failed(`${short(kid)} does not answer a JWK (or a well-formed publicKeyMultibase).`);
+  const controller =
+    isRecord(document) && typeof document.controller === 'string'
+      ? document.controller
+      : typeof candidate.controller === 'string'
+        ? candidate.controller
+        : null;
+  return { jwk: candidate as PublicJwk, bound: false, controller };
+}
+
+/** A foreign issuer's Profile (fetched once per verification, only once a signature held). */
+function readProfile(ctx: Context, issuerId: string): Promise<ProfileRead> {
+  let read = ctx.profiles.get(issuerId);
+  if (!read) {
+    read = (async (): Promise<ProfileRead> => {
+      try {
+        const doc = await guardedFetch(ctx.env, issuerId, {
+          budget: ctx.budget,
+          accept: 'application/ld+json, application/json',
+        });
+        if (doc.status !== 200) return { problem: `HTTP ${doc.status}` };
+        const profile = doc.body.length > 0 && !jsonTooDeep(doc.body) ? JSON.parse(doc.body) : null;
+        return isRecord(profile) && profile.id === issuerId
+          ? { profile }
+          : { problem: 'not a Profile with this id' };
+      } catch (error) {
+        return { problem: error instanceof Error ? error.message : 'error' };
+      }
+    })();
+    ctx.profiles.set(issuerId, read);
+  }
+  return read;
+}
+
+/** The ids of the keys a Profile lists as its own (`verificationMethod`, `assertionMethod`, `publicKey`). */
+function profileKeyIds(profile: Record<string, unknown>, issuerId: string): string[] {
+  const ids: string[] = [];
+  for (const member of ['verificationMethod', 'assertionMethod', 'publicKey']) {
+    const value = profile[member];
+    for (const entry of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      if (typeof entry === 'string') ids.push(entry);
+      else if (
+        isRecord(entry) &&
+        typeof entry.id === 'string' &&
+        (entry.controller === undefined || entry.controller === issuerId)
+      )
+        ids.push(entry.id);
+    }
+  }
+  return ids;
+}
+
+/**
+ * Whether a key found at a URL (on the issuer's origin) is the issuer's and not another
+ * tenant's of the same host: its document's `controller` is the issuer id, or, when it names
+ * none, the issuer's Profile lists it. Only ever called once the signature held.
+ */
+async function keyProvenance(
+  ctx: Context,
+  kid: string,
+  issuerId: string,
+  controller: string | null,
+): Promise<string> {
+  if (controller !== null) {
+    if (controller !== issuerId)
+      throw new Failed(
+        `The key ${short(kid)} is controlled by ${short(controller)}, not by the issuer ${short(issuerId)}: another party's key cannot speak for it.`,
+      );
+    return ' Its controller is the issuer.';
+  }
+  if (!/^https:\/\//i.test(issuerId))
+    throw new Failed(`The key ${short(kid)} names no controller, and the issuer has no Profile to list it.`);
+  const read = await readProfile(ctx, issuerId);
+  if ('problem' in read)
+    throw new Unverifiable(
+      `the key ${short(kid)} names no controller and the issuer's Profile, which would list it, could not be read (${read.problem}).`,
+    );
+  if (!profileKeyIds(read.profile, issuerId).includes(kid))
+    throw new Failed(
+      `The key ${short(kid)} names no controller and the issuer's Profile does not list it: a key on the same host is not the issuer's by that alone.`,
+    );
+  return ' The issuer’s Profile lists the key.';
 }
 
 const PUBLIC_MEMBERS: Record<string, string[]> = {
@@ -253,12 +395,16 @@ async function signatureCheck(
   issuerId: string | null,
 ): Promise<Check> {
   try {
-    const jwk = await resolveKey(ctx, parsed.header.kid, issuerId);
-    await verifySignature(jwt, parsed.header.alg, jwk);
+    const key = await resolveKey(ctx, parsed.header.kid, issuerId);
+    await verifySignature(jwt, parsed.header.alg, key.jwk);
+    // The signature holds: now whether the key is the issuer's, not merely on its host.
+    const provenance = key.bound
+      ? ''
+      : await keyProvenance(ctx, parsed.header.kid ?? '', issuerId ?? '', key.controller);
     return {
       check: 'signature',
       outcome: 'passed',
-      detail: `${parsed.header.alg} signature verified with ${parsed.header.kid ?? `the key of ${issuerId}`}.`,
+      detail: `${parsed.header.alg} signature verified with ${parsed.header.kid ?? `the key of ${issuerId}`}.${provenance}`,
     };
   } catch (error) {
     if (error instanceof Failed) return { check: 'signature', outcome: 'failed', detail: error.message };
@@ -277,8 +423,11 @@ async function statusEntryCheck(
   ctx: Context,
   entry: Record<string, unknown>,
   credentialIssuer: string,
+  credentialId: unknown,
 ): Promise<{ finding: StatusFinding; detail: string }> {
   const type = entry.type;
+  if (type === '1EdTechRevocationList')
+    return revocationListCheck(ctx, entry, credentialIssuer, credentialId);
   if (type !== 'BitstringStatusListEntry' && type !== 'StatusList2021Entry')
     return {
       finding: 'unknown',
@@ -328,10 +477,14 @@ async function statusEntryCheck(
     return { finding: 'unknown', detail: `The status list is not a VC-JWT we accept: ${parsed.detail}` };
   const list = parsed.value.credential;
   const listIssuer = issuerIdOf(list);
-  if (!listIssuer || !(listIssuer === credentialIssuer || keyBelongsToIssuer(listIssuer, credentialIssuer)))
+  // The list must be the credential issuer's own (not another tenant's on the same host); this
+  // site's lists are the platform's and serve every organisation's credentials.
+  const ours =
+    ownUrl(ctx, url) && listIssuer !== null && ownUrl(ctx, listIssuer) && ownUrl(ctx, credentialIssuer);
+  if (!listIssuer || !(listIssuer === credentialIssuer || ours))
     return {
       finding: 'unknown',
-      detail: `The status list's issuer (${listIssuer}) is not the credential's.`,
+      detail: `The status list's issuer (${short(listIssuer ?? 'none')}) is not the credential's (${short(credentialIssuer)}).`,
     };
   const signature = await signatureCheck(ctx, jwt, parsed.value, listIssuer);
   if (signature.outcome !== 'passed')
@@ -359,6 +512,67 @@ async function statusEntryCheck(
   };
 }
 
+/**
+ * A `1EdTechRevocationList` status (1EdTech Revocation List Status Method 1.0, what the OB 3.0
+ * displayer tests use): the list at the entry's `id` (on the issuer's own site, naming the same
+ * issuer when it names one) lists the revoked credentials' ids in `revokedCredential` (each
+ * revoked unless `revoked` is false). The list is not signed: its origin is the issuer's.
+ */
+async function revocationListCheck(
+  ctx: Context,
+  entry: Record<string, unknown>,
+  credentialIssuer: string,
+  credentialId: unknown,
+): Promise<{ finding: StatusFinding; detail: string }> {
+  const url = entry.id;
+  if (typeof url !== 'string' || url.length > MAX_IDENTIFIER_LENGTH || !/^https:\/\//i.test(url))
+    return { finding: 'unknown', detail: 'The 1EdTechRevocationList entry has no https id to fetch.' };
+  if (typeof credentialId !== 'string')
+    return { finding: 'unknown', detail: 'The credential has no id to look up in its revocation list.' };
+  if (!keyBelongsToIssuer(url, credentialIssuer))
+    return {
+      finding: 'unknown',
+      detail: `The 1EdTechRevocationList ${short(url)} is not on the issuer's own site; a list elsewhere cannot speak for it.`,
+    };
+  let body: string;
+  try {
+    body = await fetchCached(ctx, 'status', url, 'application/json', STATUS_LIST_MAX_AGE);
+  } catch (error) {
+    if (error instanceof Unverifiable)
+      return {
+        finding: 'unknown',
+        detail: `The 1EdTechRevocationList could not be fetched: ${error.message}`,
+      };
+    throw error;
+  }
+  let list: unknown;
+  try {
+    list = jsonTooDeep(body) ? null : JSON.parse(body);
+  } catch {
+    list = null;
+  }
+  if (!isRecord(list))
+    return { finding: 'unknown', detail: 'The 1EdTechRevocationList is not a JSON object.' };
+  const listIssuer = issuerIdOf(list);
+  if (listIssuer !== null && listIssuer !== credentialIssuer)
+    return {
+      finding: 'unknown',
+      detail: `The revocation list's issuer (${short(listIssuer)}) is not the credential's.`,
+    };
+  const items = list.revokedCredential ?? list.revokedCredentials;
+  if (items !== undefined && !Array.isArray(items))
+    return { finding: 'unknown', detail: 'The revocation list’s revokedCredential is not an array.' };
+  const hit = (items ?? []).find(
+    (item: unknown) => isRecord(item) && item.id === credentialId && item.revoked !== false,
+  );
+  if (hit)
+    return {
+      finding: 'revoked',
+      detail: `The issuer's 1EdTech revocation list names this credential: revoked${isRecord(hit) && typeof hit.revocationReason === 'string' ? ` (${hit.revocationReason.slice(0, 200)})` : ''}.`,
+    };
+  return { finding: 'active', detail: 'The issuer’s 1EdTech revocation list does not name this credential.' };
+}
+
 async function statusCheck(ctx: Context, credential: Record<string, unknown>, issuerId: string | null) {
   const entries = (
     Array.isArray(credential.credentialStatus) ? credential.credentialStatus : [credential.credentialStatus]
@@ -372,7 +586,9 @@ async function statusCheck(ctx: Context, credential: Record<string, unknown>, is
         detail: 'No credentialStatus: the issuer offers no revocation.',
       } as Check,
     };
-  const results = await Promise.all(entries.slice(0, 2).map((e) => statusEntryCheck(ctx, e, issuerId ?? '')));
+  const results = await Promise.all(
+    entries.slice(0, 2).map((e) => statusEntryCheck(ctx, e, issuerId ?? '', credential.id)),
+  );
   const rank: StatusFinding[] = ['revoked', 'suspended', 'unknown', 'active', 'none'];
   const finding = rank.find((f) => results.some((r) => r.finding === f)) ?? 'active';
   const outcome = finding === 'active' ? 'passed' : finding === 'unknown' ? 'unverifiable' : 'failed';
@@ -383,20 +599,31 @@ async function statusCheck(ctx: Context, credential: Record<string, unknown>, is
 }
 
 /** The issuer as the credential names it, its Profile (a fetch failure is a warning), and its standing here. */
-async function issuerCheck(ctx: Context, credential: Record<string, unknown>, issuerId: string | null) {
-  const signed = isRecord(credential.issuer) ? credential.issuer : {};
+async function issuerCheck(
+  ctx: Context,
+  credential: Record<string, unknown>,
+  issuerId: string | null,
+  signed: boolean,
+) {
+  const named = signed_(credential);
   const finding: IssuerFinding = {
     id: issuerId,
-    name: typeof signed.name === 'string' ? signed.name : null,
-    url: typeof signed.url === 'string' ? signed.url : null,
+    name: typeof named.name === 'string' ? named.name : null,
+    url: typeof named.url === 'string' ? named.url : null,
     verifiedHere: false,
     standing: null,
   };
-  if (!issuerId)
+  if (!issuerId || issuerId.length > MAX_IDENTIFIER_LENGTH)
     return {
-      finding,
+      finding: { ...finding, id: issuerId === null ? null : short(issuerId) },
       suspended: false,
-      check: { check: 'issuer', outcome: 'failed', detail: 'No issuer.' } as Check,
+      check: {
+        check: 'issuer',
+        outcome: 'failed',
+        detail: issuerId
+          ? `An issuer id over ${MAX_IDENTIFIER_LENGTH} characters is not read.`
+          : 'No issuer.',
+      } as Check,
     };
   const ownPrefix = `${ctx.base}/ob/issuers/`;
   if (issuerId.startsWith(ownPrefix)) {
@@ -452,31 +679,36 @@ async function issuerCheck(ctx: Context, credential: Record<string, unknown>, is
       finding.verifiedHere = true;
       finding.standing = 'verified';
     }
+    // Shown beside "verified on this platform", the name is the verified organisation's own,
+    // never the one a credential (or a Profile) on its domain claims.
+    if (org) finding.name = org.name;
   }
-  let detail = `${finding.name ?? issuerId}: an issuer ${finding.verifiedHere ? 'whose domain an organisation verified here owns' : 'not registered on this platform'}.`;
+  const claimed = typeof named.name === 'string' ? named.name : null;
+  let detail = finding.verifiedHere
+    ? `${finding.name}: an issuer whose domain an organisation verified here owns${claimed && claimed !== finding.name ? ` (the credential calls it “${claimed.slice(0, 200)}”)` : ''}.`
+    : `${finding.name ?? issuerId}: an issuer not registered on this platform.`;
   let outcome: Check['outcome'] = 'passed';
-  if (/^https?:\/\//i.test(issuerId)) {
-    try {
-      const doc = await guardedFetch(ctx.env, issuerId, {
-        budget: ctx.budget,
-        accept: 'application/ld+json, application/json',
-      });
-      const profile = doc.status === 200 ? JSON.parse(doc.body) : null;
-      if (isRecord(profile) && profile.id === issuerId) {
-        if (typeof profile.name === 'string') finding.name = profile.name;
-        if (typeof profile.url === 'string') finding.url = profile.url;
-        detail += ' Its Profile was read.';
-      } else {
-        outcome = 'warning';
-        detail += ` Its Profile could not be read (${doc.status === 200 ? 'not a Profile with this id' : `HTTP ${doc.status}`}).`;
-      }
-    } catch (error) {
+  if (!signed) {
+    // What an unverified credential's issuer is called is not looked up: its Profile is fetched
+    // only for a credential whose signature held.
+    outcome = 'warning';
+    detail += ' Its Profile was not read: the signature did not verify.';
+  } else if (/^https?:\/\//i.test(issuerId)) {
+    const read = await readProfile(ctx, issuerId);
+    if ('profile' in read) {
+      if (typeof read.profile.name === 'string' && !finding.verifiedHere) finding.name = read.profile.name;
+      if (typeof read.profile.url === 'string' && !finding.verifiedHere) finding.url = read.profile.url;
+      detail += ' Its Profile was read.';
+    } else {
       outcome = 'warning';
-      detail += ` Its Profile could not be fetched (${error instanceof Error ? error.message : 'error'}).`;
+      detail += ` Its Profile could not be read (${read.problem}).`;
     }
   }
   return { finding, suspended: false, check: { check: 'issuer', outcome, detail } as Check };
 }
+
+const signed_ = (credential: Record<string, unknown>) =>
+  isRecord(credential.issuer) ? credential.issuer : {};
 
 function issuerHost(issuerId: string): string | null {
   if (issuerId.startsWith('did:web:')) {
@@ -526,10 +758,12 @@ export async function verifyPresentedCredential(
     budget: { remaining: FETCH_BUDGET },
     base: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     now,
+    profiles: new Map(),
   };
   const empty = {
     issuer: { id: null, name: null, url: null, verifiedHere: false, standing: null },
     credential: null,
+    verifiedCredential: null,
     algorithm: null,
     kid: null,
     checkedAt: now.toISOString(),
@@ -551,7 +785,7 @@ export async function verifyPresentedCredential(
       return report(
         [{ check: 'parse', outcome: 'failed', detail: result.detail }],
         { expired: false, status: 'none', issuerSuspended: false },
-        { ...empty, format: 'vc-jwt', container: presented.container },
+        { ...empty, format: 'vc-jwt', container: presented.container, verifiedCredential: presented.jwt },
       );
     parsed = result.value;
     credential = parsed.credential;
@@ -564,9 +798,11 @@ export async function verifyPresentedCredential(
     credential = presented.credential;
     checks.push({ check: 'parse', outcome: 'passed', detail: 'A JSON credential (embedded proof).' });
   }
-  const issuerId = issuerIdOf(credential);
+  // Our own issuers' did:web (decision 0350) is checked as the Profile it names (`alsoKnownAs`).
+  const issuerId = ownIssuerProfileOf(ctx.base, issuerIdOf(credential));
   const rest = {
     credential: summarise(credential),
+    verifiedCredential: presented.form === 'jwt' ? presented.jwt : presented.text,
     format: presented.form === 'jwt' ? ('vc-jwt' as const) : ('json' as const),
     container: presented.container,
     algorithm: parsed?.header.alg ?? null,
@@ -603,11 +839,8 @@ export async function verifyPresentedCredential(
     checks.push(await signatureCheck(ctx, presented.jwt, parsed, issuerId));
     checks.push(checkClaims(parsed));
   } else {
-    checks.push({
-      check: 'signature',
-      outcome: 'unverifiable',
-      detail: 'An embedded proof (Data Integrity): only VC-JWT signatures are checked here.',
-    });
+    // The one seam for embedded (Data Integrity) proofs: src/services/verifier/embedded-proof.ts.
+    checks.push(await verifyEmbeddedProof(env, credential, issuerIdOf(credential), ctx.budget));
     checks.push({ check: 'claims', outcome: 'skipped', detail: 'No JWT claims.' });
   }
   const times = checkTimes(credential, parsed?.payload ?? null, now);
@@ -626,7 +859,7 @@ export async function verifyPresentedCredential(
         } as Check,
       };
   checks.push(status.check);
-  const issuer = await issuerCheck(ctx, credential, issuerId);
+  const issuer = await issuerCheck(ctx, credential, issuerId, signed);
   checks.push(issuer.check);
   return report(
     checks,

@@ -7,19 +7,21 @@
  * organisations, never a person: a recipient is a Data Fiduciary, and the name of the recruiter
  * who rated is that recruiter's personal data.
  */
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/client';
 import {
   apiKeys,
+  auditLog,
   briefs,
+  certificates,
   employerRatings,
   evaluations,
   integrityDisclosures,
   organisations,
   submissions,
 } from '../db/schema';
-import { DATA_PROCESSORS } from '../domain/processors';
+import { DATA_PROCESSORS, NOTICE_RECIPIENTS } from '../domain/processors';
 import type { ApiKeyPrincipal } from '../lib/principals';
 import { FORMER_EMPLOYER } from './certificates';
 
@@ -69,7 +71,12 @@ export const INTEGRITY_PARTNER = 'An integrity-check partner';
 
 export type Recipients = {
   processors: typeof DATA_PROCESSORS;
-  sharedWith: { party: string; kind: 'employer' | 'integrity_partner'; what: string; when: string }[];
+  sharedWith: {
+    party: string;
+    kind: 'employer' | 'integrity_partner' | 'digilocker';
+    what: string;
+    when: string;
+  }[];
 };
 
 /** The recipients section of the person's export (`recipients.json`). */
@@ -77,7 +84,7 @@ export async function recipientsOf(db: Database, userId: string): Promise<Recipi
   const ratingOrganisation = alias(organisations, 'rating_organisation');
   const briefOrganisation = alias(organisations, 'brief_organisation');
   const partnerOrganisation = alias(organisations, 'partner_organisation');
-  const [shared, matched] = await Promise.all([
+  const [shared, matched, fetched] = await Promise.all([
     // Every submission is shared with the organisation that set its brief from the moment it is
     // made (`GET /api/briefs/{id}/submissions` shows it with the person's name), rated or not.
     db
@@ -118,6 +125,24 @@ export async function recipientsOf(db: Database, userId: string): Promise<Recipi
       .where(eq(submissions.candidateId, userId))
       .orderBy(desc(integrityDisclosures.createdAt))
       .limit(LIMIT),
+    // Certificates given to DigiLocker at the person's request (src/services/digilocker: each
+    // request is audited against the certificate; `issued` is a document given).
+    db
+      .select({ action: auditLog.action, details: auditLog.details, at: auditLog.createdAt })
+      .from(auditLog)
+      .where(
+        and(
+          inArray(auditLog.action, ['digilocker.pull_uri', 'digilocker.pull_doc']),
+          eq(auditLog.targetType, 'certificate'),
+          inArray(
+            auditLog.targetId,
+            db.select({ id: certificates.id }).from(certificates).where(eq(certificates.holderId, userId)),
+          ),
+          sql`json_extract(${auditLog.details}, '$.outcome') = 'issued'`,
+        ),
+      )
+      .orderBy(desc(auditLog.createdAt))
+      .limit(LIMIT),
   ]);
   return {
     processors: DATA_PROCESSORS,
@@ -145,6 +170,14 @@ export async function recipientsOf(db: Database, userId: string): Promise<Recipi
             ? ''
             : ` To learn who the partner is, ask our Data Protection Officer (GET /api/dpo), quoting partner key ${m.apiKeyId}.`),
         when: m.at.toISOString(),
+      })),
+      ...fetched.map((f) => ({
+        party: NOTICE_RECIPIENTS.en[0].name,
+        kind: 'digilocker' as const,
+        what:
+          `Your certificate ${String(f.details?.certificateNo ?? '')} (${String(f.details?.format ?? 'pdf')}), ` +
+          `fetched into your DigiLocker (${f.action === 'digilocker.pull_doc' ? 'Pull Doc' : 'Pull URI'}).`,
+        when: f.at.toISOString(),
       })),
     ],
   };

@@ -6,17 +6,20 @@
  * joining an organisation by invitation, proving a domain by DNS, changing its email. A new email
  * address takes effect only once confirmed at that address.
  *
- * Links: `GET /api/auth/email-confirmation?token=…`, valid 24 hours, once. The token is never
- * stored: it is `vpc_` + HMAC-SHA256(key, confirmation id), the key derived by HKDF from
- * `CERT_SIGNING_KEY` (info `email-confirmation-v1`); the row keeps its SHA-256 and the mail job
- * only the id, so neither D1 nor a job payload holds a usable link. Delivery is the mail outbox
+ * Links: `GET /api/auth/email-confirmation?token=…` opens a page and changes nothing; its button
+ * (or a JSON client) POSTs the token, which confirms, once, within 24 hours. The token is never
+ * stored: it is `vpc_` + HMAC-SHA256(key, confirmation id), the key derived by HKDF from the
+ * links' own random secret (`confirmationKey`, never the certificate signing key); the row keeps
+ * its SHA-256 and the mail job only the id, so neither D1 nor a job payload holds a usable link.
+ * A signup left unconfirmed for `UNCONFIRMED_SIGNUP_DAYS` is closed (its erasure requested), so
+ * nobody can hold an address they do not receive mail at (`expireUnconfirmedSignups`). Delivery is the mail outbox
  * (an `email_confirmation` job, src/services/mail.ts); resending is limited to 3 an hour.
  */
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { insertIfChanged, statement } from '../db/conditional';
 import { isUniqueViolation } from '../db/errors';
-import { dsrRequests, emailConfirmations, organisationInvitations, users } from '../db/schema';
+import { dsrRequests, emailConfirmations, organisationInvitations, organisations, users } from '../db/schema';
 import { sha256Hex, toBase64Url } from '../domain/secrets';
 import { clock } from '../lib/clock';
 import { ProblemError } from '../lib/problem';
@@ -35,10 +38,27 @@ export const EMAIL_CONFIRMATION_JOB = 'email_confirmation';
 
 const encoder = new TextEncoder();
 
-async function confirmationKey(secret: string): Promise<CryptoKey> {
+/**
+ * The confirmation links' own secret: 32 random bytes the service makes the first time it needs
+ * them and keeps in KV (`CACHE`, never expiring), not derived from any other secret. So a service
+ * without a certificate signing key still lets people sign up, and rotating that key changes
+ * nothing here. Only a link not yet mailed depends on it: the token is recomputed when the mail is
+ * sent, and should the secret have changed meanwhile (two isolates making it at once before KV
+ * converged, or the key deleted), the row is re-hashed before the mail goes out. A mailed link
+ * is checked by its hash alone, so nothing can break it (docs/decisions/0312).
+ */
+export const CONFIRMATION_SECRET_KEY = 'secret:email-confirmation-links:v1';
+let secretOfIsolate: { kv: KVNamespace; key: Promise<CryptoKey> } | undefined;
+
+async function loadConfirmationKey(kv: KVNamespace): Promise<CryptoKey> {
+  let secret = await kv.get(CONFIRMATION_SECRET_KEY);
+  if (!secret) {
+    secret = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+    await kv.put(CONFIRMATION_SECRET_KEY, secret);
+  }
   const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey']);
   return crypto.subtle.deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode('email-confirmation-v1') },
+    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: encoder.encode('email-confirmation-v2') },
     base,
     { name: 'HMAC', hash: 'SHA-256', length: 256 },
     false,
@@ -46,14 +66,26 @@ async function confirmationKey(secret: string): Promise<CryptoKey> {
   );
 }
 
+function confirmationKey(kv: KVNamespace): Promise<CryptoKey> {
+  if (secretOfIsolate?.kv !== kv) {
+    const key = loadConfirmationKey(kv);
+    secretOfIsolate = { kv, key };
+    // A failed read is not remembered: the next call tries again.
+    key.catch(() => {
+      if (secretOfIsolate?.key === key) secretOfIsolate = undefined;
+    });
+  }
+  return secretOfIsolate.key;
+}
+
+/** Forgets the isolate's copy of the links' secret (tests that delete or replace it). */
+export function forgetConfirmationSecret(): void {
+  secretOfIsolate = undefined;
+}
+
 /** The token of confirmation `id` (recomputed, never stored). */
-export async function confirmationToken(env: Pick<Env, 'CERT_SIGNING_KEY'>, id: string): Promise<string> {
-  if (!env.CERT_SIGNING_KEY)
-    throw new ProblemError(
-      'not-configured',
-      'CERT_SIGNING_KEY is not set: confirmation links cannot be made.',
-    );
-  const key = await confirmationKey(env.CERT_SIGNING_KEY);
+export async function confirmationToken(env: Pick<Env, 'CACHE'>, id: string): Promise<string> {
+  const key = await confirmationKey(env.CACHE);
   return `vpc_${toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(id))))}`;
 }
 
@@ -74,7 +106,7 @@ export type ConfirmationInput = {
  */
 export async function confirmationStatements(
   db: Database,
-  env: Pick<Env, 'CERT_SIGNING_KEY'>,
+  env: Pick<Env, 'CACHE'>,
   input: ConfirmationInput,
   now: Date,
 ) {
@@ -125,7 +157,16 @@ export const emailConfirmationJob = registerJobKind<{ confirmationId: string }>(
       )
       .limit(1);
     if (!row) return;
-    const link = confirmationLink(env, await confirmationToken(env, row.id));
+    const token = await confirmationToken(env, row.id);
+    const tokenHash = await sha256Hex(token);
+    // The links' secret changed since the row was written (see confirmationKey): the row follows
+    // the token mailed now, so the link works.
+    if (tokenHash !== row.tokenHash)
+      await db
+        .update(emailConfirmations)
+        .set({ tokenHash })
+        .where(and(eq(emailConfirmations.id, row.id), isNull(emailConfirmations.usedAt)));
+    const link = confirmationLink(env, token);
     const change = row.purpose === 'change';
     await sendMail(
       env,
@@ -135,8 +176,8 @@ export const emailConfirmationJob = registerJobKind<{ confirmationId: string }>(
         text:
           (change
             ? 'Someone asked to make this address the sign-in address of their account. If it was you, open this link to confirm it; until then the account keeps its old address:\n\n'
-            : 'Welcome. Open this link to confirm your email address; until you do, your account cannot approve a guardian request, join an organisation or change its address:\n\n') +
-          `${link}\n\nThe link works once, for 24 hours. If you did not ask for it, ignore this message.`,
+            : 'Welcome. Open this link and press Confirm to confirm your email address; until you do, your account cannot approve a guardian request, join an organisation or change its address, and an account left unconfirmed for 7 days is closed:\n\n') +
+          `${link}\n\nThe link works once, for 24 hours. If you did not ask for it, ignore this message: nothing changes unless the button on that page is pressed.`,
       },
       { link },
     );
@@ -213,7 +254,7 @@ export async function confirmationStatus(
  */
 export async function resendConfirmation(
   db: Database,
-  env: Pick<Env, 'JOBS_QUEUE' | 'CERT_SIGNING_KEY'>,
+  env: Pick<Env, 'JOBS_QUEUE' | 'CACHE'>,
   userId: string,
   now = clock.now(),
 ): Promise<{ email: string; expiresAt: Date }> {
@@ -251,6 +292,31 @@ export type ConfirmationResult = {
   /** The organisation joined by the invitation this signup carried, if any. */
   joinedOrganisationId: string | null;
 };
+
+/**
+ * What a link would confirm, read only (`GET` of the mailed link changes nothing): the address and
+ * purpose, or null when the link is unknown, used, expired or its account is gone.
+ */
+export async function peekConfirmation(
+  db: Database,
+  token: string,
+  now = clock.now(),
+): Promise<{ email: string; purpose: 'signup' | 'change'; expiresAt: Date } | null> {
+  const [row] = await db
+    .select({
+      email: emailConfirmations.email,
+      purpose: emailConfirmations.purpose,
+      usedAt: emailConfirmations.usedAt,
+      expiresAt: emailConfirmations.expiresAt,
+      disabledAt: users.disabledAt,
+    })
+    .from(emailConfirmations)
+    .innerJoin(users, eq(users.id, emailConfirmations.userId))
+    .where(eq(emailConfirmations.tokenHash, await sha256Hex(token)))
+    .limit(1);
+  if (!row || row.usedAt || row.disabledAt || row.expiresAt.getTime() <= now.getTime()) return null;
+  return { email: row.email, purpose: row.purpose, expiresAt: row.expiresAt };
+}
 
 const unusable = () =>
   new ProblemError(
@@ -297,6 +363,8 @@ export async function confirmEmail(
             isNull(organisationInvitations.acceptedAt),
             gt(organisationInvitations.expiresAt, now),
             eq(organisationInvitations.email, user.email),
+            // A suspended organisation takes no new members (its invitations wait unused).
+            sql`not exists (select 1 from ${organisations} where ${organisations.id} = ${organisationInvitations.organisationId} and ${organisations.verification} = 'suspended')`,
           ),
         )
         .limit(1)

@@ -6,8 +6,10 @@
 import type { Database } from '../db/client';
 import { missingSettings } from './configuration';
 import { checkBaseUrl } from './deployment-checks';
+import { digilockerConfig } from './digilocker/config';
 import { stalledCounts } from './jobs/jobs';
 import { registeredKinds } from './jobs/registry';
+import { isLoopbackBase } from './mail';
 import type { SettingName } from './settings';
 
 export type CheckStatus = 'ok' | 'degraded';
@@ -15,7 +17,14 @@ export type Check = { status: CheckStatus; detail: string };
 
 export async function serviceHealth(
   db: Database,
-  deployment: { publicBaseUrl: string; requestUrl: string; env: Partial<Record<SettingName, unknown>> },
+  deployment: {
+    publicBaseUrl: string;
+    requestUrl: string;
+    env: Partial<Record<SettingName, unknown>> &
+      Partial<Pick<Env, 'DIGILOCKER_ORG_ID' | 'DIGILOCKER_DOC_TYPE' | 'DIGILOCKER_API_KEY'>>;
+    /** `WEBHOOKS_ALLOW_HTTP_LOCALHOST`, the development switch for outbound fetches to loopback. */
+    allowHttpLocalhost?: string | undefined;
+  },
   now = new Date(),
 ) {
   const stalled = await stalledCounts(db, registeredKinds());
@@ -42,7 +51,28 @@ export async function serviceHealth(
         : 'Every required setting is present and usable.',
     missing,
   };
-  const checks = { jobs, baseUrl, configuration };
+  const switchOn = deployment.allowHttpLocalhost === 'true';
+  const honoured = switchOn && isLoopbackBase(deployment.publicBaseUrl);
+  const outboundLoopback = {
+    status: (switchOn && !honoured ? 'degraded' : 'ok') as CheckStatus,
+    detail: !switchOn
+      ? 'Outbound fetches (webhooks, send-to-host, verification) never reach a loopback address.'
+      : honoured
+        ? 'WEBHOOKS_ALLOW_HTTP_LOCALHOST is on and PUBLIC_BASE_URL is a loopback address: outbound fetches may reach http://localhost (local development).'
+        : 'WEBHOOKS_ALLOW_HTTP_LOCALHOST is on, but PUBLIC_BASE_URL is not a loopback address, so it is ignored: remove it from this deployment.',
+    switchOn,
+    honoured,
+  };
+  // Optional: a server that is not a DigiLocker issuer is not degraded (its endpoints answer 503).
+  const digilockerConfigured = digilockerConfig(deployment.env) !== null;
+  const digilocker = {
+    status: 'ok' as CheckStatus,
+    detail: digilockerConfigured
+      ? 'A DigiLocker issuer: Pull URI and Pull Doc answer DigiLocker.'
+      : 'Not a DigiLocker issuer: DIGILOCKER_ORG_ID, DIGILOCKER_DOC_TYPE or DIGILOCKER_API_KEY is not set.',
+    configured: digilockerConfigured,
+  };
+  const checks = { jobs, baseUrl, configuration, outboundLoopback, digilocker };
   const status: CheckStatus = Object.values(checks).some((c) => c.status === 'degraded') ? 'degraded' : 'ok';
   return { status, checkedAt: now.toISOString(), jobs: { stalled }, checks };
 }

@@ -12,6 +12,8 @@
  *   confirmation) has it logged only when `PUBLIC_BASE_URL` is a loopback address (`npm run dev`
  *   prints it, so a local signup can be confirmed); a deployment never logs a token.
  */
+import { log } from '../lib/log';
+
 export type MailMessage = { to: string; subject: string; text: string };
 
 /** `PUBLIC_BASE_URL` on this machine only: localhost, 127.0.0.0/8 or [::1]. */
@@ -33,14 +35,11 @@ export async function sendMail(
   const url = env.MAIL_WEBHOOK_URL?.trim();
   if (!url) {
     const local = secret.link !== undefined && isLoopbackBase(env.PUBLIC_BASE_URL);
-    console.log(
-      JSON.stringify({
-        level: 'info',
-        msg: 'mail (log transport)',
-        subject: message.subject,
-        ...(local ? { link: secret.link } : {}),
-      }),
-    );
+    // At info, the level `npm run dev` logs at: where a local developer reads the link.
+    log('info', 'mail (log transport)', {
+      subject: message.subject,
+      ...(local ? { link: secret.link } : {}),
+    });
     return 'log';
   }
   const res = await fetch(url, {

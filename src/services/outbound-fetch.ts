@@ -32,7 +32,10 @@ export type FetchedDocument = {
 export const OUTBOUND_DEFAULTS = { timeoutMs: 3000, maxBytes: 256 * 1024, maxRedirects: 2 } as const;
 
 /** Why `raw` may not be fetched (the URL or the addresses its host resolves to), or null. */
-async function refusal(env: Pick<Env, 'DOH_RESOLVER_URL' | 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>, raw: string) {
+async function refusal(
+  env: Pick<Env, 'DOH_RESOLVER_URL' | 'WEBHOOKS_ALLOW_HTTP_LOCALHOST' | 'PUBLIC_BASE_URL'>,
+  raw: string,
+) {
   const check = checkTargetUrl(raw, { allowHttpLocalhost: allowHttpLocalhost(env) });
   if (!check.ok) return check.reason.replace('Webhook URLs', 'URLs');
   if (!check.needsResolution) return null;
@@ -85,7 +88,7 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal):
  * origin); any other method gets the 3xx answer itself, as it came.
  */
 export async function guardedFetch(
-  env: Pick<Env, 'DOH_RESOLVER_URL' | 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
+  env: Pick<Env, 'DOH_RESOLVER_URL' | 'WEBHOOKS_ALLOW_HTTP_LOCALHOST' | 'PUBLIC_BASE_URL'>,
   url: string,
   options: {
     budget: FetchBudget;

@@ -72,12 +72,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Confirm an email address (the link sent by mail)
-         * @description Public: the token is the credential. A signup link confirms the account’s address, and joins the organisation of the invitation the signup carried; a correction’s link makes the new address the account’s (until then it keeps the old one). A link works once, for 24 hours: unknown, used or expired is a 404; a link for an address the account no longer has, or a new address another account took meanwhile, is a 409.
+         * The mailed confirmation link: a page that confirms only when its button is pressed
+         * @description Public: the token is the credential. Opening the link changes nothing (a mail scanner’s prefetch or a stray click confirms no one): it answers an HTML page naming the address, whose button POSTs the token to `POST /api/auth/email-confirmation`. An unknown, used or expired link is a 404 page.
          */
-        get: operations["confirmEmail"];
+        get: operations["openEmailConfirmationLink"];
         put?: never;
-        post?: never;
+        /**
+         * Confirm an email address with the mailed token
+         * @description Public: the token is the credential. JSON clients send `{"token": …}` and get the result as JSON; the link’s page sends its form (`application/x-www-form-urlencoded`, same origin only: a form from another site is a 403) and gets a page. A signup token confirms the account’s address, and joins the organisation of the invitation the signup carried; a correction’s token makes the new address the account’s (until then it keeps the old one). A token works once, for 24 hours: unknown, used or expired is a 404; a token for an address the account no longer has, or a new address another account took meanwhile, is a 409.
+         */
+        post: operations["confirmEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,7 +281,7 @@ export interface paths {
         head?: never;
         /**
          * Rename the organisation or change its website
-         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name waits as `pendingName` for the platform's review, the organisation stays `verified` under its current name (and signs with it) until an admin approves, and a DNS re-check never approves it; giving the current name back withdraws it. An unverified organisation is renamed at once. A name that reads as another verified organisation's (Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended organisation cannot rename itself (403 `organisation-suspended`). A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
+         * @description Any member may. Credentials already issued keep the name they were signed with; the verify page then shows "now known as …" with the new name. A verified organisation was verified under its name: a new name waits as `pendingName` for the platform's review, the organisation stays `verified` under its current name (and signs with it) until an admin approves, and a DNS re-check never approves it; giving the current name back withdraws it. An unverified organisation is renamed at once. A name that reads as another verified organisation's (Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended organisation cannot rename itself or change its website (403 `organisation-suspended`). A 409 also answers a change made on a stale view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; reload and retry.
          */
         patch: operations["updateMyOrganisation"];
         trace?: never;
@@ -293,7 +297,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a second recruiter to the organisation
-         * @description The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an employer with `invitationCode`. The answer is the same whether or not the address already has an account (it does not tell who is registered); signing up with a taken address is refused as always.
+         * @description The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an employer with `invitationCode`. The answer is the same whether or not the address already has an account (it does not tell who is registered); signing up with a taken address is refused as always. A suspended organisation cannot invite (403 `organisation-suspended`), and its invitations made before cannot be used.
          */
         post: operations["inviteToOrganisation"];
         delete?: never;
@@ -454,6 +458,46 @@ export interface paths {
          * @description The redirect URI this service registers at hosts. Takes the send started by `POST /api/me/certificates/{certificateNo}/send-to-host` (by its `state`, once, within 10 minutes, in the browser that started it), exchanges the host’s code for a token (PKCE S256) and upserts the credential at the host as a compact JWS (`POST /ims/ob/v3p0/credentials`, `text/plain`). Audit-logged. Refusals: `state` unknown, expired, reused or from another browser (400 `send-state-invalid`); declined at the host (403 `host-access-denied`); another authorization error or a refused code exchange (502 `host-token-failed`); the host refused the credential (502 `host-upsert-refused`). 60 requests per minute per IP.
          */
         get: operations["sendToHostCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/certificates/{certificateNo}/digilocker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Turn DigiLocker fetching on or off for one of your certificates
+         * @description On by default. Off: DigiLocker’s Pull URI and Pull Doc requests for this certificate are refused from now on (`Status="0"`, as for a number that does not exist); the certificate still verifies as before. The holder only (anyone else gets 404). Answers the setting and, when this server is a DigiLocker issuer, how to fetch it (`digilocker`, null otherwise). Audited.
+         */
+        patch: operations["setMyCertificateDigiLocker"];
+        trace?: never;
+    };
+    "/api/me/digilocker/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What DigiLocker asked about your certificates
+         * @description The last 50 DigiLocker requests that named one of your certificates, newest first: when, which request, the outcome and whether the document was given. Refused ones too (someone searching with your number and another name or date of birth). The same entries are in your access export (`audit-log.json`).
+         */
+        get: operations["listMyDigiLockerActivity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1740,6 +1784,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/issuers/{issuerId}/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An issuer’s DID document (`did:web`, what wallets resolve)
+         * @description Public, CORS open. Where `did:web:{host}:issuers:{issuerId}` resolves (W3C did:web): the issuer’s Ed25519 key (Data Integrity, eddsa-rdfc-2022) and the platform’s ES256 keys (VC-JWT), each a verification method whose controller is the DID, the `issuer.id` of the credentials it signs.
+         */
+        get: operations["getIssuerDidDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/certificates/{certificateNo}/credential-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer one of your certificates to your wallet (OID4VCI)
+         * @description A credential offer for a wallet (OpenID for Verifiable Credential Issuance 1.0, pre-authorized code): show `credentialOfferUri` as a QR code, scan it with the wallet, and type `txCode` when asked. Works once, for ten minutes. Only for your own active certificates.
+         */
+        post: operations["createCredentialOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-credential-issuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OID4VCI Credential Issuer Metadata
+         * @description Public, CORS open. What a wallet reads first: the configurations offered and the endpoints.
+         */
+        get: operations["getCredentialIssuerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pre-authorized code grant’s authorization server metadata (RFC 8414)
+         * @description Public. The token endpoint of the pre-authorized code grant (the issuer metadata’s `authorization_servers`).
+         */
+        get: operations["getOid4vciAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/offers/{offerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A credential offer (the `credential_offer_uri`)
+         * @description Public: whoever holds the link may read it; the pre-authorized code it holds works once. 404 once redeemed or expired.
+         */
+        get: operations["getCredentialOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token endpoint: the pre-authorized code (and transaction code) for an access token
+         * @description Grant type `urn:ietf:params:oauth:grant-type:pre-authorized_code`. The code works once and until the offer expires (ten minutes); a wrong `tx_code` is counted, and the fifth spends the offer. Errors are OAuth 2.0 error responses (`invalid_grant`, `invalid_request`, `unsupported_grant_type`).
+         */
+        post: operations["oid4vciToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Nonce endpoint: a fresh `c_nonce` for the proof of possession
+         * @description Valid five minutes.
+         */
+        post: operations["oid4vciNonce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oid4vci/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credential endpoint: the certificate’s credential, bound to the wallet’s key
+         * @description `Authorization: Bearer` with the access token from the token endpoint. `credential_configuration_id` chooses the VC-JWT or the Data Integrity form; one `jwt` proof (`typ: openid4vci-proof+jwt`, `aud` this issuer, `nonce` a fresh `c_nonce`) proves the wallet holds the key named by its `kid` (`did:key`, `did:jwk`) or `jwk`; `credentialSubject.id` is that key’s DID. Once per offer. Errors are OID4VCI error responses.
+         */
+        post: operations["oid4vciCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credentials/verify": {
         parameters: {
             query?: never;
@@ -1869,7 +2073,7 @@ export interface paths {
         };
         /**
          * The authorization page: the holder allows or denies a client (HTML)
-         * @description OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the holder to sign in. Signed in, it shows the client’s name, its website, privacy policy and terms, where access will be sent and each scope asked for, with Allow and Deny. A request the client cannot be trusted with (unknown client, unregistered redirect URI) is a 400 page and never redirects; other refusals (no PKCE, a plain challenge, a child’s account) go back to the client as `error`.
+         * @description OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the holder to sign in. Signed in, it shows the client’s name, its website, privacy policy and terms, where access will be sent and each scope asked for, with Allow and Deny. Until the holder has seen that page, every refusal is shown here and never redirects to the client (an unknown client or redirect URI, no PKCE or a plain challenge: 400; a scope this server does not support or the client did not register: 400 `invalid_scope`; a child’s account: 403). The website (`client_uri`) is shown only when it is on the redirect host’s domain.
          */
         get: operations["getAuthorizationPage"];
         put?: never;
@@ -1895,7 +2099,7 @@ export interface paths {
         put?: never;
         /**
          * Dynamic client registration (RFC 7591)
-         * @description No initial access token. `client_name` (1–100 characters) and `redirect_uris` (https, or http on a loopback address) are required; `token_endpoint_auth_method` `client_secret_basic` (the default, as OB 3.0 asks), `client_secret_post` or `none` (a public client); `grant_types` `authorization_code` and `refresh_token`. Answers the metadata as stored with `client_id`, `client_secret` (confidential clients) and their times. A registration unused for 90 days expires.
+         * @description No initial access token. `client_name` (1–100 characters) and `redirect_uris` (https, or http on a loopback address) are required; `token_endpoint_auth_method` `client_secret_basic` (the default, as OB 3.0 asks), `client_secret_post` or `none` (a public client); `grant_types` `authorization_code` and `refresh_token`. Answers the metadata as stored with `client_id`, `client_secret` (confidential clients) and their times. A registration unused for 90 days expires. `client_name` is shown to holders, so it follows the rules of names shown here: no control, bidirectional or zero-width characters or line breaks, no word mixing scripts, and it may not read as this platform’s name or a verified organisation’s (400 `invalid_client_metadata`). A `scope`, when given, names only supported scopes and is enforced: the client may later ask for nothing outside it. Bodies over 1 MiB are a 413, bodies in a content coding a 415.
          */
         post: operations["registerOAuthClient"];
         delete?: never;
@@ -1915,7 +2119,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint: codes and refresh tokens for access tokens; revocation (RFC 7009)
-         * @description Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` with `code`, `redirect_uri` and the PKCE `code_verifier` (a code works once); `grant_type=refresh_token` (refresh tokens rotate; the previous one works until the new one is used). Without `grant_type`, a request with `token` revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour.
+         * @description Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` with `code`, `redirect_uri` and the PKCE `code_verifier` (a code works once); `grant_type=refresh_token` (refresh tokens rotate and each works once: presenting one that was already exchanged revokes the whole grant, its access tokens with it, and answers `invalid_grant`, as RFC 9700 § 4.14.2 asks). Without `grant_type`, a request with `token` revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour. Bodies over 1 MiB are a 413, bodies in a content coding a 415.
          */
         post: operations["oauthToken"];
         delete?: never;
@@ -2095,8 +2299,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Correct the caller's name or email
-         * @description Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request. A correction that changes nothing (the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and `request: null`. A new `email` decides who can sign in, so it needs a session signed in within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`).
+         * Correct the caller's name, email or date of birth
+         * @description Only `name`, `email` and `dateOfBirth` can be corrected; any other field is a 422. Audit-logged with the values before and after, and recorded as a completed `correction` request. A correction that changes nothing (the values given are the ones on record) writes nothing: 200 with the unchanged profile and `request: null`. A new `email` decides who can sign in, so it needs a session signed in within the last 15 minutes (otherwise 403 `/problems/recent-sign-in-required`).
          */
         patch: operations["requestCorrection"];
         trace?: never;
@@ -2201,6 +2405,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/digilocker/pull-uri": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DigiLocker Pull URI: find a certificate for the person searching in DigiLocker
+         * @description Called by DigiLocker (API Setu issuer API, `PullURIRequest`). The certificate is the one whose number is `UDF1`, held by the person named by `FullName` (case and spaces aside) with the date of birth `DOB` (`DD-MM-YYYY`) recorded at signup, while it verifies as active, its holder consents to public verification and has not turned DigiLocker off for it. Found: `Status="1"` with the URI `{orgId}-{docType}-{certificateNo}` and the document (`DocContent` PDF, `DataContent` XML, base64, as `format` asks). Otherwise `Status="0"` with an empty `DocDetails`, the same answer whichever field did not match. Every request is audited and shown to the holder in their access export. 503 `not-configured` until `DIGILOCKER_ORG_ID`, `DIGILOCKER_DOC_TYPE` and `DIGILOCKER_API_KEY` are set.
+         */
+        post: operations["digilockerPullUri"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/digilocker/pull-doc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DigiLocker Pull Doc: the document behind a URI
+         * @description Called by DigiLocker (`PullDocRequest`) when the person opens the document: the URI a Pull URI answer gave. The certificate must still be givable (as for Pull URI: a revocation, a suspension, an erasure, a withdrawn consent or the holder’s switch stop it at once); `FullName` and `DOB`, when sent, must be the holder’s. `Status="1"` with `DocContent` and/or `DataContent` as `format` asks, else `Status="0"`.
+         */
+        post: operations["digilockerPullDoc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -2210,7 +2454,7 @@ export interface paths {
         };
         /**
          * Service health: stalled background jobs, the base URL and other named checks
-         * @description Public and without personal data. `status` is `degraded` when any check is; the answer is 200 either way (the service is serving). `jobs.stalled` counts, per kind, the deferred jobs that gave up (dead-lettered, past their deadline or refused) and wait for an administrator (`GET /api/admin/jobs?state=stalled`). `checks.baseUrl` says whether `PUBLIC_BASE_URL` (the OpenAPI server, the JWKS URL, share links and every credential’s issuer) matches the origin requests arrive at. Not cached.
+         * @description Public and without personal data. `status` is `degraded` when any check is; the answer is 200 either way (the service is serving). `jobs.stalled` counts, per kind, the deferred jobs that gave up (dead-lettered, past their deadline or refused) and wait for an administrator (`GET /api/admin/jobs?state=stalled`). `checks.baseUrl` says whether `PUBLIC_BASE_URL` (the OpenAPI server, the JWKS URL, share links and every credential’s issuer) matches the origin requests arrive at. `checks.outboundLoopback` says whether the development switch that lets outbound fetches reach http://localhost is set, and whether it is honoured (only on a loopback `PUBLIC_BASE_URL`). Not cached.
          */
         get: operations["getHealth"];
         put?: never;
@@ -2269,8 +2513,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Certificate verification page (HTML, for people)
-         * @description What `GET /api/verify/{certificateNo}` says, as a page: valid or revoked (200), the holder’s name only while they consent to public verification, the brief, employer and dates, a QR code and a copyable link. The browser checks the credential’s signature itself (ES256; EdDSA for credentials issued before ES256) against `/.well-known/jwks.json` (WebCrypto) and that the signed claims are the ones shown. A mistyped number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`).
+         * Certificate page (HTML, for people)
+         * @description What `GET /api/verify/{certificateNo}` says, as a page: the verdict first (valid and issued by a verified organisation; or revoked, expired, suspended, not yet valid), then the badge and the achievement, its description and criteria, the rubric criteria assessed with the level reached (from the signed credential), the issuer linked to its profile with how the platform verified it, the dates in words, the holder’s name only while they consent to public verification, share (link, QR code, LinkedIn, badges, PDF) and, folded away, the decoded credential and a signature check the browser runs itself against `/.well-known/jwks.json`. Open Graph and Twitter card tags carry the badge image. In English or Hindi (`lang`, else `Accept-Language`). A mistyped number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`). Example: [/verify/VP-DEM0-CERT-1FY3](/verify/VP-DEM0-CERT-1FY3).
          */
         get: operations["getVerificationPage"];
         put?: never;
@@ -2290,11 +2534,175 @@ export interface paths {
         };
         /**
          * Check any credential or baked badge (HTML, for people)
-         * @description A page that checks, in the browser, a pasted VC-JWT or a baked Open Badges 3.0 badge (PNG `iTXt` `openbadgecredential` or SVG `openbadges:credential`, read locally, never uploaded): the signature (EdDSA or ES256) against the key the credential names at this site (`kid` URL, else `/.well-known/jwks.json`), then the status (the credential's Bitstring Status List when it has one, else `GET /api/verify/{certificateNo}`), and shows valid, tampered, revoked or expired. Also a look-up by certificate number.
+         * @description A form that sends a baked Open Badges 3.0 badge (PNG or SVG) or a pasted credential (VC-JWT or JSON) to `POST /verify`, which shows the server verifier’s answer, and a look-up by certificate number: with `no`, this answers 303 to `/verify/{no}` when it is a well-formed number, and a 400 (a page for browsers) when it is not. Works without script.
          */
         get: operations["getCredentialVerifierPage"];
         put?: never;
+        /**
+         * Check a credential or baked badge from the /verify form (HTML)
+         * @description The `/verify` form’s target (`multipart/form-data`): runs the platform’s verifier (the same as `POST /api/credentials/verify`, sharing its per-IP limit of 60 a minute) on the uploaded badge or the pasted credential and shows its answer in one of three honest states: issuer verified here (green, with how), a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential restated). A credential of this platform is also compared with the certificate’s current record. Nothing is stored. Nothing sent is a 400 page with the form again.
+         */
+        post: operations["submitCredentialVerifierPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Landing page (HTML)
+         * @description What the platform is, a form to check a certificate by number (to `GET /verify?no=`), and links to check any credential, to the API documentation and to sign in. In English or Hindi.
+         */
+        get: operations["getHomePage"];
+        put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The holder’s home (HTML, for people)
+         * @description Signed in (the session cookie): the holder’s certificates (each linking to its page `/verify/{certificateNo}`, with its PDF and baked badges), the download of their learner record, the applications they allowed (OAuth grants) with revoke, their consents with grant and withdraw, what a verifier sees of their name and their leaderboard alias, and whether their email address is confirmed (with a new link when it is not). Signed out: a sign-in form. Reading it changes nothing. Every action is a form posting to `/me/…`, which redirects back here.
+         */
+        get: operations["getHolderHomePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in from the holder’s home (form)
+         * @description The sign-in form of `/me`: the same checks and limits as `POST /api/auth/login` (failed attempts per account and network), then the session cookie and back to `/me`; a failure goes back to the form with an error banner. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["signInFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out from the holder’s home (form)
+         * @description Ends the session (as `POST /api/auth/logout`) and goes back to the sign-in page. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["signOutFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant or withdraw a consent from the holder’s home (form)
+         * @description As `POST /api/consent`, citing the current notice (shown on the page) in English: appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["recordConsentFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/public-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or clear the leaderboard alias from the holder’s home (form)
+         * @description As `PATCH /api/me` with `publicAlias` (empty clears it). A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["setPublicAliasFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/applications/{grantId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a connected application from the holder’s home (form)
+         * @description As `DELETE /api/me/oauth-grants/{grantId}`: the grant and its tokens end at once. A grant that is not the holder’s goes back with an error banner. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["revokeApplicationFromHolderPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/email-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a new email confirmation link from the holder’s home (form)
+         * @description As `POST /api/me/email-confirmation`: a new link to the account’s address (at most three an hour). A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         */
+        post: operations["resendConfirmationFromHolderPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2701,6 +3109,13 @@ export interface components {
             /** @description The organisation joined by the invitation the signup carried (accepted now), or null. */
             joinedOrganisationId: string | null;
         };
+        EmailConfirmationRequest: {
+            /**
+             * @description The token of the mailed link (its `token` query parameter).
+             * @example vpc_Q2hhbmdlIG1lIGZvciBhIHJlYWwgdG9rZW4
+             */
+            token: string;
+        };
         EmailConfirmationStatus: {
             email: string;
             confirmed: boolean;
@@ -2860,6 +3275,10 @@ export interface components {
                 /** @enum {string} */
                 format: "vc-jwt";
                 jwt: string;
+                /** @description The same Open Badges 3.0 credential secured the second way: an embedded `DataIntegrityProof` (cryptosuite `eddsa-rdfc-2022`) by the issuer's Ed25519 key, listed in the DID document of its `issuer.id` (`did:web`). What Data Integrity wallets and verifiers (the DCC verifier) read. Absent for certificates signed before it existed, until they are re-signed. */
+                dataIntegrity?: {
+                    [key: string]: unknown;
+                };
             } | null;
             /**
              * Format: uri
@@ -2871,6 +3290,36 @@ export interface components {
              * @description LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the verification page as the credential URL). Null unless `publicStatus` is `active`.
              */
             linkedInAddToProfileUrl: string | null;
+            /** @description In your own listing (`GET /api/me/certificates`): whether and how this certificate can be fetched into DigiLocker (the document type to look for, the number to enter); null when this server is not a DigiLocker issuer. */
+            digilocker?: components["schemas"]["DigiLockerHolderView"] | null;
+        };
+        DigiLockerHolderView: {
+            /** @description Your switch: on unless you turned DigiLocker fetching off. */
+            enabled: boolean;
+            /** @description Whether DigiLocker would be given it now: switched on, valid (as verification shows it), and your `public_verification` consent standing. */
+            available: boolean;
+            /**
+             * @description Why not, when `available` is false.
+             * @enum {string|null}
+             */
+            reason: "disabled" | "not_valid" | "no_public_verification_consent" | null;
+            /**
+             * @description The document type to look for in the DigiLocker app (under this issuer).
+             * @example VPCER
+             */
+            documentType: string;
+            /**
+             * @description The number to enter there.
+             * @example VP-7K3M-Q9TD-2XWV
+             */
+            certificateNumber: string;
+            /**
+             * @description The issuer's id on DigiLocker.
+             * @example in.example.vp
+             */
+            issuerId: string;
+            /** @description The document’s URI in DigiLocker. */
+            uri: string;
         };
         CertificateList: {
             items: components["schemas"]["Certificate"][];
@@ -3112,6 +3561,36 @@ export interface components {
             /** Format: date-time */
             sentAt: string;
         };
+        MyCertificateDigiLocker: {
+            certificateNo: string;
+            /** @description Whether DigiLocker may fetch this certificate. */
+            enabled: boolean;
+            /** @description How to fetch it into DigiLocker; null when this server is not a DigiLocker issuer. */
+            digilocker: components["schemas"]["DigiLockerHolderView"] | null;
+        };
+        DigiLockerSwitchRequest: {
+            /** @description False: DigiLocker is refused this certificate. */
+            enabled: boolean;
+        };
+        MyDigiLockerActivity: {
+            items: {
+                /** Format: date-time */
+                at: string;
+                /**
+                 * @description Pull URI (a search) or Pull Doc (opening it).
+                 * @enum {string}
+                 */
+                request: "pull_uri" | "pull_doc";
+                /**
+                 * @description `issued` (the document was given), `not_found` (another name or date of birth, or not givable: off, invalid, no consent), `refused_timestamp`, `txn_reused`.
+                 * @example issued
+                 */
+                outcome: string;
+                certificateNo: string | null;
+                /** @description Whether DigiLocker was given the document. */
+                given: boolean;
+            }[];
+        };
         GuardianStatus: {
             /** @description Under 18 on the service’s clock (DPDP §2(f)). */
             child: boolean;
@@ -3218,6 +3697,12 @@ export interface components {
              * @example ravi.kumar@example.com
              */
             email?: string;
+            /**
+             * Format: date
+             * @description ISO date (`YYYY-MM-DD`): recorded when the account has none (accounts made before it was asked), or corrected. A correction that would make an adult a child or a child an adult is refused (422): that needs the guardian process (docs/data-rights.md). DigiLocker matches certificates on it (docs/digilocker.md).
+             * @example 1998-04-17
+             */
+            dateOfBirth?: string;
         };
         /** @description What remains of an erasure: no personal data. */
         ErasureReceipt: {
@@ -4041,6 +4526,8 @@ export interface components {
             } | null;
             /** @enum {string|null} */
             format: "vc-jwt" | "json" | null;
+            /** @description Exactly the credential these checks are about, as read from what was sent: the compact VC-JWT, or the JSON credential’s text. For a baked badge, the one credential in the image (an image carrying more than one is refused at `parse`). A display shows this credential’s claims and nothing else. */
+            verifiedCredential: string | null;
             /** @enum {string|null} */
             container: "text" | "png" | "svg" | null;
             algorithm: string | null;
@@ -4061,10 +4548,12 @@ export interface components {
         /** @description Exactly one of `credential` and `badge`. */
         VerifyCredentialRequest: {
             /**
-             * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential (an embedded proof is not checked: verdict `unverifiable`).
+             * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential; or a JSON credential as an object (an embedded Data Integrity proof is not checked yet: verdict `unverifiable`). Nested at most 64 levels (deeper: 422).
              * @example eyJhbGciOiJFUzI1NiIsImtpZCI6Imh0dHBzOi8vdW5pLmV4YW1wbGUvb2Iva2V5cy8xIiwidHlwIjoiSldUIn0.eyJ…
              */
-            credential?: string;
+            credential?: string | {
+                [key: string]: unknown;
+            };
             /** @description A baked badge as base64 (standard or URL-safe) of its bytes: a PNG with an `iTXt` chunk `openbadgecredential`, or an SVG with an `<openbadges:credential>` element. */
             badge?: string;
         };
@@ -4270,6 +4759,10 @@ export interface components {
                 /** @enum {string} */
                 format: "vc-jwt";
                 jwt: string;
+                /** @description The same Open Badges 3.0 credential secured the second way: an embedded `DataIntegrityProof` (cryptosuite `eddsa-rdfc-2022`) by the issuer's Ed25519 key, listed in the DID document of its `issuer.id` (`did:web`). What Data Integrity wallets and verifiers (the DCC verifier) read. Absent for certificates signed before it existed, until they are re-signed. */
+                dataIntegrity?: {
+                    [key: string]: unknown;
+                };
             } | null;
             /** Format: uri */
             jwksUrl: string;
@@ -4383,6 +4876,80 @@ export interface components {
             /** @description Markdown: what earns the achievement, and the rubric. */
             narrative: string;
         };
+        /** @description The DID document of an issuer’s `did:web` (a credential’s `issuer.id`): its Ed25519 key of the Data Integrity proofs (`Multikey`, `#ed25519-key-1`) and the ES256 keys of the VC-JWTs (`JsonWebKey`, current then retired), all controlled by the DID. `alsoKnownAs` is the issuer’s Open Badges Profile. */
+        DidDocument: {
+            "@context": string[];
+            /** @example did:web:example.org:issuers:platform */
+            id: string;
+            alsoKnownAs: string[];
+            verificationMethod: {
+                id: string;
+                /** @enum {string} */
+                type: "Multikey" | "JsonWebKey";
+                controller: string;
+                publicKeyMultibase?: string;
+                publicKeyJwk?: {
+                    /** @enum {string} */
+                    kty: "EC";
+                    /** @enum {string} */
+                    crv: "P-256";
+                    x: string;
+                    y: string;
+                };
+            }[];
+            assertionMethod: string[];
+            authentication: string[];
+        };
+        CredentialOfferCreated: {
+            /** @description `openid-credential-offer://?credential_offer_uri=…`: what the QR code encodes. */
+            credentialOfferUri: string;
+            /** @description Where the offer document is (the `credential_offer_uri`). */
+            offerUrl: string;
+            /** @description The transaction code to type into the wallet (6 digits), or null for an offer without one. */
+            txCode: string | null;
+            /** @description The offer works once, until then (ten minutes). */
+            expiresAt: string;
+        };
+        /** @description OpenID for Verifiable Credential Issuance 1.0 Credential Issuer Metadata: the certificate as an Open Badges 3.0 `OpenBadgeCredential` in two configurations, `OpenBadgeCredential_jwt_vc_json` (VC-JWT, ES256) and `OpenBadgeCredential_ldp_vc` (Data Integrity, eddsa-rdfc-2022), bound to a `did:key` or `did:jwk` proved with a `jwt` proof. */
+        CredentialIssuerMetadata: {
+            credential_issuer: string;
+            authorization_servers: string[];
+            credential_endpoint: string;
+            nonce_endpoint: string;
+            display: {
+                name: string;
+                locale: string;
+            }[];
+            credential_configurations_supported: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description RFC 8414 metadata of the authorization server of the pre-authorized code grant. */
+        Oid4vciAuthorizationServerMetadata: {
+            issuer: string;
+            token_endpoint: string;
+            grant_types_supported: string[];
+            token_endpoint_auth_methods_supported: string[];
+            "pre-authorized_grant_anonymous_access_supported": boolean;
+            response_types_supported: string[];
+        };
+        /** @description An OID4VCI credential offer with a pre-authorized code (and `tx_code` when the holder asked for a transaction code). Served until it is redeemed or expires. */
+        CredentialOffer: {
+            credential_issuer: string;
+            credential_configuration_ids: string[];
+            grants: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** @description An OAuth 2.0 / OID4VCI error response (not problem+json: what wallets read). */
+        Oid4vciError: {
+            error: string;
+            error_description?: string;
+        };
         /** @description The Service Description Document (OB 3.0 § "Service Discovery Endpoint"): a profile of the specification’s OpenAPI 3.0 file with this server’s endpoints, its OAuth 2.0 flow, scopes and registration URL. */
         ServiceDescriptionDocument: {
             openapi: string;
@@ -4458,8 +5025,12 @@ export interface components {
                 }[];
             };
         };
-        /** @description OB 3.0 `GetOpenBadgeCredentialsResponse`: every credential here is signed as a VC-JWT, so all are in `compactJwsString`. */
+        /** @description OB 3.0 `GetOpenBadgeCredentialsResponse`: every credential is signed as a VC-JWT (`compactJwsString`) and, when it has one, also given with its embedded Data Integrity proof (`credential`). */
         GetOpenBadgeCredentialsResponse: {
+            /** @description The same credentials secured with an embedded Data Integrity proof (eddsa-rdfc-2022, the issuer’s `did:web` Ed25519 key), oldest first; those signed before Data Integrity existed are here once re-signed. */
+            credential: {
+                [key: string]: unknown;
+            }[];
             /** @description The credentials, each a VC-JWT (compact JWS), oldest first. */
             compactJwsString: string[];
         };
@@ -4603,6 +5174,13 @@ export interface components {
              * @example /api/dpo
              */
             dpo: string;
+            /** @description Who else is given personal data at the person’s own request, beyond our Data Processors (e.g. DigiLocker, when they fetch a certificate into it): what, and when. In `language`. Not part of the versioned text: the list is the one in force now, for every version. */
+            recipients?: {
+                name: string;
+                role: string;
+                data: string;
+                when: string;
+            }[];
         };
         NominationRequest: {
             /** @example Anita Kumar */
@@ -4626,6 +5204,151 @@ export interface components {
             grievance: string;
             /** @description How to complain to the Data Protection Board of India. */
             board: string;
+        };
+        PullURIResponse: {
+            ResponseStatus: {
+                /**
+                 * @description `1` success, `0` error (no such certificate for this person, or refused), `9` pending.
+                 * @example 1
+                 */
+                Status: string;
+                /** @description The `ts` of the request. */
+                ts: string;
+                /** @description The `txn` of the request. */
+                txn: string;
+            };
+            /** @description Empty when `Status` is `0`: a refusal does not say which field did not match. */
+            DocDetails: {
+                /** @description As sent. */
+                DocType?: string;
+                /** @description As sent. */
+                DigiLockerId?: string;
+                /** @description As sent. */
+                FullName?: string;
+                /** @description As sent. */
+                DOB?: string;
+                /** @description As sent. */
+                UDF1?: string;
+                /**
+                 * @description `{orgId}-{docType}-{certificateNo}`.
+                 * @example in.example.vp-VPCER-VP-7K3M-Q9TD-2XWV
+                 */
+                URI?: string;
+                /** @description The PDF (the holder’s own download), base64; when `format` is `pdf`, `both` or absent. */
+                DocContent?: string;
+                /** @description The certificate data as XML, base64; when `format` is `xml` or `both`. */
+                DataContent?: string;
+            };
+        };
+        PullURIRequest: {
+            /**
+             * @description API version.
+             * @example 1.0
+             */
+            ver: string;
+            /**
+             * @description The request time: ISO 8601 with an offset (`2026-12-02T08:30:00+05:30`), or seconds or milliseconds since the epoch. More than 15 minutes from the server clock is refused (401, `Status="0"`).
+             * @example 2026-12-02T08:30:00+05:30
+             */
+            ts: string;
+            /**
+             * @description Transaction id. A repeated one with the same body gets the first answer again; with another body, 409.
+             * @example a1b2c3d4
+             */
+            txn: string;
+            /**
+             * @description The issuer's id on DigiLocker (`DIGILOCKER_ORG_ID`).
+             * @example in.example.vp
+             */
+            orgId: string;
+            /**
+             * @description `pdf` (the default when absent), `xml` or `both`.
+             * @example both
+             */
+            format: string;
+            DocDetails: {
+                /**
+                 * @description The document type searched for (`DIGILOCKER_DOC_TYPE`).
+                 * @example VPCER
+                 */
+                DocType: string;
+                /**
+                 * @description The DigiLocker account (36 characters).
+                 * @example 123e4567-e89b-12d3-a456-426655440000
+                 */
+                DigiLockerId: string;
+                /** @description The person's full name as on Aadhaar: compared with the holder's, case and spaces aside. */
+                FullName: string;
+                /**
+                 * @description Their date of birth, `DD-MM-YYYY`: compared with the one recorded at signup.
+                 * @example 31-12-1990
+                 */
+                DOB: string;
+                /**
+                 * @description The certificate number (the registered search field).
+                 * @example VP-7K3M-Q9TD-2XWV
+                 */
+                UDF1: string;
+            };
+        };
+        PullDocResponse: {
+            ResponseStatus: {
+                /**
+                 * @description `1` success, `0` error (no such certificate for this person, or refused), `9` pending.
+                 * @example 1
+                 */
+                Status: string;
+                /** @description The `ts` of the request. */
+                ts: string;
+                /** @description The `txn` of the request. */
+                txn: string;
+            };
+            DocDetails: {
+                /** @description The PDF, base64; when `format` is `pdf`, `both` or absent. */
+                DocContent?: string;
+                /** @description The certificate data as XML, base64; when `format` is `xml` or `both`. */
+                DataContent?: string;
+            };
+        };
+        PullDocRequest: {
+            /**
+             * @description API version.
+             * @example 1.0
+             */
+            ver: string;
+            /**
+             * @description The request time: ISO 8601 with an offset (`2026-12-02T08:30:00+05:30`), or seconds or milliseconds since the epoch. More than 15 minutes from the server clock is refused (401, `Status="0"`).
+             * @example 2026-12-02T08:30:00+05:30
+             */
+            ts: string;
+            /**
+             * @description Transaction id. A repeated one with the same body gets the first answer again; with another body, 409.
+             * @example a1b2c3d4
+             */
+            txn: string;
+            /**
+             * @description The issuer's id on DigiLocker (`DIGILOCKER_ORG_ID`).
+             * @example in.example.vp
+             */
+            orgId: string;
+            /**
+             * @description `pdf` (the default when absent), `xml` or `both`.
+             * @example both
+             */
+            format: string;
+            DocDetails: {
+                /**
+                 * @description The URI a Pull URI answer gave.
+                 * @example in.example.vp-VPCER-VP-7K3M-Q9TD-2XWV
+                 */
+                URI: string;
+                /** @description The DigiLocker account. */
+                DigiLockerId?: string;
+                /** @description Optional (v1.12 no longer sends it); when sent, it must be the holder’s. */
+                FullName?: string;
+                /** @description Optional; when sent, it must be the holder’s (`DD-MM-YYYY`). */
+                DOB?: string;
+            };
         };
         /** @description The state of the service, without personal data. */
         Health: {
@@ -4663,6 +5386,24 @@ export interface components {
                     /** @description Names (never values) of required settings that are missing or unusable. */
                     missing: ("CERT_SIGNING_KEY" | "CERT_PREVIOUS_PUBLIC_KEYS" | "ADMIN_EMAIL" | "ADMIN_PASSWORD" | "PUBLIC_BASE_URL" | "FINGERPRINT_SHARDS")[];
                 };
+                /** @description `degraded` when the loopback switch is set on a deployment whose base URL is not a loopback address (it is then ignored). */
+                outboundLoopback: {
+                    status: components["schemas"]["HealthCheckStatus"];
+                    /** @description One line for a human. */
+                    detail: string;
+                    /** @description Whether `WEBHOOKS_ALLOW_HTTP_LOCALHOST` (outbound fetches to http://localhost) is set. */
+                    switchOn: boolean;
+                    /** @description Whether it takes effect: only when `PUBLIC_BASE_URL` is a loopback address. */
+                    honoured: boolean;
+                };
+                /** @description The DigiLocker issuer settings (docs/digilocker.md); never `degraded`. */
+                digilocker?: {
+                    status: components["schemas"]["HealthCheckStatus"];
+                    /** @description One line for a human. */
+                    detail: string;
+                    /** @description Whether this server is a DigiLocker issuer: `DIGILOCKER_ORG_ID`, `DIGILOCKER_DOC_TYPE` and `DIGILOCKER_API_KEY` all set. Optional: `ok` either way. */
+                    configured: boolean;
+                };
             };
         };
         /**
@@ -4681,6 +5422,17 @@ export interface components {
             stalled: {
                 [key: string]: number;
             };
+        };
+        VerifierForm: {
+            /**
+             * Format: binary
+             * @description A baked badge image (PNG or SVG), up to 1 MB.
+             */
+            badge?: string;
+            /** @description Or the credential: a VC-JWT or the credential as JSON. */
+            credential?: string;
+            /** @description The page’s language (`en` or `hi`). */
+            lang?: string;
         };
         ProblemType: {
             type: string;
@@ -4986,6 +5738,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -5014,7 +5775,7 @@ export interface operations {
             };
         };
     };
-    confirmEmail: {
+    openEmailConfirmationLink: {
         parameters: {
             query: {
                 token: string;
@@ -5025,13 +5786,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Confirmed. */
+            /** @description The page with the Confirm button. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmailConfirmationResult"];
+                    "text/html": string;
                 };
             };
             /** @description Malformed JSON or invalid parameters */
@@ -5043,8 +5804,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Not found (or not visible to the caller) */
+            /** @description The link is unknown, used or expired: a page for browsers (`Accept: text/html`), else a problem. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5052,8 +5823,91 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Conflict with the current state */
+        };
+    };
+    confirmEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmailConfirmationRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["EmailConfirmationRequest"];
+            };
+        };
+        responses: {
+            /** @description Confirmed: the result (JSON), or a page (for the form). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailConfirmationResult"];
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The form was not sent from this site’s own page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description The token is unknown, used or expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description The address is no longer the account’s, or another account took it. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5228,6 +6082,15 @@ export interface operations {
             };
             /** @description Request body over the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7144,6 +8007,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -7526,6 +8398,222 @@ export interface operations {
             };
             /** @description The holder’s host refused or broke the protocol (the problem type says at which step); nothing was changed */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    setMyCertificateDigiLocker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DigiLockerSwitchRequest"];
+            };
+        };
+        responses: {
+            /** @description The setting now. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyCertificateDigiLocker"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`. */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listMyDigiLockerActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyDigiLockerActivity"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8289,6 +9377,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -8901,6 +9998,15 @@ export interface operations {
             };
             /** @description Request body over the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9663,6 +10769,15 @@ export interface operations {
             };
             /** @description Request body over the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12165,6 +13280,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -13353,6 +14477,15 @@ export interface operations {
             };
             /** @description Request body over the limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15848,16 +16981,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The status list credential, compact JWS. */
+            /** @description The status list credential: a compact JWS, or, to a client whose `Accept` asks for JSON-LD (`application/ld+json`, `application/vc+ld+json` or `application/vc`, and no JWT type), the same list as JSON with an embedded Data Integrity proof (eddsa-rdfc-2022) by the platform’s `did:web` (`Vary: Accept`). */
             200: {
                 headers: {
                     "Cache-Control"?: string;
                     "Access-Control-Allow-Origin"?: string;
                     ETag?: string;
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/vc+jwt": string;
+                    "application/vc+ld+json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Not modified (matches `If-None-Match`). */
@@ -15896,6 +17033,554 @@ export interface operations {
             };
             /** @description Not configured, or a dependency is unavailable; nothing was changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getIssuerDidDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An organisation id, or `platform` for the platform itself. */
+                issuerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The DID document. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `Accept-Encoding`: the encoding follows the request. */
+                    Vary?: string;
+                    /** @description `gzip` when the request accepts it (and the body is over 128 bytes and compresses); absent otherwise. */
+                    "Content-Encoding"?: "gzip";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/did+json": components["schemas"]["DidDocument"];
+                    "application/json": components["schemas"]["DidDocument"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createCredentialOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
+                certificateNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Protect the offer with a transaction code (default true): the wallet must also type `txCode`. Use it whenever the QR code is shown on a screen other people may see. */
+                    txCode?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer. */
+            201: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialOfferCreated"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`. */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCredentialIssuerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialIssuerMetadata"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getOid4vciAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciAuthorizationServerMetadata"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCredentialOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialOffer"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    oid4vciToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    grant_type?: string;
+                    "pre-authorized_code"?: string;
+                    tx_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An access token for the credential endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** Format: int64 */
+                        expires_in: number;
+                    };
+                };
+            };
+            /** @description An OAuth 2.0 error. */
+            400: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    oid4vciNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A nonce. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        c_nonce: string;
+                    };
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    oid4vciCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential_configuration_id?: string;
+                    proof?: {
+                        proof_type: string;
+                        jwt?: string;
+                    };
+                    proofs?: {
+                        jwt?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The credential. */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credentials: {
+                            credential: string | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description An OID4VCI error (`invalid_proof`, `invalid_nonce`, …). */
+            400: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid access token (`invalid_token`). */
+            401: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description RFC 6750: `Bearer realm="oid4vci", error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Oid4vciError"];
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16346,16 +18031,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Back to the client’s `redirect_uri` with `code`, `state` and `iss` (RFC 9207), or with `error` (`access_denied`, `invalid_request`, …) and `state`. */
-            302: {
-                headers: {
-                    /** @description The client’s redirect URI with the result. */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description An invalid request that cannot be sent back to the client (an error page), or a malformed query (a problem). */
+            /** @description An invalid authorization request (an error page naming the OAuth error), or a malformed query (a problem). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16363,6 +18039,15 @@ export interface operations {
                 content: {
                     "text/html": string;
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A child’s account: access cannot be granted (an error page). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description Internal error (no internals disclosed) */
@@ -16507,7 +18192,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description The registration is larger than the library accepts. */
+            /** @description The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -16516,13 +18201,13 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Request body is not JSON */
+            /** @description The body is sent in a content coding. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
             /** @description Body does not match the schema */
@@ -16589,22 +18274,22 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Request body over the limit */
+            /** @description The body is over 1 MiB. */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Request body is not JSON */
+            /** @description The body is sent in a content coding. */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "application/json": components["schemas"]["OAuthError"];
                 };
             };
             /** @description Body does not match the schema */
@@ -17496,6 +19181,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -17888,6 +19582,208 @@ export interface operations {
             };
         };
     };
+    digilockerPullUri: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 of HMAC-SHA256 of the raw request body, keyed with the API key registered on DigiLocker’s partner portal (`DIGILOCKER_API_KEY`). Missing or wrong: 401 with `Status="0"`. */
+                "x-digilocker-hmac"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": components["schemas"]["PullURIRequest"];
+            };
+        };
+        responses: {
+            /** @description `<PullURIResponse>`: `Status="1"` found, `Status="0"` not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullURIResponse"];
+                };
+            };
+            /** @description Not a Pull URI request (`malformed-xml`: not well-formed, a DOCTYPE, over 256 KiB or 8 levels, a required part missing). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description `<PullURIResponse>` with `Status="0"`: `x-digilocker-hmac` missing or not the body's HMAC, or `ts` more than 15 minutes from the server clock. Nothing was looked up. */
+            401: {
+                headers: {
+                    /** @description The challenge: `x-digilocker-hmac realm="DigiLocker issuer API"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullURIResponse"];
+                };
+            };
+            /** @description `<PullURIResponse>` with `Status="0"`: this `txn` was already used for another request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullURIResponse"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    digilockerPullDoc: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Base64 of HMAC-SHA256 of the raw request body, keyed with the API key registered on DigiLocker’s partner portal (`DIGILOCKER_API_KEY`). Missing or wrong: 401 with `Status="0"`. */
+                "x-digilocker-hmac"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": components["schemas"]["PullDocRequest"];
+            };
+        };
+        responses: {
+            /** @description `<PullDocResponse>`: `Status="1"` with the document, `Status="0"` not. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullDocResponse"];
+                };
+            };
+            /** @description Not a Pull Doc request (`malformed-xml`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description `<PullDocResponse>` with `Status="0"`: `x-digilocker-hmac` missing or not the body's HMAC, or `ts` more than 15 minutes from the server clock. Nothing was looked up. */
+            401: {
+                headers: {
+                    /** @description The challenge: `x-digilocker-hmac realm="DigiLocker issuer API"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullDocResponse"];
+                };
+            };
+            /** @description `<PullDocResponse>` with `Status="0"`: this `txn` was already used for another request. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": components["schemas"]["PullDocResponse"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -18044,7 +19940,10 @@ export interface operations {
     };
     getVerificationPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description `VP-XXXX-XXXX-XXXX` (Crockford base32; the last symbol is a check character). */
@@ -18054,7 +19953,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The certificate (active or revoked) as an HTML page. */
+            /** @description The certificate (in any state) as an HTML page. */
             200: {
                 headers: {
                     /** @description Changes when the page does. */
@@ -18063,6 +19962,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description The page's own policy: its inline style and script by hash, nothing else. */
                     "Content-Security-Policy"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18110,7 +20013,12 @@ export interface operations {
     };
     getCredentialVerifierPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
+                /** @description A certificate number to look up: the answer is a 303 to its page. */
+                no?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -18126,6 +20034,180 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description The page's own policy: its inline style and script by hash, nothing else. */
                     "Content-Security-Policy"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A look-up (`no`): the certificate’s page. */
+            303: {
+                headers: {
+                    /** @description `/verify/{no}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (matches `If-None-Match`). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    submitCredentialVerifierPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["VerifierForm"];
+            };
+        };
+        responses: {
+            /** @description The verifier’s answer as a page (whatever the verdict). */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getHomePage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Changes when the page does. */
+                    ETag?: string;
+                    /** @description `public, max-age=…`: the page may be cached briefly. */
+                    "Cache-Control"?: string;
+                    /** @description The page's own policy: its inline style and script by hash, nothing else. */
+                    "Content-Security-Policy"?: string;
+                    /** @description The language the page is in (`en` or `hi`). */
+                    "Content-Language"?: string;
+                    /** @description `Accept-Language`: the language is chosen by it when `lang` is absent. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18138,6 +20220,480 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getHolderHomePage: {
+        parameters: {
+            query?: {
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
+                /** @description A banner to show (a fixed key; unknown keys are ignored). */
+                notice?: string;
+                /** @description An error banner to show (a fixed key; unknown keys are ignored). */
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holder’s home, or the sign-in page when there is no live session. */
+            200: {
+                headers: {
+                    /** @description `no-store`: the page is personal. */
+                    "Cache-Control"?: string;
+                    /** @description The page’s own policy: its inline style by hash, no script, forms to this site. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    signInFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The account’s email address. */
+                    email: string;
+                    /** @description Its password. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    /** @description The session cookie, when the sign-in succeeded. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    signOutFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    /** @description Clears the session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    recordConsentFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The purpose.
+                     * @enum {string}
+                     */
+                    purpose: "ai_evaluation" | "leaderboard" | "public_verification" | "integrity_corpus";
+                    /**
+                     * @description Grant or withdraw.
+                     * @enum {string}
+                     */
+                    action: "grant" | "revoke";
+                };
+            };
+        };
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    setPublicAliasFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The leaderboard alias (2–40 characters); empty clears it. */
+                    publicAlias: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    revokeApplicationFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant’s id. */
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    resendConfirmationFromHolderPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
+            303: {
+                headers: {
+                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not posted from this site’s own page: no allowed `Origin` (and no `Sec-Fetch-Site: same-origin`). A page for browsers (`Accept: text/html`), problem+json otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description Internal error (no internals disclosed) */
             500: {
@@ -18299,7 +20855,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                type: "malformed-json" | "empty-body" | "invalid-encoding" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "send-state-invalid" | "host-address-refused" | "host-access-denied" | "host-discovery-failed" | "host-registration-refused" | "host-token-failed" | "host-upsert-refused" | "internal-error";
+                type: "malformed-json" | "empty-body" | "invalid-encoding" | "malformed-xml" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "send-state-invalid" | "host-address-refused" | "host-access-denied" | "host-discovery-failed" | "host-registration-refused" | "host-token-failed" | "host-upsert-refused" | "internal-error";
             };
             cookie?: never;
         };

@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   achievementBadgeLines,
   BadgeError,
+  type BadgeLine,
   badgeSvg,
   bakePng,
   bakeSvg,
+  certificateBadgeLines,
+  chordWidth,
   crc32,
+  estimateWidth,
   extractFromPng,
   extractFromSvg,
   OB3_NAMESPACE,
   pngChunks,
+  TEXT_RADIUS,
   wrapTitle,
 } from './badge';
 
@@ -102,6 +107,99 @@ describe('SVG baking', () => {
   });
 });
 
+describe('the badge design', () => {
+  const face = {
+    title: 'Build a REST API for a todo app',
+    organisation: 'Acme Software',
+    certificateNo: 'VP-7K3M-Q9TD-2XWV',
+    issuedAt: new Date('2026-03-14T09:26:53Z'),
+  };
+  /** The longest title and organisation name the API accepts (200 characters each). */
+  const LONGEST_TITLE = (
+    'Design, build, test and deploy an accessible, internationalised, offline-first progressive web ' +
+    'application for booking community health clinic appointments across rural districts, with reports ' +
+    'and more'
+  ).slice(0, 200);
+  const LONGEST_ORGANISATION = `${'Very Long Organisation Name Private Limited '.repeat(5)}`.slice(0, 200);
+
+  /** Every line inside the disc: within its chord (so clear of the ring), in order, not overlapping. */
+  function expectInside(lines: BadgeLine[]) {
+    let previousBottom = 0;
+    for (const line of lines) {
+      const width = estimateWidth(line.text, line.size, line.bold, line.letterSpacing);
+      expect(width, line.text).toBeLessThanOrEqual(line.maxWidth);
+      expect(line.maxWidth).toBeLessThanOrEqual(chordWidth(line.y, line.size));
+      // The line's box, corners included, is within the text circle.
+      const top = line.y - 0.95 * line.size;
+      const bottom = line.y + 0.3 * line.size;
+      for (const y of [top, bottom])
+        expect(Math.hypot(width / 2, y - 200), line.text).toBeLessThanOrEqual(TEXT_RADIUS);
+      expect(top).toBeGreaterThanOrEqual(previousBottom - 0.5);
+      previousBottom = bottom;
+    }
+  }
+
+  it('names the achievement and the issuer in the SVG’s text, and the number and month', () => {
+    const svg = badgeSvg(face);
+    const texts = [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(texts[0]).toBe('VERIFIED WORK');
+    expect(texts.join(' ')).toContain('Build a REST API for a todo');
+    expect(texts).toContain('by Acme Software');
+    expect(texts).toContain('VP-7K3M-Q9TD-2XWV');
+    expect(texts).toContain('Mar 2026');
+    expect(svg).toContain(
+      '<title>Verified work badge: Build a REST API for a todo app, by Acme Software, VP-7K3M-Q9TD-2XWV</title>',
+    );
+    expectInside(certificateBadgeLines(face));
+  });
+
+  it('shows a short title whole, in one or two lines at the largest size', () => {
+    const lines = certificateBadgeLines({ ...face, title: 'Bird feeder API' });
+    const title = lines.filter((l) => l.bold);
+    expect(title.map((l) => l.text)).toEqual(['Bird feeder API']);
+    expect(title[0]!.size).toBe(22);
+  });
+
+  it('shrinks a long title until it fits whole, every line inside the ring', () => {
+    const long = 'Migrate a monolithic billing service to event-driven microservices with zero downtime';
+    const lines = certificateBadgeLines({ ...face, title: long });
+    const title = lines.filter((l) => l.bold);
+    expect(title.map((l) => l.text).join(' ')).toBe(long);
+    expect(title.length).toBeLessThanOrEqual(3);
+    expect(title[0]!.size).toBeLessThan(22);
+    expectInside(lines);
+  });
+
+  it('fits the longest title and organisation the API accepts, clipped with "…" and inside the ring', () => {
+    expect([...LONGEST_TITLE].length).toBe(200);
+    for (const lines of [
+      certificateBadgeLines({ ...face, title: LONGEST_TITLE, organisation: LONGEST_ORGANISATION }),
+      achievementBadgeLines({ title: LONGEST_TITLE, organisation: LONGEST_ORGANISATION }),
+    ]) {
+      expectInside(lines);
+      const title = lines.filter((l) => l.bold);
+      expect(title).toHaveLength(3);
+      expect(title.at(-1)!.text.endsWith('…')).toBe(true);
+      expect(lines.filter((l) => l.text.startsWith('by ') || !l.bold).length).toBeGreaterThan(1);
+    }
+    // An unbroken 200-character word is cut between characters, never overflowing.
+    expectInside(certificateBadgeLines({ ...face, title: 'x'.repeat(200), organisation: 'W'.repeat(200) }));
+  });
+
+  it('fits Devanagari and Tamil names inside the ring', () => {
+    expectInside(
+      certificateBadgeLines({
+        ...face,
+        title: 'डेटा विश्लेषण रिपोर्ट और डैशबोर्ड का निर्माण',
+        organisation: 'लिपि लैब्स',
+      }),
+    );
+    expectInside(
+      achievementBadgeLines({ title: 'தரவு பகுப்பாய்வு அறிக்கை மற்றும் காட்சிப் பலகை', organisation: 'லிபி' }),
+    );
+  });
+});
+
 describe('the achievement badge’s text', () => {
   it('wraps a title between words into at most two lines, the rest clipped with an ellipsis', () => {
     expect(wrapTitle('Design a bird feeder API', 28, 2)).toEqual(['Design a bird feeder API']);
@@ -109,14 +207,14 @@ describe('the achievement badge’s text', () => {
       'Migrate a monolithic billing',
       'service to event-driven…',
     ]);
-    const [only] = wrapTitle('Supercalifragilisticexpialidocious-and-then-some', 28, 2);
-    expect([...only!].length).toBeLessThanOrEqual(28);
-    expect(only!.endsWith('…')).toBe(true);
+    const lines = wrapTitle('Supercalifragilisticexpialidocious-and-then-some', 28, 2);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(28);
+    expect(lines.join('')).toBe('Supercalifragilisticexpialidocious-and-then-some');
   });
 
   it('names the achievement and its organisation, centred under "VERIFIED WORK"', () => {
     const lines = achievementBadgeLines({ title: 'डेटा विश्लेषण रिपोर्ट', organisation: 'Lipi Labs' });
-    expect(lines.map((l) => l.text)).toEqual(['VERIFIED WORK', 'डेटा विश्लेषण रिपोर्ट', 'Lipi Labs']);
+    expect(lines.map((l) => l.text)).toEqual(['VERIFIED WORK', 'डेटा विश्लेषण रिपोर्ट', 'by Lipi Labs']);
     expect(lines.map((l) => l.y)).toEqual([...lines.map((l) => l.y)].sort((a, b) => a - b));
   });
 });

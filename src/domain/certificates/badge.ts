@@ -195,7 +195,7 @@ export function extractFromPng(png: Uint8Array): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The badge artwork
+// The badge artwork: one design for the certificate's SVG and PNG and the achievement's image
 
 export type BadgeFace = {
   title: string;
@@ -206,15 +206,6 @@ export type BadgeFace = {
 
 const xmlText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Shortens to at most `max` characters, on a word boundary where one is near. */
-function clip(text: string, max: number): string {
-  const chars = [...text];
-  if (chars.length <= max) return text;
-  const cut = chars.slice(0, max - 1).join('');
-  const space = cut.lastIndexOf(' ');
-  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
-}
-
 const MONTH = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** The frame every badge shares: the disc, its ring and the check mark. */
@@ -223,50 +214,17 @@ const BADGE_FRAME = `<defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><s
 <circle cx="200" cy="200" r="176" fill="none" stroke="#f2c14e" stroke-width="6"/>
 <path d="M160 112l28 28 56-56" fill="none" stroke="#f2c14e" stroke-width="14" stroke-linecap="round" stroke-linejoin="round" transform="translate(0 10)"/>`;
 
-const BADGE_FONTS = "'Noto Sans','Segoe UI',Helvetica,Arial,sans-serif";
+const BADGE_FONTS =
+  "'Noto Sans','Noto Sans Devanagari','Noto Sans Tamil','Segoe UI',Helvetica,Arial,sans-serif";
 
 /**
- * The SVG badge (400 × 400, before baking): the achievement's title, the organisation, the month
- * of issue and the number. No personal data: like the credential, the badge does not name the
- * holder (the verification page does, with their consent).
+ * The radius text stays within: the ring's inner edge is at 173, so every line keeps 11 units of
+ * blue between its corners and the ring.
  */
-export function badgeSvg(face: BadgeFace): string {
-  const title = clip(face.title, 34);
-  const organisation = clip(face.organisation, 40);
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400" role="img" aria-label="${xmlAttribute(`Verified work badge: ${face.title}, ${face.organisation}, ${face.certificateNo}`)}">
-<title>${xmlText(`${face.title} · ${face.certificateNo}`)}</title>
-${BADGE_FRAME}
-<g font-family="${BADGE_FONTS}" text-anchor="middle" fill="#ffffff">
-<text x="200" y="190" font-size="15" letter-spacing="3" fill="#f2c14e">VERIFIED WORK</text>
-<text x="200" y="226" font-size="21" font-weight="700">${xmlText(title)}</text>
-<text x="200" y="256" font-size="15">${xmlText(organisation)}</text>
-<text x="200" y="290" font-size="13" fill="#cfdcef">${xmlText(MONTH.format(face.issuedAt))}</text>
-<text x="200" y="318" font-size="13" font-family="ui-monospace,Menlo,Consolas,monospace" fill="#cfdcef">${xmlText(face.certificateNo)}</text>
-</g>
-</svg>
-`;
-}
+export const TEXT_RADIUS = 162;
 
-/**
- * Splits a title into at most `lines` lines of at most `max` characters, breaking between words
- * (a word longer than a line is cut); what does not fit ends the last line with "…".
- */
-export function wrapTitle(text: string, max: number, lines: number): string[] {
-  const out: string[] = [];
-  let line = '';
-  for (const word of text.trim().split(/\s+/).filter(Boolean)) {
-    const joined = line ? `${line} ${word}` : word;
-    if ([...joined].length <= max) line = joined;
-    else {
-      if (line) out.push(line);
-      line = word;
-    }
-  }
-  if (line) out.push(line);
-  if (out.length <= lines) return out.map((l) => clip(l, max));
-  return [...out.slice(0, lines - 1).map((l) => clip(l, max)), clip(out.slice(lines - 1).join(' '), max)];
-}
+/** Where the last line's descenders may reach at most (below it the disc is too narrow to read). */
+const TEXT_BOTTOM = 346;
 
 /** One centred line of a badge's text: its baseline, size, weight, colour and letter spacing. */
 export type BadgeLine = {
@@ -276,30 +234,229 @@ export type BadgeLine = {
   bold: boolean;
   fill: string;
   letterSpacing: number;
+  /** The widest it may be drawn (the disc's chord at its height, less a margin). */
+  maxWidth: number;
 };
 
-/**
- * The text of an achievement's badge (400 × 400): "VERIFIED WORK", the achievement's name in up to
- * two lines, and the organisation that sets it. No number, date or holder: it stands for the
- * achievement, not for one credential. The lines are drawn by the caller (as outlines, for a PNG).
- */
-export function achievementBadgeLines(face: { title: string; organisation: string }): BadgeLine[] {
-  const title = wrapTitle(face.title, 28, 2);
-  const first = title.length === 1 ? 238 : 226;
-  const line = (text: string, y: number, size: number, bold: boolean, fill: string, letterSpacing = 0) => ({
-    text,
-    y,
-    size,
-    bold,
-    fill,
-    letterSpacing,
-  });
-  return [
-    line('VERIFIED WORK', 190, 15, false, '#f2c14e', 3),
-    ...title.map((text, i) => line(text, first + i * 27, 21, true, '#ffffff')),
-    line(clip(face.organisation, 40), first + title.length * 27 + 14, 15, false, '#cfdcef'),
-  ];
+// Advance widths (thousandths of an em) of Noto Sans Regular, rounded up, for what badges show;
+// bold is about 6 % wider. Anything not listed takes its script's widest common letter, so the
+// estimate errs wide: a line measured to fit does fit, in the PNG's HarfBuzz-shaped outlines and
+// in an SVG viewer's sans-serif alike.
+const NARROW = new Set([..."il.,:;!|'`"]);
+const SEMI = new Set([...'fjrtI()[]{}"-/\\ ']);
+const WIDE = new Set([...'mwMW@%&']);
+
+function advance(ch: string): number {
+  if (/\p{M}/u.test(ch) || ch === '\u200c' || ch === '\u200d') return 0; // marks join the letter before
+  if (NARROW.has(ch)) return 280;
+  if (SEMI.has(ch)) return 360;
+  if (WIDE.has(ch)) return 940;
+  if (/[a-z0-9]/.test(ch)) return 600;
+  if (/[A-Z]/.test(ch)) return 700;
+  if (/[\u0900-\u097f]/.test(ch)) return 700; // Devanagari
+  if (/[\u0b80-\u0bff]/.test(ch)) return 900; // Tamil: wide letters
+  if (/[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/.test(ch)) return 1000;
+  return 720;
 }
+
+/** The estimated width of `text` at `size` (see the table above: never narrower than drawn). */
+export function estimateWidth(text: string, size: number, bold = false, letterSpacing = 0): number {
+  const chars = [...text];
+  const em = chars.reduce((sum, ch) => sum + advance(ch), 0);
+  return (em / 1000) * size * (bold ? 1.06 : 1) + Math.max(0, chars.length - 1) * letterSpacing;
+}
+
+/** The width a line may take at baseline `y`: the chord of the text circle across its glyphs' box. */
+export function chordWidth(y: number, size: number): number {
+  const top = y - 0.95 * size; // Devanagari vowel signs rise above the cap height
+  const bottom = y + 0.3 * size;
+  const reach = Math.max(Math.abs(top - 200), Math.abs(bottom - 200));
+  if (reach >= TEXT_RADIUS) return 0;
+  return 2 * Math.sqrt(TEXT_RADIUS ** 2 - reach ** 2) - 8;
+}
+
+type Measure = (text: string) => number;
+
+/**
+ * Breaks `text` into lines between words, the n-th line at most `widths(n)` wide (a word too long
+ * for any line is cut between characters), at most `max` lines; what does not fit ends the last
+ * line with "…". `complete` says whether all of it fitted.
+ */
+export function fitLines(
+  text: string,
+  measure: Measure,
+  widths: (line: number) => number,
+  max: number,
+): { lines: string[]; complete: boolean } {
+  const lines: string[] = [];
+  let line = '';
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const pending = [...words];
+  while (pending.length > 0) {
+    const word = pending.shift()!;
+    const joined = line ? `${line} ${word}` : word;
+    if (measure(joined) <= widths(lines.length)) {
+      line = joined;
+      continue;
+    }
+    if (line) {
+      lines.push(line);
+      line = '';
+      pending.unshift(word);
+    } else {
+      // A single word wider than the line: as many characters as fit, the rest on the next line.
+      const chars = [...word];
+      let n = chars.length - 1;
+      while (n > 1 && measure(chars.slice(0, n).join('')) > widths(lines.length)) n--;
+      lines.push(chars.slice(0, n).join(''));
+      pending.unshift(chars.slice(n).join(''));
+    }
+    if (lines.length === max) break;
+  }
+  let leftover = false;
+  if (line) {
+    if (lines.length < max) lines.push(line);
+    else leftover = true;
+  }
+  if (pending.length === 0 && !leftover) return { lines, complete: true };
+  // Ends the last line with an ellipsis, taking words (or characters) off until it fits.
+  let last = `${lines[max - 1] ?? ''}…`;
+  while ([...last].length > 1 && measure(last) > widths(max - 1)) {
+    const body = [...last.slice(0, -1)];
+    const cut = body.join('').lastIndexOf(' ');
+    last = `${cut > body.length * 0.5 ? body.join('').slice(0, cut) : body.slice(0, -1).join('')}…`;
+  }
+  lines[max - 1] = last;
+  return { lines, complete: false };
+}
+
+/** Kept for callers that wrap by characters (at most `lines` lines of at most `max` characters). */
+export function wrapTitle(text: string, max: number, lines: number): string[] {
+  return fitLines(
+    text,
+    (t) => [...t].length,
+    () => max,
+    lines,
+  ).lines;
+}
+
+const KICKER = 'VERIFIED WORK';
+const GOLD = '#f2c14e';
+const WHITE = '#ffffff';
+const PALE = '#cfdcef';
+
+/**
+ * The lines of the one badge design (400 × 400): "VERIFIED WORK"; the achievement's name, as large
+ * as it fits (22 down to 13 units, up to three lines, the chord of the disc at each line's height
+ * bounding it, so no line runs into the ring); "by" the organisation (up to two lines); and for a
+ * certificate the month of issue and its number. The name is clipped with "…" only when even the
+ * smallest size cannot hold it (a 200-character title); the full name is in the image's title.
+ * No holder: the badge stands for the achievement and the credential, not the person.
+ */
+export function badgeLines(face: {
+  title: string;
+  organisation: string;
+  certificate?: { certificateNo: string; issuedAt: Date };
+}): BadgeLine[] {
+  const foot = face.certificate;
+  let fallback: BadgeLine[] | null = null;
+  for (let titleSize = 22; titleSize >= 13; titleSize--) {
+    const orgSize = Math.min(15, Math.max(12, titleSize - 5));
+    const out: BadgeLine[] = [
+      {
+        text: KICKER,
+        y: 178,
+        size: 13,
+        bold: false,
+        fill: GOLD,
+        letterSpacing: 3,
+        maxWidth: chordWidth(178, 13),
+      },
+    ];
+    let y = 186; // the top of the name's first line
+    const block = (text: string, size: number, bold: boolean, fill: string, maxLines: number): boolean => {
+      const lead = Math.round(size * 1.22);
+      const baseline = (n: number) => y + size + n * lead;
+      const fitted = fitLines(
+        text,
+        (t) => estimateWidth(t, size, bold),
+        (n) => chordWidth(baseline(n), size),
+        maxLines,
+      );
+      fitted.lines.forEach((line, n) => {
+        out.push({
+          text: line,
+          y: baseline(n),
+          size,
+          bold,
+          fill,
+          letterSpacing: 0,
+          maxWidth: chordWidth(baseline(n), size),
+        });
+      });
+      y = baseline(fitted.lines.length - 1) + 0.3 * size;
+      return fitted.complete;
+    };
+    const titleFits = block(face.title, titleSize, true, WHITE, 3);
+    y += 8;
+    const orgFits = block(`by ${face.organisation}`, orgSize, false, PALE, 2);
+    if (foot) {
+      y += 8;
+      block(MONTH.format(foot.issuedAt), 12, false, PALE, 1);
+      y += 1;
+      block(foot.certificateNo, 12, false, PALE, 1);
+    }
+    const inside =
+      y <= TEXT_BOTTOM &&
+      out.every((l) => estimateWidth(l.text, l.size, l.bold, l.letterSpacing) <= l.maxWidth);
+    if (inside && titleFits && orgFits) return centred(out, TEXT_BOTTOM - y);
+    if (inside) fallback = out;
+  }
+  // Nothing holds the whole name: the smallest layout that stays inside the disc, clipped with "…".
+  if (fallback) return fallback;
+  throw new Error('badge layout: nothing fits the disc');
+}
+
+/**
+ * Moves a layout down by half the room left below it (at most 24 units), so a short text sits in
+ * the middle of the disc rather than under the check mark, when every line still fits its chord
+ * there.
+ */
+function centred(lines: BadgeLine[], room: number): BadgeLine[] {
+  for (let shift = Math.min(24, Math.floor(room / 2)); shift > 0; shift -= 4) {
+    const moved = lines.map((l) => ({ ...l, y: l.y + shift, maxWidth: chordWidth(l.y + shift, l.size) }));
+    if (moved.every((l) => estimateWidth(l.text, l.size, l.bold, l.letterSpacing) <= l.maxWidth))
+      return moved;
+  }
+  return lines;
+}
+
+/** The certificate badge's lines. */
+export const certificateBadgeLines = (face: BadgeFace) =>
+  badgeLines({
+    title: face.title,
+    organisation: face.organisation,
+    certificate: { certificateNo: face.certificateNo, issuedAt: face.issuedAt },
+  });
+
+/** The achievement's badge's lines: the same design without a number or a date. */
+export const achievementBadgeLines = (face: { title: string; organisation: string }) => badgeLines(face);
+
+/** What a badge image says, for its `<title>` and `aria-label` (the whole names, never clipped). */
+export const badgeLabel = (face: { title: string; organisation: string; certificateNo?: string }) =>
+  `Verified work badge: ${face.title}, by ${face.organisation}${face.certificateNo ? `, ${face.certificateNo}` : ''}`;
+
+/** The lines as SVG `<text>` (for an SVG viewer, which has fonts; the PNG draws them as outlines). */
+export function textElements(lines: BadgeLine[]): string {
+  return lines
+    .map(
+      (l) =>
+        `<text x="200" y="${round(l.y)}" font-size="${l.size}"${l.bold ? ' font-weight="700"' : ''}${l.letterSpacing ? ` letter-spacing="${l.letterSpacing}"` : ''} fill="${l.fill}">${xmlText(l.text)}</text>`,
+    )
+    .join('\n');
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
 
 /** A badge's SVG document: the shared frame and `content` (already drawn text) over it. */
 export function badgeDocument(label: string, content: string): string {
@@ -310,4 +467,12 @@ ${BADGE_FRAME}
 ${content}
 </svg>
 `;
+}
+
+/** The certificate's SVG badge (before baking): the one design, its text as `<text>`. */
+export function badgeSvg(face: BadgeFace): string {
+  return badgeDocument(
+    badgeLabel(face),
+    `<g font-family="${BADGE_FONTS}" text-anchor="middle">\n${textElements(certificateBadgeLines(face))}\n</g>`,
+  );
 }

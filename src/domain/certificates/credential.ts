@@ -114,10 +114,18 @@ export type CredentialInput = {
   certificateNo: string;
   /** The service's base URL (`PUBLIC_BASE_URL`): every URL in the credential is under it. */
   baseUrl: string;
-  /** The issuing organisation (null: the platform itself) and its name at issue. */
-  issuer: { organisationId: string | null; name: string; url?: string | null };
+  /**
+   * The issuing organisation (null: the platform itself) and its name at issue. `id`: the
+   * issuer's identifier when not its Profile URL (new credentials: its `did:web`, decision 0350).
+   */
+  issuer: { organisationId: string | null; name: string; url?: string | null; id?: string };
   /** The holder's per-person UUID (`users.credential_subject_id`); becomes `urn:uuid:<id>`. */
   subjectId: string;
+  /**
+   * Instead of `urn:uuid:<subjectId>`: the DID of the key a wallet proved it holds (OID4VCI
+   * credential binding, `did:key:` or `did:jwk:`).
+   */
+  subjectDid?: string;
   brief: { id: string; title: string; domain: string };
   /** The brief's rubric: the achievement's `resultDescription`s. */
   rubric?: RubricCriterionInput[] | null;
@@ -526,7 +534,7 @@ export function buildCredential(input: CredentialInput) {
     : undefined;
   const validFrom = toDateTime(toNumericDate(input.issuedAt));
   const issuer = {
-    id: issuerUrl(base, input.issuer.organisationId),
+    id: input.issuer.id ?? issuerUrl(base, input.issuer.organisationId),
     type: ['Profile'],
     name: input.issuer.name,
     ...(input.issuer.url ? { url: websiteIri(input.issuer.url) } : {}),
@@ -542,7 +550,7 @@ export function buildCredential(input: CredentialInput) {
     credentialSubject: {
       // The holder's own opaque id: the same on all their credentials, meaningless to anyone
       // without our database, and gone with their account.
-      id: `urn:uuid:${input.subjectId.toLowerCase()}`,
+      id: input.subjectDid ?? `urn:uuid:${input.subjectId.toLowerCase()}`,
       type: ['AchievementSubject'],
       achievement,
       ...(result && result.length > 0 ? { result } : {}),

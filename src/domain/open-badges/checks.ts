@@ -8,11 +8,23 @@
 import { Validator } from '@cfworker/json-schema';
 import { base64url } from 'jose';
 import achievementCredentialSchema from '../../assets/ob3/achievementcredential.json';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../json-depth';
 
 export const VC_V2 = 'https://www.w3.org/ns/credentials/v2';
 export const VC_V1 = 'https://www.w3.org/2018/credentials/v1';
 /** The Open Badges 3.0 context URLs (3.0, 3.0.1, 3.0.2, 3.0.3, …). */
 const OB_CONTEXT = /^https:\/\/purl\.imsglobal\.org\/spec\/ob\/v3p0\/context(-3\.0\.\d+)?\.json$/;
+
+/** The CLR 2.0 context URLs (a learner record: `ClrCredential`). */
+const CLR_CONTEXT = /^https:\/\/purl\.imsglobal\.org\/spec\/clr\/v2p0\/context(-2\.\d+\.\d+)?\.json$/;
+
+/** Whether the credential is a CLR 2.0 learner record (`ClrCredential` with its context). */
+export function isClrCredential(credential: Record<string, unknown>): boolean {
+  return (
+    asArray(credential.type).includes('ClrCredential') &&
+    asArray(credential['@context']).some((c) => typeof c === 'string' && CLR_CONTEXT.test(c))
+  );
+}
 
 /** Clock skew tolerated on `nbf`/`validFrom` and `exp`/`validUntil`. */
 export const LEEWAY_SECONDS = 60;
@@ -46,11 +58,19 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 function segmentJson(segment: string): unknown {
   if (!/^[A-Za-z0-9_-]*$/.test(segment)) return undefined;
   try {
-    return JSON.parse(strict.decode(base64url.decode(segment)));
+    const text = strict.decode(base64url.decode(segment));
+    // Depth first: the schema validator recurses once per level (a stack overflow near 300).
+    if (jsonTooDeep(text)) return TOO_DEEP;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
 }
+
+const TOO_DEEP = Symbol('too deep');
+
+/** The longest `kid` read (the same cap as every identifier: src/domain/open-badges/did.ts). */
+const MAX_KID_LENGTH = 2048;
 
 export type CheckOutcome = 'passed' | 'failed' | 'warning' | 'unverifiable' | 'skipped';
 export type CheckName =
@@ -83,6 +103,8 @@ export function parseJwt(jwt: string): { ok: true; value: ParsedJwt } | { ok: fa
   if (parts.length !== 3) return { ok: false, detail: 'A compact JWS has three segments.' };
   const header = segmentJson(parts[0] ?? '');
   const payload = segmentJson(parts[1] ?? '');
+  if (header === TOO_DEEP || payload === TOO_DEEP)
+    return { ok: false, detail: `The JSON nests deeper than ${MAX_JSON_DEPTH} levels; not read.` };
   if (!isRecord(header)) return { ok: false, detail: 'The JOSE header is not base64url-encoded JSON.' };
   if (!isRecord(payload)) return { ok: false, detail: 'The payload is not base64url-encoded JSON.' };
   const { alg, kid } = header;
@@ -106,6 +128,8 @@ export function parseJwt(jwt: string): { ok: true; value: ParsedJwt } | { ok: fa
       };
   if (kid !== undefined && (typeof kid !== 'string' || kid === ''))
     return { ok: false, detail: '"kid" must be a non-empty string.' };
+  if (typeof kid === 'string' && kid.length > MAX_KID_LENGTH)
+    return { ok: false, detail: `"kid" is over ${MAX_KID_LENGTH} characters; not read.` };
   const vcClaim = isRecord(payload.vc);
   return {
     ok: true,
@@ -127,6 +151,15 @@ export function checkContextAndType(credential: Record<string, unknown>): Check 
       check: 'context',
       outcome: 'failed',
       detail: `The first @context must be ${VC_V2} (or ${VC_V1}).`,
+    };
+  // A learner record (such as the one this platform signs for a holder) is a genuine credential
+  // of another kind: its own signature, times and issuer are checked like any other.
+  if (isClrCredential(credential) && type.includes('VerifiableCredential'))
+    return {
+      check: 'context',
+      outcome: 'passed',
+      detail:
+        'A CLR 2.0 learner record (ClrCredential), not a single Open Badges credential: its signature, times and issuer are checked here; the credentials it gathers are not (verify each on its own).',
     };
   if (!context.some((c) => typeof c === 'string' && OB_CONTEXT.test(c)))
     return {
@@ -151,8 +184,40 @@ export function checkContextAndType(credential: Record<string, unknown>): Check 
 
 let validator: Validator | undefined;
 
+/**
+ * The credential as the bundled schema reads it: `proof` as an array. The bundled copy (kept
+ * verbatim, src/assets/ob3) types `proof` as an array, where the VC Data Model, the published
+ * Data Integrity libraries and the credentials they make use one object; both are accepted by
+ * wrapping a single proof (the credential's own, and any endorsement's) before validating.
+ * Recursive, but only over a credential whose depth was bounded before it was parsed.
+ */
+function withProofArrays(value: Record<string, unknown>): Record<string, unknown> {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!isRecord(node)) return node;
+    const out: Record<string, unknown> = {};
+    // defineProperty, not assignment: a member named "__proto__" stays a member.
+    for (const [key, child] of Object.entries(node))
+      Object.defineProperty(out, key, {
+        value: key === 'proof' && isRecord(child) ? [walk(child)] : walk(child),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  };
+  return walk(value) as Record<string, unknown>;
+}
+
 /** The official 1EdTech AchievementCredential schema (VC 2.0 form), src/assets/ob3. */
 export function checkSchema(credential: Record<string, unknown>): Check {
+  if (isClrCredential(credential))
+    return {
+      check: 'schema',
+      outcome: 'warning',
+      detail:
+        'A CLR 2.0 ClrCredential: the Open Badges AchievementCredential schema does not apply; not validated.',
+    };
   if (asArray(credential['@context'])[0] === VC_V1)
     return {
       check: 'schema',
@@ -160,7 +225,7 @@ export function checkSchema(credential: Record<string, unknown>): Check {
       detail: 'A VC 1.1 credential: the bundled 1EdTech schema is for the VC 2.0 form; not validated.',
     };
   validator ??= new Validator(achievementCredentialSchema as object, '2019-09', false);
-  const result = validator.validate(credential);
+  const result = validator.validate(withProofArrays(credential));
   if (result.valid)
     return {
       check: 'schema',
@@ -178,11 +243,40 @@ export function checkSchema(credential: Record<string, unknown>): Check {
   };
 }
 
-const seconds = (iso: unknown): number | null => {
-  if (typeof iso !== 'string') return null;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
-};
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An RFC 3339 / XML Schema `dateTimeStamp` (a time zone required) in whole seconds since the
+ * epoch, or null when it is not one: nothing else is guessed at (`Date.parse` reads numbers,
+ * local times and English dates). Second 60, a leap second (RFC 3339 § 5.7), is the last
+ * instant of its minute: read as the minute's end.
+ */
+export function dateTimeSeconds(value: unknown): number | null {
+  if (typeof value !== 'string' || value.length > 40) return null;
+  const m = DATE_TIME.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offsetHours = m[8] ? 0 : Number(m[10]);
+  const offsetMinutes = m[8] ? 0 : Number(m[11]);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
+  if (offsetHours > 23 || offsetMinutes > 59) return null;
+  const ms = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59));
+  if (new Date(ms).getUTCDate() !== day) return null; // 31 April, 30 February, …
+  const offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60;
+  return Math.floor(ms / 1000) + (second === 60 ? 1 : 0) - offset;
+}
+
+/** A date member: absent (null), a date-time (its seconds), or present and unreadable. */
+const seconds = (value: unknown): number | null | 'unreadable' =>
+  value === undefined ? null : (dateTimeSeconds(value) ?? 'unreadable');
 
 /** The issuer's id (a string or `issuer.id`). */
 export function issuerIdOf(credential: Record<string, unknown>): string | null {
@@ -193,9 +287,18 @@ export function issuerIdOf(credential: Record<string, unknown>): string | null {
 
 /** The credential's dates: VC 2.0 `validFrom`/`validUntil`, or VC 1.1 `issuanceDate`/`expirationDate`. */
 function datesOf(credential: Record<string, unknown>) {
+  const fromName = credential.validFrom !== undefined ? 'validFrom' : 'issuanceDate';
+  const untilName = credential.validUntil !== undefined ? 'validUntil' : 'expirationDate';
+  const from = seconds(credential[fromName]);
+  const until = seconds(credential[untilName]);
+  const unreadable = [
+    ...(from === 'unreadable' ? [fromName] : []),
+    ...(until === 'unreadable' ? [untilName] : []),
+  ];
   return {
-    from: seconds(credential.validFrom ?? credential.issuanceDate),
-    until: seconds(credential.validUntil ?? credential.expirationDate),
+    from: from === 'unreadable' ? null : from,
+    until: until === 'unreadable' ? null : until,
+    unreadable,
   };
 }
 
@@ -243,7 +346,22 @@ export function checkTimes(
   now: Date,
 ): Check & { expired?: boolean } {
   const at = Math.floor(now.getTime() / 1000);
-  const { from, until } = datesOf(credential);
+  const { from, until, unreadable } = datesOf(credential);
+  // A date that does not parse is not "no date": an expiry nobody can read never means "never
+  // expires" (fail closed).
+  if (unreadable.length > 0)
+    return {
+      check: 'times',
+      outcome: 'failed',
+      detail: `${unreadable.join(' and ')} ${unreadable.length > 1 ? 'are' : 'is'} not an RFC 3339 date-time with a time zone: the credential's validity cannot be read.`,
+    };
+  for (const claim of ['nbf', 'exp'] as const)
+    if (payload?.[claim] !== undefined && !Number.isFinite(payload[claim]))
+      return {
+        check: 'times',
+        outcome: 'failed',
+        detail: `The JWT claim ${claim} is not a finite NumericDate: the credential's validity cannot be read.`,
+      };
   const nbf = typeof payload?.nbf === 'number' ? payload.nbf : null;
   const exp = typeof payload?.exp === 'number' ? payload.exp : null;
   const start = Math.max(from ?? -Infinity, nbf ?? -Infinity);

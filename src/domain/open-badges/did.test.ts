@@ -51,7 +51,15 @@ describe('did:key and did:web', () => {
     expect(didWebUrl('did:web:exa/mple.com')).toBeNull();
     const did = 'did:web:example.com';
     const jwk = { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' };
-    const doc = { id: did, verificationMethod: [{ id: '#k1', publicKeyJwk: jwk }], assertionMethod: ['#k1'] };
+    const doc = {
+      id: did,
+      verificationMethod: [{ id: '#k1', controller: did, publicKeyJwk: jwk }],
+      assertionMethod: ['#k1'],
+    };
+    // DID Core requires a method's controller: without it (or with another) it is not this DID's key.
+    expect(
+      keyFromDidDocument({ ...doc, verificationMethod: [{ id: '#k1', publicKeyJwk: jwk }] }, did, '#k1'),
+    ).toBeNull();
     expect(keyFromDidDocument(doc, did, `${did}#k1`)).toEqual(jwk);
     expect(keyFromDidDocument(doc, did, null)).toEqual(jwk);
     expect(keyFromDidDocument(doc, did, `${did}#k2`)).toBeNull();

@@ -4,29 +4,33 @@
  * Ed25519 or P-256) and `did:web` (the DID document is at a URL derived from the identifier).
  * Plain TypeScript; the fetch of a did:web document is the service's.
  */
+import { base58 } from '@scure/base';
 import { base64url } from 'jose';
 import { isRecord } from './checks';
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+/**
+ * The longest identifier (issuer id, kid, verification method id, DID) the verifier reads: a URL
+ * or a DID of any sensible issuer is far shorter, and nothing longer is decoded, fetched or
+ * compared (docs/security.md, "Verifier (third round)").
+ */
+export const MAX_IDENTIFIER_LENGTH = 2048;
 
-/** base58btc (Bitcoin alphabet) to bytes, or null. */
+/**
+ * The only multibase keys read: `z` + base58btc of a multicodec public key, Ed25519
+ * (0xed01 + 32 bytes: 47 characters, `z6Mk…`) or compressed P-256 (0x8024 + 33 bytes: 48
+ * characters, `zDn…`). The shape is checked before any decoding, so a 700,000-character
+ * "key" costs one regular-expression test, not a quadratic base conversion.
+ */
+const MULTIKEY = /^z(?:6Mk[1-9A-HJ-NP-Za-km-z]{44}|Dn[1-9A-HJ-NP-Za-km-z]{46})$/;
+
+/** base58btc (Bitcoin alphabet) to bytes, or null: short, exact-length input only (@scure/base). */
 export function base58Decode(text: string): Uint8Array | null {
-  let value = 0n;
-  for (const ch of text) {
-    const digit = BASE58.indexOf(ch);
-    if (digit < 0) return null;
-    value = value * 58n + BigInt(digit);
+  if (text.length > 64) return null;
+  try {
+    return base58.decode(text);
+  } catch {
+    return null;
   }
-  const bytes: number[] = [];
-  while (value > 0n) {
-    bytes.unshift(Number(value & 255n));
-    value >>= 8n;
-  }
-  for (const ch of text) {
-    if (ch !== '1') break;
-    bytes.unshift(0);
-  }
-  return new Uint8Array(bytes);
 }
 
 // P-256: y² = x³ − 3x + b over p; p ≡ 3 (mod 4), so a square root is a^((p+1)/4).
@@ -71,13 +75,13 @@ function decompressP256(point: Uint8Array): { x: string; y: string } | null {
 export type PublicJwk = Record<string, unknown> & { kty: string };
 
 /** A multibase (`z…`) multicodec public key as a JWK: Ed25519 (0xed01) or P-256 (0x8024). */
-export function multikeyToJwk(multibase: string): PublicJwk | null {
-  if (!multibase.startsWith('z')) return null;
+export function multikeyToJwk(multibase: unknown): PublicJwk | null {
+  if (typeof multibase !== 'string' || !MULTIKEY.test(multibase)) return null;
   const bytes = base58Decode(multibase.slice(1));
   if (!bytes) return null;
   if (bytes[0] === 0xed && bytes[1] === 0x01 && bytes.length === 34)
     return { kty: 'OKP', crv: 'Ed25519', x: base64url.encode(bytes.subarray(2)) };
-  if (bytes[0] === 0x80 && bytes[1] === 0x24) {
+  if (bytes[0] === 0x80 && bytes[1] === 0x24 && bytes.length === 35) {
     const point = decompressP256(bytes.subarray(2));
     return point ? { kty: 'EC', crv: 'P-256', ...point } : null;
   }
@@ -87,10 +91,18 @@ export function multikeyToJwk(multibase: string): PublicJwk | null {
 /** The DID of a DID URL (`did:web:x#key-1` → `did:web:x`). */
 export const didOf = (didUrl: string) => didUrl.split('#')[0]!.split('?')[0]!;
 
-/** The key of a `did:key` (its one verification method), or null. */
+/**
+ * Whether `did` is a well-formed `did:key` of a key this verifier reads (Ed25519 or P-256, the
+ * exact length of one), checked by its shape alone: no decoding.
+ */
+export const isWellFormedDidKey = (did: string) =>
+  did.length <= 8 + 49 && did.startsWith('did:key:') && MULTIKEY.test(did.slice(8));
+
+/** The key of a `did:key` (its one verification method), or null; any other shape is not decoded. */
 export function didKeyJwk(did: string): PublicJwk | null {
-  const match = /^did:key:(z[1-9A-HJ-NP-Za-km-z]+)$/.exec(didOf(did));
-  return match ? multikeyToJwk(match[1]!) : null;
+  if (did.length > MAX_IDENTIFIER_LENGTH) return null;
+  const bare = didOf(did);
+  return isWellFormedDidKey(bare) ? multikeyToJwk(bare.slice(8)) : null;
 }
 
 /**
@@ -98,6 +110,7 @@ export function didKeyJwk(did: string): PublicJwk | null {
  * `did:web:example.com:users:alice` → `https://example.com/users/alice/did.json` (a port is `%3A`).
  */
 export function didWebUrl(did: string): string | null {
+  if (did.length > MAX_IDENTIFIER_LENGTH) return null;
   const match = /^did:web:([^#?]+)$/.exec(didOf(did));
   if (!match) return null;
   const [host, ...path] = match[1]!.split(':').map((part) => decodeURIComponent(part));
@@ -108,7 +121,8 @@ export function didWebUrl(did: string): string | null {
 
 /**
  * The public key a DID document lists for `kid` (absolute `did:…#frag` or relative `#frag`;
- * without a kid, the only assertion key), as a JWK; null when it lists no such key.
+ * without a kid, the only assertion key), as a JWK; null when it lists no such key, or when the
+ * method's `controller` is not the DID itself.
  */
 export function keyFromDidDocument(document: unknown, did: string, kid: string | null): PublicJwk | null {
   if (!isRecord(document) || document.id !== did) return null;
@@ -124,6 +138,8 @@ export function keyFromDidDocument(document: unknown, did: string, kid: string |
       : methods.filter((m) => absolute(m.id) === wanted);
   if (candidates.length !== 1) return null;
   const method = candidates[0]!;
+  // Key provenance: a method another DID controls is not this DID's key, even listed here.
+  if (method.controller !== did) return null;
   if (isRecord(method.publicKeyJwk) && typeof method.publicKeyJwk.kty === 'string')
     return method.publicKeyJwk as PublicJwk;
   if (typeof method.publicKeyMultibase === 'string') return multikeyToJwk(method.publicKeyMultibase);

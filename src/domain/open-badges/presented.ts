@@ -3,11 +3,18 @@
  * with an `iTXt` chunk `openbadgecredential`, or an SVG with an `<openbadges:credential>`
  * element), as bytes. {@link readPresented} finds the credential in it. Plain TypeScript.
  */
-import { BadgeError, extractFromPng, extractFromSvg } from '../certificates/badge';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../json-depth';
+import { readBakedPng, readBakedSvg } from './baked';
 
 export type Presented =
   | { form: 'jwt'; jwt: string; container: 'text' | 'png' | 'svg' }
-  | { form: 'json'; credential: Record<string, unknown>; container: 'text' | 'png' | 'svg' };
+  | {
+      form: 'json';
+      credential: Record<string, unknown>;
+      /** The JSON text as it was read (what the answer names as the credential verified). */
+      text: string;
+      container: 'text' | 'png' | 'svg';
+    };
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
 /** Three base64url segments: a compact JWS (the shape only; the segments are decoded later). */
@@ -21,9 +28,11 @@ function fromText(text: string, container: Presented['container']): Presented | 
   const trimmed = text.trim();
   if (COMPACT_JWS.test(trimmed)) return { form: 'jwt', jwt: trimmed, container };
   if (trimmed.startsWith('{')) {
+    if (jsonTooDeep(trimmed))
+      return { error: `The JSON credential nests deeper than ${MAX_JSON_DEPTH} levels; not read.` };
     try {
       const parsed: unknown = JSON.parse(trimmed);
-      if (isRecord(parsed)) return { form: 'json', credential: parsed, container };
+      if (isRecord(parsed)) return { form: 'json', credential: parsed, text: trimmed, container };
     } catch {
       return { error: 'The text is neither a compact VC-JWT nor valid JSON.' };
     }
@@ -52,15 +61,8 @@ export function readPresented(bytes: Uint8Array, declared?: DeclaredImage): Pres
 
 function readBytes(bytes: Uint8Array, png: boolean): Presented | { error: string } {
   if (png) {
-    let baked: string | null;
-    try {
-      baked = extractFromPng(bytes);
-    } catch (error) {
-      return { error: `The PNG is damaged (${error instanceof BadgeError ? error.message : 'unreadable'}).` };
-    }
-    if (baked === null)
-      return { error: 'The PNG carries no Open Badges credential (no iTXt "openbadgecredential").' };
-    return fromText(baked, 'png');
+    const baked = readBakedPng(bytes);
+    return 'error' in baked ? baked : fromText(baked.credential, 'png');
   }
   let text: string;
   try {
@@ -68,23 +70,16 @@ function readBytes(bytes: Uint8Array, png: boolean): Presented | { error: string
   } catch {
     return { error: 'The bytes are neither a PNG nor UTF-8 text.' };
   }
+  // Markup is never a VC-JWT or JSON: read it as the SVG it must be (no pattern guessing, which
+  // a crafted prefix could make slow or make disagree with the XML reader).
   if (
-    /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg\b/i.test(text) ||
-    /<svg\b/i.test(text.slice(0, 2048))
+    text
+      .replace(/^\uFEFF/, '')
+      .trimStart()
+      .startsWith('<')
   ) {
-    const baked = extractFromSvg(text) ?? svgElementText(text);
-    if (baked === null)
-      return { error: 'The SVG carries no Open Badges credential (<openbadges:credential>).' };
-    return fromText(baked, 'svg');
+    const baked = readBakedSvg(text);
+    return 'error' in baked ? baked : fromText(baked.credential, 'svg');
   }
   return fromText(text, 'text');
-}
-
-/** OB 3.0 also allows the credential as the element's text (`<openbadges:credential><![CDATA[…]]>`). */
-function svgElementText(svg: string): string | null {
-  const match = /<openbadges:credential\b[^>]*>([\s\S]*?)<\/openbadges:credential>/.exec(svg);
-  const inner = match?.[1]?.trim();
-  if (!inner) return null;
-  const cdata = /^<!\[CDATA\[([\s\S]*)\]\]>$/.exec(inner);
-  return cdata ? (cdata[1] ?? null) : inner;
 }

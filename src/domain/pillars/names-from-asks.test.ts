@@ -264,7 +264,8 @@ describe('a plan composed for an unknown field reads as the brief is written', (
       successCriteria: ['Every class on stage for at most 5 minutes'],
     });
     expect(tasks).toContain('Produce a run sheet for the two-hour programme');
-    expect(tasks).toContain('Produce a volunteer roster');
+    // The roster is planned as what it is (issue 53), not as "Produce a volunteer roster".
+    expect(tasks.some((t) => /the volunteer roster/.test(t) && !/^Produce/.test(t))).toBe(true);
     expect(tasks.join('\n')).toMatch(/the run sheet, the volunteer roster and the HiVis marshal plan/);
     expect(tasks.join('\n')).not.toMatch(/run sheet, volunteer roster|hiVis/);
   });
@@ -278,7 +279,7 @@ describe('a plan composed for an unknown field reads as the brief is written', (
       successCriteria: ['No queue longer than 10 minutes'],
     }).join('\n');
     expect(tasks).not.toMatch(/side by side/);
-    expect(tasks).toMatch(/Read the parking plan end to end against the brief/);
-    expect(tasks).toMatch(/people the parking plan depends on/);
+    expect(tasks).toMatch(/Read the parking plan as its reader would/);
+    expect(tasks).toMatch(/what the parking plan must comply with/);
   });
 });

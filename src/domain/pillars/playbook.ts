@@ -19,6 +19,7 @@
  * Deliverables and criteria that repeat (compared case-insensitively, ignoring surrounding
  * whitespace and trailing punctuation) are planned once, under their first spelling.
  */
+
 import {
   type BriefLike,
   briefWords,
@@ -28,6 +29,7 @@ import {
   planArchetype,
 } from './knowledge/detect';
 import type { Field } from './knowledge/fields';
+import { type DeliverableKind, kindOf } from './knowledge/kinds';
 import { quantitiesOf } from './requirements';
 import { extractRubric } from './rubric-extraction';
 import { isContentWord, isImperative, lowerFirst, truncateWords } from './text';
@@ -212,12 +214,29 @@ function composedSteps(deliverable: string): string[] {
   return deliverableParts(deliverable).flatMap((part) => {
     const thing = inSentence(part);
     const head = inSentence(headOf(part) || part);
+    // A part whose kind is known (a dataset, a drawing, an event …) gets that kind's steps.
+    const kind = kindOf(part);
+    if (kind) return kindSteps(kind, part);
     return [
       `Set out what the ${head} must contain and gather what producing it needs`,
       `Produce ${thing}`,
       `Go through the ${head} line by line against the brief and correct it`,
     ];
   });
+}
+
+/** Whether the deliverable names one of an archetype's words as written (not only a stem alike: "variable" is no "variance"). */
+function namesArchetype(match: readonly string[], deliverable: string): boolean {
+  const text = deliverable.toLowerCase();
+  return match.some((m) =>
+    new RegExp(`(?:^|[^\\p{L}])${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'iu').test(text),
+  );
+}
+
+/** A kind's steps for one deliverable, in its own words. */
+function kindSteps(kind: DeliverableKind, part: string): string[] {
+  const head = inSentence(headOf(part) || part);
+  return kind.steps.map((step) => fill(step, part).replaceAll('{h}', `the ${head}`));
 }
 
 function planDeliverable(field: Field, text: string, brief: readonly string[]): PlannedDeliverable {
@@ -245,7 +264,14 @@ function planDeliverable(field: Field, text: string, brief: readonly string[]): 
       return { text, steps, topics: [...new Set(topics)] };
     }
   }
-  const archetype = planArchetype(field, text, brief)?.archetype;
+  const planned = planArchetype(field, text, brief);
+  // No archetype of the field's own (none, or one borrowed from another field: "Map the chart of
+  // accounts" for a codebook): the deliverable's kind plans it, when it has one.
+  const own =
+    planned?.from === field.key || (planned !== null && namesArchetype(planned.archetype.match, text));
+  const kind = own ? null : kindOf(text);
+  if (kind) return { text, steps: kindSteps(kind, text), topics: [] };
+  const archetype = planned?.archetype;
   const steps = (archetype?.steps ?? field.fallback).map((s) => fill(s, text));
   // A borrowed archetype's topics name another field's links: `linksFor` keeps the field's own only.
   return { text, steps, topics: archetype?.topics ?? [] };
@@ -327,6 +353,15 @@ function composedField(field: Field, items: PlannedDeliverable[]): Field {
             .map((h) => `the ${h}`)
             .join(', ')} and the ${shown[shown.length - 1]}`;
   const plural = shown.length !== 1 || /s$/i.test(shown[0] ?? '');
+  // The first deliverable's kind opens the kick-off and closes the work in its own terms.
+  const kind = items.map((d) => kindOf(d.text)).find((k) => k !== null) ?? null;
+  if (kind)
+    return {
+      ...field,
+      setup: [kind.kickoff.replaceAll('{n}', named)],
+      habit: `Keep a dated log of decisions on the ${heads[0] ?? 'work'}: what you chose and why`,
+      integrate: [kind.finish.replaceAll('{n}', named)],
+    };
   return {
     ...field,
     setup: [

@@ -36,7 +36,7 @@ export type Ask = {
 
 /** A line that is only a greeting or a sign-off. */
 const FORMULA_LINE =
-  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:warm|best|kind|with)?\s*regards[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
+  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:warm|best|kind|with)?\s*regards[,.!]?|cheers[,.!]?|best(?: wishes)?[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
 
 /** Lead-ins of a letter that carry no ask; cut off the sentence they open. */
 const FORMULA_LEAD =
@@ -44,11 +44,15 @@ const FORMULA_LEAD =
 
 /** The formula that closes a letter: the lines under it are a name and a designation. */
 const SIGN_OFF =
-  /^(?:thanks|thank you|thanking you|many thanks|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))\b/i;
+  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))(?![\p{L}])/iu;
 
 /** A letter's introduction of the asks: "Kindly find the scope for …", "PFB the requirement for …". */
 const INTRODUCTION =
   /^(?:(?:as discussed|as per our [\w-]+|with reference to [^,]+|further to [^,]+)[,:]?\s*)?(?:(?:please|kindly|pls)\s+)?(?:find|pfb)\s+(?:(?:below|attached|enclosed|herewith)\s+)?(?:the\s+)?(?:scope|requirements?|details|brief|points|specifications?|spec|summary)\b(?:\s+(?:of|for)\s+[^.!?:]{0,80})?[.:!]?$/i;
+
+/** A pointer to what follows or is quoted: "Please see Arvind's note below.", "See the thread below:". */
+const POINTER =
+  /^(?:(?:please|pls|kindly)\s+)?(?:see|read|find|check)\s+(?:[\p{L}’'-]+\s+){0,3}(?:note|notes|mail|email|e-mail|message|request|thread|details|ask|brief|requirements?)\s+(?:below|attached|underneath|from [\p{L} ]{1,30})[.:!]?$/iu;
 
 /** Whether a sentence is a letter formula and nothing else ("Regards,", "Dear Team,", "Hope you are doing well."). */
 export function isLetterFormula(text: string): boolean {
@@ -74,7 +78,7 @@ export function isLetterFormula(text: string): boolean {
   if (FORMULA_LINE.test(t)) return true;
   // "Kindly find the scope for …", "PFB the requirement for the translation job.": an
   // introduction to what follows, asking for nothing itself.
-  if (INTRODUCTION.test(t)) return true;
+  if (INTRODUCTION.test(t) || POINTER.test(t)) return true;
   // "PFB the requirements for the sales deck:" introduces a list and asks for nothing itself.
   const rest = t.replace(FORMULA_LEAD, '').trim();
   return rest === '' || (rest !== t && /:$/.test(rest) && rest.split(/\s+/).length <= 8);
@@ -87,15 +91,27 @@ export function withoutFormulas(text: string): string {
 
 /** Opening of a scope exclusion; what follows is the excluded thing. */
 const EXCLUSION_OPENER =
-  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
+
+/**
+ * Deferred work: "X can come later", "X later.", "X can wait for phase 2", "X is for the next
+ * release". Not "the date moves 14 days later": a time span before "later" is no deferral.
+ */
+const DEFERRED =
+  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:(?:till|until|for)\s+)?(?:the )?next (?:quarter|month|year|week|season|sprint|phase|round|release|version)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version))(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
+const TIME_BEFORE_LATER =
+  /(?:\d|\b(?:a|one|two|three|four|five|six|seven|ten|few|several))\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/i;
+/** "Leave X out", "X — leave it out": what the brief leaves out. */
+const LEAVE_OUT = /^(?:(?:please|pls|kindly|just|and|but|so)\s+)*leave\s+(.+?)\s+out\b/i;
+const LEAVE_IT_OUT = /^(.+?)\s*(?:[—–:,-]\s*|\s)(?:please\s+)?(?:leave|keep) (?:it|them|that|this) out\b/i;
 
 /** "No X needed", "no X please", "no X for now": what the brief does not want done. */
 const NO_THING_NEEDED =
-  /^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)(.+?)\s+(?:(?:is|are)\s+)?(?:needed|required|necessary|wanted|please|pls|for now|this (?:time|round|phase)|at this stage|in this phase)$/i;
+  /^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)(.+?)\s+(?:(?:is|are)\s+)?(?:needed|required|necessary|wanted|please|pls|for now|yet|right now|this (?:time|round|phase)|at this (?:stage|point)|in this phase)$/i;
 
 /** Said outright: doing the thing costs marks or the submission. */
 const EXPLICIT_PENALTY =
@@ -114,7 +130,32 @@ const HARD_PROHIBITION =
  * What a scope exclusion leaves out, or null when the sentence is not one. Explicitly
  * penalised exclusions and flat must-nots are rules to grade, so they return null too.
  */
+/** A table cell that only says its row is out ("Out of scope", "not needed", "later", "N/A"). */
+const EXCLUDED_CELL =
+  /^(?:out of scope|not in scope|not needed|not required|excluded|later|not now|n\/a|na|none|no|phase (?:2|two|ii)|next phase|not this (?:time|round|phase))[.!]?$/i;
+
+/**
+ * A table row read cell by cell: "Tax<TAB>Out of scope" leaves out the tax, "Marketing<TAB>leave
+ * the flyers out" the flyers; null when no cell excludes anything.
+ */
+function excludedByCell(sentence: string): string | null {
+  if (!/\t|\s\|\s|\S {3,}\S/.test(sentence)) return null;
+  const cells = sentence
+    .split(/\t+|\s*\|\s*| {3,}/)
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (cells.length < 2) return null;
+  for (const cell of cells.slice(1)) {
+    if (EXCLUDED_CELL.test(cell)) return cleanThing(cells[0] ?? '') || null;
+    const thing = excludedThing(cell);
+    if (thing) return thing;
+  }
+  return null;
+}
+
 export function excludedThing(sentence: string): string | null {
+  const byCell = excludedByCell(sentence);
+  if (byCell) return byCell;
   const text = withoutFormulas(normaliseSpace(sentence))
     .replace(/[.;!]+$/u, '')
     .trim();
@@ -123,13 +164,37 @@ export function excludedThing(sentence: string): string | null {
   // prohibition ("No plagiarism." stays one).
   const noThing = text.match(NO_THING_NEEDED);
   if (noThing) return cleanThing(noThing[1] ?? '') || null;
+  const leave = text.match(LEAVE_OUT) ?? text.match(LEAVE_IT_OUT);
+  if (leave) return cleanThing(leave[1] ?? '') || null;
   const opener = text.match(EXCLUSION_OPENER);
   if (opener && !HARD_PROHIBITION.test(text.slice(0, opener.index ?? 0))) {
     const thing = cleanThing(text.slice(opener[0].length));
     return thing || null;
   }
   if (HARD_PROHIBITION.test(text)) return null;
+  const deferred = text.match(DEFERRED);
+  if (deferred) {
+    const subject = (deferred[1] ?? '').trim();
+    // "Android 8 and later", "iOS 16 or later": a version range; "must work …": an ask.
+    if (
+      !TIME_BEFORE_LATER.test(subject) &&
+      !/\s(?:and|or)$/i.test(subject) &&
+      !/\b(?:must|should|shall|has to|have to|needs? to)\b/i.test(subject) &&
+      subject.split(/\s+/).length <= 8
+    ) {
+      const thing = cleanThing(subject.replace(/^(?:that|the)\s+/i, ''));
+      if (thing) return thing;
+    }
+  }
   const closer = text.match(EXCLUSION_CLOSER);
+  // "must work on Android 8+, iOS is not required": only the last clause is scope; the sentence
+  // is an ask with an exclusion cut off it (`opensExclusion` finds the clause).
+  const head = (closer?.[1] ?? '')
+    .split(/,\s|;\s/)
+    .slice(0, -1)
+    .join(', ');
+  if (closer && /\b(?:must|should|shall|will|needs?|has to|have to|is|are|can|want|wants)\b/i.test(head))
+    return null;
   if (closer) {
     // "Structural design is by a separate consultant — not required from you": the subject.
     const subject = (closer[1] ?? '')
@@ -150,17 +215,49 @@ export function excludedThing(sentence: string): string | null {
 export function opensExclusion(clause: string): boolean {
   const t = clause.trim();
   if (/^(?:(?:and|but|also|so)\s+)?avoid(?:ing)?\b/i.test(t)) return false;
-  return EXCLUSION_OPENER.test(t) && excludedThing(t) !== null;
+  if (EXCLUSION_OPENER.test(t) && excludedThing(t) !== null) return true;
+  // A short clause that is an exclusion of its own: "…, iOS is not required for now", "…, no
+  // daily reports needed", "…; racking changes are not part of this".
+  return t.split(/\s+/).length <= 10 && !/,\s|;\s/.test(t) && excludedThing(t) !== null;
 }
 
 /** The excluded thing without its reason ("; QGIS is enough", "— the interview carries it") or a trailing "at this stage". */
 function cleanThing(text: string): string {
   return text
     .split(/\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this)\b)/)[0]!
-    .replace(/\s+(?:yet|for now|at this stage|for this phase|in this phase|this time|beyond basic \w+)$/i, '')
+    .replace(
+      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|beyond basic \w+))+$/i,
+      '',
+    )
+    .replace(
+      /\s+(?:we|i|they|you)(?:'ll|’ll| will| can| shall| could)\s+(?:do|add|handle|build|take up|pick up|cover)(?:\s+(?:it|them|that))?$/i,
+      '',
+    )
     .replace(/^(?:any|the|a|an)\s+/i, '')
     .replace(/[\s.,;:!]+$/, '')
+    .replace(/^(\w+ing)\s+(?:it|them|this|that)$/i, (_, gerund: string) => nominalise(gerund))
     .trim();
+}
+
+/** "deploying" → "deployment": the thing a gerund with only a pronoun for object names. */
+const NOMINAL: Readonly<Record<string, string>> = {
+  deploying: 'deployment',
+  translating: 'translation',
+  printing: 'printing',
+  publishing: 'publication',
+  hosting: 'hosting',
+  testing: 'testing',
+  launching: 'launch',
+  localising: 'localisation',
+  localizing: 'localization',
+  integrating: 'integration',
+  migrating: 'migration',
+  automating: 'automation',
+  documenting: 'documentation',
+  animating: 'animation',
+};
+function nominalise(gerund: string): string {
+  return NOMINAL[gerund.toLowerCase()] ?? gerund;
 }
 
 /** A lead-in that makes every item of its list an exclusion ("Out of scope:", "Not needed:"). */

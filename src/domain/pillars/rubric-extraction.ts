@@ -12,6 +12,7 @@
  *    and turn the weights into integers that sum to exactly 100.
  */
 
+import { isChatFiller } from './document-form';
 import { fieldForDomain, fieldOfText } from './knowledge/detect';
 import {
   excludedThing,
@@ -176,10 +177,20 @@ type Requirement = {
 
 /** Decides whether a sentence is a requirement, and how strong. */
 function classify(sentence: Sentence): RequirementStrength | null {
+  // A story's "Given …" / "When …" sets the ask up; its "Then …" is the ask. A chat's "ok" asks nothing.
+  if (sentence.context) return null;
+  if (sentence.bullet && isChatFiller(sentence.text)) return null;
+  // A source is quoted with at least two words (\`isQuotedSource\`): a one-word line ("Pricing?",
+  // "Lifts") cannot be a criterion's source on its own.
+  if ((sentence.text.match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu) ?? []).length < 2) return null;
   const text = sentence.text;
   const lower = normaliseSpace(text.toLowerCase());
   const words = contentStems(text).length;
-  if (OUT_OF_SCOPE.test(lower) || LOGISTICS.test(lower)) return null;
+  // A run-on sentence whose exclusion is only one of its clauses ("… and we do not need a Hindi
+  // version right now") is still an ask: the exclusion is cut off it later (`withoutExclusions`).
+  const runOn =
+    !sentence.bullet && text.split(/\s+/).length > RUN_ON_WORDS && !OUT_OF_SCOPE.test(lower.slice(0, 40));
+  if ((OUT_OF_SCOPE.test(lower) && !runOn) || LOGISTICS.test(lower)) return null;
   // Letter formulas ("Regards,", "PFB the scope:"), a company describing itself and scope
   // exclusions ("Do NOT include …", "no need for …") ask for nothing to be graded.
   if (isLetterFormula(text) || isSelfDescription(text) || excludedThing(text) !== null) return null;
@@ -392,6 +403,9 @@ const THIRD_PERSON_EXTRA = new Set(
  * next word is a verb ("Build a landing page, write the launch email and set up analytics").
  * Each part is a verbatim slice of the sentence, so it can be quoted as a source.
  */
+const NEW_CLAUSE =
+  /^(?:(?:please|pls|kindly)\s+[\p{L}]+\b|(?:it|we|they|there|this|these|those|everything|all|each|every|the\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:must|should|shall|will|has to|have to|needs? to|is|are|can|cannot|do not|don't|may)\b)/iu;
+
 export function splitAsks(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   const cuts: number[] = [];
@@ -405,6 +419,8 @@ export function splitAsks(sentence: Sentence): Sentence[] {
       m[0].includes(';') ||
       /\baur\b|और/.test(m[0]) ||
       ASK_VERBS.has(next) ||
+      // "… and it should exclude …", "… and the governing law is …": a clause with its own subject.
+      NEW_CLAUSE.test(text.slice(m.index + m[0].length)) ||
       // "…, adds less than 2 ms at p99, keeps the limits across a restart, returns 429 …":
       // a run-on sentence lists what its subject must do in the third person.
       (m[0].includes(',') && isThirdPersonAsk(next)) ||
@@ -435,8 +451,12 @@ function withoutExclusions(sentence: Sentence): Sentence[] {
   const text = sentence.text;
   const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+)/gu;
   const cuts: number[] = [];
-  for (let m = re.exec(text); m !== null; m = re.exec(text))
-    if (opensExclusion(text.slice(m.index + m[0].length))) cuts.push(m.index, m.index + m[0].length);
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const next = text.slice(m.index + m[0].length);
+    // After a semicolon a whole clause may be the exclusion ("…; racking changes are not part of this").
+    if (opensExclusion(next) || (m[0].includes(';') && excludedThing(next) !== null))
+      cuts.push(m.index, m.index + m[0].length);
+  }
   if (cuts.length === 0) return excludedThing(text) === null ? [sentence] : [];
   const bounds = [0, ...cuts, text.length];
   const parts: Sentence[] = [];
@@ -1634,7 +1654,23 @@ export function extractRubric(
     if (group.prohibition) return prohibitionDraft(group, source, weights[i] ?? 0);
     const phrases = phrasesOf({ ...group, theme });
     const focus = cleanFocus(focusPhrases(phrases));
-    const name = criterionName(group, theme, source, phrases);
+    // A table row is named for its first cell when that is a label ("Revenue", "Lobby").
+    const cells = source.text.split(/\t+|\s+\|\s+| {3,}/).map((c) => c.trim());
+    const label =
+      cells.length >= 2 && (cells[0] ?? '').split(/\s+/).length <= 3 ? capitalise(cells[0] ?? '') : null;
+    // A story outcome is named by its scenario's title ("Price drop"; a bare verb as its act: "Removing").
+    const titled = source.title
+      ? capitalise(
+          IMPERATIVE_VERBS.has(source.title.toLowerCase())
+            ? gerund(source.title.toLowerCase())
+            : source.title,
+        )
+      : null;
+    const named = label ?? titled;
+    const name =
+      named && isCleanName(named) && nameProblem(named, source.text) === null
+        ? named
+        : criterionName(group, theme, source, phrases);
     const own = bestPhrase(source.text, theme === null);
     // When two criteria would share a name, each is named for its own sentence instead.
     const alternativeName =
@@ -1703,7 +1739,7 @@ export function extractRubric(
     // (a letter formula, a lone generic noun, a cut-off fragment, a spliced "&") is replaced by
     // the first candidate they accept: the name without formulas, the sentence's own name, its
     // key phrases (longest first), its opening words.
-    if (!acceptableName(name, taken)) {
+    if (!acceptableName(name, taken, criterion.source, domain)) {
       const source = cleanText(withoutFormulas(criterion.source));
       const candidates = [
         capitalise(fitName(cleanText(withoutFormulas(name)))),
@@ -1713,8 +1749,16 @@ export function extractRubric(
           .sort((a, b) => b.split(' ').length - a.split(' ').length)
           .map((p) => capitalise(fitName(p))),
         capitalise(fitName(source.replace(/[\s.;:!?।॥]+$/u, ''))),
+        // "the section has to show the footing and the batter" → "Showing the footing and the batter".
+        ...[
+          verbHeadName(
+            source.replace(/^.*?\b(?:must|should|shall|has to|have to|needs? to|will)\s+(?:be\s+)?/i, ''),
+          ),
+        ]
+          .filter((x): x is string => x !== null)
+          .map((x) => capitalise(fitName(x))),
       ];
-      name = candidates.find((c) => acceptableName(c, taken)) ?? name;
+      name = candidates.find((c) => acceptableName(c, taken, criterion.source, domain)) ?? name;
     }
     // Identical sources (a brief that repeats itself word for word) are the only case left.
     for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
@@ -1867,7 +1911,7 @@ export function fitName(name: string): string {
   const prefix = name.match(/^([A-Z][\w ]{0,20}):\s+/)?.[0] ?? '';
   const rest = name
     .slice(prefix.length)
-    .split(/\s*(?:[,;:(—–]|\s-\s|\s(?:so that|that|which|who|when|because|since|unless|if)\s)/)[0]!
+    .split(/\s*(?:[,;:(—–|\t>]| {3,}|\s-\s|\s(?:so that|that|which|who|when|because|since|unless|if)\s)/)[0]!
     .replace(/[.…!?]+$/u, '')
     .trim();
   const budget = MAX_NAME_WORDS - (prefix ? prefix.trim().split(/\s+/).length : 0);
@@ -1887,8 +1931,15 @@ export function fitName(name: string): string {
 }
 
 /** Whether a name passes the rubric rules on names and is not taken yet. */
-function acceptableName(name: string, taken: ReadonlySet<string>): boolean {
-  return name.trim() !== '' && !taken.has(name) && isCleanName(name) && nameProblem(name) === null;
+function acceptableName(
+  name: string,
+  taken: ReadonlySet<string>,
+  source?: string,
+  domain?: CatalogueDomain,
+): boolean {
+  return (
+    name.trim() !== '' && !taken.has(name) && isCleanName(name) && nameProblem(name, source, domain) === null
+  );
 }
 
 /** Text fit for a name: control characters ("Do\u0000 it") dropped, spaces collapsed. */

@@ -4,11 +4,12 @@
  * sources quoted verbatim, level descriptors that are complete sentences, and names that are
  * clean noun phrases rather than spliced fragments.
  */
-import { fieldOfText } from './knowledge/detect';
+import { fieldForDomain, fieldOfText } from './knowledge/detect';
 import { excludedThing, isLetterFormula, withoutFormulas } from './requirements';
 import { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-limits';
-import { HINGLISH_FUNCTION_WORDS } from './text';
-import { SOFTWARE_THEMES, THEMES, themesForBrief } from './themes';
+import { HINGLISH_FUNCTION_WORDS, isContentWord, stem, tokenize } from './text';
+import { classifyTheme, SOFTWARE_THEMES, THEMES, themesForBrief } from './themes';
+import type { CatalogueDomain } from './tutorial-catalogue';
 import type { Rubric } from './types';
 
 const HINGLISH = new Set(HINGLISH_FUNCTION_WORDS);
@@ -90,7 +91,9 @@ const SELF_DESCRIPTION = /\b[A-Z][a-z]+-based\b|\b(?:[Cc]ompany|[Ff]irm|[Ss]tart
  * description, a sentence with its modal ("Stock must never go negative"), a lone generic noun
  * or a cut-off fragment.
  */
-export function nameProblem(name: string): string | null {
+export function nameProblem(name: string, source?: string, domain?: CatalogueDomain): string | null {
+  const form = formProblem(name, source, domain);
+  if (form) return form;
   const words = name
     .replace(/^Choice:\s*/, '')
     .split(/\s+/)
@@ -109,6 +112,70 @@ export function nameProblem(name: string): string | null {
   const bare = words.filter((w, i) => i > 0 || !/^(?:the|a|an|all|any|some)$/i.test(w));
   if (bare.length === 1 && GENERIC_NOUNS.has((bare[0] ?? '').toLowerCase())) return 'a lone generic noun';
   if (CUT_OFF_END.test(name)) return 'a cut-off fragment';
+  return null;
+}
+
+/** A brief's form left in a name: table borders, tabs, quoting, aligned columns, a chat timestamp. */
+const FORM_IN_NAME = /[|\t>]| {3,}|\[\d{1,2}:\d{2}|\b\d{1,2}:\d{2}\s?[AaPp]\.?[Mm]\b/;
+/** A user story's or Gherkin scenario's keywords: how the ask is written, not what it asks. */
+const STORY_KEYWORD =
+  /^(?:given|when|then|as an?|i want|i need|so that|in order to|scenario|feature|user story|story)\b/i;
+/** Openers of speech that carry no ask ("Means shortlisting …", "Ok so …", "Basically …"). */
+const DISCOURSE_OPENER =
+  /^(?:means|meaning|i\.e\.?|that is|basically|btw|ok(?:ay)?|yes|yeah|yep|right|well|anyway|also|plus|so|and|but|or|hi|hey|hello|thanks|cheers|fyi|pls|please)\b/i;
+/** A role or a job line instead of the work ("Researching assistant for systematic review"). */
+const ROLE_LINE =
+  /^(?:[\p{L}-]+\s+){0,2}(?:assistant|intern|associate|analyst|consultant|manager|engineer|developer|designer|researcher|writer|specialist|executive|officer|coordinator|volunteer|freelancer|candidate|contractor)s?\s+(?:for|of|to|in|at|on|with)\b/iu;
+
+function stemsOf(text: string): Set<string> {
+  return new Set(tokenize(text, { parts: false }).filter(isContentWord).map(stem));
+}
+
+/**
+ * The problems of a name that come from how the brief is written, or from the sentence it is
+ * named for: form (a table border, a timestamp), a story keyword, a discourse opener, a role
+ * line, a theme label with one stray noun ("Functionality: medicine"), a head cut off its
+ * complement ("Risk" for "risk of bias": a one-word name) and a theme label over a sentence about something
+ * else ("Communication & reporting" over a line on row-level security). One validator for both
+ * engines: `rubricProblems` runs it on Workers AI output as on the local engine's.
+ */
+function formProblem(name: string, source?: string, domain?: CatalogueDomain): string | null {
+  const t = name.trim();
+  if (FORM_IN_NAME.test(t)) return "the brief's form (a table border, a tab, quoting or a timestamp)";
+  if (STORY_KEYWORD.test(t)) return 'a story keyword';
+  if (DISCOURSE_OPENER.test(t)) return 'a discourse opener';
+  if (ROLE_LINE.test(t)) return 'a role line';
+  // "Is removed", "Are asked to sign": a predicate without the thing it is about.
+  if (/^(?:is|are|was|were|be|been|gets?|has|have|had|does)\s/i.test(t) && !MODAL_IN_NAME.test(t))
+    return 'a verb phrase without its subject';
+  // "Shopper gets", "Message says", "Page says": a clause cut before its object.
+  if (
+    t.split(/\s+/).length <= 3 &&
+    /\s(?:says|gets|appears|opens|shows|receives|moves|sees|goes|becomes|stays|does|makes|takes|comes|happens|is|are)$/i.test(
+      t,
+    )
+  )
+    return 'a clause cut before its object';
+  const labelled = /^([A-Z][\w &]{0,30}):\s+(\S+)$/.exec(t);
+  if (labelled && THEMES.some((th) => th.short === labelled[1] || th.name === labelled[1]))
+    return 'a theme label with one stray noun';
+  if (source === undefined) return null;
+  const words = t.split(/\s+/);
+  const last = words[words.length - 1] ?? '';
+  if (
+    words.length === 1 &&
+    /^\p{L}{3,}$/u.test(last) &&
+    new RegExp(`(?:^|[^\\p{L}])${last}\\s+of\\s+(?!the\\b|a\\b|an\\b)\\p{L}`, 'iu').test(source) &&
+    !new RegExp(`(?:^|[^\\p{L}])${t}(?:[.,;:!?]|\\s+(?!of\\b)|$)`, 'iu').test(source)
+  )
+    return `a cut-off head ("${last} of …")`;
+  const theme = THEMES.find((th) => th.name === t || t.startsWith(`${th.short}:`));
+  if (
+    theme &&
+    classifyTheme(stemsOf(source), domain ?? theme.domains[0], new Set([theme.key])) === null &&
+    classifyTheme(stemsOf(source), theme.domains[0], new Set([theme.key])) === null
+  )
+    return 'a theme label over a sentence about something else';
   return null;
 }
 
@@ -154,7 +221,7 @@ export function rubricProblems(rubric: Rubric, briefText: string, domain?: strin
     if (scores.join(',') !== '1,2,3,4,5')
       problems.push(`the levels of "${c.name}" are not scored 1 to 5, once each`);
     if (!isCleanName(c.name)) problems.push(`"${c.name}" is not a clean criterion name`);
-    const named = nameProblem(c.name);
+    const named = nameProblem(c.name, c.source, fieldForDomain(domain));
     if (named) problems.push(`"${c.name}" is not a criterion name an expert would write (${named})`);
     // An exclusion is scope: graded only where the brief says doing it costs marks.
     const excluded = excludedThing(c.source);

@@ -7,6 +7,7 @@
  * "document", "documentation" and "documented" meet, so word overlap between a brief, a
  * rubric and a submission is not defeated by inflection.
  */
+import { lineForms } from './document-form';
 
 /** A sentence (or list item) of a text, with where it came from. */
 export type Sentence = {
@@ -22,6 +23,10 @@ export type Sentence = {
   leadIn: string | null;
   /** Whether the sentence is itself a heading or a line ending in ":" that introduces a list. */
   heading: boolean;
+  /** A line that sets an ask up without asking: a story's "Given …", "When …", "As a …" (see document-form.ts). */
+  context?: boolean;
+  /** A story's own title ("Scenario: Price drop") for its outcome line: a name its author chose. */
+  title?: string;
 };
 
 /**
@@ -290,7 +295,16 @@ const BULLET =
 const HEADING = /^[ \t]*#{1,6}[ \t]+/;
 
 type Line = { start: number; end: number; text: string };
-type Block = { start: number; end: number; bullet: boolean; heading: boolean; leadIn: string | null };
+type Block = {
+  start: number;
+  end: number;
+  bullet: boolean;
+  heading: boolean;
+  leadIn: string | null;
+  context?: boolean;
+  /** A story's own title ("Scenario: Price drop") for its outcome line: a name its author chose. */
+  title?: string;
+};
 
 function lines(text: string): Line[] {
   const out: Line[] = [];
@@ -329,6 +343,7 @@ function looksLikeHeading(line: string, next: string | undefined): boolean {
 function blocks(text: string): Block[] {
   const out: Block[] = [];
   const all = lines(text);
+  const forms = lineForms(all.map((l) => l.text));
   let current: Block | null = null;
   let previousLine = '';
   let leadIn: string | null = null;
@@ -355,6 +370,27 @@ function blocks(text: string): Block[] {
     const next = all[i + 1]?.text;
     const previous = previousLine;
     previousLine = line.text;
+    // The document's form (chat prefixes, story keywords, tables, quoting, mail headers):
+    // each message, row or story line is a block of its own, without its prefix.
+    const form = forms[i];
+    if (form?.kind === 'skip') {
+      flush();
+      continue;
+    }
+    if (form?.kind === 'item' || form?.kind === 'context') {
+      flush();
+      const context = form.kind === 'context';
+      out.push({
+        start: line.start + form.from,
+        end: form.kind === 'item' && form.to !== undefined ? line.start + form.to : line.end,
+        bullet: !context,
+        heading: context,
+        leadIn: context ? null : form.leadIn,
+        ...(context ? { context: true } : {}),
+        ...(form.kind === 'item' && form.title ? { title: form.title } : {}),
+      });
+      continue;
+    }
     if (line.text.trim() === '') {
       flush();
       continue;
@@ -471,6 +507,8 @@ export function splitSentences(text: string): Sentence[] {
         bullet: block.bullet,
         leadIn: block.leadIn,
         heading: block.heading,
+        ...(block.context ? { context: true } : {}),
+        ...(block.title ? { title: block.title } : {}),
       });
     }
   }

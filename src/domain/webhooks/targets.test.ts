@@ -53,6 +53,27 @@ describe('forbiddenAddressReason', () => {
   });
 });
 
+describe('forbiddenAddressReason fails closed on what is not a canonical IP address (issue 51)', () => {
+  it.each([
+    '127.1',
+    '0x7f000001',
+    '2130706433',
+    '0177.0.0.1',
+    '127.000.000.001',
+    ' 8.8.8.8',
+    '8.8.8.8 ',
+    '8.8.8.8.',
+    'example.com',
+    'example.com.',
+    'fe80::1%eth0',
+    '',
+    '::ffff:127.0.0.1 ',
+    '[::1]',
+  ])('%j is refused', (address) => {
+    expect(forbiddenAddressReason(address)).not.toBeNull();
+  });
+});
+
 describe('checkTargetUrl', () => {
   const prod = { allowHttpLocalhost: false };
   const dev = { allowHttpLocalhost: true };

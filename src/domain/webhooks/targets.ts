@@ -82,9 +82,13 @@ function v6Reason(h: number[]): string | null {
 export function forbiddenAddressReason(address: string): string | null {
   const v4 = ipv4Octets(address);
   if (v4) return v4Reason(v4);
-  const v6 = ipv6Hextets(address);
+  // An IPv6 address as a resolver writes it: hex digits, colons and an optional dotted tail; no
+  // zone id, no spaces.
+  const v6 = /^[0-9A-Fa-f:.]+$/.test(address) ? ipv6Hextets(address) : null;
   if (v6) return v6Reason(v6);
-  return null;
+  // Anything else is not an address this check can vouch for ("127.1", "0x7f000001", "0177.0.0.1",
+  // a name, trailing spaces, a zone id): fail closed, it is never fetched.
+  return 'malformed (not a canonical IP)';
 }
 
 export const isIpLiteral = (host: string) => ipv4Octets(host) !== null || ipv6Hextets(host) !== null;

@@ -8,6 +8,7 @@ export const authRouter = createRouter()
   .openapi(routes.signup, handlers.signup)
   .openapi(routes.login, handlers.login)
   .openapi(routes.logout, handlers.logout)
+  .openapi(confirmationRoutes.openConfirmationLink, confirmationHandlers.open)
   .openapi(confirmationRoutes.confirmEmail, confirmationHandlers.confirm)
   .openapi(confirmationRoutes.getEmailConfirmation, confirmationHandlers.status)
   .openapi(confirmationRoutes.resendEmailConfirmation, confirmationHandlers.resend);

@@ -1,9 +1,82 @@
+import type { Context } from 'hono';
 import type { AppRouteHandler } from '../../http/types';
-import { confirmationStatus, confirmEmail, resendConfirmation } from '../../services/email-confirmations';
+import { ProblemError } from '../../lib/problem';
+import type { AppBindings } from '../../middleware/context';
+import { assertSameSiteRequest } from '../../middleware/csrf';
+import {
+  confirmationStatus,
+  confirmEmail,
+  peekConfirmation,
+  resendConfirmation,
+} from '../../services/email-confirmations';
+import {
+  confirmationCsp,
+  confirmationErrorPage,
+  confirmedPage,
+  confirmPage,
+} from '../pages/confirmation.templates';
 import type * as routes from './confirmation.routes';
 
-export const confirm: AppRouteHandler<typeof routes.confirmEmail> = async (c) =>
-  c.json(await confirmEmail(c.var.db, c.env, c.req.valid('query').token), 200);
+async function htmlPage(body: string, status: number) {
+  return new Response(body, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': await confirmationCsp(),
+      'Referrer-Policy': 'no-referrer',
+    },
+  });
+}
+
+const UNUSABLE =
+  'This link is unknown, was used already or has expired (links work once, for 24 hours). Sign in and ask for a new one.';
+
+/** `GET` of the mailed link: a page; nothing is confirmed until its button is pressed. */
+export const open: AppRouteHandler<typeof routes.openConfirmationLink> = async (c) => {
+  const { token } = c.req.valid('query');
+  const link = await peekConfirmation(c.var.db, token);
+  if (!link) {
+    if (!/text\/html/i.test(c.req.header('accept') ?? '')) throw new ProblemError('not-found', UNUSABLE);
+    return (await htmlPage(confirmationErrorPage('This link cannot be used', UNUSABLE), 404)) as never;
+  }
+  return (await htmlPage(confirmPage(token, link.email, link.purpose), 200)) as never;
+};
+
+/** The validated body's token; a request with no body at all has none (422, as for a schema miss). */
+function tokenOf(body: { token?: string } | undefined): string {
+  if (body?.token) return body.token;
+  throw new ProblemError('validation-failed', 'The request body does not match the schema.', {
+    errors: [{ pointer: '#/token', detail: 'Required' }],
+  });
+}
+
+const isForm = (c: Context<AppBindings>) =>
+  /^application\/x-www-form-urlencoded/i.test(c.req.header('content-type') ?? '');
+
+/** `POST`: JSON clients get JSON; the page's form (same origin only) gets a page. */
+export const confirm: AppRouteHandler<typeof routes.confirmEmail> = async (c) => {
+  if (!isForm(c)) return c.json(await confirmEmail(c.var.db, c.env, tokenOf(c.req.valid('json'))), 200);
+  try {
+    // A form can be posted from any site: only this site's own page may confirm.
+    assertSameSiteRequest(c);
+    const result = await confirmEmail(c.var.db, c.env, tokenOf(c.req.valid('form')));
+    return (await htmlPage(confirmedPage(result.email, result.purpose), 200)) as never;
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    const status = error.status;
+    const title =
+      status === 403
+        ? 'This form can only be sent from this site’s own page'
+        : status === 409
+          ? 'This address cannot be confirmed'
+          : 'This link cannot be used';
+    return (await htmlPage(
+      confirmationErrorPage(title, status === 404 ? UNUSABLE : error.message),
+      status,
+    )) as never;
+  }
+};
 
 export const status: AppRouteHandler<typeof routes.getEmailConfirmation> = async (c) =>
   c.json(await confirmationStatus(c.var.db, c.var.user.id), 200);

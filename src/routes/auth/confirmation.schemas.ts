@@ -1,13 +1,28 @@
 import { z } from '@hono/zod-openapi';
 
-export const ConfirmationQuerySchema = z.object({
-  token: z
+const token = () =>
+  z
     .string()
     .min(10)
     .max(200)
-    .regex(/^vpc_[A-Za-z0-9_-]+$/)
-    .openapi({ param: { name: 'token', in: 'query' }, example: 'vpc_Q2hhbmdlIG1lIGZvciBhIHJlYWwgdG9rZW4' }),
+    .regex(/^vpc_[A-Za-z0-9_-]+$/);
+
+export const ConfirmationQuerySchema = z.object({
+  token: token().openapi({
+    param: { name: 'token', in: 'query' },
+    example: 'vpc_Q2hhbmdlIG1lIGZvciBhIHJlYWwgdG9rZW4',
+  }),
 });
+
+export const ConfirmationBodySchema = z
+  .object({
+    token: token().openapi({
+      description: 'The token of the mailed link (its `token` query parameter).',
+      example: 'vpc_Q2hhbmdlIG1lIGZvciBhIHJlYWwgdG9rZW4',
+    }),
+  })
+  .strict()
+  .openapi('EmailConfirmationRequest');
 
 export const ConfirmationResultSchema = z
   .object({

@@ -1,4 +1,3 @@
-import BADGE_PNG from '../../assets/badge/badge.png';
 import { getReadReplicaDb } from '../../db/client';
 import { badgeSvg as badgeSvg_, bakePng, bakeSvg } from '../../domain/certificates/badge';
 import { finishedResponse, openDocument, publicJson } from '../../http/finished-response';
@@ -49,7 +48,9 @@ export const badgeSvg: AppRouteHandler<typeof routes.getBadgeSvg> = async (c) =>
 
 export const badgePng: AppRouteHandler<typeof routes.getBadgePng> = async (c) => {
   const { jwt, face } = await badgeSource(c);
-  const png = bakePng(new Uint8Array(BADGE_PNG), jwt);
+  // The renderer (resvg, HarfBuzz, fonts) is loaded only here, never on the verification path.
+  const { cachedCertificateBadgePng } = await import('../../services/badge-image');
+  const png = bakePng(await cachedCertificateBadgePng(c.env, face), jwt);
   return c.body(png, 200, { ...badgeHeaders(`${face.certificateNo}.png`), 'Content-Type': 'image/png' });
 };
 

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
+import { nullableRef } from '../../http/route';
 import { pageSchema } from '../../lib/paging';
+import { DigiLockerHolderSchema } from '../digilocker/digilocker.schemas';
 
 export const CertificateNoParams = z.object({
   certificateNo: z
@@ -12,7 +14,20 @@ export const CertificateNoParams = z.object({
     }),
 });
 
-const CredentialSchema = z.object({ format: z.literal('vc-jwt'), jwt: z.string() });
+const CredentialSchema = z.object({
+  format: z.literal('vc-jwt'),
+  jwt: z.string(),
+  dataIntegrity: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .openapi({
+      description:
+        'The same Open Badges 3.0 credential secured the second way: an embedded `DataIntegrityProof` ' +
+        "(cryptosuite `eddsa-rdfc-2022`) by the issuer's Ed25519 key, listed in the DID document of " +
+        'its `issuer.id` (`did:web`). What Data Integrity wallets and verifiers (the DCC verifier) read. ' +
+        'Absent for certificates signed before it existed, until they are re-signed.',
+    }),
+});
 
 export const VerificationSchema = z
   .object({
@@ -110,6 +125,14 @@ export const CertificateSchema = z
         description:
           "LinkedIn's add-certification link (name, organisation, issue month, certificate number, and the " +
           'verification page as the credential URL). Null unless `publicStatus` is `active`.',
+      }),
+    digilocker: nullableRef(DigiLockerHolderSchema)
+      .optional()
+      .openapi({
+        description:
+          'In your own listing (`GET /api/me/certificates`): whether and how this certificate can be fetched into ' +
+          'DigiLocker (the document type to look for, the number to enter); null when this server is not a ' +
+          'DigiLocker issuer.',
       }),
   })
   .openapi('Certificate');

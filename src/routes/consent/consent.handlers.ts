@@ -1,4 +1,5 @@
 import { CURRENT_NOTICE_VERSION, noticeFor, noticeLanguages, noticeText } from '../../domain/consent-notices';
+import { noticeRecipients } from '../../domain/processors';
 import type { AppRouteHandler } from '../../http/types';
 import { ProblemError } from '../../lib/problem';
 import { recordSubjectConsent, self } from '../data-subject';
@@ -21,6 +22,7 @@ export const notice: AppRouteHandler<typeof routes.getNotice> = (c) => {
       language,
       languages: noticeLanguages(found),
       dpo: '/api/dpo',
+      recipients: [...noticeRecipients(language)],
     },
     200,
     { 'Cache-Control': 'public, max-age=86400', 'Content-Language': language },

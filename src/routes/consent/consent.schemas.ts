@@ -122,6 +122,15 @@ export const ConsentNoticeSchema = z
     dpo: z
       .string()
       .openapi({ description: 'Where the Data Protection Officer’s contact is.', example: '/api/dpo' }),
+    recipients: z
+      .array(z.object({ name: z.string(), role: z.string(), data: z.string(), when: z.string() }))
+      .optional()
+      .openapi({
+        description:
+          'Who else is given personal data at the person’s own request, beyond our Data Processors (e.g. DigiLocker, ' +
+          'when they fetch a certificate into it): what, and when. In `language`. Not part of the versioned text: ' +
+          'the list is the one in force now, for every version.',
+      }),
   })
   .openapi('ConsentNotice', {
     description: 'A published consent notice (DPDP Act 2023 §5). Never edited once published.',

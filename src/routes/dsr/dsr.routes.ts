@@ -93,11 +93,11 @@ export const correction = defineRoute({
   path: '/api/dsr/correction',
   operationId: 'requestCorrection',
   tags: TAGS,
-  summary: "Correct the caller's name or email",
+  summary: "Correct the caller's name, email or date of birth",
   description:
-    'Only `name` and `email` can be corrected; any other field is a 422. Audit-logged with the values ' +
+    'Only `name`, `email` and `dateOfBirth` can be corrected; any other field is a 422. Audit-logged with the values ' +
     'before and after, and recorded as a completed `correction` request. A correction that changes nothing ' +
-    '(the name and email given are the ones on record) writes nothing: 200 with the unchanged profile and ' +
+    '(the values given are the ones on record) writes nothing: 200 with the unchanged profile and ' +
     '`request: null`. A new `email` decides who can sign in, so it needs a session signed in within the last 15 ' +
     'minutes (otherwise 403 `/problems/recent-sign-in-required`).',
   ...sessionAuth(),

@@ -3,7 +3,7 @@ import { DSR_KINDS, DSR_STATES } from '../../db/schema';
 import { nullableRef } from '../../http/route';
 import { shownName } from '../../http/validation';
 import { pageSchema } from '../../lib/paging';
-import { ProfileSchema } from '../auth/auth.schemas';
+import { DateOfBirthSchema, ProfileSchema } from '../auth/auth.schemas';
 
 export const DsrKindSchema = z.enum(DSR_KINDS).openapi('DsrKind');
 export const DsrStateSchema = z.enum(DSR_STATES).openapi('DsrState', {
@@ -59,9 +59,19 @@ export const CorrectionSchema = z
   .object({
     name: shownName(100).optional().openapi({ example: 'Ravi Kumar' }),
     email: z.email().max(254).optional().openapi({ example: 'ravi.kumar@example.com' }),
+    dateOfBirth: DateOfBirthSchema.optional().openapi({
+      description:
+        'ISO date (`YYYY-MM-DD`): recorded when the account has none (accounts made before it was asked), or ' +
+        'corrected. A correction that would make an adult a child or a child an adult is refused (422): that needs ' +
+        'the guardian process (docs/data-rights.md). DigiLocker matches certificates on it (docs/digilocker.md).',
+      example: '1998-04-17',
+      format: 'date',
+    }),
   })
   .strict()
-  .refine((b) => b.name !== undefined || b.email !== undefined, { message: 'Give name, email or both' })
+  .refine((b) => b.name !== undefined || b.email !== undefined || b.dateOfBirth !== undefined, {
+    message: 'Give name, email, dateOfBirth or several',
+  })
   .openapi('CorrectionRequest');
 
 export const CorrectionResultSchema = z

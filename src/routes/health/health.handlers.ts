@@ -7,6 +7,7 @@ export const getHealth: AppRouteHandler<typeof routes.getHealth> = async (c) => 
     publicBaseUrl: c.env.PUBLIC_BASE_URL,
     requestUrl: c.req.url,
     env: c.env,
+    allowHttpLocalhost: c.env.WEBHOOKS_ALLOW_HTTP_LOCALHOST,
   });
   return c.json(body, 200, { 'Cache-Control': 'no-store' });
 };

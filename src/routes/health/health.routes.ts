@@ -13,7 +13,9 @@ export const getHealth = defineRoute({
     'either way (the service is serving). `jobs.stalled` counts, per kind, the deferred jobs that gave ' +
     'up (dead-lettered, past their deadline or refused) and wait for an administrator ' +
     '(`GET /api/admin/jobs?state=stalled`). `checks.baseUrl` says whether `PUBLIC_BASE_URL` (the OpenAPI ' +
-    'server, the JWKS URL, share links and every credential’s issuer) matches the origin requests arrive at. Not cached.',
+    'server, the JWKS URL, share links and every credential’s issuer) matches the origin requests arrive at. ' +
+    '`checks.outboundLoopback` says whether the development switch that lets outbound fetches reach ' +
+    'http://localhost is set, and whether it is honoured (only on a loopback `PUBLIC_BASE_URL`). Not cached.',
   security: [],
   responses: {
     200: {

@@ -56,6 +56,27 @@ export const HealthSchema = z
               description: 'Names (never values) of required settings that are missing or unusable.',
             }),
         }).openapi({ description: '`degraded` while a required setting is missing or unusable.' }),
+        outboundLoopback: check({
+          switchOn: z.boolean().openapi({
+            description:
+              'Whether `WEBHOOKS_ALLOW_HTTP_LOCALHOST` (outbound fetches to http://localhost) is set.',
+          }),
+          honoured: z.boolean().openapi({
+            description: 'Whether it takes effect: only when `PUBLIC_BASE_URL` is a loopback address.',
+          }),
+        }).openapi({
+          description:
+            '`degraded` when the loopback switch is set on a deployment whose base URL is not a loopback address (it is then ignored).',
+        }),
+        digilocker: check({
+          configured: z.boolean().openapi({
+            description:
+              'Whether this server is a DigiLocker issuer: `DIGILOCKER_ORG_ID`, `DIGILOCKER_DOC_TYPE` and ' +
+              '`DIGILOCKER_API_KEY` all set. Optional: `ok` either way.',
+          }),
+        })
+          .optional()
+          .openapi({ description: 'The DigiLocker issuer settings (docs/digilocker.md); never `degraded`.' }),
       })
       .openapi({
         description: 'Named checks; more may be added (a client must ignore ones it does not know).',

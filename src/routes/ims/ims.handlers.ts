@@ -92,7 +92,7 @@ export const credentials: AppRouteHandler<typeof routes.getCredentials> = async 
       ...(since ? { since } : {}),
     });
     return Response.json(
-      { compactJwsString: page.jwts },
+      { credential: page.dataIntegrity, compactJwsString: page.jwts },
       {
         headers: {
           'X-Total-Count': String(page.total),

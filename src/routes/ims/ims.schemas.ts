@@ -84,14 +84,19 @@ export const CredentialsQuery = z.object({
 
 export const GetOpenBadgeCredentialsResponseSchema = z
   .object({
+    credential: z.array(z.record(z.string(), z.unknown())).openapi({
+      description:
+        'The same credentials secured with an embedded Data Integrity proof (eddsa-rdfc-2022, the issuer’s `did:web` ' +
+        'Ed25519 key), oldest first; those signed before Data Integrity existed are here once re-signed.',
+    }),
     compactJwsString: z
       .array(z.string().regex(/^[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]*\.[a-zA-Z0-9_-]+$/))
       .openapi({ description: 'The credentials, each a VC-JWT (compact JWS), oldest first.' }),
   })
   .openapi('GetOpenBadgeCredentialsResponse', {
     description:
-      'OB 3.0 `GetOpenBadgeCredentialsResponse`: every credential here is signed as a VC-JWT, so all are in ' +
-      '`compactJwsString`.',
+      'OB 3.0 `GetOpenBadgeCredentialsResponse`: every credential is signed as a VC-JWT (`compactJwsString`) and, ' +
+      'when it has one, also given with its embedded Data Integrity proof (`credential`).',
   });
 
 export const GetClrCredentialsResponseSchema = z

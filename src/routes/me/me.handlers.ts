@@ -3,7 +3,9 @@ import { decodeCursor, toPage } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { profileOf, profileWithOrganisation, setPublicAlias } from '../../services/accounts';
 import * as certs from '../../services/certificates';
+import { hasConsent } from '../../services/consent';
 import { identifierIncluded } from '../../services/credentials';
+import { digilockerHolderView } from '../../services/digilocker/holder';
 import * as requests from '../../services/dsr/requests';
 import { setHolderIdentifier } from '../../services/issuance/resign';
 import * as domainProof from '../../services/organisations/domain-proof';
@@ -53,9 +55,13 @@ export const listCertificates: AppRouteHandler<typeof routes.myCertificates> = a
   const { limit, cursor } = c.req.valid('query');
   const rows = await certs.certificatesOf(c.var.db, c.var.user.id, limit, decodeCursor(cursor));
   const page = toPage(rows, limit, certs.certificatePosition);
+  const consented = await hasConsent(c.var.db, c.var.user.id, 'public_verification');
   return c.json(
     {
-      items: page.items.map((r) => certs.certificateView(c.env, r)),
+      items: page.items.map((r) => ({
+        ...certs.certificateView(c.env, r),
+        digilocker: digilockerHolderView(r, c.env, consented),
+      })),
       nextCursor: page.nextCursor,
       learnerRecord: `${c.env.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/me/learner-record`,
     },
@@ -67,7 +73,7 @@ export const certificatePdf: AppRouteHandler<typeof routes.getMyCertificatePdf> 
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const document = await certs.holderCertificateDocument(c.var.db, c.env, number, c.var.user.id);
   if (!document) throw new ProblemError('not-found', 'You hold no certificate with this number.');
-  const pdf = await renderCertificatePdf(document);
+  const pdf = await renderCertificatePdf(document, certs.certificatePdfDate(document));
   return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="certificate-${document.certificateNo}.pdf"`,

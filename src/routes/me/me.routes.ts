@@ -287,7 +287,7 @@ export const updateMyOrganisation = defineRoute({
     '(Unicode UTS #39 confusable skeleton, ignoring case, spaces, punctuation and accents) is a 409, whether or ' +
     'not this organisation is verified; Latin mixed with another script is a 422. `websiteUrl` is published (in ' +
     'the Profile and credentials) only on the verified domain or a subdomain (`websitePublished`). A suspended ' +
-    'organisation cannot rename itself (403 `organisation-suspended`). A 409 also answers a change made on a stale ' +
+    'organisation cannot rename itself or change its website (403 `organisation-suspended`). A 409 also answers a change made on a stale ' +
     'view (the organisation was renamed, reviewed or changed by another request meanwhile): nothing was changed; ' +
     'reload and retry.',
   ...sessionAuth('employer'),
@@ -306,7 +306,8 @@ export const inviteToOrganisation = defineRoute({
   description:
     'The token is shown once and is valid for 7 days, for that email address only: the invitee signs up as an ' +
     'employer with `invitationCode`. The answer is the same whether or not the address already has an account ' +
-    '(it does not tell who is registered); signing up with a taken address is refused as always.',
+    '(it does not tell who is registered); signing up with a taken address is refused as always. A suspended ' +
+    'organisation cannot invite (403 `organisation-suspended`), and its invitations made before cannot be used.',
   ...sessionAuth('employer'),
   request: { body: { required: true, content: json(InvitationRequestSchema) } },
   responses: { 201: { description: 'The invitation.', content: json(InvitationSchema) } },

@@ -8,6 +8,11 @@ import type { AppBindings } from '../../middleware/context';
 import { assertSameSiteRequest } from '../../middleware/csrf';
 import { SESSION_COOKIE } from '../../middleware/session-cookie';
 import { needsGuardianConsent } from '../../services/guardians';
+import {
+  onRedirectDomain,
+  registeredScope,
+  scopeRefusal,
+} from '../../services/portability/client-registration';
 import { completeGrant } from '../../services/portability/grants';
 import { oauthApi, oauthLibrary } from '../../services/portability/oauth';
 import { resolveSession } from '../../services/sessions';
@@ -36,54 +41,71 @@ async function sessionUser(c: Context<AppBindings>) {
   return token ? ((await resolveSession(c.var.db, token))?.user ?? null) : null;
 }
 
-/** What a refusal becomes: back to the client when it is safe, otherwise a page here. */
-async function refusal(error: unknown) {
+/**
+ * A refusal before the holder has seen the consent page: shown on this page, never sent to the
+ * client's redirect URI. Until the request is known good and the person has seen who asks, a
+ * redirect would make this server an open redirector for anyone who registers a client.
+ */
+async function pageRefusal(error: unknown) {
   const { AuthorizationError, CimdFetchError } = await oauthLibrary();
-  if (error instanceof AuthorizationError) {
-    if (error.redirectTo) return redirect(error.redirectTo);
-    return pageResponse(errorPage(error.description), 400);
-  }
+  if (error instanceof AuthorizationError)
+    return pageResponse(errorPage(`${error.description} (${error.code})`), 400);
   if (error instanceof CimdFetchError)
     return pageResponse(errorPage('This application could not be verified.'), 400);
   throw error;
 }
 
+/** After the holder decided on the page: back to the client when the library says it is safe. */
+async function refusal(error: unknown) {
+  const { AuthorizationError } = await oauthLibrary();
+  if (error instanceof AuthorizationError && error.redirectTo) return redirect(error.redirectTo);
+  return pageRefusal(error);
+}
+
 export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
   const api = await oauthApi(c.env);
-  const { authorizationErrorRedirect } = await oauthLibrary();
   let request: Awaited<ReturnType<typeof api.parseAuthRequest>>;
   try {
     request = await api.parseAuthRequest(c.req.raw);
   } catch (error) {
-    return (await refusal(error)) as never;
+    return (await pageRefusal(error)) as never;
   }
   // OB 3.0 § "Authorization Request": PKCE is required of every client, confidential ones too
   // (the library asks it of public clients only); `plain` was refused by the parse.
   if (!request.codeChallenge)
-    return redirect(
-      authorizationErrorRedirect(
-        request,
-        'invalid_request',
-        'PKCE is required: send code_challenge with S256.',
-      ),
-    ) as never;
+    return (await pageResponse(
+      errorPage('PKCE is required: the application must send code_challenge with S256 (invalid_request).'),
+      400,
+    )) as never;
+  const client = await api.lookupClient(request.clientId);
+  const badScope = scopeRefusal(request.scope, registeredScope(client));
+  if (badScope) return (await pageResponse(errorPage(`${badScope} (invalid_scope)`), 400)) as never;
   const user = await sessionUser(c);
-  if (!user) return (await pageResponse(signInPage(), 200)) as never;
+  if (!user)
+    return (await pageResponse(
+      signInPage((await api.lookupClient(request.clientId))?.clientName),
+      200,
+    )) as never;
   // A child cannot agree to a client's processing: the guardian would have to (not offered yet).
   const now = clock.now();
   if (isChild(user.dateOfBirth, now) || (await needsGuardianConsent(c.var.db, user, now)))
-    return redirect(
-      authorizationErrorRedirect(
-        request,
-        'access_denied',
-        'This account belongs to a child: access to it cannot be granted to applications.',
+    return (await pageResponse(
+      errorPage(
+        'This account belongs to a child: access to it cannot be granted to applications (access_denied).',
       ),
-    ) as never;
+      403,
+    )) as never;
   const details = await api.describeConsent(request);
-  const client = await api.lookupClient(request.clientId);
   const consent = await api.beginConsent(request);
+  const clientUri = client?.clientUri ?? details.clientUri;
   return (await pageResponse(
-    consentPage(details, client, consent.handle, user.email),
+    consentPage(
+      details,
+      client,
+      consent.handle,
+      user.email,
+      clientUri && onRedirectDomain(clientUri, request.redirectUri) ? clientUri : undefined,
+    ),
     200,
     new URL(request.redirectUri).origin,
     consent.headers,

@@ -58,9 +58,10 @@ export const authorizePage = defineRoute({
   description:
     'OAuth 2.0 authorization endpoint (authorization code with PKCE, S256 only). Signed out, the page asks the ' +
     'holder to sign in. Signed in, it shows the client’s name, its website, privacy policy and terms, where access ' +
-    'will be sent and each scope asked for, with Allow and Deny. A request the client cannot be trusted with (unknown ' +
-    'client, unregistered redirect URI) is a 400 page and never redirects; other refusals (no PKCE, a plain ' +
-    'challenge, a child’s account) go back to the client as `error`.',
+    'will be sent and each scope asked for, with Allow and Deny. Until the holder has seen that page, every refusal ' +
+    'is shown here and never redirects to the client (an unknown client or redirect URI, no PKCE or a plain ' +
+    'challenge: 400; a scope this server does not support or the client did not register: 400 `invalid_scope`; a ' +
+    'child’s account: 403). The website (`client_uri`) is shown only when it is on the redirect host’s domain.',
   security: [],
   request: { query: AuthorizeQuery },
   responses: {
@@ -69,11 +70,14 @@ export const authorizePage = defineRoute({
       headers: PAGE_HEADERS,
       content: html('A self-contained HTML document.'),
     },
-    302: REDIRECT,
     400: {
       description:
-        'An invalid request that cannot be sent back to the client (an error page), or a malformed query (a problem).',
+        'An invalid authorization request (an error page naming the OAuth error), or a malformed query (a problem).',
       content: { ...html('An error page.'), ...errorResponses(400)[400].content },
+    },
+    403: {
+      description: 'A child’s account: access cannot be granted (an error page).',
+      content: html('An error page.'),
     },
   },
 });
@@ -131,13 +135,18 @@ export const registerClient = defineRoute({
     'address) are required; `token_endpoint_auth_method` `client_secret_basic` (the default, as OB 3.0 asks), ' +
     '`client_secret_post` or `none` (a public client); `grant_types` `authorization_code` and `refresh_token`. ' +
     'Answers the metadata as stored with `client_id`, `client_secret` (confidential clients) and their times. A ' +
-    'registration unused for 90 days expires.',
+    'registration unused for 90 days expires. `client_name` is shown to holders, so it follows the rules of names ' +
+    'shown here: no control, bidirectional or zero-width characters or line breaks, no word mixing scripts, and it ' +
+    'may not read as this platform’s name or a verified organisation’s (400 `invalid_client_metadata`). A `scope`, ' +
+    'when given, names only supported scopes and is enforced: the client may later ask for nothing outside it. ' +
+    'Bodies over 1 MiB are a 413, bodies in a content coding a 415.',
   security: [],
   request: { body: { required: true, content: json(z.record(z.string(), z.unknown())) } },
   responses: {
     201: { description: 'The registered client.', content: json(z.record(z.string(), z.unknown())) },
     400: oauthErrors[400],
-    413: { description: 'The registration is larger than the library accepts.', content: json(OAUTH_ERROR) },
+    413: { description: 'The body is over 1 MiB.', content: json(OAUTH_ERROR) },
+    415: { description: 'The body is sent in a content coding.', content: json(OAUTH_ERROR) },
   },
 });
 
@@ -150,8 +159,10 @@ export const token = defineRoute({
   description:
     'Form-encoded, client authenticated (HTTP Basic for `client_secret_basic`). `grant_type=authorization_code` ' +
     'with `code`, `redirect_uri` and the PKCE `code_verifier` (a code works once); `grant_type=refresh_token` (refresh ' +
-    'tokens rotate; the previous one works until the new one is used). Without `grant_type`, a request with `token` ' +
-    'revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour.',
+    'tokens rotate and each works once: presenting one that was already exchanged revokes the whole grant, its ' +
+    'access tokens with it, and answers `invalid_grant`, as RFC 9700 § 4.14.2 asks). Without `grant_type`, a ' +
+    'request with `token` revokes it (RFC 7009; 200 whether or not it was valid). Access tokens live an hour. ' +
+    'Bodies over 1 MiB are a 413, bodies in a content coding a 415.',
   security: [],
   request: {
     body: {
@@ -168,6 +179,8 @@ export const token = defineRoute({
       content: json(z.record(z.string(), z.unknown())),
     },
     ...oauthErrors,
+    413: { description: 'The body is over 1 MiB.', content: json(OAUTH_ERROR) },
+    415: { description: 'The body is sent in a content coding.', content: json(OAUTH_ERROR) },
   },
 });
 

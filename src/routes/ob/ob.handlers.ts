@@ -8,6 +8,7 @@ import { ProblemError } from '../../lib/problem';
 import { criteriaDocument, achievementImage as image } from '../../services/achievement-documents';
 import { cachedObDocument, OB_DOCUMENT_TTL_SECONDS } from '../../services/ob-documents';
 import { publishedKeys } from '../../services/signing-key';
+import { statusListDataIntegrity, wantsJsonLd } from '../../services/status-list-data-integrity';
 import {
   achievementDocument,
   issuerProfile,
@@ -71,8 +72,16 @@ export const statusListDocument: AppRouteHandler<typeof routes.getStatusList> = 
   const found = await statusList(c.get('db'), c.env, purpose, number);
   if (!found) throw new ProblemError('not-found', 'No status list has this number.');
   const headers = { ...open(STATUS_LIST_MAX_AGE), ETag: found.etag };
-  if (noneMatch(c.req.header('If-None-Match'), found.etag)) return c.body(null, 304, headers);
-  return c.body(found.jwt, 200, { ...headers, 'Content-Type': 'application/vc+jwt' });
+  // JSON-LD clients (Data Integrity verifiers) get the same list with an embedded proof.
+  const jsonLd = wantsJsonLd(c.req.header('Accept'));
+  const etag = jsonLd ? found.etag.replace(/"$/, '-di"') : found.etag;
+  const varied = { ...headers, ETag: etag, Vary: 'Accept' };
+  if (noneMatch(c.req.header('If-None-Match'), etag)) return c.body(null, 304, varied);
+  if (jsonLd) {
+    const body = await statusListDataIntegrity(c.env, found.jwt);
+    return c.body(body, 200, { ...varied, 'Content-Type': 'application/vc+ld+json' });
+  }
+  return c.body(found.jwt, 200, { ...varied, 'Content-Type': 'application/vc+jwt' });
 };
 
 export const criteria: AppRouteHandler<typeof routes.getCriteria> = async (c) => {

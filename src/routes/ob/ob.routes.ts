@@ -126,9 +126,19 @@ export const getStatusList = defineRoute({
   errors: [503],
   responses: {
     200: {
-      description: 'The status list credential, compact JWS.',
-      headers: { ...PUBLIC_HEADERS, ETag: { schema: { type: 'string' as const } } },
-      content: { 'application/vc+jwt': { schema: { type: 'string' as const } } },
+      description:
+        'The status list credential: a compact JWS, or, to a client whose `Accept` asks for JSON-LD ' +
+        '(`application/ld+json`, `application/vc+ld+json` or `application/vc`, and no JWT type), the same list as JSON ' +
+        'with an embedded Data Integrity proof (eddsa-rdfc-2022) by the platform’s `did:web` (`Vary: Accept`).',
+      headers: {
+        ...PUBLIC_HEADERS,
+        ETag: { schema: { type: 'string' as const } },
+        Vary: { schema: { type: 'string' as const } },
+      },
+      content: {
+        'application/vc+jwt': { schema: { type: 'string' as const } },
+        'application/vc+ld+json': { schema: { type: 'object' as const, additionalProperties: true } },
+      },
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },
   },

@@ -1,4 +1,5 @@
 import { getReadReplicaDb } from '../../db/client';
+import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
 import { finishedResponse, openDocument } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
@@ -6,11 +7,16 @@ import { noneMatch } from '../../lib/etag';
 import { ProblemError } from '../../lib/problem';
 import type { VerificationPayload } from '../../services/certificates';
 import * as certs from '../../services/certificates';
+import type { VerificationReport } from '../../services/credential-verifier';
 import { cachedLeaderboard } from '../../services/leaderboard';
 import { JWKS_PATH } from '../certificates/certificates.routes';
-import { embedCsp, LOADER_SCRIPT, verifyCsp } from './pages.assets';
+import { homePage } from './home.templates';
+import { chooseLanguage } from './i18n';
+import { pageHeaders } from './layout';
+import { embedCsp, LOADER_SCRIPT } from './pages.assets';
 import type * as routes from './pages.routes';
-import { embedPage, verifierPage, verifyPage } from './pages.templates';
+import { embedPage } from './pages.templates';
+import { certificatePage, type OwnRecord, verifierPage } from './verify.templates';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -98,28 +104,144 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
-  const csp = await verifyCsp();
-  const headers = {
-    ETag: found.etag.replace(/"$/, `-${await cspTag(csp)}-html"`),
+  const lang = chooseLanguage(c.req.raw);
+  const headers: Record<string, string> = {
+    ...pageHeaders(lang),
+    ETag: found.etag.replace(/"$/, `-${lang}-${PAGE_VERSION}-html"`),
     'Cache-Control': 'public, max-age=60',
-    'Content-Security-Policy': csp,
   };
-  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
+  if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
+    delete headers['Content-Type'];
+    return c.body(null, 304, headers);
+  }
   const payload = JSON.parse(found.json) as VerificationPayload;
-  const shareUrl = `${c.env.PUBLIC_BASE_URL.replace(/\/$/, '')}/verify/${payload.certificateNo}`;
-  return c.body(verifyPage(payload, shareUrl, JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
+  const base = c.env.PUBLIC_BASE_URL.replace(/\/$/, '');
+  return c.body(certificatePage({ v: payload, lang, base, jwksPath: JWKS_PATH }), 200, headers);
 };
 
-/** The page is the same for everyone and changes only with a deployment (its CSP hashes). */
+/**
+ * The version of the pages' markup in their ETags: a deployment that changes the templates or
+ * the catalogues changes it, so a revalidation is not a 304 for an old page.
+ */
+const PAGE_VERSION = 'p52a';
+
+/** The page is the same for everyone in a language; `?no=` is a look-up (303 to its page). */
 export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) => {
-  const csp = await verifyCsp();
-  const headers = {
-    ETag: `W/"verifier-${csp.length.toString(36)}-${(await sha(csp)).slice(0, 16)}"`,
+  const { no } = c.req.valid('query');
+  const lang = chooseLanguage(c.req.raw);
+  if (no !== undefined && no.trim() !== '') {
+    // Only a well-formed number is sent on; a typo is answered here (400, a page for browsers).
+    const parsed = parseCertificateNumber(no.trim());
+    if (!parsed.ok)
+      throw new ProblemError(
+        'invalid-parameters',
+        parsed.reason === 'checksum'
+          ? 'This certificate number has a typo: its check character does not match.'
+          : 'Certificate numbers look like VP-XXXX-XXXX-XXXX.',
+        {
+          errors: [
+            {
+              pointer: '#/query/no',
+              detail: parsed.reason === 'checksum' ? 'Check character mismatch' : 'Invalid format',
+            },
+          ],
+        },
+      );
+    const asked = new URL(c.req.url).searchParams.has('lang') ? `?lang=${lang}` : '';
+    return c.redirect(`/verify/${parsed.normalised}${asked}`, 303);
+  }
+  const headers: Record<string, string> = {
+    ...pageHeaders(lang),
+    ETag: `W/"verifier-${lang}-${PAGE_VERSION}"`,
     'Cache-Control': 'public, max-age=300',
-    'Content-Security-Policy': csp,
   };
-  if (noneMatch(c.req.header('If-None-Match'), headers.ETag)) return c.body(null, 304, headers);
-  return c.body(verifierPage(JWKS_PATH), 200, { ...headers, 'Content-Type': HTML });
+  if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
+    delete headers['Content-Type'];
+    return c.body(null, 304, headers);
+  }
+  return c.body(verifierPage(lang), 200, headers);
+};
+
+/** A form field's bytes: a file's, or a string's as UTF-8; null when empty. */
+async function fieldBytes(value: unknown): Promise<{ bytes: Uint8Array; type: string } | null> {
+  if (value instanceof File) {
+    if (value.size === 0) return null;
+    return { bytes: new Uint8Array(await value.arrayBuffer()), type: value.type.toLowerCase() };
+  }
+  if (typeof value === 'string' && value.trim() !== '')
+    return { bytes: new TextEncoder().encode(value.trim()), type: '' };
+  return null;
+}
+
+/**
+ * `POST /verify`: the form's badge or pasted credential, through the platform's verifier (loaded
+ * on this path only), answered as a page. A credential naming one of our certificates is compared
+ * with the certificate's current record. Reads only: nothing is stored.
+ */
+export const verifierSubmit: AppRouteHandler<typeof routes.verifierSubmit> = async (c) => {
+  const form = await c.req.parseBody();
+  const lang = chooseLanguage(c.req.raw);
+  const sent = (await fieldBytes(form.badge)) ?? (await fieldBytes(form.credential));
+  if (!sent)
+    throw new ProblemError('empty-body', 'Choose a badge image or paste a credential.', {
+      errors: [{ pointer: '#/badge', detail: 'Choose a badge image or paste a credential.' }],
+    });
+  const declared = sent.type === 'image/png' ? 'png' : sent.type === 'image/svg+xml' ? 'svg' : undefined;
+  const [{ verifyPresentedCredential }, { readPresented }] = await Promise.all([
+    import('../../services/credential-verifier'),
+    import('../../domain/open-badges/presented'),
+  ]);
+  const report = await verifyPresentedCredential(c.get('db'), c.env, sent.bytes, new Date(), declared);
+  const own = await ownRecord(c, report, readPresented(sent.bytes, declared));
+  const pasted = typeof form.credential === 'string' ? form.credential.slice(0, 20_000) : undefined;
+  return c.body(verifierPage(lang, { report, own, form: { credential: pasted } }), 200, {
+    ...pageHeaders(lang),
+    'Cache-Control': 'no-store',
+  });
+};
+
+/** The certificate number a credential of this site names in its fixed claim (evidence id = our page). */
+function ownNumber(report: VerificationReport, base: string): string | null {
+  for (const id of report.credential?.evidence ?? []) {
+    if (!id.startsWith(`${base}/verify/`)) continue;
+    const rest = id.slice(base.length + '/verify/'.length);
+    if (/^VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/.test(rest)) return rest;
+  }
+  return null;
+}
+
+/** For a credential of ours: whether it is the one the certificate publishes now, and the certificate's status. */
+async function ownRecord(
+  c: Parameters<typeof verifierSubmit>[0],
+  report: VerificationReport,
+  presented: { form: string; jwt?: string } | { error: string },
+): Promise<OwnRecord | undefined> {
+  if (report.verdict === 'invalid' || !report.issuer.standing) return undefined;
+  const base = c.env.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const number = ownNumber(report, base);
+  if (!number) return undefined;
+  const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
+  if (!found) return { kind: 'unknown', certificateNo: number };
+  const current = JSON.parse(found.json) as VerificationPayload;
+  const jwt = 'jwt' in presented ? presented.jwt : undefined;
+  if (jwt !== undefined && current.credential?.jwt !== jwt.trim())
+    return { kind: 'not-current', certificateNo: number };
+  return { kind: 'current', certificateNo: number, status: current.status };
+}
+
+/** `GET /`: the landing page, the same for everyone in a language. */
+export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
+  const lang = chooseLanguage(c.req.raw);
+  const headers: Record<string, string> = {
+    ...pageHeaders(lang),
+    ETag: `W/"home-${lang}-${PAGE_VERSION}"`,
+    'Cache-Control': 'public, max-age=300',
+  };
+  if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
+    delete headers['Content-Type'];
+    return c.body(null, 304, headers);
+  }
+  return c.body(homePage(lang), 200, headers);
 };
 
 /**

@@ -1,8 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
-import { PROBLEM_CONTENT_TYPE, type ProblemBody } from '../../lib/problem';
+import { bodyLimit } from 'hono/body-limit';
+import { PROBLEM_CONTENT_TYPE, type ProblemBody, ProblemError } from '../../lib/problem';
 import type { AppBindings } from '../../middleware/context';
-import { embedCsp, verifyCsp } from './pages.assets';
-import { embedErrorPage, verifyErrorPage } from './pages.templates';
+import { chooseLanguage } from './i18n';
+import { pageCsp } from './layout';
+import { embedCsp } from './pages.assets';
+import { embedErrorPage } from './pages.templates';
+import { verifierPage, verifyErrorPage } from './verify.templates';
 
 /**
  * A browser navigating (or loading an iframe) lists `text/html`; API clients do not, or refuse it
@@ -13,6 +17,20 @@ export function wantsHtml(accept: string | undefined): boolean {
   return match !== null && !/;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:;|$)/i.test(match[1] ?? '');
 }
 
+/** The largest badge or credential the /verify form takes (the API's body cap). */
+export const VERIFIER_MAX_BYTES = 1024 * 1024;
+
+/** The form's body cap, by `Content-Length` and while streaming (a 413 page). Headroom for the multipart framing. */
+export const verifierBodyLimit: MiddlewareHandler = bodyLimit({
+  maxSize: VERIFIER_MAX_BYTES + 16 * 1024,
+  onError: () => {
+    throw new ProblemError(
+      'payload-too-large',
+      `The badge or credential is over the ${VERIFIER_MAX_BYTES} byte limit.`,
+    );
+  },
+});
+
 /**
  * Errors of the HTML routes. Every error is built as problem+json by the app's one error
  * handler, as everywhere in the API; this middleware, placed first on the route, renders it as
@@ -20,7 +38,9 @@ export function wantsHtml(accept: string | undefined): boolean {
  * (`Retry-After`, `RateLimit`…). Other clients get the problem+json unchanged. Either way the
  * response varies on `Accept`.
  */
-export function htmlProblems(kind: 'embed' | 'verify'): MiddlewareHandler<AppBindings> {
+export function htmlProblems(
+  kind: 'embed' | 'verify' | 'lookup' | 'verifier',
+): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
     await next();
     const res = c.res;
@@ -35,8 +55,16 @@ export function htmlProblems(kind: 'embed' | 'verify'): MiddlewareHandler<AppBin
         headers.set('Content-Security-Policy', await embedCsp());
         headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
       } else {
-        body = verifyErrorPage(problem, (c.req.param('certificateNo') ?? '').slice(0, 100));
-        headers.set('Content-Security-Policy', await verifyCsp());
+        const lang = chooseLanguage(c.req.raw);
+        body =
+          kind === 'verify'
+            ? verifyErrorPage(problem, (c.req.param('certificateNo') ?? '').slice(0, 100), lang)
+            : kind === 'lookup'
+              ? verifyErrorPage(problem, (c.req.query('no') ?? '').trim().slice(0, 100), lang)
+              : verifierPage(lang, { problem });
+        headers.set('Content-Security-Policy', pageCsp());
+        headers.set('Content-Language', lang);
+        headers.append('Vary', 'Accept-Language');
       }
       headers.set('Content-Type', 'text/html; charset=utf-8');
     }

@@ -6,7 +6,7 @@ import { errorResponses, RATE_LIMIT_HEADERS } from '../../lib/problem';
 import { ipRateLimit } from '../../middleware/rate-limit';
 import { CertificateNoParams } from '../certificates/certificates.schemas';
 import { LeaderboardQuerySchema } from '../leaderboard/leaderboard.schemas';
-import { htmlProblems } from './pages.problems';
+import { htmlProblems, verifierBodyLimit } from './pages.problems';
 
 type Header = { description: string; schema: { type: 'string' } };
 const header = (description: string): Header => ({ description, schema: { type: 'string' } });
@@ -27,7 +27,7 @@ const htmlContent = (description: string) => ({
  * `errorResponses` plus a `text/html` representation: these routes answer errors with an HTML
  * page when the request's `Accept` lists `text/html` (a browser), and with problem+json otherwise.
  */
-function pageErrors<S extends 400 | 404 | 429>(...statuses: S[]) {
+function pageErrors<S extends 400 | 404 | 413 | 415 | 429>(...statuses: S[]) {
   const base = errorResponses(...statuses);
   const out = {} as Record<S | 500, (typeof base)[S | 500] & { content: Record<string, unknown> }>;
   for (const [status, response] of Object.entries(base) as [`${S | 500}`, (typeof base)[S | 500]][]) {
@@ -41,6 +41,21 @@ function pageErrors<S extends 400 | 404 | 429>(...statuses: S[]) {
   }
   return out;
 }
+
+/** `?lang=`: the page's language, before `Accept-Language` (issue 52). */
+export const LangParam = z
+  .enum(['en', 'hi'])
+  .optional()
+  .openapi({
+    param: { name: 'lang', in: 'query' },
+    description:
+      'The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English.',
+  });
+
+const LANG_HEADERS = {
+  'Content-Language': header('The language the page is in (`en` or `hi`).'),
+  Vary: header('`Accept-Language`: the language is chosen by it when `lang` is absent.'),
+};
 
 export const ThemeParam = z
   .enum(['light', 'dark'])
@@ -106,22 +121,25 @@ export const verifyPage = defineRoute({
   path: '/verify/{certificateNo}',
   operationId: 'getVerificationPage',
   tags: ['Pages'],
-  summary: 'Certificate verification page (HTML, for people)',
+  summary: 'Certificate page (HTML, for people)',
   description:
-    'What `GET /api/verify/{certificateNo}` says, as a page: valid or revoked (200), the holder’s name only while ' +
-    'they consent to public verification, the brief, employer and dates, a QR code and a copyable link. The ' +
-    'browser checks the credential’s signature itself (ES256; EdDSA for credentials issued before ES256) against ' +
-    '`/.well-known/jwks.json` (WebCrypto) and ' +
-    'that the signed claims are the ones shown. A mistyped number is a 400 page and an unknown one a 404 page ' +
-    '(problem+json for clients that do not accept `text/html`).',
+    'What `GET /api/verify/{certificateNo}` says, as a page: the verdict first (valid and issued by a verified ' +
+    'organisation; or revoked, expired, suspended, not yet valid), then the badge and the achievement, its ' +
+    'description and criteria, the rubric criteria assessed with the level reached (from the signed credential), ' +
+    'the issuer linked to its profile with how the platform verified it, the dates in words, the holder’s name only ' +
+    'while they consent to public verification, share (link, QR code, LinkedIn, badges, PDF) and, folded away, the ' +
+    'decoded credential and a signature check the browser runs itself against `/.well-known/jwks.json`. Open Graph ' +
+    'and Twitter card tags carry the badge image. In English or Hindi (`lang`, else `Accept-Language`). A mistyped ' +
+    'number is a 400 page and an unknown one a 404 page (problem+json for clients that do not accept `text/html`). ' +
+    'Example: [/verify/VP-DEM0-CERT-1FY3](/verify/VP-DEM0-CERT-1FY3).',
   security: [],
   middleware: [htmlProblems('verify')] as const,
-  request: { params: CertificateNoParams },
+  request: { params: CertificateNoParams, query: z.object({ lang: LangParam }) },
   responses: {
     200: {
-      description: 'The certificate (active or revoked) as an HTML page.',
-      headers: PAGE_HEADERS,
-      content: htmlContent('A self-contained HTML document.'),
+      description: 'The certificate (in any state) as an HTML page.',
+      headers: { ...PAGE_HEADERS, ...LANG_HEADERS },
+      content: htmlContent('An HTML document on the site’s layout (stylesheet /assets/site.css).'),
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },
     ...pageErrors(400, 404),
@@ -135,17 +153,104 @@ export const verifierPage = defineRoute({
   tags: ['Pages'],
   summary: 'Check any credential or baked badge (HTML, for people)',
   description:
-    'A page that checks, in the browser, a pasted VC-JWT or a baked Open Badges 3.0 badge (PNG `iTXt` ' +
-    '`openbadgecredential` or SVG `openbadges:credential`, read locally, never uploaded): the signature (EdDSA or ' +
-    'ES256) against the key the credential names at this site (`kid` URL, else `/.well-known/jwks.json`), then ' +
-    "the status (the credential's Bitstring Status List when it has one, else `GET /api/verify/{certificateNo}`), " +
-    'and shows valid, tampered, revoked or expired. Also a look-up by certificate number.',
+    'A form that sends a baked Open Badges 3.0 badge (PNG or SVG) or a pasted credential (VC-JWT or JSON) to ' +
+    '`POST /verify`, which shows the server verifier’s answer, and a look-up by certificate number: with `no`, ' +
+    'this answers 303 to `/verify/{no}` when it is a well-formed number, and a 400 (a page for browsers) when it ' +
+    'is not. Works without script.',
   security: [],
+  middleware: [htmlProblems('lookup')] as const,
+  request: {
+    query: z.object({
+      lang: LangParam,
+      no: z
+        .string()
+        .max(100)
+        .optional()
+        .openapi({
+          param: { name: 'no', in: 'query' },
+          description: 'A certificate number to look up: the answer is a 303 to its page.',
+          example: 'VP-DEM0-CERT-1FY3',
+        }),
+    }),
+  },
   responses: {
     200: {
       description: 'The page.',
-      headers: PAGE_HEADERS,
-      content: htmlContent('A self-contained HTML document.'),
+      headers: { ...PAGE_HEADERS, ...LANG_HEADERS },
+      content: htmlContent('An HTML document on the site’s layout.'),
+    },
+    303: {
+      description: 'A look-up (`no`): the certificate’s page.',
+      headers: { Location: header('`/verify/{no}`.') },
+    },
+    304: { description: 'Not modified (matches `If-None-Match`).' },
+    ...pageErrors(400),
+  },
+});
+
+export const VerifierFormSchema = z
+  .object({
+    badge: z.unknown().optional().openapi({
+      type: 'string',
+      format: 'binary',
+      description: 'A baked badge image (PNG or SVG), up to 1 MB.',
+    }),
+    credential: z
+      .string()
+      .optional()
+      .openapi({ description: 'Or the credential: a VC-JWT or the credential as JSON.' }),
+    lang: z.string().optional().openapi({ description: 'The page’s language (`en` or `hi`).' }),
+  })
+  .openapi('VerifierForm');
+
+export const verifierSubmit = defineRoute({
+  method: 'post',
+  path: '/verify',
+  operationId: 'submitCredentialVerifierPage',
+  tags: ['Pages'],
+  summary: 'Check a credential or baked badge from the /verify form (HTML)',
+  description:
+    'The `/verify` form’s target (`multipart/form-data`): runs the platform’s verifier (the same as ' +
+    '`POST /api/credentials/verify`, sharing its per-IP limit of 60 a minute) on the uploaded badge or the ' +
+    'pasted credential and shows its answer in one of three honest states: issuer verified here (green, with how), ' +
+    'a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own ' +
+    'claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential ' +
+    'restated). A credential of this platform is also compared with the certificate’s current record. Nothing is ' +
+    'stored. Nothing sent is a 400 page with the form again.',
+  security: [],
+  middleware: [htmlProblems('verifier'), ipRateLimit(), verifierBodyLimit] as const,
+  request: {
+    body: {
+      content: { 'multipart/form-data': { schema: VerifierFormSchema } },
+      required: true,
+    },
+  },
+  responses: {
+    200: {
+      description: 'The verifier’s answer as a page (whatever the verdict).',
+      headers: { ...RATE_LIMIT_HEADERS, ...LANG_HEADERS },
+      content: htmlContent('An HTML document on the site’s layout.'),
+    },
+    ...pageErrors(400, 413, 415, 429),
+  },
+});
+
+export const homePage = defineRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'getHomePage',
+  tags: ['Pages'],
+  summary: 'Landing page (HTML)',
+  description:
+    'What the platform is, a form to check a certificate by number (to `GET /verify?no=`), and links to check ' +
+    'any credential, to the API documentation and to sign in. In English or Hindi.',
+  security: [],
+  request: { query: z.object({ lang: LangParam }) },
+  responses: {
+    200: {
+      description: 'The page.',
+      headers: { ...PAGE_HEADERS, ...LANG_HEADERS },
+      content: htmlContent('An HTML document on the site’s layout.'),
     },
     304: { description: 'Not modified (matches `If-None-Match`).' },
   },

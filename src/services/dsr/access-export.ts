@@ -133,6 +133,8 @@ function sources(db: Database, userId: string, email: string, pages: ExportPages
           revokedAt: certificates.revokedAt,
           revokedReason: certificates.revokedReason,
           credentialJwt: certificates.credentialJwt,
+          // The same credential with its embedded Data Integrity proof (JSON text), when it has one.
+          credentialDataIntegrity: certificates.credentialDataIntegrity,
         },
         (columns) =>
           db

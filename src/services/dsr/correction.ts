@@ -1,6 +1,7 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
+import { isChild } from '../../domain/age';
 import { ProblemError } from '../../lib/problem';
 import { countEmailChange } from '../account-throttles';
 import { normaliseEmail, type Profile, profileWithOrganisation } from '../accounts';
@@ -13,7 +14,12 @@ import { dispatchJobs } from '../jobs/jobs';
 import { assertRecentSignIn } from '../recent-sign-in';
 import { type DsrRequestView, requestInsert, toRequestView } from './requests';
 
-export type Correction = { name?: string | undefined; email?: string | undefined };
+export type Correction = {
+  name?: string | undefined;
+  email?: string | undefined;
+  /** ISO date, checked by the schema. */
+  dateOfBirth?: string | undefined;
+};
 
 const emailTaken = () => new ProblemError('conflict', 'An account with this email already exists.');
 
@@ -47,8 +53,22 @@ export async function correctPersonalData(
   const next = {
     name: input.name === undefined ? current.name : input.name.trim(),
     email: input.email === undefined ? current.email : normaliseEmail(input.email),
+    dateOfBirth: input.dateOfBirth === undefined ? current.dateOfBirth : input.dateOfBirth,
   };
-  const fields = (['name', 'email'] as const).filter((f) => next[f] !== current[f]);
+  const fields = (['name', 'email', 'dateOfBirth'] as const).filter((f) => next[f] !== current[f]);
+  // A date of birth that would turn an adult into a child or a child into an adult is not a
+  // correction this route makes: a child's consents are their guardian's (DPDP §9).
+  const today = new Date();
+  if (
+    fields.includes('dateOfBirth') &&
+    current.dateOfBirth !== null &&
+    isChild(current.dateOfBirth, today) !== isChild(next.dateOfBirth, today)
+  )
+    throw new ProblemError(
+      'validation-failed',
+      'This date of birth would change whether the account is a child’s; write to the grievance officer instead.',
+      { errors: [{ pointer: '#/dateOfBirth', detail: 'Crosses the age of majority' }] },
+    );
   // Nothing to correct: no request, no audit entry (they would fill the person's and the DPO's
   // lists, and the DPO's records after erasure, with corrections that never happened).
   if (fields.length === 0)
@@ -72,11 +92,16 @@ export async function correctPersonalData(
   const now = new Date();
   const requestId = crypto.randomUUID();
   const nameChange = fields.includes('name');
+  const birthChange = fields.includes('dateOfBirth');
   const link = emailChange
     ? await confirmationStatements(db, env, { userId, email: next.email, purpose: 'change', requestId }, now)
     : null;
   const [updated, request] = await db.batch([
-    db.update(users).set({ name: next.name, updatedAt: now }).where(eq(users.id, userId)).returning(),
+    db
+      .update(users)
+      .set({ name: next.name, dateOfBirth: next.dateOfBirth, updatedAt: now })
+      .where(eq(users.id, userId))
+      .returning(),
     requestInsert(
       db,
       {
@@ -99,8 +124,14 @@ export async function correctPersonalData(
       targetType: 'user',
       targetId: userId,
       details: {
-        before: nameChange ? { name: current.name } : {},
-        after: nameChange ? { name: next.name } : {},
+        before: {
+          ...(nameChange ? { name: current.name } : {}),
+          ...(birthChange ? { dateOfBirth: current.dateOfBirth } : {}),
+        },
+        after: {
+          ...(nameChange ? { name: next.name } : {}),
+          ...(birthChange ? { dateOfBirth: next.dateOfBirth } : {}),
+        },
         ...(emailChange ? { pendingEmail: next.email } : {}),
       },
     }),

@@ -8,6 +8,7 @@
 import { PageSizes, PDFDocument, type PDFPage, rgb } from 'pdf-lib';
 import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
 import { ShapedText, type TextStyle } from '../pdf/text';
+import { PLATFORM_NAME } from '../status-lists';
 
 const MARGIN = 56;
 const INK = rgb(0.1, 0.1, 0.12);
@@ -112,6 +113,10 @@ export type CertificateDocument = {
   validUntil?: Date | null;
   /** The platform rejected the issuing organisation: a waiting certificate will not become valid by itself. */
   issuerRejected?: boolean;
+  /** The platform verified the issuing organisation (its domain or by review): said under its name. */
+  issuerVerified?: boolean;
+  /** The rubric's criteria the work was assessed on, by name (the credential's `criteria`). */
+  criteria?: string[];
   issuedAt: Date;
   revokedAt: Date | null;
   /** The public verification page, `{base}/verify/{no}`: printed and encoded in the QR code. */
@@ -162,7 +167,20 @@ export async function renderCertificatePdf(cert: CertificateDocument, now = new 
   await centred(cert.holderName, { size: 28, weight: 'bold', color: INK }, 18);
   await centred('completed the employer brief', { size: 12, color: MUTED });
   await centred(cert.briefTitle, { size: 18, weight: 'bold', color: INK }, 6);
-  await centred(`in ${cert.domain}, rated pass by ${cert.employerName}`, { size: 12, color: INK }, 20);
+  await centred(`in ${cert.domain}, rated pass by ${cert.employerName}`, { size: 12, color: INK }, 2);
+  if (cert.issuerVerified)
+    await centred(
+      `${cert.employerName} is an organisation verified by ${PLATFORM_NAME}.`,
+      { size: 10, color: MUTED },
+      2,
+    );
+  await centred(
+    'Criteria: the work of every milestone of the brief, assessed against its rubric and rated a pass by the organisation.',
+    { size: 10, color: MUTED },
+    cert.criteria?.length ? 2 : 16,
+  );
+  if (cert.criteria?.length)
+    await centred(`Assessed on: ${cert.criteria.join(' · ')}`, { size: 10, color: INK }, 16);
   await centred(`Issued ${DAY.format(cert.issuedAt)}`, { size: 11, weight: 'bold', color: INK }, 0);
   await centred(`Certificate number ${cert.certificateNo}`, { size: 11, weight: 'bold', color: INK }, 8);
   if (cert.status === 'revoked')

@@ -140,7 +140,7 @@ export async function prepareCertificate(
     };
   }
   const key = await requireSigningKey(env);
-  const { credentialJwt, validUntil, statements } = await signFor(
+  const { credentialJwt, credentialDataIntegrity, validUntil, statements } = await signFor(
     db,
     env,
     key,
@@ -153,6 +153,7 @@ export async function prepareCertificate(
     ...base,
     status: 'active' as const,
     credentialJwt,
+    credentialDataIntegrity,
     issuedAt: now,
     validUntil,
     signedOrganisationName: earned.organisation.name,
@@ -232,7 +233,7 @@ export async function issuePendingCertificates(
       submissionId: c.submissionId ?? '',
       earnedAt: c.earnedAt ?? c.issuedAt,
     };
-    const { credentialJwt, validUntil, statements } = await signFor(
+    const { credentialJwt, credentialDataIntegrity, validUntil, statements } = await signFor(
       db,
       env,
       key,
@@ -255,6 +256,7 @@ export async function issuePendingCertificates(
         .set({
           status: 'active',
           credentialJwt,
+          credentialDataIntegrity,
           issuedAt: now,
           validUntil,
           signedOrganisationName: organisation.name,

@@ -148,7 +148,7 @@ async function resign(
       earnedAt: c.earnedAt ?? c.issuedAt,
     };
     // The issue date, the validity and the status bit are what was attested; re-signing keeps them.
-    const { credentialJwt, statements } = await signFor(
+    const { credentialJwt, credentialDataIntegrity, statements } = await signFor(
       db,
       env,
       key,
@@ -165,6 +165,7 @@ async function resign(
         .update(certificates)
         .set({
           credentialJwt,
+          credentialDataIntegrity,
           signedOrganisationName: organisationName,
           signedByPerson: false,
           version: sql`${certificates.version} + 1`,

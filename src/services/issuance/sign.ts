@@ -1,5 +1,11 @@
 import type { Database } from '../../db/client';
-import { type CredentialInput, type SigningKey, signCredential } from '../../domain/certificates/credential';
+import {
+  buildCredential,
+  type CredentialInput,
+  type SigningKey,
+  signCredential,
+} from '../../domain/certificates/credential';
+import { issuerDid } from '../../domain/certificates/did-web';
 import {
   addMonths,
   bindStatusIndex,
@@ -10,9 +16,21 @@ import {
   statusIndexOf,
   submissionResults,
 } from '../credentials';
+import { issuerSigner } from '../issuer-keys';
 
 /** The bindings signing reads: the key and the base URL the credential's ids are built on. */
 export type IssuanceEnv = Pick<Env, 'CERT_SIGNING_KEY' | 'PUBLIC_BASE_URL'>;
+
+/**
+ * The same credential as the VC-JWT's, secured the second way: an embedded `DataIntegrityProof`
+ * (eddsa-rdfc-2022) by the issuer's Ed25519 key, `created` at the issue time. The Data Integrity
+ * stack (jsonld.js and the contexts) is loaded here, on the signing path only.
+ */
+export async function dataIntegrityFor(env: IssuanceEnv, input: CredentialInput) {
+  const { signDataIntegrity } = await import('../../domain/certificates/data-integrity');
+  const signer = await issuerSigner(env, input.issuer.organisationId);
+  return signDataIntegrity(buildCredential(input), signer, input.issuedAt);
+}
 /** One statement of a `db.batch([...])`. */
 export type BatchItem = Parameters<Database['batch']>[0][number];
 
@@ -48,6 +66,7 @@ export async function signFor(
   certificateNo: string,
   issuedAt: Date,
   keep: { validUntil: Date | null } | null = null,
+  subjectDid?: string,
 ) {
   const facts = await briefCredentialFacts(db, c.briefId);
   const results = await submissionResults(db, c.submissionId || null, c.verdict);
@@ -64,8 +83,15 @@ export async function signFor(
     certificateId: id,
     certificateNo,
     baseUrl: env.PUBLIC_BASE_URL,
-    issuer: { organisationId: c.organisation.id || null, name: c.organisation.name, url: facts.websiteUrl },
+    issuer: {
+      organisationId: c.organisation.id || null,
+      name: c.organisation.name,
+      url: facts.websiteUrl,
+      // The issuer's did:web (decision 0350): what a wallet's verifier resolves, both securings.
+      id: issuerDid(env.PUBLIC_BASE_URL, c.organisation.id || null),
+    },
     subjectId: await holderSubjectId(db, c.holderId),
+    ...(subjectDid ? { subjectDid } : {}),
     identity: await holderIdentity(db, c.holderId),
     brief: { id: c.briefId, title: c.briefTitle, domain: c.domain },
     rubric: facts.rubric,
@@ -75,8 +101,10 @@ export async function signFor(
     validUntil,
   };
   const credentialJwt = await signCredential(input, key);
+  const credentialDataIntegrity = JSON.stringify(await dataIntegrityFor(env, input));
   return {
     credentialJwt,
+    credentialDataIntegrity,
     validUntil,
     statements: existing === null ? [bindStatusIndex(db, statusIndex, id)] : [],
   };

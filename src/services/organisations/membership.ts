@@ -67,6 +67,20 @@ export async function invitationFor(db: Database, token: string, email: string, 
       },
     );
   }
+  // A suspended organisation takes no new members, by invitations made before either.
+  const [owner] = await db
+    .select({ verification: organisations.verification })
+    .from(organisations)
+    .where(eq(organisations.id, row.organisationId))
+    .limit(1);
+  if (owner?.verification === 'suspended')
+    throw new ProblemError(
+      'validation-failed',
+      'The organisation of this invitation is suspended by the platform.',
+      {
+        errors: [{ pointer: '#/invitationCode', detail: 'The inviting organisation is suspended' }],
+      },
+    );
   return row;
 }
 
@@ -78,6 +92,7 @@ export async function inviteMember(
   now = new Date(),
 ): Promise<{ id: string; email: string; code: string; expiresAt: Date }> {
   const organisation = await organisationOf(db, inviter.id);
+  if (organisation.verification === 'suspended') throw suspended('invite members');
   const normalised = email.trim().toLowerCase();
   // Made (and answered) the same whether or not the address already has an account: a 409 here
   // told any employer, 60 times a minute, whether an address was registered (the signup's own
@@ -113,7 +128,7 @@ export async function inviteMember(
  * and its name: a new name is a new claim, so it waits as `pendingName` for an admin's review
  * (`reviewRename`, src/services/organisation-renames.ts), and its certificates keep the signed name
  * until then. Giving the current name back withdraws a waiting rename. A suspended organisation
- * cannot rename itself (403 `organisation-suspended`).
+ * cannot rename itself or change its website (403 `organisation-suspended`).
  */
 export async function updateOrganisation(
   db: Database,
@@ -136,6 +151,13 @@ async function writeOrganisationUpdate(
   const name = input.name?.trim();
   const renamed = name !== undefined && name !== organisation.name;
   if (renamed && organisation.verification === 'suspended') throw suspended('rename itself');
+  // Its website is published with what it issued (Profile, credentials): frozen like its name.
+  if (
+    input.websiteUrl !== undefined &&
+    input.websiteUrl !== organisation.websiteUrl &&
+    organisation.verification === 'suspended'
+  )
+    throw suspended('change its website');
   // No organisation, verified or not, may take a verified organisation's name (or a look-alike of
   // it): an unverified one shows it too (on its waiting certificates).
   const review = renamed && organisation.verification === 'verified';

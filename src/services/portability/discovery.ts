@@ -75,7 +75,7 @@ export function serviceDescription(env: Pick<Env, 'PUBLIC_BASE_URL'>) {
     },
     components: {
       securitySchemes: securitySchemes(env, Object.values(OB_SCOPES)),
-      schemas: { Imsx_StatusInfo: IMSX_STATUS_INFO, GetOpenBadgeCredentialsResponse: COMPACT_JWS_LIST },
+      schemas: { Imsx_StatusInfo: IMSX_STATUS_INFO, GetOpenBadgeCredentialsResponse: CREDENTIALS_LIST },
     },
   };
 }
@@ -176,6 +176,19 @@ const IMSX_STATUS_INFO = {
     imsx_description: { type: 'string' },
     imsx_codeMinor: { type: 'object' },
   },
+};
+
+/** OB 3.0 `GetOpenBadgeCredentialsResponse`: each credential as a VC-JWT, and as JSON with a Data Integrity proof. */
+const CREDENTIALS_LIST = {
+  type: 'object',
+  properties: {
+    credential: { type: 'array', items: { type: 'object' } },
+    compactJwsString: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[a-zA-Z0-9_-]+\\.[a-zA-Z0-9_-]*\\.[a-zA-Z0-9_-]+$' },
+    },
+  },
+  additionalProperties: false,
 };
 
 const COMPACT_JWS_LIST = {

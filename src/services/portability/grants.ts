@@ -1,5 +1,6 @@
 import type { AuthRequest } from '@cloudflare/workers-oauth-provider';
 import type { Database } from '../../db/client';
+import { sha256Hex } from '../../domain/secrets';
 import { recordAudit } from '../audit';
 import { oauthApi, REFRESH_TOKEN_IDLE_TTL_SECONDS } from './oauth';
 
@@ -51,7 +52,37 @@ export async function completeGrant(
 }
 
 /** Why the authorization server ended a grant while answering its token endpoint. */
-type EndedAtTokenEndpoint = 'revoked-by-client' | 'code-reused' | 'refresh-refused';
+type EndedAtTokenEndpoint = 'revoked-by-client' | 'code-reused' | 'refresh-refused' | 'refresh-token-reused';
+
+/**
+ * A refresh token that was exchanged once is spent: its hash is kept (`refresh-spent:<hash>` in
+ * `OAUTH_KV`, as long as a grant can live) so that presenting it again is recognised as reuse.
+ */
+const SPENT_PREFIX = 'refresh-spent:';
+
+type StoredGrant = {
+  clientId: string;
+  scope: string[];
+  metadata?: { clientName?: string };
+  refreshTokenId?: string;
+  previousRefreshTokenId?: string;
+};
+
+/**
+ * RFC 9700 § 4.14.2, refresh token rotation with reuse detection: a refresh token of a live grant
+ * that was already exchanged (the grant's previous token, or any earlier one) is presented by two
+ * parties, one of whom stole it. The library would accept the previous one again (its retry
+ * allowance) and refuse an older one while the grant lives on for whoever refreshed first; here
+ * the whole grant is revoked instead, at once, its access tokens with it, and audited
+ * (docs/decisions/0310). The answer is `invalid_grant`.
+ */
+async function refreshReused(env: Env, form: URLSearchParams, grant: StoredGrant): Promise<boolean> {
+  const token = form.get('refresh_token');
+  if (!token) return false;
+  const hash = await sha256Hex(token);
+  if (hash === grant.refreshTokenId) return false;
+  return hash === grant.previousRefreshTokenId || (await env.OAUTH_KV.get(`${SPENT_PREFIX}${hash}`)) !== null;
+}
 
 /**
  * The grant a token-endpoint form names: the library's tokens and codes are `userId:grantId:secret`
@@ -87,28 +118,46 @@ export async function auditGrantsEndedAtTokenEndpoint(
   answer: (request: Request) => Promise<Response>,
 ): Promise<Response> {
   if (request.method !== 'POST') return answer(request);
-  const named = grantNamedIn(new URLSearchParams(await request.clone().text()));
+  const form = new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
+  const named = grantNamedIn(form);
   if (!named) return answer(request);
   const key = `grant:${named.userId}:${named.grantId}`;
-  const before = await env.OAUTH_KV.get<{
-    clientId: string;
-    scope: string[];
-    metadata?: { clientName?: string };
-  }>(key, 'json');
-  const response = await answer(request);
-  if (before && (await env.OAUTH_KV.get(key)) === null)
-    await recordAudit(db, {
+  const before = await env.OAUTH_KV.get<StoredGrant>(key, 'json');
+  const audit = (why: EndedAtTokenEndpoint, grant: StoredGrant) =>
+    recordAudit(db, {
       actorId: named.userId,
       action: 'oauth.grant.revoked',
       targetType: 'oauth_client',
-      targetId: before.clientId,
+      targetId: grant.clientId,
       details: {
-        clientName: before.metadata?.clientName ?? null,
-        scope: before.scope,
-        endedBy: 'client',
-        reason: named.why,
+        clientName: grant.metadata?.clientName ?? null,
+        scope: grant.scope,
+        endedBy: why === 'refresh-token-reused' ? 'server' : 'client',
+        reason: why,
       },
     });
+  const refreshing = form.get('grant_type') === 'refresh_token';
+  if (refreshing && before && (await refreshReused(env, form, before))) {
+    await (await oauthApi(env)).revokeGrant(named.grantId, named.userId);
+    await audit('refresh-token-reused', before);
+    return Response.json(
+      {
+        error: 'invalid_grant',
+        error_description:
+          'This refresh token was already used: the grant is revoked (RFC 9700 § 4.14.2). Ask the holder to authorise again.',
+      },
+      { status: 400, headers: { 'Cache-Control': 'no-store' } },
+    );
+  }
+  const response = await answer(request);
+  if (refreshing && before?.refreshTokenId && response.status === 200) {
+    const spent = await sha256Hex(form.get('refresh_token') ?? '');
+    if (spent === before.refreshTokenId)
+      await env.OAUTH_KV.put(`${SPENT_PREFIX}${spent}`, named.grantId, {
+        expirationTtl: REFRESH_TOKEN_IDLE_TTL_SECONDS,
+      });
+  }
+  if (before && (await env.OAUTH_KV.get(key)) === null) await audit(named.why, before);
   return response;
 }
 

@@ -15,9 +15,10 @@ import {
   VC_CONTEXT_V2,
 } from '../../domain/certificates/credential';
 import { issuerUrl } from '../../domain/certificates/urls';
-import { ISSUER_NAME } from '../certificates';
+import { ISSUER_NAME, parseDataIntegrity } from '../certificates';
 import { holderSubjectId } from '../credentials';
 import { requireSigningKey } from '../signing-key';
+import { issuerStillRecognised } from './holder-credentials';
 
 export const CLR_CONTEXT_V2 = 'https://purl.imsglobal.org/spec/clr/v2p0/context-2.0.1.json';
 
@@ -27,11 +28,20 @@ export const CLR_CREDENTIAL_SCHEMA =
 
 /**
  * The VC-JWTs of the holder's certificates that a learner record holds: signed, `active` (not
- * revoked) and not expired at `now`, oldest first.
+ * revoked), not expired at `now` and of an issuer not suspended, oldest first.
  */
 export async function activeCredentialJwts(db: Database, holderId: string, now: Date): Promise<string[]> {
+  return (await activeCredentials(db, holderId, now)).map((r) => r.jwt);
+}
+
+/** {@link activeCredentialJwts} with each one's Data Integrity form (null when it has none yet). */
+export async function activeCredentials(
+  db: Database,
+  holderId: string,
+  now: Date,
+): Promise<{ jwt: string; dataIntegrity: Record<string, unknown> | null }[]> {
   const rows = await db
-    .select({ jwt: certificates.credentialJwt })
+    .select({ jwt: certificates.credentialJwt, dataIntegrity: certificates.credentialDataIntegrity })
     .from(certificates)
     .where(
       and(
@@ -39,10 +49,13 @@ export async function activeCredentialJwts(db: Database, holderId: string, now: 
         eq(certificates.status, 'active'),
         isNotNull(certificates.credentialJwt),
         or(isNull(certificates.validUntil), gt(certificates.validUntil, now)),
+        issuerStillRecognised(db),
       ),
     )
     .orderBy(asc(certificates.issuedAt), asc(certificates.id));
-  return rows.map((r) => r.jwt).filter((jwt): jwt is string => jwt !== null);
+  return rows.flatMap((r) =>
+    r.jwt === null ? [] : [{ jwt: r.jwt, dataIntegrity: parseDataIntegrity(r.dataIntegrity) }],
+  );
 }
 
 /** Whole seconds: `nbf` must equal `validFrom` exactly. */
@@ -51,13 +64,16 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /**
  * The unsigned ClrCredential (with its JWT registered claims) for these certificates' VC-JWTs.
  * Each certificate enters `credentialSubject.verifiableCredential` as the AchievementCredential
- * its VC-JWT carries (the payload as signed, registered claims included); CLR 2.0 requires at
+ * its VC-JWT carries (the payload as signed, registered claims included), or, when it has one, as
+ * its Data Integrity form (the same credential with its embedded proof, so verifiable on its own
+ * inside the record: `dataIntegrity[i]` belongs to `jwts[i]`); CLR 2.0 requires at
  * least one, so `jwts` must not be empty. Pure; exported for tests.
  */
 export function buildLearnerRecord(input: {
   baseUrl: string;
   subjectId: string;
   jwts: string[];
+  dataIntegrity?: (Record<string, unknown> | null)[];
   id: string;
   now: Date;
 }) {
@@ -80,7 +96,9 @@ export function buildLearnerRecord(input: {
     credentialSubject: {
       id: subject,
       type: ['ClrSubject'],
-      verifiableCredential: input.jwts.map((jwt) => {
+      verifiableCredential: input.jwts.map((jwt, i) => {
+        const secured = input.dataIntegrity?.[i];
+        if (secured) return secured;
         const decoded = decodeJwt(jwt);
         if (!decoded) throw new Error('a stored credential is not a JWT');
         return decoded.payload;
@@ -109,13 +127,15 @@ export async function signedLearnerRecord(
   holderId: string,
   now = new Date(),
 ): Promise<{ jwt: string; credentials: number } | null> {
-  const jwts = await activeCredentialJwts(db, holderId, now);
+  const held = await activeCredentials(db, holderId, now);
+  const jwts = held.map((h) => h.jwt);
   if (jwts.length === 0) return null;
   const key = await requireSigningKey(env);
   const payload = buildLearnerRecord({
     baseUrl: env.PUBLIC_BASE_URL,
     subjectId: await holderSubjectId(db, holderId),
     jwts,
+    dataIntegrity: held.map((h) => h.dataIntegrity),
     id: crypto.randomUUID(),
     now,
   });

@@ -63,7 +63,17 @@ export type HostApi = {
   credentialsUrl: string;
 };
 
-type HostClient = { clientId: string; clientSecret: string | null; authMethod: string; redirectUri: string };
+/**
+ * This service's registration at one host. `issuer` is the origin of the discovery document it was
+ * registered through: the secret belongs to that origin and is only ever sent to its token URL.
+ */
+type HostClient = {
+  clientId: string;
+  clientSecret: string | null;
+  authMethod: string;
+  redirectUri: string;
+  issuer: string;
+};
 
 type PendingSend = {
   userId: string;
@@ -145,14 +155,26 @@ const SddSchema = z.object({
 
 /** The discovery URL for what the holder typed: a base URL, or the discovery URL itself. */
 export function discoveryUrlOf(hostUrl: string): string {
+  const invalid = (detail: string) =>
+    new ProblemError('validation-failed', `hostUrl ${detail}`, {
+      errors: [{ pointer: '#/hostUrl', detail }],
+    });
   let url: URL;
   try {
     url = new URL(hostUrl.trim());
   } catch {
-    throw new ProblemError('validation-failed', 'hostUrl is not a URL.', {
-      errors: [{ pointer: '#/hostUrl', detail: 'Not a URL' }],
+    throw invalid('is not a URL.');
+  }
+  // Any other scheme (javascript:, mailto:, data:, urn:, file:, gopher:) names no host to discover:
+  // refused here by the address rule, as an http:// host is later, before any resolution against
+  // an opaque URL can throw.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    const detail = `must be an https URL of the host (not ${url.protocol}).`;
+    throw new ProblemError('host-address-refused', `hostUrl ${detail}`, {
+      errors: [{ pointer: '#/hostUrl', detail }],
     });
   }
+  if (!url.hostname) throw invalid('names no host.');
   url.hash = '';
   url.search = '';
   if (url.pathname.endsWith('/ims/ob/v3p0/discovery')) return url.href;
@@ -160,7 +182,11 @@ export function discoveryUrlOf(hostUrl: string): string {
   return new URL('ims/ob/v3p0/discovery', base).href;
 }
 
-/** An absolute URL the browser (or this service) will be sent to, under the same scheme rules. */
+/**
+ * An absolute URL the browser (or this service) will be sent to, under the same scheme rules, on
+ * the discovery document's own origin: a document cannot name another host's registration, token,
+ * authorization or API URL (one host's client secret would otherwise be sent to another).
+ */
 function hostEndpoint(env: HostEnv, raw: string, relativeTo: string, what: string): string {
   let url: URL;
   try {
@@ -174,12 +200,19 @@ function hostEndpoint(env: HostEnv, raw: string, relativeTo: string, what: strin
       'host-address-refused',
       `The host's ${what}: ${check.reason.replace('Webhook URLs', 'URLs')}`,
     );
+  const origin = new URL(relativeTo).origin;
+  if (url.origin !== origin)
+    throw new ProblemError(
+      'host-discovery-failed',
+      `The host's ${what} (${url.origin}) is not on the origin of its discovery document (${origin}): every endpoint of one host must be on that host, so nothing was registered or sent.`,
+    );
   return url.href;
 }
 
 /** Reads and checks the host's Service Description Document (OB 3.0 § "Service Discovery"). */
 export async function readHostDiscovery(env: HostEnv, hostUrl: string): Promise<HostApi> {
   const discoveryUrl = discoveryUrlOf(hostUrl);
+  const discoveryOrigin = new URL(discoveryUrl).origin;
   let doc: Awaited<ReturnType<typeof guardedFetch>>;
   try {
     doc = await guardedFetch(env, discoveryUrl, {
@@ -195,6 +228,9 @@ export async function readHostDiscovery(env: HostEnv, hostUrl: string): Promise<
       'host-discovery-failed',
       `The host answered GET ${new URL(doc.url).pathname} with ${doc.status}: it offers no Open Badges API there.`,
     );
+  // Redirects are followed on the same origin only; checked again, the binding below rests on it.
+  if (new URL(doc.url).origin !== discoveryOrigin)
+    throw new ProblemError('host-discovery-failed', 'The host’s discovery answer came from another origin.');
   let parsed: z.infer<typeof SddSchema>;
   try {
     parsed = SddSchema.parse(JSON.parse(doc.body));
@@ -222,7 +258,7 @@ export async function readHostDiscovery(env: HostEnv, hostUrl: string): Promise<
   const credentialsUrl = new URL('credentials', apiBase.endsWith('/') ? apiBase : `${apiBase}/`).href;
   return {
     discoveryUrl,
-    issuer: new URL(doc.url).origin,
+    issuer: discoveryOrigin,
     authorizationUrl: hostEndpoint(env, flow.authorizationUrl, doc.url, 'authorization URL'),
     tokenUrl: hostEndpoint(env, flow.tokenUrl, doc.url, 'token URL'),
     registrationUrl: hostEndpoint(env, scheme['x-imssf-registrationUrl']!, doc.url, 'registration URL'),
@@ -249,11 +285,36 @@ function clientAuth(client: HostClient): oauth.ClientAuth {
   return oauth.ClientSecretBasic(client.clientSecret);
 }
 
+/**
+ * Where a registration is cached: per discovery origin AND registration URL (and our callback), so
+ * a document on one origin can never be handed a registration made through another's.
+ */
+const clientKey = async (env: HostEnv, host: HostApi) =>
+  `${CLIENT_PREFIX}${await sha256Hex(`${host.issuer} ${host.registrationUrl} ${callbackUrl(env)}`)}`;
+
+/** Whether a registration may be used with this host: made through its origin, all on that origin. */
+export function clientBelongsTo(client: HostClient, host: HostApi): boolean {
+  const origin = (u: string) => {
+    try {
+      return new URL(u).origin;
+    } catch {
+      return null;
+    }
+  };
+  return (
+    client.issuer === host.issuer &&
+    origin(host.tokenUrl) === host.issuer &&
+    origin(host.registrationUrl) === host.issuer &&
+    origin(host.credentialsUrl) === host.issuer &&
+    origin(host.authorizationUrl) === host.issuer
+  );
+}
+
 /** This service's registration at the host: reused while it lasts, else made (RFC 7591). */
 export async function hostClient(env: HostEnv, host: HostApi): Promise<HostClient> {
-  const key = `${CLIENT_PREFIX}${await sha256Hex(`${host.registrationUrl} ${callbackUrl(env)}`)}`;
+  const key = await clientKey(env, host);
   const known = await env.OAUTH_KV.get<HostClient>(key, 'json');
-  if (known) return known;
+  if (known && clientBelongsTo(known, host)) return known;
   const base = baseOf(env);
   let registered: Awaited<ReturnType<typeof oauth.processDynamicClientRegistrationResponse>>;
   try {
@@ -296,6 +357,7 @@ export async function hostClient(env: HostEnv, host: HostApi): Promise<HostClien
     clientSecret: secret,
     authMethod: method,
     redirectUri: callbackUrl(env),
+    issuer: host.issuer,
   };
   const expiresAt = Number(registered.client_secret_expires_at ?? 0);
   const ttl =
@@ -433,6 +495,13 @@ export async function finishSend(
   if (!holder)
     throw new ProblemError('send-state-invalid', 'The account that started this send no longer acts.');
   const certificate = await sendableCertificate(db, pending.userId, pending.certificateNo);
+  // The secret goes only to the token URL of the host that issued it (checked again here: the
+  // pending send was written by this service, but the rule must not rest on one code path).
+  if (!clientBelongsTo(pending.client, pending.host))
+    throw new ProblemError(
+      'host-token-failed',
+      'The host’s token URL is not on the origin this service registered with: nothing was sent.',
+    );
   const as = asOf(pending.host);
   const client = clientOf(pending.client);
   let tokens: oauth.TokenEndpointResponse;
@@ -525,7 +594,5 @@ export async function finishSend(
 }
 
 async function forgetHostClient(env: HostEnv, host: HostApi) {
-  await env.OAUTH_KV.delete(
-    `${CLIENT_PREFIX}${await sha256Hex(`${host.registrationUrl} ${callbackUrl(env)}`)}`,
-  );
+  await env.OAUTH_KV.delete(await clientKey(env, host));
 }

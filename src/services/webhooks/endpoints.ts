@@ -15,15 +15,21 @@ import { checkTargetUrl } from '../../domain/webhooks/targets';
 import { olderThan, type Position } from '../../lib/paging';
 import { ProblemError } from '../../lib/problem';
 import { auditInsert } from '../audit';
+import { isLoopbackBase } from '../mail';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** Who acts: an employer (user id) or a partner API key; recorded in the audit entries. */
 export type WebhookActor = { organisationId: string; userId: string | null; apiKeyId: string | null };
 
-/** The development allowance for `http://localhost` targets (wrangler.toml `WEBHOOKS_ALLOW_HTTP_LOCALHOST`). */
-export const allowHttpLocalhost = (env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>) =>
-  env.WEBHOOKS_ALLOW_HTTP_LOCALHOST === 'true';
+/**
+ * The development allowance for `http://localhost` targets (wrangler.toml
+ * `WEBHOOKS_ALLOW_HTTP_LOCALHOST`), honoured only when the service itself runs on this machine
+ * (`PUBLIC_BASE_URL` a loopback address): a deployment that ships the switch by mistake (a deploy
+ * without `--env production`) still reaches no loopback address. `GET /api/health` reports it.
+ */
+export const allowHttpLocalhost = (env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST' | 'PUBLIC_BASE_URL'>) =>
+  env.WEBHOOKS_ALLOW_HTTP_LOCALHOST === 'true' && isLoopbackBase(env.PUBLIC_BASE_URL);
 
 /**
  * How many endpoints an organisation may have, enabled or not. Each event goes to every
@@ -81,7 +87,10 @@ export const endpointView = (e: EndpointRow, now = new Date()) => ({
 export type EndpointView = ReturnType<typeof endpointView>;
 
 /** Refuses a target that is not https or points at a non-public address (422, pointing at `url`). */
-export function requireTargetUrl(env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>, url: string): string {
+export function requireTargetUrl(
+  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST' | 'PUBLIC_BASE_URL'>,
+  url: string,
+): string {
   const check = checkTargetUrl(url, { allowHttpLocalhost: allowHttpLocalhost(env) });
   if (!check.ok)
     throw new ProblemError('validation-failed', check.reason, {
@@ -111,7 +120,7 @@ const audit = (
 
 export async function createEndpoint(
   db: Database,
-  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
+  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST' | 'PUBLIC_BASE_URL'>,
   actor: WebhookActor,
   input: {
     url: string;
@@ -204,7 +213,7 @@ export async function ownEndpoint(db: Database, organisationId: string, id: stri
 
 export async function updateEndpoint(
   db: Database,
-  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST'>,
+  env: Pick<Env, 'WEBHOOKS_ALLOW_HTTP_LOCALHOST' | 'PUBLIC_BASE_URL'>,
   actor: WebhookActor,
   id: string,
   input: {

@@ -258,6 +258,49 @@ export const FIELDS: readonly Field[] = [
     ],
     guidance:
       'Plan like a senior front-end engineer: components and routes, client and server validation, loading/empty/error states, accessibility (WCAG 2.2 AA, keyboard, screen reader), Core Web Vitals, component and Playwright tests, preview deployments.',
+    variants: [
+      {
+        // A command-line tool written in JavaScript or TypeScript has no browser and no pages
+        // (issue 55): it is planned as a command, its flags, its output and its exit codes.
+        key: 'command-line',
+        when: ['command-line', 'command line', 'cli', 'shell script', 'npx'],
+        setup: [
+          'Scaffold the package with a bin entry, an argument parser, a linter and a test runner, and check the command runs from a terminal',
+          'Write the usage text first: commands, flags, defaults, what goes to stdout and stderr, and the exit codes',
+        ],
+        habit:
+          'Keep the main branch releasable: small commits, each with a test that runs the command on a fixture and checks its output and exit code',
+        check:
+          'by running the command on fixtures from a terminal, with an automated test that asserts its output and exit code',
+        integrate: [
+          'Install the packed tarball (npm pack) in an empty directory and run every documented example from the README',
+          'Run the command on a malformed input, an empty input and the largest expected input, and check the messages and exit codes',
+        ],
+        setupTopics: ['web-testing'],
+        archetypes: [
+          {
+            key: 'cli-tool',
+            match: ['cli', 'command-line', 'command line', 'tool', 'script', 'converter'],
+            steps: [
+              'Parse the arguments of {d} with clear errors for unknown flags and a --help that matches the README',
+              'Stream the input of {d} rather than reading it whole, so large files stay within memory',
+              'Write the output of {d} to stdout and every diagnostic to stderr, and exit non-zero on any failure',
+              'Test {d} end to end on fixture files: the happy path, malformed rows and an empty file',
+            ],
+            topics: ['web-testing'],
+          },
+          {
+            key: 'cli-docs',
+            match: ['readme', 'usage', 'documentation', 'docs', 'man page'],
+            steps: [
+              'Write {d} from the usage text: installation, every flag with an example, and the exit codes',
+              'Run every example in {d} as written, and paste its real output',
+            ],
+            topics: [],
+          },
+        ],
+      },
+    ],
   },
   {
     key: 'backend',

@@ -5,14 +5,17 @@ import { verifyPresentedCredential } from '../../../services/credential-verifier
 
 /** The bytes of `{credential}` (text) or `{badge}` (base64), or a 422. */
 export function presentedBytes(body: {
-  credential?: string | undefined;
+  credential?: string | Record<string, unknown> | undefined;
   badge?: string | undefined;
 }): Uint8Array {
   if ((body.credential === undefined) === (body.badge === undefined))
     throw new ProblemError('validation-failed', 'Send exactly one of credential and badge.', {
       errors: [{ pointer: '#/credential', detail: 'Send exactly one of credential and badge.' }],
     });
-  if (body.credential !== undefined) return new TextEncoder().encode(body.credential);
+  if (body.credential !== undefined)
+    return new TextEncoder().encode(
+      typeof body.credential === 'string' ? body.credential : JSON.stringify(body.credential),
+    );
   const base64 = (body.badge ?? '').replace(/\s+/g, '').replace(/-/g, '+').replace(/_/g, '/');
   try {
     const binary = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='));
@@ -58,7 +61,7 @@ export async function verifyPresented(
   db: Parameters<typeof verifyPresentedCredential>[0],
   req: { header(name: 'content-type'): string | undefined; arrayBuffer(): Promise<ArrayBuffer> },
   /** The validated JSON body; the image entries' (string) type only exists for the type checker. */
-  json: { credential?: string | undefined; badge?: string | undefined } | string,
+  json: { credential?: string | Record<string, unknown> | undefined; badge?: string | undefined } | string,
 ) {
   const declared = IMAGE_TYPES[essenceOf(req.header('content-type') ?? '')];
   if (declared)

@@ -3,14 +3,13 @@ import { z } from '@hono/zod-openapi';
 export const VerifyCredentialRequestSchema = z
   .object({
     credential: z
-      .string()
-      .min(1)
-      .max(700_000)
+      .union([z.string().min(1).max(700_000), z.record(z.string(), z.unknown())])
       .optional()
       .openapi({
         description:
-          'The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential ' +
-          '(an embedded proof is not checked: verdict `unverifiable`).',
+          'The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential; ' +
+          'or a JSON credential as an object (an embedded Data Integrity proof is not checked yet: verdict ' +
+          '`unverifiable`). Nested at most 64 levels (deeper: 422).',
         example:
           'eyJhbGciOiJFUzI1NiIsImtpZCI6Imh0dHBzOi8vdW5pLmV4YW1wbGUvb2Iva2V5cy8xIiwidHlwIjoiSldUIn0.eyJ…',
       }),
@@ -91,6 +90,15 @@ export const VerifyCredentialResultSchema = z
       .nullable()
       .openapi({ description: 'What the credential says (unverified when the verdict is not `valid`).' }),
     format: z.enum(['vc-jwt', 'json']).nullable(),
+    verifiedCredential: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'Exactly the credential these checks are about, as read from what was sent: the compact VC-JWT, or the ' +
+          'JSON credential’s text. For a baked badge, the one credential in the image (an image carrying more than ' +
+          'one is refused at `parse`). A display shows this credential’s claims and nothing else.',
+      }),
     container: z.enum(['text', 'png', 'svg']).nullable(),
     algorithm: z.string().nullable(),
     kid: z.string().nullable(),

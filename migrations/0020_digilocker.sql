@@ -1,0 +1,1 @@
+ALTER TABLE `certificates` ADD `digilocker_enabled` integer DEFAULT true NOT NULL;

@@ -1,0 +1,577 @@
+/**
+ * `/verify` and `/verify/{certificateNo}` on the one layout (issue 52): the verdict first, in
+ * one of the honest tones (src/domain/pages/verdict-tone.ts), then what the certificate or
+ * credential says, share and carry, and the technical details folded away. Every value is
+ * escaped by the `html` template; the page's one script is the static /assets/verify.js.
+ */
+import { html } from 'hono/html';
+import { linkedInAddToProfileUrl } from '../../domain/certificates/linkedin';
+import { achievementImageUrl, issuerUrl } from '../../domain/certificates/urls';
+import type { Html } from '../../domain/pages/html';
+import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
+import {
+  claimsShowable,
+  failingCheck,
+  revocationOf,
+  type Tone,
+  toneOfReport,
+  toneOfStatus,
+} from '../../domain/pages/verdict-tone';
+import type { ProblemBody } from '../../lib/problem';
+import type { VerificationPayload } from '../../services/certificates';
+import type { VerificationReport } from '../../services/credential-verifier';
+import { button, details, errorSummary, notificationBanner, summaryList, tag } from './components';
+import { type Catalogue, type Lang, t } from './i18n';
+import { layout } from './layout';
+
+export const VERIFY_SCRIPT_PATH = '/assets/verify.js';
+
+const ICONS: Record<Tone, string> = { verified: '✓', unvetted: '!', invalid: '✗', unknown: '?' };
+const TAG_COLOURS = { verified: 'green', unvetted: 'amber', invalid: 'red', unknown: 'grey' } as const;
+
+function tagLabel(s: Catalogue, tone: Tone): string {
+  return {
+    verified: s.verdict.verifiedLabel,
+    unvetted: s.verdict.unvettedLabel,
+    invalid: s.verdict.invalidLabel,
+    unknown: s.verdict.unknownLabel,
+  }[tone];
+}
+
+/** The verdict: its state as the first words, in its tone. `data-tone` lets tests and the script read it. */
+export function verdictBox(o: {
+  tone: Tone;
+  title: string;
+  body: Html | string;
+  extra?: Html;
+  id?: string;
+  status?: string;
+  lang: Lang;
+}): Html {
+  return html`<section class="verdict verdict--${o.tone}" id="${o.id ?? 'verdict'}" data-tone="${o.tone}"${o.status ? html` data-status="${o.status}"` : ''} aria-labelledby="${o.id ?? 'verdict'}-title">
+<p class="verdict__state" id="${o.id ?? 'verdict'}-title"><span class="verdict__icon" aria-hidden="true">${ICONS[o.tone]}</span><span>${o.title}</span></p>
+<p>${tag(tagLabel(t(o.lang), o.tone), TAG_COLOURS[o.tone])}</p>
+<p>${o.body}</p>
+${o.extra ?? ''}
+</section>`;
+}
+
+/** A date in words in the page's language ("2 December 2026", "2 दिसंबर 2026"), in UTC. */
+export function dateInWords(iso: string, lang: Lang): Html {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return html`${iso}`;
+  const words = new Intl.DateTimeFormat(t(lang).date.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    date,
+  );
+  return html`<time datetime="${iso}">${words}</time>`;
+}
+const dateText = (iso: string, lang: Lang) =>
+  new Intl.DateTimeFormat(t(lang).date.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+
+// ---------------------------------------------------------------- the signed credential
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The payload of our own VC-JWT (signed by us: read for display, not trusted for the verdict). */
+export function decodeJwtPayload(jwt: string): Json | null {
+  const part = jwt.split('.')[1];
+  if (!part) return null;
+  try {
+    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
+    const binary = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
+    const text = new TextDecoder().decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)));
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export type AssessedCriterion = {
+  name: string;
+  score: number | null;
+  levelName: string | null;
+  descriptor: string | null;
+};
+
+/** What the certificate page shows from the credential: description, criteria, rubric levels reached, rating. */
+export function achievementOf(payload: Json | null) {
+  const credential = payload && isRecord(payload.vc) ? payload.vc : payload;
+  const subject = credential && isRecord(credential.credentialSubject) ? credential.credentialSubject : {};
+  const achievement = isRecord(subject.achievement) ? subject.achievement : {};
+  const criteria = isRecord(achievement.criteria) ? str(achievement.criteria.narrative) : null;
+  const descriptions = Array.isArray(achievement.resultDescription)
+    ? achievement.resultDescription.filter(isRecord)
+    : [];
+  const results = Array.isArray(subject.result) ? subject.result.filter(isRecord) : [];
+  const rubric: AssessedCriterion[] = [];
+  let rating: { name: string; value: string } | null = null;
+  for (const d of descriptions) {
+    const id = str(d.id);
+    const result = results.find((r) => r.resultDescription === id);
+    if (d.resultType === 'RubricCriterionLevel') {
+      const levels = Array.isArray(d.rubricCriterionLevel) ? d.rubricCriterionLevel.filter(isRecord) : [];
+      const level = result ? levels.find((l) => l.id === result.achievedLevel) : undefined;
+      rubric.push({
+        name: str(d.name) ?? '',
+        score: level && str(level.points) !== null ? Number(level.points) : null,
+        levelName: level ? str(level.name) : null,
+        descriptor: level ? str(level.description) : null,
+      });
+    } else if (result && str(result.value) !== null) {
+      rating = { name: str(d.name) ?? '', value: str(result.value) ?? '' };
+    }
+  }
+  const issuer = credential && isRecord(credential.issuer) ? credential.issuer : {};
+  return {
+    name: str(achievement.name),
+    description: str(achievement.description),
+    criteria,
+    rubric,
+    rating,
+    issuerWebsite: str(issuer.url),
+    credential,
+  };
+}
+
+// ---------------------------------------------------------------- /verify/{no}
+
+function certificateVerdict(v: VerificationPayload, s: Catalogue, lang: Lang): Html {
+  const tone = toneOfStatus(v.status, v.organisation?.verification);
+  const org = v.organisation?.name ?? v.employer.name;
+  const rejected = v.organisation?.verification === 'rejected';
+  const [title, body] = ((): [string, string] => {
+    switch (v.status) {
+      case 'active':
+        return [
+          s.verdict.activeTitle,
+          v.organisation?.verifiedDomain
+            ? s.verdict.activeBodyDomain(org, v.organisation.verifiedDomain)
+            : s.verdict.activeBody(org),
+        ];
+      case 'revoked':
+        return [
+          s.verdict.revokedTitle,
+          v.revokedAt ? s.verdict.revokedBody(dateText(v.revokedAt, lang)) : s.verdict.revokedBodyUnknown,
+        ];
+      case 'expired':
+        return [
+          s.verdict.expiredTitle,
+          s.verdict.expiredBody(v.validUntil ? dateText(v.validUntil, lang) : '—'),
+        ];
+      case 'suspended':
+        return rejected
+          ? [s.verdict.rejectedTitle, s.verdict.rejectedBody]
+          : [s.verdict.suspendedTitle, s.verdict.suspendedBody];
+      case 'pending_issuer':
+        return rejected
+          ? [s.verdict.pendingRejectedTitle, s.verdict.pendingRejectedBody]
+          : [s.verdict.pendingTitle, s.verdict.pendingBody];
+    }
+  })();
+  return verdictBox({ tone, title, body, status: v.status, lang });
+}
+
+/** The QR code (inline SVG) and the link with a copy button (shown by the script). */
+function share(url: string, s: Catalogue): Html {
+  const code = encodeQr(url);
+  const side = code ? code.size + 8 : 0;
+  const qr = code
+    ? html`<svg class="share__qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" width="148" height="148" role="img" aria-label="${s.certificate.qrLabel}" shape-rendering="crispEdges"><rect width="${side}" height="${side}" fill="#fff"/><path fill="#000" d="${qrSvgPath(code)}"/></svg>`
+    : '';
+  return html`<div class="share">
+${qr}
+<div class="share__link">
+<div class="form-group">
+<label class="label" for="share-url">${s.certificate.shareLink}</label>
+<input class="input" id="share-url" type="url" readonly value="${url}">
+</div>
+${button({ text: s.common.copyLink, type: 'button', variant: 'secondary', id: 'copy-link', hidden: true })}
+<p id="copy-status" class="secondary" role="status"></p>
+</div>
+</div>`;
+}
+
+export type CertificatePageInput = {
+  v: VerificationPayload;
+  lang: Lang;
+  /** The public base URL, without a trailing slash. */
+  base: string;
+  jwksPath: string;
+};
+
+/** `GET /verify/{certificateNo}` for a certificate that exists, in any state. */
+export function certificatePage({ v, lang, base, jwksPath }: CertificatePageInput): string {
+  const s = t(lang);
+  const c = s.certificate;
+  const shareUrl = `${base}/verify/${v.certificateNo}`;
+  const payload = v.credential ? decodeJwtPayload(v.credential.jwt) : null;
+  const a = achievementOf(payload);
+  const title = v.brief.title;
+  const image = achievementImageUrl(base, v.brief.id);
+  const org = v.organisation;
+  const issuerName = org?.name ?? v.employer.name;
+  const statusWord = c.statusWords[v.status];
+
+  const holder = v.holder
+    ? html`${v.holder.name}`
+    : html`<span class="secondary">${c.holderHidden}.</span> ${c.holderHiddenWhy} <a href="/me#public-name" id="holder-action">${c.holderHiddenAction}</a>.`;
+  const issuer = html`${v.employer.name}${org && org.name !== v.employer.name ? html` <span class="secondary">(${c.nowKnownAs(org.name)})</span>` : ''}${org ? html` · <a href="${issuerUrl(base, org.id)}">${c.issuerProfile}</a>` : ''}${a.issuerWebsite ? html` · <a href="${a.issuerWebsite}" rel="noopener noreferrer">${c.website}</a>` : ''}`;
+  const how =
+    org?.verification === 'verified'
+      ? org.verifiedDomain
+        ? c.verifiedDomain(org.verifiedDomain)
+        : c.verifiedOrg
+      : c.notVerifiedOrg;
+
+  const facts = summaryList(
+    [
+      { key: c.awardedTo, value: holder, id: 'holder' },
+      { key: c.issuedBy, value: issuer, id: 'issuer' },
+      { key: c.verifiedBy, value: how, id: 'issuer-verified' },
+      { key: c.domain, value: v.domain },
+      {
+        key: v.status === 'pending_issuer' ? c.earned : c.issued,
+        value: dateInWords(v.issuedAt, lang),
+        id: 'issued',
+      },
+      {
+        key: v.status === 'expired' ? c.expired : c.validUntil,
+        value: v.validUntil ? dateInWords(v.validUntil, lang) : c.noExpiry,
+        id: 'valid-until',
+      },
+      v.revokedAt ? { key: c.revoked, value: dateInWords(v.revokedAt, lang), id: 'revoked' } : null,
+      { key: c.number, value: html`<code>${v.certificateNo}</code>`, id: 'number' },
+    ],
+    'facts',
+  );
+
+  const rubric =
+    a.rubric.length > 0 || a.rating
+      ? html`<h2>${c.rubricHeading}</h2>
+<table class="rubric" id="rubric">
+<caption class="visually-hidden">${c.rubricCaption}</caption>
+<thead><tr><th scope="col">${c.criterion}</th><th scope="col">${c.levelReached}</th></tr></thead>
+<tbody>
+${a.rubric.map(
+  (
+    r,
+  ) => html`<tr><th scope="row">${r.name}</th><td>${r.score !== null ? html`<strong>${c.outOf5(r.score)}</strong>${r.descriptor ? html`<br><span class="secondary">${r.descriptor}</span>` : ''}` : '—'}</td></tr>
+`,
+)}${a.rating ? html`<tr><th scope="row">${c.overall(v.employer.name)}</th><td><strong>${c.outOf5(Number(a.rating.value))}</strong></td></tr>\n` : ''}</tbody>
+</table>`
+      : '';
+
+  const valid = v.status === 'active' && v.credential;
+  const badge = `/api/certificates/${v.certificateNo}/badge`;
+  const linkedIn = valid
+    ? linkedInAddToProfileUrl({
+        name: title,
+        organisationName: v.employer.name,
+        issuedAt: new Date(v.issuedAt),
+        expiresAt: v.validUntil ? new Date(v.validUntil) : null,
+        certificateNo: v.certificateNo,
+        verifyUrl: shareUrl,
+      })
+    : null;
+  const carry = valid
+    ? html`<ul class="inline-list" id="carry">
+<li><a id="linkedin" href="${linkedIn}" rel="noopener noreferrer" target="_blank">${c.linkedIn}</a></li>
+<li><a id="badge-png" href="${badge}.png" download>${c.badgePng}</a></li>
+<li><a id="badge-svg" href="${badge}.svg" download>${c.badgeSvg}</a></li>
+<li><a id="pdf" href="/api/me/certificates/${v.certificateNo}/pdf">${c.pdf}</a></li>
+</ul>
+<p class="secondary small">${c.badgeNote}</p>
+<div class="slot" id="wallet-slot" data-slot="wallets"></div>
+<div class="slot" id="digilocker-slot" data-slot="digilocker"></div>`
+    : '';
+
+  const technical = v.credential
+    ? html`<h3>${c.signatureCheck}</h3>
+<p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-base="${base}" data-number="${v.certificateNo}" data-title="${title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">${c.signaturePending}</p>
+<noscript><p>${c.signatureNoScript}</p></noscript>
+<h3>${c.decoded}</h3>
+<pre id="credential-json">${payload ? JSON.stringify(a.credential, null, 2) : ''}</pre>
+<h3>${c.jwt}</h3>
+<p>${c.jwtNote(jwksPath)}</p>
+<code class="jwt" id="credential-jwt">${v.credential.jwt}</code>
+${button({ text: c.copyCredential, type: 'button', variant: 'secondary', id: 'copy-jwt', hidden: true })}
+<p id="copy-jwt-status" class="secondary" role="status"></p>
+<p>${c.machineReadable}: <a href="/api/verify/${v.certificateNo}">/api/verify/${v.certificateNo}</a></p>`
+    : html`<p class="secondary">${c.unsigned}</p>
+<p>${c.machineReadable}: <a href="/api/verify/${v.certificateNo}">/api/verify/${v.certificateNo}</a></p>`;
+
+  const body = html`${certificateVerdict(v, s, lang)}
+<div class="certificate">
+<div class="certificate__badge"><img src="${image}" width="320" height="320" alt="${c.badgeAlt(title)}"></div>
+<div>
+<span class="caption">${c.caption} ${v.certificateNo}</span>
+<h1 class="certificate__title" id="title">${title}</h1>
+${a.description ? html`<p class="lead" id="description">${a.description}</p>` : ''}
+</div>
+</div>
+${facts}
+${a.criteria ? html`<h2>${c.criteriaHeading}</h2>\n<p id="criteria">${a.criteria}</p>` : ''}
+${rubric}
+<h2>${c.shareHeading}</h2>
+${share(shareUrl, s)}
+${carry}
+${details(c.technicalHeading, technical, 'technical')}`;
+
+  return layout({
+    title: `${title} (${statusWord})`,
+    lang,
+    body,
+    path: `/verify/${v.certificateNo}`,
+    scripts: [VERIFY_SCRIPT_PATH],
+    og: {
+      title: `${title} · ${v.certificateNo}`,
+      description:
+        v.status === 'active' ? c.ogDescription(title, issuerName) : c.ogDescriptionInvalid(statusWord),
+      url: shareUrl,
+      image,
+      imageAlt: c.badgeAlt(title),
+      type: 'article',
+    },
+  });
+}
+
+// ---------------------------------------------------------------- /verify (any credential)
+
+export type VerifierForm = {
+  /** The problems with what was sent (nothing, too large). */
+  errors?: { field: 'badge' | 'credential'; text: string }[];
+  credential?: string;
+};
+
+/** A comparison with our own record, for a credential that names one of our certificates. */
+export type OwnRecord =
+  | { kind: 'current'; certificateNo: string; status: VerificationPayload['status'] }
+  | { kind: 'not-current'; certificateNo: string }
+  | { kind: 'unknown'; certificateNo: string };
+
+function verifierForm(s: Catalogue, form: VerifierForm): Html {
+  const v = s.verifier;
+  const errorFor = (field: 'badge' | 'credential') => form.errors?.find((e) => e.field === field);
+  const fileError = errorFor('badge');
+  const textError = errorFor('credential');
+  return html`<form method="post" action="/verify" enctype="multipart/form-data" id="verifier" novalidate>
+<div class="form-group${fileError ? ' form-group--error' : ''}">
+<label class="label" for="badge">${v.fileLabel}</label>
+<span class="hint" id="badge-hint">${v.fileHint}</span>
+${fileError ? html`<span class="error-message" id="badge-error"><span class="visually-hidden">${s.common.error}:</span> ${fileError.text}</span>` : ''}
+<input class="file-upload" id="badge" name="badge" type="file" accept="image/png,image/svg+xml,.png,.svg" aria-describedby="badge-hint${fileError ? ' badge-error' : ''}">
+</div>
+<div class="form-group${textError ? ' form-group--error' : ''}">
+<label class="label" for="credential">${v.textLabel}</label>
+<span class="hint" id="credential-hint">${v.textHint}</span>
+${textError ? html`<span class="error-message" id="credential-error"><span class="visually-hidden">${s.common.error}:</span> ${textError.text}</span>` : ''}
+<textarea class="textarea" id="credential" name="credential" rows="5" spellcheck="false" autocomplete="off" aria-describedby="credential-hint">${form.credential ?? ''}</textarea>
+</div>
+${button({ text: v.submit, id: 'verifier-submit' })}
+</form>`;
+}
+
+function lookupForm(s: Catalogue, lang: Lang, value = ''): Html {
+  return html`<form method="get" action="/verify" id="lookup">
+<input type="hidden" name="lang" value="${lang}">
+<div class="form-group">
+<label class="label" for="lookup-number">${s.verifier.lookupLabel}</label>
+<div class="input-row"><input class="input input--width-20" id="lookup-number" name="no" autocomplete="off" spellcheck="false" autocapitalize="characters" placeholder="VP-XXXX-XXXX-XXXX" value="${value}">${button({ text: s.verifier.lookupButton, variant: 'secondary' })}</div>
+</div>
+</form>`;
+}
+
+/** The verdict on a presented credential: only what the server's verifier answered. */
+export function reportView(report: VerificationReport, lang: Lang, own?: OwnRecord): Html {
+  const s = t(lang);
+  const d = s.verdict;
+  let tone = toneOfReport(report);
+  let [title, body] = ((): [string, string] => {
+    switch (report.verdict) {
+      case 'valid':
+        return report.issuer.verifiedHere
+          ? [d.validVerifiedTitle, d.validVerifiedBody]
+          : [d.unvettedTitle, d.unvettedBody];
+      case 'revoked':
+        return [d.anyRevokedTitle, d.anyRevokedBody];
+      case 'suspended':
+        return [d.anySuspendedTitle, d.anySuspendedBody];
+      case 'expired':
+        return [d.anyExpiredTitle, d.anyExpiredBody];
+      case 'invalid':
+        return [d.invalidTitle, d.invalidBody];
+      case 'unverifiable':
+        return [d.unverifiableTitle, d.unverifiableBody];
+    }
+  })();
+  if (own && report.verdict !== 'invalid') {
+    if (own.kind === 'not-current') {
+      tone = 'unknown';
+      [title, body] = [d.notCurrentTitle, d.notCurrentBody(own.certificateNo)];
+    } else if (own.kind === 'unknown') {
+      tone = 'unknown';
+      [title, body] = [d.unknownCertificateTitle, d.unknownCertificateBody(own.certificateNo)];
+    } else if (own.status !== 'active' && report.verdict === 'valid') {
+      tone = 'invalid';
+      title = s.certificate.statusWords[own.status];
+      title = title.charAt(0).toUpperCase() + title.slice(1);
+      body = `${s.certificate.number} ${own.certificateNo}: ${s.certificate.ogDescriptionInvalid(s.certificate.statusWords[own.status])}`;
+    }
+  }
+  const failing = failingCheck(report.checks);
+  const revocation = revocationOf(report.checks);
+  const showClaims = claimsShowable(report.verdict);
+  const issuerRows = [
+    report.issuer.id
+      ? { key: d.issuerId, value: html`<code>${report.issuer.id}</code>`, id: 'issuer-id' }
+      : null,
+    showClaims && report.issuer.name
+      ? {
+          key: report.issuer.verifiedHere ? s.certificate.issuedBy : d.issuerNameClaim,
+          value: report.issuer.verifiedHere
+            ? html`${report.issuer.name}`
+            : html`<span class="claim">“${report.issuer.name}”</span> <span class="secondary">${d.ownClaim}</span>`,
+          id: 'issuer-name',
+        }
+      : null,
+    report.issuer.verifiedHere
+      ? {
+          key: d.issuerVerifiedHow,
+          value: report.checks.find((c) => c.check === 'issuer')?.detail ?? '',
+          id: 'issuer-how',
+        }
+      : null,
+  ];
+  const extra = html`${failing && tone !== 'verified' && tone !== 'unvetted' ? html`<p><strong>${d.whyFailed}:</strong> <span id="failing">${failing.detail}</span></p>` : ''}
+${revocation === 'none' && showClaims ? html`<p id="revocation" data-revocation="none">${d.noRevocation}</p>` : revocation === 'checked' && report.verdict === 'valid' ? html`<p id="revocation" data-revocation="checked">${d.revocationChecked}</p>` : ''}`;
+  const cred = report.credential;
+  const claims =
+    showClaims && cred
+      ? html`<h2>${tone === 'verified' ? d.whatItSays : d.whatItClaims}</h2>
+${summaryList(
+  [
+    cred.achievement.name || cred.name
+      ? { key: d.achievement, value: cred.achievement.name ?? cred.name ?? '' }
+      : null,
+    cred.achievement.description ? { key: d.description, value: cred.achievement.description } : null,
+    cred.subjectId ? { key: d.subject, value: html`<code>${cred.subjectId}</code>` } : null,
+    cred.validFrom ? { key: d.validFrom, value: dateInWords(cred.validFrom, lang) } : null,
+    cred.validUntil ? { key: d.validUntil, value: dateInWords(cred.validUntil, lang) } : null,
+  ],
+  'claims',
+)}`
+      : '';
+  const checks = html`<table class="table" id="checks">
+<caption class="visually-hidden">${d.checksHeading}</caption>
+<thead><tr><th scope="col">${d.checkColumn}</th><th scope="col">${d.detailColumn}</th></tr></thead>
+<tbody>
+${report.checks.map(
+  (
+    c,
+  ) => html`<tr data-check="${c.check}" data-outcome="${c.outcome}"><th scope="row">${d.checkNames[c.check]}<br>${tag(d.checkOutcome[c.outcome], c.outcome === 'passed' ? 'green' : c.outcome === 'failed' ? 'red' : c.outcome === 'skipped' ? 'grey' : 'amber')}</th><td>${c.check === 'issuer' && !showClaims ? html`<code>${report.issuer.id ?? '—'}</code>` : c.detail}</td></tr>
+`,
+)}</tbody>
+</table>
+<p class="secondary small">${d.checkedAt}: ${report.checkedAt}${report.algorithm ? ` · ${report.algorithm}` : ''}${report.kid ? html` · <code>${report.kid}</code>` : ''}</p>`;
+  return html`<div id="verifier-result" data-verdict="${report.verdict}" data-tone="${tone}">
+${verdictBox({ tone, title, body, extra, lang, status: report.verdict })}
+${summaryList(issuerRows, 'issuer')}
+${claims}
+${details(d.checksHeading, checks, 'checks-details')}
+</div>`;
+}
+
+/** The form's errors for a refusal of `POST /verify` (nothing sent, too large), in the page's language. */
+function formErrorsOf(problem: ProblemBody, s: Catalogue): VerifierForm['errors'] {
+  if (problem.status === 400) return [{ field: 'badge', text: s.verifier.nothingSent }];
+  if (problem.status === 413) return [{ field: 'badge', text: s.verifier.tooLarge }];
+  return undefined;
+}
+
+/** `GET /verify` (the form) and `POST /verify` (its answer, or its refusal, above the form). */
+export function verifierPage(
+  lang: Lang,
+  o: { report?: VerificationReport; own?: OwnRecord; form?: VerifierForm; problem?: ProblemBody } = {},
+): string {
+  const s = t(lang);
+  const v = s.verifier;
+  const form: VerifierForm = { ...o.form };
+  if (o.problem && !form.errors) form.errors = formErrorsOf(o.problem, s);
+  const other =
+    o.problem && !form.errors?.length
+      ? notificationBanner({
+          type: 'error',
+          label: s.common.error,
+          heading: o.problem.title,
+          body: html`<p>${o.problem.detail}</p>`,
+          id: 'problem',
+        })
+      : '';
+  const body = html`${form.errors?.length ? errorSummary({ title: s.common.thereIsAProblem, errors: form.errors.map((e) => ({ href: `#${e.field}`, text: e.text })) }) : ''}
+${other}
+<h1>${v.title}</h1>
+${o.report ? html`<h2>${v.resultHeading}</h2>\n${reportView(o.report, lang, o.own)}\n<h2>${v.checkAnother}</h2>` : html`<p class="lead">${v.lead}</p>`}
+${verifierForm(s, form)}
+<p class="secondary small">${v.sentNote}</p>
+<h2>${v.lookupHeading}</h2>
+${lookupForm(s, lang)}`;
+  return layout({
+    title: o.report
+      ? `${v.resultHeading}: ${o.report.verdict}`
+      : form.errors?.length || o.problem
+        ? `${s.common.error}: ${v.title}`
+        : v.title,
+    lang,
+    body,
+    path: '/verify',
+    narrow: true,
+  });
+}
+
+// ---------------------------------------------------------------- errors of /verify/{no}
+
+/** A mistyped number (400), an unknown one (404), or anything else (429, 500) in the problem's own words. */
+export function verifyErrorPage(problem: ProblemBody, input: string, lang: Lang): string {
+  const s = t(lang);
+  const n = s.notFound;
+  const typo = problem.errors?.some((e) => e.detail === 'Check character mismatch');
+  if (problem.status === 400) {
+    const title = typo ? n.typoTitle : n.notNumberTitle;
+    return layout({
+      title,
+      lang,
+      path: `/verify/${input}`,
+      narrow: true,
+      body: html`<h1>${title}</h1>
+${notificationBanner({ type: 'error', label: s.common.error, heading: n.nothingLookedUp, body: html`<p>${typo ? n.typoBody : n.notNumberBody}</p>`, id: 'problem' })}
+${summaryList([{ key: n.youEntered, value: html`<code>${input}</code>` }])}
+<h2>${n.tryAgain}</h2>
+${lookupForm(s, lang, input)}`,
+    });
+  }
+  if (problem.status === 404) {
+    return layout({
+      title: n.unknownTitle,
+      lang,
+      path: `/verify/${input}`,
+      narrow: true,
+      body: html`<h1>${n.unknownTitle}</h1>
+${verdictBox({ tone: 'unknown', title: n.unknownLabel, body: n.unknownBody, lang, id: 'problem' })}
+${summaryList([{ key: n.number, value: html`<code>${input}</code>` }])}
+<h2>${n.tryAgain}</h2>
+${lookupForm(s, lang)}`,
+    });
+  }
+  return layout({
+    title: problem.title,
+    lang,
+    narrow: true,
+    body: html`<h1>${problem.title}</h1>
+${notificationBanner({ type: 'error', label: s.common.error, heading: problem.title, body: html`<p>${problem.detail}</p>`, id: 'problem' })}
+${problem.requestId ? html`<p class="secondary">${s.common.requestId}: <code>${problem.requestId}</code></p>` : ''}
+<p><a href="/verify">${s.site.verify}</a></p>`,
+  });
+}
