@@ -83,6 +83,7 @@ const BUNDLED_DEPENDENCIES = [
   'hono/html',
   'hono/http-exception',
   'hono/router/trie-router',
+  'hono/route',
   'hono/utils/http-status',
   'jose',
   'jsonld-signatures',

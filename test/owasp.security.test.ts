@@ -504,6 +504,10 @@ describe('API1:2023 Broken Object Level Authorization', () => {
       'test/me-page.test.ts: another person’s grant goes back to /me with error=application-unknown and stays (needs an OAuth flow)',
     'post /api/me/certificates/{certificateNo}/credential-offer':
       'test/oid4vci.test.ts: another person’s certificate is a 404 (not-found)',
+    'post /me/certificates/{certificateNo}/digilocker':
+      'test/me-wallet-digilocker.test.ts: another person’s certificate goes back to /me with an error and nothing changes',
+    'post /me/certificates/{certificateNo}/credential-offer':
+      'test/me-wallet-digilocker.test.ts: another person’s certificate makes no offer',
     'patch /api/me/certificates/{certificateNo}/digilocker':
       'test/digilocker.test.ts: another person’s certificate is a 404 (not-found), and theirs stays as it was',
   };

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../domain/json-depth';
 import { ProblemError } from '../lib/problem';
 
@@ -13,6 +14,8 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 export function jsonDepthLimit(): MiddlewareHandler {
   return async (c, next) => {
     if (!c.req.raw.body || !JSON_TYPE.test(c.req.header('content-type') ?? '')) return next();
+    // A path no route answers is a 404 whatever its body (only middleware matched it).
+    if (!matchedRoutes(c).some((route) => route.method !== 'ALL')) return next();
     if (jsonTooDeep(await c.req.text()))
       throw new ProblemError(
         'validation-failed',
