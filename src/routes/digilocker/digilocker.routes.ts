@@ -18,7 +18,11 @@ const HMAC_HEADER = {
   description:
     'Base64 of HMAC-SHA256 of the raw request body, keyed with the API key registered on DigiLocker’s partner ' +
     'portal (`DIGILOCKER_API_KEY`). Missing or wrong: 401 with `Status="0"`.',
-  schema: { type: 'string' as const, maxLength: 256, example: 'nE1k0sW0mP9cZ3l4y7eG0a2Q0bq1x8tYpVw6kYxYt1U=' },
+  schema: {
+    type: 'string' as const,
+    maxLength: 256,
+    example: 'nE1k0sW0mP9cZ3l4y7eG0a2Q0bq1x8tYpVw6kYxYt1U=',
+  },
 };
 
 const refusals = (root: string, schema: z.ZodType) => ({
