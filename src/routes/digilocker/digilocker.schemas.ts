@@ -6,9 +6,18 @@ import { z } from '@hono/zod-openapi';
  * named by `xml.name`. The bodies are XML; these schemas document them.
  */
 const attribute = (description: string, example?: string) =>
-  z.string().openapi({ description, xml: { attribute: true }, ...(example ? { example } : {}) });
+  z
+    .string()
+    .max(256)
+    .openapi({ description, xml: { attribute: true }, ...(example ? { example } : {}) });
 const element = (description: string, example?: string) =>
   z.string().openapi({ description, ...(example ? { example } : {}) });
+/** A field DigiLocker sends: bounded like everything a request carries (the parser caps them too). */
+const sent = (description: string, example?: string) =>
+  z
+    .string()
+    .max(512)
+    .openapi({ description, ...(example ? { example } : {}) });
 
 const envelope = {
   ver: attribute('API version.', '1.0'),
@@ -29,19 +38,13 @@ export const PullUriRequestSchema = z
   .object({
     ...envelope,
     DocDetails: z.object({
-      DocType: element('The document type searched for (`DIGILOCKER_DOC_TYPE`).', 'VPCER'),
-      DigiLockerId: element(
-        'The DigiLocker account (36 characters).',
-        '123e4567-e89b-12d3-a456-426655440000',
-      ),
-      FullName: element(
+      DocType: sent('The document type searched for (`DIGILOCKER_DOC_TYPE`).', 'VPCER'),
+      DigiLockerId: sent('The DigiLocker account (36 characters).', '123e4567-e89b-12d3-a456-426655440000'),
+      FullName: sent(
         "The person's full name as on Aadhaar: compared with the holder's, case and spaces aside.",
       ),
-      DOB: element(
-        'Their date of birth, `DD-MM-YYYY`: compared with the one recorded at signup.',
-        '31-12-1990',
-      ),
-      UDF1: element('The certificate number (the registered search field).', 'VP-7K3M-Q9TD-2XWV'),
+      DOB: sent('Their date of birth, `DD-MM-YYYY`: compared with the one recorded at signup.', '31-12-1990'),
+      UDF1: sent('The certificate number (the registered search field).', 'VP-7K3M-Q9TD-2XWV'),
     }),
   })
   .openapi('PullURIRequest', { xml: { name: 'PullURIRequest' } });
@@ -86,12 +89,10 @@ export const PullDocRequestSchema = z
   .object({
     ...envelope,
     DocDetails: z.object({
-      URI: element('The URI a Pull URI answer gave.', 'in.example.vp-VPCER-VP-7K3M-Q9TD-2XWV'),
-      DigiLockerId: element('The DigiLocker account.').optional(),
-      FullName: element(
-        'Optional (v1.12 no longer sends it); when sent, it must be the holder’s.',
-      ).optional(),
-      DOB: element('Optional; when sent, it must be the holder’s (`DD-MM-YYYY`).').optional(),
+      URI: sent('The URI a Pull URI answer gave.', 'in.example.vp-VPCER-VP-7K3M-Q9TD-2XWV'),
+      DigiLockerId: sent('The DigiLocker account.').optional(),
+      FullName: sent('Optional (v1.12 no longer sends it); when sent, it must be the holder’s.').optional(),
+      DOB: sent('Optional; when sent, it must be the holder’s (`DD-MM-YYYY`).').optional(),
     }),
   })
   .openapi('PullDocRequest', { xml: { name: 'PullDocRequest' } });

@@ -193,13 +193,15 @@ export const VerifierFormSchema = z
     badge: z.unknown().optional().openapi({
       type: 'string',
       format: 'binary',
+      maxLength: 1_048_576,
       description: 'A baked badge image (PNG or SVG), up to 1 MB.',
     }),
     credential: z
       .string()
+      .max(1_048_576)
       .optional()
       .openapi({ description: 'Or the credential: a VC-JWT or the credential as JSON.' }),
-    lang: z.string().optional().openapi({ description: 'The page’s language (`en` or `hi`).' }),
+    lang: z.string().max(16).optional().openapi({ description: 'The page’s language (`en` or `hi`).' }),
   })
   .openapi('VerifierForm');
 
