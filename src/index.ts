@@ -1,97 +1,84 @@
-import { app } from './app';
-import { getDb } from './db/client';
-import { answerFromMemory, pathOf } from './http/memory-reads';
+/**
+ * The Worker's entry. Kept small on purpose (issue 54, decision 0324): a cold isolate evaluates
+ * only what this file imports statically, and the app (every route's schemas, the OpenAPI
+ * metadata, zxcvbn, the pillars' tables…) is imported with `await import()` by the first request
+ * that needs it. esbuild keeps those modules in the same file but wraps them in lazy init
+ * functions: parsed at startup, evaluated on first use. The public reads memory already holds
+ * (src/http/memory-reads.ts) and a verification whose payload is in KV (src/http/cold-reads.ts)
+ * are answered without the app; everything else goes to it. `npm run budget` fails when a static
+ * import from here reaches the app again (scripts/bundle-budget.mjs, LAZY_ONLY).
+ */
+import { answerFromKv, pathOf } from './http/cold-reads';
 import { useLogLevel } from './lib/log';
-import { ProblemError, problemBody, problemResponse } from './lib/problem';
-import { applySecurityHeaders } from './middleware/security-headers';
-import { strictOAuthBody } from './middleware/strict-utf8';
-import { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } from './queue/consumer';
-import { runScheduled } from './scheduled';
-import { countClientRegistration } from './services/account-throttles';
-import { auditGrantsEndedAtTokenEndpoint } from './services/portability/grants';
+// (No imports of its own: a few string maps.)
 import { asImsx } from './services/portability/imsx';
-import { authorizationServer, isAuthorizationServerPath, OAUTH_PATHS } from './services/portability/oauth';
 
 export { KvCoalescer } from './durable/kv-coalescer';
 export { RateLimiter } from './durable/rate-limiter';
 
-/** The app's fetch, taken once at load (as `fetch: app.fetch` did). */
-const serveApp = app.fetch;
+type Fetch = (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 
-/**
- * The library's answers carry the same security headers as the app's (nosniff, HSTS, a CSP that
- * forbids framing, no referrer): a token or a registration is personal, never stored by a cache.
- */
-function withSecurityHeaders(request: Request, response: Response, personal: boolean): Response {
-  const copy = new Response(response.body, response);
-  applySecurityHeaders(copy.headers, {
-    requestId: crypto.randomUUID(),
-    clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
-    personal,
+/** The app's fetch, once the app has been imported (as `fetch: app.fetch` did). */
+let serveApp: Fetch | undefined;
+/** The memory reads, imported with the app: until then, nothing but the app fills what they read. */
+let answerFromMemory: typeof import('./http/memory-reads').answerFromMemory | undefined;
+
+/** The app's fetch: at once when loaded, else after importing it (once per isolate). */
+function appFetch(): Fetch | Promise<Fetch> {
+  if (serveApp) return serveApp;
+  // Each request imports for itself (the runtime evaluates the modules once): a promise made in
+  // one request's context is not shared with another's.
+  return Promise.all([import('./app'), import('./http/memory-reads')]).then(([{ app }, memory]) => {
+    answerFromMemory = memory.answerFromMemory;
+    serveApp = app.fetch;
+    return serveApp;
   });
-  return copy;
 }
 
-/**
- * Dynamic client registration is unauthenticated and stores a client: limited per client network
- * (`CLIENT_REGISTRATIONS_PER_NETWORK`), a 429 problem with `Retry-After` past it. Null: admitted.
- */
-async function admitRegistration(request: Request, env: Env, pathname: string): Promise<Response | null> {
-  if (pathname !== OAUTH_PATHS.register || request.method !== 'POST') return null;
-  try {
-    await countClientRegistration(env, request.headers.get('CF-Connecting-IP') ?? undefined);
-    return null;
-  } catch (error) {
-    if (!(error instanceof ProblemError)) throw error;
-    return problemResponse(problemBody(error.type, error.message, { instance: pathname }), error.headers);
-  }
+/** `request` answered by the app. */
+function toApp(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
+  const fetch = appFetch();
+  return fetch instanceof Promise ? fetch.then((f) => f(request, env, ctx)) : fetch(request, env, ctx);
+}
+
+/** The Open Badges API: the app's answer, its errors as `Imsx_StatusInfo` rather than problem+json. */
+async function imsApi(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const response = await toApp(request, env, ctx);
+  return response.status >= 400 ? asImsx(response) : response;
 }
 
 export default {
   // The OAuth 2.0 token, registration and metadata endpoints of the Open Badges API are the OAuth
-  // library's (src/services/portability/oauth.ts); everything else, the authorization page included,
-  // is the app's. Errors under /ims/ are the Open Badges API's `Imsx_StatusInfo`, not problem+json.
+  // library's (src/http/oauth-entry.ts); everything else, the authorization page included, is the
+  // app's. Errors under /ims/ are the Open Badges API's `Imsx_StatusInfo`, not problem+json.
   // Not async, and no URL parsed: this runs on every request, the hot public reads included.
   fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> {
     useLogLevel(env.LOG_LEVEL);
     const path = pathOf(request.url);
-    if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-')) {
-      const pathname = path.split('?')[0] ?? path;
-      if (isAuthorizationServerPath(pathname))
-        // Admitted by the registration limit, then bodies decoded strictly, as the app's are
-        // (src/middleware/strict-utf8.ts).
-        return admitRegistration(request, env, pathname)
-          .then(async (refused) => refused ?? (await strictOAuthBody(request)))
-          .then(async (checked) => {
-            if (checked instanceof Response) return checked;
-            const server = await authorizationServer(env);
-            const answer = (r: Request) => server.fetch(r, env, ctx);
-            // A grant the token endpoint ends (a client's RFC 7009 revocation, a reused code or
-            // refresh token) is audited.
-            if (pathname === OAUTH_PATHS.token)
-              return auditGrantsEndedAtTokenEndpoint(getDb(env.DB), env, checked, answer);
-            // A registration's client_name is checked and its scope kept (loaded only here).
-            if (pathname === OAUTH_PATHS.register && checked.method === 'POST') {
-              const { registerClient } = await import('./services/portability/client-registration');
-              return registerClient(getDb(env.DB), env, checked, answer);
-            }
-            return answer(checked);
-          })
-          .then((response) => withSecurityHeaders(request, response, !path.startsWith('/.well-known/')));
+    if (path.startsWith('/oauth/') || path.startsWith('/.well-known/oauth-'))
+      return import('./http/oauth-entry').then((oauth) =>
+        oauth.answerOAuth(request, env, ctx, path, () => toApp(request, env, ctx)),
+      );
+    if (!path.startsWith('/ims/')) {
+      if (answerFromMemory) return answerFromMemory(request, env, ctx, path) ?? toApp(request, env, ctx);
+      // Before the app is loaded: a verification from memory or KV (then the app reads KV itself,
+      // the same way, and one KV miss is never read twice).
+      const early = answerFromKv(request, env, ctx, path);
+      if (early === null) return toApp(request, env, ctx);
+      if (early instanceof Response) return early;
+      return early.then((answer) => answer ?? toApp(request, env, ctx));
     }
-    if (!path.startsWith('/ims/'))
-      return answerFromMemory(request, env, ctx, path) ?? serveApp(request, env, ctx);
-    return Promise.resolve(serveApp(request, env, ctx)).then((response) =>
-      response.status >= 400 ? asImsx(response) : response,
-    );
+    return imsApi(request, env, ctx);
   },
   async queue(batch, env) {
     useLogLevel(env.LOG_LEVEL);
+    const { consumeDeadLetters, consumeJobBatch, DEAD_LETTER_QUEUE } = await import('./queue/consumer');
     if (batch.queue === DEAD_LETTER_QUEUE) await consumeDeadLetters(batch, env);
     else await consumeJobBatch(batch, env);
   },
   async scheduled(controller, env, ctx) {
     useLogLevel(env.LOG_LEVEL);
+    const { runScheduled } = await import('./scheduled');
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Env>;

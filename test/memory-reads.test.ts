@@ -8,7 +8,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
+import { answerFromKv } from '../src/http/cold-reads';
 import { answerFromMemory } from '../src/http/memory-reads';
+import { verificationKey } from '../src/services/cache-keys';
+import { resetVerificationMemory } from '../src/services/verification-memory';
 import { candidateWithCertificate, loginAdmin } from './harness';
 import { as, BASE, call, jsonInit } from './helpers';
 
@@ -30,6 +33,20 @@ async function fromMemory(path: string, headers: Record<string, string> = {}, me
 }
 
 /**
+ * The cold path's answer (src/http/cold-reads.ts: before the app is imported, memory or KV), or
+ * null when it leaves the request to the app. With `cold`, the isolate's verification memory is
+ * forgotten first, as in a fresh isolate: the answer then comes from KV.
+ */
+async function fromKv(path: string, headers: Record<string, string> = {}, method = 'GET', cold = true) {
+  if (cold) resetVerificationMemory();
+  const url = `${BASE}${path}`;
+  const ctx = createExecutionContext();
+  const res = await (answerFromKv(new Request(url, { headers, method }), env, ctx, path) ?? null);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/**
  * Every header but those each response has its own of, by lower-case name: the request id, the
  * limiter's timing, and the limit's remaining count (one less per request).
  */
@@ -45,8 +62,8 @@ function headersOf(res: Response): Record<string, string> {
 const BROWSER = { 'Accept-Encoding': 'gzip, deflate, br, zstd' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Asserts the fast path answers `path` as the app does, for each kind of client. */
-async function sameAsApp(path: string, extra: Record<string, string> = {}) {
+/** Asserts the fast path (by default the memory's) answers `path` as the app does, for each kind of client. */
+async function sameAsApp(path: string, extra: Record<string, string> = {}, fastPath = fromMemory) {
   const plain = await fullPath(path, extra);
   expect(plain.status).toBe(200);
   const etag = plain.headers.get('ETag');
@@ -60,7 +77,7 @@ async function sameAsApp(path: string, extra: Record<string, string> = {}) {
   for (const own of cases) {
     const headers = { ...extra, ...own };
     const app = await fullPath(path, headers);
-    const fast = await fromMemory(path, headers);
+    const fast = await fastPath(path, headers);
     expect(fast, `${path} ${JSON.stringify(headers)}`).not.toBeNull();
     expect(fast?.status).toBe(app.status);
     expect(headersOf(fast as Response)).toEqual(headersOf(app));
@@ -167,5 +184,65 @@ describe('public reads answered from memory', { timeout: 60_000 }, () => {
     // And the revoked answer, once in memory, is what the fast path replays.
     const replay = await fromMemory(`/api/verify/${revoked}`);
     expect(((await (replay as Response).json()) as { status: string }).status).toBe('revoked');
+  });
+});
+
+describe('a verification answered from KV before the app is imported (a cold isolate)', {
+  timeout: 60_000,
+}, () => {
+  let certificateNo = '';
+
+  beforeAll(async () => {
+    ({ certificateNo } = await candidateWithCertificate('Cold Reader'));
+    // The app's first answer writes the payload to KV, as any verification of it anywhere would.
+    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
+  });
+
+  it('answers with the app’s headers and bytes from KV, 304s and gzip included, and keeps it in memory', async () => {
+    await sameAsApp(`/api/verify/${certificateNo}`, {}, fromKv);
+    // Loaded into memory as the app would load it: the memory reads answer it next.
+    resetVerificationMemory();
+    expect(await fromKv(`/api/verify/${certificateNo}`)).not.toBeNull();
+    expect(await fromMemory(`/api/verify/${certificateNo}`)).not.toBeNull();
+    // And the cold path answers a memory hit itself, with no KV read (KV emptied meanwhile).
+    await env.CACHE.delete(verificationKey(certificateNo));
+    expect((await fromKv(`/api/verify/${certificateNo}`, {}, 'GET', false))?.status).toBe(200);
+    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
+  });
+
+  it('leaves to the app a KV miss and what it does not recognise exactly', async () => {
+    // Well formed, never issued: KV has nothing, so the app answers (a 404 after its checks).
+    expect(await fromKv('/api/verify/VP-DEM0-CERT-1FY3')).toBeNull();
+    expect((await call('/api/verify/VP-DEM0-CERT-1FY3')).status).toBe(404);
+    expect(await fromKv(`/api/verify/${certificateNo}`, {}, 'HEAD')).toBeNull();
+    expect(await fromKv(`/api/verify/${certificateNo}?x=1`)).toBeNull();
+    expect(await fromKv(`/api/verify/${certificateNo.toLowerCase()}`)).toBeNull();
+    expect(await fromKv(`/api/verify/${certificateNo}/`)).toBeNull();
+    expect(await fromKv(`/api/verify/${'A'.repeat(600)}`)).toBeNull();
+    expect(await fromKv('/api/verify/')).toBeNull();
+    expect(await fromKv(`/verify/${certificateNo}`)).toBeNull();
+    expect(await fromKv('/api/public/agreement-rate')).toBeNull();
+  });
+
+  it('never serves a KV entry built before a revocation it knows of: the app rebuilds it', async () => {
+    const { certificateNo: revoked } = await candidateWithCertificate('Cold Revoked');
+    expect((await call(`/api/verify/${revoked}`)).status).toBe(200);
+    const stale = await env.CACHE.getWithMetadata<{ etag: string; builtAt: number }>(
+      verificationKey(revoked),
+    );
+    expect(stale.value).not.toBeNull();
+    expect((await fromKv(`/api/verify/${revoked}`))?.status).toBe(200);
+    const admin = await loginAdmin();
+    const res = await call(
+      `/api/certificates/${revoked}/revoke`,
+      jsonInit('POST', { reason: 'Work found to be plagiarised' }, as(admin)),
+    );
+    expect(res.status).toBe(200);
+    // The revocation deleted the entry; a location whose KV still holds the old one (KV
+    // propagates deletes within a minute) must not serve it.
+    await env.CACHE.put(verificationKey(revoked), stale.value as string, { metadata: stale.metadata });
+    expect(await fromKv(`/api/verify/${revoked}`)).toBeNull();
+    const after = await call(`/api/verify/${revoked}`);
+    expect(((await after.json()) as { status: string }).status).toBe('revoked');
   });
 });

@@ -14,24 +14,19 @@
  * refuses. Only a query string the app has already validated is recognised (`rememberLeaderboardQuery`).
  * The embed page and everything authenticated always take the full path.
  */
-import { gzipBody } from '../lib/content-coding';
 import { admittedWithoutIo, ipLimitKey, limitHeaders } from '../middleware/rate-limit';
 import { PUBLIC_AGREEMENT_CACHE_CONTROL, publicAgreementFromMemory } from '../services/agreement-rate';
-import { VERIFICATION_CACHE_CONTROL, verificationFromMemory } from '../services/certificates';
 import { LEADERBOARD_CACHE_CONTROL, leaderboardBody, leaderboardFromMemory } from '../services/leaderboard';
 import { JWKS_MAX_AGE, publishedKeysFromMemory } from '../services/signing-key';
-import { type Envelope, openDocumentResponse, publicJsonResponse } from './finished-response';
+import { VERIFICATION_CACHE_CONTROL, verificationFromMemory } from '../services/verification-reads';
+import { openDocumentResponse } from './finished-response';
+import { pathOf, publicEnvelope, replayJson, VERIFY_PREFIX } from './replay';
 
-const VERIFY_PREFIX = '/api/verify/';
+export { pathOf };
+
 const AGREEMENT_PATH = '/api/public/agreement-rate';
 const JWKS_PATH = '/.well-known/jwks.json';
 const LEADERBOARD_PATH = '/api/leaderboard';
-
-/** The path (and query) of an absolute URL, without parsing it. */
-export function pathOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  return slash === -1 ? '/' : url.slice(slash);
-}
 
 /** A leaderboard query as its route validated it. */
 type LeaderboardQuery = { domain: string | null; limit: number };
@@ -50,30 +45,6 @@ export function rememberLeaderboardQuery(url: string, query: LeaderboardQuery): 
   if (knownQueries.has(path)) return;
   if (knownQueries.size >= MAX_KNOWN_QUERIES) knownQueries.clear();
   knownQueries.set(path, Object.freeze({ ...query }));
-}
-
-/** A public read's envelope: a request id of ours, the client's echoed, CORS, never personal. */
-function publicEnvelope(request: Request, rateLimitHeaders?: Record<string, string>): Envelope {
-  return {
-    requestId: crypto.randomUUID(),
-    clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
-    publicRead: true,
-    personal: false,
-    rateLimitHeaders,
-  };
-}
-
-/** A cached public JSON payload as its route answers it (304, gzip or the JSON as is). */
-function replayJson(
-  request: Request,
-  payload: { json: string; etag: string; gzip?: Uint8Array | null },
-  cacheControl: string,
-  envelope: Envelope = publicEnvelope(request),
-): Response | Promise<Response> {
-  const answer = (gzip: Uint8Array | undefined) =>
-    publicJsonResponse(request, envelope, payload.json, payload.etag, cacheControl, { gzip });
-  const gzip = gzipBody(request, payload);
-  return gzip instanceof Promise ? gzip.then(answer) : answer(gzip);
 }
 
 /**

@@ -14,15 +14,22 @@ import { hasConsent } from './consent';
 import { briefCredentialFacts } from './credentials';
 import { mayBeIssued } from './verification-filter';
 import {
-  builtBeforeChange,
   claimRefresh,
   refreshDone,
-  servableWithoutIo,
   syncVerificationChanges,
   trustedPayload,
   verificationMemory,
 } from './verification-memory';
+import {
+  kvVerification,
+  VERIFICATION_CACHE_CONTROL,
+  type VerificationMeta,
+  verificationFromKv,
+  verificationFromMemory,
+} from './verification-reads';
 import { certificateEvent } from './webhooks/events';
+
+export { VERIFICATION_CACHE_CONTROL, verificationFromKv, verificationFromMemory };
 
 /** How long a cached verification may live without being invalidated. */
 const VERIFICATION_TTL_SECONDS = 60 * 60;
@@ -261,24 +268,6 @@ function reloadVerification(
   );
 }
 
-/** How long a client or shared cache may keep a verification's answer. */
-export const VERIFICATION_CACHE_CONTROL = 'public, max-age=60';
-
-/**
- * The verification `verification` would answer from the isolate's memory, when it can be had with
- * no I/O at all (src/http/memory-reads.ts); undefined sends the caller down the full path.
- * `certificateNo` as the caller got it: only a normalised number is ever in memory.
- */
-export function verificationFromMemory(
-  certificateNo: string,
-  now: number = Date.now(),
-): CachedPayload | undefined {
-  return servableWithoutIo(verificationKey(certificateNo), now);
-}
-
-/** KV metadata of a verification entry: its validator, and when it was built (ms). */
-type VerificationMeta = { etag: string; builtAt?: number };
-
 /** Test seam: runs between reading the database and writing the cache (to interleave a revocation). */
 export type LoadHooks = { afterRead?: () => Promise<void> };
 
@@ -298,10 +287,8 @@ export async function loadVerification(
   hooks: LoadHooks = {},
 ): Promise<CachedPayload | null> {
   const key = verificationKey(certificateNo);
-  const hit = await env.CACHE.getWithMetadata<VerificationMeta>(key);
-  // An entry this location still holds from before a known change is rebuilt from the primary.
-  const stale = hit.metadata ? builtBeforeChange(certificateNo, hit.metadata.builtAt ?? 0) : false;
-  if (hit.value !== null && hit.metadata && !stale) return { json: hit.value, etag: hit.metadata.etag };
+  const { found, stale } = await kvVerification(env, certificateNo);
+  if (found) return found;
   let built = await buildVerification(stale ? db : readDb(), env, certificateNo);
   for (let attempt = 0; built && attempt < 3; attempt++) {
     await hooks.afterRead?.();

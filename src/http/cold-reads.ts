@@ -1,0 +1,45 @@
+/**
+ * A verification answered from KV before the app is imported (issue 54, decision 0324): the first
+ * request of a cold isolate is usually a certificate link, and importing the app for it (every
+ * route's schemas and metadata, built at load) costs several times a hello-world Worker's whole
+ * cold start. `GET /api/verify/{no}` for a number in its canonical form whose payload KV holds is
+ * answered here as the app answers it: the same steps (`verificationFromKv`: the change feed, then
+ * KV's entry unless it predates a known change, kept in memory as the app keeps it) and the same
+ * response builder and envelope as the memory reads (`replayJson`). Anything else, a KV miss
+ * included, is null: the caller takes the full path through the app, which stays the one source
+ * of every other answer (a 404, a 400 for a typo, a payload built from D1).
+ */
+import { parseCertificateNumber } from '../domain/certificates/certificate-number';
+import {
+  VERIFICATION_CACHE_CONTROL,
+  verificationFromKv,
+  verificationFromMemory,
+} from '../services/verification-reads';
+import { pathOf, replayJson, VERIFY_PREFIX } from './replay';
+
+export { pathOf };
+
+/**
+ * The answer to `request` from memory or KV, or null when this path does not handle it (or a
+ * promise resolving to null: KV has nothing it may serve). `path` is the request's path and query,
+ * as `src/index.ts` took it. Before the app is loaded, memory can hold nothing else of what
+ * src/http/memory-reads.ts answers (only the app fills it).
+ */
+export function answerFromKv(
+  request: Request,
+  env: Env,
+  _ctx: Pick<ExecutionContext, 'waitUntil'>,
+  path: string,
+): Response | Promise<Response | null> | null {
+  if (request.method !== 'GET' || !path.startsWith(VERIFY_PREFIX)) return null;
+  const inMemory = verificationFromMemory(path.slice(VERIFY_PREFIX.length));
+  if (inMemory) return replayJson(request, inMemory, VERIFICATION_CACHE_CONTROL);
+  const certificateNo = path.slice(VERIFY_PREFIX.length);
+  // Only the canonical form (what links and QR codes carry): anything else, a query string
+  // included, is the route's to judge (normalise, or refuse with a 400).
+  const parsed = parseCertificateNumber(certificateNo);
+  if (!parsed.ok || parsed.normalised !== certificateNo) return null;
+  return verificationFromKv(env, certificateNo).then((found) =>
+    found ? replayJson(request, found, VERIFICATION_CACHE_CONTROL) : null,
+  );
+}
