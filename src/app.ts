@@ -87,3 +87,12 @@ export function buildApp() {
 }
 
 export const app = buildApp();
+
+/**
+ * The app's fetch as built, taken once when this module is evaluated: what the Worker's entry
+ * (src/index.ts) serves once it has imported the app lazily. A later reassignment of `app.fetch`
+ * (test/response-validation.setup.ts wraps it for tests that call the app directly) is not the
+ * entry's: its answers are checked after the entry's own mapping (the `/ims/` errors'
+ * `Imsx_StatusInfo`), by `call()`, as when the entry imported the app statically.
+ */
+export const serveApp: typeof app.fetch = app.fetch;

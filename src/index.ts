@@ -28,9 +28,10 @@ function appFetch(): Fetch | Promise<Fetch> {
   if (serveApp) return serveApp;
   // Each request imports for itself (the runtime evaluates the modules once): a promise made in
   // one request's context is not shared with another's.
-  return Promise.all([import('./app'), import('./http/memory-reads')]).then(([{ app }, memory]) => {
+  return Promise.all([import('./app'), import('./http/memory-reads')]).then(([app, memory]) => {
     answerFromMemory = memory.answerFromMemory;
-    serveApp = app.fetch;
+    // The fetch as the app module built it (not `app.fetch` as it may be by now: src/app.ts).
+    serveApp = app.serveApp;
     return serveApp;
   });
 }
