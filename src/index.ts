@@ -64,6 +64,12 @@ export default {
       if (answerFromMemory) return answerFromMemory(request, env, ctx, path) ?? toApp(request, env, ctx);
       // Before the app is loaded: a verification from memory or KV (then the app reads KV itself,
       // the same way, and one KV miss is never read twice).
+      if (request.method === 'GET' && path.startsWith('/verify/'))
+        // The certificate page from memory or KV: its builder and template only (decision 0325).
+        return import('./routes/pages/pages.cold').then(
+          async ({ answerPageFromKv }) =>
+            (await answerPageFromKv(request, env, path)) ?? toApp(request, env, ctx),
+        );
       const early = answerFromKv(request, env, ctx, path);
       if (early === null) return toApp(request, env, ctx);
       if (early instanceof Response) return early;

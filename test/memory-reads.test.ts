@@ -10,10 +10,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { answerFromKv } from '../src/http/cold-reads';
 import { answerFromMemory } from '../src/http/memory-reads';
-import { verificationKey } from '../src/services/cache-keys';
+import { VERIFY_CHANGES_KEY, verificationKey } from '../src/services/cache-keys';
 import { resetVerificationMemory } from '../src/services/verification-memory';
 import { candidateWithCertificate, loginAdmin } from './harness';
-import { as, BASE, call, jsonInit } from './helpers';
+import { as, BASE, call, eventually, jsonInit } from './helpers';
 
 /** The app's own answer (the full path: router, middleware, handler). */
 async function fullPath(path: string, headers: Record<string, string>): Promise<Response> {
@@ -44,6 +44,14 @@ async function fromKv(path: string, headers: Record<string, string> = {}, method
   const res = await (answerFromKv(new Request(url, { headers, method }), env, ctx, path) ?? null);
   await waitOnExecutionContext(ctx);
   return res;
+}
+
+/** Waits until the change feed in KV names `certificateNo` (the coalescer's write may be scheduled). */
+async function publishedChange(certificateNo: string): Promise<void> {
+  await eventually(async () => {
+    const feed = await env.CACHE.get<{ changes: [string, number][] }>(VERIFY_CHANGES_KEY, 'json');
+    return feed?.changes.some(([no]) => no === certificateNo) ? true : undefined;
+  });
 }
 
 /**
@@ -241,6 +249,9 @@ describe('a verification answered from KV before the app is imported (a cold iso
     // The revocation deleted the entry; a location whose KV still holds the old one (KV
     // propagates deletes within a minute) must not serve it.
     await env.CACHE.put(verificationKey(revoked), stale.value as string, { metadata: stale.metadata });
+    // A fresh isolate learns of it from the published change feed, which the coalescer writes at
+    // most once per its window (the previous test's revocation may have just been written).
+    await publishedChange(revoked);
     expect(await fromKv(`/api/verify/${revoked}`)).toBeNull();
     const after = await call(`/api/verify/${revoked}`);
     expect(((await after.json()) as { status: string }).status).toBe('revoked');

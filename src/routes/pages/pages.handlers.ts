@@ -8,16 +8,16 @@ import { ProblemError } from '../../lib/problem';
 import type { VerificationPayload } from '../../services/certificates';
 import * as certs from '../../services/certificates';
 import type { VerificationReport } from '../../services/credential-verifier';
-import { digilockerConfig } from '../../services/digilocker/config';
 import { cachedLeaderboard } from '../../services/leaderboard';
 import { JWKS_PATH } from '../certificates/certificates.routes';
 import { homePage } from './home.templates';
 import { chooseLanguage } from './i18n';
 import { pageHeaders } from './layout';
 import { embedCsp, LOADER_SCRIPT } from './pages.assets';
+import { PAGE_VERSION, verificationPage } from './pages.cold';
 import type * as routes from './pages.routes';
 import { embedPage } from './pages.templates';
-import { certificatePage, type OwnRecord, verifierPage } from './verify.templates';
+import { type OwnRecord, verifierPage } from './verify.templates';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -100,37 +100,17 @@ export const loader: AppRouteHandler<typeof routes.embedLoader> = (c) =>
     payload: loaderPayload,
   });
 
-/** Same checks and the same cached payload as `GET /api/verify/{certificateNo}`. */
+/**
+ * Same checks and the same cached payload as `GET /api/verify/{certificateNo}`; the page itself
+ * is built by `verificationPage` (./pages.cold.ts), which a cold isolate's entry shares.
+ */
 export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
-  const lang = chooseLanguage(c.req.raw);
-  // Server-wide (the same for every viewer), so the page stays cacheable; it is in the ETag.
-  const digilockerDocType = digilockerConfig(c.env)?.docType ?? null;
-  const headers: Record<string, string> = {
-    ...pageHeaders(lang),
-    ETag: found.etag.replace(/"$/, `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}-html"`),
-    'Cache-Control': 'public, max-age=60',
-  };
-  if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
-    delete headers['Content-Type'];
-    return c.body(null, 304, headers);
-  }
-  const payload = JSON.parse(found.json) as VerificationPayload;
-  const base = c.env.PUBLIC_BASE_URL.replace(/\/$/, '');
-  return c.body(
-    certificatePage({ v: payload, lang, base, jwksPath: JWKS_PATH, digilockerDocType }),
-    200,
-    headers,
-  );
+  const page = verificationPage(c.req.raw, c.env, found, JWKS_PATH);
+  return page.status === 304 ? c.body(null, 304, page.headers) : c.body(page.body, 200, page.headers);
 };
-
-/**
- * The version of the pages' markup in their ETags: a deployment that changes the templates or
- * the catalogues changes it, so a revalidation is not a 304 for an old page.
- */
-const PAGE_VERSION = 'p52a';
 
 /** The page is the same for everyone in a language; `?no=` is a look-up (303 to its page). */
 export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) => {

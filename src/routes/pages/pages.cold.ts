@@ -1,0 +1,105 @@
+/**
+ * The certificate page (`GET /verify/{certificateNo}`) built from a verification payload, shared
+ * by the app's page handler (`verify` in ./pages.handlers.ts) and the Worker's entry, which
+ * answers a cold isolate's first page from memory or KV before the app is imported (issue 54,
+ * decisions 0324 and 0325): a certificate link is the commonest first request of an isolate in a
+ * new location, and importing the app for it (every route's schemas and metadata) costs several
+ * times a hello-world Worker's whole cold start.
+ *
+ * Kept light on purpose: it imports the page's template, layout and catalogues, never a route
+ * file, zod or the certificates service (types aside). The entry imports it with `await import()`
+ * on such a request only. `test/cold-page.test.ts` compares the entry's answer with the app's
+ * byte for byte, header for header, for each state a payload can hold and in both languages.
+ */
+import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
+import { envelopedResponse } from '../../http/finished-response';
+import { noneMatch } from '../../lib/etag';
+import { corsCase } from '../../middleware/public-cors';
+import type { VerificationPayload } from '../../services/certificates';
+import { digilockerConfig } from '../../services/digilocker/config';
+import { verificationFromKv, verificationFromMemory } from '../../services/verification-reads';
+import { chooseLanguage } from './i18n';
+import { pageHeaders } from './layout';
+import { certificatePage } from './verify.templates';
+
+/**
+ * The version of the pages' markup in their ETags: a deployment that changes the templates or
+ * the catalogues changes it, so a revalidation is not a 304 for an old page.
+ */
+export const PAGE_VERSION = 'p52a';
+
+/** The page's answer before the envelope (request id, security headers) is put on it. */
+export type VerificationPage =
+  | { status: 200; headers: Record<string, string>; body: string }
+  | { status: 304; headers: Record<string, string>; body: null };
+
+/** What the page reads of the Worker's settings. */
+type PageEnv = Pick<Env, 'PUBLIC_BASE_URL'> &
+  Partial<Pick<Env, 'DIGILOCKER_ORG_ID' | 'DIGILOCKER_DOC_TYPE' | 'DIGILOCKER_API_KEY'>>;
+
+/**
+ * The certificate page of `found` (a verification payload as memory, KV or D1 gave it) for
+ * `request`: its language (`?lang=`, else `Accept-Language`), ETag, caching and CSP, and a 304
+ * when the client holds this very page. `jwksPath` is where the page's own signature check finds
+ * the keys.
+ */
+export function verificationPage(
+  request: Request,
+  env: PageEnv,
+  found: { json: string; etag: string },
+  jwksPath: string,
+): VerificationPage {
+  const lang = chooseLanguage(request);
+  // Server-wide (the same for every viewer), so the page stays cacheable; it is in the ETag.
+  const digilockerDocType = digilockerConfig(env)?.docType ?? null;
+  const headers: Record<string, string> = {
+    ...pageHeaders(lang),
+    ETag: found.etag.replace(/"$/, `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}-html"`),
+    'Cache-Control': 'public, max-age=60',
+  };
+  if (noneMatch(request.headers.get('If-None-Match') ?? undefined, headers.ETag ?? '')) {
+    delete headers['Content-Type'];
+    return { status: 304, headers, body: null };
+  }
+  const payload = JSON.parse(found.json) as VerificationPayload;
+  const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
+  return {
+    status: 200,
+    headers,
+    body: certificatePage({ v: payload, lang, base, jwksPath, digilockerDocType }),
+  };
+}
+
+export const VERIFY_PAGE_PREFIX = '/verify/';
+/** As `JWKS_PATH` of the certificates' routes (not imported: a route file brings zod). */
+const JWKS_PATH = '/.well-known/jwks.json';
+/** The only query strings answered here (besides none): a language the route accepts. */
+const LANGUAGE_QUERIES = new Set(['lang=en', 'lang=hi']);
+
+/**
+ * `GET /verify/{no}` answered from memory or KV as the app answers it, or null (then the app's):
+ * only a number in its canonical form (what links and QR codes carry) with no query string but a
+ * language, whose payload memory or KV holds and may serve (`verificationFromKv`: the change feed
+ * first, an entry older than a known change never). A typo, an unknown number, a KV miss or
+ * another query are the route's to judge. `path` is the request's path and query, as the entry
+ * took it.
+ */
+export async function answerPageFromKv(request: Request, env: Env, path: string): Promise<Response | null> {
+  if (request.method !== 'GET' || !path.startsWith(VERIFY_PAGE_PREFIX)) return null;
+  const q = path.indexOf('?');
+  const pathname = q === -1 ? path : path.slice(0, q);
+  if (q !== -1 && !LANGUAGE_QUERIES.has(path.slice(q + 1))) return null;
+  const certificateNo = pathname.slice(VERIFY_PAGE_PREFIX.length);
+  const parsed = parseCertificateNumber(certificateNo);
+  if (!parsed.ok || parsed.normalised !== certificateNo) return null;
+  const found = verificationFromMemory(certificateNo) ?? (await verificationFromKv(env, certificateNo));
+  if (!found) return null;
+  const page = verificationPage(request, env, found, JWKS_PATH);
+  // The envelope the app's middleware gives a public page (src/middleware/envelope.ts).
+  return envelopedResponse(page.body, page.status, page.headers, {
+    requestId: crypto.randomUUID(),
+    clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
+    publicRead: corsCase(request.method, pathname) === 'read',
+    personal: false,
+  });
+}

@@ -1,0 +1,211 @@
+/**
+ * The certificate page a cold isolate's entry answers from memory or KV before the app is
+ * imported (src/routes/pages/pages.cold.ts, decision 0325) is the app's page: the same status,
+ * headers (request id aside) and bytes, for every state a verification payload can hold, in both
+ * languages (`?lang=`, `Accept-Language`), on a revalidation (304) and with the server-wide
+ * DigiLocker setting. What it cannot answer exactly (a KV miss, a stale entry, a typo, another
+ * query, another method) is left to the app.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { app } from '../src/app';
+import { answerPageFromKv } from '../src/routes/pages/pages.cold';
+import { VERIFY_CHANGES_KEY, verificationKey } from '../src/services/cache-keys';
+import type { VerificationPayload } from '../src/services/certificates';
+import { resetVerificationMemory } from '../src/services/verification-memory';
+import { candidateWithCertificate, loginAdmin } from './harness';
+import { as, BASE, call, eventually, jsonInit } from './helpers';
+
+type TestEnv = typeof env;
+
+/** The app's own answer (router, middleware, handler), its verification memory forgotten first. */
+async function fromApp(path: string, headers: Record<string, string>, workerEnv: TestEnv = env) {
+  resetVerificationMemory();
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(`${BASE}${path}`, { headers }), workerEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+/** The cold path's answer as a fresh isolate gives it (nothing in memory), or null (the app's). */
+async function fromCold(path: string, headers: Record<string, string> = {}, method = 'GET', workerEnv = env) {
+  resetVerificationMemory();
+  return answerPageFromKv(new Request(`${BASE}${path}`, { headers, method }), workerEnv, path);
+}
+
+/** Every header but the request id (each response has its own), by lower-case name. */
+function headersOf(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (name !== 'x-request-id') out[name] = value;
+  });
+  return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Asserts the cold path answers `path` with `headers` exactly as the app does; returns the app's answer. */
+async function sameAsApp(path: string, headers: Record<string, string>, workerEnv: TestEnv = env) {
+  const cold = await fromCold(path, headers, 'GET', workerEnv);
+  const full = await fromApp(path, headers, workerEnv);
+  const what = `${path} ${JSON.stringify(headers)}`;
+  expect(cold, what).not.toBeNull();
+  const answer = cold as Response;
+  expect(answer.status, what).toBe(full.status);
+  expect(headersOf(answer), what).toEqual(headersOf(full));
+  expect(answer.headers.get('X-Request-Id')).toMatch(UUID);
+  const [a, b] = [await answer.text(), await full.text()];
+  // Compared as text first (a readable diff), then as bytes.
+  expect(a, what).toBe(b);
+  expect(new TextEncoder().encode(a)).toEqual(new TextEncoder().encode(b));
+  return full;
+}
+
+/** Puts `payload` in KV as the app's verification would have left it (a fresh entry). */
+async function putPayload(payload: VerificationPayload, etag: string) {
+  await env.CACHE.put(verificationKey(payload.certificateNo), JSON.stringify(payload), {
+    metadata: { etag, builtAt: Date.now() },
+  });
+}
+
+describe('the certificate page answered before the app is imported (a cold isolate)', {
+  timeout: 120_000,
+}, () => {
+  let certificateNo = '';
+  let base: VerificationPayload;
+
+  beforeAll(async () => {
+    ({ certificateNo } = await candidateWithCertificate('Cold Page Reader'));
+    // The app's first answer writes the payload to KV, as any verification anywhere would.
+    expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
+    const stored = await env.CACHE.get(verificationKey(certificateNo));
+    expect(stored).not.toBeNull();
+    base = JSON.parse(stored as string) as VerificationPayload;
+  });
+
+  /** Each state the payload can hold, as the verification builds it. */
+  function states(): Record<string, VerificationPayload> {
+    const day = 86_400_000;
+    const past = new Date(Date.now() - 30 * day).toISOString();
+    const unverified = base.organisation ? { ...base.organisation, verification: 'unverified' } : null;
+    return {
+      active: base,
+      revoked: { ...base, status: 'revoked', valid: false, revokedAt: past },
+      suspended: { ...base, status: 'suspended', valid: false },
+      expired: { ...base, status: 'expired', valid: false, validUntil: past },
+      'pending issuer': { ...base, status: 'pending_issuer', valid: false, organisation: unverified },
+      'pending issuer, rejected': {
+        ...base,
+        status: 'pending_issuer',
+        valid: false,
+        organisation: base.organisation ? { ...base.organisation, verification: 'rejected' } : null,
+      },
+      'holder hidden': { ...base, holder: null },
+      'no organisation': { ...base, organisation: null },
+      'not signed': { ...base, credential: null },
+      'valid until later': { ...base, validUntil: new Date(Date.now() + 300 * day).toISOString() },
+    };
+  }
+
+  const REQUESTS: Record<string, string>[] = [
+    {},
+    { 'Accept-Language': 'hi-IN,hi;q=0.9,en;q=0.8' },
+    { 'Accept-Language': 'en-GB,en;q=0.9,hi;q=0.5' },
+    { 'Accept-Language': 'fr' },
+    { Accept: 'text/html', 'Accept-Encoding': 'gzip, br', 'X-Request-Id': 'client-trace-7' },
+  ];
+
+  it('answers each state of the payload as the app does, in English and Hindi, 304 included', async () => {
+    let n = 0;
+    for (const [name, payload] of Object.entries(states())) {
+      n += 1;
+      await putPayload(payload, `W/"${n}-${name.replace(/\W/g, '')}"`);
+      for (const query of ['', '?lang=hi', '?lang=en']) {
+        const path = `/verify/${certificateNo}${query}`;
+        for (const headers of REQUESTS) {
+          const full = await sameAsApp(path, headers);
+          expect(full.status, `${name} ${path}`).toBe(200);
+        }
+        // The browser's revalidation of the page it holds: a 304 from both, with the same headers.
+        const page = await fromApp(path, {});
+        const etag = page.headers.get('ETag') as string;
+        expect(etag).toMatch(/-(en|hi)-\w+-html"$/);
+        const revalidated = await sameAsApp(path, { 'If-None-Match': etag });
+        expect(revalidated.status).toBe(304);
+      }
+    }
+    // The two languages differ (the comparison above is not of two English pages).
+    await putPayload(base, 'W/"lang-check"');
+    const [en, hi] = await Promise.all([
+      fromCold(`/verify/${certificateNo}?lang=en`),
+      fromCold(`/verify/${certificateNo}`, { 'Accept-Language': 'hi' }),
+    ]);
+    expect(en?.headers.get('Content-Language')).toBe('en');
+    expect(hi?.headers.get('Content-Language')).toBe('hi');
+    expect(await hi?.text()).toContain('lang="hi"');
+  });
+
+  it('answers as the app with the DigiLocker setting on (in the page and its ETag)', async () => {
+    await putPayload(base, 'W/"digilocker"');
+    const withDigiLocker = {
+      ...env,
+      DIGILOCKER_ORG_ID: 'org.example',
+      DIGILOCKER_DOC_TYPE: 'VPCRT',
+      DIGILOCKER_API_KEY: 'key-for-tests',
+    } as TestEnv;
+    const full = await sameAsApp(`/verify/${certificateNo}`, {}, withDigiLocker);
+    expect(full.headers.get('ETag')).toMatch(/-dl-html"$/);
+  });
+
+  it('leaves to the app a KV miss, a stale entry, a typo, another query or method', async () => {
+    await putPayload(base, 'W/"fall-through"');
+    const page = `/verify/${certificateNo}`;
+    expect(await fromCold('/verify/VP-DEM0-CERT-1FY3')).toBeNull();
+    expect(await fromCold(page, {}, 'HEAD')).toBeNull();
+    expect(await fromCold(`${page}?lang=fr`)).toBeNull();
+    expect(await fromCold(`${page}?lang=hi&x=1`)).toBeNull();
+    expect(await fromCold(`${page}?`)).toBeNull();
+    expect(await fromCold(`/verify/${certificateNo.toLowerCase()}`)).toBeNull();
+    expect(await fromCold(`${page}/`)).toBeNull();
+    expect(await fromCold(`/verify/${'A'.repeat(600)}`)).toBeNull();
+    const typo = `${certificateNo.slice(0, -1)}${certificateNo.endsWith('0') ? '1' : '0'}`;
+    expect(await fromCold(`/verify/${typo}`)).toBeNull();
+    expect(await fromCold('/verify')).toBeNull();
+    expect(await fromCold(`/api/verify/${certificateNo}`)).toBeNull();
+    // Each of those the app answers itself: a lower-case number is found, a typo is a 400, another
+    // language a 400.
+    expect((await fromApp(`/verify/${certificateNo.toLowerCase()}`, {})).status).toBe(200);
+    expect((await fromApp(`/verify/${typo}`, { Accept: 'text/html' })).status).toBe(400);
+    expect((await fromApp(`${page}?lang=fr`, { Accept: 'text/html' })).status).toBe(400);
+    expect((await fromApp('/verify/VP-DEM0-CERT-1FY3', { Accept: 'text/html' })).status).toBe(404);
+    // A KV entry built before a change this isolate knows of (a revocation) is never served: the
+    // app rebuilds the page from the database.
+    const { certificateNo: revoked } = await candidateWithCertificate('Cold Page Revoked');
+    expect((await call(`/api/verify/${revoked}`)).status).toBe(200);
+    const stale = await env.CACHE.getWithMetadata<{ etag: string; builtAt: number }>(
+      verificationKey(revoked),
+    );
+    expect(stale.value).not.toBeNull();
+    expect((await fromCold(`/verify/${revoked}`))?.status).toBe(200);
+    const admin = await loginAdmin();
+    const res = await call(
+      `/api/certificates/${revoked}/revoke`,
+      jsonInit('POST', { reason: 'Work found to be plagiarised' }, as(admin)),
+    );
+    expect(res.status).toBe(200);
+    await env.CACHE.put(verificationKey(revoked), stale.value as string, { metadata: stale.metadata });
+    // This isolate knows of it at once; a fresh one from the change feed, once the coalescer has
+    // published it (at most once per its window).
+    expect(
+      await answerPageFromKv(new Request(`${BASE}/verify/${revoked}`), env, `/verify/${revoked}`),
+    ).toBeNull();
+    await eventually(async () => {
+      const feed = await env.CACHE.get<{ changes: [string, number][] }>(VERIFY_CHANGES_KEY, 'json');
+      return feed?.changes.some(([no]) => no === revoked) ? true : undefined;
+    });
+    expect(await fromCold(`/verify/${revoked}`)).toBeNull();
+    const rebuilt = await fromApp(`/verify/${revoked}`, { 'Accept-Language': 'en' });
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.headers.get('ETag')).not.toContain(stale.metadata?.etag.slice(2, -1) as string);
+  });
+});
