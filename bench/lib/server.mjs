@@ -27,17 +27,33 @@ export async function prepareState(stateDir) {
  * @param {string} outDir relative to the repository root
  * @param {string} [entry] an entry point in place of the config's `main` (the service's bench
  *   entry, bench/worker/index.ts), relative to the repository root
+ * @param {{ split?: boolean }} [options] `split`: the production build (scripts/build-worker.mjs),
+ *   the entry and its lazily imported modules as separate files, as `npm run deploy` uploads it
  * @returns {Promise<string>} the generated config's path
  */
-export async function buildWorker(config, outDir, entry) {
+export async function buildWorker(config, outDir, entry, { split = false } = {}) {
   const dir = join(ROOT, outDir);
   rmSync(dir, { recursive: true, force: true });
-  const args = ['deploy', '--dry-run', '--config', config, '--env', '', '--outdir', dir];
-  await runWrangler(entry ? [...args, entry] : args, { capture: true });
+  if (split) {
+    // The production build (scripts/build-worker.mjs: the entry and its lazily imported modules
+    // as separate files, decision 0326), served with the local config's bindings.
+    const { buildWorker: buildSplit } = await import('../../scripts/build-worker.mjs');
+    await buildSplit(dir);
+  } else {
+    const args = ['deploy', '--dry-run', '--config', config, '--env', '', '--outdir', dir];
+    await runWrangler(entry ? [...args, entry] : args, { capture: true });
+  }
   const source = readFileSync(join(ROOT, config), 'utf8');
   const local = source.split(/^\[env\./m)[0] ?? '';
-  const generated = local
-    .replace(/^main\s*=.*$/m, 'main = "index.js"\nno_bundle = true')
+  let generated = local
+    .replace(
+      /^main\s*=.*$/m,
+      split
+        ? 'main = "index.js"\nno_bundle = true\nfind_additional_modules = true'
+        : 'main = "index.js"\nno_bundle = true',
+    )
+    // (scripts/build-worker.mjs minified it; wrangler does not minify what it does not bundle.)
+    .replace(/^minify\s*=\s*true$/m, split ? 'minify = false' : 'minify = true')
     .replace(/^migrations_dir\s*=\s*"(.*)"$/gm, (_, d) => `migrations_dir = ${JSON.stringify(join(ROOT, d))}`)
     // No [build] (the dry run above ran it) and no [assets]: locally, static assets put wrangler's
     // asset router (another Worker in the same workerd) in front of every request, a hop the
@@ -46,6 +62,8 @@ export async function buildWorker(config, outDir, entry) {
     // /changelog, which read it, are not benchmarked.
     .replace(/^\[build\]\n(?:(?!\[)[^\n]*\n)*/m, '')
     .replace(/^\[assets\]\n(?:(?!\[)[^\n]*\n)*/m, '');
+  // The chunks are ES modules, as [env.production] declares them (wrangler's default: CommonJS).
+  if (split) generated += '\n[[rules]]\ntype = "ESModule"\nglobs = ["**/*.js"]\n';
   if (!/^main = "index.js"$/m.test(generated) || !existsSync(join(dir, 'index.js'))) {
     throw new Error(`could not derive a benchmark config from ${config}`);
   }
