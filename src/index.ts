@@ -8,7 +8,7 @@
  * are answered without the app; everything else goes to it. `npm run budget` fails when a static
  * import from here reaches the app again (scripts/bundle-budget.mjs, LAZY_ONLY).
  */
-import { answerFromKv, pathOf } from './http/cold-reads';
+import { answerFromKv, coldPageNumber, coldPayload, pathOf } from './http/cold-reads';
 import { useLogLevel } from './lib/log';
 // (No imports of its own: a few string maps.)
 import { asImsx } from './services/portability/imsx';
@@ -64,11 +64,16 @@ export default {
       if (answerFromMemory) return answerFromMemory(request, env, ctx, path) ?? toApp(request, env, ctx);
       // Before the app is loaded: a verification from memory or KV (then the app reads KV itself,
       // the same way, and one KV miss is never read twice).
-      if (request.method === 'GET' && path.startsWith('/verify/'))
-        // The certificate page from memory or KV: its builder and template only (decision 0325).
-        return import('./routes/pages/pages.cold').then(
-          async ({ answerPageFromKv }) =>
-            (await answerPageFromKv(request, env, path)) ?? toApp(request, env, ctx),
+      const pageNo = coldPageNumber(request, path);
+      if (pageNo !== null)
+        // The certificate page from memory or KV by its own builder and template (decision 0325):
+        // the payload is read while that module loads.
+        return Promise.all([
+          import('./routes/pages/pages.cold'),
+          // (A failed KV read is the app's to handle, as it would be without this path.)
+          Promise.resolve(coldPayload(env, pageNo)).catch(() => undefined),
+        ]).then(([page, found]) =>
+          found ? page.coldPageResponse(request, env, path, found) : toApp(request, env, ctx),
         );
       const early = answerFromKv(request, env, ctx, path);
       if (early === null) return toApp(request, env, ctx);

@@ -10,6 +10,7 @@
  * of every other answer (a 404, a 400 for a typo, a payload built from D1).
  */
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
+import type { CachedPayload } from '../services/cache-keys';
 import {
   VERIFICATION_CACHE_CONTROL,
   verificationFromKv,
@@ -42,4 +43,34 @@ export function answerFromKv(
   return verificationFromKv(env, certificateNo).then((found) =>
     found ? replayJson(request, found, VERIFICATION_CACHE_CONTROL) : null,
   );
+}
+
+const VERIFY_PAGE_PREFIX = '/verify/';
+/** The only query strings a cold page answers (besides none): a language the page's route accepts. */
+const LANGUAGE_QUERIES = new Set(['lang=en', 'lang=hi']);
+
+/**
+ * The certificate number of a `GET /verify/{no}` a cold isolate may answer itself (decision 0325):
+ * a number in its canonical form, with no query string or exactly `lang=en` / `lang=hi`; null for
+ * anything else (the app's to judge: a typo's 400, another query, another method).
+ */
+export function coldPageNumber(request: Request, path: string): string | null {
+  if (request.method !== 'GET' || !path.startsWith(VERIFY_PAGE_PREFIX)) return null;
+  const q = path.indexOf('?');
+  if (q !== -1 && !LANGUAGE_QUERIES.has(path.slice(q + 1))) return null;
+  const certificateNo = path.slice(VERIFY_PAGE_PREFIX.length, q === -1 ? undefined : q);
+  const parsed = parseCertificateNumber(certificateNo);
+  return parsed.ok && parsed.normalised === certificateNo ? certificateNo : null;
+}
+
+/**
+ * The payload of `certificateNo` that memory or KV may serve without the app (the same rules as
+ * `answerFromKv`), or undefined: then the app. Started by the entry while the page's builder is
+ * being imported, so the KV round trip and the module's loading overlap.
+ */
+export function coldPayload(
+  env: Pick<Env, 'CACHE'>,
+  certificateNo: string,
+): CachedPayload | Promise<CachedPayload | undefined> {
+  return verificationFromMemory(certificateNo) ?? verificationFromKv(env, certificateNo);
 }

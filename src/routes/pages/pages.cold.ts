@@ -11,13 +11,12 @@
  * on such a request only. `test/cold-page.test.ts` compares the entry's answer with the app's
  * byte for byte, header for header, for each state a payload can hold and in both languages.
  */
-import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
+import { coldPageNumber, coldPayload } from '../../http/cold-reads';
 import { envelopedResponse } from '../../http/finished-response';
 import { noneMatch } from '../../lib/etag';
 import { corsCase } from '../../middleware/public-cors';
 import type { VerificationPayload } from '../../services/certificates';
 import { digilockerConfig } from '../../services/digilocker/config';
-import { verificationFromKv, verificationFromMemory } from '../../services/verification-reads';
 import { chooseLanguage } from './i18n';
 import { pageHeaders } from './layout';
 import { certificatePage } from './verify.templates';
@@ -70,36 +69,39 @@ export function verificationPage(
   };
 }
 
-export const VERIFY_PAGE_PREFIX = '/verify/';
 /** As `JWKS_PATH` of the certificates' routes (not imported: a route file brings zod). */
 const JWKS_PATH = '/.well-known/jwks.json';
-/** The only query strings answered here (besides none): a language the route accepts. */
-const LANGUAGE_QUERIES = new Set(['lang=en', 'lang=hi']);
 
 /**
  * `GET /verify/{no}` answered from memory or KV as the app answers it, or null (then the app's):
  * only a number in its canonical form (what links and QR codes carry) with no query string but a
- * language, whose payload memory or KV holds and may serve (`verificationFromKv`: the change feed
- * first, an entry older than a known change never). A typo, an unknown number, a KV miss or
- * another query are the route's to judge. `path` is the request's path and query, as the entry
- * took it.
+ * language (`coldPageNumber`), whose payload memory or KV holds and may serve (`coldPayload`: the
+ * change feed first, an entry older than a known change never). A typo, an unknown number, a KV
+ * miss or another query are the route's to judge. `path` is the request's path and query, as the
+ * entry took it. (The entry itself calls the same three steps, the payload's read started while
+ * this module loads.)
  */
 export async function answerPageFromKv(request: Request, env: Env, path: string): Promise<Response | null> {
-  if (request.method !== 'GET' || !path.startsWith(VERIFY_PAGE_PREFIX)) return null;
-  const q = path.indexOf('?');
-  const pathname = q === -1 ? path : path.slice(0, q);
-  if (q !== -1 && !LANGUAGE_QUERIES.has(path.slice(q + 1))) return null;
-  const certificateNo = pathname.slice(VERIFY_PAGE_PREFIX.length);
-  const parsed = parseCertificateNumber(certificateNo);
-  if (!parsed.ok || parsed.normalised !== certificateNo) return null;
-  const found = verificationFromMemory(certificateNo) ?? (await verificationFromKv(env, certificateNo));
-  if (!found) return null;
+  const certificateNo = coldPageNumber(request, path);
+  if (certificateNo === null) return null;
+  const found = await coldPayload(env, certificateNo);
+  return found ? coldPageResponse(request, env, path, found) : null;
+}
+
+/** The page of a payload `coldPayload` gave, with the envelope the app's middleware gives a public page. */
+export function coldPageResponse(
+  request: Request,
+  env: Env,
+  path: string,
+  found: { json: string; etag: string },
+): Response {
   const page = verificationPage(request, env, found, JWKS_PATH);
-  // The envelope the app's middleware gives a public page (src/middleware/envelope.ts).
+  const q = path.indexOf('?');
+  // (src/middleware/envelope.ts: request id, security headers, CORS for a public read.)
   return envelopedResponse(page.body, page.status, page.headers, {
     requestId: crypto.randomUUID(),
     clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
-    publicRead: corsCase(request.method, pathname) === 'read',
+    publicRead: corsCase(request.method, q === -1 ? path : path.slice(0, q)) === 'read',
     personal: false,
   });
 }
