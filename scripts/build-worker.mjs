@@ -42,7 +42,7 @@ function binaryModules(outdir) {
     setup(b) {
       /** @type {Map<string, string>} */
       const copied = new Map();
-      b.onResolve({ filter: /\.(wasm|ttf|png)$/ }, async (args) => {
+      b.onResolve({ filter: /\.(wasm|ttf|png|bin)$/ }, async (args) => {
         // (The package's own resolution, asked below, passes through.)
         if (args.pluginData === 'raw') return undefined;
         const source = args.path.startsWith('.')
@@ -94,7 +94,8 @@ export async function buildWorker(outdir = WORKER_OUT) {
     },
     alias: NODE_ALIASES,
     external: ['cloudflare:*', 'node:*'],
-    loader: { '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx' },
+    // wrangler's default Text rules (*.txt, *.html, *.sql) as strings, inlined.
+    loader: { '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.txt': 'text', '.html': 'text', '.sql': 'text' },
     plugins: [binaryModules(outdir)],
     logLevel: 'warning',
   });
