@@ -31,6 +31,34 @@ const NODE_ALIASES = Object.fromEntries(
 );
 
 /**
+ * A CommonJS `require('fs')` / `require('node:fs')` of a Node built-in, as wrangler's bundling
+ * answers it: a small module that imports the built-in and exports it as `module.exports` (left
+ * alone, esbuild's ESM output would throw "Dynamic require of node:fs is not supported").
+ * @returns {import('esbuild').Plugin}
+ */
+function nodeBuiltinRequires() {
+  const names = Object.keys(NODE_ALIASES).map((name) => name.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&'));
+  const filter = new RegExp(`^(node:)?(${names.join('|')})$`);
+  return {
+    name: 'node-builtin-requires',
+    setup(b) {
+      b.onResolve({ filter }, (args) =>
+        args.kind === 'require-call'
+          ? {
+              path: args.path.startsWith('node:') ? args.path : `node:${args.path}`,
+              namespace: 'node-require',
+            }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'node-require' }, ({ path }) => ({
+        contents: `import libDefault from '${path}';\nmodule.exports = libDefault;\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * Binary modules (wrangler.toml [[rules]]: CompiledWasm, Data) copied beside the chunks and
  * imported by name. Every output is in one flat directory, so `./name` is right from any of them.
  * @param {string} outdir
@@ -96,7 +124,7 @@ export async function buildWorker(outdir = WORKER_OUT) {
     external: ['cloudflare:*', 'node:*'],
     // wrangler's default Text rules (*.txt, *.html, *.sql) as strings, inlined.
     loader: { '.js': 'jsx', '.mjs': 'jsx', '.cjs': 'jsx', '.txt': 'text', '.html': 'text', '.sql': 'text' },
-    plugins: [binaryModules(outdir)],
+    plugins: [nodeBuiltinRequires(), binaryModules(outdir)],
     logLevel: 'warning',
   });
   // Beside the directory, not in it (not a module of the upload).
