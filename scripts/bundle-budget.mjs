@@ -181,6 +181,14 @@ async function main() {
     if (gzipBytes > UPLOAD_BUDGET_BYTES)
       failures.push(`the gzipped upload is ${gzipBytes} bytes, over the budget of ${UPLOAD_BUDGET_BYTES}`);
 
+    // esbuild's ESM output keeps a `require()` it could not turn into an import as a shim that
+    // throws "Dynamic require of … is not supported" when called: in a Worker, always a failure
+    // waiting for its path (the badge PNG's renderer had one before build-worker handled Node's
+    // built-ins). The split build must have none.
+    for (const name of readdirSync(dist).filter((file) => file.endsWith('.js')))
+      if (readFileSync(join(dist, name), 'utf8').includes('Dynamic require of'))
+        failures.push(`${name} keeps a require() esbuild could not resolve (it throws when reached)`);
+
     const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'worker.meta.json'), 'utf8'));
     /** @param {string} source */
     const outputFor = (source) =>
