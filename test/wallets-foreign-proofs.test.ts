@@ -205,18 +205,27 @@ describe.each(SUITES)('$name', ({ suite, proof }) => {
     expect(checkOf(impostor, 'signature')?.detail).toMatch(/not to the issuer/);
   });
 
-  it('did:web issuer (its DID document fetched): valid; expired in both data models', T, async () => {
-    const issuer = await didWebSigner(suite);
-    const valid = await verify({ credential: await issuer.sign(credentialOf(issuer.did)) });
-    expect(valid.verdict, valid.summary).toBe('valid');
-    for (const v1 of [false, true]) {
-      const expired = await verify({
-        credential: await issuer.sign(credentialOf(issuer.did, { v1, until: '2026-02-01T00:00:00Z' })),
-      });
-      expect(expired.verdict, `${v1 ? 'VCDM 1.1' : 'VCDM 2.0'}: ${expired.summary}`).toBe('expired');
-      expect(checkOf(expired, 'signature')?.outcome).toBe('passed');
-    }
-  });
+  it(
+    'did:web issuer (its DID document fetched): valid; another key under its method id invalid; expired in both data models',
+    T,
+    async () => {
+      const issuer = await didWebSigner(suite);
+      const valid = await verify({ credential: await issuer.sign(credentialOf(issuer.did)) });
+      expect(valid.verdict, valid.summary).toBe('valid');
+      // Another key under the same verification method id: not the key the DID document lists.
+      const impostor = await signer(suite, issuer.host);
+      const forged = await verify({ credential: await impostor.sign(credentialOf(issuer.did)) });
+      expect(forged.verdict, forged.summary).toBe('invalid');
+      expect(checkOf(forged, 'signature')?.outcome).toBe('failed');
+      for (const v1 of [false, true]) {
+        const expired = await verify({
+          credential: await issuer.sign(credentialOf(issuer.did, { v1, until: '2026-02-01T00:00:00Z' })),
+        });
+        expect(expired.verdict, `${v1 ? 'VCDM 1.1' : 'VCDM 2.0'}: ${expired.summary}`).toBe('expired');
+        expect(checkOf(expired, 'signature')?.outcome).toBe('passed');
+      }
+    },
+  );
 
   it(
     'revoked: a Bitstring Status List secured with Data Integrity, and a 1EdTechRevocationList',
