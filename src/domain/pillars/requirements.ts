@@ -113,6 +113,17 @@ const LEAVE_IT_OUT = /^(.+?)\s*(?:[—–:,-]\s*|\s)(?:please\s+)?(?:leave|keep)
 const NO_THING_NEEDED =
   /^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)(.+?)\s+(?:(?:is|are)\s+)?(?:needed|required|necessary|wanted|please|pls|for now|yet|right now|this (?:time|round|phase)|at this (?:stage|point)|in this phase)$/i;
 
+/**
+ * A deliverable that leaves something out: "the deck should not include pricing", "the report
+ * doesn't need to cover tax", "the app won't have a web version". The object is the excluded
+ * thing; a "must not" or "never" stays a graded rule (`HARD_PROHIBITION`).
+ */
+const LEAVES_OUT_CONTENT =
+  /^((?:[\p{L}\p{N}'’-]+\s+){1,5}?)(?:should not|shouldn't|shouldn’t|does not need to|doesn't need to|doesn’t need to|do not need to|don't need to|don’t need to|need not|needn't|will not|won't|won’t|is not going to|isn't going to|is not to|are not to)\s+(?:include|contain|cover|mention|show|have|discuss|list|feature|address|go into|talk about|get into|deal with)\s+(.+)$/iu;
+/** The excluded thing is the subject: "pricing should not be included", "tax won't be part of this". */
+const LEFT_OUT_SUBJECT =
+  /^(.+?)\s+(?:should not|shouldn't|shouldn’t|will not|won't|won’t|does not|doesn't|doesn’t|do not|don't|don’t|is not going to|isn't going to|are not going to|aren't going to)\s+(?:need to\s+)?(?:be\s+)?(?:included|covered|needed|required|in scope|part of (?:this|the|it|our)\b|go (?:in|into) (?:this|the|it)\b)/iu;
+
 /** Said outright: doing the thing costs marks or the submission. */
 const EXPLICIT_PENALTY =
   /\b(?:will|would|shall) (?:be )?(?:penali[sz]ed|rejected|disqualified|fail(?:ed)?|lose marks|cost marks)\b|\bmarks? (?:will be |are )?deducted\b|\bautomatic(?:ally)? (?:fail|rejected|disqualified)\b|\bcounts? against\b|\bdisqualif/i;
@@ -166,6 +177,16 @@ export function excludedThing(sentence: string): string | null {
   if (noThing) return cleanThing(noThing[1] ?? '') || null;
   const leave = text.match(LEAVE_OUT) ?? text.match(LEAVE_IT_OUT);
   if (leave) return cleanThing(leave[1] ?? '') || null;
+  const content = text.match(LEAVES_OUT_CONTENT);
+  if (content && !/\b(?:must|should|shall|and|or|but|if|when)\b/i.test(content[1] ?? ''))
+    return cleanThing(content[2] ?? '') || null;
+  const leftOut = text.match(LEFT_OUT_SUBJECT);
+  if (
+    leftOut &&
+    (leftOut[1] ?? '').split(/\s+/).length <= 6 &&
+    !/\b(?:must|should|shall|will|is|are|if|when)\b/i.test(leftOut[1] ?? '')
+  )
+    return cleanThing((leftOut[1] ?? '').replace(/^(?:that|the)\s+/i, '')) || null;
   const opener = text.match(EXCLUSION_OPENER);
   if (opener && !HARD_PROHIBITION.test(text.slice(0, opener.index ?? 0))) {
     const thing = cleanThing(text.slice(opener[0].length));
@@ -216,6 +237,8 @@ export function opensExclusion(clause: string): boolean {
   const t = clause.trim();
   if (/^(?:(?:and|but|also|so)\s+)?avoid(?:ing)?\b/i.test(t)) return false;
   if (EXCLUSION_OPENER.test(t) && excludedThing(t) !== null) return true;
+  // "…, the report doesn't need to include a forecast and …": a clause that leaves content out.
+  if (LEAVES_OUT_CONTENT.test(t) && excludedThing(t.split(/,\s|;\s|\s+and\s+/)[0] ?? t) !== null) return true;
   // A short clause that is an exclusion of its own: "…, iOS is not required for now", "…, no
   // daily reports needed", "…; racking changes are not part of this".
   return t.split(/\s+/).length <= 10 && !/,\s|;\s/.test(t) && excludedThing(t) !== null;
@@ -224,7 +247,9 @@ export function opensExclusion(clause: string): boolean {
 /** The excluded thing without its reason ("; QGIS is enough", "— the interview carries it") or a trailing "at this stage". */
 function cleanThing(text: string): string {
   return text
-    .split(/\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this)\b)/)[0]!
+    .split(
+      /\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this|they|these|those|which|that|so)\b)/,
+    )[0]!
     .replace(
       /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|beyond basic \w+))+$/i,
       '',
