@@ -1657,10 +1657,7 @@ export function extractRubric(
     // A table row is named for its first cell when that is a label ("Revenue", "Lobby").
     const cells = source.text.split(/\t+|\s+\|\s+| {3,}/).map((c) => c.trim());
     // A one-word label ("Rent", "Lint") names the row's heading, not what it asks: the row's own words name it.
-    const label =
-      cells.length >= 2 && [2, 3].includes((cells[0] ?? '').split(/\s+/).length)
-        ? capitalise(cells[0] ?? '')
-        : null;
+    const label = cells.length >= 2 ? rowLabel(cells) : null;
     // A story outcome is named by its scenario's title ("Price drop"; a bare verb as its act: "Removing").
     const titled = source.title
       ? capitalise(
@@ -1950,6 +1947,30 @@ export function fitName(name: string): string {
   const fitted = words.join(' ');
   return fitted ? `${prefix}${fitted}` : name;
 }
+
+/**
+ * A table row's name from its label cell: a label of two or three words as it is; a one-word
+ * label with the row's own qualifier ("Revenue" + "by product line and month" → "Revenue by
+ * product line and month"), or alone when it is a noun ("Cash"); never a verb ("Lint", "Deploy"),
+ * which names the stage, not what the row asks.
+ */
+function rowLabel(cells: string[]): string | null {
+  const label = (cells[0] ?? '').trim();
+  const n = label.split(/\s+/).length;
+  if (n === 2 || n === 3) return capitalise(label);
+  if (n !== 1 || label === '' || ONE_WORD_VERB_LABEL.test(label)) return null;
+  // "by month" qualifies the row; "by 10 Jan", "by Friday" is a deadline.
+  const by =
+    /(?:^|\s)by\s+(?!\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|the end\b|end\b|next\b|tomorrow\b)([^,;.\d]+)/i.exec(
+      cells.slice(1).join(' '),
+    );
+  return by ? capitalise(fitName(`${label} by ${(by[1] ?? '').trim()}`)) : capitalise(label);
+}
+const ONE_WORD_VERB_LABEL = {
+  test: (w: string) =>
+    BARE_VERBS.has(w.toLowerCase()) ||
+    /^(?:lint|test|build|deploy|notify|cancel|retry|report|review)$/i.test(w),
+};
 
 /** A name opening with a bare verb as its act ("Tie back the totals" → "Tying back the totals"); '' otherwise. */
 function asAct(name: string): string {

@@ -253,7 +253,15 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
     .split(/\t+|\s*\|\s*| {3,}/)
     .map((c) => c.trim())
     .filter(Boolean);
-  if (words0.length === 1 && cells.length >= 2 && (cells[0] ?? '').toLowerCase() === t.toLowerCase())
+  if (
+    words0.length === 1 &&
+    cells.length >= 2 &&
+    (cells[0] ?? '').toLowerCase() === t.toLowerCase() &&
+    (ONE_WORD_VERBS.has(t.toLowerCase()) ||
+      GENERIC_NOUNS.has(t.toLowerCase()) ||
+      AUDIENCE_END.test(t) ||
+      /^(?:test|build|report|review|stage|step|head|item|row|line|col(?:umn)?|stock|staff)$/i.test(t))
+  )
     return 'a one-word table label';
   const words = t.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/);
   const last = words[words.length - 1] ?? '';

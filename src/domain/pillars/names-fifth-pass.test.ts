@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { excludedThing } from './requirements';
+import { extractRubric } from './rubric-extraction';
+import { nameProblem, rubricProblems } from './rubric-quality';
+
+describe('exclusions phrased as what a deliverable leaves out (issue 53, fifth pass)', () => {
+  it.each([
+    ['Please note the brochure should not include room rates, they change every season.', 'room rates'],
+    ["The map doesn't need to cover the old bazaar.", 'old bazaar'],
+    ["The booking page won't have a chat widget.", 'chat widget'],
+    ["Online payment shouldn't be part of this.", 'Online payment'],
+    ['Photography won’t be part of this, we will share our own photos.', 'Photography'],
+    ['the dealer-wise margins are not going to be needed either', 'dealer-wise margins'],
+  ])('"%s" leaves out "%s"', (sentence, thing) => {
+    expect(excludedThing(sentence)).toBe(thing);
+  });
+
+  it('keeps a must-not as a graded rule and an ask with a modal as an ask', () => {
+    expect(excludedThing('The poster must not include the old logo.')).toBeNull();
+    expect(excludedThing('The app must work offline and should not include ads.')).toBeNull();
+  });
+
+  it('cuts the exclusions off a run-on sentence and grades none of them', () => {
+    const brief =
+      'we need the quarterly sales report split by region, there should be a two-page commentary for the partners, the report doesn’t need to include a forecast for next year and the dealer-wise margins are not going to be needed either';
+    const rubric = extractRubric(brief, { domain: 'Finance' });
+    expect(rubric.outOfScope).toEqual(['forecast for next year', 'dealer-wise margins']);
+    for (const c of rubric.criteria) expect(c.source).not.toMatch(/forecast|margins/);
+  });
+});
+
+describe('names the shared validator refuses (issue 53, fifth pass)', () => {
+  it.each([
+    ['Renew a loan', 'a bare verb'],
+    ['Extend', 'a bare verb'],
+    ['Tie back', 'a bare verb'],
+    ['Functionality: expect tests for every endpoint', 'a theme label glued to a sentence'],
+    ['Communication: HR heads', 'a theme label over the people'],
+    ['Deck not includes pricing', 'a negated clause'],
+    ['Launch is 15 Jan', 'a clause'],
+    ['Parents get', 'a clause cut before its object'],
+    ['Users add habits', 'a clause cut before its object'],
+    ['Recorded', 'a predicate without its subject'],
+    ['Stays marked', 'a predicate without its subject'],
+    ['Avoids filled in silently', 'a predicate without its subject'],
+    ['We expect', 'a pronoun'],
+    ['000 ultrasonic water meters', 'a number cut'],
+  ])('refuses "%s" (%s)', (name, why) => {
+    expect(nameProblem(name)).toContain(why);
+  });
+
+  it('refuses a verb or a generic word that only labels a table row, and a head cut off its "of 40"', () => {
+    expect(nameProblem('Lint', 'Lint   | biome over every package on each push')).toMatch(
+      /bare verb|table label/,
+    );
+    expect(nameProblem('Staff', 'Staff\tTwo cooks and one cashier per day')).toBe('a one-word table label');
+    expect(nameProblem('Class', 'a class of 40 has to take under a minute')).toMatch(/cut-off head/);
+  });
+
+  it.each([
+    'Revenue by product line and month',
+    'Cutting total fleet distance',
+    'SMS to parents',
+    'Goal of 500 registrations',
+    'Approved SmPC',
+    'Show notes',
+    'Deployment: readiness probes',
+  ])('accepts "%s"', (name) => {
+    expect(nameProblem(name)).toBeNull();
+  });
+});
+
+describe('the namer gives the ask its head noun phrase', () => {
+  const names = (brief: string, domain?: string) =>
+    extractRubric(brief, domain ? { domain } : {}).criteria.map((c) => c.name);
+
+  it('names a scenario titled with a bare verb for its act, not the verb', () => {
+    const brief = `Scenario: Renew a loan
+  Given a member with a book due in 5 days
+  When they press Renew
+  Then the due date moves 14 days later
+
+Scenario: Take a dose
+  Given a dose due at 9 am
+  When the user taps Taken
+  Then it stays marked as taken after a restart`;
+    const got = names(brief);
+    expect(got).toContain('Renewing a loan');
+    expect(got.some((n) => /^(?:Renew|Take)\b/.test(n))).toBe(false);
+  });
+
+  it('names chat lines whose subject does something by the thing done, and passes the rules', () => {
+    const brief = `[10:01] Ana: parents get a push when the bus leaves school
+[10:02] Ben: drivers start the trip with one tap
+[10:03] Ana: the goal is 500 trips a day
+[10:04] Ben: the map must refresh every 10 seconds`;
+    const rubric = extractRubric(brief);
+    const got = rubric.criteria.map((c) => c.name);
+    expect(got).not.toEqual(expect.arrayContaining(['Parents get']));
+    expect(got.some((n) => /^(?:Parents get|Drivers start|The goal is)\b/.test(n))).toBe(false);
+    expect(rubricProblems(rubric, brief)).toEqual([]);
+  });
+
+  it('names a one-word table row by its qualifier or its cells, never by a verb label', () => {
+    const brief = `| Stage  | What it must do                                   |
+|--------|---------------------------------------------------|
+| Lint   | biome over every package on each push             |
+| Test   | vitest inside workerd, fail on any skipped test    |
+| Deploy | wrangler to staging on every merge to main         |`;
+    const rubric = extractRubric(brief, { domain: 'DevOps' });
+    expect(rubric.criteria.map((c) => c.name)).not.toEqual(
+      expect.arrayContaining(['Lint', 'Test', 'Deploy']),
+    );
+    expect(rubricProblems(rubric, brief, 'DevOps')).toEqual([]);
+  });
+});
