@@ -151,4 +151,58 @@ The pipeline should not include a nightly build.`,
       namesAvoid: ['Not includes'],
     },
   },
+  {
+    id: 'letter-residents-annual-day',
+    field: 'unknown',
+    playbook: {
+      title: "Annual day for a residents' association",
+      domain: 'Community events',
+      durationDays: 14,
+      deliverables: ['A run-of-show for the evening', 'A budget with three vendor quotes'],
+      successCriteria: ['Budget within INR 1.5 lakh', 'Stage plan approved by the society'],
+    },
+    plan: { mustDo: ['run-of-show', 'quotes'] },
+    rubric: {
+      text: `Dear Ms Rao,
+
+As discussed, we would like a run-of-show for our annual day on 18 January, from 6 pm to 10 pm.
+Please compare quotes from at least three sound and light vendors.
+The stage must follow the Maharashtra Fire Prevention and Life Safety Measures Act.
+Check-in at the gate should take under two minutes per family.
+Catering won't be part of this, the committee handles it.
+
+With warm regards,
+Meera Nair
+Treasurer, Lakeview Residents' Association`,
+      asks: ['run-of-show', 'three sound and light vendors', 'Fire Prevention', 'two minutes'],
+      themes: [],
+      outOfScope: ['Catering'],
+      namesAvoid: ['Meera', 'Treasurer', 'regards', 'Take'],
+    },
+  },
+  {
+    id: 'mixed-numbering-payroll-audit',
+    field: 'security',
+    playbook: {
+      title: 'Access review of a payroll web app',
+      domain: 'Security',
+      durationDays: 8,
+      deliverables: ['A findings report with CVSS scores', 'A retest note after fixes'],
+      successCriteria: ['Every finding reproducible', 'No staff member can read another payslip'],
+    },
+    plan: { mustDo: ['CVSS', 'retest'], mustAvoid: ['Material 3', 'SwiftUI'] },
+    rubric: {
+      text: `Scope of the review:
+1. access checks with two staff accounts, confirming one cannot open the other's payslips
+2. the session expires after 15 minutes idle
+a) a CVSS 3.1 score and reproduction steps per finding
+b) retest every high finding after the fix
+Load testing is not needed.`,
+      domain: 'Security',
+      asks: ['two staff accounts', 'session expires', 'CVSS 3.1', 'retest every high finding'],
+      themes: ['security', 'communication', 'testing', 'functionality'],
+      outOfScope: ['Load testing'],
+      namesAvoid: ['Avoids', 'Session expires'],
+    },
+  },
 ];

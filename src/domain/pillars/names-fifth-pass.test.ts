@@ -114,3 +114,52 @@ Scenario: Take a dose
     expect(rubricProblems(rubric, brief, 'DevOps')).toEqual([]);
   });
 });
+
+describe('letters, participle clauses and cut-off proper names (issue 53, fifth pass)', () => {
+  it('drops a "With warm regards" sign-off with the name and designation under it', () => {
+    const brief = `Dear Ms Rao,
+
+We would like a run-of-show for our annual day on 18 January.
+Please compare quotes from at least three sound and light vendors.
+The stage plan must be approved by the society.
+
+With warm regards,
+Meera Nair
+Treasurer, Lakeview Residents' Association`;
+    const names = extractRubric(brief).criteria.map((c) => c.name);
+    expect(names.some((n) => /Meera|Treasurer|regards/i.test(n))).toBe(false);
+  });
+
+  it('reads "…, confirming one cannot …" as the ask’s check, not a prohibition', () => {
+    const brief = `1. access checks with two staff accounts, confirming one cannot open the other's payslips
+2. a CVSS 3.1 score and reproduction steps per finding
+3. retest every high finding after the fix`;
+    const rubric = extractRubric(brief, { domain: 'Security' });
+    expect(rubric.criteria.some((c) => /^Avoids/.test(c.name))).toBe(false);
+    expect(rubricProblems(rubric, brief, 'Security')).toEqual([]);
+  });
+
+  it.each([
+    ['With consent', 'a prepositional phrase'],
+    ['Least 1.2 m clear', 'a prepositional phrase'],
+    ['Webhook fires', 'a clause'],
+    ['Approval rates differ', 'a clause'],
+  ])('refuses "%s" (%s)', (name, why) => {
+    expect(nameProblem(name)).toContain(why);
+  });
+
+  it('refuses a proper name cut at its "and" and names it in full', () => {
+    const source = 'The policy must comply with the Karnataka Shops and Establishments Act.';
+    expect(nameProblem('Karnataka Shops', source)).toBe('a proper name cut short');
+    expect(nameProblem('Karnataka Shops and Establishments Act', source)).toBeNull();
+  });
+
+  it('names "should take under two minutes" as the time it takes', () => {
+    const brief = `Check-in at the gate should take under two minutes per family.
+The desk needs two volunteers at all times.
+Print the guest list by block.`;
+    const rubric = extractRubric(brief);
+    expect(rubricProblems(rubric, brief)).toEqual([]);
+    expect(rubric.criteria.map((c) => c.name).some((n) => /^(?:Take|Under)\b/.test(n))).toBe(false);
+  });
+});

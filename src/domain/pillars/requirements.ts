@@ -36,7 +36,7 @@ export type Ask = {
 
 /** A line that is only a greeting or a sign-off. */
 const FORMULA_LINE =
-  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:warm|best|kind|with)?\s*regards[,.!]?|cheers[,.!]?|best(?: wishes)?[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
+  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:with\s+)?(?:warm|warmest|best|kind|kindest)?\s*regards[,.!]?|cheers[,.!]?|best(?: wishes)?[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
 
 /** Lead-ins of a letter that carry no ask; cut off the sentence they open. */
 const FORMULA_LEAD =
@@ -44,7 +44,7 @@ const FORMULA_LEAD =
 
 /** The formula that closes a letter: the lines under it are a name and a designation. */
 const SIGN_OFF =
-  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))(?![\p{L}])/iu;
+  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?|(?:with\s+)?(?:warm|warmest|best|kind|kindest)?\s*regards|yours (?:sincerely|faithfully|truly))(?![\p{L}])/iu;
 
 /** A letter's introduction of the asks: "Kindly find the scope for …", "PFB the requirement for …". */
 const INTRODUCTION =

@@ -304,7 +304,7 @@ function toRequirement(sentence: Sentence, strength: RequirementStrength): Requi
  * the ask's objects, not what the work must leave out.
  */
 const SUBORDINATE_CLAUSE =
-  /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s/;
+  /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s|,\s*(?:checking|confirming|ensuring|making sure|verifying|showing|proving|so that)\s/;
 
 /** The main clause of a sentence, for reading its modality. */
 export function mainClause(text: string): string {
@@ -1994,6 +1994,12 @@ function completedHead(name: string, sentence: string): string[] {
     const after = new RegExp(`\\b${escaped}s?\\s+(?:(?:the|a|an|that)\\s+)?(.+)$`, 'iu').exec(sentence);
     if (after) out.push(capitalise(fitName(after[1] ?? '')));
   }
+  // "Karnataka Shops" → "Karnataka Shops and Establishments Act": the proper name in full.
+  const proper = new RegExp(
+    `\\b${escaped}((?:\\s+(?:and|&|of)\\s+\\p{Lu}[\\p{L}-]*)(?:\\s+\\p{Lu}[\\p{L}-]*)*)`,
+    'u',
+  ).exec(sentence);
+  if (proper) out.push(fitName(`${head}${proper[1]}`));
   const predicate = /^(?:stays?|remains?)\s+(\p{L}+)/iu.exec(head);
   const subject = /^(?:(?:the|a|an|every|each)\s+)?(\p{L}[\p{L}-]*)\s+(?:stays?|remains?)\b/iu.exec(sentence);
   if (predicate && subject && !/^(?:it|they|this|that|he|she)$/i.test(subject[1] ?? ''))
@@ -2029,9 +2035,12 @@ function clauseAsNounPhrase(sentence: string): string[] {
     );
   if (passive) out.push(capitalise(fitName(`${passive[1]} ${passive[2]}${passive[3] ?? ''}`)));
   const target =
-    /^(?:we|i|they)\s+(?:expect|want|need|aim for)\s+(\d[\d.,%]*(?:\s+(?:or|and)\s+(?:higher|better|more|above|lower|less|below))?)/i.exec(
-      sentence,
+    /^(?:we|i|they)\s+(?:expect|want|need|aim for)\s+(\d[\d.,%]*(?:\s+(?:or|and)\s+(?:higher|better|more|above|lower|less|below))?)[.!]?$/i.exec(
+      sentence.trim(),
     );
+  // "should take under a minute" → "Time under a minute".
+  const time = /\btakes?\s+((?:under|less than|at most|no more than|within)\s+[^,;.]+)/i.exec(sentence);
+  if (time) out.push(capitalise(fitName(`time ${time[1]}`)));
   if (target) out.push(`Target of ${(target[1] ?? '').replace(/\s+(?:or|and)\s+\p{L}+$/u, '')}`);
   if (copula && !/\b(?:must|should|not)\b/i.test(copula[2] ?? ''))
     out.push(capitalise(fitName(`${copula[1]} of ${copula[2]}`)));

@@ -138,7 +138,7 @@ export const BARE_VERBS: ReadonlySet<string> = new Set(
   implement improve include integrate investigate justify keep make measure merge migrate minimise minimize
   monitor notify optimise optimize perform prepare prioritise prioritize produce propose protect provide publish
   recommend reduce refactor remove renew reproduce reschedule rewrite specify submit summarise summarize take
-  tick tie translate validate verify visualise visualize write`.split(/\s+/),
+  tick tie toggle translate validate verify visualise visualize write`.split(/\s+/),
 );
 /** One word that is a verb and nothing else in a brief: a scenario's title ("Cancel"), a table's row label ("Deploy"). */
 const ONE_WORD_VERBS: ReadonlySet<string> = new Set([
@@ -220,6 +220,17 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
       return 'a theme label glued to a sentence';
     if (AUDIENCE_END.test(rest)) return 'a theme label over the people the work is for';
   }
+  // "With consent", "Least 1.2 m clear", "Under a minute": a prepositional phrase or a cut-off "at least".
+  if (/^(?:with|without|under|over|within|for|from|at|into|after|before|least|most|than|via)\s/i.test(t))
+    return 'a prepositional phrase, not a noun phrase';
+  // "Webhook fires", "Approval rates differ": a subject and its verb.
+  if (
+    t.split(/\s+/).length <= 3 &&
+    /\s(?:fires|differ|differs|happens|occurs|arrives|fails|breaks|expires|reaches|changes|drops|rises|exceeds|matches)$/i.test(
+      t,
+    )
+  )
+    return 'a clause, not a noun phrase';
   // "We expect", "It has": a pronoun, not the thing graded; "000 water meters": a number cut at its comma.
   if (/^(?:we|i|you|they|it|he|she|us|our|your|their|my)\b/i.test(t)) return 'a pronoun, not a noun phrase';
   if (/^0\d*\s/.test(t)) return 'a number cut at its thousands separator';
@@ -263,6 +274,12 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
       /^(?:test|build|report|review|stage|step|head|item|row|line|col(?:umn)?|stock|staff)$/i.test(t))
   )
     return 'a one-word table label';
+  // "Karnataka Shops" for "the Karnataka Shops and Establishments Act": a proper name cut at its "and".
+  if (
+    /^\p{Lu}/u.test(t) &&
+    new RegExp(`${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(?:and|&|of)\\s+\\p{Lu}`, 'u').test(source)
+  )
+    return 'a proper name cut short';
   const words = t.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/);
   const last = words[words.length - 1] ?? '';
   if (
