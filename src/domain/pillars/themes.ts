@@ -520,7 +520,11 @@ export const THEMES: readonly Theme[] = [
       'hosting',
       'cloud',
       'production',
-      'release',
+      // "the old slot is released" is no deployment: a release is one of software.
+      'release build',
+      'release pipeline',
+      'release process',
+      'new release',
       'environment',
       'infrastructure',
       'monitoring',
