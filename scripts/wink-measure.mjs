@@ -60,7 +60,9 @@ await build({
 });
 try {
   const { measure } = await import(pathToFileURL(outfile).href);
-  const winkNLP = require('wink-nlp');
+  // Typed loosely: the packages are optional here, installed only to measure.
+  /** @type {(model: unknown) => unknown} */
+  const winkNLP = /** @type {any} */ (require('wink-nlp'));
   const model = require('wink-eng-lite-web-model');
   const t = performance.now();
   const nlp = winkNLP(model);
