@@ -206,4 +206,26 @@ Load testing is not needed.`,
       namesAvoid: ['Avoids', 'Session expires'],
     },
   },
+  {
+    id: 'prose-pottery-shop-site',
+    field: 'web-development',
+    playbook: {
+      title: 'Online shop for a pottery studio',
+      domain: 'Web development',
+      durationDays: 12,
+      deliverables: ['A product catalogue with 40 pieces', 'A checkout with cash on delivery'],
+      successCriteria: ['Product pages load in under 2 seconds on 4G', 'Usable with a keyboard only'],
+    },
+    plan: { mustDo: ['catalogue', 'checkout'], mustAvoid: ['Kotlin', 'SwiftUI'] },
+    rubric: {
+      text: `We make hand-thrown pottery in Khurja and want to sell online. The site needs a catalogue of our 40 pieces with three photos each, and a checkout that takes cash on delivery. Product pages should load in under 2 seconds on a 4G phone. Everything must be usable with a keyboard.
+
+Not looking for a logo redesign. We'll handle hosting ourselves. Translations aren't required. The mobile app can wait.`,
+      domain: 'Web development',
+      asks: ['40 pieces', 'cash on delivery', 'under 2 seconds', 'keyboard'],
+      themes: ['functionality', 'performance', 'accessibility', 'ux-design'],
+      outOfScope: ['logo redesign', 'hosting', 'Translations', 'mobile app'],
+      namesAvoid: ['Not looking', 'Handle hosting'],
+    },
+  },
 ];

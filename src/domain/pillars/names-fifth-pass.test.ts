@@ -15,9 +15,29 @@ describe('exclusions phrased as what a deliverable leaves out (issue 53, fifth p
     expect(excludedThing(sentence)).toBe(thing);
   });
 
+  it.each([
+    ['Not looking for a logo redesign.', 'logo redesign'],
+    ["We're not after a full rebrand.", 'full rebrand'],
+    ['Forget about SEO for this one.', 'SEO'],
+    ["We'll handle hosting ourselves.", 'hosting'],
+    ['A full rebrand is beyond the scope of this brief.', 'full rebrand'],
+    ['Beyond scope: translations.', 'translations'],
+    ["Translations aren't required.", 'Translations'],
+    ['The admin panel is someone else’s job.', 'admin panel'],
+    ['The Hindi version is a phase 2 thing.', 'Hindi version'],
+    ['iOS can wait.', 'iOS'],
+    ['Video is out.', 'Video'],
+    ['Printing is not something we need.', 'Printing'],
+    ['Dark mode is a nice-to-have for later.', 'Dark mode'],
+  ])('"%s" leaves out "%s" (more phrasings)', (sentence, thing) => {
+    expect(excludedThing(sentence)).toBe(thing);
+  });
+
   it('keeps a must-not as a graded rule and an ask with a modal as an ask', () => {
     expect(excludedThing('The poster must not include the old logo.')).toBeNull();
     expect(excludedThing('The app must work offline and should not include ads.')).toBeNull();
+    expect(excludedThing('The reply should wait for the payment to settle.')).toBeNull();
+    expect(excludedThing('We will write the copy with you in two workshops.')).toBeNull();
   });
 
   it('cuts the exclusions off a run-on sentence and grades none of them', () => {

@@ -91,18 +91,18 @@ export function withoutFormulas(text: string): string {
 
 /** Opening of a scope exclusion; what follows is the excluded thing. */
 const EXCLUSION_OPENER =
-  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|(?:we(?: are|'re|’re)\s+)?not (?:looking for|after|asking for|expecting)\s+|forget (?:about\s+)?|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|beyond (?:the |this |our )?scope\b|(?:isn['’]t|aren['’]t|won['’]t be)\s+(?:required|needed|necessary|expected|wanted|in scope)\b|not something (?:we|you|i) (?:need|want|expect)\b|someone else['’]s (?:job|problem|responsibility|task)\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
 
 /**
  * Deferred work: "X can come later", "X later.", "X can wait for phase 2", "X is for the next
  * release". Not "the date moves 14 days later": a time span before "later" is no deferral.
  */
 const DEFERRED =
-  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:(?:till|until|for)\s+)?(?:the )?next (?:quarter|month|year|week|season|sprint|phase|round|release|version)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version))(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
+  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:(?:till|until|for)\s+)?(?:the )?next (?:quarter|month|year|week|season|sprint|phase|round|release|version)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version)|(?:is|are) an? (?:phase (?:2|two|ii)|later|future|next-phase) (?:thing|item|task|feature|job)|(?<=(?:can|could|will|may)\s+)wait\b(?:\s+(?:till|until|for)\s+[^,;]+)?)(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
 const TIME_BEFORE_LATER =
   /(?:\d|\b(?:a|one|two|three|four|five|six|seven|ten|few|several))\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/i;
 /** "Leave X out", "X — leave it out": what the brief leaves out. */
@@ -177,6 +177,20 @@ export function excludedThing(sentence: string): string | null {
   if (noThing) return cleanThing(noThing[1] ?? '') || null;
   const leave = text.match(LEAVE_OUT) ?? text.match(LEAVE_IT_OUT);
   if (leave) return cleanThing(leave[1] ?? '') || null;
+  // "Beyond scope: translations", "Out of scope: the annexures": a label over the excluded thing.
+  const labelled = text.match(
+    /^(?:out of scope|beyond (?:the )?scope|not in scope|excluded|not needed|not required)\s*[:—–-]\s*(.+)$/i,
+  );
+  if (labelled) return cleanThing(labelled[1] ?? '') || null;
+  // "We'll handle hosting ourselves": the client's own work, outside the brief.
+  const ourselves = text.match(
+    /^we(?:'ll|’ll| will| shall)?\s+(?:handle|do|take care of|manage|own|write|provide|arrange|cover)\s+(.+?)\s+(?:ourselves|in-house|internally)$/i,
+  );
+  if (ourselves) return cleanThing(ourselves[1] ?? '') || null;
+  // "Video is out.": left out.
+  const out = text.match(/^(.+?)\s+(?:is|are)\s+out$/i);
+  if (out && (out[1] ?? '').split(/\s+/).length <= 5)
+    return cleanThing((out[1] ?? '').replace(/^(?:the)\s+/i, '')) || null;
   const content = text.match(LEAVES_OUT_CONTENT);
   if (content && !/\b(?:must|should|shall|and|or|but|if|when)\b/i.test(content[1] ?? ''))
     return cleanThing(content[2] ?? '') || null;
@@ -203,7 +217,11 @@ export function excludedThing(sentence: string): string | null {
       !/\b(?:must|should|shall|has to|have to|needs? to)\b/i.test(subject) &&
       subject.split(/\s+/).length <= 8
     ) {
-      const thing = cleanThing(subject.replace(/^(?:that|the)\s+/i, ''));
+      const thing = cleanThing(
+        subject
+          .replace(/^(?:that|the)\s+/i, '')
+          .replace(/\s+(?:is|are|was|were|can|could|will|may)\b.*$/i, ''),
+      );
       if (thing) return thing;
     }
   }
@@ -251,7 +269,7 @@ function cleanThing(text: string): string {
       /\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this|they|these|those|which|that|so)\b)/,
     )[0]!
     .replace(
-      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|beyond basic \w+))+$/i,
+      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|for this one|for this project|for this brief|for this job|beyond basic \w+))+$/i,
       '',
     )
     .replace(
