@@ -183,3 +183,39 @@ Print the guest list by block.`;
     expect(rubric.criteria.map((c) => c.name).some((n) => /^(?:Take|Under)\b/.test(n))).toBe(false);
   });
 });
+
+describe('chat lines whose subject does something (issue 53, fifth pass)', () => {
+  it('names "the dashboard shows daily sales" by what it shows and "stock … turns red" by its subject', () => {
+    const brief = `[11:02] Neha: so the dashboard shows daily sales by store
+[11:03] Arjun: yes and stock below reorder level turns red
+[11:04] Neha: managers download a PDF every Monday
+[11:05] Arjun: data refreshes every 15 min
+[11:06] Neha: no need for forecasting now`;
+    const rubric = extractRubric(brief, { domain: 'Data science' });
+    const names = rubric.criteria.map((c) => c.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'Daily sales by store',
+        'Stock below reorder level',
+        'Downloading PDF every Monday',
+      ]),
+    );
+    expect(rubric.outOfScope).toEqual(['forecasting']);
+    expect(rubricProblems(rubric, brief, 'Data science')).toEqual([]);
+  });
+
+  it.each([
+    ['Dashboard shows daily sales', 'a clause'],
+    ['Reorder level turns red', 'a clause'],
+    ['Managers download a PDF every Monday', 'a clause cut before its object'],
+  ])('refuses "%s" (%s)', (name, why) => {
+    expect(nameProblem(name)).toContain(why);
+  });
+
+  it('refuses a plural subject and its verb cut before a determiner in the source', () => {
+    expect(nameProblem('Volunteers sign', 'Volunteers sign a declaration at the end.')).toBe(
+      'a clause cut before its object',
+    );
+    expect(nameProblem('Dietary needs', 'Collect the dietary needs of all 85 attendees.')).toBeNull();
+  });
+});

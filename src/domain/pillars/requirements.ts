@@ -269,7 +269,7 @@ function cleanThing(text: string): string {
       /\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this|they|these|those|which|that|so)\b)/,
     )[0]!
     .replace(
-      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|for this one|for this project|for this brief|for this job|beyond basic \w+))+$/i,
+      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|for this one|for this project|for this brief|for this job|now|beyond basic \w+))+$/i,
       '',
     )
     .replace(

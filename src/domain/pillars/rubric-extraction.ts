@@ -24,7 +24,7 @@ import {
   statesPenalty,
   withoutFormulas,
 } from './requirements';
-import { BARE_VERBS, isCleanName, nameProblem, SUBJECT_VERBS } from './rubric-quality';
+import { BARE_VERBS, isCleanName, nameProblem, SUBJECT_VERBS, THIRD_PERSON_VERBS } from './rubric-quality';
 import {
   capitalise,
   contentStems,
@@ -2022,12 +2022,29 @@ const RECEIVING = /^(?:get|gets|receive|receives|see|sees)$/i;
  * habits" → "Adding habits", "parents get an SMS by 10 am" → "SMS by 10 am". Empty when the
  * sentence is no such clause.
  */
-function clauseAsNounPhrase(sentence: string): string[] {
+function clauseAsNounPhrase(said: string): string[] {
+  // A chat's "so", "yes and", "ok" open the line, not the ask.
+  const sentence = said.replace(/^(?:(?:so|yes|ok|okay|and|also|then|plus|but|well)[,]?\s+)+/i, '');
   const copula =
     /^(?:(?:the|our|a|an)\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:is|are)\s+(?:(?:the|a|an)\s+)?([^,;.]+)/iu.exec(
       sentence,
     );
   const out: string[] = [];
+  // "the dashboard shows daily sales by store" → "Daily sales by store"; "stock below reorder level
+  // turns red" → "Stock below reorder level".
+  const words = sentence.split(/\s+/);
+  const at = words.findIndex((w, i) => i > 0 && THIRD_PERSON_VERBS.has(w.toLowerCase()));
+  if (at > 0) {
+    const subject = words
+      .slice(0, at)
+      .join(' ')
+      .replace(/^(?:the|our|a|an|every|each)\s+/i, '');
+    const object = words
+      .slice(at + 1)
+      .join(' ')
+      .replace(/^(?:an?|the)\s+/i, '');
+    out.push(capitalise(fitName(object)), capitalise(fitName(subject)));
+  }
   // "only one refund is made" → "Only one refund made"; "we expect 0.8 or higher" → "Target of 0.8 or higher".
   const passive =
     /^((?:only\s+)?(?:one|each|every|the|a|an|no)?\s*[\p{L}-]+)\s+(?:is|are)\s+(\p{L}+ed|made|done|sent|paid|kept|held|shown|given|taken)\b(.*)$/iu.exec(

@@ -170,7 +170,22 @@ export const SUBJECT_VERBS: ReadonlySet<string> = new Set([
   'scan',
   'choose',
   'pick',
+  'download',
+  'upload',
+  'sign',
+  'fill',
+  'approve',
+  'view',
+  'enter',
+  'submit',
+  'share',
 ]);
+/** Verbs in the third person that are seldom nouns: inside a name they make it a clause. */
+export const THIRD_PERSON_VERBS: ReadonlySet<string> = new Set(
+  'shows turns sends gets takes gives makes keeps refreshes explains lets allows moves arrives appears becomes contains includes covers requires downloads signs receives sees opens'.split(
+    ' ',
+  ),
+);
 /** People a theme label may name by mistake ("Communication: HR heads", "Research: shop owners"). */
 const AUDIENCE_END =
   /\b(?:owners?|heads?|users?|customers?|staff|teams?|managers?|parents?|teachers?|students?|patients?|farmers?|members?|clients?|partners?|people|visitors?|guests?|employees?|founders?|investors?)$/i;
@@ -241,11 +256,17 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
     return 'a bare verb, not a noun phrase';
   // "Deck not includes pricing", "FAR not exceeds": a negated clause.
   if (/\bnot\s+(?:\p{L}+s|going|to)\b/iu.test(t)) return 'a negated clause, not a noun phrase';
+  // "Dashboard shows daily sales", "Reorder level turns red": a subject, its verb and what follows.
+  const inner = t
+    .split(/\s+/)
+    .slice(1, -1)
+    .map((w) => w.toLowerCase());
+  if (inner.some((w) => THIRD_PERSON_VERBS.has(w))) return 'a clause, not a noun phrase';
   // "Launch is 15 Jan", "Goal is 500 registrations": a subject and its verb.
   if (words0.length >= 2 && /\s(?:is|are|was|were)(?:\s|$)/i.test(t)) return 'a clause, not a noun phrase';
   // "Parents get", "Users add habits", "Teachers mark attendance class": a plural subject and its verb.
   if (
-    words0.length <= 4 &&
+    words0.length <= 6 &&
     /^\p{Lu}\p{Ll}+s$/u.test(words0[0] ?? '') &&
     SUBJECT_VERBS.has((words0[1] ?? '').toLowerCase())
   )
@@ -259,6 +280,15 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
   )
     return 'a predicate without its subject';
   if (source === undefined) return null;
+  // "Managers download" over "managers download a PDF every Monday": a subject and its verb, cut before the object.
+  if (words0.length === 2) {
+    const m = new RegExp(
+      `^(?:(?:so|yes|and|also|then)\\s+)*(?:the\\s+|our\\s+|all\\s+)?${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(?:a|an|the|every|each|their|our|his|her|its|one|two|three|\\d)\\b`,
+      'i',
+    ).exec(source.trim());
+    if (m && /s$/i.test(words0[0] ?? '') && !/s$/i.test(words0[1] ?? ''))
+      return 'a clause cut before its object';
+  }
   // "Lint" over "Lint | biome over every package": a table's row label, not what the row asks.
   const cells = source
     .split(/\t+|\s*\|\s*| {3,}/)
