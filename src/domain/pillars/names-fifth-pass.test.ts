@@ -219,3 +219,31 @@ describe('chat lines whose subject does something (issue 53, fifth pass)', () =>
     expect(nameProblem('Dietary needs', 'Collect the dietary needs of all 85 attendees.')).toBeNull();
   });
 });
+
+describe('story context and "we are not …-ing" (issue 53, fifth pass)', () => {
+  it('reads "We are not touching the blog" as scope, never as "Avoids touching the blog"', () => {
+    const brief = `i. Audit the 120 product pages for broken links
+ii. Rewrite meta descriptions under 155 characters
+iii. Add alt text to every image
+We are not touching the blog.`;
+    const rubric = extractRubric(brief, { domain: 'Web development' });
+    expect(rubric.outOfScope).toEqual(['blog']);
+    expect(rubric.criteria.some((c) => /blog/i.test(c.name) || /blog/i.test(c.source))).toBe(false);
+  });
+
+  it('never makes a criterion of a "Given" line, even to make up the count', () => {
+    const brief = `Feature: Leave requests
+
+  Scenario Outline: Apply for leave
+    Given an employee with <balance> days left
+    When they apply for <days> days
+    Then the request is <result>
+
+  Scenario: Manager approval
+    Given a pending request
+    When the manager approves it
+    Then the employee gets an email and the balance drops`;
+    const rubric = extractRubric(brief, { domain: 'Web development' });
+    expect(rubric.criteria.some((c) => /days left|pending request/.test(c.source))).toBe(false);
+  });
+});

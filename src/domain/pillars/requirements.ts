@@ -40,7 +40,7 @@ const FORMULA_LINE =
 
 /** Lead-ins of a letter that carry no ask; cut off the sentence they open. */
 const FORMULA_LEAD =
-  /^(?:(?:as discussed(?:\s+(?:on|over|in|during|with|at)\s+[^,.:]{1,40})?|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also)\b[,:]?\s*)+/i;
+  /^(?:(?:as discussed(?:\s+(?:on|over|in|during|with|at)\s+[^,.:]{1,40})?|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also|quick (?:one|question|q|note|ask)\s*[-–—:,]?|heads up\s*[-–—:,]?)\b[,:]?\s*)+/i;
 
 /** The formula that closes a letter: the lines under it are a name and a designation. */
 const SIGN_OFF =
@@ -91,7 +91,7 @@ export function withoutFormulas(text: string): string {
 
 /** Opening of a scope exclusion; what follows is the excluded thing. */
 const EXCLUSION_OPENER =
-  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|(?:we(?: are|'re|’re)\s+)?not (?:looking for|after|asking for|expecting)\s+|forget (?:about\s+)?|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|(?:we(?: are|'re|’re)\s+)?not (?:looking for|after|asking for|expecting)\s+|forget (?:about\s+)?|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:taking on|looking at|going to (?:do|build|make|include|cover|need)|\w+ing)\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =

@@ -510,6 +510,8 @@ function informativeFallback(
       return (
         !taken.has(s.index) &&
         !context.has(s.index) &&
+        // A story's "Given …" sets an ask up; it is never one, even to make up the count.
+        !s.context &&
         !OUT_OF_SCOPE.test(lower) &&
         !LOGISTICS.test(lower) &&
         !isLetterFormula(s.text) &&

@@ -122,7 +122,7 @@ const STORY_KEYWORD =
   /^(?:given|when|then|as an?|i want|i need|so that|in order to|scenario|feature|user story|story)\b/i;
 /** Openers of speech that carry no ask ("Means shortlisting …", "Ok so …", "Basically …"). */
 const DISCOURSE_OPENER =
-  /^(?:means|meaning|i\.e\.?|that is|basically|btw|ok(?:ay)?|yes|yeah|yep|right|well|anyway|also|plus|so|and|but|or|hi|hey|hello|thanks|cheers|fyi|pls|please)\b/i;
+  /^(?:means|meaning|i\.e\.?|that is|basically|btw|quick one|quick question|quick note|heads up|ok(?:ay)?|yes|yeah|yep|right|well|anyway|also|plus|so|and|but|or|hi|hey|hello|thanks|cheers|fyi|pls|please)\b/i;
 /** A role or a job line instead of the work ("Researching assistant for systematic review"). */
 const ROLE_LINE =
   /^(?:[\p{L}-]+\s+){0,2}(?:assistant|intern|associate|analyst|consultant|manager|engineer|developer|designer|researcher|writer|specialist|executive|officer|coordinator|volunteer|freelancer|candidate|contractor)s?\s+(?:for|of|to|in|at|on|with)\b/iu;
