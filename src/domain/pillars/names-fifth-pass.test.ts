@@ -247,3 +247,42 @@ We are not touching the blog.`;
     expect(rubric.criteria.some((c) => /days left|pending request/.test(c.source))).toBe(false);
   });
 });
+
+describe('more shapes: weekday chat stamps, labelled lists, "not in your scope" (issue 53, fifth pass)', () => {
+  it('reads "Tuesday 9:14 AM - Name:" lines as a chat, and a "skip button" as a thing, not an exclusion', () => {
+    const brief = `Tuesday 9:14 AM - Rahul: guys we need the onboarding flow redone
+Tuesday 9:15 AM - Sana: 3 screens max, skip button on each
+Tuesday 9:16 AM - Rahul: analytics event on every step
+Tuesday 9:17 AM - Sana: dark mode later`;
+    const rubric = extractRubric(brief, { domain: 'Android' });
+    expect(rubric.outOfScope).toEqual(['dark mode']);
+    expect(rubric.criteria.some((c) => /Tuesday|Rahul|Sana/.test(c.source + c.name))).toBe(false);
+    expect(rubric.criteria.some((c) => /skip button/.test(c.source))).toBe(true);
+  });
+
+  it('reads "Must-haves: a, b, c" as asks and "Out: x, y" as scope', () => {
+    const brief = `Must-haves: offline sync, export to Excel, role-based access (admin/staff)
+Nice-to-haves: barcode scanning
+Out: payroll, invoicing`;
+    const rubric = extractRubric(brief, { domain: 'Web development' });
+    expect(rubric.outOfScope).toEqual(['payroll', 'invoicing']);
+    const sources = rubric.criteria.map((c) => c.source);
+    expect(sources).toEqual(expect.arrayContaining(['offline sync', 'export to Excel']));
+    expect(rubricProblems(rubric, brief, 'Web development')).toEqual([]);
+  });
+
+  it.each([
+    ['Transport arrangements are not in your scope.', 'Transport arrangements'],
+    [
+      'The consultant will not be responsible for implementing any interventions.',
+      'implementing interventions',
+    ],
+  ])('"%s" leaves out "%s"', (sentence, thing) => {
+    expect(excludedThing(sentence)).toBe(thing);
+  });
+
+  it('refuses a name with "not" in it', () => {
+    expect(nameProblem('Transport arrangements not in your scope')).toContain('a negated clause');
+    expect(nameProblem('Consultant not responsible')).toContain('a negated clause');
+  });
+});

@@ -91,11 +91,11 @@ export function withoutFormulas(text: string): string {
 
 /** Opening of a scope exclusion; what follows is the excluded thing. */
 const EXCLUSION_OPENER =
-  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|(?:we(?: are|'re|’re)\s+)?not (?:looking for|after|asking for|expecting)\s+|forget (?:about\s+)?|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:taking on|looking at|going to (?:do|build|make|include|cover|need)|\w+ing)\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+(?!(?:buttons?|links?|options?|controls?|icons?|arrows?)\b)|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|(?:we(?: are|'re|’re)\s+)?not (?:looking for|after|asking for|expecting)\s+|forget (?:about\s+)?|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:taking on|looking at|going to (?:do|build|make|include|cover|need)|\w+ing)\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|beyond (?:the |this |our )?scope\b|(?:isn['’]t|aren['’]t|won['’]t be)\s+(?:required|needed|necessary|expected|wanted|in scope)\b|not something (?:we|you|i) (?:need|want|expect)\b|someone else['’]s (?:job|problem|responsibility|task)\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our|your|their|my) )?scope\b|not (?:be )?(?:responsible|liable) for\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|beyond (?:the |this |our )?scope\b|(?:isn['’]t|aren['’]t|won['’]t be)\s+(?:required|needed|necessary|expected|wanted|in scope)\b|not something (?:we|you|i) (?:need|want|expect)\b|someone else['’]s (?:job|problem|responsibility|task)\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
 
 /**
  * Deferred work: "X can come later", "X later.", "X can wait for phase 2", "X is for the next
@@ -179,7 +179,7 @@ export function excludedThing(sentence: string): string | null {
   if (leave) return cleanThing(leave[1] ?? '') || null;
   // "Beyond scope: translations", "Out of scope: the annexures": a label over the excluded thing.
   const labelled = text.match(
-    /^(?:out of scope|beyond (?:the )?scope|not in scope|excluded|not needed|not required)\s*[:—–-]\s*(.+)$/i,
+    /^(?:out of scope|out|beyond (?:the )?scope|not in scope|excluded|exclusions|not needed|not required|won't do|not doing)\s*[:—–-]\s*(.+)$/i,
   );
   if (labelled) return cleanThing(labelled[1] ?? '') || null;
   // "We'll handle hosting ourselves": the client's own work, outside the brief.
@@ -191,6 +191,12 @@ export function excludedThing(sentence: string): string | null {
   const out = text.match(/^(.+?)\s+(?:is|are)\s+out$/i);
   if (out && (out[1] ?? '').split(/\s+/).length <= 5)
     return cleanThing((out[1] ?? '').replace(/^(?:the)\s+/i, '')) || null;
+  // "The consultant will not be responsible for implementing any interventions": what is not theirs to do.
+  const notTheirs = text.match(
+    /^(?:the|a|an|our|your)?\s*[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:will not|won't|won’t|is not|isn't|are not|aren't|shall not)\s+be\s+(?:responsible|liable)\s+for\s+(.+)$/iu,
+  );
+  if (notTheirs)
+    return cleanThing((notTheirs[1] ?? '').replace(/^(\w+ing)\s+(?:any|the|all)\s+/i, '$1 ')) || null;
   const content = text.match(LEAVES_OUT_CONTENT);
   if (content && !/\b(?:must|should|shall|and|or|but|if|when)\b/i.test(content[1] ?? ''))
     return cleanThing(content[2] ?? '') || null;
@@ -307,9 +313,10 @@ function nominalise(gerund: string): string {
 export function isExclusionLeadIn(leadIn: string | null): boolean {
   return (
     leadIn !== null &&
-    /\b(?:out of scope|not in scope|not needed|not required|exclusions?|excluded|do not|don't)\b/i.test(
+    (/\b(?:out of scope|not in scope|not needed|not required|exclusions?|excluded|do not|don't)\b/i.test(
       leadIn,
-    )
+    ) ||
+      /^(?:out|won't do|not doing|later)\s*:?$/i.test(leadIn.trim()))
   );
 }
 

@@ -255,7 +255,8 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
   if (BARE_VERBS.has(head0) || (words0.length === 1 && ONE_WORD_VERBS.has(head0)))
     return 'a bare verb, not a noun phrase';
   // "Deck not includes pricing", "FAR not exceeds": a negated clause.
-  if (/\bnot\s+(?:\p{L}+s|going|to)\b/iu.test(t)) return 'a negated clause, not a noun phrase';
+  if (/\bnot\s+(?:\p{L}+s|going|to|in|within|part|our|your|needed|required|responsible)\b/iu.test(t))
+    return 'a negated clause, not a noun phrase';
   // "Dashboard shows daily sales", "Reorder level turns red": a subject, its verb and what follows.
   const inner = t
     .split(/\s+/)

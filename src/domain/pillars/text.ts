@@ -420,7 +420,27 @@ function blocks(text: string): Block[] {
       heading(line.start, line.end);
       continue;
     }
-    if (current && !current.bullet) {
+    // "Must-haves: offline sync, export to Excel" / "Out: payroll, invoicing": a labelled line is a
+    // list of its own (each item an ask under the label), never a wrapped line of the prose above.
+    const labelled = LABELLED_LIST.exec(line.text);
+    if (labelled) {
+      const items = labelledItems(line.text, labelled[0].length);
+      if (items.length >= 2) {
+        flush();
+        const label = line.text.slice(0, labelled[0].length).trim();
+        for (const [from, to] of items)
+          out.push({
+            start: line.start + from,
+            end: line.start + to,
+            bullet: true,
+            heading: false,
+            leadIn: label,
+          });
+        leadIn = null;
+        continue;
+      }
+    }
+    if (current && !current.bullet && !labelled) {
       current.end = line.end;
     } else {
       flush();
@@ -437,6 +457,27 @@ function blocks(text: string): Block[] {
   }
   flush();
   return out;
+}
+
+/** A line opening with a short label and a colon: "Must-haves: …", "Nice-to-haves: …", "Out: …". */
+const LABELLED_LIST = /^[ \t]*\p{Lu}[\p{L}'’-]*(?:[ -][\p{L}'’-]+){0,2}\s*:\s+(?=\S)/u;
+
+/** The comma-separated items after a label, as [from, to) offsets in the line; empty unless each is a short phrase. */
+function labelledItems(line: string, from: number): [number, number][] {
+  const out: [number, number][] = [];
+  const re = /[^,;]+/g;
+  re.lastIndex = from;
+  for (let m = re.exec(line); m !== null; m = re.exec(line)) {
+    const raw = m[0];
+    const lead = raw.length - raw.trimStart().length;
+    const text = raw.trim().replace(/[.]$/, '');
+    if (text === '') continue;
+    out.push([m.index + lead, m.index + lead + text.length]);
+  }
+  const short = out.every(
+    ([a, b]) => line.slice(a, b).split(/\s+/).length <= 6 && !/[.!?]\s/.test(line.slice(a, b)),
+  );
+  return short ? out : [];
 }
 
 /** Whether the full stop at `dot` (index into `text`) ends a sentence. */
