@@ -228,4 +228,31 @@ Not looking for a logo redesign. We'll handle hosting ourselves. Translations ar
       namesAvoid: ['Not looking', 'Handle hosting'],
     },
   },
+  {
+    id: 'labelled-lists-clinic-inventory',
+    field: 'web-development',
+    playbook: {
+      title: 'Medicine stock tracker for a rural clinic',
+      domain: 'Web development',
+      durationDays: 10,
+      deliverables: ['A stock page with expiry alerts', 'A monthly usage report'],
+      successCriteria: ['Expiry alert 30 days ahead', 'Works on a 3G connection'],
+    },
+    plan: { mustDo: ['expiry', 'usage report'], mustAvoid: ['SwiftUI', 'Kotlin'] },
+    rubric: {
+      text: `Monday 10:02 AM - Dr Anand: the pharmacist logs every strip and bottle that comes in
+Monday 10:04 AM - Lata: expiry alerts 30 days ahead, skip link on the alert page to snooze
+Monday 10:05 AM - Dr Anand: it has to work on 3G
+
+Must-haves: batch numbers, expiry dates, monthly usage report
+Nice-to-haves: SMS to the district store
+Out: billing, patient records
+Procurement is not in your scope.`,
+      domain: 'Web development',
+      asks: ['logs every strip', 'expiry alerts', '3G', 'batch numbers', 'monthly usage report'],
+      themes: ['functionality', 'performance', 'data', 'communication', 'ux-design'],
+      outOfScope: ['billing', 'patient records', 'Procurement'],
+      namesAvoid: ['Monday', 'Lata', 'Anand', 'Must-haves', 'Out'],
+    },
+  },
 ];

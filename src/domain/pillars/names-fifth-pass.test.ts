@@ -286,3 +286,15 @@ Out: payroll, invoicing`;
     expect(nameProblem('Consultant not responsible')).toContain('a negated clause');
   });
 });
+
+describe('terms led by a digit and single-item list labels (issue 53, fifth pass)', () => {
+  it('reads "it has to work on 3G" as an ask of its own', () => {
+    const brief = `Monday 10:02 AM - Anand: the pharmacist logs every strip and bottle that comes in
+Monday 10:04 AM - Lata: expiry alerts 30 days ahead
+Monday 10:05 AM - Anand: it has to work on 3G
+Nice-to-haves: SMS to the district store`;
+    const rubric = extractRubric(brief, { domain: 'Web development' });
+    expect(rubric.criteria.some((c) => /3G/.test(c.source))).toBe(true);
+    expect(rubric.criteria.some((c) => c.source === 'SMS to the district store')).toBe(true);
+  });
+});

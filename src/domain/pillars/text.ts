@@ -116,7 +116,8 @@ export function foldToken(word: string): string {
 }
 
 /** A word in any script: a letter, then letters, combining marks (Devanagari vowel signs) and digits. */
-const WORD_TOKEN = /\p{L}[\p{L}\p{M}\p{N}]*/gu;
+/** Words, and the few digit-led terms that are words of their own ("3G", "4K", "2FA", "3D"). */
+const WORD_TOKEN = /\b[2-6]G\b|\b[248]K\b|\b2FA\b|\b3D\b|\p{L}[\p{L}\p{M}\p{N}]*/gu;
 
 /**
  * Splits a text into lower-case word tokens, in any script (Devanagari, Tamil, …). camelCase and snake_case identifiers are split
@@ -411,21 +412,16 @@ function blocks(text: string): Block[] {
       current.end = line.end;
       continue;
     }
-    const startsFresh =
-      current === null ||
-      current.bullet ||
-      /:\s*$/.test(previous) ||
-      SENTENCE_END_CHAR.test(previous.trimEnd());
-    if (startsFresh && looksLikeHeading(line.text, next)) {
-      heading(line.start, line.end);
-      continue;
-    }
     // "Must-haves: offline sync, export to Excel" / "Out: payroll, invoicing": a labelled line is a
     // list of its own (each item an ask under the label), never a wrapped line of the prose above.
     const labelled = LABELLED_LIST.exec(line.text);
     if (labelled) {
       const items = labelledItems(line.text, labelled[0].length);
-      if (items.length >= 2) {
+      const listLabel =
+        /^[ \t]*(?:must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|optional|extras?|bonus|out|out of scope|not needed|later)\s*:/i.test(
+          line.text,
+        );
+      if (items.length >= 2 || (items.length === 1 && listLabel)) {
         flush();
         const label = line.text.slice(0, labelled[0].length).trim();
         for (const [from, to] of items)
@@ -439,6 +435,15 @@ function blocks(text: string): Block[] {
         leadIn = null;
         continue;
       }
+    }
+    const startsFresh =
+      current === null ||
+      current.bullet ||
+      /:\s*$/.test(previous) ||
+      SENTENCE_END_CHAR.test(previous.trimEnd());
+    if (startsFresh && looksLikeHeading(line.text, next)) {
+      heading(line.start, line.end);
+      continue;
     }
     if (current && !current.bullet && !labelled) {
       current.end = line.end;

@@ -533,7 +533,11 @@ export const THEMES: readonly Theme[] = [
       'prometheus',
       'grafana',
       'opentelemetry',
-      'alerting',
+      // "expiry alerts" are a product's feature; an operator's alerting is named so.
+      'alerting rules',
+      'alertmanager',
+      'pagerduty',
+      'slo-based alerts',
       'uptime',
       'rollback',
       'terraform',
