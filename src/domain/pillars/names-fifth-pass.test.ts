@@ -298,3 +298,17 @@ Nice-to-haves: SMS to the district store`;
     expect(rubric.criteria.some((c) => c.source === 'SMS to the district store')).toBe(true);
   });
 });
+
+describe('theme keywords that stem like ordinary words (issue 53, fifth pass)', () => {
+  it('does not read "comes in" as documentation ("comment" stems to "com")', async () => {
+    const { classifyTheme } = await import('./themes');
+    const { stemSet } = await import('./text');
+    expect(
+      classifyTheme(stemSet('the pharmacist logs every strip and bottle that comes in'), 'web-development')
+        ?.key,
+    ).not.toBe('documentation');
+    expect(classifyTheme(stemSet('Write code comments for the parser'), 'backend')?.key).toBe(
+      'documentation',
+    );
+  });
+});

@@ -143,7 +143,9 @@ export const THEMES: readonly Theme[] = [
       'readme',
       'docs',
       'docstring',
-      'comment',
+      // "comment" stems to "com", which "comes" shares: code comments are named so.
+      'code comments',
+      'inline comments',
       'guide',
       'setup instructions',
       'instructions',
@@ -673,7 +675,7 @@ const AMBIGUOUS_KEYWORDS: Readonly<Partial<Record<ThemeKey, readonly string[]>>>
     'user story',
   ],
   testing: ['test', 'qa', 'assert', 'regression', 'edge case', 'test case'],
-  documentation: ['guide', 'instructions', 'comment', 'reasoning', 'rationale', 'docs'],
+  documentation: ['guide', 'instructions', 'code comments', 'reasoning', 'rationale', 'docs'],
   performance: [
     'fast',
     'speed',
