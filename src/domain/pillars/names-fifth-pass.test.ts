@@ -312,3 +312,22 @@ describe('theme keywords that stem like ordinary words (issue 53, fifth pass)', 
     );
   });
 });
+
+describe('work done by others, deferred work, "What we don\'t want:" (issue 53, fifth pass)', () => {
+  it.each([
+    ['Painting is being done by another contractor.', 'Painting'],
+    ['Integration with the hospital HIS is deferred to phase 2.', 'Integration with the hospital HIS'],
+    ["What we don't want: a full redesign of the site.", 'full redesign of the site'],
+  ])('"%s" leaves out "%s"', (sentence, thing) => {
+    expect(excludedThing(sentence)).toBe(thing);
+  });
+
+  it('cuts "… so no photography needed" off its sentence and never names a criterion by what is left', () => {
+    const brief =
+      'Hello!! So basically we need someone to write 10 product descriptions for our handloom sarees, around 150 words each, SEO friendly, and also 10 Instagram captions. Tone should be warm. We already have photos so no photography needed. Deadline is next Friday.';
+    const rubric = extractRubric(brief, { domain: 'Content writing' });
+    expect(rubric.outOfScope).toContain('photography');
+    expect(rubric.criteria.some((c) => /photo/i.test(c.source))).toBe(false);
+    expect(rubricProblems(rubric, brief, 'Content writing')).toEqual([]);
+  });
+});

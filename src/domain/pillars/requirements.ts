@@ -95,7 +95,7 @@ const EXCLUSION_OPENER =
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our|your|their|my) )?scope\b|not (?:be )?(?:responsible|liable) for\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|beyond (?:the |this |our )?scope\b|(?:isn['’]t|aren['’]t|won['’]t be)\s+(?:required|needed|necessary|expected|wanted|in scope)\b|not something (?:we|you|i) (?:need|want|expect)\b|someone else['’]s (?:job|problem|responsibility|task)\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:\b(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our|your|their|my) )?scope\b|not (?:be )?(?:responsible|liable) for\b|\b(?:is|are) being (?:done|handled|taken care of|covered|made|written|designed) by\b|\b(?:is|are|will be|has been|have been) (?:deferred|postponed|parked)\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|beyond (?:the |this |our )?scope\b|(?:isn['’]t|aren['’]t|won['’]t be)\s+(?:required|needed|necessary|expected|wanted|in scope)\b|not something (?:we|you|i) (?:need|want|expect)\b|someone else['’]s (?:job|problem|responsibility|task)\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
 
 /**
  * Deferred work: "X can come later", "X later.", "X can wait for phase 2", "X is for the next
@@ -179,7 +179,7 @@ export function excludedThing(sentence: string): string | null {
   if (leave) return cleanThing(leave[1] ?? '') || null;
   // "Beyond scope: translations", "Out of scope: the annexures": a label over the excluded thing.
   const labelled = text.match(
-    /^(?:out of scope|out|beyond (?:the )?scope|not in scope|excluded|exclusions|not needed|not required|won't do|not doing)\s*[:—–-]\s*(.+)$/i,
+    /^(?:out of scope|out|beyond (?:the )?scope|not in scope|excluded|exclusions|not needed|not required|won't do|not doing|what we (?:don't|do not|don’t) (?:want|need)|not wanted)\s*[:—–-]\s*(.+)$/i,
   );
   if (labelled) return cleanThing(labelled[1] ?? '') || null;
   // "We'll handle hosting ourselves": the client's own work, outside the brief.
@@ -362,7 +362,7 @@ const ASK_VERB =
  */
 export function splitClauses(text: string): string[] {
   const cuts: number[] = [0];
-  const re = /\s*(?:;|,\s*(?:and\s+)?|\s+and\s+)/g;
+  const re = /\s*(?:;|,\s*(?:and\s+)?|\s+and\s+|\s+so\s+(?=no\b|we\s+don))/g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = text.slice(m.index + m[0].length);
     if (m[0].includes(';') || ASK_VERB.test(next) || opensExclusion(next))

@@ -449,7 +449,7 @@ export function splitAsks(sentence: Sentence): Sentence[] {
  */
 function withoutExclusions(sentence: Sentence): Sentence[] {
   const text = sentence.text;
-  const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+)/gu;
+  const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+|\s+so\s+(?=no\b|we\s+don))/gu;
   const cuts: number[] = [];
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = text.slice(m.index + m[0].length);
@@ -512,6 +512,9 @@ function informativeFallback(
         !context.has(s.index) &&
         // A story's "Given …" sets an ask up; it is never one, even to make up the count.
         !s.context &&
+        // Nor is what is left of a sentence once its exclusion is cut off ("We already have photos so no photography needed").
+        withoutExclusions(s).length === 1 &&
+        withoutExclusions(s)[0]?.text === s.text &&
         !OUT_OF_SCOPE.test(lower) &&
         !LOGISTICS.test(lower) &&
         !isLetterFormula(s.text) &&

@@ -72,7 +72,7 @@ export function isCleanName(name: string): boolean {
 
 /** Words that name nothing gradable on their own ("Areas", "Source", "Written"). */
 const GENERIC_NOUNS = new Set(
-  'area areas source sources written wake item items thing things stuff work details detail point points part parts section sections aspect aspects requirement requirements scope note notes general other others misc miscellaneous overview summary task tasks deliverable deliverables data information file files format quality output outputs result results'.split(
+  'area areas source sources written wake item items thing things stuff work details detail point points part parts section sections aspect aspects requirement requirements scope note notes general other others misc miscellaneous overview summary task tasks deliverable deliverables data information file files format quality output outputs result results system solution platform already also still just only actually'.split(
     ' ',
   ),
 );

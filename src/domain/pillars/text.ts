@@ -465,7 +465,7 @@ function blocks(text: string): Block[] {
 }
 
 /** A line opening with a short label and a colon: "Must-haves: …", "Nice-to-haves: …", "Out: …". */
-const LABELLED_LIST = /^[ \t]*\p{Lu}[\p{L}'’-]*(?:[ -][\p{L}'’-]+){0,2}\s*:\s+(?=\S)/u;
+const LABELLED_LIST = /^[ \t]*\p{Lu}[\p{L}'’-]*(?:[ -][\p{L}'’-]+){0,3}\s*:\s+(?=\S)/u;
 
 /** The comma-separated items after a label, as [from, to) offsets in the line; empty unless each is a short phrase. */
 function labelledItems(line: string, from: number): [number, number][] {
