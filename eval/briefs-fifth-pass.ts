@@ -255,4 +255,29 @@ Procurement is not in your scope.`,
       namesAvoid: ['Monday', 'Lata', 'Anand', 'Must-haves', 'Out'],
     },
   },
+  {
+    id: 'shall-spec-school-repairs',
+    field: 'unknown',
+    playbook: {
+      title: 'Repair survey and estimate for a village school',
+      domain: 'Building repairs',
+      durationDays: 8,
+      deliverables: ['A condition survey of 14 classrooms', 'A repair estimate with contingency'],
+      successCriteria: ['Every classroom surveyed', 'Estimate within 10 % contingency'],
+    },
+    plan: { mustDo: ['classrooms', 'contingency'] },
+    rubric: {
+      text: `Goal: safe classrooms before the monsoon.
+What we want: a condition survey of all 14 classrooms, a repair estimate with 10% contingency, a weekend-only work schedule.
+What we don't want: any new construction.
+The contractor shall photograph every damp wall.
+Painting is being done by another contractor.
+Furniture repair is deferred to next year.
+We already have the floor plans so no measured drawings needed.`,
+      asks: ['14 classrooms', '10% contingency', 'weekend-only', 'damp wall'],
+      themes: [],
+      outOfScope: ['new construction', 'Painting', 'Furniture repair', 'measured drawings'],
+      namesAvoid: ['What we', 'Already', 'Goal'],
+    },
+  },
 ];

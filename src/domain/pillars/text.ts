@@ -414,8 +414,10 @@ function blocks(text: string): Block[] {
     }
     // "Must-haves: offline sync, export to Excel" / "Out: payroll, invoicing": a labelled line is a
     // list of its own (each item an ask under the label), never a wrapped line of the prose above.
+    // A label that is an instruction ("Harden our login: …") keeps its sentence whole.
     const labelled = LABELLED_LIST.exec(line.text);
-    if (labelled) {
+    const instruction = IMPERATIVE_VERBS.has((line.text.trim().split(/[\s:]/)[0] ?? '').toLowerCase());
+    if (labelled && !instruction) {
       const items = labelledItems(line.text, labelled[0].length);
       const listLabel =
         /^[ \t]*(?:must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|optional|extras?|bonus|out|out of scope|not needed|later)\s*:/i.test(
@@ -445,7 +447,7 @@ function blocks(text: string): Block[] {
       heading(line.start, line.end);
       continue;
     }
-    if (current && !current.bullet && !labelled) {
+    if (current && !current.bullet && !(labelled && !instruction)) {
       current.end = line.end;
     } else {
       flush();
@@ -480,7 +482,7 @@ function labelledItems(line: string, from: number): [number, number][] {
     out.push([m.index + lead, m.index + lead + text.length]);
   }
   const short = out.every(
-    ([a, b]) => line.slice(a, b).split(/\s+/).length <= 6 && !/[.!?]\s/.test(line.slice(a, b)),
+    ([a, b]) => line.slice(a, b).split(/\s+/).length <= 8 && !/[.!?]\s/.test(line.slice(a, b)),
   );
   return short ? out : [];
 }
