@@ -17,6 +17,7 @@ import { pageHeaders } from './layout';
 import { embedCsp, LOADER_SCRIPT } from './pages.assets';
 import type * as routes from './pages.routes';
 import { embedPage } from './pages.templates';
+import { pageViewer, viewerCaching } from './pages.viewer';
 import { certificatePage, type OwnRecord, verifierPage } from './verify.templates';
 
 const HTML = 'text/html; charset=utf-8';
@@ -108,19 +109,33 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const lang = chooseLanguage(c.req.raw);
   // Server-wide (the same for every viewer), so the page stays cacheable; it is in the ETag.
   const digilockerDocType = digilockerConfig(c.env)?.docType ?? null;
+  const payload = JSON.parse(found.json) as VerificationPayload;
+  const viewer = await pageViewer(c);
+  // Only the holder, signed in, is offered the control that shows their hidden name.
+  const isHolder =
+    viewer.signedIn && payload.holder === null && (await certs.isHolderOf(c.get('db'), viewer.userId, number));
+  const etag = found.etag.replace(
+    /"$/,
+    `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}${isHolder ? '-holder' : ''}-html"`,
+  );
   const headers: Record<string, string> = {
     ...pageHeaders(lang),
-    ETag: found.etag.replace(/"$/, `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}-html"`),
-    'Cache-Control': 'public, max-age=60',
+    ...viewerCaching(viewer, 'public, max-age=60', etag),
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
     delete headers['Content-Type'];
     return c.body(null, 304, headers);
   }
-  const payload = JSON.parse(found.json) as VerificationPayload;
   const base = c.env.PUBLIC_BASE_URL.replace(/\/$/, '');
   return c.body(
-    certificatePage({ v: payload, lang, base, jwksPath: JWKS_PATH, digilockerDocType }),
+    certificatePage({
+      v: payload,
+      lang,
+      base,
+      jwksPath: JWKS_PATH,
+      digilockerDocType,
+      viewer: { signedIn: viewer.signedIn, isHolder },
+    }),
     200,
     headers,
   );
@@ -130,7 +145,7 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
  * The version of the pages' markup in their ETags: a deployment that changes the templates or
  * the catalogues changes it, so a revalidation is not a 304 for an old page.
  */
-const PAGE_VERSION = 'p52a';
+const PAGE_VERSION = 'p52b';
 
 /** The page is the same for everyone in a language; `?no=` is a look-up (303 to its page). */
 export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) => {
@@ -157,16 +172,16 @@ export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) =
     const asked = new URL(c.req.url).searchParams.has('lang') ? `?lang=${lang}` : '';
     return c.redirect(`/verify/${parsed.normalised}${asked}`, 303);
   }
+  const viewer = await pageViewer(c);
   const headers: Record<string, string> = {
     ...pageHeaders(lang),
-    ETag: `W/"verifier-${lang}-${PAGE_VERSION}"`,
-    'Cache-Control': 'public, max-age=300',
+    ...viewerCaching(viewer, 'public, max-age=300', `W/"verifier-${lang}-${PAGE_VERSION}"`),
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
     delete headers['Content-Type'];
     return c.body(null, 304, headers);
   }
-  return c.body(verifierPage(lang), 200, headers);
+  return c.body(verifierPage(lang, { signedIn: viewer.signedIn }), 200, headers);
 };
 
 /** A form field's bytes: a file's, or a string's as UTF-8; null when empty. */
@@ -201,7 +216,8 @@ export const verifierSubmit: AppRouteHandler<typeof routes.verifierSubmit> = asy
   const report = await verifyPresentedCredential(c.get('db'), c.env, sent.bytes, new Date(), declared);
   const own = await ownRecord(c, report, readPresented(sent.bytes, declared));
   const pasted = typeof form.credential === 'string' ? form.credential.slice(0, 20_000) : undefined;
-  return c.body(verifierPage(lang, { report, own, form: { credential: pasted } }), 200, {
+  const { signedIn } = await pageViewer(c);
+  return c.body(verifierPage(lang, { report, own, form: { credential: pasted }, signedIn }), 200, {
     ...pageHeaders(lang),
     'Cache-Control': 'no-store',
   });
@@ -239,16 +255,16 @@ async function ownRecord(
 /** `GET /`: the landing page, the same for everyone in a language. */
 export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
   const lang = chooseLanguage(c.req.raw);
+  const viewer = await pageViewer(c);
   const headers: Record<string, string> = {
     ...pageHeaders(lang),
-    ETag: `W/"home-${lang}-${PAGE_VERSION}"`,
-    'Cache-Control': 'public, max-age=300',
+    ...viewerCaching(viewer, 'public, max-age=300', `W/"home-${lang}-${PAGE_VERSION}"`),
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
     delete headers['Content-Type'];
     return c.body(null, 304, headers);
   }
-  return c.body(homePage(lang), 200, headers);
+  return c.body(homePage(lang, viewer.signedIn), 200, headers);
 };
 
 /**

@@ -160,7 +160,12 @@ export const en = {
     overall: (org: string) => `${org}’s rating of the final work`,
     holderHidden: 'Not shown',
     holderHiddenWhy: 'The holder has not chosen to show their name on this page.',
-    holderHiddenAction: 'Is this your certificate? Show your name on it',
+    holderHiddenAction: 'Is this your certificate? Sign in to show your name on it',
+    holderHiddenWhyYou:
+      'You have not chosen to show your name on this certificate, so anyone checking it sees the certificate without your name.',
+    holderShow: 'Show my name on this certificate',
+    holderShowNote: 'This shows your name on every one of your certificate pages; you can hide it again at any time under',
+    holderSettings: 'your public name',
     shareHeading: 'Share',
     shareLink: 'Link to this page',
     qrLabel: 'QR code of the link to this page',
@@ -269,6 +274,22 @@ export const en = {
     errorNextBody:
       'Go back to the application and start again. If it keeps happening, contact the application’s makers: the problem is in the request it sent.',
     errorHome: 'Go to the home page',
+    errorSignIn: 'Sign in',
+    errorTechnical: 'Technical detail, for the application’s makers:',
+    errors: {
+      request:
+        'The application sent a request that cannot be authorised here: it is incomplete, or it does not match how the application registered.',
+      client: 'The application is not registered here (or no longer is), so nobody can tell who is asking.',
+      scope:
+        'The application asked for access that this platform does not offer, or that the application did not register for.',
+      pkce: 'The application did not protect its request the way this platform requires (PKCE with S256).',
+      unverifiedClient: 'This application could not be verified.',
+      child: 'This account belongs to a child: access to it cannot be given to applications.',
+      signInFirst: 'You are not signed in. Sign in, then start again from the application.',
+      notThisSite: 'This form can only be sent from this site’s own page.',
+      expired: 'This page has expired or was already used. Start again from the application.',
+      generic: 'Something in the request stopped it from being authorised.',
+    },
   },
   confirmation: {
     title: 'Confirm your email address',
@@ -284,6 +305,18 @@ export const en = {
       'is confirmed: it is now the sign-in address of your account. You can close this page.',
     next: 'Go to your certificates',
   },
+  scopes: {
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly':
+      'Read your certificates (your signed Open Badges credentials).',
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.upsert':
+      'Add or update Open Badges credentials in your account.',
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.readonly':
+      'Read your profile: your name and the id your credentials name.',
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.update': 'Update your profile.',
+    'https://purl.imsglobal.org/spec/clr/v2p0/scope/credential.readonly':
+      'Read your learner record (one signed CLR 2.0 credential holding your active certificates).',
+    offline_access: 'Keep this access while you are away (a refresh token), until you revoke it.',
+  } as Record<string, string>,
   common: {
     back: 'Back',
     continue: 'Continue',
