@@ -63,7 +63,7 @@ describe('/me wallets and DigiLocker', () => {
     const html = await res.text();
     const wallets = section(html, 'wallets');
     expect(wallets).toContain(
-      `<form method="post" action="/me/certificates/${certificateNo}/credential-offer">`,
+      `<form method="post" action="/me/certificates/${certificateNo}/credential-offer?lang=en">`,
     );
     expect(wallets).toContain('Add to a wallet');
     expect(wallets).toContain('Wallet &lt;Ready&gt; Work');
@@ -88,7 +88,7 @@ describe('/me wallets and DigiLocker', () => {
     expect(digilocker).toContain(`<code>${certificateNo}</code>`);
     expect(digilocker).toContain('UDF1');
     expect(digilocker).toContain(
-      `<form method="post" action="/me/certificates/${certificateNo}/digilocker">`,
+      `<form method="post" action="/me/certificates/${certificateNo}/digilocker?lang=en">`,
     );
     expect(digilocker).toContain('<input type="hidden" name="enabled" value="off">');
   });

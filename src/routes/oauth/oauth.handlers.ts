@@ -16,8 +16,8 @@ import {
 import { completeGrant } from '../../services/portability/grants';
 import { oauthApi, oauthLibrary } from '../../services/portability/oauth';
 import { resolveSession } from '../../services/sessions';
-import type * as routes from './oauth.routes';
 import { chooseLanguage, isLang, type Lang } from '../pages/i18n';
+import type * as routes from './oauth.routes';
 import { authorizeCsp, consentPage, errorPage, type OAuthErrorView, signInPage } from './oauth.templates';
 
 const HTML = 'text/html; charset=utf-8';
@@ -58,7 +58,12 @@ async function sessionUser(c: Context<AppBindings>) {
 async function pageRefusal(error: unknown, lang: Lang, signedIn: boolean) {
   const { AuthorizationError, CimdFetchError } = await oauthLibrary();
   if (error instanceof AuthorizationError)
-    return refusalPage({ kind: kindOf(error.code), code: error.code, detail: error.description }, 400, lang, signedIn);
+    return refusalPage(
+      { kind: kindOf(error.code), code: error.code, detail: error.description },
+      400,
+      lang,
+      signedIn,
+    );
   if (error instanceof CimdFetchError) return refusalPage({ kind: 'unverifiedClient' }, 400, lang, signedIn);
   throw error;
 }

@@ -51,7 +51,9 @@ export const AuthorizeForm = z.object({
 });
 
 const PAGE_HEADERS = {
-  'Content-Security-Policy': text('The page’s own policy: the site’s stylesheet and script, forms to here or the client.'),
+  'Content-Security-Policy': text(
+    'The page’s own policy: the site’s stylesheet and script, forms to here or the client.',
+  ),
   'Cache-Control': text('`no-store`.'),
   'Content-Language': text('The language the page is in (`en` or `hi`), by `lang`, else `Accept-Language`.'),
 };

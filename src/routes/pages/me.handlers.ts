@@ -236,7 +236,10 @@ export const consent: AppRouteHandler<typeof routes.consent> = async (c) => {
       const asked = formLang(c);
       return new Response(null, {
         status: 303,
-        headers: { Location: `${returnTo}${asked ? `?lang=${asked}` : ''}#holder`, 'Cache-Control': 'no-store' },
+        headers: {
+          Location: `${returnTo}${asked ? `?lang=${asked}` : ''}#holder`,
+          'Cache-Control': 'no-store',
+        },
       });
     }
     return back(c, { notice: action === 'grant' ? 'consent-granted' : 'consent-withdrawn' }, section);

@@ -30,7 +30,9 @@ const BACK = {
     'Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, ' +
     'at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`).',
   headers: {
-    Location: header('`/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it).'),
+    Location: header(
+      '`/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it).',
+    ),
   },
 };
 

@@ -113,7 +113,9 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const viewer = await pageViewer(c);
   // Only the holder, signed in, is offered the control that shows their hidden name.
   const isHolder =
-    viewer.signedIn && payload.holder === null && (await certs.isHolderOf(c.get('db'), viewer.userId, number));
+    viewer.signedIn &&
+    payload.holder === null &&
+    (await certs.isHolderOf(c.get('db'), viewer.userId, number));
   const etag = found.etag.replace(
     /"$/,
     `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}${isHolder ? '-holder' : ''}-html"`,

@@ -66,6 +66,8 @@ export function htmlProblems(
               : verifierPage(lang, { problem, signedIn });
         headers.set('Content-Security-Policy', pageCsp());
         headers.set('Content-Language', lang);
+        // A signed-in person's page (its header) is theirs alone.
+        if (signedIn) headers.set('Cache-Control', 'private, no-cache');
         headers.append('Vary', 'Accept-Language, Cookie');
       }
       headers.set('Content-Type', 'text/html; charset=utf-8');

@@ -44,6 +44,16 @@ ${body}
 
 const scoreText = (score: number | null) => (score === null ? '–' : score.toFixed(1));
 
+/**
+ * A candidate's name, linked to their certificate's page when they made it public (the board
+ * carries the number only then). From inside a partner's frame the page opens in a new tab,
+ * without a handle back to the frame (`noopener`); the loader's sandbox allows that tab.
+ */
+function aliasCell(e: Leaderboard['entries'][number]): Html | string {
+  if (!e.certificateNo) return e.alias;
+  return html`<a href="/verify/${e.certificateNo}" target="_blank" rel="noopener">${e.alias}<span class="vh"> (certificate ${e.certificateNo}, opens in a new tab)</span></a>`;
+}
+
 /** `GET /embed/leaderboard`: a table of the consenting candidates of a domain. */
 export function embedPage(board: Leaderboard, theme: Theme): string {
   const scope = board.domain ?? 'all domains';
@@ -53,7 +63,7 @@ export function embedPage(board: Leaderboard, theme: Theme): string {
       : board.entries.map(
           (e) => html`<tr>
 <td><span class="rank">${e.rank}</span></td>
-<td class="alias">${e.alias}</td>
+<td class="alias">${aliasCell(e)}</td>
 <td class="num">${e.certificates}</td>
 <td class="num">${scoreText(e.averageEmployerScore)}</td>
 </tr>
@@ -68,7 +78,7 @@ export function embedPage(board: Leaderboard, theme: Theme): string {
 <tbody>
 ${rows}</tbody>
 </table>
-<p class="note">Only candidates who chose to appear are listed. Certificates are verified by Verification Platform; scores are employers' ratings out of 5. Updated ${dateTime(board.generatedAt)}.</p>`,
+<p class="note">Only candidates who chose to appear are listed; a linked name opens that candidate's certificate. Certificates are verified by Verification Platform; scores are employers' ratings out of 5. Updated ${dateTime(board.generatedAt)}.</p>`,
   );
 }
 

@@ -4,7 +4,7 @@
  * credential says, share and carry, and the technical details folded away. Every value is
  * escaped by the `html` template; the page's one script is the static /assets/verify.js.
  */
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
 import { linkedInAddToProfileUrl } from '../../domain/certificates/linkedin';
 import { achievementImageUrl, issuerUrl } from '../../domain/certificates/urls';
 import type { Html } from '../../domain/pages/html';
@@ -194,6 +194,16 @@ ${button({ text: s.common.copyLink, type: 'button', variant: 'secondary', id: 'c
 </div>`;
 }
 
+/**
+ * The in-browser messages of /assets/verify.js in the page's language: a JSON data block (not
+ * run, so the CSP's `script-src 'self'` still holds) the script reads, with `{name}` slots it
+ * fills. `<` is escaped so no string can end the block.
+ */
+export function scriptStrings(s: Catalogue): Html {
+  const json = JSON.stringify(s.certificate.script).replace(/</g, '\\u003c');
+  return html`<script type="application/json" id="verify-strings">${raw(json)}</script>\n`;
+}
+
 export type CertificatePageInput = {
   v: VerificationPayload;
   lang: Lang;
@@ -230,7 +240,8 @@ function hiddenHolder(
 ${button({ text: c.holderShow, variant: 'secondary', id: 'holder-show' })}
 </form>
 <span class="small">${c.holderShowNote} <a href="${withLang('/me', lang)}#public-name">${c.holderSettings}</a>.</span>`;
-  if (viewer?.signedIn) return html`<span class="secondary">${c.holderHidden}.</span> <span id="holder-why">${c.holderHiddenWhy}</span>`;
+  if (viewer?.signedIn)
+    return html`<span class="secondary">${c.holderHidden}.</span> <span id="holder-why">${c.holderHiddenWhy}</span>`;
   return html`<span class="secondary">${c.holderHidden}.</span> <span id="holder-why">${c.holderHiddenWhy}</span> <a href="${withLang('/me', lang)}#public-name" id="holder-action">${c.holderHiddenAction}</a>.`;
 }
 
@@ -326,7 +337,7 @@ ${digilockerDocType ? html`<p class="slot small" id="digilocker-slot" data-slot=
     : '';
 
   const technical = v.credential
-    ? html`<h3>${c.signatureCheck}</h3>
+    ? html`${scriptStrings(s)}<h3>${c.signatureCheck}</h3>
 <p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-base="${base}" data-number="${v.certificateNo}" data-title="${title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">${c.signaturePending}</p>
 <noscript><p>${c.signatureNoScript}</p></noscript>
 <h3>${c.decoded}</h3>

@@ -164,7 +164,8 @@ export const en = {
     holderHiddenWhyYou:
       'You have not chosen to show your name on this certificate, so anyone checking it sees the certificate without your name.',
     holderShow: 'Show my name on this certificate',
-    holderShowNote: 'This shows your name on every one of your certificate pages; you can hide it again at any time under',
+    holderShowNote:
+      'This shows your name on every one of your certificate pages; you can hide it again at any time under',
     holderSettings: 'your public name',
     shareHeading: 'Share',
     shareLink: 'Link to this page',
@@ -194,6 +195,42 @@ export const en = {
     ogDescription: (title: string, org: string) =>
       `${title}: a certificate issued by ${org}, verifiable on this page.`,
     ogDescriptionInvalid: (status: string) => `This certificate is ${status}.`,
+    script: {
+      linkCopied: 'Link copied.',
+      selectLink: 'Select the link and copy it.',
+      copied: 'Copied.',
+      selectCredential: 'Select the credential and copy it.',
+      verified:
+        '✓ Signature verified in your browser: signed for {org} ({issuer}) with {alg} key {kid}…, and the signed credential names this certificate, brief, employer and issue date.',
+      theIssuer: 'the issuer',
+      changedNote: ' Since it was signed, this changed: {list}.',
+      changedTitle: 'brief title (signed: “{title}”)',
+      changedEmployer: 'employer name',
+      changedIssued: 'issue date (signed: {date})',
+      laterRevoked: ' The signature only shows who issued it: the issuer has since revoked this certificate.',
+      laterSuspended:
+        ' The signature only shows who issued it: the issuing organisation is suspended, so the certificate is not valid now.',
+      failed: '✗ Signature check failed: {reason}.',
+      couldNotCheck: 'The signature could not be checked: {reason}.',
+      couldNotCheckReason: 'it could not be checked',
+      failTitle: 'Signature check failed',
+      failBody:
+        'The platform lists this certificate as valid, but its signed credential did not verify in your browser: {reason}. Do not rely on it until this is resolved.',
+      notValid: 'Not valid',
+      notBase64: 'the credential is not valid base64url',
+      malformed: 'the credential is malformed',
+      notJwt: 'the credential is not a signed JWT',
+      badAlgorithm: 'the credential is not signed with EdDSA or ES256 and a key id',
+      noWebCrypto: 'This browser cannot check signatures here (WebCrypto needs a secure context).',
+      noKey: 'no published {alg} key has the id the credential names',
+      unsupportedAlg:
+        'This browser cannot check {alg} signatures. Any JOSE library can check the credential against the published keys.',
+      badKey: 'the published key is not a valid {alg} key',
+      mismatch: 'the signature does not match the published key',
+      notThisPage:
+        'the signature is valid, but the signed credential does not match this page (certificate number)',
+      http: '{url} answered HTTP {status}',
+    },
     statusWords: {
       active: 'valid',
       revoked: 'revoked',
