@@ -2640,7 +2640,7 @@ export interface paths {
         put?: never;
         /**
          * Grant or withdraw a consent from the holder’s home (form)
-         * @description As `POST /api/consent`, citing the current notice (shown on the page) in English: appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         * @description As `POST /api/consent`, citing the current notice (shown on the page) in the page’s language (`lang`, else `Accept-Language`; English where the notice is not translated): appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
          */
         post: operations["recordConsentFromHolderPage"];
         delete?: never;
@@ -5121,6 +5121,8 @@ export interface components {
                 certificates: number;
                 /** @description Mean employer score (1–5) of rated work. */
                 averageEmployerScore: number | null;
+                /** @description The candidate’s latest valid certificate in this board’s domain (its page is `/verify/{certificateNo}`). Present only when the candidate shows their own name both here (no separate alias) and on their certificate pages (`public_verification` consent); absent otherwise, and gone when either changes. */
+                certificateNo?: string;
             }[];
         };
         AgreementRate: {
@@ -18051,6 +18053,8 @@ export interface operations {
                 code_challenge_method?: string;
                 /** @description RFC 8707 resource indicator; if given, `{base}/ims`. */
                 resource?: string;
+                /** @description The page’s language: `en` or `hi` (not an OAuth parameter; a client may pass the holder’s). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -18061,10 +18065,12 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
-                    /** @description The page’s own policy: its inline style and script by hash. */
+                    /** @description The page’s own policy: the site’s stylesheet and script, forms to here or the client. */
                     "Content-Security-Policy"?: string;
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
+                    /** @description The language the page is in (`en` or `hi`), by `lang`, else `Accept-Language`. */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18118,6 +18124,11 @@ export interface operations {
                      * @enum {string}
                      */
                     decision: "approve" | "deny";
+                    /**
+                     * @description The language of the page the form was on: a refusal is shown in it.
+                     * @enum {string}
+                     */
+                    lang?: "en" | "hi";
                 };
             };
         };
@@ -20332,7 +20343,10 @@ export interface operations {
     };
     signInFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20351,7 +20365,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     /** @description The session cookie, when the sign-in succeeded. */
                     "Set-Cookie"?: string;
@@ -20418,7 +20432,10 @@ export interface operations {
     };
     signOutFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20428,7 +20445,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     /** @description Clears the session cookie. */
                     "Set-Cookie"?: string;
@@ -20468,7 +20485,10 @@ export interface operations {
     };
     recordConsentFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20486,6 +20506,8 @@ export interface operations {
                      * @enum {string}
                      */
                     action: "grant" | "revoke";
+                    /** @description With `public_verification`: the certificate page (`/verify/{certificateNo}`) the holder pressed “show my name” on; the answer goes back there instead of to `/me`. */
+                    return?: string;
                 };
             };
         };
@@ -20493,7 +20515,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20558,7 +20580,10 @@ export interface operations {
     };
     setPublicAliasFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20575,7 +20600,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20640,7 +20665,10 @@ export interface operations {
     };
     revokeApplicationFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description The grant’s id. */
@@ -20653,7 +20681,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20700,7 +20728,10 @@ export interface operations {
     };
     resendConfirmationFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20710,7 +20741,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20748,7 +20779,10 @@ export interface operations {
     };
     setDigiLockerFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description One of the holder’s certificates. */
@@ -20771,7 +20805,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20845,7 +20879,10 @@ export interface operations {
     };
     createCredentialOfferFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description One of the holder’s certificates. */
@@ -20871,7 +20908,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
