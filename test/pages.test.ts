@@ -753,7 +753,7 @@ describe('OAuth pages (served)', () => {
 describe('confirmation link pages (templates)', () => {
   it('the GET page changes nothing: its one form POSTs the token; the confirmed page is a panel', async () => {
     const page = confirmPage('tok<en>', 'a@example.test', 'signup');
-    expect(page).toContain('<form method="post" action="/api/auth/email-confirmation">');
+    expect(page).toContain('<form method="post" action="/api/auth/email-confirmation?lang=en">');
     expect(page).toContain('<input type="hidden" name="token" value="tok&lt;en&gt;">');
     expect(page).toContain(
       '<button type="submit" class="button" id="confirm">Confirm a@example.test</button>',

@@ -28,7 +28,8 @@ export const INDIC_HOLDER = 'अनन्या क्षत्रिय';
  *   second: { certificateNo: string };
  *   revoked: { certificateNo: string; holder: string; badgePng: string };
  *   indic: { certificateNo: string; holder: string; cookie: string };
- *   anonymous: { certificateNo: string; holder: string };
+ *   anonymous: { certificateNo: string; holder: string; cookie: string };
+ *   linked: { alias: string; certificateNo: string };
  *   suspended: { certificateNo: string };
  *   listed: string[];
  *   unlisted: string[];
@@ -196,7 +197,7 @@ export async function seed(base) {
 
   const valid = await certify(asha, employer, todo, 5);
   const second = await certify(asha, employer, catalogue, 4);
-  await certify(bilal, employer, todo, 4);
+  const bilalTodo = await certify(bilal, employer, todo, 4);
   const revoked = await certify(bilal, employer, catalogue, 3);
   const anonymous = await certify(chen, employer, todo, 3);
   await certify(dana, employer, todo, 5);
@@ -281,7 +282,9 @@ export async function seed(base) {
     second: { certificateNo: second },
     revoked: { certificateNo: revoked, holder: 'Bilal Khan', badgePng: revokedBadgePng },
     indic: { certificateNo: indic, holder: INDIC_HOLDER, cookie: ananya },
-    anonymous: { certificateNo: anonymous, holder: 'Chen Wei' },
+    anonymous: { certificateNo: anonymous, holder: 'Chen Wei', cookie: chen },
+    // The one listed name that links to a certificate: Bilal shows his name (no alias, public_verification).
+    linked: { alias: 'Bilal Khan', certificateNo: bilalTodo },
     suspended: { certificateNo: suspended },
     // Ranked: two certificates; then one each, by average employer score (3.5, then 3).
     listed: ['asha.codes', 'Bilal Khan', 'Chen Wei'],

@@ -59,7 +59,7 @@ async function pageRefusal(error: unknown, lang: Lang, signedIn: boolean) {
   const { AuthorizationError, CimdFetchError } = await oauthLibrary();
   if (error instanceof AuthorizationError)
     return refusalPage(
-      { kind: kindOf(error.code), code: error.code, detail: error.description },
+      { kind: kindOf(error.code, error.description), code: error.code, detail: error.description },
       400,
       lang,
       signedIn,
@@ -76,7 +76,8 @@ async function refusal(error: unknown, lang: Lang) {
 }
 
 /** The page's message for an OAuth error code (the code itself is shown as the technical detail). */
-function kindOf(code: string): OAuthErrorView['kind'] {
+function kindOf(code: string, description = ''): OAuthErrorView['kind'] {
+  if (/PKCE|code_challenge/i.test(description)) return 'pkce';
   if (code === 'invalid_client' || code === 'unauthorized_client') return 'client';
   if (code === 'invalid_scope') return 'scope';
   if (code === 'invalid_request' || code === 'unsupported_response_type') return 'request';

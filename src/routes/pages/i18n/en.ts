@@ -341,6 +341,12 @@ export const en = {
     confirmedBodyChange:
       'is confirmed: it is now the sign-in address of your account. You can close this page.',
     next: 'Go to your certificates',
+    unusableTitle: 'This link cannot be used',
+    unusableBody:
+      'This link is unknown, was used already or has expired (links work once, for 24 hours). Sign in and ask for a new one.',
+    notThisSiteTitle: 'This form can only be sent from this site’s own page',
+    notThisSiteBody: 'Open the link from your email again and press the button on that page.',
+    conflictTitle: 'This address cannot be confirmed',
   },
   scopes: {
     'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly':
