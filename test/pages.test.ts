@@ -300,6 +300,7 @@ describe('GET /verify/{certificateNo}', () => {
     expect(html).toMatch(/id="issued"><time datetime="[^"]+">\d{1,2} \w+ \d{4}<\/time>/);
     expect(html).toContain('<img src="http://localhost:8787/ob/achievements/');
     expect(html).toContain('id="criteria"');
+    expect(html).toContain('<span title="pages-domain">Pages domain</span>'); // the field in words
     expect(html).toContain('<svg class="share__qr"'); // the QR code
     expect(html).toContain(`value="http://localhost:8787/verify/${certificateNo}"`);
     expect(html).toContain('id="linkedin"');

@@ -55,7 +55,7 @@ async function sessionUser(c: Context<AppBindings>) {
  * client's redirect URI. Until the request is known good and the person has seen who asks, a
  * redirect would make this server an open redirector for anyone who registers a client.
  */
-async function pageRefusal(error: unknown, lang: Lang, signedIn: boolean) {
+async function pageRefusal(error: unknown, lang: Lang, signedIn: boolean, path?: string) {
   const { AuthorizationError, CimdFetchError } = await oauthLibrary();
   if (error instanceof AuthorizationError)
     return refusalPage(
@@ -63,9 +63,18 @@ async function pageRefusal(error: unknown, lang: Lang, signedIn: boolean) {
       400,
       lang,
       signedIn,
+      path,
     );
-  if (error instanceof CimdFetchError) return refusalPage({ kind: 'unverifiedClient' }, 400, lang, signedIn);
+  if (error instanceof CimdFetchError)
+    return refusalPage({ kind: 'unverifiedClient' }, 400, lang, signedIn, path);
   throw error;
+}
+
+/** The request's path and query without `lang` (the pages' language switch adds it). */
+function pathWithoutLang(url: string): string {
+  const here = new URL(url);
+  here.searchParams.delete('lang');
+  return `${here.pathname}${here.search}`;
 }
 
 /** After the holder decided on the page: back to the client when the library says it is safe. */
@@ -84,19 +93,20 @@ function kindOf(code: string, description = ''): OAuthErrorView['kind'] {
   return 'generic';
 }
 
-function refusalPage(error: OAuthErrorView, status: number, lang: Lang, signedIn: boolean) {
-  return pageResponse(errorPage(error, lang, signedIn), status, lang);
+function refusalPage(error: OAuthErrorView, status: number, lang: Lang, signedIn: boolean, path?: string) {
+  return pageResponse(errorPage(error, lang, signedIn, path), status, lang);
 }
 
 export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
   const lang = chooseLanguage(c.req.raw);
+  const here = pathWithoutLang(c.req.url);
   const api = await oauthApi(c.env);
   const user = await sessionUser(c);
   let request: Awaited<ReturnType<typeof api.parseAuthRequest>>;
   try {
     request = await api.parseAuthRequest(c.req.raw);
   } catch (error) {
-    return (await pageRefusal(error, lang, user !== null)) as never;
+    return (await pageRefusal(error, lang, user !== null, here)) as never;
   }
   // OB 3.0 § "Authorization Request": PKCE is required of every client, confidential ones too
   // (the library asks it of public clients only); `plain` was refused by the parse.
@@ -110,6 +120,7 @@ export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
       400,
       lang,
       user !== null,
+      here,
     )) as never;
   const client = await api.lookupClient(request.clientId);
   const badScope = scopeRefusal(request.scope, registeredScope(client));
@@ -119,12 +130,13 @@ export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
       400,
       lang,
       user !== null,
+      here,
     )) as never;
-  if (!user) return (await pageResponse(signInPage(client?.clientName, lang), 200, lang)) as never;
+  if (!user) return (await pageResponse(signInPage(client?.clientName, lang, here), 200, lang)) as never;
   // A child cannot agree to a client's processing: the guardian would have to (not offered yet).
   const now = clock.now();
   if (isChild(user.dateOfBirth, now) || (await needsGuardianConsent(c.var.db, user, now)))
-    return (await refusalPage({ kind: 'child', code: 'access_denied' }, 403, lang, true)) as never;
+    return (await refusalPage({ kind: 'child', code: 'access_denied' }, 403, lang, true, here)) as never;
   const details = await api.describeConsent(request);
   const consent = await api.beginConsent(request);
   const clientUri = client?.clientUri ?? details.clientUri;
@@ -136,6 +148,7 @@ export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
       user.email,
       clientUri && onRedirectDomain(clientUri, request.redirectUri) ? clientUri : undefined,
       lang,
+      here,
     ),
     200,
     lang,

@@ -18,13 +18,15 @@ export async function authorizeCsp(redirectOrigin?: string): Promise<string> {
   return pageCsp({ formAction: redirectOrigin ? [redirectOrigin] : [] });
 }
 
-export const signInPage = (clientName?: string | null, lang: Lang = 'en') => {
+/** `path`: the authorization request without `lang`, for the language switch. */
+export const signInPage = (clientName?: string | null, lang: Lang = 'en', path?: string) => {
   const s = t(lang);
   const o = s.oauth;
   return layout({
     title: o.signInTitle,
     lang,
     narrow: true,
+    ...(path ? { path } : {}),
     scripts: [OAUTH_SCRIPT_PATH],
     body: html`<h1>${clientName ? o.signInHeading(clientName) : o.signInHeadingUnknown}</h1>
 <p>${o.signInBody(s.site.name)}</p>
@@ -53,7 +55,7 @@ export type OAuthErrorView = {
   detail?: string;
 };
 
-export const errorPage = (error: OAuthErrorView, lang: Lang = 'en', signedIn = false) => {
+export const errorPage = (error: OAuthErrorView, lang: Lang = 'en', signedIn = false, path?: string) => {
   const s = t(lang);
   const o = s.oauth;
   const technical = [error.detail, error.code ? `(${error.code})` : ''].filter(Boolean).join(' ');
@@ -62,6 +64,7 @@ export const errorPage = (error: OAuthErrorView, lang: Lang = 'en', signedIn = f
     lang,
     narrow: true,
     signedIn,
+    ...(path ? { path } : {}),
     body: html`<h1>${o.errorTitle}</h1>
 ${notificationBanner({ type: 'error', label: s.common.error, body: html`<p id="oauth-error">${o.errors[error.kind]}</p>`, id: 'problem' })}
 ${technical ? html`<p class="small secondary">${o.errorTechnical} <code lang="en" id="oauth-error-detail">${technical}</code></p>` : ''}
@@ -82,6 +85,7 @@ export function consentPage(
   /** The client's website, only when it is on the redirect host's domain (else not shown). */
   clientUri?: string,
   lang: Lang = 'en',
+  path?: string,
 ) {
   const s = t(lang);
   const o = s.oauth;
@@ -95,6 +99,7 @@ export function consentPage(
     lang,
     narrow: true,
     signedIn: true,
+    ...(path ? { path } : {}),
     scripts: [OAUTH_SCRIPT_PATH],
     body: html`<h1>${o.allowPrefix} <span id="client-name">${details.clientName}</span> ${o.consentHeading}</h1>
 <p id="signed-in">${o.signedInAs(who)} <span id="not-you" hidden>${o.notYou} <button type="button" class="link-button" id="sign-out">${o.signOut}</button></span></p>

@@ -111,11 +111,8 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const digilockerDocType = digilockerConfig(c.env)?.docType ?? null;
   const payload = JSON.parse(found.json) as VerificationPayload;
   const viewer = await pageViewer(c);
-  // Only the holder, signed in, is offered the control that shows their hidden name.
-  const isHolder =
-    viewer.signedIn &&
-    payload.holder === null &&
-    (await certs.isHolderOf(c.get('db'), viewer.userId, number));
+  // The holder, signed in, gets their controls: show a hidden name, the PDF, add to a wallet.
+  const isHolder = viewer.signedIn && (await certs.isHolderOf(c.get('db'), viewer.userId, number));
   const etag = found.etag.replace(
     /"$/,
     `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}${isHolder ? '-holder' : ''}-html"`,

@@ -68,6 +68,12 @@ export function dateInWords(iso: string, lang: Lang): Html {
 const dateText = (iso: string, lang: Lang) =>
   new Intl.DateTimeFormat(t(lang).date.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 
+/** A domain slug as words ("web-development" → "Web development"); the slug stays its title. */
+export function domainInWords(slug: string): string {
+  const words = slug.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 // ---------------------------------------------------------------- the signed credential
 
 type Json = Record<string, unknown>;
@@ -279,7 +285,11 @@ export function certificatePage({
       { key: c.awardedTo, value: holder, id: 'holder' },
       { key: c.issuedBy, value: issuer, id: 'issuer' },
       { key: c.verifiedBy, value: how, id: 'issuer-verified' },
-      { key: c.domain, value: v.domain },
+      {
+        key: c.domain,
+        value: html`<span title="${v.domain}">${domainInWords(v.domain)}</span>`,
+        id: 'domain',
+      },
       {
         key: v.status === 'pending_issuer' ? c.earned : c.issued,
         value: dateInWords(v.issuedAt, lang),
@@ -329,10 +339,15 @@ ${a.rubric.map(
 <li><a id="linkedin" href="${linkedIn}" rel="noopener noreferrer" target="_blank">${c.linkedIn}</a></li>
 <li><a id="badge-png" href="${badge}.png" download>${c.badgePng}</a></li>
 <li><a id="badge-svg" href="${badge}.svg" download>${c.badgeSvg}</a></li>
-<li><a id="pdf" href="/api/me/certificates/${v.certificateNo}/pdf">${c.pdf}</a></li>
+${viewer?.isHolder ? html`<li><a id="pdf" href="/api/me/certificates/${v.certificateNo}/pdf" download="certificate-${v.certificateNo}.pdf">${c.pdf}</a></li>` : ''}
 </ul>
 <p class="secondary small">${c.badgeNote}</p>
-<p class="slot small" id="wallet-slot" data-slot="wallets">${c.walletNote} <a href="/me#wallets">${c.walletNoteLink}</a>.</p>
+${
+  viewer?.isHolder
+    ? html`<p class="small">${c.yourCertificate}</p>
+<form method="post" action="${formAction(`/me/certificates/${v.certificateNo}/credential-offer`, lang)}" id="wallet-form">${button({ text: c.addToWallet, variant: 'secondary', id: 'add-to-wallet' })}</form>`
+    : html`<p class="slot small" id="wallet-slot" data-slot="wallets">${c.walletNote} <a href="${withLang('/me', lang)}#wallets">${c.walletNoteLink}</a>.</p>`
+}
 ${digilockerDocType ? html`<p class="slot small" id="digilocker-slot" data-slot="digilocker">${c.digilockerNote(digilockerDocType)}</p>` : ''}`
     : '';
 
