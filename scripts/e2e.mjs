@@ -84,7 +84,7 @@ try {
     concurrency: 1,
     // The whole file (one Worker, 20 browser tests); on a loaded 2-core machine it nears two minutes.
     // A file's whole run; on a shared two-core machine the pages' walk at three widths takes minutes.
-    timeout: 300_000,
+    timeout: 600_000,
   });
   stream.on('test:pass', (event) => {
     if (event.details.type !== 'suite') passed += 1;
