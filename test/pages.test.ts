@@ -81,6 +81,28 @@ describe('GET /embed/leaderboard', () => {
     expect(dark).toContain('<html lang="en" class="dark">');
   });
 
+  it('is in Hindi by ?lang= (the loader’s data-lang) or the visitor’s Accept-Language, with its own ETag', async () => {
+    await certified('Embed Hindi', { domain: 'embed-hindi' });
+    const english = await embed('?domain=embed-hindi');
+    const hindi = await embed('?domain=embed-hindi&lang=hi');
+    expect(hindi.headers.get('content-language')).toBe('hi');
+    expect(hindi.headers.get('vary')).toContain('Accept-Language');
+    expect(hindi.headers.get('etag')).not.toBe(english.headers.get('etag'));
+    const html = await hindi.text();
+    expect(html).toContain('<html lang="hi" class="light">');
+    expect(html).toContain('<caption>लीडरबोर्ड: embed-hindi</caption>');
+    expect(html).toMatch(
+      /<a href="\/verify\/VP-[0-9A-Z-]{14}\?lang=hi" target="_blank" rel="noopener">Embed Hindi</,
+    );
+    const browser = await (
+      await embed('?domain=embed-hindi', { 'Accept-Language': 'hi-IN,hi;q=0.9' })
+    ).text();
+    expect(browser).toContain('<html lang="hi" class="light">');
+    expect(await (await call('/embed/leaderboard.js')).text()).toContain(
+      "['domain', 'limit', 'theme', 'lang']",
+    );
+  });
+
   it('honours leaderboard consent like the JSON route', async () => {
     const shown = await certified('Shown Person', { domain: 'consent-embed' });
     await certified('Never Consented', { domain: 'consent-embed', consents: ['ai_evaluation'] });

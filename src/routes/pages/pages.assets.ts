@@ -52,12 +52,12 @@ export const EMBED_SCRIPT = `
  * attributes) and resizes it to the height the embed reports.
  */
 export const LOADER_SCRIPT = `/* Verification Platform leaderboard embed. Usage:
-   <script src="<base url>/embed/leaderboard.js" data-domain="web-development" data-limit="10" data-theme="light" async></script> */
+   <script src="<base url>/embed/leaderboard.js" data-domain="web-development" data-limit="10" data-theme="light" data-lang="en" async></script> */
 (function () {
   var script = document.currentScript;
   if (!script || !script.src) return;
   var src = new URL('/embed/leaderboard', script.src);
-  ['domain', 'limit', 'theme'].forEach(function (name) {
+  ['domain', 'limit', 'theme', 'lang'].forEach(function (name) {
     var value = script.getAttribute('data-' + name);
     if (value) src.searchParams.set(name, value);
   });

@@ -12,7 +12,7 @@ import { digilockerConfig } from '../../services/digilocker/config';
 import { cachedLeaderboard } from '../../services/leaderboard';
 import { JWKS_PATH } from '../certificates/certificates.routes';
 import { homePage } from './home.templates';
-import { chooseLanguage } from './i18n';
+import { chooseLanguage, type Lang } from './i18n';
 import { pageHeaders } from './layout';
 import { embedCsp, LOADER_SCRIPT } from './pages.assets';
 import type * as routes from './pages.routes';
@@ -25,12 +25,15 @@ const HTML = 'text/html; charset=utf-8';
 /** Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). */
 export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
   const { domain, limit, theme } = c.req.valid('query');
+  const lang = chooseLanguage(c.req.raw);
   const board = await cachedLeaderboard(c.get('db'), c.env, domain ?? null);
   // The policy is computed once per isolate: a hit awaits nothing for it.
   const { csp, tag } = embedPolicy ?? (await loadEmbedPolicy());
-  const page = embedHtml(board, limit, theme, tag);
+  const page = embedHtml(board, limit, theme, lang, tag);
   const headers: Record<string, string> = {
     ETag: page.etag,
+    'Content-Language': lang,
+    Vary: 'Accept-Encoding, Accept-Language',
     'Cache-Control': 'public, max-age=30',
     'Cross-Origin-Resource-Policy': 'cross-origin',
     // On the 304 too: a cache refreshes the stored headers from it, and the default policy
@@ -42,7 +45,6 @@ export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) 
   const pending = gzipBody(c.req.raw, page);
   const gzip = pending instanceof Promise ? await pending : pending;
   headers['Content-Type'] = HTML;
-  headers.Vary = 'Accept-Encoding';
   if (!gzip) return finishedResponse(c, page.json, 200, headers);
   headers['Content-Encoding'] = 'gzip';
   return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
@@ -70,6 +72,7 @@ function embedHtml(
   board: Awaited<ReturnType<typeof cachedLeaderboard>>,
   limit: number,
   theme: Theme,
+  lang: Lang,
   policyTag: string,
 ): CompressiblePayload {
   let pages = renderedEmbeds.get(board);
@@ -77,14 +80,14 @@ function embedHtml(
     pages = new Map();
     renderedEmbeds.set(board, pages);
   }
-  const key = `${limit}:${theme}:${policyTag}`;
+  const key = `${limit}:${theme}:${lang}:${policyTag}`;
   let page = pages.get(key);
   if (page === undefined) {
     page = {
-      json: embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme),
-      etag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${policyTag}-html"`,
+      json: embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme, lang),
+      etag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${lang}-${policyTag}-html"`,
     };
-    // limit (1–100) × theme: a few hundred pages per board at most.
+    // limit (1–100) × theme × language: a few hundred pages per board at most.
     pages.set(key, page);
   }
   return page;

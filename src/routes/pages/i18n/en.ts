@@ -362,6 +362,18 @@ export const en = {
       'Read your learner record (one signed CLR 2.0 credential holding your active certificates).',
     offline_access: 'Keep this access while you are away (a refresh token), until you revoke it.',
   } as Record<string, string>,
+  embed: {
+    caption: (scope: string) => `Leaderboard: ${scope}`,
+    allDomains: 'all domains',
+    rank: 'Rank',
+    candidate: 'Candidate',
+    certificates: 'Certificates',
+    score: 'Avg. employer score',
+    empty: 'No candidates to show yet.',
+    note: "Only candidates who chose to appear are listed; a linked name opens that candidate's certificate. Certificates are verified by Verification Platform; scores are employers' ratings out of 5.",
+    updated: 'Updated',
+    opensCertificate: (no: string) => ` (certificate ${no}, opens in a new tab)`,
+  },
   common: {
     back: 'Back',
     continue: 'Continue',
