@@ -183,7 +183,7 @@ describe('/me wallets and DigiLocker', () => {
     expect(mine.headers.get('cache-control')).toBe('private, no-cache');
     const own = await mine.text();
     expect(own).toContain(
-      `<form method="post" action="/me/certificates/${certificateNo}/credential-offer?lang=en" id="wallet-form">`,
+      `<form method="post" action="/me/certificates/${certificateNo}/credential-offer?lang=en" class="holder-control" id="wallet-form">`,
     );
     expect(own).toContain(`<a id="pdf" href="/api/me/certificates/${certificateNo}/pdf"`);
     expect(own).not.toContain('id="wallet-slot"');

@@ -732,11 +732,28 @@ describe('issue 52: who is looking, the OAuth pages and the script in Hindi, at 
       },
     );
     await t.done();
+    // The holder of a valid certificate gets its PDF and “Add to a wallet” on the page itself.
+    const holder = await openPage();
+    await signIn(holder.context, F.indic.cookie);
+    await walk(holder.page, `${BASE}/verify/${F.indic.certificateNo}`, 'certificate-holder', {
+      check: async () => {
+        assert.ok(await holder.page.locator('#add-to-wallet').isVisible(), 'Add to a wallet');
+        assert.equal(
+          await holder.page.locator('#pdf').getAttribute('href'),
+          `/api/me/certificates/${F.indic.certificateNo}/pdf`,
+        );
+        assert.equal(await holder.page.locator('#wallet-slot').count(), 0);
+      },
+    });
+    await holder.done();
     // Signed out, the same page says “Sign in” and offers no button.
     const out = await openPage();
     await out.page.goto(`${BASE}/verify/${F.anonymous.certificateNo}`);
     assert.equal(await out.page.locator('#footer-account').textContent(), 'Sign in');
     assert.equal(await out.page.locator('#holder-show').count(), 0);
+    await out.page.goto(`${BASE}/verify/${F.indic.certificateNo}`);
+    assert.equal(await out.page.locator('#pdf').count(), 0, 'no PDF link that would answer 401');
+    assert.ok(await out.page.locator('#wallet-slot').isVisible());
     await out.done();
   });
 

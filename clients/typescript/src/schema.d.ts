@@ -2474,7 +2474,7 @@ export interface paths {
         };
         /**
          * Embeddable leaderboard page (HTML, for an iframe)
-         * @description The public leaderboard (`GET /api/leaderboard`: the same cached board, the same consent rule, the same `limit` bounds and the same per-IP limit of 60 requests per minute, shared with it) as a small self-contained HTML table for an `<iframe>` on partner sites. This is the only route any site may frame (`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. Partners paste the one-line `GET /embed/leaderboard.js` snippet instead of writing the iframe themselves.
+         * @description The public leaderboard (`GET /api/leaderboard`: the same cached board, the same consent rule, the same `limit` bounds and the same per-IP limit of 60 requests per minute, shared with it) as a small self-contained HTML table for an `<iframe>` on partner sites. This is the only route any site may frame (`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. In English or Hindi (`lang`, else the visitor’s `Accept-Language`). A candidate who shows their own name links to their latest certificate’s page, opened in a new tab. Partners paste the one-line `GET /embed/leaderboard.js` snippet instead of writing the iframe themselves.
          */
         get: operations["getLeaderboardEmbed"];
         put?: never;
@@ -2494,7 +2494,7 @@ export interface paths {
         };
         /**
          * Script that embeds the leaderboard on a partner page
-         * @description Add a `script` element whose `src` is this URL (on your deployment, e.g. `https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` (e.g. `web-development`), `data-limit` (e.g. `10`) and `data-theme` (`light` or `dark`), where the leaderboard should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it to its content; `data-title` and `data-width` are optional too. Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.
+         * @description Add a `script` element whose `src` is this URL (on your deployment, e.g. `https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` (e.g. `web-development`), `data-limit` (e.g. `10`), `data-theme` (`light` or `dark`) and `data-lang` (`en` or `hi`; else the visitor’s browser language), where the leaderboard should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it to its content; `data-title` and `data-width` are optional too. Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.
          */
         get: operations["getLeaderboardEmbedScript"];
         put?: never;
@@ -5821,6 +5821,8 @@ export interface operations {
         parameters: {
             query: {
                 token: string;
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -5869,7 +5871,10 @@ export interface operations {
     };
     confirmEmail: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -19875,6 +19880,8 @@ export interface operations {
                 limit?: number;
                 /** @description Colour scheme of the embed. */
                 theme?: "light" | "dark";
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;

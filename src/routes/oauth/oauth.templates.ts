@@ -103,7 +103,7 @@ export function consentPage(
     scripts: [OAUTH_SCRIPT_PATH],
     body: html`<h1>${o.allowPrefix} <span id="client-name">${details.clientName}</span> ${o.consentHeading}</h1>
 <p id="signed-in">${o.signedInAs(who)} <span id="not-you" hidden>${o.notYou} <button type="button" class="link-button" id="sign-out">${o.signOut}</button></span></p>
-${notificationBanner({ type: 'warning', label: s.verdict.unvettedLabel, body: html`<p>${o.unverifiedName}</p>`, id: 'unverified' })}
+${notificationBanner({ type: 'warning', label: o.unverifiedLabel, body: html`<p>${o.unverifiedName}</p>`, id: 'unverified' })}
 ${summaryList([
   ...uris.filter(([, v]) => v).map(([k, v]) => ({ key: k, value: v ?? '' })),
   { key: o.sentTo, value: details.redirectHost, id: 'redirect-host' },

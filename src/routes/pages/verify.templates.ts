@@ -345,7 +345,7 @@ ${viewer?.isHolder ? html`<li><a id="pdf" href="/api/me/certificates/${v.certifi
 ${
   viewer?.isHolder
     ? html`<p class="small">${c.yourCertificate}</p>
-<form method="post" action="${formAction(`/me/certificates/${v.certificateNo}/credential-offer`, lang)}" id="wallet-form">${button({ text: c.addToWallet, variant: 'secondary', id: 'add-to-wallet' })}</form>`
+<form method="post" action="${formAction(`/me/certificates/${v.certificateNo}/credential-offer`, lang)}" class="holder-control" id="wallet-form">${button({ text: c.addToWallet, variant: 'secondary', id: 'add-to-wallet' })}</form>`
     : html`<p class="slot small" id="wallet-slot" data-slot="wallets">${c.walletNote} <a href="${withLang('/me', lang)}#wallets">${c.walletNoteLink}</a>.</p>`
 }
 ${digilockerDocType ? html`<p class="slot small" id="digilocker-slot" data-slot="digilocker">${c.digilockerNote(digilockerDocType)}</p>` : ''}`

@@ -295,6 +295,7 @@ export const en = {
     signedInAs: (who: string) => `Signed in as ${who}.`,
     notYou: 'Not you?',
     signOut: 'Sign out',
+    unverifiedLabel: 'Application not verified',
     unverifiedName:
       'This application registered itself: the platform has not verified its name or who runs it.',
     website: 'Website',

@@ -286,6 +286,7 @@ export const hi: Catalogue = {
     signedInAs: (who: string) => `${who} के रूप में साइन इन।`,
     notYou: 'आप नहीं हैं?',
     signOut: 'साइन आउट करें',
+    unverifiedLabel: 'एप्लिकेशन की पुष्टि नहीं',
     unverifiedName: 'इस एप्लिकेशन ने स्वयं पंजीकरण किया है: प्लेटफ़ॉर्म ने उसके नाम या उसे चलाने वाले की पुष्टि नहीं की है।',
     website: 'वेबसाइट',
     privacy: 'गोपनीयता नीति',
