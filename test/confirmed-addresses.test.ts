@@ -208,6 +208,10 @@ describe('the mailed link opens a page; only its button (a same-origin POST) or 
     const html = await page.text();
     expect(html).toContain('<html lang="hi">');
     expect(html).toContain('method="post" action="/api/auth/email-confirmation?lang=hi"');
+    expect(html).toContain('id="footer-account">साइन इन करें<');
+    // Opened where the account is signed in, the page's header and footer say so.
+    const signedIn = await call(linkOf(token), { headers: { accept: 'text/html', cookie: account.cookie } });
+    expect(await signedIn.text()).toContain('id="footer-account">Your certificates<');
     const post = (headers: Record<string, string>) =>
       call('/api/auth/email-confirmation?lang=hi', {
         method: 'POST',

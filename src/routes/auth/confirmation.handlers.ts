@@ -16,6 +16,7 @@ import {
   confirmPage,
 } from '../pages/confirmation.templates';
 import { chooseLanguage, type Lang, t } from '../pages/i18n';
+import { pageViewer } from '../pages/pages.viewer';
 import type * as routes from './confirmation.routes';
 
 async function htmlPage(body: string, status: number, lang: Lang) {
@@ -41,11 +42,16 @@ export const open: AppRouteHandler<typeof routes.openConfirmationLink> = async (
   const lang = chooseLanguage(c.req.raw);
   const s = t(lang).confirmation;
   const link = await peekConfirmation(c.var.db, token);
-  if (!link) {
-    if (!/text\/html/i.test(c.req.header('accept') ?? '')) throw new ProblemError('not-found', UNUSABLE);
-    return (await htmlPage(confirmationErrorPage(s.unusableTitle, s.unusableBody, lang), 404, lang)) as never;
-  }
-  return (await htmlPage(confirmPage(token, link.email, link.purpose, lang), 200, lang)) as never;
+  if (!link && !/text\/html/i.test(c.req.header('accept') ?? ''))
+    throw new ProblemError('not-found', UNUSABLE);
+  const { signedIn } = await pageViewer(c);
+  if (!link)
+    return (await htmlPage(
+      confirmationErrorPage(s.unusableTitle, s.unusableBody, lang, signedIn),
+      404,
+      lang,
+    )) as never;
+  return (await htmlPage(confirmPage(token, link.email, link.purpose, lang, signedIn), 200, lang)) as never;
 };
 
 /** The validated body's token; a request with no body at all has none (422, as for a schema miss). */
@@ -64,11 +70,12 @@ export const confirm: AppRouteHandler<typeof routes.confirmEmail> = async (c) =>
   if (!isForm(c)) return c.json(await confirmEmail(c.var.db, c.env, tokenOf(c.req.valid('json'))), 200);
   const lang = chooseLanguage(c.req.raw);
   const s = t(lang).confirmation;
+  const { signedIn } = await pageViewer(c);
   try {
     // A form can be posted from any site: only this site's own page may confirm.
     assertSameSiteRequest(c);
     const result = await confirmEmail(c.var.db, c.env, tokenOf(c.req.valid('form')));
-    return (await htmlPage(confirmedPage(result.email, result.purpose, lang), 200, lang)) as never;
+    return (await htmlPage(confirmedPage(result.email, result.purpose, lang, signedIn), 200, lang)) as never;
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
     const status = error.status;
@@ -79,7 +86,7 @@ export const confirm: AppRouteHandler<typeof routes.confirmEmail> = async (c) =>
         : status === 409
           ? [s.conflictTitle, error.message]
           : [s.unusableTitle, s.unusableBody];
-    return (await htmlPage(confirmationErrorPage(title, detail, lang), status, lang)) as never;
+    return (await htmlPage(confirmationErrorPage(title, detail, lang, signedIn), status, lang)) as never;
   }
 };
 

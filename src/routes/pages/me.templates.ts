@@ -375,12 +375,13 @@ ${signOutForm(s, lang)}
 }
 
 /** A refused form (not sent from this site's own page). */
-export function refusedPage(lang: Lang): string {
+export function refusedPage(lang: Lang, signedIn = false): string {
   const s = meStrings(lang).refused;
   return layout({
     title: s.title,
     lang,
     narrow: true,
+    signedIn,
     body: html`<h1>${s.title}</h1><p>${s.body}</p><p><a href="/me?lang=${lang}">${s.back}</a></p>`,
   });
 }
