@@ -555,6 +555,13 @@ describe('every page and state at 320, 375 and 1280 px: axe-core (WCAG 2.1 AA) a
     { name: 'certificate-revoked', path: `/verify/${F.revoked.certificateNo}`, tone: 'invalid' },
     { name: 'certificate-suspended', path: `/verify/${F.suspended.certificateNo}`, tone: 'invalid' },
     { name: 'certificate-name-hidden', path: `/verify/${F.anonymous.certificateNo}`, tone: 'verified' },
+    { name: 'certificate-long-names', path: `/verify/${F.long.certificateNo}`, tone: 'verified' },
+    {
+      name: 'certificate-long-names-hi',
+      path: `/verify/${F.long.certificateNo}?lang=hi`,
+      tone: 'verified',
+      lang: 'hi',
+    },
     { name: 'certificate-unknown', path: '/verify/VP-7K3M-Q9TD-2XWV', status: 404, tone: 'unknown' },
     { name: 'certificate-typo', path: '/verify/VP-7K3M-Q9TD-2XWA', status: 400 },
   ];
