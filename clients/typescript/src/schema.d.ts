@@ -2494,7 +2494,7 @@ export interface paths {
         };
         /**
          * Embeddable leaderboard page (HTML, for an iframe)
-         * @description The public leaderboard (`GET /api/leaderboard`: the same cached board, the same consent rule, the same `limit` bounds and the same per-IP limit of 60 requests per minute, shared with it) as a small self-contained HTML table for an `<iframe>` on partner sites. This is the only route any site may frame (`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. Partners paste the one-line `GET /embed/leaderboard.js` snippet instead of writing the iframe themselves.
+         * @description The public leaderboard (`GET /api/leaderboard`: the same cached board, the same consent rule, the same `limit` bounds and the same per-IP limit of 60 requests per minute, shared with it) as a small self-contained HTML table for an `<iframe>` on partner sites. This is the only route any site may frame (`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. In English or Hindi (`lang`, else the visitor’s `Accept-Language`). A candidate who shows their own name links to their latest certificate’s page, opened in a new tab. Partners paste the one-line `GET /embed/leaderboard.js` snippet instead of writing the iframe themselves.
          */
         get: operations["getLeaderboardEmbed"];
         put?: never;
@@ -2514,7 +2514,7 @@ export interface paths {
         };
         /**
          * Script that embeds the leaderboard on a partner page
-         * @description Add a `script` element whose `src` is this URL (on your deployment, e.g. `https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` (e.g. `web-development`), `data-limit` (e.g. `10`) and `data-theme` (`light` or `dark`), where the leaderboard should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it to its content; `data-title` and `data-width` are optional too. Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.
+         * @description Add a `script` element whose `src` is this URL (on your deployment, e.g. `https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` (e.g. `web-development`), `data-limit` (e.g. `10`), `data-theme` (`light` or `dark`) and `data-lang` (`en` or `hi`; else the visitor’s browser language), where the leaderboard should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it to its content; `data-title` and `data-width` are optional too. Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.
          */
         get: operations["getLeaderboardEmbedScript"];
         put?: never;
@@ -2660,7 +2660,7 @@ export interface paths {
         put?: never;
         /**
          * Grant or withdraw a consent from the holder’s home (form)
-         * @description As `POST /api/consent`, citing the current notice (shown on the page) in English: appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         * @description As `POST /api/consent`, citing the current notice (shown on the page) in the page’s language (`lang`, else `Accept-Language`; English where the notice is not translated): appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
          */
         post: operations["recordConsentFromHolderPage"];
         delete?: never;
@@ -5164,6 +5164,8 @@ export interface components {
                 certificates: number;
                 /** @description Mean employer score (1–5) of rated work. */
                 averageEmployerScore: number | null;
+                /** @description The candidate’s latest valid certificate in this board’s domain (its page is `/verify/{certificateNo}`). Present only when the candidate shows their own name both here (no separate alias) and on their certificate pages (`public_verification` consent); absent otherwise, and gone when either changes. */
+                certificateNo?: string;
             }[];
         };
         AgreementRate: {
@@ -5862,6 +5864,8 @@ export interface operations {
         parameters: {
             query: {
                 token: string;
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -5910,7 +5914,10 @@ export interface operations {
     };
     confirmEmail: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -18229,6 +18236,8 @@ export interface operations {
                 code_challenge_method?: string;
                 /** @description RFC 8707 resource indicator; if given, `{base}/ims`. */
                 resource?: string;
+                /** @description The page’s language: `en` or `hi` (not an OAuth parameter; a client may pass the holder’s). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -18239,10 +18248,12 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
-                    /** @description The page’s own policy: its inline style and script by hash. */
+                    /** @description The page’s own policy: the site’s stylesheet and script, forms to here or the client. */
                     "Content-Security-Policy"?: string;
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
+                    /** @description The language the page is in (`en` or `hi`), by `lang`, else `Accept-Language`. */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18296,6 +18307,11 @@ export interface operations {
                      * @enum {string}
                      */
                     decision: "approve" | "deny";
+                    /**
+                     * @description The language of the page the form was on: a refusal is shown in it.
+                     * @enum {string}
+                     */
+                    lang?: "en" | "hi";
                 };
             };
         };
@@ -20042,6 +20058,8 @@ export interface operations {
                 limit?: number;
                 /** @description Colour scheme of the embed. */
                 theme?: "light" | "dark";
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -20510,7 +20528,10 @@ export interface operations {
     };
     signInFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20529,7 +20550,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     /** @description The session cookie, when the sign-in succeeded. */
                     "Set-Cookie"?: string;
@@ -20596,7 +20617,10 @@ export interface operations {
     };
     signOutFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20606,7 +20630,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     /** @description Clears the session cookie. */
                     "Set-Cookie"?: string;
@@ -20646,7 +20670,10 @@ export interface operations {
     };
     recordConsentFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20664,6 +20691,8 @@ export interface operations {
                      * @enum {string}
                      */
                     action: "grant" | "revoke";
+                    /** @description With `public_verification`: the certificate page (`/verify/{certificateNo}`) the holder pressed “show my name” on; the answer goes back there instead of to `/me`. */
+                    return?: string;
                 };
             };
         };
@@ -20671,7 +20700,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20736,7 +20765,10 @@ export interface operations {
     };
     setPublicAliasFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20753,7 +20785,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20818,7 +20850,10 @@ export interface operations {
     };
     revokeApplicationFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description The grant’s id. */
@@ -20831,7 +20866,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20878,7 +20913,10 @@ export interface operations {
     };
     resendConfirmationFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20888,7 +20926,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20926,7 +20964,10 @@ export interface operations {
     };
     setDigiLockerFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description One of the holder’s certificates. */
@@ -20949,7 +20990,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -21023,7 +21064,10 @@ export interface operations {
     };
     createCredentialOfferFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description One of the holder’s certificates. */
@@ -21049,7 +21093,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
