@@ -58,6 +58,10 @@ const fingerprintMigrations = await readD1Migrations(
  */
 const BUNDLED_DEPENDENCIES = [
   '@digitalbazaar/data-integrity',
+  '@digitalbazaar/ecdsa-multikey',
+  '@digitalbazaar/ecdsa-rdfc-2019-cryptosuite',
+  '@digitalbazaar/ed25519-signature-2020',
+  '@digitalbazaar/ed25519-verification-key-2020',
   '@digitalbazaar/eddsa-rdfc-2022-cryptosuite',
   '@digitalcredentials/verifier-core',
   '@openid4vc/oauth2',

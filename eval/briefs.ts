@@ -9,6 +9,7 @@
 import type { FieldKey } from '../src/domain/pillars/knowledge/fields';
 import type { ThemeKey } from '../src/domain/pillars/themes';
 import type { PlaybookBrief } from '../src/domain/pillars/types';
+import { FIFTH_PASS_CASES } from './briefs-fifth-pass';
 import { FOURTH_PASS_CASES } from './briefs-fourth-pass';
 import { SECOND_PASS_CASES } from './briefs-second-pass';
 import { THIRD_PASS_CASES } from './briefs-third-pass';
@@ -880,4 +881,5 @@ Avoid paid databases.`,
   ...SECOND_PASS_CASES,
   ...THIRD_PASS_CASES,
   ...FOURTH_PASS_CASES,
+  ...FIFTH_PASS_CASES,
 ];

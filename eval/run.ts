@@ -163,6 +163,10 @@ for (const c of EVAL_CASES) {
     if (c.rubric.themes.includes(theme)) rightLabels++;
     else wrongLabels.push(`${c.id}: "${k.name}" on "${k.source}"`);
   }
+  // EVAL_NAMES=1 prints every criterion name with its source, to read the names as an expert would.
+  if (process.env.EVAL_NAMES === '1')
+    for (const k of rubric.criteria)
+      details.push(`  name ${c.id}: ${k.name} <= ${k.source.replace(/\s+/g, ' ').slice(0, 100)}`);
   const problems = rubricProblems(rubric, c.rubric.text, c.rubric.domain);
   ruleBreaks += problems.length;
   for (const p of problems) details.push(`  rubric ${c.id}: ${p}`);

@@ -83,7 +83,8 @@ try {
     files: [join(ROOT, 'test', 'e2e', 'pages.e2e.mjs'), join(ROOT, 'test', 'e2e', 'me.e2e.mjs')],
     concurrency: 1,
     // The whole file (one Worker, 20 browser tests); on a loaded 2-core machine it nears two minutes.
-    timeout: 180_000,
+    // A file's whole run; on a shared two-core machine the pages' walk at three widths takes minutes.
+    timeout: 600_000,
   });
   stream.on('test:pass', (event) => {
     if (event.details.type !== 'suite') passed += 1;

@@ -227,7 +227,7 @@ describe('verification pages: LinkedIn, badges and the verifier for anything', {
     expect(url.searchParams.get('certId')).toBe(certificateNo);
     expect(url.searchParams.get('certUrl')).toBe(`http://localhost:8787/verify/${certificateNo}`);
     expect(page).toContain(`href="/api/certificates/${certificateNo}/badge.png"`);
-    expect(page).toContain('href="/verify"');
+    expect(page).toContain('href="/verify?lang=en"');
 
     await revoke(certificateNo);
     const revoked = await (await call(`/verify/${certificateNo}`, html)).text();

@@ -172,6 +172,11 @@ describe('the certificate page answered before the app is imported (a cold isola
     expect(await fromCold(`/verify/${typo}`)).toBeNull();
     expect(await fromCold('/verify')).toBeNull();
     expect(await fromCold(`/api/verify/${certificateNo}`)).toBeNull();
+    // A visitor with a session cookie may be signed in (their header, the holder's controls,
+    // private caching): the app's page. Another cookie changes nothing.
+    expect(await fromCold(page, { Cookie: 'session=abc' })).toBeNull();
+    expect(await fromCold(page, { Cookie: 'theme=dark; session=abc' })).toBeNull();
+    await sameAsApp(page, { Cookie: 'theme=dark' });
     // Each of those the app answers itself: a lower-case number is found, a typo is a 400, another
     // language a 400.
     expect((await fromApp(`/verify/${certificateNo.toLowerCase()}`, {})).status).toBe(200);

@@ -157,7 +157,7 @@ describe('the mailed link opens a page; only its button (a same-origin POST) or 
       expect(page.headers.get('cache-control')).toBe('no-store');
       expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
       const html = await page.text();
-      expect(html).toContain('method="post" action="/api/auth/email-confirmation"');
+      expect(html).toContain('method="post" action="/api/auth/email-confirmation?lang=en"');
       expect(html).toContain(`name="token" value="${token}"`);
       expect(html).toContain(account.email);
     }
@@ -198,6 +198,37 @@ describe('the mailed link opens a page; only its button (a same-origin POST) or 
     // Used: the link's page says so, and the form is refused with a page.
     expect((await call(linkOf(token), { headers: { accept: 'text/html' } })).status).toBe(404);
     expect((await form({ 'sec-fetch-site': 'same-origin' })).status).toBe(404);
+  });
+
+  it('in Hindi by Accept-Language: the page, its form (which keeps the language), the confirmed page and the refusals', async () => {
+    const account = await unconfirmed(fresh());
+    const token = await latestConfirmationToken(account.id);
+    const page = await call(linkOf(token), { headers: { accept: 'text/html', 'accept-language': 'hi' } });
+    expect(page.headers.get('content-language')).toBe('hi');
+    const html = await page.text();
+    expect(html).toContain('<html lang="hi">');
+    expect(html).toContain('method="post" action="/api/auth/email-confirmation?lang=hi"');
+    expect(html).toContain('id="footer-account">साइन इन करें<');
+    // Opened where the account is signed in, the page's header and footer say so.
+    const signedIn = await call(linkOf(token), { headers: { accept: 'text/html', cookie: account.cookie } });
+    expect(await signedIn.text()).toContain('id="footer-account">Your certificates<');
+    const post = (headers: Record<string, string>) =>
+      call('/api/auth/email-confirmation?lang=hi', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ token }).toString(),
+      });
+    const refused = await (await post({ origin: 'https://attacker.example' })).text();
+    expect(refused).toContain('<html lang="hi">');
+    expect(refused).toContain('यह फ़ॉर्म केवल इसी साइट के अपने पेज से भेजा जा सकता है');
+    const done = await post({ origin: BASE });
+    expect(done.status).toBe(200);
+    const confirmed = await done.text();
+    expect(confirmed).toContain('<html lang="hi">');
+    expect(confirmed).toContain('ईमेल पता पक्का हो गया');
+    const used = await call(linkOf(token), { headers: { accept: 'text/html', 'accept-language': 'hi' } });
+    expect(used.status).toBe(404);
+    expect(await used.text()).toContain('इस लिंक का उपयोग नहीं हो सकता');
   });
 });
 

@@ -15,6 +15,7 @@ import {
   GOOD_RUBRIC,
   INVENTED_LINK_PLAYBOOK,
   LETTER_BRIEF,
+  LETTER_RUBRIC_BARE_VERB_NAME,
   LETTER_RUBRIC_FORMULA_NAME,
   LETTER_RUBRIC_GOOD,
   LETTER_RUBRIC_GRADES_EXCLUSION,
@@ -221,6 +222,18 @@ describe('Workers AI output obeys the rules of issue 37 (recorded answers)', () 
       /"Tone must stay playful" is not a criterion name an expert would write \(a sentence, not a noun phrase\)/,
     );
     expect(out.result.criteria.some((c) => /\b(?:must|should)\b/i.test(c.name))).toBe(false);
+  });
+
+  it('refuses an instruction as a criterion name, with the validator the local engine uses', async () => {
+    const out = await workersAiEngine(fakeAi(LETTER_RUBRIC_BARE_VERB_NAME), options).extractRubric(
+      LETTER_BRIEF,
+      'Marketing',
+    );
+    expect(out.engine).toBe('local');
+    expect(out.fallbackReason).toMatch(
+      /"Write three WhatsApp messages" is not a criterion name an expert would write \(a bare verb, not a noun phrase\)/,
+    );
+    expect(out.result.criteria.some((c) => /^Write\b/.test(c.name))).toBe(false);
   });
 
   it("refuses levels in another field's terms (OWASP in a contract review)", async () => {

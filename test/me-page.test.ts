@@ -63,7 +63,7 @@ describe('/me signed out', () => {
     const html = await res.text();
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('<link rel="stylesheet" href="/assets/site.css">');
-    expect(html).toContain('<form method="post" action="/me/sign-in"');
+    expect(html).toContain('<form method="post" action="/me/sign-in?lang=en"');
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<style');
   });
@@ -78,6 +78,43 @@ describe('/me signed out', () => {
     expect(html).toContain('अपने खाते में साइन इन करें');
     expect(await (await call('/me?lang=hi', { headers: { accept: BROWSER } })).text()).toContain(
       '<html lang="hi">',
+    );
+  });
+
+  it('keeps the page’s language through its forms: a Hindi page’s forms post with ?lang=hi and come back in Hindi', async () => {
+    const person = await signup('candidate', 'Bhasha Rakhne Wali');
+    const html = await (await home(person, '?lang=hi')).text();
+    expect(html).toContain('<html lang="hi">');
+    for (const action of ['/me/consents', '/me/public-name', '/me/sign-out'])
+      expect(html).toContain(`action="${action}?lang=hi"`);
+    const granted = await post('/me/consents?lang=hi', person, { purpose: 'leaderboard', action: 'grant' });
+    expectBack(granted, 'lang=hi&notice=consent-granted', 'consents');
+    // The receipt names the notice in the language the page showed it in.
+    const { history } = await consentStates(person);
+    expect(history[0]).toMatchObject({ purpose: 'leaderboard', action: 'grant', language: 'hi' });
+    const back = await (await home(person, '?lang=hi&notice=consent-granted')).text();
+    expect(back).toContain('<html lang="hi">');
+    // A refusal keeps it too, and a form sent without it goes back as before.
+    expectBack(
+      await post('/me/public-name?lang=hi', person, { publicAlias: 'x' }),
+      'lang=hi&error=alias-invalid',
+      'public-name',
+    );
+    expectBack(
+      await post('/me/consents', person, { purpose: 'leaderboard', action: 'revoke' }),
+      'notice=consent-withdrawn',
+      'consents',
+    );
+    expectBack(await post('/me/sign-out?lang=hi', person), 'lang=hi&notice=signed-out');
+    const ip = freshIp();
+    expectBack(
+      await post(
+        '/me/sign-in?lang=hi',
+        null,
+        { email: person.email, password: 'wrong' },
+        { 'CF-Connecting-IP': ip },
+      ),
+      'lang=hi&error=sign-in-failed',
     );
   });
 
@@ -107,7 +144,7 @@ describe('/me signed out', () => {
     expect(signedIn).toContain('You are signed in.');
     // And out again: the session ends.
     expectBack(await post('/me/sign-out', { ...person, cookie }), 'notice=signed-out');
-    expect(await (await home({ ...person, cookie })).text()).toContain('action="/me/sign-in"');
+    expect(await (await home({ ...person, cookie })).text()).toContain('action="/me/sign-in?lang=en"');
   });
 
   it('sends every form of a signed-out browser back to the sign-in page', async () => {
@@ -153,19 +190,21 @@ describe('/me signed in', { timeout: 120_000 }, () => {
     expect(section(html, 'learner-record')).toContain('href="/api/me/learner-record"');
     const apps = section(html, 'applications');
     expect(apps).toContain('Test Wallet &lt;b&gt;');
-    expect(apps).toContain(`action="/me/applications/${encodeURIComponent(grantId)}/revoke"`);
+    expect(apps).toContain(`action="/me/applications/${encodeURIComponent(grantId)}/revoke?lang=en"`);
     const consents = section(html, 'consents');
     for (const purpose of ['public_verification', 'leaderboard', 'ai_evaluation'])
       expect(consents).toContain(`id="consent-${purpose}"`);
     expect(consents).toContain('name="action" value="revoke"');
     const name = section(html, 'public-name');
     expect(name).toContain('<strong>Meera Holder</strong>');
-    expect(name).toContain('action="/me/public-name"');
+    expect(name).toContain('action="/me/public-name?lang=en"');
     const email = section(html, 'email');
     expect(email).toContain(holder.email);
     expect(email).toContain('Confirmed');
     expect(email).not.toContain('/me/email-confirmation');
-    expect(section(html, 'wallets')).toContain(`action="/me/certificates/${certificateNo}/credential-offer"`);
+    expect(section(html, 'wallets')).toContain(
+      `action="/me/certificates/${certificateNo}/credential-offer?lang=en"`,
+    );
     expect(section(html, 'digilocker')).toContain('not set up as a DigiLocker issuer');
     // The learner record and PDF links work with the same cookie.
     expect((await call('/api/me/learner-record', { headers: as(holder) })).status).toBe(200);
@@ -290,7 +329,7 @@ describe('/me signed in', { timeout: 120_000 }, () => {
   });
 
   it('is where the authorization page says access can be revoked', () => {
-    expect(consentPage).toContain('<a href="/me#applications">');
+    expect(consentPage).toContain('<a href="/me?lang=en#applications">');
   });
 
   it('revokes a connected application', async () => {
@@ -330,7 +369,7 @@ describe('/me email confirmation', () => {
     };
     const page = section(await (await home(account)).text(), 'email');
     expect(page).toContain('Not confirmed');
-    expect(page).toContain('action="/me/email-confirmation"');
+    expect(page).toContain('action="/me/email-confirmation?lang=en"');
     const before = await env.DB.prepare('SELECT count(*) AS n FROM email_confirmations WHERE user_id = ?')
       .bind(account.id)
       .first<{ n: number }>();

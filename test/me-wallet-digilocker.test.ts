@@ -63,7 +63,7 @@ describe('/me wallets and DigiLocker', () => {
     const html = await res.text();
     const wallets = section(html, 'wallets');
     expect(wallets).toContain(
-      `<form method="post" action="/me/certificates/${certificateNo}/credential-offer">`,
+      `<form method="post" action="/me/certificates/${certificateNo}/credential-offer?lang=en">`,
     );
     expect(wallets).toContain('Add to a wallet');
     expect(wallets).toContain('Wallet &lt;Ready&gt; Work');
@@ -88,7 +88,7 @@ describe('/me wallets and DigiLocker', () => {
     expect(digilocker).toContain(`<code>${certificateNo}</code>`);
     expect(digilocker).toContain('UDF1');
     expect(digilocker).toContain(
-      `<form method="post" action="/me/certificates/${certificateNo}/digilocker">`,
+      `<form method="post" action="/me/certificates/${certificateNo}/digilocker?lang=en">`,
     );
     expect(digilocker).toContain('<input type="hidden" name="enabled" value="off">');
   });
@@ -172,7 +172,21 @@ describe('/me wallets and DigiLocker', () => {
 
   it('/verify/{no} says both in public words, without anything per viewer', async () => {
     const plain = await (await call(`/verify/${certificateNo}`, { headers: { accept: BROWSER } })).text();
-    expect(plain).toContain('Holders can add this certificate to a wallet from <a href="/me#wallets">');
+    expect(plain).toContain(
+      'Its holder can download the PDF and add this certificate to a wallet from <a href="/me?lang=en#wallets">',
+    );
+    expect(plain).not.toContain('id="add-to-wallet"');
+    // Signed in, the holder gets the button and the PDF on the page itself (a private page).
+    const mine = await call(`/verify/${certificateNo}`, {
+      headers: { accept: BROWSER, cookie: holder.cookie },
+    });
+    expect(mine.headers.get('cache-control')).toBe('private, no-cache');
+    const own = await mine.text();
+    expect(own).toContain(
+      `<form method="post" action="/me/certificates/${certificateNo}/credential-offer?lang=en" class="holder-control" id="wallet-form">`,
+    );
+    expect(own).toContain(`<a id="pdf" href="/api/me/certificates/${certificateNo}/pdf"`);
+    expect(own).not.toContain('id="wallet-slot"');
     expect(plain).not.toContain('id="digilocker-slot"');
     await consent(holder, 'public_verification');
     const res = await configured(`/verify/${certificateNo}`, { headers: { accept: BROWSER } });

@@ -1,4 +1,5 @@
 import { base64url, exportJWK, generateKeyPair } from 'jose';
+import * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
 import { cspHash } from '../src/domain/pages/html';
 import { consentPage, errorPage, signInPage } from '../src/routes/oauth/oauth.templates';
@@ -11,9 +12,11 @@ import {
 import { chooseLanguage, fromAcceptLanguage } from '../src/routes/pages/i18n';
 import { en } from '../src/routes/pages/i18n/en';
 import { hi } from '../src/routes/pages/i18n/hi';
+import { runErasureJob } from './erasure-run';
 import { credentialFrom, signAs } from './foreign-issuers';
-import { type CertifyOptions, candidateWithCertificate, consent, DEMO_BRIEF } from './harness';
-import { as, call, expectProblem, jsonInit } from './helpers';
+import { type CertifyOptions, candidateWithCertificate, consent, DEMO_BRIEF, signup } from './harness';
+import { as, BASE, call, expectProblem, jsonInit } from './helpers';
+import { authorizationUrl, type Registered, register, SCOPE_READ } from './ob-client';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 let ipCounter = 0;
@@ -65,25 +68,96 @@ describe('GET /embed/leaderboard', () => {
     expect(html).toMatch(/^<!doctype html>\n<html lang="en" class="light">/);
     expect(html).toContain('<caption>Leaderboard: embed-domain</caption>');
     expect(html).toContain('<th scope="col">Candidate</th>');
-    expect(html).toContain('<td class="alias">Embed Asha</td>');
-    expect(html).not.toMatch(/\b(src|href)=/); // no external requests, no links
+    expect(html).toMatch(
+      /<td class="alias"><a href="\/verify\/VP-[0-9A-Z-]{14}" target="_blank" rel="noopener">Embed Asha</,
+    );
+    expect(html).not.toMatch(/\bsrc=/); // no external requests
+    expect([...html.matchAll(/\bhref="([^"]*)"/g)].map((m) => m[1])).toEqual([
+      expect.stringMatching(/^\/verify\/VP-/),
+    ]);
     expect(new TextEncoder().encode(html).length).toBeLessThan(6000);
 
     const dark = await (await embed('?domain=embed-domain&theme=dark')).text();
     expect(dark).toContain('<html lang="en" class="dark">');
   });
 
+  it('is in Hindi by ?lang= (the loader’s data-lang) or the visitor’s Accept-Language, with its own ETag', async () => {
+    await certified('Embed Hindi', { domain: 'embed-hindi' });
+    const english = await embed('?domain=embed-hindi');
+    const hindi = await embed('?domain=embed-hindi&lang=hi');
+    expect(hindi.headers.get('content-language')).toBe('hi');
+    expect(hindi.headers.get('vary')).toContain('Accept-Language');
+    expect(hindi.headers.get('etag')).not.toBe(english.headers.get('etag'));
+    const html = await hindi.text();
+    expect(html).toContain('<html lang="hi" class="light">');
+    expect(html).toContain('<caption>लीडरबोर्ड: embed-hindi</caption>');
+    expect(html).toMatch(
+      /<a href="\/verify\/VP-[0-9A-Z-]{14}\?lang=hi" target="_blank" rel="noopener">Embed Hindi</,
+    );
+    const browser = await (
+      await embed('?domain=embed-hindi', { 'Accept-Language': 'hi-IN,hi;q=0.9' })
+    ).text();
+    expect(browser).toContain('<html lang="hi" class="light">');
+    expect(await (await call('/embed/leaderboard.js')).text()).toContain(
+      "['domain', 'limit', 'theme', 'lang']",
+    );
+  });
+
   it('honours leaderboard consent like the JSON route', async () => {
     const shown = await certified('Shown Person', { domain: 'consent-embed' });
     await certified('Never Consented', { domain: 'consent-embed', consents: ['ai_evaluation'] });
     const aliases = async () =>
-      [...(await (await embed('?domain=consent-embed')).text()).matchAll(/<td class="alias">([^<]*)</g)].map(
-        (m) => m[1],
-      );
+      [
+        ...(await (await embed('?domain=consent-embed')).text()).matchAll(
+          /<td class="alias">(?:<a [^>]*>)?([^<]*)</g,
+        ),
+      ].map((m) => m[1]);
     expect(await aliases()).toEqual(['Shown Person']);
     await consent(shown.candidate, 'leaderboard', 'revoke');
     expect(await aliases()).toEqual([]);
     expect(await (await embed('?domain=consent-embed')).text()).toContain('No candidates to show yet.');
+  });
+
+  it('links a row to its certificate page (a new tab) only while its holder shows their own name; withdrawal, an alias and erasure take the link and the number away', async () => {
+    const domain = 'link-embed';
+    const named = await certified('Linked Lata', { domain });
+    const hidden = await certified('Hidden Hari', { domain, consents: ['ai_evaluation', 'leaderboard'] });
+    const aliased = await certified('Aliased Anu', { domain });
+    expect(
+      (await call('/api/me', jsonInit('PATCH', { publicAlias: 'Anu Codes' }, as(aliased.candidate)))).status,
+    ).toBe(200);
+    const link = `<a href="/verify/${named.certificateNo}" target="_blank" rel="noopener">Linked Lata<span class="vh"> (certificate ${named.certificateNo}, opens in a new tab)</span></a>`;
+    const board = async () => {
+      const res = await call(`/api/leaderboard?domain=${domain}`, {
+        headers: { 'CF-Connecting-IP': freshIp() },
+      });
+      return (await res.json<{ entries: { alias: string; certificateNo?: string }[] }>()).entries;
+    };
+    const html = await (await embed(`?domain=${domain}`)).text();
+    expect(html).toContain(link);
+    expect(html).toContain('<td class="alias">Hidden Hari</td>');
+    expect(html).toContain('<td class="alias">Anu Codes</td>');
+    for (const other of [hidden, aliased]) expect(html).not.toContain(other.certificateNo);
+    // The JSON board carries the same optional number, and only for that row.
+    const entries = await board();
+    expect(entries).toHaveLength(3);
+    expect(entries.find((e) => e.alias === 'Linked Lata')?.certificateNo).toBe(named.certificateNo);
+    expect(entries.filter((e) => 'certificateNo' in e).map((e) => e.alias)).toEqual(['Linked Lata']);
+
+    await consent(named.candidate, 'public_verification', 'revoke');
+    const withdrawn = await (await embed(`?domain=${domain}`)).text();
+    expect(withdrawn).toContain('<td class="alias">Linked Lata</td>');
+    expect(withdrawn).not.toContain(named.certificateNo);
+
+    await consent(named.candidate, 'public_verification', 'grant');
+    expect(await (await embed(`?domain=${domain}`)).text()).toContain(link);
+    const erasure = await call('/api/dsr/erasure', { method: 'DELETE', headers: as(named.candidate) });
+    expect(erasure.status).toBe(202);
+    await runErasureJob((await erasure.json<{ requestId: string }>()).requestId);
+    const erased = await (await embed(`?domain=${domain}`)).text();
+    expect(erased).not.toContain('Linked Lata');
+    expect(erased).not.toContain(named.certificateNo);
+    expect(JSON.stringify(await board())).not.toContain(named.certificateNo);
   });
 
   it('escapes aliases: markup in a public alias is shown as text', async () => {
@@ -161,7 +235,10 @@ describe('GET /embed/leaderboard.js', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
     const js = await res.text();
     expect(js).toContain("new URL('/embed/leaderboard', script.src)");
-    expect(js).toContain("frame.setAttribute('sandbox', 'allow-scripts')");
+    // Scripts for the height message; new tabs (unsandboxed) for the certificate links.
+    expect(js).toContain(
+      "frame.setAttribute('sandbox', 'allow-scripts allow-popups allow-popups-to-escape-sandbox')",
+    );
     expect(js).toContain('frame.title');
   });
 });
@@ -214,12 +291,12 @@ describe('chooseLanguage', () => {
   it('the Hindi catalogue has every key of the English one, translated', () => {
     const keys = (o: object, prefix = ''): string[] =>
       Object.entries(o).flatMap(([k, v]) =>
-        v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+        v && typeof v === 'object' ? keys(v, `${prefix}${k}›`) : [`${prefix}${k}`],
       );
     expect(keys(hi).sort()).toEqual(keys(en).sort());
     // Most strings differ (names like "VC-JWT" or "PNG" may not).
     const same = keys(en).filter((k) => {
-      const get = (o: object) => k.split('.').reduce<unknown>((a, p) => (a as Record<string, unknown>)[p], o);
+      const get = (o: object) => k.split('›').reduce<unknown>((a, p) => (a as Record<string, unknown>)[p], o);
       return typeof get(en) === 'string' && get(en) === get(hi);
     });
     expect(same).toEqual([]);
@@ -245,6 +322,7 @@ describe('GET /verify/{certificateNo}', () => {
     expect(html).toMatch(/id="issued"><time datetime="[^"]+">\d{1,2} \w+ \d{4}<\/time>/);
     expect(html).toContain('<img src="http://localhost:8787/ob/achievements/');
     expect(html).toContain('id="criteria"');
+    expect(html).toContain('<span title="pages-domain">Pages domain</span>'); // the field in words
     expect(html).toContain('<svg class="share__qr"'); // the QR code
     expect(html).toContain(`value="http://localhost:8787/verify/${certificateNo}"`);
     expect(html).toContain('id="linkedin"');
@@ -321,7 +399,58 @@ describe('GET /verify/{certificateNo}', () => {
     const html = await (await page(certificateNo)).text();
     expect(html).not.toMatch(/id="holder">Private Person/);
     expect(html).toContain('The holder has not chosen to show their name on this page.');
-    expect(html).toContain('<a href="/me#public-name" id="holder-action">');
+    expect(html).toContain('<a href="/me?lang=en#public-name" id="holder-action">');
+    expect(html).not.toContain('id="holder-control"');
+  });
+
+  it('the holder, signed in, sees why their name is hidden and a button that shows it and comes back; nobody else gets the button', async () => {
+    const { certificateNo, candidate } = await certified('Shy Holder');
+    await consent(candidate, 'public_verification', 'revoke');
+    const signedOut = await page(certificateNo);
+    const mine = await page(certificateNo, { accept: BROWSER, cookie: candidate.cookie });
+    expect(mine.headers.get('cache-control')).toBe('private, no-cache');
+    expect(mine.headers.get('vary')).toContain('Cookie');
+    expect(mine.headers.get('etag')).not.toBe(signedOut.headers.get('etag'));
+    const html = await mine.text();
+    expect(html).toContain('You have not chosen to show your name on this certificate');
+    expect(html).toContain(
+      '<form method="post" action="/me/consents?lang=en" class="holder-control" id="holder-control">',
+    );
+    expect(html).toContain(`<input type="hidden" name="return" value="/verify/${certificateNo}">`);
+    expect(html).toContain('id="nav-account">Your certificates</a>');
+    const stranger = await signup('candidate', 'Nosy Stranger');
+    const theirs = await (await page(certificateNo, { accept: BROWSER, cookie: stranger.cookie })).text();
+    expect(theirs).toContain('The holder has not chosen to show their name on this page.');
+    expect(theirs).not.toContain('id="holder-control"');
+    expect(theirs).not.toContain('id="holder-action"');
+
+    // The button, in Hindi: the name is shown, and the browser comes back to the page in Hindi.
+    const pressed = await call('/me/consents?lang=hi', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { accept: BROWSER, 'content-type': 'application/x-www-form-urlencoded', ...as(candidate) },
+      body: new URLSearchParams({
+        purpose: 'public_verification',
+        action: 'grant',
+        return: `/verify/${certificateNo}`,
+      }),
+    });
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.get('location')).toBe(`/verify/${certificateNo}?lang=hi#holder`);
+    expect(await (await page(certificateNo)).text()).toMatch(/id="holder">Shy Holder</);
+    // A return anywhere else is not a form this route takes.
+    const elsewhere = await call('/me/consents', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { accept: BROWSER, 'content-type': 'application/x-www-form-urlencoded', ...as(candidate) },
+      body: new URLSearchParams({
+        purpose: 'public_verification',
+        action: 'grant',
+        return: 'https://evil.example/',
+      }),
+    });
+    expect(elsewhere.status).toBeGreaterThanOrEqual(400);
+    expect(elsewhere.headers.get('location')).toBeNull();
   });
 
   it('escapes the brief title and employer name in text and attributes', async () => {
@@ -502,10 +631,43 @@ describe('GET /', () => {
     const html = await layoutHtml(res);
     expect(html).toContain('<form method="get" action="/verify" id="home-lookup">');
     expect(html).toContain('href="/docs"');
-    expect(html).toContain('href="/me"');
+    expect(html).toContain('href="/me?lang=en"');
     expect(res.headers.get('set-cookie')).toBeNull();
     const hindi = await call('/?lang=hi', { headers: { accept: BROWSER } });
     expect(await layoutHtml(hindi, 'hi')).toContain('प्रमाणपत्र जाँचें');
+  });
+});
+
+describe('the layout knows who is looking', () => {
+  it('header and footer say “Sign in” signed out and “Your certificates” signed in, on every page, in both languages; signed-in pages are private', async () => {
+    const person = await signup('candidate', 'Footer Reader');
+    const { certificateNo } = await certified('Footer Holder');
+    const accounts = (html: string) => [
+      /id="nav-account">([^<]*)</.exec(html)?.[1],
+      /id="footer-account">([^<]*)</.exec(html)?.[1],
+    ];
+    const paths = ['/', '/verify', `/verify/${certificateNo}`, '/verify/VP-0000-0000-0000', '/me'];
+    for (const path of paths) {
+      const out = await call(path, { headers: { accept: BROWSER } });
+      expect(accounts(await out.text()), path).toEqual(['Sign in', 'Sign in']);
+      const signedIn = await call(path, { headers: { accept: BROWSER, cookie: person.cookie } });
+      const html = await signedIn.text();
+      expect(accounts(html), path).toEqual(['Your certificates', 'Your certificates']);
+      expect(signedIn.headers.get('cache-control'), path).toMatch(/^(private, no-cache|no-store)$/);
+      // The links keep the page's language.
+      expect(html, path).toContain('<a href="/me?lang=en" id="footer-account">');
+      const hindi = await call(path, {
+        headers: { accept: BROWSER, cookie: person.cookie, 'Accept-Language': 'hi' },
+      });
+      expect(accounts(await hindi.text()), path).toEqual(['आपके प्रमाणपत्र', 'आपके प्रमाणपत्र']);
+    }
+    // A cookie that is no session is a signed-out visitor, and the page stays shareable.
+    const stale = await call('/', { headers: { accept: BROWSER, cookie: 'session=not-a-session' } });
+    expect(accounts(await stale.text())).toEqual(['Sign in', 'Sign in']);
+    expect(stale.headers.get('cache-control')).toBe('public, max-age=300');
+    // A form post of /verify answers with the same header.
+    const posted = await submit({ credential: 'eyJ.not.valid' }, { cookie: person.cookie });
+    expect(accounts(await posted.text())).toEqual(['Your certificates', 'Your certificates']);
   });
 });
 
@@ -536,19 +698,85 @@ describe('OAuth pages (templates)', () => {
     );
     expect(consent).toContain('Not you?');
     expect(consent).toContain('id="sign-out"');
-    expect(consent).toContain('href="/me#applications"');
-    const error = errorPage('The redirect URI is not registered.');
+    expect(consent).toContain('href="/me?lang=en#applications"');
+    expect(consent).toContain('<input type="hidden" name="lang" value="en">');
+    expect(consent).toContain('id="nav-account">Your certificates<');
+    const error = errorPage({ kind: 'request', code: 'invalid_request', detail: 'Invalid redirect URI' });
     expect(error).toContain('What you can do');
-    expect(error).toContain('<p id="oauth-error">The redirect URI is not registered.</p>');
+    expect(error).toContain(`<p id="oauth-error">${en.oauth.errors.request}</p>`);
+    expect(error).toContain(
+      '<code lang="en" id="oauth-error-detail">Invalid redirect URI (invalid_request)</code>',
+    );
     const hindi = signInPage('Wallet App', 'hi');
     expect(hindi).toContain('<html lang="hi">');
+    expect(hindi).toContain(hi.oauth.signInHeading('Wallet App'));
+  });
+});
+
+describe('OAuth pages (served)', () => {
+  const url = async (r: Registered, extra: Record<string, string> = {}) => {
+    const u = authorizationUrl(r, {
+      state: 's',
+      challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      method: 'S256',
+    });
+    for (const [k, v] of Object.entries(extra)) u.searchParams.set(k, v);
+    return `${u.pathname}${u.search}`;
+  };
+
+  it('are in Hindi by ?lang= or Accept-Language (sign-in, consent, errors), with <html lang> and the language kept through the form', async () => {
+    const r = await register();
+    const holder = await signup('candidate', 'OAuth Hindi Holder');
+    // Signed out: the sign-in page, by ?lang= and by Accept-Language.
+    for (const [path, headers] of [
+      [await url(r, { lang: 'hi' }), {}],
+      [await url(r), { 'Accept-Language': 'hi-IN,hi;q=0.9' }],
+    ] as const) {
+      const res = await call(path, { headers: { accept: BROWSER, ...headers } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-language')).toBe('hi');
+      const html = await res.text();
+      expect(html).toContain('<html lang="hi">');
+      expect(html).toContain(hi.oauth.signInTitle);
+    }
+    // Signed in: the consent page, whose form sends the language back.
+    const consentRes = await call(await url(r, { lang: 'hi' }), {
+      headers: { accept: BROWSER, cookie: holder.cookie },
+    });
+    const consent = await consentRes.text();
+    expect(consent).toContain('<html lang="hi">');
+    expect(consent).toContain(hi.oauth.allow);
+    expect(consent).toContain('<input type="hidden" name="lang" value="hi">');
+    expect(consent).toContain(hi.scopes[SCOPE_READ]!);
+    // Errors: a human message in the page's language, the OAuth detail kept for the app's makers.
+    const noPkce = authorizationUrl(r, { state: 'x' });
+    noPkce.searchParams.set('lang', 'hi');
+    const error = await call(`${noPkce.pathname}${noPkce.search}`, { headers: { accept: BROWSER } });
+    expect(error.status).toBe(400);
+    const errorHtml = await error.text();
+    expect(errorHtml).toContain('<html lang="hi">');
+    expect(errorHtml).toContain(hi.oauth.errors.pkce);
+    expect(errorHtml).toContain('(invalid_request)</code>');
+    expect(errorHtml).toContain(hi.oauth.errorNext);
+    // A decision posted signed out: its refusal in the form's language, with the way to sign in.
+    const decided = await call('/oauth/authorize', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { accept: BROWSER, origin: BASE, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ handle: 'h', decision: 'approve', lang: 'hi' }),
+    });
+    expect(decided.status).toBe(401);
+    const refused = await decided.text();
+    expect(refused).toContain('<html lang="hi">');
+    expect(refused).toContain(hi.oauth.errors.signInFirst);
+    expect(refused).toContain('<a href="/me?lang=hi">');
   });
 });
 
 describe('confirmation link pages (templates)', () => {
   it('the GET page changes nothing: its one form POSTs the token; the confirmed page is a panel', async () => {
     const page = confirmPage('tok<en>', 'a@example.test', 'signup');
-    expect(page).toContain('<form method="post" action="/api/auth/email-confirmation">');
+    expect(page).toContain('<form method="post" action="/api/auth/email-confirmation?lang=en">');
     expect(page).toContain('<input type="hidden" name="token" value="tok&lt;en&gt;">');
     expect(page).toContain(
       '<button type="submit" class="button" id="confirm">Confirm a@example.test</button>',

@@ -254,7 +254,7 @@ describe('foreign Data Integrity credentials in our verifier (verifyEmbeddedProo
     },
   });
 
-  it('a did:key issuer’s eddsa-rdfc-2022 proof is verified; a changed claim, a key of someone else and another cryptosuite are not', async () => {
+  it('a did:key issuer’s eddsa-rdfc-2022 proof is verified; a changed claim, a key of someone else and another cryptosuite are not (decision 0353)', async () => {
     const issuer = await didKeyIssuer();
     const signed = await signDataIntegrity(
       credentialOf(issuer.did),
@@ -276,10 +276,20 @@ describe('foreign Data Integrity credentials in our verifier (verifyEmbeddedProo
     expect(await verifyEmbeddedProof(env, impostor, issuer.did, budget())).toMatchObject({
       outcome: 'failed',
     });
+    // Relabelled as a cryptosuite checked here, the signature does not verify under it: failed.
     expect(
       await verifyEmbeddedProof(
         env,
         { ...signed, proof: { ...signed.proof, cryptosuite: 'ecdsa-rdfc-2019' } },
+        issuer.did,
+        budget(),
+      ),
+    ).toMatchObject({ outcome: 'failed' });
+    // A cryptosuite no library here checks: unverifiable.
+    expect(
+      await verifyEmbeddedProof(
+        env,
+        { ...signed, proof: { ...signed.proof, cryptosuite: 'bbs-2023' } },
         issuer.did,
         budget(),
       ),

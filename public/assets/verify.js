@@ -10,6 +10,22 @@
     return document.getElementById(id);
   }
 
+  // The messages, in the page's language: a JSON block the page renders from its catalogue.
+  const stringsBlock = $('verify-strings');
+  let strings = {};
+  try {
+    strings = stringsBlock ? JSON.parse(stringsBlock.textContent) : {};
+  } catch (_e) {
+    strings = {};
+  }
+  /** A message with its `{name}` slots filled (the key itself if the page has no such message). */
+  function say(key, values) {
+    const template = typeof strings[key] === 'string' ? strings[key] : key;
+    return template.replace(/\{(\w+)\}/g, (whole, name) =>
+      values && values[name] !== undefined ? String(values[name]) : whole,
+    );
+  }
+
   const copy = $('copy-link');
   const shareUrl = $('share-url');
   const copyStatus = $('copy-status');
@@ -18,11 +34,11 @@
     copy.addEventListener('click', () => {
       navigator.clipboard.writeText(shareUrl.value).then(
         () => {
-          copyStatus.textContent = 'Link copied.';
+          copyStatus.textContent = say('linkCopied');
         },
         () => {
           shareUrl.select();
-          copyStatus.textContent = 'Select the link and copy it.';
+          copyStatus.textContent = say('selectLink');
         },
       );
     });
@@ -36,10 +52,10 @@
     copyJwt.addEventListener('click', () => {
       navigator.clipboard.writeText(jwtText.textContent.trim()).then(
         () => {
-          copyJwtStatus.textContent = copyJwt.getAttribute('data-done') || 'Copied.';
+          copyJwtStatus.textContent = say('copied');
         },
         () => {
-          copyJwtStatus.textContent = 'Select the credential and copy it.';
+          copyJwtStatus.textContent = say('selectCredential');
         },
       );
     });
@@ -49,7 +65,7 @@
     this.message = message;
   }
   function bytes(segment) {
-    if (!/^[A-Za-z0-9_-]*$/.test(segment)) throw new Failure('the credential is not valid base64url');
+    if (!/^[A-Za-z0-9_-]*$/.test(segment)) throw new Failure(say('notBase64'));
     let text = segment.replace(/-/g, '+').replace(/_/g, '/');
     while (text.length % 4) text += '=';
     const binary = atob(text);
@@ -61,7 +77,7 @@
     try {
       return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes(segment)));
     } catch (_e) {
-      throw new Failure('the credential is malformed');
+      throw new Failure(say('malformed'));
     }
   }
   function Unsupported(message) {
@@ -89,7 +105,7 @@
 
   async function getJson(url) {
     const response = await fetch(url, { credentials: 'omit', headers: { accept: 'application/json' } });
-    if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+    if (!response.ok) throw new Error(say('http', { url: url, status: response.status }));
     return response.json();
   }
 
@@ -118,7 +134,7 @@
   /** Checks a compact JWS: header, key, signature. Returns { header, payload } or throws Failure. */
   async function verifyJwt(jwt, jwksPath) {
     const parts = String(jwt).trim().split('.');
-    if (parts.length !== 3) throw new Failure('the credential is not a signed JWT');
+    if (parts.length !== 3) throw new Failure(say('notJwt'));
     const header = json(parts[0]);
     const payload = json(parts[1]);
     const algorithm = header && ALGORITHMS[header.alg];
@@ -130,30 +146,25 @@
       header.x5u ||
       header.crit
     ) {
-      throw new Failure('the credential is not signed with EdDSA or ES256 and a key id');
+      throw new Failure(say('badAlgorithm'));
     }
-    if (!window.crypto || !crypto.subtle)
-      throw new Unsupported('This browser cannot check signatures here (WebCrypto needs a secure context).');
+    if (!window.crypto || !crypto.subtle) throw new Unsupported(say('noWebCrypto'));
     const jwk = await keyFor(header, jwksPath);
     if (!jwk || jwk.kty !== algorithm.kty || jwk.crv !== algorithm.crv) {
-      throw new Failure(`no published ${header.alg} key has the id the credential names`);
+      throw new Failure(say('noKey', { alg: header.alg }));
     }
     let key;
     try {
       key = await crypto.subtle.importKey('jwk', algorithm.members(jwk), algorithm.import, false, ['verify']);
     } catch (e) {
       if (e && e.name === 'NotSupportedError')
-        throw new Unsupported(
-          'This browser cannot check ' +
-            header.alg +
-            ' signatures. Any JOSE library can check the credential against the published keys.',
-        );
-      throw new Failure(`the published key is not a valid ${header.alg} key`);
+        throw new Unsupported(say('unsupportedAlg', { alg: header.alg }));
+      throw new Failure(say('badKey', { alg: header.alg }));
     }
     const signed = new TextEncoder().encode(`${parts[0]}.${parts[1]}`);
     const valid = await crypto.subtle.verify(algorithm.verify, key, bytes(parts[2]), signed);
-    if (!valid) throw new Failure('the signature does not match the published key');
-    if (!payload || typeof payload !== 'object') throw new Failure('the credential is malformed');
+    if (!valid) throw new Failure(say('mismatch'));
+    if (!payload || typeof payload !== 'object') throw new Failure(say('malformed'));
     return { header: header, payload: payload };
   }
 
@@ -193,19 +204,15 @@
       headline.setAttribute('data-tone', 'invalid');
       headline.setAttribute('data-signature', 'failed');
       const state = $('verdict-title');
-      if (state) state.lastChild.textContent = 'Signature check failed';
+      if (state) state.lastChild.textContent = say('failTitle');
       if (state) state.firstChild.textContent = '\u2717';
       const paragraphs = headline.getElementsByTagName('p');
       const body = paragraphs[paragraphs.length - 1];
-      if (body)
-        body.textContent =
-          'The platform lists this certificate as valid, but its signed credential did not verify in your browser: ' +
-          text +
-          '. Do not rely on it until this is resolved.';
+      if (body) body.textContent = say('failBody', { reason: text });
       const tagElement = headline.querySelector('.tag');
       if (tagElement) {
         tagElement.className = 'tag tag--red';
-        tagElement.textContent = 'Not valid';
+        tagElement.textContent = say('notValid');
       }
       const technical = $('technical');
       if (technical) technical.open = true;
@@ -216,53 +223,45 @@
       // A valid signature on some other credential proves nothing about this page.
       const number = out.getAttribute('data-number');
       if (numberOf(payload, out.getAttribute('data-base')) !== number) {
-        throw new Failure(
-          'the signature is valid, but the signed credential does not match this page (certificate number)',
-        );
+        throw new Failure(say('notThisPage'));
       }
       // What changed since issue is information, not a failure.
       const changed = [];
       const achievement = achievementOf(payload);
       const title = out.getAttribute('data-title');
       if (payload.name !== title && achievement.name !== title)
-        changed.push(`brief title (signed: \u201c${achievement.name || payload.name}\u201d)`);
+        changed.push(say('changedTitle', { title: achievement.name || payload.name }));
       if (JSON.stringify(payload).indexOf(JSON.stringify(out.getAttribute('data-employer')).slice(1, -1)) < 0)
-        changed.push('employer name');
+        changed.push(say('changedEmployer'));
       const issued = Math.floor(Date.parse(out.getAttribute('data-issued')) / 1000) * 1000;
-      if (Date.parse(payload.validFrom) !== issued) changed.push(`issue date (signed: ${payload.validFrom})`);
+      if (Date.parse(payload.validFrom) !== issued)
+        changed.push(say('changedIssued', { date: payload.validFrom }));
       const status = out.getAttribute('data-status');
       const later =
-        status === 'revoked'
-          ? ' The signature only shows who issued it: the issuer has since revoked this certificate.'
-          : status === 'suspended'
-            ? ' The signature only shows who issued it: the issuing organisation is suspended, so the certificate is not valid now.'
-            : '';
-      const note = changed.length ? ` Since it was signed, this changed: ${changed.join(', ')}.` : '';
+        status === 'revoked' ? say('laterRevoked') : status === 'suspended' ? say('laterSuspended') : '';
+      const note = changed.length ? say('changedNote', { list: changed.join(', ') }) : '';
       const kid = checked.header.kid.split('/').pop();
-      const issuerId = payload.iss || payload.issuer?.id || 'the issuer';
+      const issuerId = payload.iss || payload.issuer?.id || say('theIssuer');
       const organisation = payload.issuer?.name || out.getAttribute('data-employer');
       showSignature(
         'verified',
-        '\u2713 Signature verified in your browser: signed for ' +
-          organisation +
-          ' (' +
-          issuerId +
-          ') with ' +
-          checked.header.alg +
-          ' key ' +
-          kid.slice(0, 12) +
-          '\u2026, and the signed credential names this certificate, brief, employer and issue date.' +
+        say('verified', {
+          org: organisation,
+          issuer: issuerId,
+          alg: checked.header.alg,
+          kid: kid.slice(0, 12),
+        }) +
           note +
           later,
       );
     })().catch((e) => {
       if (e instanceof Failure) {
-        showSignature('failed', `\u2717 Signature check failed: ${e.message}.`);
+        showSignature('failed', say('failed', { reason: e.message }));
         failHeadline(e.message);
       } else if (e instanceof Unsupported) showSignature('unsupported', e.message);
       else {
-        showSignature('error', `The signature could not be checked: ${e?.message ? e.message : String(e)}.`);
-        failHeadline('it could not be checked');
+        showSignature('error', say('couldNotCheck', { reason: e?.message ? e.message : String(e) }));
+        failHeadline(say('couldNotCheckReason'));
       }
     });
   }

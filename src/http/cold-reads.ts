@@ -10,6 +10,7 @@
  * of every other answer (a 404, a 400 for a typo, a payload built from D1).
  */
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
+import { SESSION_COOKIE } from '../middleware/session-cookie';
 import type { CachedPayload } from '../services/cache-keys';
 import {
   VERIFICATION_CACHE_CONTROL,
@@ -48,14 +49,19 @@ export function answerFromKv(
 const VERIFY_PAGE_PREFIX = '/verify/';
 /** The only query strings a cold page answers (besides none): a language the page's route accepts. */
 const LANGUAGE_QUERIES = new Set(['lang=en', 'lang=hi']);
+/** A `Cookie` header that carries the session cookie (src/middleware/session-cookie.ts). */
+const SESSION_IN_COOKIES = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
 
 /**
  * The certificate number of a `GET /verify/{no}` a cold isolate may answer itself (decision 0325):
- * a number in its canonical form, with no query string or exactly `lang=en` / `lang=hi`; null for
- * anything else (the app's to judge: a typo's 400, another query, another method).
+ * a number in its canonical form, with no query string or exactly `lang=en` / `lang=hi`, from a
+ * visitor without a session cookie; null for anything else (the app's to judge: a typo's 400,
+ * another query, another method, a signed-in visitor's page).
  */
 export function coldPageNumber(request: Request, path: string): string | null {
   if (request.method !== 'GET' || !path.startsWith(VERIFY_PAGE_PREFIX)) return null;
+  // A signed-in visitor's page is theirs (header, holder's controls, private caching): the app's.
+  if (SESSION_IN_COOKIES.test(request.headers.get('Cookie') ?? '')) return null;
   const q = path.indexOf('?');
   if (q !== -1 && !LANGUAGE_QUERIES.has(path.slice(q + 1))) return null;
   const certificateNo = path.slice(VERIFY_PAGE_PREFIX.length, q === -1 ? undefined : q);

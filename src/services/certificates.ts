@@ -358,6 +358,16 @@ export async function holderCertificate(
   return row;
 }
 
+/** Whether `userId` holds the certificate `certificateNo` (its page offers them its holder's controls). */
+export async function isHolderOf(db: Database, userId: string, certificateNo: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: certificates.id })
+    .from(certificates)
+    .where(and(eq(certificates.certificateNo, certificateNo), eq(certificates.holderId, userId)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Revokes a certificate (an active one, or one still waiting for its issuer). Admins may revoke
  * any; an employer only those of their own organisation (for anyone else the certificate "does

@@ -418,6 +418,44 @@ async function signatureCheck(
   }
 }
 
+/**
+ * A status list as served: a VC-JWT (its signature checked like a credential's), or a JSON
+ * `BitstringStatusListCredential` with an embedded Data Integrity proof (what Data Integrity
+ * issuers publish; checked by the same seam as a credential's proof). `refuse` says first whether
+ * the list's issuer may speak for the credential (a detail when not): nothing is verified, or
+ * fetched, for a list that could not count anyway.
+ */
+async function signedStatusList(
+  ctx: Context,
+  body: string,
+  refuse: (listIssuer: string | null) => string | null,
+): Promise<{ list: Record<string, unknown> } | { detail: string }> {
+  let list: Record<string, unknown>;
+  let verifySignature: (listIssuer: string) => Promise<Check>;
+  if (body.startsWith('{')) {
+    let json: unknown;
+    try {
+      json = jsonTooDeep(body) ? null : JSON.parse(body);
+    } catch {
+      json = null;
+    }
+    if (!isRecord(json)) return { detail: 'The status list is neither a VC-JWT nor a JSON credential.' };
+    list = json;
+    verifySignature = (listIssuer) => verifyEmbeddedProof(ctx.env, json, listIssuer, ctx.budget);
+  } else {
+    const parsed = parseJwt(body);
+    if (!parsed.ok) return { detail: `The status list is not a VC-JWT we accept: ${parsed.detail}` };
+    list = parsed.value.credential;
+    verifySignature = (listIssuer) => signatureCheck(ctx, body, parsed.value, listIssuer);
+  }
+  const listIssuer = issuerIdOf(list);
+  const refused = refuse(listIssuer);
+  if (refused !== null || listIssuer === null) return { detail: refused ?? 'The list names no issuer.' };
+  const signature = await verifySignature(listIssuer);
+  if (signature.outcome !== 'passed') return { detail: `The status list's signature: ${signature.detail}` };
+  return { list };
+}
+
 /** One `credentialStatus` entry: the list fetched, its signature checked, the bit read. */
 async function statusEntryCheck(
   ctx: Context,
@@ -441,23 +479,23 @@ async function statusEntryCheck(
       finding: 'unknown',
       detail: 'The status entry lacks statusListCredential, statusPurpose or statusListIndex.',
     };
-  let jwt: string;
+  let body: string;
   try {
     if (ownUrl(ctx, url)) {
       const match = /\/ob\/status-lists\/revocation\/(\d+)$/.exec(url);
       const own = match ? await statusList(ctx.db, ctx.env as Env, 'revocation', Number(match[1])) : null;
       if (!own) return { finding: 'unknown', detail: `${url}: no such status list here.` };
-      jwt = own.jwt;
+      body = own.jwt;
     } else {
-      jwt = (
+      body = (
         await fetchCached(
           ctx,
           'status',
           url,
-          'application/vc+jwt, application/jwt, application/json',
+          'application/vc+jwt, application/jwt, application/vc+ld+json, application/json',
           STATUS_LIST_MAX_AGE,
-          (body) => {
-            const p = parseJwt(body.trim());
+          (text) => {
+            const p = parseJwt(text.trim());
             const ttl =
               p.ok && isRecord(p.value.credential.credentialSubject)
                 ? Number(p.value.credential.credentialSubject.ttl)
@@ -472,23 +510,17 @@ async function statusEntryCheck(
       return { finding: 'unknown', detail: `The status list could not be fetched: ${error.message}` };
     throw error;
   }
-  const parsed = parseJwt(jwt);
-  if (!parsed.ok)
-    return { finding: 'unknown', detail: `The status list is not a VC-JWT we accept: ${parsed.detail}` };
-  const list = parsed.value.credential;
-  const listIssuer = issuerIdOf(list);
   // The list must be the credential issuer's own (not another tenant's on the same host); this
   // site's lists are the platform's and serve every organisation's credentials.
-  const ours =
-    ownUrl(ctx, url) && listIssuer !== null && ownUrl(ctx, listIssuer) && ownUrl(ctx, credentialIssuer);
-  if (!listIssuer || !(listIssuer === credentialIssuer || ours))
-    return {
-      finding: 'unknown',
-      detail: `The status list's issuer (${short(listIssuer ?? 'none')}) is not the credential's (${short(credentialIssuer)}).`,
-    };
-  const signature = await signatureCheck(ctx, jwt, parsed.value, listIssuer);
-  if (signature.outcome !== 'passed')
-    return { finding: 'unknown', detail: `The status list's signature: ${signature.detail}` };
+  const read = await signedStatusList(ctx, body, (listIssuer) => {
+    const ours =
+      ownUrl(ctx, url) && listIssuer !== null && ownUrl(ctx, listIssuer) && ownUrl(ctx, credentialIssuer);
+    return listIssuer && (listIssuer === credentialIssuer || ours)
+      ? null
+      : `The status list's issuer (${short(listIssuer ?? 'none')}) is not the credential's (${short(credentialIssuer)}).`;
+  });
+  if ('detail' in read) return { finding: 'unknown', detail: read.detail };
+  const { list } = read;
   const subject = isRecord(list.credentialSubject) ? list.credentialSubject : {};
   if (subject.statusPurpose !== purpose)
     return {

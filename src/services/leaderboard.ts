@@ -49,7 +49,8 @@ export const ALL_DOMAINS = '*';
 /**
  * Candidates whose latest `leaderboard` consent event is a grant, with at least one active
  * certificate of a verified organisation (in the domain, when given), ranked by certificates, then average employer
- * score, then name. Ties share a rank (1, 2, 2, 4). The latest consent event is found by
+ * score, then name. A row whose holder shows their name (no alias, `public_verification` granted)
+ * carries the number of their latest valid certificate there, so the embed links to its page. Ties share a rank (1, 2, 2, 4). The latest consent event is found by
  * time with the rowid as a tiebreak, so two events in the same millisecond resolve to the
  * last one written.
  */
@@ -82,6 +83,20 @@ export async function computeLeaderboard(
     ),
     -- Averages computed once and joined: a correlated subquery per candidate rescanned every
     -- rating of the domain for each of them (rows read before and after: docs/performance.md).
+    -- Holders who show their name on the board (no other alias) and on their certificate pages
+    -- (public_verification stands, given by themselves): their row may link to a certificate,
+    -- which then says nothing the row does not (decision 0333).
+    named AS (
+      SELECT ce.user_id FROM consent_events ce
+      WHERE ce.purpose = 'public_verification'
+        AND ce.user_id IN (SELECT user_id FROM certified)
+        AND ce.rowid = (
+          SELECT c2.rowid FROM consent_events c2
+          WHERE c2.user_id = ce.user_id AND c2.purpose = 'public_verification'
+          ORDER BY c2.created_at DESC, c2.rowid DESC LIMIT 1)
+        AND ce.action = 'grant'
+        AND ce.granted_by IS NULL
+    ),
     scores AS (
       SELECT s.candidate_id AS user_id, avg(r.score) AS average_score
       FROM employer_ratings r
@@ -92,7 +107,14 @@ export async function computeLeaderboard(
       GROUP BY s.candidate_id
     )
     SELECT u.id, coalesce(u.public_alias, u.name) AS alias, certified.certificates AS certificates,
-      scores.average_score AS average_score
+      scores.average_score AS average_score,
+      CASE WHEN u.public_alias IS NULL AND u.id IN (SELECT user_id FROM named) THEN (
+        SELECT c.certificate_no FROM certificates c
+        JOIN organisations o ON o.id = c.organisation_id AND o.verification = 'verified'
+        WHERE c.holder_id = u.id AND c.status = 'active' AND c.credential_jwt IS NOT NULL
+          AND (c.valid_until IS NULL OR c.valid_until > ?${domain === null ? '1' : '2'}) ${domainFilter}
+        ORDER BY c.issued_at DESC, c.id DESC LIMIT 1
+      ) END AS certificate_no
     FROM certified JOIN users u ON u.id = certified.user_id
     LEFT JOIN scores ON scores.user_id = u.id
     WHERE u.disabled_at IS NULL
@@ -101,10 +123,12 @@ export async function computeLeaderboard(
     ORDER BY certificates DESC, average_score DESC, alias ASC, u.id ASC
     LIMIT ${LEADERBOARD_SIZE}`;
   const statement = db.$client.prepare(sql);
-  const { results } = await (domain === null ? statement : statement.bind(domain)).all<{
+  const at = now.getTime();
+  const { results } = await (domain === null ? statement.bind(at) : statement.bind(domain, at)).all<{
     alias: string;
     certificates: number;
     average_score: number | null;
+    certificate_no: string | null;
   }>();
   const entries: LeaderboardEntry[] = [];
   results.forEach((row, i) => {
@@ -120,6 +144,7 @@ export async function computeLeaderboard(
       alias: row.alias,
       certificates: row.certificates,
       averageEmployerScore,
+      ...(row.certificate_no ? { certificateNo: row.certificate_no } : {}),
     });
   });
   return { domain, generatedAt: now.toISOString(), entries };

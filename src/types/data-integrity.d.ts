@@ -19,3 +19,11 @@ declare module 'jsonld-signatures' {
   };
   export default jsigs;
 }
+declare module '@digitalbazaar/ecdsa-rdfc-2019-cryptosuite' {
+  export const cryptosuite: unknown;
+}
+declare module '@digitalbazaar/ed25519-signature-2020' {
+  export class Ed25519Signature2020 {
+    constructor(options?: Record<string, unknown>);
+  }
+}

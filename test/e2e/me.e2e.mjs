@@ -111,7 +111,7 @@ describe('the holder’s home (/me)', () => {
       const t = await openPage({ width });
       const res = await t.page.goto(`${BASE}/me`);
       assert.equal(res?.status(), 200);
-      assert.equal(await t.page.locator('form[action="/me/sign-in"]').count(), 1);
+      assert.equal(await t.page.locator('form[action^="/me/sign-in"]').count(), 1);
       await expectReflow(t.page, `/me signed out at ${width}px`);
       await expectAccessible(t.page, `/me signed out at ${width}px`);
       await shot(t.page, `me-signed-out-${width}`);
@@ -167,7 +167,7 @@ describe('the holder’s home (/me)', () => {
     await t.page.goto(`${BASE}/me`);
     await t.page.fill('#email', email);
     await t.page.fill('#password', password);
-    await Promise.all([t.page.waitForURL(/\/me\?notice=signed-in/), t.page.click('#sign-in button')]);
+    await Promise.all([t.page.waitForURL(/\/me\?lang=en&notice=signed-in/), t.page.click('#sign-in button')]);
     assert.match((await t.page.locator('h1').textContent()) ?? '', /Nojs Holder/);
     const form = t.page.locator('#consent-ai_evaluation form');
     await Promise.all([t.page.waitForURL(/notice=consent-granted/), form.locator('button').click()]);
@@ -180,6 +180,47 @@ describe('the holder’s home (/me)', () => {
       t.page.locator('#consent-ai_evaluation form button').click(),
     ]);
     assert.match((await t.page.locator('#consent-ai_evaluation').textContent()) ?? '', /Withdrawn/);
+    await t.done();
+  });
+
+  it('in Hindi: the home at every width, and its forms come back in Hindi (without JavaScript)', async () => {
+    for (const width of WIDTHS) {
+      const t = await openPage({ width, cookie: F.indic.cookie });
+      await t.page.goto(`${BASE}/me?lang=hi`);
+      assert.equal(await t.page.getAttribute('html', 'lang'), 'hi');
+      assert.equal(await t.page.locator('#footer-account').textContent(), 'आपके प्रमाणपत्र');
+      await expectReflow(t.page, `/me in Hindi at ${width}px`);
+      await expectAccessible(t.page, `/me in Hindi at ${width}px`);
+      await shot(t.page, `me-signed-in-hi-${width}`);
+      await t.done();
+    }
+    const email = `e2e-me-hi-${Date.now().toString(36)}@example.test`;
+    const password = 'an-e2e-password-456';
+    const signup = await fetch(`${BASE}/api/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.251' },
+      body: JSON.stringify({
+        email,
+        password,
+        name: 'Hindi Holder',
+        role: 'candidate',
+        dateOfBirth: '1990-01-01',
+      }),
+    });
+    assert.equal(signup.status, 201);
+    const t = await openPage({ width: 320, javaScriptEnabled: false });
+    await t.page.goto(`${BASE}/me?lang=hi`);
+    await t.page.fill('#email', email);
+    await t.page.fill('#password', password);
+    await Promise.all([t.page.waitForURL(/\/me\?lang=hi&notice=signed-in/), t.page.click('#sign-in button')]);
+    assert.equal(await t.page.getAttribute('html', 'lang'), 'hi');
+    await Promise.all([
+      t.page.waitForURL(/\/me\?lang=hi&notice=consent-granted/),
+      t.page.locator('#consent-ai_evaluation form button').click(),
+    ]);
+    assert.equal(await t.page.getAttribute('html', 'lang'), 'hi');
+    assert.match((await t.page.locator('#banner').textContent()) ?? '', /सहमति/);
+    await expectReflow(t.page, '/me in Hindi with a banner at 320px');
     await t.done();
   });
 

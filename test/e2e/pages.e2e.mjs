@@ -153,8 +153,15 @@ async function frameOf(/** @type {import('playwright-core').Page} */ page, /** @
   return { element, frame };
 }
 
-const aliases = (/** @type {import('playwright-core').Frame} */ frame) =>
-  frame.locator('td.alias').allTextContents();
+/** The names in the board, without the words only a screen reader hears (a link's "opens in a new tab"). */
+const aliases = (/** @type {import('playwright-core').Frame | import('playwright-core').Page} */ frame) =>
+  frame.locator('td.alias').evaluateAll((cells) =>
+    cells.map((cell) => {
+      const copy = /** @type {any} */ (cell).cloneNode(true);
+      for (const hidden of copy.querySelectorAll('.vh')) hidden.remove();
+      return copy.textContent;
+    }),
+  );
 
 /** Waits for the in-browser signature check and returns its state and text. */
 async function signature(/** @type {import('playwright-core').Page} */ page) {
@@ -198,7 +205,10 @@ describe('embeddable leaderboard', () => {
       assert.equal(new URL(frame.url()).origin, BASE, 'the iframe is the Worker’s page');
       assert.notEqual(new URL(t.page.url()).origin, BASE, 'on another origin');
       assert.equal(await element.getAttribute('title'), `Top ${F.domain} candidates (${theme})`);
-      assert.equal(await element.getAttribute('sandbox'), 'allow-scripts');
+      assert.equal(
+        await element.getAttribute('sandbox'),
+        'allow-scripts allow-popups allow-popups-to-escape-sandbox',
+      );
       assert.deepEqual(await aliases(frame), F.listed);
       const text = (await frame.locator('main').textContent()) ?? '';
       for (const name of F.unlisted) assert.ok(!text.includes(name), `${name} is not listed`);
@@ -220,9 +230,25 @@ describe('embeddable leaderboard', () => {
         Math.abs(frameHeight - contentHeight) <= 1,
         `iframe ${frameHeight}px fits ${contentHeight}px`,
       );
+      // Only the holder who shows their own name links to a certificate (not an alias, not a hidden name).
+      assert.deepEqual(
+        await frame.locator('td.alias a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+        [`/verify/${F.linked.certificateNo}`],
+      );
       await expectAccessible(frame, `embed (${theme})`);
       await shot(element, `embed-leaderboard-${theme}`);
     }
+    // The link opens the certificate's page in a new tab, outside the partner's frame.
+    const { frame } = await frameOf(t.page, '#light iframe');
+    const [tab] = await Promise.all([
+      t.context.waitForEvent('page'),
+      frame.locator('td.alias a').first().click(),
+    ]);
+    await tab.waitForLoadState();
+    assert.equal(tab.url(), `${BASE}/verify/${F.linked.certificateNo}`);
+    assert.equal(await tab.locator('#holder').textContent(), F.linked.alias);
+    assert.equal(await tab.evaluate(() => /** @type {any} */ (globalThis).opener), null, 'noopener');
+    await tab.close();
     await expectAccessible(t.page, 'partner page with the embeds');
     await t.done();
   });
@@ -529,6 +555,13 @@ describe('every page and state at 320, 375 and 1280 px: axe-core (WCAG 2.1 AA) a
     { name: 'certificate-revoked', path: `/verify/${F.revoked.certificateNo}`, tone: 'invalid' },
     { name: 'certificate-suspended', path: `/verify/${F.suspended.certificateNo}`, tone: 'invalid' },
     { name: 'certificate-name-hidden', path: `/verify/${F.anonymous.certificateNo}`, tone: 'verified' },
+    { name: 'certificate-long-names', path: `/verify/${F.long.certificateNo}`, tone: 'verified' },
+    {
+      name: 'certificate-long-names-hi',
+      path: `/verify/${F.long.certificateNo}?lang=hi`,
+      tone: 'verified',
+      lang: 'hi',
+    },
     { name: 'certificate-unknown', path: '/verify/VP-7K3M-Q9TD-2XWV', status: 404, tone: 'unknown' },
     { name: 'certificate-typo', path: '/verify/VP-7K3M-Q9TD-2XWA', status: 400 },
   ];
@@ -608,6 +641,184 @@ describe('every page and state at 320, 375 and 1280 px: axe-core (WCAG 2.1 AA) a
   });
 });
 
+describe('issue 52: who is looking, the OAuth pages and the script in Hindi, at 320, 375 and 1280 px', () => {
+  /** Registers a client and returns its authorization URL (with `extra` query parameters). */
+  async function authorizationUrl(/** @type {Record<string, string>} */ extra = {}, pkce = true) {
+    const scope = 'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly';
+    const registration = await fetch(`${BASE}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Pustak Wallet',
+        redirect_uris: ['https://wallet.example/callback'],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        scope,
+      }),
+    });
+    assert.equal(registration.status, 201);
+    const client = /** @type {{ client_id: string }} */ (await registration.json());
+    const url = new URL(`${BASE}/oauth/authorize`);
+    const params = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: 'https://wallet.example/callback',
+      scope,
+      state: 'e2e-52',
+      ...(pkce
+        ? {
+            code_challenge: createHash('sha256')
+              .update(randomBytes(32).toString('base64url'))
+              .digest('base64url'),
+            code_challenge_method: 'S256',
+          }
+        : {}),
+      ...extra,
+    };
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    return url.href;
+  }
+
+  /** Signs the context in with a fixture's session cookie. */
+  async function signIn(
+    /** @type {import('playwright-core').BrowserContext} */ context,
+    /** @type {string} */ cookie,
+  ) {
+    const [name, value] = cookie.split(/=(.*)/s);
+    await context.addCookies([{ name: name ?? 'session', value: value ?? '', url: BASE }]);
+  }
+
+  /** Each width: the page's status and language, no sideways scroll, axe-core, a screenshot. */
+  async function walk(
+    /** @type {import('playwright-core').Page} */ page,
+    /** @type {string} */ url,
+    /** @type {string} */ name,
+    /** @type {{ status?: number; lang?: string; check?: () => Promise<void> }} */ o = {},
+  ) {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      const res = await page.goto(url, { waitUntil: 'networkidle' });
+      assert.equal(res?.status(), o.status ?? 200, `${name}: status`);
+      assert.equal(await page.getAttribute('html', 'lang'), o.lang ?? 'en', `${name}: <html lang>`);
+      await o.check?.();
+      await expectReflow(page, `${name} at ${width} px`);
+      await expectAccessible(page, `${name} at ${width} px`);
+      await shot(page, `${name}-${width}`);
+    }
+  }
+
+  it('signed in, every page’s header and footer say “Your certificates”, and the holder of a hidden name gets the button that shows it', async () => {
+    const t = await openPage();
+    await signIn(t.context, F.anonymous.cookie);
+    const accountLinks = async () => [
+      await t.page.locator('#nav-account').textContent(),
+      await t.page.locator('#footer-account').textContent(),
+    ];
+    for (const path of ['/', '/verify', `/verify/${F.valid.certificateNo}`]) {
+      await t.page.goto(`${BASE}${path}`);
+      assert.deepEqual(await accountLinks(), ['Your certificates', 'Your certificates'], path);
+    }
+    await walk(t.page, `${BASE}/verify/${F.anonymous.certificateNo}`, 'certificate-name-hidden-holder', {
+      check: async () => {
+        assert.deepEqual(await accountLinks(), ['Your certificates', 'Your certificates']);
+        assert.ok(await t.page.locator('#holder-show').isVisible(), 'the holder’s button');
+        assert.match((await t.page.locator('#holder-why').textContent()) ?? '', /You have not chosen/);
+      },
+    });
+    await walk(
+      t.page,
+      `${BASE}/verify/${F.anonymous.certificateNo}?lang=hi`,
+      'certificate-name-hidden-holder-hi',
+      {
+        lang: 'hi',
+        check: async () => {
+          assert.deepEqual(await accountLinks(), ['आपके प्रमाणपत्र', 'आपके प्रमाणपत्र']);
+          assert.equal(await t.page.locator('#holder-show').textContent(), 'इस प्रमाणपत्र पर मेरा नाम दिखाएँ');
+        },
+      },
+    );
+    await t.done();
+    // The holder of a valid certificate gets its PDF and “Add to a wallet” on the page itself.
+    const holder = await openPage();
+    await signIn(holder.context, F.indic.cookie);
+    await walk(holder.page, `${BASE}/verify/${F.indic.certificateNo}`, 'certificate-holder', {
+      check: async () => {
+        assert.ok(await holder.page.locator('#add-to-wallet').isVisible(), 'Add to a wallet');
+        assert.equal(
+          await holder.page.locator('#pdf').getAttribute('href'),
+          `/api/me/certificates/${F.indic.certificateNo}/pdf`,
+        );
+        assert.equal(await holder.page.locator('#wallet-slot').count(), 0);
+      },
+    });
+    await holder.done();
+    // Signed out, the same page says “Sign in” and offers no button.
+    const out = await openPage();
+    await out.page.goto(`${BASE}/verify/${F.anonymous.certificateNo}`);
+    assert.equal(await out.page.locator('#footer-account').textContent(), 'Sign in');
+    assert.equal(await out.page.locator('#holder-show').count(), 0);
+    await out.page.goto(`${BASE}/verify/${F.indic.certificateNo}`);
+    assert.equal(await out.page.locator('#pdf').count(), 0, 'no PDF link that would answer 401');
+    assert.ok(await out.page.locator('#wallet-slot').isVisible());
+    await out.done();
+  });
+
+  it('the certificate page’s script speaks the page’s language (the signature check, the copy button)', async () => {
+    const t = await openPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+    await t.page.goto(`${BASE}/verify/${F.valid.certificateNo}?lang=hi`);
+    const sig = await signature(t.page);
+    assert.equal(sig.state, 'verified');
+    assert.match(sig.text, /आपके ब्राउज़र में हस्ताक्षर सत्यापित/);
+    assert.doesNotMatch(sig.text, /Signature verified/);
+    await t.page.click('#copy-link');
+    await t.page.waitForSelector('#copy-status:has-text("लिंक कॉपी हो गया।")');
+    await t.done();
+  });
+
+  it('the OAuth sign-in, consent and error pages, in English and Hindi', async () => {
+    const out = await openPage();
+    await walk(out.page, await authorizationUrl(), 'oauth-sign-in', {
+      check: async () => {
+        assert.match((await out.page.locator('h1').textContent()) ?? '', /Pustak Wallet/);
+        assert.equal(await out.page.locator('#footer-account').textContent(), 'Sign in');
+      },
+    });
+    await walk(out.page, await authorizationUrl({ lang: 'hi' }), 'oauth-sign-in-hi', { lang: 'hi' });
+    await walk(out.page, await authorizationUrl({ lang: 'hi' }, false), 'oauth-error-hi', {
+      status: 400,
+      lang: 'hi',
+      check: async () => {
+        assert.match((await out.page.locator('#oauth-error').textContent()) ?? '', /PKCE/);
+        assert.match((await out.page.locator('#oauth-error-detail').textContent()) ?? '', /invalid_request/);
+      },
+    });
+    await out.done(expectedStatus('400', '/oauth/authorize'));
+
+    const t = await openPage();
+    await signIn(t.context, F.indic.cookie);
+    for (const lang of ['en', 'hi']) {
+      await walk(
+        t.page,
+        await authorizationUrl({ lang }),
+        lang === 'en' ? 'oauth-consent' : 'oauth-consent-hi',
+        {
+          lang,
+          check: async () => {
+            assert.equal(await t.page.locator('input[name="lang"]').getAttribute('value'), lang);
+            assert.ok(await t.page.locator('#allow').isVisible());
+            assert.equal(
+              await t.page.locator('#nav-account').textContent(),
+              lang === 'en' ? 'Your certificates' : 'आपके प्रमाणपत्र',
+            );
+          },
+        },
+      );
+    }
+    await t.done();
+  });
+});
+
 describe('portable certificates', () => {
   it('the verify page links LinkedIn with the certificate filled in, and a revoked one does not', async () => {
     const t = await openPage();
@@ -638,7 +849,7 @@ describe('portable certificates', () => {
   async function verifyWith(/** @type {(page: import('playwright-core').Page) => Promise<void>} */ fill) {
     const t = await openPage();
     await t.page.goto(`${BASE}/verify/${F.valid.certificateNo}`);
-    await Promise.all([t.page.waitForNavigation(), t.page.click('footer a[href="/verify"]')]);
+    await Promise.all([t.page.waitForNavigation(), t.page.click('footer a[href^="/verify"]')]);
     await fill(t.page);
     // A plain form: the browser posts the file or text to POST /verify and shows the server's answer.
     const [answer] = await Promise.all([t.page.waitForNavigation(), t.page.click('#verifier-submit')]);

@@ -28,7 +28,9 @@ export const INDIC_HOLDER = 'अनन्या क्षत्रिय';
  *   second: { certificateNo: string };
  *   revoked: { certificateNo: string; holder: string; badgePng: string };
  *   indic: { certificateNo: string; holder: string; cookie: string };
- *   anonymous: { certificateNo: string; holder: string };
+ *   anonymous: { certificateNo: string; holder: string; cookie: string };
+ *   long: { certificateNo: string };
+ *   linked: { alias: string; certificateNo: string };
  *   suspended: { certificateNo: string };
  *   listed: string[];
  *   unlisted: string[];
@@ -196,7 +198,7 @@ export async function seed(base) {
 
   const valid = await certify(asha, employer, todo, 5);
   const second = await certify(asha, employer, catalogue, 4);
-  await certify(bilal, employer, todo, 4);
+  const bilalTodo = await certify(bilal, employer, todo, 4);
   const revoked = await certify(bilal, employer, catalogue, 3);
   const anonymous = await certify(chen, employer, todo, 3);
   await certify(dana, employer, todo, 5);
@@ -260,6 +262,25 @@ export async function seed(base) {
   const suspended = await certify(farah, suspendedEmployer, suspendedWork, 4);
   await verifyOrganisation(suspendedEmployer, 'suspended');
 
+  // Long names everywhere a page shows one (issue 52: nothing clipped or scrolling sideways at 320 px).
+  // Its own domain, so the boards above stay as they are.
+  const longEmployer = await signup(
+    'employer',
+    'Sahyadri Institute of Applied Computing and Software Engineering',
+  );
+  await verifyOrganisation(longEmployer);
+  const longWork = await brief(longEmployer, {
+    title:
+      'Design, build, test and document a multi-tenant internationalised REST API with OAuth authorisation',
+    domain: 'long-names',
+  });
+  const longHolder = await signup(
+    'candidate',
+    'Aaradhya Venkatasubramanian Raghunathan-Krishnamurthy Chidambaram',
+  );
+  await consent(longHolder, ['ai_evaluation', 'public_verification']);
+  const long = await certify(longHolder, longEmployer, longWork, 5);
+
   /** Waits for the erasure job (run by the local queue consumer) to finish. @param {string} requestId */
   async function erasureCompleted(requestId) {
     const deadline = Date.now() + 30_000;
@@ -281,8 +302,11 @@ export async function seed(base) {
     second: { certificateNo: second },
     revoked: { certificateNo: revoked, holder: 'Bilal Khan', badgePng: revokedBadgePng },
     indic: { certificateNo: indic, holder: INDIC_HOLDER, cookie: ananya },
-    anonymous: { certificateNo: anonymous, holder: 'Chen Wei' },
+    anonymous: { certificateNo: anonymous, holder: 'Chen Wei', cookie: chen },
+    // The one listed name that links to a certificate: Bilal shows his name (no alias, public_verification).
+    linked: { alias: 'Bilal Khan', certificateNo: bilalTodo },
     suspended: { certificateNo: suspended },
+    long: { certificateNo: long },
     // Ranked: two certificates; then one each, by average employer score (3.5, then 3).
     listed: ['asha.codes', 'Bilal Khan', 'Chen Wei'],
     unlisted: ['Dana Unlisted', 'Asha Rao'],

@@ -969,6 +969,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/certificates/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign every live credential again (after a signing-key rotation)
+         * @description Re-signs the active and revoked certificates, one page per call in a stable order, with the current keys: both securings, the VC-JWT (ES256) and the Data Integrity proof (the issuers’ Ed25519 keys, derived from `CERT_SIGNING_KEY`, change with it, so proofs made before a rotation stop verifying until re-signed). Number, dates, validity and status bit stay; each certificate commits on its own and is audit-logged (`certificate.resigned`, reason `signing key rotated`). Call again with `after` = `next` until `next` is null; running it twice is harmless. Credentials signed before Data Integrity get their Data Integrity form too. A 503 `not-configured` when the signing key is missing.
+         */
+        post: operations["resignCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/breaches": {
         parameters: {
             query?: never;
@@ -2474,7 +2494,7 @@ export interface paths {
         };
         /**
          * Embeddable leaderboard page (HTML, for an iframe)
-         * @description The public leaderboard (`GET /api/leaderboard`: the same cached board, the same consent rule, the same `limit` bounds and the same per-IP limit of 60 requests per minute, shared with it) as a small self-contained HTML table for an `<iframe>` on partner sites. This is the only route any site may frame (`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. Partners paste the one-line `GET /embed/leaderboard.js` snippet instead of writing the iframe themselves.
+         * @description The public leaderboard (`GET /api/leaderboard`: the same cached board, the same consent rule, the same `limit` bounds and the same per-IP limit of 60 requests per minute, shared with it) as a small self-contained HTML table for an `<iframe>` on partner sites. This is the only route any site may frame (`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. In English or Hindi (`lang`, else the visitor’s `Accept-Language`). A candidate who shows their own name links to their latest certificate’s page, opened in a new tab. Partners paste the one-line `GET /embed/leaderboard.js` snippet instead of writing the iframe themselves.
          */
         get: operations["getLeaderboardEmbed"];
         put?: never;
@@ -2494,7 +2514,7 @@ export interface paths {
         };
         /**
          * Script that embeds the leaderboard on a partner page
-         * @description Add a `script` element whose `src` is this URL (on your deployment, e.g. `https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` (e.g. `web-development`), `data-limit` (e.g. `10`) and `data-theme` (`light` or `dark`), where the leaderboard should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it to its content; `data-title` and `data-width` are optional too. Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.
+         * @description Add a `script` element whose `src` is this URL (on your deployment, e.g. `https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` (e.g. `web-development`), `data-limit` (e.g. `10`), `data-theme` (`light` or `dark`) and `data-lang` (`en` or `hi`; else the visitor’s browser language), where the leaderboard should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it to its content; `data-title` and `data-width` are optional too. Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.
          */
         get: operations["getLeaderboardEmbedScript"];
         put?: never;
@@ -2640,7 +2660,7 @@ export interface paths {
         put?: never;
         /**
          * Grant or withdraw a consent from the holder’s home (form)
-         * @description As `POST /api/consent`, citing the current notice (shown on the page) in English: appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
+         * @description As `POST /api/consent`, citing the current notice (shown on the page) in the page’s language (`lang`, else `Accept-Language`; English where the notice is not translated): appended to the consent ledger, effective at once. A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every cookie-authenticated change. It calls the same service as the JSON API.
          */
         post: operations["recordConsentFromHolderPage"];
         delete?: never;
@@ -4041,6 +4061,29 @@ export interface components {
              */
             name: string;
         };
+        CredentialResignedPage: {
+            /**
+             * @description The numbers of the certificates whose credentials were signed again, in this page.
+             * @example [
+             *       "WEB-2026-0001-7"
+             *     ]
+             */
+            resigned: string[];
+            /** @description Send it as `after` for the next page; null when every live credential has been re-signed. */
+            next: string | null;
+        };
+        CredentialResignPage: {
+            /**
+             * @description The `next` of the previous page; absent or null for the first.
+             * @example null
+             */
+            after?: string | null;
+            /**
+             * Format: int32
+             * @description Certificates re-signed in this call (default and most 50).
+             */
+            limit?: number;
+        };
         Breach: {
             id: string;
             description: string;
@@ -5121,6 +5164,8 @@ export interface components {
                 certificates: number;
                 /** @description Mean employer score (1–5) of rated work. */
                 averageEmployerScore: number | null;
+                /** @description The candidate’s latest valid certificate in this board’s domain (its page is `/verify/{certificateNo}`). Present only when the candidate shows their own name both here (no separate alias) and on their certificate pages (`public_verification` consent); absent otherwise, and gone when either changes. */
+                certificateNo?: string;
             }[];
         };
         AgreementRate: {
@@ -5819,6 +5864,8 @@ export interface operations {
         parameters: {
             query: {
                 token: string;
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -5867,7 +5914,10 @@ export interface operations {
     };
     confirmEmail: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page’s language (else `Accept-Language`, else English). */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11811,6 +11861,141 @@ export interface operations {
             };
             /** @description Internal error (no internals disclosed) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    resignCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CredentialResignPage"];
+            };
+        };
+        responses: {
+            /** @description The certificates re-signed in this page, and where the next begins. */
+            200: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CredentialResignedPage"];
+                };
+            };
+            /** @description Malformed JSON or invalid parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, unknown or expired credentials */
+            401: {
+                headers: {
+                    /** @description The challenge: `Cookie realm="session", form-action="/api/auth/login", cookie-name="session"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not allowed for this caller: the role does not permit it, or (cookie-authenticated writes) the request has no allowed `Origin`. Send `Origin` equal to this server's own origin (or one listed in `ALLOWED_ORIGINS`), as browsers do; non-browser clients set it themselves, e.g. `Origin: https://api.example.com`. */
+            403: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/problems/forbidden",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "Cookie-authenticated requests that change state must send an allowed Origin header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body does not match the schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description The quota policy, e.g. `"apikey";q=600;w=60` (600 requests per 60-second sliding window). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left, e.g. `"apikey";r=12;t=41`: 12 requests remaining, and one more made available in 41 s, when the oldest counted request leaves the sliding window (0 only when nothing is counted; on a 429 the same as `Retry-After`). On the public per-IP limit (`"ip"`) an answer with r of 10 or more may come from the answering server's own count: your requests it served plus those counted globally as of at most about a second ago; below 10, and on every 429, the figures are the global count's own. */
+                    RateLimit?: string;
+                    /** @description The limiter's own cost, e.g. `ratelimit;dur=1.00` (milliseconds); with `desc="known full"` when the key was already known to be over its limit and the counter was not asked, and `desc="admitted in isolate"` when a public per-IP request far from its limit was counted by the answering server and reported to the global count afterwards. */
+                    "Server-Timing"?: string;
+                    /** @description Seconds until a request will be accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (no internals disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not configured, or a dependency is unavailable; nothing was changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18051,6 +18236,8 @@ export interface operations {
                 code_challenge_method?: string;
                 /** @description RFC 8707 resource indicator; if given, `{base}/ims`. */
                 resource?: string;
+                /** @description The page’s language: `en` or `hi` (not an OAuth parameter; a client may pass the holder’s). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -18061,10 +18248,12 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
-                    /** @description The page’s own policy: its inline style and script by hash. */
+                    /** @description The page’s own policy: the site’s stylesheet and script, forms to here or the client. */
                     "Content-Security-Policy"?: string;
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
+                    /** @description The language the page is in (`en` or `hi`), by `lang`, else `Accept-Language`. */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18118,6 +18307,11 @@ export interface operations {
                      * @enum {string}
                      */
                     decision: "approve" | "deny";
+                    /**
+                     * @description The language of the page the form was on: a refusal is shown in it.
+                     * @enum {string}
+                     */
+                    lang?: "en" | "hi";
                 };
             };
         };
@@ -19864,6 +20058,8 @@ export interface operations {
                 limit?: number;
                 /** @description Colour scheme of the embed. */
                 theme?: "light" | "dark";
+                /** @description The page’s language: `en` (English) or `hi` (Hindi). Without it, the best of the two in `Accept-Language`, else English. */
+                lang?: "en" | "hi";
             };
             header?: never;
             path?: never;
@@ -20332,7 +20528,10 @@ export interface operations {
     };
     signInFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20351,7 +20550,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     /** @description The session cookie, when the sign-in succeeded. */
                     "Set-Cookie"?: string;
@@ -20418,7 +20617,10 @@ export interface operations {
     };
     signOutFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20428,7 +20630,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     /** @description Clears the session cookie. */
                     "Set-Cookie"?: string;
@@ -20468,7 +20670,10 @@ export interface operations {
     };
     recordConsentFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20486,6 +20691,8 @@ export interface operations {
                      * @enum {string}
                      */
                     action: "grant" | "revoke";
+                    /** @description With `public_verification`: the certificate page (`/verify/{certificateNo}`) the holder pressed “show my name” on; the answer goes back there instead of to `/me`. */
+                    return?: string;
                 };
             };
         };
@@ -20493,7 +20700,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20558,7 +20765,10 @@ export interface operations {
     };
     setPublicAliasFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20575,7 +20785,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20640,7 +20850,10 @@ export interface operations {
     };
     revokeApplicationFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description The grant’s id. */
@@ -20653,7 +20866,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20700,7 +20913,10 @@ export interface operations {
     };
     resendConfirmationFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20710,7 +20926,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20748,7 +20964,10 @@ export interface operations {
     };
     setDigiLockerFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description One of the holder’s certificates. */
@@ -20771,7 +20990,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };
@@ -20845,7 +21064,10 @@ export interface operations {
     };
     createCredentialOfferFromHolderPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal. */
+                lang?: "en" | "hi";
+            };
             header?: never;
             path: {
                 /** @description One of the holder’s certificates. */
@@ -20871,7 +21093,7 @@ export interface operations {
             /** @description Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`). */
             303: {
                 headers: {
-                    /** @description `/me?notice=…#section` or `/me?error=…#section`. */
+                    /** @description `/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it). */
                     Location?: string;
                     [name: string]: unknown;
                 };

@@ -11,7 +11,9 @@
  * the paths that sign or verify, never from anything a hot public read reaches.
  *
  * The Ed25519 signature itself is WebCrypto's (`Ed25519` in workerd), with a key derived by the
- * caller; verification uses the library's Multikey verifier.
+ * caller; verification uses the library's Multikey verifier. Foreign credentials' proofs are also
+ * checked in `ecdsa-rdfc-2019` and `Ed25519Signature2020` (`verifyDataIntegrity`'s `kind`), their
+ * libraries imported only when such a proof is met.
  */
 import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
@@ -76,17 +78,42 @@ export type DataIntegrityVerification =
   | { verified: false; error: string };
 
 /**
- * Verifies a credential's embedded eddsa-rdfc-2022 proof: the signature over the canonical
- * document and proof options, with the verification method `resolve` returns (a `Multikey`), whose
- * controller document (also from `resolve`) must list it under `assertionMethod`. Expiry, status
- * and whether the controller is the issuer are the caller's.
+ * The embedded proofs verified here, each by Digital Bazaar's maintained library for it:
+ * `DataIntegrityProof` with `eddsa-rdfc-2022` (ours, Credly's) or `ecdsa-rdfc-2019` (P-256 and
+ * P-384 Multikeys), and the older `Ed25519Signature2020` (what the DCC's wallet and issuers made
+ * before Data Integrity 1.0).
+ */
+export type ProofSuite = 'eddsa-rdfc-2022' | 'ecdsa-rdfc-2019' | 'Ed25519Signature2020';
+
+/**
+ * The jsonld-signatures suite that checks `kind`. The ECDSA cryptosuite and the Ed25519 2020
+ * suite are imported here, only when a proof of theirs is met: jsonld.js is shared with the eddsa
+ * suite, the rest is theirs.
+ */
+async function verifierSuite(kind: ProofSuite): Promise<unknown> {
+  if (kind === 'eddsa-rdfc-2022') return new DataIntegrityProof({ cryptosuite });
+  if (kind === 'ecdsa-rdfc-2019') {
+    const ecdsa = await import('@digitalbazaar/ecdsa-rdfc-2019-cryptosuite');
+    return new DataIntegrityProof({ cryptosuite: ecdsa.cryptosuite });
+  }
+  const { Ed25519Signature2020 } = await import('@digitalbazaar/ed25519-signature-2020');
+  return new Ed25519Signature2020();
+}
+
+/**
+ * Verifies a credential's embedded proof of `kind` (eddsa-rdfc-2022 unless said): the signature
+ * over the canonical document and proof options, with the verification method `resolve` returns
+ * (a `Multikey`, an `Ed25519VerificationKey2020` or a `JsonWebKey`), whose controller document
+ * (also from `resolve`) must list it under `assertionMethod`. Expiry, status and whether the
+ * controller is the issuer are the caller's.
  */
 export async function verifyDataIntegrity(
   credential: Record<string, unknown>,
   resolve: DocumentResolver,
+  kind: ProofSuite = 'eddsa-rdfc-2022',
 ): Promise<DataIntegrityVerification> {
-  const suite = new DataIntegrityProof({ cryptosuite });
   try {
+    const suite = await verifierSuite(kind);
     const result = (await jsigs.verify(structuredClone(credential), {
       suite,
       purpose: new jsigs.purposes.AssertionProofPurpose(),

@@ -24,9 +24,9 @@ export type LineForm =
   | { kind: 'context'; from: number }
   | null;
 
-/** "[10:02] Name: ", "10:02 - Name: ", "[10:02 AM] Name: ", "01/12/26, 09:14 - Name: ", "[01/12/26, 09:14:05] Name: ". */
+/** "[10:02] Name: ", "10:02 - Name: ", "[10:02 AM] Name: ", "01/12/26, 09:14 - Name: ", "[01/12/26, 09:14:05] Name: ", "Tuesday 9:14 AM - Name: ". */
 const CHAT_PREFIX =
-  /^[ \t]*(?:\[?(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?\]?\s*(?:[-–—]\s*)?)(?:[\p{Lu}][\p{L}\p{M}.'’-]*(?:\s[\p{Lu}][\p{L}\p{M}.'’-]*){0,2})\s*:\s+/u;
+  /^[ \t]*(?:\[?(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?\s+|(?:(?:[Mm]on|[Tt]ues|[Ww]ednes|[Tt]hurs|[Ff]ri|[Ss]atur|[Ss]un)day|[Tt]oday|[Yy]esterday|[Mm]on|[Tt]ue|[Ww]ed|[Tt]hu|[Ff]ri|[Ss]at|[Ss]un),?\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?\]?\s*(?:[-–—]\s*)?)(?:[\p{Lu}][\p{L}\p{M}.'’-]*(?:\s[\p{Lu}][\p{L}\p{M}.'’-]*){0,2})\s*:\s+/u;
 /** A Slack or Teams export's message header: "Nisha [10:02 AM]", "Farhan  10:04 AM". */
 const CHAT_HEADER =
   /^[ \t]*[\p{Lu}][\p{L}\p{M}.'’-]*(?:\s[\p{Lu}][\p{L}\p{M}.'’-]*){0,2}\s+\[?\d{1,2}:\d{2}(?:\s?[AaPp]\.?[Mm]\.?)?\]?[ \t]*$/u;

@@ -97,7 +97,9 @@ Opex\tSalaries, rent and marketing by month
 Cash\tOpening, inflows, outflows and closing balance
 Tax\tOut of scope`;
     const rubric = extractRubric(brief, { domain: 'Finance' });
-    expect(rubric.criteria.map((c) => c.name)).toEqual(expect.arrayContaining(['Revenue', 'Opex', 'Cash']));
+    expect(rubric.criteria.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['Revenue by product line and month', 'Opex by month', 'Cash']),
+    );
     expect(rubric.outOfScope).toEqual(['Tax']);
     expect(rubricProblems(rubric, brief, 'Finance')).toEqual([]);
   });

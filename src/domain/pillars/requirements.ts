@@ -36,15 +36,15 @@ export type Ask = {
 
 /** A line that is only a greeting or a sign-off. */
 const FORMULA_LINE =
-  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:warm|best|kind|with)?\s*regards[,.!]?|cheers[,.!]?|best(?: wishes)?[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
+  /^(?:(?:dear|hi|hello|hey|respected)\b[^.!?\n]{0,40}[,!:]?|greetings(?:\s+(?:of the day|from\b[^.!?\n]*))?[.!,]?|(?:i |we )?hope (?:you are|you're|this (?:mail|email|message) finds)[^.!?\n]*[.!,]?|(?:thanks|thank you|thanking you|many thanks)(?:\s*(?:&|and)\s*(?:warm\s+|best\s+|kind\s+)?regards)?[^.!?\n]{0,30}[,.!]?|(?:with\s+)?(?:warm|warmest|best|kind|kindest)?\s*regards[,.!]?|cheers[,.!]?|best(?: wishes)?[,.!]?|yours (?:sincerely|faithfully|truly)[,.]?|sir(?:\/madam)?[,.]?|madam[,.]?)$/i;
 
 /** Lead-ins of a letter that carry no ask; cut off the sentence they open. */
 const FORMULA_LEAD =
-  /^(?:(?:as discussed(?:\s+(?:on|over|in|during|with|at)\s+[^,.:]{1,40})?|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also)\b[,:]?\s*)+/i;
+  /^(?:(?:as discussed(?:\s+(?:on|over|in|during|with|at)\s+[^,.:]{1,40})?|as per (?:our|the|your) [\w-]+(?: [\w-]+)?|as agreed|further to [^,]+|with reference to [^,]+|with regards? to [^,]+|pfb|please find (?:below|attached|enclosed)|kindly find (?:below|attached)|find below|kindly note(?: that)?|please note(?: that)?|note(?: that)?|kindly|please|pls|request you to|we request you to|also|quick (?:one|question|q|note|ask)\s*[-–—:,]?|heads up\s*[-–—:,]?)\b[,:]?\s*)+/i;
 
 /** The formula that closes a letter: the lines under it are a name and a designation. */
 const SIGN_OFF =
-  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?|(?:warm|best|kind|with)?\s*regards|yours (?:sincerely|faithfully|truly))(?![\p{L}])/iu;
+  /^(?:thanks|thank you|thanking you|many thanks|cheers|best(?: wishes)?|(?:with\s+)?(?:warm|warmest|best|kind|kindest)?\s*regards|yours (?:sincerely|faithfully|truly))(?![\p{L}])/iu;
 
 /** A letter's introduction of the asks: "Kindly find the scope for …", "PFB the requirement for …". */
 const INTRODUCTION =
@@ -91,18 +91,18 @@ export function withoutFormulas(text: string): string {
 
 /** Opening of a scope exclusion; what follows is the excluded thing. */
 const EXCLUSION_OPENER =
-  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:doing|building|making|including|covering|adding|writing|designing|handling|taking on|looking at|going to (?:do|build|make|include|cover|need))\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
+  /^(?:(?:and|but|also|so)\s+)?(?:(?:please|pls|plz|kindly)\s+)?(?:(?:do not|don't|dont|do NOT|need not|needn't)\s+(?:(?:include|add|cover|build|create|make|write|do|provide|spend (?:any )?time on|worry about|bother (?:with|about)|review|translate|implement|design|use|prepare|attempt|touch)\s+)?|no need (?:for|to(?:\s+(?:include|add|cover|build|create|make|write|do|provide|review|translate|implement|design|prepare))?)\s+|avoid(?:ing)?\s+|skip(?:ping)?\s+(?!(?:buttons?|links?|options?|controls?|icons?|arrows?)\b)|exclude\s+|leave out\s+|we (?:are not|aren't) looking for\s+|(?:we(?: are|'re|’re)\s+)?not (?:looking for|after|asking for|expecting)\s+|forget (?:about\s+)?|we do(?: not|n't) (?:need|want)\s+|we(?: are|'re|’re| am) not (?:taking on|looking at|going to (?:do|build|make|include|cover|need)|\w+ing)\s+|we(?: will not|'ll not| won't| won’t| shall not) (?:need|want|be (?:doing|building|making|covering|including|adding|asking for|needing)|be(?=\s+\w+ing\b)|do|build|include|cover)\s+|(?:there is |there's )no need (?:for|to)\s+|(?:there is )?no requirement (?:for|to)\s+)/i;
 
 /** Closing of a scope exclusion ("… is out of scope", "… not needed for this phase"). */
 const EXCLUSION_CLOSER =
-  /^(.+?)\s*(?:[:—–-]\s*)?(?:(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our) )?scope\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
+  /^(.+?)\s*(?:[:—–-]\s*)?(?:\b(?:is|are|will be|would be)\s+)?(?:not part of (?:this|the|our)\b|not (?:in|within) (?:(?:this|the|our|your|their|my) )?scope\b|not (?:be )?(?:responsible|liable) for\b|\b(?:is|are) being (?:done|handled|taken care of|covered|made|written|designed) by\b|\b(?:is|are|will be|has been|have been) (?:deferred|postponed|parked)\b|out of scope\b|outside (?:the|this) scope\b|not (?:required|needed|necessary|expected|wanted)\b|not to be\b|excluded\b|handled (?:separately|elsewhere|by)\b|not (?:our|my|your) (?:job|responsibility|concern|task)\b|not (?:in|for|part of) (?:this|the current) (?:round|phase|release|stage|version|sprint|project)\b|not (?:for )?now\b|beyond (?:the |this |our )?scope\b|(?:isn['’]t|aren['’]t|won['’]t be)\s+(?:required|needed|necessary|expected|wanted|in scope)\b|not something (?:we|you|i) (?:need|want|expect)\b|someone else['’]s (?:job|problem|responsibility|task)\b|not in (?:v1|version 1|the first version|the mvp|mvp|phase (?:1|one))\b)/i;
 
 /**
  * Deferred work: "X can come later", "X later.", "X can wait for phase 2", "X is for the next
  * release". Not "the date moves 14 days later": a time span before "later" is no deferral.
  */
 const DEFERRED =
-  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:(?:till|until|for)\s+)?(?:the )?next (?:quarter|month|year|week|season|sprint|phase|round|release|version)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version))(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
+  /^(.+?)\s+(?:(?:can|could|will|may|should|is to|are to|is going to|are going to)\s+)?(?:(?:come|wait|be (?:done|added|handled|taken up|picked up)|follow|go)\s+)?(?:(?:till|until)\s+)?(?:later|(?:for|in|until|till) (?:a |the )?(?:later|next|second|future) (?:phase|stage|round|release|version|sprint)|(?:for|in|until|till) phase (?:2|two|ii)\b|(?:(?:till|until|for)\s+)?(?:the )?next (?:quarter|month|year|week|season|sprint|phase|round|release|version)\b|(?:is|are) for (?:a |the )?(?:later|next|future) (?:phase|stage|round|release|version)|(?:is|are) an? (?:phase (?:2|two|ii)|later|future|next-phase) (?:thing|item|task|feature|job)|(?<=(?:can|could|will|may)\s+)wait\b(?:\s+(?:till|until|for)\s+[^,;]+)?)(?:\s+(?:on|please|pls|once [^,;]+|when [^,;]+))?\s*(?:[,;—–-].*)?$/i;
 const TIME_BEFORE_LATER =
   /(?:\d|\b(?:a|one|two|three|four|five|six|seven|ten|few|several))\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$/i;
 /** "Leave X out", "X — leave it out": what the brief leaves out. */
@@ -112,6 +112,17 @@ const LEAVE_IT_OUT = /^(.+?)\s*(?:[—–:,-]\s*|\s)(?:please\s+)?(?:leave|keep)
 /** "No X needed", "no X please", "no X for now": what the brief does not want done. */
 const NO_THING_NEEDED =
   /^(?:[-*•]\s*)?no\s+(?!need\b|requirement\b)(.+?)\s+(?:(?:is|are)\s+)?(?:needed|required|necessary|wanted|please|pls|for now|yet|right now|this (?:time|round|phase)|at this (?:stage|point)|in this phase)$/i;
+
+/**
+ * A deliverable that leaves something out: "the deck should not include pricing", "the report
+ * doesn't need to cover tax", "the app won't have a web version". The object is the excluded
+ * thing; a "must not" or "never" stays a graded rule (`HARD_PROHIBITION`).
+ */
+const LEAVES_OUT_CONTENT =
+  /^((?:[\p{L}\p{N}'’-]+\s+){1,5}?)(?:should not|shouldn't|shouldn’t|does not need to|doesn't need to|doesn’t need to|do not need to|don't need to|don’t need to|need not|needn't|will not|won't|won’t|is not going to|isn't going to|is not to|are not to)\s+(?:include|contain|cover|mention|show|have|discuss|list|feature|address|go into|talk about|get into|deal with)\s+(.+)$/iu;
+/** The excluded thing is the subject: "pricing should not be included", "tax won't be part of this". */
+const LEFT_OUT_SUBJECT =
+  /^(.+?)\s+(?:should not|shouldn't|shouldn’t|will not|won't|won’t|does not|doesn't|doesn’t|do not|don't|don’t|is not going to|isn't going to|are not going to|aren't going to)\s+(?:need to\s+)?(?:be\s+)?(?:included|covered|needed|required|in scope|part of (?:this|the|it|our)\b|go (?:in|into) (?:this|the|it)\b)/iu;
 
 /** Said outright: doing the thing costs marks or the submission. */
 const EXPLICIT_PENALTY =
@@ -166,6 +177,36 @@ export function excludedThing(sentence: string): string | null {
   if (noThing) return cleanThing(noThing[1] ?? '') || null;
   const leave = text.match(LEAVE_OUT) ?? text.match(LEAVE_IT_OUT);
   if (leave) return cleanThing(leave[1] ?? '') || null;
+  // "Beyond scope: translations", "Out of scope: the annexures": a label over the excluded thing.
+  const labelled = text.match(
+    /^(?:out of scope|out|beyond (?:the )?scope|not in scope|excluded|exclusions|not needed|not required|won't do|not doing|what we (?:don't|do not|don’t) (?:want|need)|not wanted)\s*[:—–-]\s*(.+)$/i,
+  );
+  if (labelled) return cleanThing(labelled[1] ?? '') || null;
+  // "We'll handle hosting ourselves": the client's own work, outside the brief.
+  const ourselves = text.match(
+    /^we(?:'ll|’ll| will| shall)?\s+(?:handle|do|take care of|manage|own|write|provide|arrange|cover)\s+(.+?)\s+(?:ourselves|in-house|internally)$/i,
+  );
+  if (ourselves) return cleanThing(ourselves[1] ?? '') || null;
+  // "Video is out.": left out.
+  const out = text.match(/^(.+?)\s+(?:is|are)\s+out$/i);
+  if (out && (out[1] ?? '').split(/\s+/).length <= 5)
+    return cleanThing((out[1] ?? '').replace(/^(?:the)\s+/i, '')) || null;
+  // "The consultant will not be responsible for implementing any interventions": what is not theirs to do.
+  const notTheirs = text.match(
+    /^(?:the|a|an|our|your)?\s*[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:will not|won't|won’t|is not|isn't|are not|aren't|shall not)\s+be\s+(?:responsible|liable)\s+for\s+(.+)$/iu,
+  );
+  if (notTheirs)
+    return cleanThing((notTheirs[1] ?? '').replace(/^(\w+ing)\s+(?:any|the|all)\s+/i, '$1 ')) || null;
+  const content = text.match(LEAVES_OUT_CONTENT);
+  if (content && !/\b(?:must|should|shall|and|or|but|if|when)\b/i.test(content[1] ?? ''))
+    return cleanThing(content[2] ?? '') || null;
+  const leftOut = text.match(LEFT_OUT_SUBJECT);
+  if (
+    leftOut &&
+    (leftOut[1] ?? '').split(/\s+/).length <= 6 &&
+    !/\b(?:must|should|shall|will|is|are|if|when)\b/i.test(leftOut[1] ?? '')
+  )
+    return cleanThing((leftOut[1] ?? '').replace(/^(?:that|the)\s+/i, '')) || null;
   const opener = text.match(EXCLUSION_OPENER);
   if (opener && !HARD_PROHIBITION.test(text.slice(0, opener.index ?? 0))) {
     const thing = cleanThing(text.slice(opener[0].length));
@@ -182,7 +223,11 @@ export function excludedThing(sentence: string): string | null {
       !/\b(?:must|should|shall|has to|have to|needs? to)\b/i.test(subject) &&
       subject.split(/\s+/).length <= 8
     ) {
-      const thing = cleanThing(subject.replace(/^(?:that|the)\s+/i, ''));
+      const thing = cleanThing(
+        subject
+          .replace(/^(?:that|the)\s+/i, '')
+          .replace(/\s+(?:is|are|was|were|can|could|will|may)\b.*$/i, ''),
+      );
       if (thing) return thing;
     }
   }
@@ -216,6 +261,8 @@ export function opensExclusion(clause: string): boolean {
   const t = clause.trim();
   if (/^(?:(?:and|but|also|so)\s+)?avoid(?:ing)?\b/i.test(t)) return false;
   if (EXCLUSION_OPENER.test(t) && excludedThing(t) !== null) return true;
+  // "…, the report doesn't need to include a forecast and …": a clause that leaves content out.
+  if (LEAVES_OUT_CONTENT.test(t) && excludedThing(t.split(/,\s|;\s|\s+and\s+/)[0] ?? t) !== null) return true;
   // A short clause that is an exclusion of its own: "…, iOS is not required for now", "…, no
   // daily reports needed", "…; racking changes are not part of this".
   return t.split(/\s+/).length <= 10 && !/,\s|;\s/.test(t) && excludedThing(t) !== null;
@@ -224,9 +271,11 @@ export function opensExclusion(clause: string): boolean {
 /** The excluded thing without its reason ("; QGIS is enough", "— the interview carries it") or a trailing "at this stage". */
 function cleanThing(text: string): string {
   return text
-    .split(/\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this)\b)/)[0]!
+    .split(
+      /\s*(?:;|\s[—–]\s|\s-\s|:\s|,\s(?:since|because|as|the|our|we|it|this|they|these|those|which|that|so)\b)/,
+    )[0]!
     .replace(
-      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|beyond basic \w+))+$/i,
+      /(?:\s+(?:yet|for now|at this stage|at this point|at the moment|just now|right now|for this phase|in this phase|this time|this year|this cycle|this round|btw|either|for this one|for this project|for this brief|for this job|now|beyond basic \w+))+$/i,
       '',
     )
     .replace(
@@ -264,9 +313,10 @@ function nominalise(gerund: string): string {
 export function isExclusionLeadIn(leadIn: string | null): boolean {
   return (
     leadIn !== null &&
-    /\b(?:out of scope|not in scope|not needed|not required|exclusions?|excluded|do not|don't)\b/i.test(
+    (/\b(?:out of scope|not in scope|not needed|not required|exclusions?|excluded|do not|don't)\b/i.test(
       leadIn,
-    )
+    ) ||
+      /^(?:out|won't do|not doing|later)\s*:?$/i.test(leadIn.trim()))
   );
 }
 
@@ -312,7 +362,7 @@ const ASK_VERB =
  */
 export function splitClauses(text: string): string[] {
   const cuts: number[] = [0];
-  const re = /\s*(?:;|,\s*(?:and\s+)?|\s+and\s+)/g;
+  const re = /\s*(?:;|,\s*(?:and\s+)?|\s+and\s+|\s+so\s+(?=no\b|we\s+don))/g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = text.slice(m.index + m[0].length);
     if (m[0].includes(';') || ASK_VERB.test(next) || opensExclusion(next))

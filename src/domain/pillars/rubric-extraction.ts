@@ -24,7 +24,7 @@ import {
   statesPenalty,
   withoutFormulas,
 } from './requirements';
-import { isCleanName, nameProblem } from './rubric-quality';
+import { BARE_VERBS, isCleanName, nameProblem, SUBJECT_VERBS, THIRD_PERSON_VERBS } from './rubric-quality';
 import {
   capitalise,
   contentStems,
@@ -304,7 +304,7 @@ function toRequirement(sentence: Sentence, strength: RequirementStrength): Requi
  * the ask's objects, not what the work must leave out.
  */
 const SUBORDINATE_CLAUSE =
-  /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s/;
+  /\s(?:who|whom|whose|which|so that|such that|so|where|because|since|unless|even if|even though|while|although|jo)\s|,\s*(?:checking|confirming|ensuring|making sure|verifying|showing|proving|so that)\s/;
 
 /** The main clause of a sentence, for reading its modality. */
 export function mainClause(text: string): string {
@@ -449,7 +449,7 @@ export function splitAsks(sentence: Sentence): Sentence[] {
  */
 function withoutExclusions(sentence: Sentence): Sentence[] {
   const text = sentence.text;
-  const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+)/gu;
+  const re = /\s*(?:;\s*|,\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+|\s+[—–]\s+|\s+so\s+(?=no\b|we\s+don))/gu;
   const cuts: number[] = [];
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const next = text.slice(m.index + m[0].length);
@@ -510,6 +510,11 @@ function informativeFallback(
       return (
         !taken.has(s.index) &&
         !context.has(s.index) &&
+        // A story's "Given …" sets an ask up; it is never one, even to make up the count.
+        !s.context &&
+        // Nor is what is left of a sentence once its exclusion is cut off ("We already have photos so no photography needed").
+        withoutExclusions(s).length === 1 &&
+        withoutExclusions(s)[0]?.text === s.text &&
         !OUT_OF_SCOPE.test(lower) &&
         !LOGISTICS.test(lower) &&
         !isLetterFormula(s.text) &&
@@ -1656,8 +1661,8 @@ export function extractRubric(
     const focus = cleanFocus(focusPhrases(phrases));
     // A table row is named for its first cell when that is a label ("Revenue", "Lobby").
     const cells = source.text.split(/\t+|\s+\|\s+| {3,}/).map((c) => c.trim());
-    const label =
-      cells.length >= 2 && (cells[0] ?? '').split(/\s+/).length <= 3 ? capitalise(cells[0] ?? '') : null;
+    // A one-word label ("Rent", "Lint") names the row's heading, not what it asks: the row's own words name it.
+    const label = cells.length >= 2 ? rowLabel(cells) : null;
     // A story outcome is named by its scenario's title ("Price drop"; a bare verb as its act: "Removing").
     const titled = source.title
       ? capitalise(
@@ -1679,6 +1684,8 @@ export function extractRubric(
     return {
       first: groupFirst(group),
       alternativeName,
+      // "Take a dose" → "Taking a dose": the scenario's title as its act, for when the name is refused.
+      titleAct: titled ? asAct(titled) || titled : '',
       criterion: {
         id: '',
         name,
@@ -1727,44 +1734,60 @@ export function extractRubric(
   drafts.sort((a, b) => b.criterion.weight - a.criterion.weight || a.first - b.first);
   // Names tell criteria apart: colliding ones are named for their own sentence, then quote it.
   const taken = new Set<string>();
-  const criteria = drafts.map((draft: { criterion: RubricCriterion; alternativeName?: string }, i) => {
-    const { criterion } = draft;
-    let name = fitName(cleanText(criterion.name));
-    const alternative = draft.alternativeName;
-    if (drafts.filter((d) => fitName(cleanText(d.criterion.name)) === name).length > 1 && alternative)
-      name = fitName(cleanText(alternative));
-    if (taken.has(name))
-      name = fitName(capitalise(cleanText(withoutFormulas(criterion.source)).replace(/[\s.;:!?।॥]+$/u, '')));
-    // The rules every rubric must pass (`rubricProblems`) judge the name too: one they refuse
-    // (a letter formula, a lone generic noun, a cut-off fragment, a spliced "&") is replaced by
-    // the first candidate they accept: the name without formulas, the sentence's own name, its
-    // key phrases (longest first), its opening words.
-    if (!acceptableName(name, taken, criterion.source, domain)) {
-      const source = cleanText(withoutFormulas(criterion.source));
-      const candidates = [
-        capitalise(fitName(cleanText(withoutFormulas(name)))),
-        alternative ? capitalise(fitName(cleanText(withoutFormulas(alternative)))) : '',
-        ...keyPhrases(source)
-          .filter((p) => p.split(' ').length >= 2)
-          .sort((a, b) => b.split(' ').length - a.split(' ').length)
-          .map((p) => capitalise(fitName(p))),
-        capitalise(fitName(source.replace(/[\s.;:!?।॥]+$/u, ''))),
-        // "the section has to show the footing and the batter" → "Showing the footing and the batter".
-        ...[
-          verbHeadName(
-            source.replace(/^.*?\b(?:must|should|shall|has to|have to|needs? to|will)\s+(?:be\s+)?/i, ''),
-          ),
-        ]
-          .filter((x): x is string => x !== null)
-          .map((x) => capitalise(fitName(x))),
-      ];
-      name = candidates.find((c) => acceptableName(c, taken, criterion.source, domain)) ?? name;
-    }
-    // Identical sources (a brief that repeats itself word for word) are the only case left.
-    for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
-    taken.add(name);
-    return { ...criterion, id: `c${i + 1}`, name };
-  });
+  const criteria = drafts.map(
+    (draft: { criterion: RubricCriterion; alternativeName?: string; titleAct?: string }, i) => {
+      const { criterion } = draft;
+      let name = fitName(cleanText(criterion.name));
+      const alternative = draft.alternativeName;
+      if (drafts.filter((d) => fitName(cleanText(d.criterion.name)) === name).length > 1 && alternative)
+        name = fitName(cleanText(alternative));
+      if (taken.has(name))
+        name = fitName(
+          capitalise(cleanText(withoutFormulas(criterion.source)).replace(/[\s.;:!?।॥]+$/u, '')),
+        );
+      // The rules every rubric must pass (`rubricProblems`) judge the name too: one they refuse
+      // (a letter formula, a lone generic noun, a cut-off fragment, a spliced "&") is replaced by
+      // the first candidate they accept: the name without formulas, the sentence's own name, its
+      // key phrases (longest first), its opening words.
+      if (!acceptableName(name, taken, criterion.source, domain)) {
+        // A table row is named from its cells after the label ("Rent<TAB>Stall fee …" → "Stall fee …").
+        const rowCells = criterion.source.split(/\t+|\s*\|\s*| {3,}/).filter((c) => c.trim() !== '');
+        const source = cleanText(
+          withoutFormulas(rowCells.length >= 2 ? rowCells.slice(1).join(', ') : criterion.source),
+        );
+        const candidates = [
+          capitalise(fitName(cleanText(withoutFormulas(name)))),
+          alternative ? capitalise(fitName(cleanText(withoutFormulas(alternative)))) : '',
+          // "Renew a loan" → "Renewing a loan": an instruction named as its act.
+          asAct(fitName(cleanText(withoutFormulas(name)))),
+          draft.titleAct ?? '',
+          ...clauseAsNounPhrase(source),
+          ...completedHead(name, source),
+          ...keyPhrases(source)
+            .filter((p) => p.split(' ').length >= 2)
+            .sort((a, b) => b.split(' ').length - a.split(' ').length)
+            .map((p) => capitalise(fitName(p))),
+          capitalise(fitName(source.replace(/[\s.;:!?।॥]+$/u, ''))),
+          // "the section has to show the footing and the batter" → "Showing the footing and the batter".
+          ...[
+            verbHeadName(
+              source.replace(/^.*?\b(?:must|should|shall|has to|have to|needs? to|will)\s+(?:be\s+)?/i, ''),
+            ),
+          ]
+            .filter((x): x is string => x !== null)
+            .map((x) => capitalise(fitName(x))),
+        ];
+        // Last, the theme the sentence is about ("Functionality & API design"): a label, never a refused name.
+        const theme = classifyTheme(wholeWordStems(criterion.source), domain, allowed);
+        if (theme) candidates.push(theme.name);
+        name = candidates.find((c) => acceptableName(c, taken, criterion.source, domain)) ?? name;
+      }
+      // Identical sources (a brief that repeats itself word for word) are the only case left.
+      for (let n = 2, base = name; taken.has(name); n++) name = `${base}, ${ORDINALS[n] ?? n}`;
+      taken.add(name);
+      return { ...criterion, id: `c${i + 1}`, name };
+    },
+  );
   return { criteria, passThreshold: DEFAULT_PASS_THRESHOLD, outOfScope };
 }
 
@@ -1928,6 +1951,133 @@ export function fitName(name: string): string {
   while (words.length > 1 && NAME_TAIL.test(words[words.length - 1] ?? '')) words.pop();
   const fitted = words.join(' ');
   return fitted ? `${prefix}${fitted}` : name;
+}
+
+/**
+ * A table row's name from its label cell: a label of two or three words as it is; a one-word
+ * label with the row's own qualifier ("Revenue" + "by product line and month" → "Revenue by
+ * product line and month"), or alone when it is a noun ("Cash"); never a verb ("Lint", "Deploy"),
+ * which names the stage, not what the row asks.
+ */
+function rowLabel(cells: string[]): string | null {
+  const label = (cells[0] ?? '').trim();
+  const n = label.split(/\s+/).length;
+  if (n === 2 || n === 3) return capitalise(label);
+  if (n !== 1 || label === '' || ONE_WORD_VERB_LABEL.test(label)) return null;
+  // "by month" qualifies the row; "by 10 Jan", "by Friday" is a deadline.
+  const by =
+    /(?:^|\s)by\s+(?!\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|the end\b|end\b|next\b|tomorrow\b)([^,;.\d]+)/i.exec(
+      cells.slice(1).join(' '),
+    );
+  return by ? capitalise(fitName(`${label} by ${(by[1] ?? '').trim()}`)) : capitalise(label);
+}
+const ONE_WORD_VERB_LABEL = {
+  test: (w: string) =>
+    BARE_VERBS.has(w.toLowerCase()) ||
+    /^(?:lint|test|build|deploy|notify|cancel|retry|report|review)$/i.test(w),
+};
+
+/** A name opening with a bare verb as its act ("Tie back the totals" → "Tying back the totals"); '' otherwise. */
+function asAct(name: string): string {
+  const [first = '', ...rest] = name.split(/\s+/);
+  if (rest.length === 0 || !BARE_VERBS.has(first.toLowerCase())) return '';
+  return capitalise([gerund(first.toLowerCase()), ...rest].join(' '));
+}
+
+/**
+ * A refused head completed from its sentence: "Class" → "Class of 40" (a head cut off its "of"),
+ * "Expect" → "Tests for every endpoint" (a verb's object), "Stays marked" → "Dose marked" (the
+ * predicate with its subject noun).
+ */
+function completedHead(name: string, sentence: string): string[] {
+  const head = name.trim();
+  const out: string[] = [];
+  const escaped = head.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const of = new RegExp(`\\b${escaped}\\s+of\\s+([\\p{L}\\p{N}][\\p{L}\\p{N}'’-]*)`, 'iu').exec(sentence);
+  if (of) out.push(capitalise(`${head.toLowerCase()} of ${of[1]}`));
+  if (!/\s/.test(head) && ONE_WORD_ACTS.test(head)) {
+    const after = new RegExp(`\\b${escaped}s?\\s+(?:(?:the|a|an|that)\\s+)?(.+)$`, 'iu').exec(sentence);
+    if (after) out.push(capitalise(fitName(after[1] ?? '')));
+  }
+  // "Karnataka Shops" → "Karnataka Shops and Establishments Act": the proper name in full.
+  const proper = new RegExp(
+    `\\b${escaped}((?:\\s+(?:and|&|of)\\s+\\p{Lu}[\\p{L}-]*)(?:\\s+\\p{Lu}[\\p{L}-]*)*)`,
+    'u',
+  ).exec(sentence);
+  if (proper) out.push(fitName(`${head}${proper[1]}`));
+  const predicate = /^(?:stays?|remains?)\s+(\p{L}+)/iu.exec(head);
+  const subject = /^(?:(?:the|a|an|every|each)\s+)?(\p{L}[\p{L}-]*)\s+(?:stays?|remains?)\b/iu.exec(sentence);
+  if (predicate && subject && !/^(?:it|they|this|that|he|she)$/i.test(subject[1] ?? ''))
+    out.push(capitalise(`${(subject[1] ?? '').toLowerCase()} ${predicate[1]}`));
+  // "it stays marked as taken after a restart" → "Marked as taken after a restart".
+  const state = /\b(?:stays?|remains?|is|are)\s+(\p{L}+ed\s+\p{L}.*)$/iu.exec(sentence);
+  if (state) out.push(capitalise(fitName(state[1] ?? '')));
+  // "it stays marked" → "Marked state": a state with nothing else to name it by.
+  const bare = /^(?:it|they|this|that)\s+(?:stays?|remains?)\s+(\p{L}+ed)[.!]?$/iu.exec(sentence.trim());
+  if (bare) out.push(capitalise(`${bare[1]} state`));
+  return out.filter((x) => x.split(/\s+/).length >= 2);
+}
+const ONE_WORD_ACTS = /^\p{L}+$/u;
+
+/** Verbs of receiving: what the subject gets is the thing graded ("parents get an SMS by 10 am" → "SMS by 10 am"). */
+const RECEIVING = /^(?:get|gets|receive|receives|see|sees)$/i;
+
+/**
+ * A clause's noun phrase: "Goal is 500 registrations" → "Goal of 500 registrations", "users add
+ * habits" → "Adding habits", "parents get an SMS by 10 am" → "SMS by 10 am". Empty when the
+ * sentence is no such clause.
+ */
+function clauseAsNounPhrase(said: string): string[] {
+  // A chat's "so", "yes and", "ok" open the line, not the ask.
+  const sentence = said.replace(/^(?:(?:so|yes|ok|okay|and|also|then|plus|but|well)[,]?\s+)+/i, '');
+  const copula =
+    /^(?:(?:the|our|a|an)\s+)?([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:is|are)\s+(?:(?:the|a|an)\s+)?([^,;.]+)/iu.exec(
+      sentence,
+    );
+  const out: string[] = [];
+  // "the dashboard shows daily sales by store" → "Daily sales by store"; "stock below reorder level
+  // turns red" → "Stock below reorder level".
+  const words = sentence.split(/\s+/);
+  const at = words.findIndex((w, i) => i > 0 && THIRD_PERSON_VERBS.has(w.toLowerCase()));
+  if (at > 0) {
+    const subject = words
+      .slice(0, at)
+      .join(' ')
+      .replace(/^(?:the|our|a|an|every|each)\s+/i, '');
+    const object = words
+      .slice(at + 1)
+      .join(' ')
+      .replace(/^(?:an?|the)\s+/i, '');
+    out.push(capitalise(fitName(object)), capitalise(fitName(subject)));
+  }
+  // "only one refund is made" → "Only one refund made"; "we expect 0.8 or higher" → "Target of 0.8 or higher".
+  const passive =
+    /^((?:only\s+)?(?:one|each|every|the|a|an|no)?\s*[\p{L}-]+)\s+(?:is|are)\s+(\p{L}+ed|made|done|sent|paid|kept|held|shown|given|taken)\b(.*)$/iu.exec(
+      sentence,
+    );
+  if (passive) out.push(capitalise(fitName(`${passive[1]} ${passive[2]}${passive[3] ?? ''}`)));
+  const target =
+    /^(?:we|i|they)\s+(?:expect|want|need|aim for)\s+(\d[\d.,%]*(?:\s+(?:or|and)\s+(?:higher|better|more|above|lower|less|below))?)[.!]?$/i.exec(
+      sentence.trim(),
+    );
+  // "should take under a minute" → "Time under a minute".
+  const time = /\btakes?\s+((?:under|less than|at most|no more than|within)\s+[^,;.]+)/i.exec(sentence);
+  if (time) out.push(capitalise(fitName(`time ${time[1]}`)));
+  if (target) out.push(`Target of ${(target[1] ?? '').replace(/\s+(?:or|and)\s+\p{L}+$/u, '')}`);
+  if (copula && !/\b(?:must|should|not)\b/i.test(copula[2] ?? ''))
+    out.push(capitalise(fitName(`${copula[1]} of ${copula[2]}`)));
+  const clause = /^(?:(?:the|our|all|every)\s+)?\p{L}+s\s+(\p{L}+)\s+(.+)$/iu.exec(sentence);
+  if (clause) {
+    const verb = (clause[1] ?? '').toLowerCase();
+    const object = (clause[2] ?? '').replace(/^(?:an?|the)\s+/i, '');
+    const subject = (/^(?:(?:the|our|all|every)\s+)?(\p{L}+s)\s/iu.exec(sentence)?.[1] ?? '').toLowerCase();
+    // "parents get an SMS when …" → "SMS to parents".
+    if (RECEIVING.test(verb))
+      out.push(capitalise(`${fitName(object)} to ${subject}`), capitalise(fitName(object)));
+    else if (BARE_VERBS.has(verb) || IMPERATIVE_VERBS.has(verb) || SUBJECT_VERBS.has(verb))
+      out.push(capitalise(fitName(`${gerund(verb)} ${object}`)));
+  }
+  return out.filter((x) => x.split(/\s+/).length >= 2);
 }
 
 /** Whether a name passes the rubric rules on names and is not taken yet. */

@@ -7,7 +7,7 @@
 import { fieldForDomain, fieldOfText } from './knowledge/detect';
 import { excludedThing, isLetterFormula, withoutFormulas } from './requirements';
 import { MAX_CRITERIA, MAX_CRITERION_WEIGHT, MIN_CRITERIA } from './rubric-limits';
-import { HINGLISH_FUNCTION_WORDS, isContentWord, stem, tokenize } from './text';
+import { HINGLISH_FUNCTION_WORDS, IMPERATIVE_VERBS, isContentWord, stem, tokenize } from './text';
 import { classifyTheme, SOFTWARE_THEMES, THEMES, themesForBrief } from './themes';
 import type { CatalogueDomain } from './tutorial-catalogue';
 import type { Rubric } from './types';
@@ -72,7 +72,7 @@ export function isCleanName(name: string): boolean {
 
 /** Words that name nothing gradable on their own ("Areas", "Source", "Written"). */
 const GENERIC_NOUNS = new Set(
-  'area areas source sources written wake item items thing things stuff work details detail point points part parts section sections aspect aspects requirement requirements scope note notes general other others misc miscellaneous overview summary task tasks deliverable deliverables data information file files format quality output outputs result results'.split(
+  'area areas source sources written wake item items thing things stuff work details detail point points part parts section sections aspect aspects requirement requirements scope note notes general other others misc miscellaneous overview summary task tasks deliverable deliverables data information file files format quality output outputs result results system solution platform already also still just only actually'.split(
     ' ',
   ),
 );
@@ -122,10 +122,73 @@ const STORY_KEYWORD =
   /^(?:given|when|then|as an?|i want|i need|so that|in order to|scenario|feature|user story|story)\b/i;
 /** Openers of speech that carry no ask ("Means shortlisting …", "Ok so …", "Basically …"). */
 const DISCOURSE_OPENER =
-  /^(?:means|meaning|i\.e\.?|that is|basically|btw|ok(?:ay)?|yes|yeah|yep|right|well|anyway|also|plus|so|and|but|or|hi|hey|hello|thanks|cheers|fyi|pls|please)\b/i;
+  /^(?:means|meaning|i\.e\.?|that is|basically|btw|quick one|quick question|quick note|heads up|ok(?:ay)?|yes|yeah|yep|right|well|anyway|also|plus|so|and|but|or|hi|hey|hello|thanks|cheers|fyi|pls|please)\b/i;
 /** A role or a job line instead of the work ("Researching assistant for systematic review"). */
 const ROLE_LINE =
   /^(?:[\p{L}-]+\s+){0,2}(?:assistant|intern|associate|analyst|consultant|manager|engineer|developer|designer|researcher|writer|specialist|executive|officer|coordinator|volunteer|freelancer|candidate|contractor)s?\s+(?:for|of|to|in|at|on|with)\b/iu;
+
+/**
+ * Verbs that are rarely nouns: a name opening with one in its base form is an instruction
+ * ("Renew a loan", "Tie back", "Expect tests"), not the noun phrase of what is graded.
+ */
+export const BARE_VERBS: ReadonlySet<string> = new Set(
+  `add analyse analyze annotate apply assess calculate capture choose collect compare compile compute
+  configure containerise containerize create cut define deliver describe detect develop drop enable encrypt
+  ensure estimate evaluate expect explain explore extend extract fetch find fix follow gather generate identify
+  implement improve include integrate investigate justify keep make measure merge migrate minimise minimize
+  monitor notify optimise optimize perform prepare prioritise prioritize produce propose protect provide publish
+  recommend reduce refactor remove renew reproduce reschedule rewrite specify submit summarise summarize take
+  tick tie toggle translate validate verify visualise visualize write`.split(/\s+/),
+);
+/** One word that is a verb and nothing else in a brief: a scenario's title ("Cancel"), a table's row label ("Deploy"). */
+const ONE_WORD_VERBS: ReadonlySet<string> = new Set([
+  ...BARE_VERBS,
+  'cancel',
+  'retry',
+  'deploy',
+  'lint',
+  'renew',
+]);
+/** Verbs a plural subject does in a chat line ("Parents get", "Users add habits", "Teachers mark attendance"). */
+export const SUBJECT_VERBS: ReadonlySet<string> = new Set([
+  ...BARE_VERBS,
+  'get',
+  'mark',
+  'book',
+  'see',
+  'receive',
+  'pay',
+  'need',
+  'want',
+  'use',
+  'start',
+  'stop',
+  'open',
+  'close',
+  'leave',
+  'tap',
+  'scan',
+  'choose',
+  'pick',
+  'download',
+  'upload',
+  'sign',
+  'fill',
+  'approve',
+  'view',
+  'enter',
+  'submit',
+  'share',
+]);
+/** Verbs in the third person that are seldom nouns: inside a name they make it a clause. */
+export const THIRD_PERSON_VERBS: ReadonlySet<string> = new Set(
+  'shows turns sends gets takes gives makes keeps refreshes explains lets allows moves arrives appears becomes contains includes covers requires downloads signs receives sees opens'.split(
+    ' ',
+  ),
+);
+/** People a theme label may name by mistake ("Communication: HR heads", "Research: shop owners"). */
+const AUDIENCE_END =
+  /\b(?:owners?|heads?|users?|customers?|staff|teams?|managers?|parents?|teachers?|students?|patients?|farmers?|members?|clients?|partners?|people|visitors?|guests?|employees?|founders?|investors?)$/i;
 
 function stemsOf(text: string): Set<string> {
   return new Set(tokenize(text, { parts: false }).filter(isContentWord).map(stem));
@@ -159,13 +222,101 @@ function formProblem(name: string, source?: string, domain?: CatalogueDomain): s
   const labelled = /^([A-Z][\w &]{0,30}):\s+(\S+)$/.exec(t);
   if (labelled && THEMES.some((th) => th.short === labelled[1] || th.name === labelled[1]))
     return 'a theme label with one stray noun';
+  // "Functionality: expect tests for every endpoint": a theme label glued to a sentence.
+  const glued = /^([A-Z][\w &]{0,30}):\s+(.+)$/.exec(t);
+  if (glued && THEMES.some((th) => th.short === glued[1] || th.name === glued[1])) {
+    const rest = glued[2] ?? '';
+    const first = (rest.split(/\s+/)[0] ?? '').toLowerCase();
+    if (
+      BARE_VERBS.has(first) ||
+      IMPERATIVE_VERBS.has(first) ||
+      /\s(?:is|are|was|were|must|should|will|can)\s/i.test(` ${rest} `)
+    )
+      return 'a theme label glued to a sentence';
+    if (AUDIENCE_END.test(rest)) return 'a theme label over the people the work is for';
+  }
+  // "With consent", "Least 1.2 m clear", "Under a minute": a prepositional phrase or a cut-off "at least".
+  if (/^(?:with|without|under|over|within|for|from|at|into|after|before|least|most|than|via)\s/i.test(t))
+    return 'a prepositional phrase, not a noun phrase';
+  // "Webhook fires", "Approval rates differ": a subject and its verb.
+  if (
+    t.split(/\s+/).length <= 3 &&
+    /\s(?:fires|differ|differs|happens|occurs|arrives|fails|breaks|expires|reaches|changes|drops|rises|exceeds|matches)$/i.test(
+      t,
+    )
+  )
+    return 'a clause, not a noun phrase';
+  // "We expect", "It has": a pronoun, not the thing graded; "000 water meters": a number cut at its comma.
+  if (/^(?:we|i|you|they|it|he|she|us|our|your|their|my)\b/i.test(t)) return 'a pronoun, not a noun phrase';
+  if (/^0\d*\s/.test(t)) return 'a number cut at its thousands separator';
+  const words0 = t.split(/\s+/);
+  const head0 = (words0[0] ?? '').toLowerCase();
+  // "Renew a loan", "Extend", "Tie back": an instruction, not a noun phrase.
+  if (BARE_VERBS.has(head0) || (words0.length === 1 && ONE_WORD_VERBS.has(head0)))
+    return 'a bare verb, not a noun phrase';
+  // "Deck not includes pricing", "FAR not exceeds": a negated clause.
+  if (/\bnot\s+(?:\p{L}+s|going|to|in|within|part|our|your|needed|required|responsible)\b/iu.test(t))
+    return 'a negated clause, not a noun phrase';
+  // "Dashboard shows daily sales", "Reorder level turns red": a subject, its verb and what follows.
+  const inner = t
+    .split(/\s+/)
+    .slice(1, -1)
+    .map((w) => w.toLowerCase());
+  if (inner.some((w) => THIRD_PERSON_VERBS.has(w))) return 'a clause, not a noun phrase';
+  // "Launch is 15 Jan", "Goal is 500 registrations": a subject and its verb.
+  if (words0.length >= 2 && /\s(?:is|are|was|were)(?:\s|$)/i.test(t)) return 'a clause, not a noun phrase';
+  // "Parents get", "Users add habits", "Teachers mark attendance class": a plural subject and its verb.
+  if (
+    words0.length <= 6 &&
+    /^\p{Lu}\p{Ll}+s$/u.test(words0[0] ?? '') &&
+    SUBJECT_VERBS.has((words0[1] ?? '').toLowerCase())
+  )
+    return 'a clause cut before its object';
+  // "Recorded", "Posted twice", "Stays marked", "Avoids filled in silently": a predicate without its subject.
+  if (
+    /^\p{L}+ed$/iu.test(t) ||
+    /^\p{L}+ed\s+(?:twice|once|again|silently|separately|correctly|back|in|out|up)$/iu.test(t) ||
+    /^(?:stays?|remains?)\s/i.test(t) ||
+    /^Avoids\s+\p{L}+ed\s+(?:in|on|out|up|by|twice|once|again|silently|separately)\b/iu.test(t)
+  )
+    return 'a predicate without its subject';
   if (source === undefined) return null;
-  const words = t.split(/\s+/);
+  // "Managers download" over "managers download a PDF every Monday": a subject and its verb, cut before the object.
+  if (words0.length === 2) {
+    const m = new RegExp(
+      `^(?:(?:so|yes|and|also|then)\\s+)*(?:the\\s+|our\\s+|all\\s+)?${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(?:a|an|the|every|each|their|our|his|her|its|one|two|three|\\d)\\b`,
+      'i',
+    ).exec(source.trim());
+    if (m && /s$/i.test(words0[0] ?? '') && !/s$/i.test(words0[1] ?? ''))
+      return 'a clause cut before its object';
+  }
+  // "Lint" over "Lint | biome over every package": a table's row label, not what the row asks.
+  const cells = source
+    .split(/\t+|\s*\|\s*| {3,}/)
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (
+    words0.length === 1 &&
+    cells.length >= 2 &&
+    (cells[0] ?? '').toLowerCase() === t.toLowerCase() &&
+    (ONE_WORD_VERBS.has(t.toLowerCase()) ||
+      GENERIC_NOUNS.has(t.toLowerCase()) ||
+      AUDIENCE_END.test(t) ||
+      /^(?:test|build|report|review|stage|step|head|item|row|line|col(?:umn)?|stock|staff)$/i.test(t))
+  )
+    return 'a one-word table label';
+  // "Karnataka Shops" for "the Karnataka Shops and Establishments Act": a proper name cut at its "and".
+  if (
+    /^\p{Lu}/u.test(t) &&
+    new RegExp(`${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+(?:and|&|of)\\s+\\p{Lu}`, 'u').test(source)
+  )
+    return 'a proper name cut short';
+  const words = t.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/);
   const last = words[words.length - 1] ?? '';
   if (
     words.length === 1 &&
     /^\p{L}{3,}$/u.test(last) &&
-    new RegExp(`(?:^|[^\\p{L}])${last}\\s+of\\s+(?!the\\b|a\\b|an\\b)\\p{L}`, 'iu').test(source) &&
+    new RegExp(`(?:^|[^\\p{L}])${last}\\s+of\\s+(?!the\\b|a\\b|an\\b)[\\p{L}\\p{N}]`, 'iu').test(source) &&
     !new RegExp(`(?:^|[^\\p{L}])${t}(?:[.,;:!?]|\\s+(?!of\\b)|$)`, 'iu').test(source)
   )
     return `a cut-off head ("${last} of …")`;

@@ -116,7 +116,8 @@ export function foldToken(word: string): string {
 }
 
 /** A word in any script: a letter, then letters, combining marks (Devanagari vowel signs) and digits. */
-const WORD_TOKEN = /\p{L}[\p{L}\p{M}\p{N}]*/gu;
+/** Words, and the few digit-led terms that are words of their own ("3G", "4K", "2FA", "3D"). */
+const WORD_TOKEN = /\b[2-6]G\b|\b[248]K\b|\b2FA\b|\b3D\b|\p{L}[\p{L}\p{M}\p{N}]*/gu;
 
 /**
  * Splits a text into lower-case word tokens, in any script (Devanagari, Tamil, …). camelCase and snake_case identifiers are split
@@ -411,6 +412,32 @@ function blocks(text: string): Block[] {
       current.end = line.end;
       continue;
     }
+    // "Must-haves: offline sync, export to Excel" / "Out: payroll, invoicing": a labelled line is a
+    // list of its own (each item an ask under the label), never a wrapped line of the prose above.
+    // A label that is an instruction ("Harden our login: …") keeps its sentence whole.
+    const labelled = LABELLED_LIST.exec(line.text);
+    const instruction = IMPERATIVE_VERBS.has((line.text.trim().split(/[\s:]/)[0] ?? '').toLowerCase());
+    if (labelled && !instruction) {
+      const items = labelledItems(line.text, labelled[0].length);
+      const listLabel =
+        /^[ \t]*(?:must[- ]haves?|nice[- ]to[- ]haves?|should[- ]haves?|optional|extras?|bonus|out|out of scope|not needed|later)\s*:/i.test(
+          line.text,
+        );
+      if (items.length >= 2 || (items.length === 1 && listLabel)) {
+        flush();
+        const label = line.text.slice(0, labelled[0].length).trim();
+        for (const [from, to] of items)
+          out.push({
+            start: line.start + from,
+            end: line.start + to,
+            bullet: true,
+            heading: false,
+            leadIn: label,
+          });
+        leadIn = null;
+        continue;
+      }
+    }
     const startsFresh =
       current === null ||
       current.bullet ||
@@ -420,7 +447,7 @@ function blocks(text: string): Block[] {
       heading(line.start, line.end);
       continue;
     }
-    if (current && !current.bullet) {
+    if (current && !current.bullet && !(labelled && !instruction)) {
       current.end = line.end;
     } else {
       flush();
@@ -437,6 +464,27 @@ function blocks(text: string): Block[] {
   }
   flush();
   return out;
+}
+
+/** A line opening with a short label and a colon: "Must-haves: …", "Nice-to-haves: …", "Out: …". */
+const LABELLED_LIST = /^[ \t]*\p{Lu}[\p{L}'’-]*(?:[ -][\p{L}'’-]+){0,3}\s*:\s+(?=\S)/u;
+
+/** The comma-separated items after a label, as [from, to) offsets in the line; empty unless each is a short phrase. */
+function labelledItems(line: string, from: number): [number, number][] {
+  const out: [number, number][] = [];
+  const re = /[^,;]+/g;
+  re.lastIndex = from;
+  for (let m = re.exec(line); m !== null; m = re.exec(line)) {
+    const raw = m[0];
+    const lead = raw.length - raw.trimStart().length;
+    const text = raw.trim().replace(/[.]$/, '');
+    if (text === '') continue;
+    out.push([m.index + lead, m.index + lead + text.length]);
+  }
+  const short = out.every(
+    ([a, b]) => line.slice(a, b).split(/\s+/).length <= 8 && !/[.!?]\s/.test(line.slice(a, b)),
+  );
+  return short ? out : [];
 }
 
 /** Whether the full stop at `dot` (index into `text`) ends a sentence. */

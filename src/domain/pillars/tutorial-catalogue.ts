@@ -80,7 +80,7 @@ export const ALLOWED_HOSTS: ReadonlySet<string> = new Set([
   'docs.expo.dev',
   'docs.flutter.dev',
   'www.linkedin.com',
-  'eur-lex.europa.eu',
+  'knowledge.hubspot.com',
 ]);
 
 /** Catalogue keys are the knowledge base's fields. */
@@ -930,19 +930,21 @@ const ROWS: readonly Row[] = [
     ['outreach-compliance'],
     ['can-spam', 'opt-out', 'commercial email'],
   ],
+  // The field's own tools, not general pages: a sales plan links its CRM's sequences and deal
+  // pipeline, not a privacy regulation's text or a mail administrator's console (issue 53).
   [
-    'https://eur-lex.europa.eu/eli/reg/2016/679/oj',
-    'EUR-Lex: General Data Protection Regulation (EU) 2016/679',
+    'https://knowledge.hubspot.com/sequences/create-and-edit-sequences',
+    'HubSpot Knowledge Base: Create and edit sequences',
     ['sales'],
-    ['outreach-compliance'],
-    ['gdpr', 'personal data', 'legitimate interest'],
+    ['deliverability', 'outreach-compliance'],
+    ['sequence', 'follow-up', 'unenrol on reply', 'send limits'],
   ],
   [
-    'https://support.google.com/a/answer/81126',
-    'Google: Email sender guidelines',
+    'https://knowledge.hubspot.com/object-settings/set-up-and-customize-your-deal-pipelines-and-deal-stages',
+    'HubSpot Knowledge Base: Deal pipelines and deal stages',
     ['sales'],
-    ['deliverability'],
-    ['deliverability', 'spf', 'dkim', 'unsubscribe'],
+    ['forecasting', 'prospecting'],
+    ['deal stages', 'pipeline', 'win probability'],
   ],
   [
     `${MS}/create-a-forecast-in-excel-for-windows-22c500da-6da7-45e5-bfdc-60a7062329fd`,

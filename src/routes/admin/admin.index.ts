@@ -5,6 +5,8 @@ import * as breachHandlers from './breaches.handlers';
 import * as breachRoutes from './breaches.routes';
 import * as renameHandlers from './renames.handlers';
 import * as renameRoutes from './renames.routes';
+import * as resignHandlers from './resign.handlers';
+import * as resignRoutes from './resign.routes';
 
 export const adminRouter = createRouter()
   .openapi(routes.createApiKey, handlers.issueApiKey)
@@ -20,6 +22,7 @@ export const adminRouter = createRouter()
   .openapi(routes.listOrganisations, handlers.listOrganisations)
   .openapi(routes.reviewOrganisation, handlers.reviewOrganisation)
   .openapi(renameRoutes.reviewOrganisationRename, renameHandlers.reviewRenameHandler)
+  .openapi(resignRoutes.resignCredentials, resignHandlers.resignCredentialsHandler)
   .openapi(breachRoutes.createBreach, breachHandlers.create)
   .openapi(breachRoutes.listBreaches, breachHandlers.list)
   .openapi(breachRoutes.markBreachBoardStep, breachHandlers.markBoardStep);

@@ -15,13 +15,17 @@ import {
   confirmedPage,
   confirmPage,
 } from '../pages/confirmation.templates';
+import { chooseLanguage, type Lang, t } from '../pages/i18n';
+import { pageViewer } from '../pages/pages.viewer';
 import type * as routes from './confirmation.routes';
 
-async function htmlPage(body: string, status: number) {
+async function htmlPage(body: string, status: number, lang: Lang) {
   return new Response(body, {
     status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
+      'Content-Language': lang,
+      Vary: 'Accept-Language',
       'Cache-Control': 'no-store',
       'Content-Security-Policy': await confirmationCsp(),
       'Referrer-Policy': 'no-referrer',
@@ -35,12 +39,19 @@ const UNUSABLE =
 /** `GET` of the mailed link: a page; nothing is confirmed until its button is pressed. */
 export const open: AppRouteHandler<typeof routes.openConfirmationLink> = async (c) => {
   const { token } = c.req.valid('query');
+  const lang = chooseLanguage(c.req.raw);
+  const s = t(lang).confirmation;
   const link = await peekConfirmation(c.var.db, token);
-  if (!link) {
-    if (!/text\/html/i.test(c.req.header('accept') ?? '')) throw new ProblemError('not-found', UNUSABLE);
-    return (await htmlPage(confirmationErrorPage('This link cannot be used', UNUSABLE), 404)) as never;
-  }
-  return (await htmlPage(confirmPage(token, link.email, link.purpose), 200)) as never;
+  if (!link && !/text\/html/i.test(c.req.header('accept') ?? ''))
+    throw new ProblemError('not-found', UNUSABLE);
+  const { signedIn } = await pageViewer(c);
+  if (!link)
+    return (await htmlPage(
+      confirmationErrorPage(s.unusableTitle, s.unusableBody, lang, signedIn),
+      404,
+      lang,
+    )) as never;
+  return (await htmlPage(confirmPage(token, link.email, link.purpose, lang, signedIn), 200, lang)) as never;
 };
 
 /** The validated body's token; a request with no body at all has none (422, as for a schema miss). */
@@ -57,24 +68,25 @@ const isForm = (c: Context<AppBindings>) =>
 /** `POST`: JSON clients get JSON; the page's form (same origin only) gets a page. */
 export const confirm: AppRouteHandler<typeof routes.confirmEmail> = async (c) => {
   if (!isForm(c)) return c.json(await confirmEmail(c.var.db, c.env, tokenOf(c.req.valid('json'))), 200);
+  const lang = chooseLanguage(c.req.raw);
+  const s = t(lang).confirmation;
+  const { signedIn } = await pageViewer(c);
   try {
     // A form can be posted from any site: only this site's own page may confirm.
     assertSameSiteRequest(c);
     const result = await confirmEmail(c.var.db, c.env, tokenOf(c.req.valid('form')));
-    return (await htmlPage(confirmedPage(result.email, result.purpose), 200)) as never;
+    return (await htmlPage(confirmedPage(result.email, result.purpose, lang, signedIn), 200, lang)) as never;
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
     const status = error.status;
-    const title =
+    // The service's words for a conflict are the only detail not in the catalogue (English).
+    const [title, detail] =
       status === 403
-        ? 'This form can only be sent from this site’s own page'
+        ? [s.notThisSiteTitle, s.notThisSiteBody]
         : status === 409
-          ? 'This address cannot be confirmed'
-          : 'This link cannot be used';
-    return (await htmlPage(
-      confirmationErrorPage(title, status === 404 ? UNUSABLE : error.message),
-      status,
-    )) as never;
+          ? [s.conflictTitle, error.message]
+          : [s.unusableTitle, s.unusableBody];
+    return (await htmlPage(confirmationErrorPage(title, detail, lang, signedIn), status, lang)) as never;
   }
 };
 

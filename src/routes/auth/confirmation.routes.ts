@@ -7,6 +7,7 @@ import { json } from '../../lib/content';
 import { errorResponses } from '../../lib/problem';
 import {
   ConfirmationBodySchema,
+  ConfirmationLangQuerySchema,
   ConfirmationQuerySchema,
   ConfirmationResultSchema,
   ConfirmationSentSchema,
@@ -59,6 +60,7 @@ export const confirmEmail = defineRoute({
     'the account no longer has, or a new address another account took meanwhile, is a 409.',
   security: [],
   request: {
+    query: ConfirmationLangQuerySchema,
     body: {
       // Not `required` only so that each media type is validated on its own (a required body
       // runs every media type's validator); a request without a token is a 422 all the same.

@@ -7,12 +7,25 @@ const token = () =>
     .max(200)
     .regex(/^vpc_[A-Za-z0-9_-]+$/);
 
+const lang = () =>
+  z
+    .enum(['en', 'hi'])
+    .optional()
+    .openapi({
+      param: { name: 'lang', in: 'query' },
+      description: 'The page’s language (else `Accept-Language`, else English).',
+    });
+
 export const ConfirmationQuerySchema = z.object({
   token: token().openapi({
     param: { name: 'token', in: 'query' },
     example: 'vpc_Q2hhbmdlIG1lIGZvciBhIHJlYWwgdG9rZW4',
   }),
+  lang: lang(),
 });
+
+/** The language of the page whose form posts the token (the answer page is in it). */
+export const ConfirmationLangQuerySchema = z.object({ lang: lang() });
 
 export const ConfirmationBodySchema = z
   .object({

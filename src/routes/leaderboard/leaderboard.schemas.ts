@@ -15,6 +15,15 @@ export const LeaderboardSchema = z
           .number()
           .nullable()
           .openapi({ description: 'Mean employer score (1–5) of rated work.' }),
+        certificateNo: z
+          .string()
+          .optional()
+          .openapi({
+            description:
+              'The candidate’s latest valid certificate in this board’s domain (its page is `/verify/{certificateNo}`). ' +
+              'Present only when the candidate shows their own name both here (no separate alias) and on their ' +
+              'certificate pages (`public_verification` consent); absent otherwise, and gone when either changes.',
+          }),
       }),
     ),
   })

@@ -16,15 +16,24 @@ import {
 import { completeGrant } from '../../services/portability/grants';
 import { oauthApi, oauthLibrary } from '../../services/portability/oauth';
 import { resolveSession } from '../../services/sessions';
+import { chooseLanguage, isLang, type Lang } from '../pages/i18n';
 import type * as routes from './oauth.routes';
-import { authorizeCsp, consentPage, errorPage, signInPage } from './oauth.templates';
+import { authorizeCsp, consentPage, errorPage, type OAuthErrorView, signInPage } from './oauth.templates';
 
 const HTML = 'text/html; charset=utf-8';
 
-async function pageResponse(body: string, status: number, redirectOrigin?: string, extra?: Headers) {
+async function pageResponse(
+  body: string,
+  status: number,
+  lang: Lang,
+  redirectOrigin?: string,
+  extra?: Headers,
+) {
   const headers = new Headers(extra);
   headers.set('Content-Type', HTML);
   headers.set('Cache-Control', 'no-store');
+  headers.set('Content-Language', lang);
+  headers.set('Vary', 'Accept-Language, Cookie');
   headers.set('Content-Security-Policy', await authorizeCsp(redirectOrigin));
   return new Response(body, { status, headers });
 }
@@ -46,55 +55,88 @@ async function sessionUser(c: Context<AppBindings>) {
  * client's redirect URI. Until the request is known good and the person has seen who asks, a
  * redirect would make this server an open redirector for anyone who registers a client.
  */
-async function pageRefusal(error: unknown) {
+async function pageRefusal(error: unknown, lang: Lang, signedIn: boolean, path?: string) {
   const { AuthorizationError, CimdFetchError } = await oauthLibrary();
   if (error instanceof AuthorizationError)
-    return pageResponse(errorPage(`${error.description} (${error.code})`), 400);
+    return refusalPage(
+      { kind: kindOf(error.code, error.description), code: error.code, detail: error.description },
+      400,
+      lang,
+      signedIn,
+      path,
+    );
   if (error instanceof CimdFetchError)
-    return pageResponse(errorPage('This application could not be verified.'), 400);
+    return refusalPage({ kind: 'unverifiedClient' }, 400, lang, signedIn, path);
   throw error;
 }
 
+/** The request's path and query without `lang` (the pages' language switch adds it). */
+function pathWithoutLang(url: string): string {
+  const here = new URL(url);
+  here.searchParams.delete('lang');
+  return `${here.pathname}${here.search}`;
+}
+
 /** After the holder decided on the page: back to the client when the library says it is safe. */
-async function refusal(error: unknown) {
+async function refusal(error: unknown, lang: Lang) {
   const { AuthorizationError } = await oauthLibrary();
   if (error instanceof AuthorizationError && error.redirectTo) return redirect(error.redirectTo);
-  return pageRefusal(error);
+  return pageRefusal(error, lang, true);
+}
+
+/** The page's message for an OAuth error code (the code itself is shown as the technical detail). */
+function kindOf(code: string, description = ''): OAuthErrorView['kind'] {
+  if (/PKCE|code_challenge/i.test(description)) return 'pkce';
+  if (code === 'invalid_client' || code === 'unauthorized_client') return 'client';
+  if (code === 'invalid_scope') return 'scope';
+  if (code === 'invalid_request' || code === 'unsupported_response_type') return 'request';
+  return 'generic';
+}
+
+function refusalPage(error: OAuthErrorView, status: number, lang: Lang, signedIn: boolean, path?: string) {
+  return pageResponse(errorPage(error, lang, signedIn, path), status, lang);
 }
 
 export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
+  const lang = chooseLanguage(c.req.raw);
+  const here = pathWithoutLang(c.req.url);
   const api = await oauthApi(c.env);
+  const user = await sessionUser(c);
   let request: Awaited<ReturnType<typeof api.parseAuthRequest>>;
   try {
     request = await api.parseAuthRequest(c.req.raw);
   } catch (error) {
-    return (await pageRefusal(error)) as never;
+    return (await pageRefusal(error, lang, user !== null, here)) as never;
   }
   // OB 3.0 § "Authorization Request": PKCE is required of every client, confidential ones too
   // (the library asks it of public clients only); `plain` was refused by the parse.
   if (!request.codeChallenge)
-    return (await pageResponse(
-      errorPage('PKCE is required: the application must send code_challenge with S256 (invalid_request).'),
+    return (await refusalPage(
+      {
+        kind: 'pkce',
+        code: 'invalid_request',
+        detail: 'PKCE is required: the application must send code_challenge with S256.',
+      },
       400,
+      lang,
+      user !== null,
+      here,
     )) as never;
   const client = await api.lookupClient(request.clientId);
   const badScope = scopeRefusal(request.scope, registeredScope(client));
-  if (badScope) return (await pageResponse(errorPage(`${badScope} (invalid_scope)`), 400)) as never;
-  const user = await sessionUser(c);
-  if (!user)
-    return (await pageResponse(
-      signInPage((await api.lookupClient(request.clientId))?.clientName),
-      200,
+  if (badScope)
+    return (await refusalPage(
+      { kind: 'scope', code: 'invalid_scope', detail: badScope },
+      400,
+      lang,
+      user !== null,
+      here,
     )) as never;
+  if (!user) return (await pageResponse(signInPage(client?.clientName, lang, here), 200, lang)) as never;
   // A child cannot agree to a client's processing: the guardian would have to (not offered yet).
   const now = clock.now();
   if (isChild(user.dateOfBirth, now) || (await needsGuardianConsent(c.var.db, user, now)))
-    return (await pageResponse(
-      errorPage(
-        'This account belongs to a child: access to it cannot be granted to applications (access_denied).',
-      ),
-      403,
-    )) as never;
+    return (await refusalPage({ kind: 'child', code: 'access_denied' }, 403, lang, true, here)) as never;
   const details = await api.describeConsent(request);
   const consent = await api.beginConsent(request);
   const clientUri = client?.clientUri ?? details.clientUri;
@@ -105,31 +147,29 @@ export const page: AppRouteHandler<typeof routes.authorizePage> = async (c) => {
       consent.handle,
       user.email,
       clientUri && onRedirectDomain(clientUri, request.redirectUri) ? clientUri : undefined,
+      lang,
+      here,
     ),
     200,
+    lang,
     new URL(request.redirectUri).origin,
     consent.headers,
   )) as never;
 };
 
 export const decide: AppRouteHandler<typeof routes.authorizeDecision> = async (c) => {
+  const { handle, decision, lang: sent } = c.req.valid('form');
+  // The page's language, which its form sends back (a refusal is shown in it).
+  const lang = isLang(sent) ? sent : chooseLanguage(c.req.raw);
   const user = await sessionUser(c);
-  if (!user)
-    return (await pageResponse(
-      errorPage('Sign in first, then start again from the application.'),
-      401,
-    )) as never;
+  if (!user) return (await refusalPage({ kind: 'signInFirst' }, 401, lang, false)) as never;
   try {
     assertSameSiteRequest(c);
   } catch (error) {
     if (error instanceof ProblemError)
-      return (await pageResponse(
-        errorPage('This form can only be sent from this site’s own page.'),
-        403,
-      )) as never;
+      return (await refusalPage({ kind: 'notThisSite' }, 403, lang, true)) as never;
     throw error;
   }
-  const { handle, decision } = c.req.valid('form');
   const api = await oauthApi(c.env);
   const { AuthorizationError, authorizationErrorRedirect } = await oauthLibrary();
   try {
@@ -148,10 +188,12 @@ export const decide: AppRouteHandler<typeof routes.authorizeDecision> = async (c
     return redirect(location, approved.headers) as never;
   } catch (error) {
     if (error instanceof AuthorizationError && !error.redirectTo)
-      return (await pageResponse(
-        errorPage(`${error.description} Start again from the application.`),
+      return (await refusalPage(
+        { kind: 'expired', code: error.code, detail: error.description },
         400,
+        lang,
+        true,
       )) as never;
-    return (await refusal(error)) as never;
+    return (await refusal(error, lang)) as never;
   }
 };

@@ -31,16 +31,31 @@ export const AuthorizeQuery = z.object({
   code_challenge: optional('code_challenge', 'PKCE (RFC 7636) challenge: required.'),
   code_challenge_method: optional('code_challenge_method', 'Must be `S256`; `plain` is refused.'),
   resource: optional('resource', 'RFC 8707 resource indicator; if given, `{base}/ims`.'),
+  lang: z
+    .enum(['en', 'hi'])
+    .optional()
+    .openapi({
+      param: { name: 'lang', in: 'query' },
+      description:
+        'The page’s language: `en` or `hi` (not an OAuth parameter; a client may pass the holder’s). Without it, the best of the two in `Accept-Language`, else English.',
+    }),
 });
 
 export const AuthorizeForm = z.object({
   handle: z.string().min(1).max(200).openapi({ description: 'The page’s one-time consent handle.' }),
   decision: z.enum(['approve', 'deny']).openapi({ description: 'The holder’s choice.' }),
+  lang: z
+    .enum(['en', 'hi'])
+    .optional()
+    .openapi({ description: 'The language of the page the form was on: a refusal is shown in it.' }),
 });
 
 const PAGE_HEADERS = {
-  'Content-Security-Policy': text('The page’s own policy: its inline style and script by hash.'),
+  'Content-Security-Policy': text(
+    'The page’s own policy: the site’s stylesheet and script, forms to here or the client.',
+  ),
   'Cache-Control': text('`no-store`.'),
+  'Content-Language': text('The language the page is in (`en` or `hi`), by `lang`, else `Accept-Language`.'),
 };
 const REDIRECT = {
   description:

@@ -7,7 +7,7 @@
 import { html } from 'hono/html';
 import { button, notificationBanner, panel } from './components';
 import { type Lang, t } from './i18n';
-import { layout, pageCsp } from './layout';
+import { layout, pageCsp, withLang } from './layout';
 
 /** The pages' Content-Security-Policy: the site's stylesheet, forms posting here only. */
 export async function confirmationCsp(): Promise<string> {
@@ -20,6 +20,7 @@ export const confirmPage = (
   email: string,
   purpose: 'signup' | 'change',
   lang: Lang = 'en',
+  signedIn = false,
 ) => {
   const c = t(lang).confirmation;
   const prefix = purpose === 'change' ? c.makePrefix : c.confirmPrefix;
@@ -27,34 +28,42 @@ export const confirmPage = (
     title: c.title,
     lang,
     narrow: true,
+    signedIn,
     body: html`<h1>${c.title}</h1>
 <p>${prefix ? `${prefix} ` : ''}<strong id="email">${email}</strong> ${purpose === 'change' ? c.bodyChange : c.bodySignup}</p>
-<form method="post" action="/api/auth/email-confirmation"><input type="hidden" name="token" value="${token}">
+<form method="post" action="${withLang('/api/auth/email-confirmation', lang)}"><input type="hidden" name="token" value="${token}">
 ${button({ text: c.button(email), id: 'confirm' })}
 </form>
 <p class="secondary">${c.notYou}</p>`,
   });
 };
 
-export const confirmedPage = (email: string, purpose: 'signup' | 'change', lang: Lang = 'en') => {
+export const confirmedPage = (
+  email: string,
+  purpose: 'signup' | 'change',
+  lang: Lang = 'en',
+  signedIn = false,
+) => {
   const c = t(lang).confirmation;
   return layout({
     title: c.confirmedTitle,
     lang,
     narrow: true,
+    signedIn,
     body: html`${panel({ title: c.confirmedTitle, body: html`<strong id="email">${email}</strong> ${purpose === 'change' ? c.confirmedBodyChange : c.confirmedBody}`, id: 'confirmed' })}
-<p><a href="/me">${c.next}</a></p>`,
+<p><a href="${withLang('/me', lang)}">${c.next}</a></p>`,
   });
 };
 
-export const confirmationErrorPage = (title: string, detail: string, lang: Lang = 'en') => {
+export const confirmationErrorPage = (title: string, detail: string, lang: Lang = 'en', signedIn = false) => {
   const s = t(lang);
   return layout({
     title,
     lang,
     narrow: true,
+    signedIn,
     body: html`<h1>${title}</h1>
 ${notificationBanner({ type: 'error', label: s.common.error, body: html`<p>${detail}</p>`, id: 'problem' })}
-<p><a href="/me">${s.site.signIn}</a></p>`,
+<p><a href="${withLang('/me', lang)}">${s.site.signIn}</a></p>`,
   });
 };

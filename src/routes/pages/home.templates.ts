@@ -2,9 +2,10 @@
 import { html } from 'hono/html';
 import { button } from './components';
 import { type Lang, t } from './i18n';
-import { layout } from './layout';
+import { layout, withLang } from './layout';
 
-export function homePage(lang: Lang): string {
+/** The landing page; `signedIn` turns "Sign in" into the way to the holder's certificates. */
+export function homePage(lang: Lang, signedIn = false): string {
   const s = t(lang);
   const h = s.home;
   const body = html`<div class="hero">
@@ -23,7 +24,7 @@ export function homePage(lang: Lang): string {
 </div>
 ${button({ text: h.verifyButton, variant: 'start' })}
 </form>
-<p>${h.orUpload} <a href="/verify">${h.orUploadLink}</a></p>
+<p>${h.orUpload} <a href="${withLang('/verify', lang)}">${h.orUploadLink}</a></p>
 <h2>${h.howHeading}</h2>
 <ol>
 <li>${h.how1}</li>
@@ -35,7 +36,7 @@ ${button({ text: h.verifyButton, variant: 'start' })}
 <div class="card">
 <h2>${h.holdersHeading}</h2>
 <p>${h.holdersBody}</p>
-<p><a href="/me">${s.site.signIn}</a></p>
+<p><a href="${withLang('/me', lang)}">${signedIn ? s.site.yourAccount : s.site.signIn}</a></p>
 </div>
 <div class="card">
 <h2>${h.developersHeading}</h2>
@@ -44,5 +45,5 @@ ${button({ text: h.verifyButton, variant: 'start' })}
 </div>
 </div>
 </div>`;
-  return layout({ title: h.verifyHeading, lang, body, path: '/', noindex: false });
+  return layout({ title: h.verifyHeading, lang, body, path: '/', noindex: false, signedIn });
 }

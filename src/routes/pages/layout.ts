@@ -39,7 +39,10 @@ export type LayoutOptions = {
   noindex?: boolean;
   /** A narrower reading column (forms, OAuth). */
   narrow?: boolean;
-  /** Whether a session is signed in (the header offers "Your certificates" instead of "Sign in"). */
+  /**
+   * Whether a session is signed in: the header and the footer then offer "Your certificates"
+   * instead of "Sign in". Every page that can be seen signed in passes it (pages.viewer.ts).
+   */
   signedIn?: boolean;
 };
 
@@ -58,6 +61,9 @@ export function withLang(path: string, lang: Lang): string {
   url.searchParams.set('lang', lang);
   return `${url.pathname}${url.search}${url.hash}`;
 }
+
+/** A form's action: its route with the page's language, which the answer keeps (`/me?lang=…`). */
+export const formAction = (path: string, lang: Lang): string => withLang(path, lang);
 
 function ogTags(og: OpenGraph, lang: Lang): Html {
   return html`<meta property="og:type" content="${og.type ?? 'website'}">
@@ -79,6 +85,10 @@ export function layout(o: LayoutOptions): string {
   const s = t(o.lang).site;
   const other: Lang = o.lang === 'en' ? 'hi' : 'en';
   const scripts = (o.scripts ?? []).map((src) => html`<script src="${src}" defer></script>\n`);
+  // The site's own pages keep the page's language (the API documentation and changelog are English).
+  const verifyHref = withLang('/verify', o.lang);
+  const meHref = withLang('/me', o.lang);
+  const account = o.signedIn ? s.yourAccount : s.signIn;
   return htmlString(html`<!doctype html>
 <html lang="${o.lang}">
 <head>
@@ -95,12 +105,12 @@ ${o.og ? ogTags(o.og, o.lang) : ''}${o.head ?? ''}${scripts}</head>
 <a class="skip-link" href="#main">${s.skip}</a>
 <header class="header">
 <div class="header__inner">
-<a class="header__brand" href="/">${LOGO}<span>${s.name}</span></a>
+<a class="header__brand" href="${withLang('/', o.lang)}">${LOGO}<span>${s.name}</span></a>
 <nav aria-label="${s.navLabel}">
 <ul class="header__nav">
-<li><a href="/verify">${s.verify}</a></li>
+<li><a href="${verifyHref}">${s.verify}</a></li>
 <li><a href="/docs">${s.docs}</a></li>
-<li><a href="/me">${o.signedIn ? s.yourAccount : s.signIn}</a></li>
+<li><a href="${meHref}" id="nav-account">${account}</a></li>
 </ul>
 </nav>
 </div>
@@ -114,9 +124,9 @@ ${o.body}
 <div class="footer__inner">
 <h2 class="visually-hidden">${s.name}</h2>
 <ul class="footer__links">
-<li><a href="/verify">${s.verify}</a></li>
+<li><a href="${verifyHref}">${s.verify}</a></li>
 <li><a href="/docs">${s.docs}</a></li>
-<li><a href="/me">${s.signIn}</a></li>
+<li><a href="${meHref}" id="footer-account">${account}</a></li>
 <li><a href="/changelog">${s.changelog}</a></li>
 </ul>
 <p class="small">${s.footerAbout}</p>

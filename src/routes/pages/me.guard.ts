@@ -6,6 +6,7 @@ import { chooseLanguage } from './i18n';
 import { pageHeaders } from './layout';
 import { refusedPage } from './me.templates';
 import { wantsHtml } from './pages.problems';
+import { pageViewer } from './pages.viewer';
 
 /**
  * The forms of `/me` change state with the session cookie, so they follow the project's CSRF
@@ -19,7 +20,8 @@ export function sameSiteForm(): MiddlewareHandler<AppBindings> {
     } catch (error) {
       if (!(error instanceof ProblemError) || !wantsHtml(c.req.header('Accept'))) throw error;
       const lang = chooseLanguage(c.req.raw);
-      return c.body(refusedPage(lang), 403, { ...pageHeaders(lang), 'Cache-Control': 'no-store' });
+      const { signedIn } = await pageViewer(c);
+      return c.body(refusedPage(lang, signedIn), 403, { ...pageHeaders(lang), 'Cache-Control': 'no-store' });
     }
     await next();
   };

@@ -21,7 +21,7 @@ import { createOffer, offerUris } from '../../services/oid4vci';
 import { grantsOf, revokeGrantOf } from '../../services/portability/grants';
 import { endSession, resolveSession, startSession } from '../../services/sessions';
 import { recordSubjectConsent, self } from '../data-subject';
-import { chooseLanguage, type Lang } from './i18n';
+import { chooseLanguage, isLang, type Lang } from './i18n';
 import { pageHeaders } from './layout';
 import type * as routes from './me.routes';
 import { type ErrorKey, HOME_PURPOSES, isErrorKey, isNoticeKey, type NoticeKey } from './me.strings';
@@ -44,12 +44,28 @@ async function session(c: Context<AppBindings>) {
   return resolved && token ? { ...resolved, token } : null;
 }
 
-/** Back to the home with a banner (303: the browser follows with a GET). */
-function back(result: { notice: NoticeKey } | { error: ErrorKey }, section?: string): Response {
+/** The language of the page a form was sent from (its action carries `?lang=`), kept on the way back. */
+function formLang(c: Context<AppBindings>): Lang | null {
+  const asked = new URL(c.req.url).searchParams.get('lang');
+  return isLang(asked) ? asked : null;
+}
+
+/** `/me` in the form's language, with a banner key and a section. */
+function homeLocation(c: Context<AppBindings>, query: string, section?: string): string {
+  const lang = formLang(c);
+  return `/me?${lang ? `lang=${lang}&` : ''}${query}${section ? `#${section}` : ''}`;
+}
+
+/** Back to the home with a banner (303: the browser follows with a GET), in the form's language. */
+function back(
+  c: Context<AppBindings>,
+  result: { notice: NoticeKey } | { error: ErrorKey },
+  section?: string,
+): Response {
   const query = 'notice' in result ? `notice=${result.notice}` : `error=${result.error}`;
   return new Response(null, {
     status: 303,
-    headers: { Location: `/me?${query}${section ? `#${section}` : ''}`, 'Cache-Control': 'no-store' },
+    headers: { Location: homeLocation(c, query, section), 'Cache-Control': 'no-store' },
   });
 }
 
@@ -71,9 +87,9 @@ async function change(
   refusal: (error: ProblemError) => ErrorKey = errorKeyOf,
 ): Promise<Response> {
   const live = await session(c);
-  if (!live) return back({ error: 'sign-in-required' });
+  if (!live) return back(c, { error: 'sign-in-required' });
   const { user } = live;
-  let response: Response = back({ error: 'failed' }, section);
+  let response: Response = back(c, { error: 'failed' }, section);
   try {
     await enforceRateLimit(c, 'user', user.id, async () => {
       if (await needsGuardianConsent(c.var.db, user, clock.now()))
@@ -82,7 +98,7 @@ async function change(
     });
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
-    return back({ error: refusal(error) }, section);
+    return back(c, { error: refusal(error) }, section);
   }
   return response;
 }
@@ -182,16 +198,16 @@ export const signIn: AppRouteHandler<typeof routes.signIn> = async (c) => {
     const user =
       (await bootstrapAdmin(db, c.env, email, password, ip ?? null)) ??
       (await authenticate(db, email, password));
-    if (!user) return back({ error: 'sign-in-failed' }) as never;
+    if (!user) return back(c, { error: 'sign-in-failed' }) as never;
     await attempts.succeeded();
     const started = await startSession(db, user.id);
     setSessionCookie(c, started.token, started.expiresAt);
   } catch (error) {
     if (error instanceof ProblemError)
-      return back({ error: error.status === 429 ? 'too-many' : 'sign-in-failed' }) as never;
+      return back(c, { error: error.status === 429 ? 'too-many' : 'sign-in-failed' }) as never;
     throw error;
   }
-  return c.body(null, 303, { Location: '/me?notice=signed-in', 'Cache-Control': 'no-store' });
+  return c.body(null, 303, { Location: homeLocation(c, 'notice=signed-in'), 'Cache-Control': 'no-store' });
 };
 
 export const signOut: AppRouteHandler<typeof routes.signOut> = async (c) => {
@@ -199,20 +215,34 @@ export const signOut: AppRouteHandler<typeof routes.signOut> = async (c) => {
   if (live) await endSession(c.var.db, live.user.sessionId);
   c.set('sessionEnded', true);
   clearSessionCookie(c);
-  return c.body(null, 303, { Location: '/me?notice=signed-out', 'Cache-Control': 'no-store' });
+  return c.body(null, 303, { Location: homeLocation(c, 'notice=signed-out'), 'Cache-Control': 'no-store' });
 };
 
 export const consent: AppRouteHandler<typeof routes.consent> = async (c) => {
-  const { purpose, action } = c.req.valid('form');
+  const { purpose, action, return: returnTo } = c.req.valid('form');
   const section = purpose === 'public_verification' ? 'public-name' : 'consents';
+  // The receipt names the notice in the language the page showed it in.
+  const notice = noticeFor(CURRENT_NOTICE_VERSION);
+  const language = notice ? noticeText(notice, chooseLanguage(c.req.raw)).language : 'en';
   return (await change(c, section, async (user) => {
     await recordSubjectConsent(c.var.db, c.env, self(user), {
       purpose,
       action,
       noticeVersion: CURRENT_NOTICE_VERSION,
-      language: 'en',
+      language,
     });
-    return back({ notice: action === 'grant' ? 'consent-granted' : 'consent-withdrawn' }, section);
+    // From a certificate page's "show my name" form: back to that page, which now shows it.
+    if (returnTo && purpose === 'public_verification') {
+      const asked = formLang(c);
+      return new Response(null, {
+        status: 303,
+        headers: {
+          Location: `${returnTo}${asked ? `?lang=${asked}` : ''}#holder`,
+          'Cache-Control': 'no-store',
+        },
+      });
+    }
+    return back(c, { notice: action === 'grant' ? 'consent-granted' : 'consent-withdrawn' }, section);
   })) as never;
 };
 
@@ -223,7 +253,7 @@ export const publicName: AppRouteHandler<typeof routes.publicName> = async (c) =
     'public-name',
     async (user) => {
       await setPublicAlias(c.var.db, c.env, user.id, requested === '' ? null : requested);
-      return back({ notice: requested === '' ? 'alias-cleared' : 'alias-saved' }, 'public-name');
+      return back(c, { notice: requested === '' ? 'alias-cleared' : 'alias-saved' }, 'public-name');
     },
     (error) => (error.type === 'validation-failed' ? 'alias-invalid' : errorKeyOf(error)),
   )) as never;
@@ -234,6 +264,7 @@ export const revokeApplication: AppRouteHandler<typeof routes.revokeApplication>
   return (await change(c, 'applications', async (user) => {
     const revoked = await revokeGrantOf(c.var.db, c.env, user.id, grantId);
     return back(
+      c,
       revoked ? { notice: 'application-revoked' } : { error: 'application-unknown' },
       'applications',
     );
@@ -246,7 +277,7 @@ export const resendConfirmation: AppRouteHandler<typeof routes.resendConfirmatio
     'email',
     async (user) => {
       await resendLink(c.var.db, c.env, user.id);
-      return back({ notice: 'confirmation-sent' }, 'email');
+      return back(c, { notice: 'confirmation-sent' }, 'email');
     },
     (error) => (error.type === 'conflict' ? 'already-confirmed' : errorKeyOf(error)),
   )) as never;
@@ -255,10 +286,10 @@ export const setDigiLocker: AppRouteHandler<typeof routes.setDigiLocker> = async
   const parsed = parseCertificateNumber(c.req.valid('param').certificateNo);
   const enabled = c.req.valid('form').enabled === 'on';
   return (await change(c, 'digilocker', async (user) => {
-    if (!parsed.ok) return back({ error: 'certificate-unknown' }, 'digilocker');
+    if (!parsed.ok) return back(c, { error: 'certificate-unknown' }, 'digilocker');
     const cert = await setDigilockerEnabled(c.var.db, user.id, parsed.normalised, enabled);
-    if (!cert) return back({ error: 'certificate-unknown' }, 'digilocker');
-    return back({ notice: enabled ? 'digilocker-on' : 'digilocker-off' }, 'digilocker');
+    if (!cert) return back(c, { error: 'certificate-unknown' }, 'digilocker');
+    return back(c, { notice: enabled ? 'digilocker-on' : 'digilocker-off' }, 'digilocker');
   })) as never;
 };
 
@@ -266,10 +297,11 @@ export const createWalletOffer: AppRouteHandler<typeof routes.createWalletOffer>
   const parsed = parseCertificateNumber(c.req.valid('param').certificateNo);
   const lang = chooseLanguage(c.req.raw);
   return (await change(c, 'wallets', async (user) => {
-    if (!parsed.ok) return back({ error: 'certificate-unknown' }, 'wallets');
+    if (!parsed.ok) return back(c, { error: 'certificate-unknown' }, 'wallets');
     const created = await createOffer(c.var.db, c.env, user.id, parsed.normalised, { txCode: true });
     if (!created.ok)
       return back(
+        c,
         { error: created.error === 'not-found' ? 'certificate-unknown' : 'offer-unavailable' },
         'wallets',
       );

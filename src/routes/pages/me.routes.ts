@@ -29,7 +29,11 @@ const BACK = {
   description:
     'Back to `/me` (303 See Other, so the browser GETs it), with `notice=…` or `error=…` naming the banner to show, ' +
     'at the section the form belongs to. Signed out, back to the sign-in page (`/me?error=sign-in-required`).',
-  headers: { Location: header('`/me?notice=…#section` or `/me?error=…#section`.') },
+  headers: {
+    Location: header(
+      '`/me?lang=…&notice=…#section` or `/me?lang=…&error=…#section` (`lang` when the form sent it).',
+    ),
+  },
 };
 
 /** 403 of a form not posted from this site's own page (`Origin` not allowed, src/middleware/csrf.ts). */
@@ -46,7 +50,7 @@ const PAGE_DESCRIPTION_TAIL =
   ' A plain HTML form that works without script; same-origin only (the browser’s `Origin`), like every ' +
   'cookie-authenticated change. It calls the same service as the JSON API.';
 
-const BannerQuery = z.object({
+const LangQuery = z.object({
   lang: z
     .enum(['en', 'hi'])
     .optional()
@@ -54,6 +58,21 @@ const BannerQuery = z.object({
       param: { name: 'lang', in: 'query' },
       description: 'The page’s language (else `Accept-Language`, else English).',
     }),
+});
+
+/** The forms post to their action with the page's `?lang=`, and the way back keeps it. */
+const FormLangQuery = z.object({
+  lang: z
+    .enum(['en', 'hi'])
+    .optional()
+    .openapi({
+      param: { name: 'lang', in: 'query' },
+      description:
+        'The language of the page the form was sent from: the page it goes back to is in it (`/me?lang=…`), and so is a refusal.',
+    }),
+});
+
+const BannerQuery = LangQuery.extend({
   notice: z
     .string()
     .max(40)
@@ -112,7 +131,7 @@ export const signIn = defineRoute({
     PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
-  request: { body: form(SignInForm) },
+  request: { query: FormLangQuery, body: form(SignInForm) },
   responses: {
     303: {
       ...BACK,
@@ -133,6 +152,7 @@ export const signOut = defineRoute({
     PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
+  request: { query: FormLangQuery },
   responses: {
     303: { ...BACK, headers: { ...BACK.headers, 'Set-Cookie': header('Clears the session cookie.') } },
     ...REFUSED,
@@ -142,6 +162,15 @@ export const signOut = defineRoute({
 export const ConsentForm = z.object({
   purpose: z.enum(CONSENT_PURPOSES).openapi({ description: 'The purpose.' }),
   action: z.enum(['grant', 'revoke']).openapi({ description: 'Grant or withdraw.' }),
+  return: z
+    .string()
+    .regex(/^\/verify\/VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)
+    .optional()
+    .openapi({
+      description:
+        'With `public_verification`: the certificate page (`/verify/{certificateNo}`) the holder pressed “show my name” on; ' +
+        'the answer goes back there instead of to `/me`.',
+    }),
 });
 
 export const consent = defineRoute({
@@ -151,12 +180,12 @@ export const consent = defineRoute({
   tags: ['Pages'],
   summary: 'Grant or withdraw a consent from the holder’s home (form)',
   description:
-    'As `POST /api/consent`, citing the current notice (shown on the page) in English: appended to the consent ' +
-    'ledger, effective at once.' +
+    'As `POST /api/consent`, citing the current notice (shown on the page) in the page’s language (`lang`, else ' +
+    '`Accept-Language`; English where the notice is not translated): appended to the consent ledger, effective at once.' +
     PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
-  request: { body: form(ConsentForm) },
+  request: { query: FormLangQuery, body: form(ConsentForm) },
   responses: { 303: BACK, ...REFUSED },
 });
 
@@ -176,7 +205,7 @@ export const publicName = defineRoute({
   description: `As \`PATCH /api/me\` with \`publicAlias\` (empty clears it).${PAGE_DESCRIPTION_TAIL}`,
   security: [],
   middleware: [sameSiteForm()] as const,
-  request: { body: form(AliasForm) },
+  request: { query: FormLangQuery, body: form(AliasForm) },
   responses: { 303: BACK, ...REFUSED },
 });
 
@@ -200,7 +229,7 @@ export const revokeApplication = defineRoute({
     PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
-  request: { params: GrantParams },
+  request: { params: GrantParams, query: FormLangQuery },
   responses: { 303: BACK, ...REFUSED },
 });
 
@@ -215,6 +244,7 @@ export const resendConfirmation = defineRoute({
     PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
+  request: { query: FormLangQuery },
   responses: { 303: BACK, ...REFUSED },
 });
 
@@ -245,7 +275,7 @@ export const setDigiLocker = defineRoute({
     PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
-  request: { params: CertificateParams, body: form(DigiLockerForm) },
+  request: { params: CertificateParams, query: FormLangQuery, body: form(DigiLockerForm) },
   responses: { 303: BACK, ...REFUSED },
 });
 
@@ -263,7 +293,7 @@ export const createWalletOffer = defineRoute({
     PAGE_DESCRIPTION_TAIL,
   security: [],
   middleware: [sameSiteForm()] as const,
-  request: { params: CertificateParams },
+  request: { params: CertificateParams, query: FormLangQuery },
   responses: {
     200: {
       description: 'The offer, as a page (never stored).',

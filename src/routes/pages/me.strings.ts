@@ -87,7 +87,7 @@ const en = {
     hide: 'Hide my name from verifiers',
     alias: 'Leaderboard alias',
     aliasHint:
-      'Shown instead of your name on the public leaderboard, while you consent to the leaderboard. Leave it empty to use your name.',
+      'Shown instead of your name on the public leaderboard, while you consent to the leaderboard. Leave it empty to use your name: while verifiers also see your name, the leaderboard then links it to your latest certificate.',
     save: 'Save alias',
   },
   consents: {
@@ -244,7 +244,7 @@ const hi: MeCatalogue = {
     hide: 'सत्यापन करने वालों से मेरा नाम छिपाएँ',
     alias: 'लीडरबोर्ड उपनाम',
     aliasHint:
-      'लीडरबोर्ड की सहमति रहने तक सार्वजनिक लीडरबोर्ड पर आपके नाम की जगह दिखता है। अपना नाम दिखाने के लिए खाली छोड़ें।',
+      'लीडरबोर्ड की सहमति रहने तक सार्वजनिक लीडरबोर्ड पर आपके नाम की जगह दिखता है। अपना नाम दिखाने के लिए खाली छोड़ें: जब तक सत्यापन करने वालों को भी आपका नाम दिखता है, लीडरबोर्ड उसे आपके नवीनतम प्रमाणपत्र से जोड़ता है।',
     save: 'उपनाम सहेजें',
   },
   consents: {

@@ -12,7 +12,7 @@ import type { GrantView } from '../../services/portability/grants';
 import { SCOPE_DESCRIPTIONS } from '../../services/portability/oauth';
 import { button, notificationBanner, summaryList, tag } from './components';
 import { type Lang, t } from './i18n';
-import { layout } from './layout';
+import { formAction, layout } from './layout';
 import { type ErrorKey, type HomePurpose, type MeCatalogue, meStrings, type NoticeKey } from './me.strings';
 
 export type Banner = { kind: 'notice'; key: NoticeKey } | { kind: 'error'; key: ErrorKey };
@@ -86,7 +86,7 @@ export function signInPage(lang: Lang, banner: Banner | null): string {
     body: html`${bannerOf(s, banner)}
 <h1>${s.signInTitle}</h1>
 <p>${s.signInLead}</p>
-<form method="post" action="/me/sign-in" id="sign-in">
+<form method="post" action="${formAction('/me/sign-in', lang)}" id="sign-in">
 <div class="form-group"><label class="label" for="email">${s.email}</label>
 <input class="input" id="email" name="email" type="email" autocomplete="username" spellcheck="false" required maxlength="320"></div>
 <div class="form-group"><label class="label" for="password">${s.password}</label>
@@ -137,30 +137,30 @@ function hostOf(uri: string): string {
   }
 }
 
-function grantItem(s: MeCatalogue, date: ReturnType<typeof dateOf>, g: GrantView): Html {
+function grantItem(s: MeCatalogue, lang: Lang, date: ReturnType<typeof dateOf>, g: GrantView): Html {
   const a = s.applications;
   return html`<li class="card">
 <h3>${g.clientName} <span class="small secondary">${a.selfNamed}</span></h3>
 <p class="small">${g.clientUri ?? g.redirectUris.map(hostOf).join(', ')}</p>
 <p>${a.may}</p>
-<ul class="me-scopes">${g.scope.map((scope) => html`<li>${SCOPE_DESCRIPTIONS[scope] ?? scope} <code class="small secondary">${scope}</code></li>`)}</ul>
+<ul class="me-scopes">${g.scope.map((scope) => html`<li>${t(lang).scopes[scope] ?? SCOPE_DESCRIPTIONS[scope] ?? scope} <code class="small secondary">${scope}</code></li>`)}</ul>
 <p>${a.allowed} ${date(g.grantedAt)}${g.lastRefreshedAt ? html`; ${a.renewed} ${date(g.lastRefreshedAt)}` : ''}.</p>
-<form method="post" action="/me/applications/${encodeURIComponent(g.id)}/revoke">
+<form method="post" action="${formAction(`/me/applications/${encodeURIComponent(g.id)}/revoke`, lang)}">
 ${button({ text: html`${a.revoke}<span class="visually-hidden">${a.of(g.clientName)}</span>`, variant: 'warning' })}
 </form>
 </li>`;
 }
 
 /** A form that grants or withdraws one purpose. */
-function consentForm(purpose: HomePurpose, granted: boolean, text: Html | string): Html {
-  return html`<form method="post" action="/me/consents">
+function consentForm(lang: Lang, purpose: HomePurpose, granted: boolean, text: Html | string): Html {
+  return html`<form method="post" action="${formAction('/me/consents', lang)}">
 <input type="hidden" name="purpose" value="${purpose}">
 <input type="hidden" name="action" value="${granted ? 'revoke' : 'grant'}">
 ${button({ text, variant: granted ? 'secondary' : 'primary' })}
 </form>`;
 }
 
-function consentItem(s: MeCatalogue, date: ReturnType<typeof dateOf>, row: ConsentRow): Html {
+function consentItem(s: MeCatalogue, lang: Lang, date: ReturnType<typeof dateOf>, row: ConsentRow): Html {
   const c = s.consents;
   const granted = row.state === 'granted';
   const title = row.notice?.title ?? row.purpose;
@@ -168,12 +168,12 @@ function consentItem(s: MeCatalogue, date: ReturnType<typeof dateOf>, row: Conse
 <h3>${title}</h3>
 <p>${tag(c.state[row.state], granted ? 'green' : 'grey')}${row.since ? html` ${c.since} ${date(row.since)}` : ''}</p>
 ${row.notice ? html`<p>${row.notice.use}</p><p class="small secondary">${c.data} ${row.notice.data}</p>` : ''}
-${consentForm(row.purpose, granted, html`${granted ? c.withdraw : c.grant}<span class="visually-hidden">${c.consentTo(title)}</span>`)}
+${consentForm(lang, row.purpose, granted, html`${granted ? c.withdraw : c.grant}<span class="visually-hidden">${c.consentTo(title)}</span>`)}
 </li>`;
 }
 
 /** Per certificate, a form that makes a wallet offer (the answer is the offer page). */
-function walletsSection(s: MeCatalogue, list: HomeCertificate[]): Html {
+function walletsSection(s: MeCatalogue, lang: Lang, list: HomeCertificate[]): Html {
   const w = s.wallets;
   if (list.length === 0) return html`<p>${s.certificates.none}</p>`;
   return html`<p>${w.lead}</p>
@@ -182,7 +182,7 @@ function walletsSection(s: MeCatalogue, list: HomeCertificate[]): Html {
 <h3>${c.title} <span class="small secondary">${c.certificateNo}</span></h3>
 ${
   c.offerable
-    ? html`<form method="post" action="/me/certificates/${c.certificateNo}/credential-offer">
+    ? html`<form method="post" action="${formAction(`/me/certificates/${c.certificateNo}/credential-offer`, lang)}">
 ${button({ text: html`${w.add}<span class="visually-hidden">${s.certificates.of(c.certificateNo)}</span>` })}
 </form>`
     : html`<p class="secondary">${w.unavailable}</p>`
@@ -192,7 +192,7 @@ ${button({ text: html`${w.add}<span class="visually-hidden">${s.certificates.of(
 }
 
 /** Per certificate, how to fetch it into DigiLocker and the switch to turn that off or on. */
-function digilockerSection(s: MeCatalogue, view: HomeView): Html {
+function digilockerSection(s: MeCatalogue, lang: Lang, view: HomeView): Html {
   const d = s.digilocker;
   if (!view.digilockerConfigured) return html`<p id="digilocker-not-configured">${d.notConfigured}</p>`;
   if (view.certificates.length === 0) return html`<p>${s.certificates.none}</p>`;
@@ -212,7 +212,7 @@ ${summaryList([
       : tag(d.reasons[v.reason ?? ''] ?? String(v.reason), v.reason === 'disabled' ? 'grey' : 'amber'),
   },
 ])}
-<form method="post" action="/me/certificates/${c.certificateNo}/digilocker">
+<form method="post" action="${formAction(`/me/certificates/${c.certificateNo}/digilocker`, lang)}">
 <input type="hidden" name="enabled" value="${v.enabled ? 'off' : 'on'}">
 ${button({ text: html`${v.enabled ? d.turnOff : d.turnOn}<span class="visually-hidden">${d.of(c.certificateNo)}</span>`, variant: v.enabled ? 'secondary' : 'primary' })}
 </form>
@@ -251,12 +251,12 @@ ${
 <p>${w.link}<br><a id="offer-uri" href="${offer.credentialOfferUri}">${offer.credentialOfferUri}</a></p>
 ${offer.txCode ? html`<p>${w.txCode} <strong id="tx-code" class="me-address">${offer.txCode}</strong></p>` : ''}
 <p>${w.expiry} (${w.expiresAt} ${date(offer.expiresAt)}, <time datetime="${offer.expiresAt.toISOString()}">${offer.expiresAt.toISOString().slice(11, 16)} UTC</time>)</p>
-<p><a href="/me#wallets">${w.back}</a></p>`,
+<p><a href="/me?lang=${lang}#wallets">${w.back}</a></p>`,
   });
 }
 
-const signOutForm = (s: MeCatalogue) =>
-  html`<form method="post" action="/me/sign-out">${button({ text: s.signOut, variant: 'secondary' })}</form>`;
+const signOutForm = (s: MeCatalogue, lang: Lang) =>
+  html`<form method="post" action="${formAction('/me/sign-out', lang)}">${button({ text: s.signOut, variant: 'secondary' })}</form>`;
 
 /** Signed in: the holder's home. */
 export function homePage(lang: Lang, view: HomeView): string {
@@ -271,7 +271,7 @@ export function homePage(lang: Lang, view: HomeView): string {
       body: html`${bannerOf(s, view.banner)}
 <h1>${s.hello(view.name)}</h1>
 <p>${s.guardianWait}</p>
-${signOutForm(s)}`,
+${signOutForm(s, lang)}`,
     });
   const verification = view.consents.find((c) => c.purpose === 'public_verification');
   const nameIsPublic = verification?.state === 'granted';
@@ -321,8 +321,8 @@ ${
 <h2 id="public-name-h">${p.heading}</h2>
 ${summaryList([{ key: p.verifierSees, value: nameIsPublic ? html`<strong>${view.name}</strong>` : html`<strong>${p.notShown}</strong>`, id: 'verifier-sees' }])}
 <p>${nameIsPublic ? p.shownBody : p.hiddenBody}</p>
-${consentForm('public_verification', nameIsPublic, nameIsPublic ? p.hide : p.show)}
-<form method="post" action="/me/public-name">
+${consentForm(lang, 'public_verification', nameIsPublic, nameIsPublic ? p.hide : p.show)}
+<form method="post" action="${formAction('/me/public-name', lang)}">
 <div class="form-group"><label class="label" for="publicAlias">${p.alias}</label>
 <div class="hint" id="publicAlias-hint">${p.aliasHint}</div>
 <input class="input input--width-20" id="publicAlias" name="publicAlias" type="text" maxlength="40" autocomplete="nickname" aria-describedby="publicAlias-hint" value="${view.publicAlias ?? ''}"></div>
@@ -333,7 +333,7 @@ ${button({ text: p.save, variant: 'secondary' })}
 <section id="consents" aria-labelledby="consents-h">
 <h2 id="consents-h">${s.consents.heading}</h2>
 <p>${s.consents.lead} <a href="/api/consent/notices/${view.noticeVersion}?lang=${lang}">${s.consents.notice}</a>.</p>
-<ul class="stack me-list">${view.consents.map((c) => consentItem(s, date, c))}</ul>
+<ul class="stack me-list">${view.consents.map((c) => consentItem(s, lang, date, c))}</ul>
 </section>
 
 <section id="applications" aria-labelledby="applications-h">
@@ -341,18 +341,18 @@ ${button({ text: p.save, variant: 'secondary' })}
 ${
   view.grants.length === 0
     ? html`<p>${s.applications.none}</p>`
-    : html`<ul class="stack me-list">${view.grants.map((g) => grantItem(s, date, g))}</ul>`
+    : html`<ul class="stack me-list">${view.grants.map((g) => grantItem(s, lang, date, g))}</ul>`
 }
 </section>
 
 <section id="wallets" aria-labelledby="wallets-h">
 <h2 id="wallets-h">${s.wallets.heading}</h2>
-${walletsSection(s, view.certificates)}
+${walletsSection(s, lang, view.certificates)}
 </section>
 
 <section id="digilocker" aria-labelledby="digilocker-h">
 <h2 id="digilocker-h">${s.digilocker.heading}</h2>
-${digilockerSection(s, view)}
+${digilockerSection(s, lang, view)}
 </section>
 
 <section id="email" aria-labelledby="email-h">
@@ -363,24 +363,25 @@ ${
   view.emailConfirmed
     ? ''
     : html`<p>${e.resendHint}</p>
-<form method="post" action="/me/email-confirmation">${button({ text: e.resend })}</form>`
+<form method="post" action="${formAction('/me/email-confirmation', lang)}">${button({ text: e.resend })}</form>`
 }
 </section>
 
 <section id="account" aria-labelledby="account-h">
 <h2 id="account-h">${s.session.heading}</h2>
-${signOutForm(s)}
+${signOutForm(s, lang)}
 </section>`,
   });
 }
 
 /** A refused form (not sent from this site's own page). */
-export function refusedPage(lang: Lang): string {
+export function refusedPage(lang: Lang, signedIn = false): string {
   const s = meStrings(lang).refused;
   return layout({
     title: s.title,
     lang,
     narrow: true,
-    body: html`<h1>${s.title}</h1><p>${s.body}</p><p><a href="/me">${s.back}</a></p>`,
+    signedIn,
+    body: html`<h1>${s.title}</h1><p>${s.body}</p><p><a href="/me?lang=${lang}">${s.back}</a></p>`,
   });
 }

@@ -7,8 +7,8 @@ import { cspHash } from '../../domain/pages/html';
 
 /** Embed: light by default, `html.dark` for `theme=dark`. Contrast ≥ 4.5:1 for all text in both. */
 export const EMBED_CSS = `
-:root{color-scheme:light;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;--badge:#ddf4ff;--badge-fg:#0a3069}
-html.dark{color-scheme:dark;--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--head:#161b22;--badge:#0c2d6b;--badge-fg:#cae8ff}
+:root{color-scheme:light;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--head:#f6f8fa;--badge:#ddf4ff;--badge-fg:#0a3069;--link:#0550ae}
+html.dark{color-scheme:dark;--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--head:#161b22;--badge:#0c2d6b;--badge-fg:#cae8ff;--link:#79c0ff}
 *{box-sizing:border-box}
 html,body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif}
 main{padding:12px 14px}
@@ -25,6 +25,9 @@ thead th{hyphens:auto}
 .alias{overflow-wrap:anywhere;font-weight:500}
 .empty{color:var(--muted);text-align:center;padding:16px 8px}
 p.note{margin:8px 0 0;font-size:12px;color:var(--muted)}
+a{color:var(--link);text-decoration:underline;text-underline-offset:2px}
+a:focus-visible{outline:3px solid var(--link);outline-offset:2px}
+.vh{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 `.trim();
 
 /**
@@ -49,19 +52,20 @@ export const EMBED_SCRIPT = `
  * attributes) and resizes it to the height the embed reports.
  */
 export const LOADER_SCRIPT = `/* Verification Platform leaderboard embed. Usage:
-   <script src="<base url>/embed/leaderboard.js" data-domain="web-development" data-limit="10" data-theme="light" async></script> */
+   <script src="<base url>/embed/leaderboard.js" data-domain="web-development" data-limit="10" data-theme="light" data-lang="en" async></script> */
 (function () {
   var script = document.currentScript;
   if (!script || !script.src) return;
   var src = new URL('/embed/leaderboard', script.src);
-  ['domain', 'limit', 'theme'].forEach(function (name) {
+  ['domain', 'limit', 'theme', 'lang'].forEach(function (name) {
     var value = script.getAttribute('data-' + name);
     if (value) src.searchParams.set(name, value);
   });
   var frame = document.createElement('iframe');
   frame.src = src.href;
   frame.title = script.getAttribute('data-title') || 'Leaderboard';
-  frame.setAttribute('sandbox', 'allow-scripts');
+  // Scripts (the height message) and new tabs for the certificate links, which open unsandboxed.
+  frame.setAttribute('sandbox', 'allow-scripts allow-popups allow-popups-to-escape-sandbox');
   frame.setAttribute('loading', 'lazy');
   frame.setAttribute('referrerpolicy', 'no-referrer');
   frame.style.cssText = 'display:block;width:100%;max-width:' + (script.getAttribute('data-width') || '40rem') + ';height:22rem;border:0;';

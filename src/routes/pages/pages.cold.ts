@@ -19,13 +19,17 @@ import type { VerificationPayload } from '../../services/certificates';
 import { digilockerConfig } from '../../services/digilocker/config';
 import { chooseLanguage } from './i18n';
 import { pageHeaders } from './layout';
+import { type Viewer, viewerCaching } from './pages.viewer';
 import { certificatePage } from './verify.templates';
 
 /**
  * The version of the pages' markup in their ETags: a deployment that changes the templates or
  * the catalogues changes it, so a revalidation is not a 304 for an old page.
  */
-export const PAGE_VERSION = 'p52a';
+export const PAGE_VERSION = 'p52b';
+
+/** A visitor without a session (every request the cold path answers). */
+const SIGNED_OUT_VIEWER: Viewer = { signedIn: false, userId: null };
 
 /** The page's answer before the envelope (request id, security headers) is put on it. */
 export type VerificationPage =
@@ -40,21 +44,27 @@ type PageEnv = Pick<Env, 'PUBLIC_BASE_URL'> &
  * The certificate page of `found` (a verification payload as memory, KV or D1 gave it) for
  * `request`: its language (`?lang=`, else `Accept-Language`), ETag, caching and CSP, and a 304
  * when the client holds this very page. `jwksPath` is where the page's own signature check finds
- * the keys.
+ * the keys; `viewer` and `isHolder` who is looking (pages.viewer.ts: the cold path answers only
+ * visitors without a session, the app everyone).
  */
 export function verificationPage(
   request: Request,
   env: PageEnv,
   found: { json: string; etag: string },
   jwksPath: string,
+  viewer: Viewer = SIGNED_OUT_VIEWER,
+  isHolder = false,
 ): VerificationPage {
   const lang = chooseLanguage(request);
   // Server-wide (the same for every viewer), so the page stays cacheable; it is in the ETag.
   const digilockerDocType = digilockerConfig(env)?.docType ?? null;
+  const etag = found.etag.replace(
+    /"$/,
+    `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}${isHolder ? '-holder' : ''}-html"`,
+  );
   const headers: Record<string, string> = {
     ...pageHeaders(lang),
-    ETag: found.etag.replace(/"$/, `-${lang}-${PAGE_VERSION}${digilockerDocType ? '-dl' : ''}-html"`),
-    'Cache-Control': 'public, max-age=60',
+    ...viewerCaching(viewer, 'public, max-age=60', etag),
   };
   if (noneMatch(request.headers.get('If-None-Match') ?? undefined, headers.ETag ?? '')) {
     delete headers['Content-Type'];
@@ -65,7 +75,14 @@ export function verificationPage(
   return {
     status: 200,
     headers,
-    body: certificatePage({ v: payload, lang, base, jwksPath, digilockerDocType }),
+    body: certificatePage({
+      v: payload,
+      lang,
+      base,
+      jwksPath,
+      digilockerDocType,
+      viewer: { signedIn: viewer.signedIn, isHolder },
+    }),
   };
 }
 

@@ -11,12 +11,13 @@ import type { VerificationReport } from '../../services/credential-verifier';
 import { cachedLeaderboard } from '../../services/leaderboard';
 import { JWKS_PATH } from '../certificates/certificates.routes';
 import { homePage } from './home.templates';
-import { chooseLanguage } from './i18n';
+import { chooseLanguage, type Lang } from './i18n';
 import { pageHeaders } from './layout';
 import { embedCsp, LOADER_SCRIPT } from './pages.assets';
 import { PAGE_VERSION, verificationPage } from './pages.cold';
 import type * as routes from './pages.routes';
 import { embedPage } from './pages.templates';
+import { pageViewer, viewerCaching } from './pages.viewer';
 import { type OwnRecord, verifierPage } from './verify.templates';
 
 const HTML = 'text/html; charset=utf-8';
@@ -24,12 +25,15 @@ const HTML = 'text/html; charset=utf-8';
 /** Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). */
 export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
   const { domain, limit, theme } = c.req.valid('query');
+  const lang = chooseLanguage(c.req.raw);
   const board = await cachedLeaderboard(c.get('db'), c.env, domain ?? null);
   // The policy is computed once per isolate: a hit awaits nothing for it.
   const { csp, tag } = embedPolicy ?? (await loadEmbedPolicy());
-  const page = embedHtml(board, limit, theme, tag);
+  const page = embedHtml(board, limit, theme, lang, tag);
   const headers: Record<string, string> = {
     ETag: page.etag,
+    'Content-Language': lang,
+    Vary: 'Accept-Encoding, Accept-Language',
     'Cache-Control': 'public, max-age=30',
     'Cross-Origin-Resource-Policy': 'cross-origin',
     // On the 304 too: a cache refreshes the stored headers from it, and the default policy
@@ -41,7 +45,6 @@ export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) 
   const pending = gzipBody(c.req.raw, page);
   const gzip = pending instanceof Promise ? await pending : pending;
   headers['Content-Type'] = HTML;
-  headers.Vary = 'Accept-Encoding';
   if (!gzip) return finishedResponse(c, page.json, 200, headers);
   headers['Content-Encoding'] = 'gzip';
   return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
@@ -69,6 +72,7 @@ function embedHtml(
   board: Awaited<ReturnType<typeof cachedLeaderboard>>,
   limit: number,
   theme: Theme,
+  lang: Lang,
   policyTag: string,
 ): CompressiblePayload {
   let pages = renderedEmbeds.get(board);
@@ -76,14 +80,14 @@ function embedHtml(
     pages = new Map();
     renderedEmbeds.set(board, pages);
   }
-  const key = `${limit}:${theme}:${policyTag}`;
+  const key = `${limit}:${theme}:${lang}:${policyTag}`;
   let page = pages.get(key);
   if (page === undefined) {
     page = {
-      json: embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme),
-      etag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${policyTag}-html"`,
+      json: embedPage({ ...board, entries: board.entries.slice(0, limit) }, theme, lang),
+      etag: `W/"${Date.parse(board.generatedAt).toString(36)}-${limit}-${theme}-${lang}-${policyTag}-html"`,
     };
-    // limit (1–100) × theme: a few hundred pages per board at most.
+    // limit (1–100) × theme × language: a few hundred pages per board at most.
     pages.set(key, page);
   }
   return page;
@@ -108,7 +112,10 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   const number = certs.requireCertificateNumber(c.req.valid('param').certificateNo);
   const found = await certs.verification(c.get('db'), c.env, number, () => getReadReplicaDb(c.env.DB));
   if (!found) throw new ProblemError('not-found', 'No certificate has this number.');
-  const page = verificationPage(c.req.raw, c.env, found, JWKS_PATH);
+  const viewer = await pageViewer(c);
+  // The holder, signed in, gets their controls: show a hidden name, the PDF, add to a wallet.
+  const isHolder = viewer.signedIn && (await certs.isHolderOf(c.get('db'), viewer.userId, number));
+  const page = verificationPage(c.req.raw, c.env, found, JWKS_PATH, viewer, isHolder);
   return page.status === 304 ? c.body(null, 304, page.headers) : c.body(page.body, 200, page.headers);
 };
 
@@ -137,16 +144,16 @@ export const verifier: AppRouteHandler<typeof routes.verifierPage> = async (c) =
     const asked = new URL(c.req.url).searchParams.has('lang') ? `?lang=${lang}` : '';
     return c.redirect(`/verify/${parsed.normalised}${asked}`, 303);
   }
+  const viewer = await pageViewer(c);
   const headers: Record<string, string> = {
     ...pageHeaders(lang),
-    ETag: `W/"verifier-${lang}-${PAGE_VERSION}"`,
-    'Cache-Control': 'public, max-age=300',
+    ...viewerCaching(viewer, 'public, max-age=300', `W/"verifier-${lang}-${PAGE_VERSION}"`),
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
     delete headers['Content-Type'];
     return c.body(null, 304, headers);
   }
-  return c.body(verifierPage(lang), 200, headers);
+  return c.body(verifierPage(lang, { signedIn: viewer.signedIn }), 200, headers);
 };
 
 /** A form field's bytes: a file's, or a string's as UTF-8; null when empty. */
@@ -181,7 +188,8 @@ export const verifierSubmit: AppRouteHandler<typeof routes.verifierSubmit> = asy
   const report = await verifyPresentedCredential(c.get('db'), c.env, sent.bytes, new Date(), declared);
   const own = await ownRecord(c, report, readPresented(sent.bytes, declared));
   const pasted = typeof form.credential === 'string' ? form.credential.slice(0, 20_000) : undefined;
-  return c.body(verifierPage(lang, { report, own, form: { credential: pasted } }), 200, {
+  const { signedIn } = await pageViewer(c);
+  return c.body(verifierPage(lang, { report, own, form: { credential: pasted }, signedIn }), 200, {
     ...pageHeaders(lang),
     'Cache-Control': 'no-store',
   });
@@ -219,16 +227,16 @@ async function ownRecord(
 /** `GET /`: the landing page, the same for everyone in a language. */
 export const home: AppRouteHandler<typeof routes.homePage> = async (c) => {
   const lang = chooseLanguage(c.req.raw);
+  const viewer = await pageViewer(c);
   const headers: Record<string, string> = {
     ...pageHeaders(lang),
-    ETag: `W/"home-${lang}-${PAGE_VERSION}"`,
-    'Cache-Control': 'public, max-age=300',
+    ...viewerCaching(viewer, 'public, max-age=300', `W/"home-${lang}-${PAGE_VERSION}"`),
   };
   if (noneMatch(c.req.header('If-None-Match'), headers.ETag ?? '')) {
     delete headers['Content-Type'];
     return c.body(null, 304, headers);
   }
-  return c.body(homePage(lang), 200, headers);
+  return c.body(homePage(lang, viewer.signedIn), 200, headers);
 };
 
 /**

@@ -6,6 +6,7 @@ import { chooseLanguage } from './i18n';
 import { pageCsp } from './layout';
 import { embedCsp } from './pages.assets';
 import { embedErrorPage } from './pages.templates';
+import { pageViewer } from './pages.viewer';
 import { verifierPage, verifyErrorPage } from './verify.templates';
 
 /**
@@ -56,15 +57,18 @@ export function htmlProblems(
         headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
       } else {
         const lang = chooseLanguage(c.req.raw);
+        const { signedIn } = await pageViewer(c);
         body =
           kind === 'verify'
-            ? verifyErrorPage(problem, (c.req.param('certificateNo') ?? '').slice(0, 100), lang)
+            ? verifyErrorPage(problem, (c.req.param('certificateNo') ?? '').slice(0, 100), lang, signedIn)
             : kind === 'lookup'
-              ? verifyErrorPage(problem, (c.req.query('no') ?? '').trim().slice(0, 100), lang)
-              : verifierPage(lang, { problem });
+              ? verifyErrorPage(problem, (c.req.query('no') ?? '').trim().slice(0, 100), lang, signedIn)
+              : verifierPage(lang, { problem, signedIn });
         headers.set('Content-Security-Policy', pageCsp());
         headers.set('Content-Language', lang);
-        headers.append('Vary', 'Accept-Language');
+        // A signed-in person's page (its header) is theirs alone.
+        if (signedIn) headers.set('Cache-Control', 'private, no-cache');
+        headers.append('Vary', 'Accept-Language, Cookie');
       }
       headers.set('Content-Type', 'text/html; charset=utf-8');
     }

@@ -75,12 +75,14 @@ export const embedLeaderboard = defineRoute({
     'The public leaderboard (`GET /api/leaderboard`: the same cached board, the same consent rule, the same `limit` ' +
     'bounds and the same per-IP limit of 60 requests per minute, shared with it) as a small self-contained HTML table ' +
     'for an `<iframe>` on partner sites. This is the only route any site may frame ' +
-    '(`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. Partners paste the ' +
+    '(`frame-ancestors *`); its CSP allows its own inline style and script and nothing else. In English or Hindi ' +
+    '(`lang`, else the visitor’s `Accept-Language`). A candidate who shows their own name links to their latest ' +
+    'certificate’s page, opened in a new tab. Partners paste the ' +
     'one-line `GET /embed/leaderboard.js` snippet instead of writing the iframe themselves.',
   security: [],
   middleware: [htmlProblems('embed'), ipRateLimit()] as const,
   request: {
-    query: memoiseParse(LeaderboardQuerySchema.extend({ theme: ThemeParam })),
+    query: memoiseParse(LeaderboardQuerySchema.extend({ theme: ThemeParam, lang: LangParam })),
   },
   responses: {
     200: {
@@ -102,7 +104,8 @@ export const embedLoader = defineRoute({
   description:
     'Add a `script` element whose `src` is this URL (on your deployment, e.g. ' +
     '`https://api.example.com/embed/leaderboard.js`), with `async` and the optional attributes `data-domain` ' +
-    '(e.g. `web-development`), `data-limit` (e.g. `10`) and `data-theme` (`light` or `dark`), where the leaderboard ' +
+    '(e.g. `web-development`), `data-limit` (e.g. `10`), `data-theme` (`light` or `dark`) and `data-lang` (`en` or ' +
+    '`hi`; else the visitor’s browser language), where the leaderboard ' +
     'should appear: the script inserts a sandboxed, titled iframe of `/embed/leaderboard` after itself and sizes it ' +
     'to its content; `data-title` and `data-width` are optional too. ' +
     'Served with open CORS and `Cross-Origin-Resource-Policy: cross-origin`.',

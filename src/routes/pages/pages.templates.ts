@@ -8,23 +8,28 @@ import { html, raw } from 'hono/html';
 import type { Leaderboard } from '../../domain/leaderboard';
 import { type Html, htmlString } from '../../domain/pages/html';
 import type { ProblemBody } from '../../lib/problem';
+import { type Lang, t } from './i18n';
 import { EMBED_CSS, EMBED_SCRIPT } from './pages.assets';
 
 export type Theme = 'light' | 'dark';
 
-const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'long',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
+const dateTimeFormats = new Map<Lang, Intl.DateTimeFormat>();
+function dateTime(iso: string, lang: Lang): Html {
+  let format = dateTimeFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(t(lang).date.locale, {
+      dateStyle: 'long',
+      timeStyle: 'short',
+      timeZone: 'UTC',
+    });
+    dateTimeFormats.set(lang, format);
+  }
+  return html`<time datetime="${iso}">${format.format(new Date(iso))} UTC</time>`;
+}
 
-const _date = (iso: string) => html`<time datetime="${iso}">${DATE.format(new Date(iso))}</time>`;
-const dateTime = (iso: string) => html`<time datetime="${iso}">${DATE_TIME.format(new Date(iso))} UTC</time>`;
-
-function embedDocument(theme: Theme, title: string, body: Html): string {
+function embedDocument(theme: Theme, title: string, body: Html, lang: Lang = 'en'): string {
   return htmlString(html`<!doctype html>
-<html lang="en" class="${theme}">
+<html lang="${lang}" class="${theme}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -44,16 +49,27 @@ ${body}
 
 const scoreText = (score: number | null) => (score === null ? '–' : score.toFixed(1));
 
-/** `GET /embed/leaderboard`: a table of the consenting candidates of a domain. */
-export function embedPage(board: Leaderboard, theme: Theme): string {
-  const scope = board.domain ?? 'all domains';
+/**
+ * A candidate's name, linked to their certificate's page when they made it public (the board
+ * carries the number only then). From inside a partner's frame the page opens in a new tab,
+ * without a handle back to the frame (`noopener`); the loader's sandbox allows that tab.
+ */
+function aliasCell(e: Leaderboard['entries'][number], lang: Lang): Html | string {
+  if (!e.certificateNo) return e.alias;
+  return html`<a href="/verify/${e.certificateNo}${lang === 'en' ? '' : `?lang=${lang}`}" target="_blank" rel="noopener">${e.alias}<span class="vh">${t(lang).embed.opensCertificate(e.certificateNo)}</span></a>`;
+}
+
+/** `GET /embed/leaderboard`: a table of the consenting candidates of a domain, in `lang`. */
+export function embedPage(board: Leaderboard, theme: Theme, lang: Lang = 'en'): string {
+  const s = t(lang).embed;
+  const scope = board.domain ?? s.allDomains;
   const rows =
     board.entries.length === 0
-      ? html`<tr><td class="empty" colspan="4">No candidates to show yet.</td></tr>`
+      ? html`<tr><td class="empty" colspan="4">${s.empty}</td></tr>`
       : board.entries.map(
           (e) => html`<tr>
 <td><span class="rank">${e.rank}</span></td>
-<td class="alias">${e.alias}</td>
+<td class="alias">${aliasCell(e, lang)}</td>
 <td class="num">${e.certificates}</td>
 <td class="num">${scoreText(e.averageEmployerScore)}</td>
 </tr>
@@ -61,14 +77,15 @@ export function embedPage(board: Leaderboard, theme: Theme): string {
         );
   return embedDocument(
     theme,
-    `Leaderboard: ${scope}`,
+    s.caption(scope),
     html`<table>
-<caption>Leaderboard: ${scope}</caption>
-<thead><tr><th scope="col">Rank</th><th scope="col">Candidate</th><th scope="col" class="num">Certificates</th><th scope="col" class="num">Avg. employer score</th></tr></thead>
+<caption>${s.caption(scope)}</caption>
+<thead><tr><th scope="col">${s.rank}</th><th scope="col">${s.candidate}</th><th scope="col" class="num">${s.certificates}</th><th scope="col" class="num">${s.score}</th></tr></thead>
 <tbody>
 ${rows}</tbody>
 </table>
-<p class="note">Only candidates who chose to appear are listed. Certificates are verified by Verification Platform; scores are employers' ratings out of 5. Updated ${dateTime(board.generatedAt)}.</p>`,
+<p class="note">${s.note} ${s.updated} ${dateTime(board.generatedAt, lang)}.</p>`,
+    lang,
   );
 }
 

@@ -4,7 +4,7 @@
  * credential says, share and carry, and the technical details folded away. Every value is
  * escaped by the `html` template; the page's one script is the static /assets/verify.js.
  */
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
 import { linkedInAddToProfileUrl } from '../../domain/certificates/linkedin';
 import { achievementImageUrl, issuerUrl } from '../../domain/certificates/urls';
 import type { Html } from '../../domain/pages/html';
@@ -22,7 +22,7 @@ import type { VerificationPayload } from '../../services/certificates';
 import type { VerificationReport } from '../../services/credential-verifier';
 import { button, details, errorSummary, notificationBanner, summaryList, tag } from './components';
 import { type Catalogue, type Lang, t } from './i18n';
-import { layout } from './layout';
+import { formAction, layout, withLang } from './layout';
 
 export const VERIFY_SCRIPT_PATH = '/assets/verify.js';
 
@@ -67,6 +67,12 @@ export function dateInWords(iso: string, lang: Lang): Html {
 }
 const dateText = (iso: string, lang: Lang) =>
   new Intl.DateTimeFormat(t(lang).date.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+
+/** A domain slug as words ("web-development" → "Web development"); the slug stays its title. */
+export function domainInWords(slug: string): string {
+  const words = slug.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 // ---------------------------------------------------------------- the signed credential
 
@@ -194,6 +200,16 @@ ${button({ text: s.common.copyLink, type: 'button', variant: 'secondary', id: 'c
 </div>`;
 }
 
+/**
+ * The in-browser messages of /assets/verify.js in the page's language: a JSON data block (not
+ * run, so the CSP's `script-src 'self'` still holds) the script reads, with `{name}` slots it
+ * fills. `<` is escaped so no string can end the block.
+ */
+export function scriptStrings(s: Catalogue): Html {
+  const json = JSON.stringify(s.certificate.script).replace(/</g, '\\u003c');
+  return html`<script type="application/json" id="verify-strings">${raw(json)}</script>\n`;
+}
+
 export type CertificatePageInput = {
   v: VerificationPayload;
   lang: Lang;
@@ -202,7 +218,38 @@ export type CertificatePageInput = {
   jwksPath: string;
   /** The DigiLocker document type when this server is a DigiLocker issuer (server-wide, not per viewer). */
   digilockerDocType?: string | null;
+  /**
+   * Who is looking (pages.viewer.ts): signed in or not, and whether they hold this certificate.
+   * Absent: a signed-out visitor, the page every cache may share.
+   */
+  viewer?: { signedIn: boolean; isHolder: boolean };
 };
+
+/**
+ * "Awarded to" when the holder has not made their name public: why, and for the holder (signed
+ * in) a button that shows it, coming back to this page; a signed-out visitor may be the holder,
+ * so they are told where to do it; anyone else signed in is told only why.
+ */
+function hiddenHolder(
+  s: Catalogue,
+  lang: Lang,
+  certificateNo: string,
+  viewer: CertificatePageInput['viewer'],
+): Html {
+  const c = s.certificate;
+  if (viewer?.isHolder)
+    return html`<span class="secondary">${c.holderHidden}.</span> <span id="holder-why">${c.holderHiddenWhyYou}</span>
+<form method="post" action="${formAction('/me/consents', lang)}" class="holder-control" id="holder-control">
+<input type="hidden" name="purpose" value="public_verification">
+<input type="hidden" name="action" value="grant">
+<input type="hidden" name="return" value="/verify/${certificateNo}">
+${button({ text: c.holderShow, variant: 'secondary', id: 'holder-show' })}
+</form>
+<span class="small">${c.holderShowNote} <a href="${withLang('/me', lang)}#public-name">${c.holderSettings}</a>.</span>`;
+  if (viewer?.signedIn)
+    return html`<span class="secondary">${c.holderHidden}.</span> <span id="holder-why">${c.holderHiddenWhy}</span>`;
+  return html`<span class="secondary">${c.holderHidden}.</span> <span id="holder-why">${c.holderHiddenWhy}</span> <a href="${withLang('/me', lang)}#public-name" id="holder-action">${c.holderHiddenAction}</a>.`;
+}
 
 /** `GET /verify/{certificateNo}` for a certificate that exists, in any state. */
 export function certificatePage({
@@ -211,6 +258,7 @@ export function certificatePage({
   base,
   jwksPath,
   digilockerDocType,
+  viewer,
 }: CertificatePageInput): string {
   const s = t(lang);
   const c = s.certificate;
@@ -223,9 +271,7 @@ export function certificatePage({
   const issuerName = org?.name ?? v.employer.name;
   const statusWord = c.statusWords[v.status];
 
-  const holder = v.holder
-    ? html`${v.holder.name}`
-    : html`<span class="secondary">${c.holderHidden}.</span> ${c.holderHiddenWhy} <a href="/me#public-name" id="holder-action">${c.holderHiddenAction}</a>.`;
+  const holder = v.holder ? html`${v.holder.name}` : hiddenHolder(s, lang, v.certificateNo, viewer);
   const issuer = html`${v.employer.name}${org && org.name !== v.employer.name ? html` <span class="secondary">(${c.nowKnownAs(org.name)})</span>` : ''}${org ? html` · <a href="${issuerUrl(base, org.id)}">${c.issuerProfile}</a>` : ''}${a.issuerWebsite ? html` · <a href="${a.issuerWebsite}" rel="noopener noreferrer">${c.website}</a>` : ''}`;
   const how =
     org?.verification === 'verified'
@@ -239,7 +285,11 @@ export function certificatePage({
       { key: c.awardedTo, value: holder, id: 'holder' },
       { key: c.issuedBy, value: issuer, id: 'issuer' },
       { key: c.verifiedBy, value: how, id: 'issuer-verified' },
-      { key: c.domain, value: v.domain },
+      {
+        key: c.domain,
+        value: html`<span title="${v.domain}">${domainInWords(v.domain)}</span>`,
+        id: 'domain',
+      },
       {
         key: v.status === 'pending_issuer' ? c.earned : c.issued,
         value: dateInWords(v.issuedAt, lang),
@@ -289,15 +339,20 @@ ${a.rubric.map(
 <li><a id="linkedin" href="${linkedIn}" rel="noopener noreferrer" target="_blank">${c.linkedIn}</a></li>
 <li><a id="badge-png" href="${badge}.png" download>${c.badgePng}</a></li>
 <li><a id="badge-svg" href="${badge}.svg" download>${c.badgeSvg}</a></li>
-<li><a id="pdf" href="/api/me/certificates/${v.certificateNo}/pdf">${c.pdf}</a></li>
+${viewer?.isHolder ? html`<li><a id="pdf" href="/api/me/certificates/${v.certificateNo}/pdf" download="certificate-${v.certificateNo}.pdf">${c.pdf}</a></li>` : ''}
 </ul>
 <p class="secondary small">${c.badgeNote}</p>
-<p class="slot small" id="wallet-slot" data-slot="wallets">${c.walletNote} <a href="/me#wallets">${c.walletNoteLink}</a>.</p>
+${
+  viewer?.isHolder
+    ? html`<p class="small">${c.yourCertificate}</p>
+<form method="post" action="${formAction(`/me/certificates/${v.certificateNo}/credential-offer`, lang)}" class="holder-control" id="wallet-form">${button({ text: c.addToWallet, variant: 'secondary', id: 'add-to-wallet' })}</form>`
+    : html`<p class="slot small" id="wallet-slot" data-slot="wallets">${c.walletNote} <a href="${withLang('/me', lang)}#wallets">${c.walletNoteLink}</a>.</p>`
+}
 ${digilockerDocType ? html`<p class="slot small" id="digilocker-slot" data-slot="digilocker">${c.digilockerNote(digilockerDocType)}</p>` : ''}`
     : '';
 
   const technical = v.credential
-    ? html`<h3>${c.signatureCheck}</h3>
+    ? html`${scriptStrings(s)}<h3>${c.signatureCheck}</h3>
 <p id="signature" role="status" data-state="pending" data-status="${v.status}" data-jwks="${jwksPath}" data-base="${base}" data-number="${v.certificateNo}" data-title="${title}" data-employer="${v.employer.name}" data-issued="${v.issuedAt}">${c.signaturePending}</p>
 <noscript><p>${c.signatureNoScript}</p></noscript>
 <h3>${c.decoded}</h3>
@@ -334,6 +389,7 @@ ${details(c.technicalHeading, technical, 'technical')}`;
     body,
     path: `/verify/${v.certificateNo}`,
     scripts: [VERIFY_SCRIPT_PATH],
+    signedIn: viewer?.signedIn ?? false,
     og: {
       title: `${title} · ${v.certificateNo}`,
       description:
@@ -502,7 +558,13 @@ function formErrorsOf(problem: ProblemBody, s: Catalogue): VerifierForm['errors'
 /** `GET /verify` (the form) and `POST /verify` (its answer, or its refusal, above the form). */
 export function verifierPage(
   lang: Lang,
-  o: { report?: VerificationReport; own?: OwnRecord; form?: VerifierForm; problem?: ProblemBody } = {},
+  o: {
+    report?: VerificationReport;
+    own?: OwnRecord;
+    form?: VerifierForm;
+    problem?: ProblemBody;
+    signedIn?: boolean;
+  } = {},
 ): string {
   const s = t(lang);
   const v = s.verifier;
@@ -536,13 +598,14 @@ ${lookupForm(s, lang)}`;
     body,
     path: '/verify',
     narrow: true,
+    signedIn: o.signedIn ?? false,
   });
 }
 
 // ---------------------------------------------------------------- errors of /verify/{no}
 
 /** A mistyped number (400), an unknown one (404), or anything else (429, 500) in the problem's own words. */
-export function verifyErrorPage(problem: ProblemBody, input: string, lang: Lang): string {
+export function verifyErrorPage(problem: ProblemBody, input: string, lang: Lang, signedIn = false): string {
   const s = t(lang);
   const n = s.notFound;
   const typo = problem.errors?.some((e) => e.detail === 'Check character mismatch');
@@ -553,6 +616,7 @@ export function verifyErrorPage(problem: ProblemBody, input: string, lang: Lang)
       lang,
       path: `/verify/${input}`,
       narrow: true,
+      signedIn,
       body: html`<h1>${title}</h1>
 ${notificationBanner({ type: 'error', label: s.common.error, heading: n.nothingLookedUp, body: html`<p>${typo ? n.typoBody : n.notNumberBody}</p>`, id: 'problem' })}
 ${summaryList([{ key: n.youEntered, value: html`<code>${input}</code>` }])}
@@ -566,6 +630,7 @@ ${lookupForm(s, lang, input)}`,
       lang,
       path: `/verify/${input}`,
       narrow: true,
+      signedIn,
       body: html`<h1>${n.unknownTitle}</h1>
 ${verdictBox({ tone: 'unknown', title: n.unknownLabel, body: n.unknownBody, lang, id: 'problem' })}
 ${summaryList([{ key: n.number, value: html`<code>${input}</code>` }])}
@@ -577,9 +642,10 @@ ${lookupForm(s, lang)}`,
     title: problem.title,
     lang,
     narrow: true,
+    signedIn,
     body: html`<h1>${problem.title}</h1>
 ${notificationBanner({ type: 'error', label: s.common.error, heading: problem.title, body: html`<p>${problem.detail}</p>`, id: 'problem' })}
 ${problem.requestId ? html`<p class="secondary">${s.common.requestId}: <code>${problem.requestId}</code></p>` : ''}
-<p><a href="/verify">${s.site.verify}</a></p>`,
+<p><a href="${withLang('/verify', lang)}">${s.site.verify}</a></p>`,
   });
 }

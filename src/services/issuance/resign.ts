@@ -2,9 +2,10 @@
  * Signing an existing certificate's credential again: the certificate (number, holder, dates,
  * validity, status bit) stays; only its credential and signed name change. When the rating person
  * who once signed it corrects their name or is erased, when the holder turns their identifier on
- * or off or their email changes, and when their `public_verification` consent changes.
+ * or off or their email changes, when their `public_verification` consent changes, and every
+ * credential after `CERT_SIGNING_KEY` is rotated (an admin, page by page).
  */
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import { base64url } from 'jose';
 import type { Database } from '../../db/client';
 import { briefs, certificates, organisations, users } from '../../db/schema';
@@ -69,6 +70,49 @@ export async function resignHolderCredentials(
   });
 }
 
+/** Certificates re-signed by one call of {@link resignAllCredentials} at most. */
+export const RESIGN_PAGE_MAX = 50;
+
+/**
+ * Re-signs every live credential (active and revoked), one page in certificate-id order after
+ * `after`: what an operator runs after rotating `CERT_SIGNING_KEY`. The issuers' Ed25519 keys are
+ * derived from that secret, so a Data Integrity proof made before no longer verifies, and the
+ * retired Ed25519 key cannot be published (only retired ES256 keys are, through
+ * `CERT_PREVIOUS_PUBLIC_KEYS`). Both forms are signed again with the current keys, each page
+ * committing per certificate; running it again is harmless (it signs the same content anew).
+ * Credentials signed before Data Integrity get their Data Integrity form this way too.
+ */
+export async function resignAllCredentials(
+  db: Database,
+  env: IssuanceEnv & EffectsEnv,
+  page: { after: string | null; limit: number; actorId: string },
+): Promise<{ resigned: string[]; next: string | null }> {
+  await requireSigningKey(env);
+  const limit = Math.min(Math.max(1, page.limit), RESIGN_PAGE_MAX);
+  const rows = await signedRows(
+    db,
+    and(
+      inArray(certificates.status, ['active', 'revoked']),
+      isNotNull(certificates.credentialJwt),
+      page.after === null ? undefined : gt(certificates.id, page.after),
+    ),
+  )
+    .orderBy(asc(certificates.id))
+    .limit(limit);
+  const resigned = await resign(db, env, rows, {
+    // As for the holder's re-signing: the name signed at issue stays (the rating person's name of
+    // before organisations is replaced by the organisation's).
+    signedName: (r) =>
+      r.certificate.signedByPerson
+        ? r.organisationName
+        : (r.certificate.signedOrganisationName ?? r.organisationName),
+    reason: 'signing key rotated',
+    actorId: page.actorId,
+  });
+  const last = rows.at(-1);
+  return { resigned, next: rows.length === limit && last ? last.certificate.id : null };
+}
+
 /**
  * The `credential_resign` job (src/services/consent.ts writes it with a `public_verification`
  * grant or withdrawal): re-signs the holder's active and revoked credentials so they carry the
@@ -125,7 +169,13 @@ async function resign(
   db: Database,
   env: IssuanceEnv & EffectsEnv,
   rows: ResignRow[],
-  options: { signedName: (r: ResignRow) => string; reason: string; alsoInBatch?: () => BatchItem[] },
+  options: {
+    signedName: (r: ResignRow) => string;
+    reason: string;
+    alsoInBatch?: () => BatchItem[];
+    /** Who asked (an admin), for the audit log; null when the service itself re-signs. */
+    actorId?: string;
+  },
 ): Promise<string[]> {
   if (rows.length === 0) return [];
   const key = await requireSigningKey(env);
@@ -172,7 +222,7 @@ async function resign(
         })
         .where(eq(certificates.id, c.id)),
       auditInsert(db, {
-        actorId: null,
+        actorId: options.actorId ?? null,
         action: 'certificate.resigned',
         targetType: 'certificate',
         targetId: c.id,

@@ -1,15 +1,19 @@
 /**
  * Embedded proofs of presented credentials (Data Integrity): the seam the credential verifier
  * (src/services/credential-verifier.ts) calls for a JSON credential with a `proof`. Verifies
- * `DataIntegrityProof` with cryptosuite `eddsa-rdfc-2022` (Digital Bazaar's stack, the same one
- * that signs ours, contexts bundled, nothing fetched but DID documents), the key resolved from
- * the verification method's DID: `did:key` from the identifier itself, `did:web` from its DID
- * document under the outbound-fetch rules (our own issuers' documents without a fetch). The key's
- * controller must be the credential's issuer. Other proof types and cryptosuites (ecdsa-rdfc-2019,
- * Ed25519Signature2020) are `unverifiable` here: no maintained library for them is bundled.
+ * `DataIntegrityProof` with cryptosuite `eddsa-rdfc-2022` or `ecdsa-rdfc-2019` (P-256, P-384),
+ * and `Ed25519Signature2020` (Digital Bazaar's libraries, the same stack that signs ours, contexts
+ * bundled, nothing fetched but DID documents), the key resolved from the verification method's
+ * DID: `did:key` from the identifier itself, `did:web` from its DID document under the
+ * outbound-fetch rules (our own issuers' documents without a fetch). The key's controller must be
+ * the credential's issuer. Other proof types and cryptosuites (bbs-2023, ecdsa-sd-2023, JWS
+ * proofs …) are `unverifiable` here: no maintained library for them is bundled. A proof of a
+ * suite checked here that does not verify under it (another cryptosuite's signature relabelled)
+ * is `failed`, like any signature that does not verify (decision 0353).
  *
  * The Data Integrity stack is loaded with `await import()` only when such a proof is checked.
  */
+import type { ProofSuite } from '../../domain/certificates/data-integrity';
 import { issuerOfDid } from '../../domain/certificates/did-web';
 import type { Check } from '../../domain/open-badges/checks';
 import { didWebUrl } from '../../domain/open-badges/did';
@@ -26,6 +30,20 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const MULTIKEY_CONTEXT = 'https://w3id.org/security/multikey/v1';
+const ED25519_2020_CONTEXT = 'https://w3id.org/security/suites/ed25519-2020/v1';
+
+/** The suite a proof asks for, when one checked here: by its type, and its cryptosuite for Data Integrity. */
+function suiteOf(proof: Record<string, unknown>): ProofSuite | null {
+  if (proof.type === 'Ed25519Signature2020') return 'Ed25519Signature2020';
+  if (proof.type !== 'DataIntegrityProof') return null;
+  if (proof.cryptosuite === 'eddsa-rdfc-2022' || proof.cryptosuite === 'ecdsa-rdfc-2019')
+    return proof.cryptosuite;
+  return null;
+}
+
+/** The JSON-LD context a verification method of `type` is read with. */
+const methodContext = (type: unknown) =>
+  type === 'Ed25519VerificationKey2020' ? ED25519_2020_CONTEXT : MULTIKEY_CONTEXT;
 
 /** The DID document of `did` (a did:key's is made from the identifier itself). */
 async function didDocument(
@@ -76,11 +94,12 @@ export async function verifyEmbeddedProof(
       outcome: 'failed',
       detail: 'Exactly one embedded proof object is expected.',
     };
-  if (proof.type !== 'DataIntegrityProof' || proof.cryptosuite !== 'eddsa-rdfc-2022')
+  const suite = suiteOf(proof);
+  if (suite === null)
     return {
       check: 'signature',
       outcome: 'unverifiable',
-      detail: `An embedded proof of type ${JSON.stringify(proof.type)}${proof.cryptosuite ? ` (${JSON.stringify(proof.cryptosuite)})` : ''}: only DataIntegrityProof with eddsa-rdfc-2022 is checked here.`,
+      detail: `An embedded proof of type ${JSON.stringify(proof.type)}${proof.cryptosuite ? ` (${JSON.stringify(proof.cryptosuite)})` : ''}: only DataIntegrityProof with eddsa-rdfc-2022 or ecdsa-rdfc-2019, and Ed25519Signature2020, are checked here.`,
     };
   const method = typeof proof.verificationMethod === 'string' ? proof.verificationMethod : '';
   const did = method.split('#')[0] ?? '';
@@ -107,13 +126,13 @@ export async function verifyEmbeddedProof(
     if (fragment === undefined) return document;
     const methods = Array.isArray(document.verificationMethod) ? document.verificationMethod : [];
     const found = methods.find((m) => isRecord(m) && m.id === url);
-    return isRecord(found) ? { '@context': MULTIKEY_CONTEXT, ...found } : undefined;
+    return isRecord(found) ? { '@context': methodContext(found.type), ...found } : undefined;
   };
 
   const { verifyDataIntegrity } = await import('../../domain/certificates/data-integrity');
   let result: Awaited<ReturnType<typeof verifyDataIntegrity>>;
   try {
-    result = await verifyDataIntegrity(credential, resolve);
+    result = await verifyDataIntegrity(credential, resolve, suite);
   } catch (error) {
     if (error instanceof OutboundRefused)
       return { check: 'signature', outcome: 'unverifiable', detail: `${did}: ${error.message}` };
@@ -126,7 +145,7 @@ export async function verifyEmbeddedProof(
     return {
       check: 'signature',
       outcome: unreachable ? 'unverifiable' : 'failed',
-      detail: `The eddsa-rdfc-2022 proof does not verify: ${result.error}`,
+      detail: `The ${suite} proof does not verify: ${result.error}`,
     };
   }
   // Key provenance: the key is the issuer's own (its DID's), controlled by the issuer.
@@ -139,6 +158,6 @@ export async function verifyEmbeddedProof(
   return {
     check: 'signature',
     outcome: 'passed',
-    detail: `eddsa-rdfc-2022 Data Integrity proof verified with ${result.verificationMethod}.`,
+    detail: `${suite === 'Ed25519Signature2020' ? 'Ed25519Signature2020' : `${suite} Data Integrity`} proof verified with ${result.verificationMethod}.`,
   };
 }

@@ -160,7 +160,13 @@ export const en = {
     overall: (org: string) => `${org}’s rating of the final work`,
     holderHidden: 'Not shown',
     holderHiddenWhy: 'The holder has not chosen to show their name on this page.',
-    holderHiddenAction: 'Is this your certificate? Show your name on it',
+    holderHiddenAction: 'Is this your certificate? Sign in to show your name on it',
+    holderHiddenWhyYou:
+      'You have not chosen to show your name on this certificate, so anyone checking it sees the certificate without your name.',
+    holderShow: 'Show my name on this certificate',
+    holderShowNote:
+      'This shows your name on every one of your certificate pages; you can hide it again at any time under',
+    holderSettings: 'your public name',
     shareHeading: 'Share',
     shareLink: 'Link to this page',
     qrLabel: 'QR code of the link to this page',
@@ -168,11 +174,13 @@ export const en = {
     badgePng: 'Badge (PNG)',
     badgeSvg: 'Badge (SVG)',
     badgeNote: 'The badge images carry the signed credential inside (Open Badges 3.0).',
-    walletNote: 'Holders can add this certificate to a wallet from',
+    walletNote: 'Its holder can download the PDF and add this certificate to a wallet from',
     walletNoteLink: 'their page',
     digilockerNote: (docType: string) =>
       `Its holder can fetch it into DigiLocker (document type ${docType}, with the certificate number in UDF1).`,
-    pdf: 'PDF certificate (for the holder, signed in)',
+    pdf: 'PDF certificate',
+    addToWallet: 'Add to a wallet',
+    yourCertificate: 'This is your certificate.',
     walletsHeading: 'Take it with you',
     technicalHeading: 'Technical details',
     signatureCheck: 'Signature check',
@@ -189,6 +197,42 @@ export const en = {
     ogDescription: (title: string, org: string) =>
       `${title}: a certificate issued by ${org}, verifiable on this page.`,
     ogDescriptionInvalid: (status: string) => `This certificate is ${status}.`,
+    script: {
+      linkCopied: 'Link copied.',
+      selectLink: 'Select the link and copy it.',
+      copied: 'Copied.',
+      selectCredential: 'Select the credential and copy it.',
+      verified:
+        '✓ Signature verified in your browser: signed for {org} ({issuer}) with {alg} key {kid}…, and the signed credential names this certificate, brief, employer and issue date.',
+      theIssuer: 'the issuer',
+      changedNote: ' Since it was signed, this changed: {list}.',
+      changedTitle: 'brief title (signed: “{title}”)',
+      changedEmployer: 'employer name',
+      changedIssued: 'issue date (signed: {date})',
+      laterRevoked: ' The signature only shows who issued it: the issuer has since revoked this certificate.',
+      laterSuspended:
+        ' The signature only shows who issued it: the issuing organisation is suspended, so the certificate is not valid now.',
+      failed: '✗ Signature check failed: {reason}.',
+      couldNotCheck: 'The signature could not be checked: {reason}.',
+      couldNotCheckReason: 'it could not be checked',
+      failTitle: 'Signature check failed',
+      failBody:
+        'The platform lists this certificate as valid, but its signed credential did not verify in your browser: {reason}. Do not rely on it until this is resolved.',
+      notValid: 'Not valid',
+      notBase64: 'the credential is not valid base64url',
+      malformed: 'the credential is malformed',
+      notJwt: 'the credential is not a signed JWT',
+      badAlgorithm: 'the credential is not signed with EdDSA or ES256 and a key id',
+      noWebCrypto: 'This browser cannot check signatures here (WebCrypto needs a secure context).',
+      noKey: 'no published {alg} key has the id the credential names',
+      unsupportedAlg:
+        'This browser cannot check {alg} signatures. Any JOSE library can check the credential against the published keys.',
+      badKey: 'the published key is not a valid {alg} key',
+      mismatch: 'the signature does not match the published key',
+      notThisPage:
+        'the signature is valid, but the signed credential does not match this page (certificate number)',
+      http: '{url} answered HTTP {status}',
+    },
     statusWords: {
       active: 'valid',
       revoked: 'revoked',
@@ -251,6 +295,7 @@ export const en = {
     signedInAs: (who: string) => `Signed in as ${who}.`,
     notYou: 'Not you?',
     signOut: 'Sign out',
+    unverifiedLabel: 'Application not verified',
     unverifiedName:
       'This application registered itself: the platform has not verified its name or who runs it.',
     website: 'Website',
@@ -269,6 +314,22 @@ export const en = {
     errorNextBody:
       'Go back to the application and start again. If it keeps happening, contact the application’s makers: the problem is in the request it sent.',
     errorHome: 'Go to the home page',
+    errorSignIn: 'Sign in',
+    errorTechnical: 'Technical detail, for the application’s makers:',
+    errors: {
+      request:
+        'The application sent a request that cannot be authorised here: it is incomplete, or it does not match how the application registered.',
+      client: 'The application is not registered here (or no longer is), so nobody can tell who is asking.',
+      scope:
+        'The application asked for access that this platform does not offer, or that the application did not register for.',
+      pkce: 'The application did not protect its request the way this platform requires (PKCE with S256).',
+      unverifiedClient: 'This application could not be verified.',
+      child: 'This account belongs to a child: access to it cannot be given to applications.',
+      signInFirst: 'You are not signed in. Sign in, then start again from the application.',
+      notThisSite: 'This form can only be sent from this site’s own page.',
+      expired: 'This page has expired or was already used. Start again from the application.',
+      generic: 'Something in the request stopped it from being authorised.',
+    },
   },
   confirmation: {
     title: 'Confirm your email address',
@@ -283,6 +344,36 @@ export const en = {
     confirmedBodyChange:
       'is confirmed: it is now the sign-in address of your account. You can close this page.',
     next: 'Go to your certificates',
+    unusableTitle: 'This link cannot be used',
+    unusableBody:
+      'This link is unknown, was used already or has expired (links work once, for 24 hours). Sign in and ask for a new one.',
+    notThisSiteTitle: 'This form can only be sent from this site’s own page',
+    notThisSiteBody: 'Open the link from your email again and press the button on that page.',
+    conflictTitle: 'This address cannot be confirmed',
+  },
+  scopes: {
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.readonly':
+      'Read your certificates (your signed Open Badges credentials).',
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/credential.upsert':
+      'Add or update Open Badges credentials in your account.',
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.readonly':
+      'Read your profile: your name and the id your credentials name.',
+    'https://purl.imsglobal.org/spec/ob/v3p0/scope/profile.update': 'Update your profile.',
+    'https://purl.imsglobal.org/spec/clr/v2p0/scope/credential.readonly':
+      'Read your learner record (one signed CLR 2.0 credential holding your active certificates).',
+    offline_access: 'Keep this access while you are away (a refresh token), until you revoke it.',
+  } as Record<string, string>,
+  embed: {
+    caption: (scope: string) => `Leaderboard: ${scope}`,
+    allDomains: 'all domains',
+    rank: 'Rank',
+    candidate: 'Candidate',
+    certificates: 'Certificates',
+    score: 'Avg. employer score',
+    empty: 'No candidates to show yet.',
+    note: "Only candidates who chose to appear are listed; a linked name opens that candidate's certificate. Certificates are verified by Verification Platform; scores are employers' ratings out of 5.",
+    updated: 'Updated',
+    opensCertificate: (no: string) => ` (certificate ${no}, opens in a new tab)`,
   },
   common: {
     back: 'Back',
