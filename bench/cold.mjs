@@ -258,7 +258,7 @@ export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}
     const first = median(runs.map((r) => r.first));
     return {
       row: row.name,
-      baseline: row.baseline,
+      baseline: 'baseline' in row ? row.baseline : undefined,
       startupMs: row.startup,
       firstMs: first,
       warmMs: median(runs.map((r) => r.warm)),

@@ -63,7 +63,7 @@ try {
   // Typed loosely: the packages are optional here, installed only to measure.
   /** @type {(model: unknown) => unknown} */
   const winkNLP = /** @type {any} */ (require('wink-nlp'));
-  const model = require('wink-eng-lite-web-model');
+  const model = /** @type {unknown} */ (require(/** @type {string} */ ('wink-eng-lite-web-model')));
   const t = performance.now();
   const nlp = winkNLP(model);
   console.log(`model load: ${(performance.now() - t).toFixed(0)} ms`);
