@@ -2560,7 +2560,7 @@ export interface paths {
         put?: never;
         /**
          * Check a credential or baked badge from the /verify form (HTML)
-         * @description The `/verify` form’s target (`multipart/form-data`): runs the platform’s verifier (the same as `POST /api/credentials/verify`, sharing its per-IP limit of 60 a minute) on the uploaded badge or the pasted credential and shows its answer in one of three honest states: issuer verified here (green, with how), a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential restated). A credential of this platform is also compared with the certificate’s current record. Nothing is stored. Nothing sent is a 400 page with the form again.
+         * @description The `/verify` form’s target (`multipart/form-data`): runs the platform’s verifier (the same as `POST /api/credentials/verify`, sharing its per-IP limit of 60 a minute) on the uploaded badge or the pasted credential and shows its answer in one of three honest states: issuer verified here (green, with how), a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential restated). A credential of this platform is also compared with the certificate’s current record. Nothing is stored. A baked badge’s image is shown beside its claims, from the bytes that were checked (decision 0358). A `url` is fetched under the verifier’s outside-fetch rules; one that gives no credential is a 422 page with the form again, the link kept. Nothing sent is a 400 page with the form again.
          */
         post: operations["submitCredentialVerifierPage"];
         delete?: never;
@@ -5536,6 +5536,8 @@ export interface components {
             badge?: string;
             /** @description Or the credential: a VC-JWT or the credential as JSON. */
             credential?: string;
+            /** @description Or a link to the badge (used when neither of the above is given): fetched and read as `POST /api/credentials/verify` reads `url` (decision 0357). */
+            url?: string;
             /** @description The page’s language (`en` or `hi`). */
             lang?: string;
         };
@@ -20400,13 +20402,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Body does not match the schema */
+            /** @description The `url` was refused or gave no credential (`credential-url-refused`, `credential-url-unreachable`): for a browser the form again, the link kept, and why; or a field over its limit (`validation-failed`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
                 };
             };
             /** @description Rate limit exceeded */

@@ -7,7 +7,14 @@
  * may take (decision 0357). What comes back is read by the one reader an upload goes through, as
  * its media type says, and the answer names it (`fetched`).
  */
+import type { Database } from '../../db/client';
 import { ProblemError } from '../../lib/problem';
+import {
+  FETCH_BUDGET,
+  type FetchedCredential,
+  type VerificationReport,
+  verifyPresentedCredential,
+} from '../credential-verifier';
 import { AddressRefused, type FetchBudget, guardedFetch, OutboundRefused } from '../outbound-fetch';
 
 /** A badge by URL may be as large as one sent as bytes (the request body limit). */
@@ -19,8 +26,7 @@ const ACCEPT =
 
 export type FetchedBadge = {
   bytes: Uint8Array;
-  /** `mediaType`: the answer's `Content-Type` essence, null when it named none. */
-  answer: { url: string; finalUrl: string; mediaType: string | null; size: number };
+  answer: FetchedCredential;
 };
 
 const pointer = (detail: string) => ({ errors: [{ pointer: '#/url', detail }] });
@@ -61,4 +67,27 @@ export async function fetchCredentialAt(
     bytes: doc.bytes,
     answer: { url, finalUrl: doc.url, mediaType: mediaType || null, size: doc.bytes.byteLength },
   };
+}
+
+/**
+ * The credential at `url`, fetched (a problem when it cannot be) and verified as an upload is, from
+ * one budget of fetches. `badge`: what was fetched (the /verify page shows a baked badge's image).
+ */
+export async function verifyCredentialAt(
+  db: Database,
+  env: Parameters<typeof verifyPresentedCredential>[1] & Pick<Env, 'DOH_RESOLVER_URL'>,
+  url: string,
+  now = new Date(),
+): Promise<{ report: VerificationReport; badge: FetchedBadge }> {
+  const budget = { remaining: FETCH_BUDGET };
+  const badge = await fetchCredentialAt(env, url, budget);
+  const report = await verifyPresentedCredential(
+    db,
+    env,
+    badge.bytes,
+    now,
+    { fetchedAs: badge.answer.mediaType ?? '' },
+    { budget, answer: badge.answer },
+  );
+  return { report, badge };
 }

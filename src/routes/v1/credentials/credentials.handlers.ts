@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import type { DeclaredImage } from '../../../domain/open-badges/presented';
 import { ProblemError } from '../../../lib/problem';
-import { FETCH_BUDGET, verifyPresentedCredential } from '../../../services/credential-verifier';
-import { fetchCredentialAt } from '../../../services/verifier/credential-url';
+import { verifyPresentedCredential } from '../../../services/credential-verifier';
+import { verifyCredentialAt } from '../../../services/verifier/credential-url';
 
 type PresentedBody = {
   credential?: string | Record<string, unknown> | undefined;
@@ -73,24 +73,6 @@ export async function verifyPresented(
     throw new ProblemError('validation-failed', ONE_OF, {
       errors: [{ pointer: '#/credential', detail: ONE_OF }],
     });
-  if (body.url !== undefined) return verifyCredentialAt(db, env, body.url);
+  if (body.url !== undefined) return (await verifyCredentialAt(db, env, body.url)).report;
   return verifyPresentedCredential(db, env, presentedBytes(body));
-}
-
-/** A credential named by URL: fetched (from the verification's own fetch budget), then verified as an upload is. */
-export async function verifyCredentialAt(
-  db: Parameters<typeof verifyPresentedCredential>[0],
-  env: Env,
-  url: string,
-) {
-  const budget = { remaining: FETCH_BUDGET };
-  const fetched = await fetchCredentialAt(env, url, budget);
-  return verifyPresentedCredential(
-    db,
-    env,
-    fetched.bytes,
-    new Date(),
-    { fetchedAs: fetched.answer.mediaType ?? '' },
-    { budget, answer: fetched.answer },
-  );
 }

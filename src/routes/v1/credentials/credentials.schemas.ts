@@ -124,12 +124,9 @@ export const VerifyCredentialResultSchema = z
         finalUrl: z.string().openapi({
           description: 'Where the answer came from (only a redirect on the same origin is followed).',
         }),
-        mediaType: z
-          .string()
-          .nullable()
-          .openapi({
-            description: 'The answer’s `Content-Type` (its media type only), null when it named none.',
-          }),
+        mediaType: z.string().nullable().openapi({
+          description: 'The answer’s `Content-Type` (its media type only), null when it named none.',
+        }),
         size: z.number().int().openapi({ description: 'The answer’s size in bytes.' }),
       })
       .nullable()
