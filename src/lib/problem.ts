@@ -203,8 +203,9 @@ export const PROBLEM_TYPES = {
     title: 'Credential URL refused',
     description:
       'The `url` to verify is not one this service fetches: https only (plain http to loopback only in a local ' +
-      'deployment), no user name or password in it, and a host that resolves only to public addresses (no private, ' +
-      'loopback, link-local or reserved ones). Nothing was fetched and nothing verified.',
+      'deployment), no user name or password in it, and a host that resolves (through DNS-over-HTTPS) only to public ' +
+      'addresses (no private, loopback, link-local or reserved ones); `detail` says which rule, or that the name did ' +
+      'not resolve. Nothing was fetched and nothing verified.',
   },
   'credential-url-unreachable': {
     status: 422,
