@@ -28,6 +28,10 @@ export async function publish(
     delayMs?: number;
     padBytes?: number;
     headers?: Record<string, string>;
+    /** `body` is the base64 of bytes (a baked PNG). */
+    base64?: boolean;
+    /** The body one byte every `trickleMs` ms, after the headers (a slow body). */
+    trickleMs?: number;
   } = {},
 ): Promise<void> {
   const res = await fetch('https://control.issuer.test/__control/doc', {

@@ -617,10 +617,12 @@ describe('GET and POST /verify', () => {
     expect(res.status).toBe(400);
     const html = await layoutHtml(res);
     expect(html).toContain('<div class="error-summary" role="alert"');
-    expect(html).toContain('<a href="#badge">Choose a badge image or paste a credential</a>');
+    expect(html).toContain(
+      '<a href="#badge">Choose a badge image, paste a credential or give a link to the badge</a>',
+    );
     expect(html).toContain('id="verifier"');
     const hindi = await submit({ credential: '' }, { 'Accept-Language': 'hi' });
-    expect(await layoutHtml(hindi, 'hi')).toContain('बैज चित्र चुनें या क्रेडेंशियल चिपकाएँ');
+    expect(await layoutHtml(hindi, 'hi')).toContain('बैज चित्र चुनें, क्रेडेंशियल चिपकाएँ या बैज का लिंक दें');
   });
 });
 

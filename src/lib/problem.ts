@@ -198,6 +198,23 @@ export const PROBLEM_TYPES = {
       'The host did not accept `POST /ims/ob/v3p0/credentials` with the credential (its answer is quoted in ' +
       '`detail`). Nothing was stored here; the host says whether it kept anything.',
   },
+  'credential-url-refused': {
+    status: 422,
+    title: 'Credential URL refused',
+    description:
+      'The `url` to verify is not one this service fetches: https only (plain http to loopback only in a local ' +
+      'deployment), no user name or password in it, and a host that resolves (through DNS-over-HTTPS) only to public ' +
+      'addresses (no private, loopback, link-local or reserved ones); `detail` says which rule, or that the name did ' +
+      'not resolve. Nothing was fetched and nothing verified.',
+  },
+  'credential-url-unreachable': {
+    status: 422,
+    title: 'Credential URL gave no credential',
+    description:
+      'The `url` to verify was fetched but gave nothing to read: no answer within 3 seconds, an answer over 1 MiB, a ' +
+      'redirect to another host, a status other than 200, or the host could not be reached (`detail` says which). ' +
+      'Nothing was verified; fetch the badge yourself and send it as bytes if it is served only that way.',
+  },
   'internal-error': {
     status: 500,
     title: 'Internal error',

@@ -40,7 +40,7 @@ import {
   multikeyToJwk,
   type PublicJwk,
 } from '../domain/open-badges/did';
-import { type DeclaredImage, readPresented } from '../domain/open-badges/presented';
+import { type Declared, readPresented } from '../domain/open-badges/presented';
 import { type StatusFinding, type Verdict, verdictOf, verdictSentence } from '../domain/open-badges/verdict';
 import { type FetchBudget, guardedFetch, maxAgeOf, OutboundRefused } from './outbound-fetch';
 import { publishedKeys } from './signing-key';
@@ -79,6 +79,20 @@ export type VerificationReport = {
   algorithm: string | null;
   kid: string | null;
   checkedAt: string;
+  /** What was fetched when the credential was named by URL (src/services/verifier/credential-url.ts). */
+  fetched: FetchedCredential | null;
+};
+
+/** The answer a credential named by URL came in. */
+export type FetchedCredential = {
+  /** The URL as it was given. */
+  url: string;
+  /** Where the answer came from (the same origin: only same-origin redirects are followed). */
+  finalUrl: string;
+  /** The answer's `Content-Type` essence, null when it named none. */
+  mediaType: string | null;
+  /** The answer's size in bytes. */
+  size: number;
 };
 
 type Env_ = Pick<
@@ -758,8 +772,8 @@ function issuerHost(issuerId: string): string | null {
 function report(
   checks: Check[],
   facts: Parameters<typeof verdictOf>[1],
-  rest: Omit<VerificationReport, 'verdict' | 'summary' | 'checks'>,
-): VerificationReport {
+  rest: Omit<VerificationReport, 'verdict' | 'summary' | 'checks' | 'fetched'>,
+): Omit<VerificationReport, 'fetched'> {
   const verdict = verdictOf(checks, facts);
   const failing = checks.find((c) => c.outcome === 'failed' || c.outcome === 'unverifiable');
   return {
@@ -775,19 +789,34 @@ function report(
 
 /**
  * Verifies the credential in `bytes` (a VC-JWT, a JSON credential, or a baked PNG or SVG).
- * `declared`: the bytes were sent as `image/png` or `image/svg+xml` and must be that image.
+ * `declared`: the bytes were sent as `image/png` or `image/svg+xml` and must be that image, or
+ * were fetched as a media type. `fetched`: the credential was named by URL; its fetch spent part
+ * of `budget`, which the verification's own fetches share (one request, one budget).
  */
 export async function verifyPresentedCredential(
   db: Database,
   env: Env_,
   bytes: Uint8Array,
   now = new Date(),
-  declared?: DeclaredImage,
+  declared?: Declared,
+  fetched?: { budget: FetchBudget; answer: FetchedCredential },
 ): Promise<VerificationReport> {
+  const report = await verifyBytes(db, env, bytes, now, declared, fetched?.budget);
+  return { ...report, fetched: fetched?.answer ?? null };
+}
+
+async function verifyBytes(
+  db: Database,
+  env: Env_,
+  bytes: Uint8Array,
+  now: Date,
+  declared: Declared | undefined,
+  budget: FetchBudget | undefined,
+): Promise<Omit<VerificationReport, 'fetched'>> {
   const ctx: Context = {
     env,
     db,
-    budget: { remaining: FETCH_BUDGET },
+    budget: budget ?? { remaining: FETCH_BUDGET },
     base: env.PUBLIC_BASE_URL.replace(/\/+$/, ''),
     now,
     profiles: new Map(),

@@ -26,6 +26,8 @@ export type FetchedDocument = {
   status: number;
   contentType: string;
   body: string;
+  /** The answer's bytes as they came (`body` is them decoded as UTF-8): a baked PNG is not text. */
+  bytes: Uint8Array;
   headers: Headers;
 };
 
@@ -53,10 +55,10 @@ async function refusal(
   return null;
 }
 
-async function readCapped(res: Response, maxBytes: number, signal: AbortSignal): Promise<string> {
+async function readCapped(res: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw new OutboundRefused(`The answer is larger than ${maxBytes} bytes.`);
-  if (!res.body) return '';
+  if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -78,7 +80,7 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal):
     all.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 /**
@@ -143,7 +145,7 @@ export async function guardedFetch(
         current = next.href;
         continue;
       }
-      const body = await readCapped(res, maxBytes, controller.signal).catch((error: unknown) => {
+      const bytes = await readCapped(res, maxBytes, controller.signal).catch((error: unknown) => {
         if (error instanceof OutboundRefused) throw error;
         throw new OutboundRefused(
           controller.signal.aborted ? `No answer within ${timeoutMs} ms.` : 'The answer broke off.',
@@ -153,7 +155,8 @@ export async function guardedFetch(
         url: current,
         status: res.status,
         contentType: res.headers.get('content-type') ?? '',
-        body,
+        body: new TextDecoder().decode(bytes),
+        bytes,
         headers: res.headers,
       };
     } finally {

@@ -963,9 +963,24 @@ describe('portable certificates', () => {
       assert.ok(checked.text.includes(id), checked.text);
       assert.match(checked.text, /“Loopback University” \(its own claim, not confirmed\)/);
       assert.match(checked.text, /The issuer offers no revocation/);
+      // The badge that was checked is shown beside its claims, from its own bytes (decision 0358),
+      // and the browser decodes it under the page's CSP.
+      const image = checked.t.page.locator('#badge-image');
+      assert.match((await image.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
+      assert.equal(await image.evaluate((img) => /** @type {any} */ (img).naturalWidth), 1);
       await expectAccessible(checked.t.page, 'verifier: unvetted issuer');
       await shot(checked.t.page, 'verifier-foreign');
       await checked.t.done();
+      // The same badge by link (the form's "Or a link to the badge"): fetched by the server, the same answer.
+      host.documents.set('/badges/compilers.png', png);
+      const linked = await verifyWith((page) => page.fill('#url', `${host.url}/badges/compilers.png`));
+      assert.equal(linked.kind, 'valid', linked.text);
+      assert.ok(linked.text.includes(`${host.url}/badges/compilers.png`), linked.text);
+      assert.equal(
+        await linked.t.page.locator('#badge-image').evaluate((img) => /** @type {any} */ (img).naturalWidth),
+        1,
+      );
+      await linked.t.done();
       // The same badge, tampered: not valid.
       const forged = bakedPng(
         `${jwt.split('.')[0]}.${Buffer.from(JSON.stringify({ ...claims, name: 'Forged' })).toString('base64url')}.${jwt.split('.')[2]}`,
@@ -1231,6 +1246,7 @@ describe('API reference', () => {
 /**
  * A foreign issuer for the browser tests: a plain http server on 127.0.0.1 (the local setting
  * WEBHOOKS_ALLOW_HTTP_LOCALHOST lets the verifier fetch loopback over http, as for webhooks).
+ * A document that is a Buffer is answered as `image/png` (a baked badge by link).
  * @returns {Promise<{ url: string; documents: Map<string, unknown>; stop: () => Promise<void> }>}
  */
 async function foreignIssuerHost() {
@@ -1240,6 +1256,7 @@ async function foreignIssuerHost() {
   const server = createServer((req, res) => {
     const doc = documents.get(req.url ?? '');
     if (doc === undefined) return void res.writeHead(404).end();
+    if (Buffer.isBuffer(doc)) return void res.writeHead(200, { 'content-type': 'image/png' }).end(doc);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));

@@ -1294,7 +1294,7 @@ export interface paths {
         put?: never;
         /**
          * Verify any issuer’s Open Badges 3.0 credential
-         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Send the credential as JSON, or a baked badge’s bytes as `image/png` or `image/svg+xml` (bytes that are not the declared image get a failed `parse` check). Always 200 with a verdict: a credential that fails is an answer, not an error.
+         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Send the credential as JSON, or a baked badge’s bytes as `image/png` or `image/svg+xml` (bytes that are not the declared image get a failed `parse` check), or name it by `url` (fetched under the same rules, from the same budget; the answer’s `fetched` says what came back). Always 200 with a verdict: a credential that fails is an answer, not an error (a `url` that cannot be fetched is a 422).
          */
         post: operations["verifyCredential"];
         delete?: never;
@@ -1975,7 +1975,7 @@ export interface paths {
         put?: never;
         /**
          * Verify any issuer’s Open Badges 3.0 credential (public, for the /verify page)
-         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Send the credential as JSON, or a baked badge’s bytes as `image/png` or `image/svg+xml` (bytes that are not the declared image get a failed `parse` check). Always 200 with a verdict: a credential that fails is an answer, not an error. Public, limited to 60 requests per minute per client address (the same budget as the leaderboard); partners use `POST /api/v1/credentials/verify` with an API key.
+         * @description Checks an Open Badges 3.0 credential from any issuer, in the 1EdTech validator’s order: parse (a compact VC-JWT with or without a `vc` claim, a JSON credential, or a baked PNG/SVG badge); `@context` and `type`; the 1EdTech AchievementCredential JSON Schema; the signature (RS256, ES256 or EdDSA) with the key the `kid` URL answers on the issuer’s own origin, or a did:web / did:key issuer’s key (refused: `alg` none, HMAC, embedded `jwk`, `jku`, `x5u`, `x5c`, `crit`); the JWT claims; `nbf`/`exp` and `validFrom`/`validUntil`; the Bitstring Status List (fetched, its signature checked, the bit read); the issuer’s Profile (a failure to fetch it is a warning). Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the lifetime their answers state. Send the credential as JSON, or a baked badge’s bytes as `image/png` or `image/svg+xml` (bytes that are not the declared image get a failed `parse` check), or name it by `url` (fetched under the same rules, from the same budget; the answer’s `fetched` says what came back). Always 200 with a verdict: a credential that fails is an answer, not an error (a `url` that cannot be fetched is a 422). Public, limited to 60 requests per minute per client address (the same budget as the leaderboard); partners use `POST /api/v1/credentials/verify` with an API key.
          */
         post: operations["verifyCredentialPublic"];
         delete?: never;
@@ -2560,7 +2560,7 @@ export interface paths {
         put?: never;
         /**
          * Check a credential or baked badge from the /verify form (HTML)
-         * @description The `/verify` form’s target (`multipart/form-data`): runs the platform’s verifier (the same as `POST /api/credentials/verify`, sharing its per-IP limit of 60 a minute) on the uploaded badge or the pasted credential and shows its answer in one of three honest states: issuer verified here (green, with how), a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential restated). A credential of this platform is also compared with the certificate’s current record. Nothing is stored. Nothing sent is a 400 page with the form again.
+         * @description The `/verify` form’s target (`multipart/form-data`): runs the platform’s verifier (the same as `POST /api/credentials/verify`, sharing its per-IP limit of 60 a minute) on the uploaded badge or the pasted credential and shows its answer in one of three honest states: issuer verified here (green, with how), a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential restated). A credential of this platform is also compared with the certificate’s current record. Nothing is stored. A baked badge’s image is shown beside its claims, from the bytes that were checked (decision 0358). A `url` is fetched under the verifier’s outside-fetch rules; one that gives no credential is a 422 page with the form again, the link kept. Nothing sent is a 400 page with the form again.
          */
         post: operations["submitCredentialVerifierPage"];
         delete?: never;
@@ -4617,6 +4617,20 @@ export interface components {
             kid: string | null;
             /** Format: date-time */
             checkedAt: string;
+            /** @description When the credential was named by `url`: what was fetched; otherwise null. */
+            fetched: {
+                /** @description The `url` as it was sent. */
+                url: string;
+                /** @description Where the answer came from (only a redirect on the same origin is followed). */
+                finalUrl: string;
+                /** @description The answer’s `Content-Type` (its media type only), null when it named none. */
+                mediaType: string | null;
+                /**
+                 * Format: int64
+                 * @description The answer’s size in bytes.
+                 */
+                size: number;
+            } | null;
         };
         CredentialCheck: {
             /**
@@ -4628,7 +4642,7 @@ export interface components {
             outcome: "passed" | "failed" | "warning" | "unverifiable" | "skipped";
             detail: string;
         };
-        /** @description Exactly one of `credential` and `badge`. */
+        /** @description Exactly one of `credential`, `badge` and `url`. */
         VerifyCredentialRequest: {
             /**
              * @description The credential as text: a compact VC-JWT (with or without a `vc` claim), or the JSON of a credential; or a JSON credential as an object (an embedded Data Integrity proof is not checked yet: verdict `unverifiable`). Nested at most 64 levels (deeper: 422).
@@ -4639,6 +4653,12 @@ export interface components {
             };
             /** @description A baked badge as base64 (standard or URL-safe) of its bytes: a PNG with an `iTXt` chunk `openbadgecredential`, or an SVG with an `<openbadges:credential>` element. */
             badge?: string;
+            /**
+             * Format: uri
+             * @description Where to fetch the credential: its answer may be a VC-JWT, a JSON credential (Data Integrity too) or a baked PNG or SVG badge, read as its `Content-Type` says (a web page or another image is not a credential: a failed `parse` check). Fetched under the outside-fetch rules (https, public addresses after DNS, same-origin redirects only, 3 s, 1 MiB) from the verification’s own budget of 6 fetches; a URL refused by them is a 422 `credential-url-refused`, one that gives no answer a 422 `credential-url-unreachable`.
+             * @example https://badges.example.edu/credentials/42.png
+             */
+            url?: string;
         };
         ChangeBriefStateRequest: {
             /** @enum {string} */
@@ -5516,6 +5536,8 @@ export interface components {
             badge?: string;
             /** @description Or the credential: a VC-JWT or the credential as JSON. */
             credential?: string;
+            /** @description Or a link to the badge (used when neither of the above is given): fetched and read as `POST /api/credentials/verify` reads `url` (decision 0357). */
+            url?: string;
             /** @description The page’s language (`en` or `hi`). */
             lang?: string;
         };
@@ -14178,7 +14200,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64), or a baked badge as raw bytes with `Content-Type: image/png` or `image/svg+xml`. */
+        /** @description The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64; `url`: where to fetch either), or a baked badge as raw bytes with `Content-Type: image/png` or `image/svg+xml`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VerifyCredentialRequest"];
@@ -14255,7 +14277,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Body does not match the schema */
+            /** @description Not exactly one of `credential`, `badge` and `url`, or a body the schema refuses (`validation-failed`); a `url` the outside-fetch rules refuse (`credential-url-refused`) or that gave no answer to read: timeout, over 1 MiB, a redirect to another host, a status other than 200 (`credential-url-unreachable`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17822,7 +17844,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64), or a baked badge as raw bytes with `Content-Type: image/png` or `image/svg+xml`. */
+        /** @description The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64; `url`: where to fetch either), or a baked badge as raw bytes with `Content-Type: image/png` or `image/svg+xml`. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VerifyCredentialRequest"];
@@ -17873,7 +17895,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Body does not match the schema */
+            /** @description Not exactly one of `credential`, `badge` and `url`, or a body the schema refuses (`validation-failed`); a `url` the outside-fetch rules refuse (`credential-url-refused`) or that gave no answer to read: timeout, over 1 MiB, a redirect to another host, a status other than 200 (`credential-url-unreachable`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20380,13 +20402,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Body does not match the schema */
+            /** @description The `url` was refused or gave no credential (`credential-url-refused`, `credential-url-unreachable`): for a browser the form again, the link kept, and why; or a field over its limit (`validation-failed`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
+                    "text/html": string;
                 };
             };
             /** @description Rate limit exceeded */
@@ -21287,7 +21310,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                type: "malformed-json" | "empty-body" | "invalid-encoding" | "malformed-xml" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "send-state-invalid" | "host-address-refused" | "host-access-denied" | "host-discovery-failed" | "host-registration-refused" | "host-token-failed" | "host-upsert-refused" | "internal-error";
+                type: "malformed-json" | "empty-body" | "invalid-encoding" | "malformed-xml" | "invalid-parameters" | "unauthenticated" | "forbidden" | "guardian-consent-required" | "recent-sign-in-required" | "guardian-not-eligible" | "email-unconfirmed" | "organisation-suspended" | "not-found" | "method-not-allowed" | "conflict" | "idempotency-key-in-use" | "idempotency-key-mismatch" | "certificate-revoked" | "payload-too-large" | "unsupported-media-type" | "validation-failed" | "quota-exceeded" | "submission-limit-reached" | "not-configured" | "upstream-unavailable" | "send-state-invalid" | "host-address-refused" | "host-access-denied" | "host-discovery-failed" | "host-registration-refused" | "host-token-failed" | "host-upsert-refused" | "credential-url-refused" | "credential-url-unreachable" | "internal-error";
             };
             cookie?: never;
         };

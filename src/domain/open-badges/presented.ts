@@ -44,18 +44,52 @@ function fromText(text: string, container: Presented['container']): Presented | 
 export type DeclaredImage = 'png' | 'svg';
 
 /**
+ * How bytes came: declared as an image (a request body's `Content-Type`), or fetched from a URL
+ * whose answer named `mediaType` (its `Content-Type` essence, '' when it named none).
+ */
+export type Declared = DeclaredImage | { fetchedAs: string };
+
+/** Media types a credential is served as that say nothing about which form it is in: read by sniffing. */
+const SNIFFED =
+  /^(application\/([\w.+-]+\+)?(json|jwt)|application\/vc|application\/octet-stream|text\/plain|(application|text)\/xml|)$/;
+
+/**
+ * What a fetched answer's media type says about its bytes: a PNG or an SVG to be that image,
+ * text or JSON (or nothing said) to be sniffed, a web page or another image never a credential.
+ */
+export function declaredByMediaType(mediaType: string): { image?: DeclaredImage } | { error: string } {
+  if (mediaType === 'image/png') return { image: 'png' };
+  if (mediaType === 'image/svg+xml') return { image: 'svg' };
+  if (SNIFFED.test(mediaType)) return {};
+  if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml')
+    return { error: `The URL answered a web page (${mediaType}), not a credential or a baked badge.` };
+  if (mediaType.startsWith('image/'))
+    return { error: `The URL answered an ${mediaType} image: only a PNG or an SVG can carry a credential.` };
+  return { error: `The URL answered ${mediaType.slice(0, 100)}, not a credential or a baked badge.` };
+}
+
+/**
  * The credential in `bytes`: a PNG's `openbadgecredential` chunk, an SVG's
  * `<openbadges:credential verify="…">` (or its text content), else the bytes as UTF-8 text.
- * Bytes sent as `image/png` or `image/svg+xml` (`declared`) must be that image.
+ * Bytes sent as `image/png` or `image/svg+xml` (`declared`) must be that image; fetched bytes are
+ * read as their answer's media type says ({@link declaredByMediaType}).
  */
-export function readPresented(bytes: Uint8Array, declared?: DeclaredImage): Presented | { error: string } {
-  if (bytes.length === 0) return { error: 'Nothing was sent.' };
+export function readPresented(bytes: Uint8Array, how?: Declared): Presented | { error: string } {
+  const fetched = typeof how === 'object';
+  if (bytes.length === 0) return { error: fetched ? 'The URL answered an empty body.' : 'Nothing was sent.' };
+  let declared: DeclaredImage | undefined;
+  if (typeof how === 'object') {
+    const said = declaredByMediaType(how.fetchedAs);
+    if ('error' in said) return said;
+    declared = said.image;
+  } else declared = how;
   const png = PNG_SIGNATURE.every((b, i) => bytes[i] === b);
-  if (declared === 'png' && !png) return { error: 'The body is declared image/png but is not a PNG.' };
-  if (declared === 'svg' && png) return { error: 'The body is declared image/svg+xml but is a PNG.' };
+  const body = fetched ? 'The answer' : 'The body';
+  if (declared === 'png' && !png) return { error: `${body} is declared image/png but is not a PNG.` };
+  if (declared === 'svg' && png) return { error: `${body} is declared image/svg+xml but is a PNG.` };
   const found = readBytes(bytes, png);
   if (declared === 'svg' && !('error' in found) && found.container !== 'svg')
-    return { error: 'The body is declared image/svg+xml but is not an SVG document.' };
+    return { error: `${body} is declared image/svg+xml but is not an SVG document.` };
   return found;
 }
 

@@ -1,5 +1,7 @@
 import { getReadReplicaDb } from '../../db/client';
 import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
+import type { Declared } from '../../domain/open-badges/presented';
+import { bakedBadgeDataUrl } from '../../domain/pages/badge-image';
 import { finishedResponse, openDocument } from '../../http/finished-response';
 import type { AppRouteHandler } from '../../http/types';
 import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
@@ -11,7 +13,7 @@ import type { VerificationReport } from '../../services/credential-verifier';
 import { cachedLeaderboard } from '../../services/leaderboard';
 import { JWKS_PATH } from '../certificates/certificates.routes';
 import { homePage } from './home.templates';
-import { chooseLanguage, type Lang } from './i18n';
+import { chooseLanguage, type Lang, t } from './i18n';
 import { pageHeaders } from './layout';
 import { embedCsp, LOADER_SCRIPT } from './pages.assets';
 import { PAGE_VERSION, verificationPage } from './pages.cold';
@@ -167,32 +169,77 @@ async function fieldBytes(value: unknown): Promise<{ bytes: Uint8Array; type: st
   return null;
 }
 
+/** The two problems of a link that gives no credential (decision 0357), shown on the form's link field. */
+const URL_PROBLEMS = new Set(['credential-url-refused', 'credential-url-unreachable']);
+
 /**
- * `POST /verify`: the form's badge or pasted credential, through the platform's verifier (loaded
- * on this path only), answered as a page. A credential naming one of our certificates is compared
- * with the certificate's current record. Reads only: nothing is stored.
+ * `POST /verify`: the form's badge, pasted credential or link, through the platform's verifier
+ * (loaded on this path only), answered as a page. A credential naming one of our certificates is
+ * compared with the certificate's current record; a baked badge's image is shown back from its own
+ * bytes (decision 0358). A link that gives no credential is a 422 page with the form, the link kept.
+ * Reads only: nothing is stored.
  */
 export const verifierSubmit: AppRouteHandler<typeof routes.verifierSubmit> = async (c) => {
   const form = await c.req.parseBody();
   const lang = chooseLanguage(c.req.raw);
   const sent = (await fieldBytes(form.badge)) ?? (await fieldBytes(form.credential));
-  if (!sent)
-    throw new ProblemError('empty-body', 'Choose a badge image or paste a credential.', {
-      errors: [{ pointer: '#/badge', detail: 'Choose a badge image or paste a credential.' }],
-    });
-  const declared = sent.type === 'image/png' ? 'png' : sent.type === 'image/svg+xml' ? 'svg' : undefined;
-  const [{ verifyPresentedCredential }, { readPresented }] = await Promise.all([
+  const link = typeof form.url === 'string' ? form.url.trim().slice(0, 2048) : '';
+  if (!sent && !link)
+    throw new ProblemError(
+      'empty-body',
+      'Choose a badge image, paste a credential or give a link to the badge.',
+      {
+        errors: [
+          {
+            pointer: '#/badge',
+            detail: 'Choose a badge image, paste a credential or give a link to the badge.',
+          },
+        ],
+      },
+    );
+  const [{ verifyPresentedCredential }, { readPresented }, { verifyCredentialAt }] = await Promise.all([
     import('../../services/credential-verifier'),
     import('../../domain/open-badges/presented'),
+    import('../../services/verifier/credential-url'),
   ]);
-  const report = await verifyPresentedCredential(c.get('db'), c.env, sent.bytes, new Date(), declared);
-  const own = await ownRecord(c, report, readPresented(sent.bytes, declared));
   const pasted = typeof form.credential === 'string' ? form.credential.slice(0, 20_000) : undefined;
+  const headers = { ...pageHeaders(lang), 'Cache-Control': 'no-store' };
   const { signedIn } = await pageViewer(c);
-  return c.body(verifierPage(lang, { report, own, form: { credential: pasted }, signedIn }), 200, {
-    ...pageHeaders(lang),
-    'Cache-Control': 'no-store',
-  });
+  let checked: { report: VerificationReport; bytes: Uint8Array; how: Declared | undefined };
+  if (sent) {
+    const how = sent.type === 'image/png' ? 'png' : sent.type === 'image/svg+xml' ? 'svg' : undefined;
+    const report = await verifyPresentedCredential(c.get('db'), c.env, sent.bytes, new Date(), how);
+    checked = { report, bytes: sent.bytes, how };
+  } else {
+    try {
+      const { report, badge } = await verifyCredentialAt(c.get('db'), c.env, link);
+      checked = { report, bytes: badge.bytes, how: { fetchedAs: badge.answer.mediaType ?? '' } };
+    } catch (error) {
+      if (!(error instanceof ProblemError) || !URL_PROBLEMS.has(error.type)) throw error;
+      const v = t(lang).verifier;
+      const text = error.type === 'credential-url-refused' ? v.urlRefused : v.urlUnreachable;
+      const errors = [{ field: 'url' as const, text: text(error.errors?.[0]?.detail ?? error.message) }];
+      return c.body(
+        verifierPage(lang, { form: { credential: pasted, url: link, errors }, signedIn }),
+        422,
+        headers,
+      );
+    }
+  }
+  const { report, bytes, how } = checked;
+  const own = await ownRecord(c, report, readPresented(bytes, how));
+  const image = bakedBadgeDataUrl(bytes, report.container);
+  return c.body(
+    verifierPage(lang, {
+      report,
+      own,
+      image,
+      form: { credential: pasted, url: sent ? undefined : link },
+      signedIn,
+    }),
+    200,
+    headers,
+  );
 };
 
 /** The certificate number a credential of this site names in its fixed claim (evidence id = our page). */

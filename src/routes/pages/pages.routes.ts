@@ -27,7 +27,7 @@ const htmlContent = (description: string) => ({
  * `errorResponses` plus a `text/html` representation: these routes answer errors with an HTML
  * page when the request's `Accept` lists `text/html` (a browser), and with problem+json otherwise.
  */
-function pageErrors<S extends 400 | 404 | 413 | 415 | 429>(...statuses: S[]) {
+function pageErrors<S extends 400 | 404 | 413 | 415 | 422 | 429>(...statuses: S[]) {
   const base = errorResponses(...statuses);
   const out = {} as Record<S | 500, (typeof base)[S | 500] & { content: Record<string, unknown> }>;
   for (const [status, response] of Object.entries(base) as [`${S | 500}`, (typeof base)[S | 500]][]) {
@@ -204,6 +204,15 @@ export const VerifierFormSchema = z
       .max(1_048_576)
       .optional()
       .openapi({ description: 'Or the credential: a VC-JWT or the credential as JSON.' }),
+    url: z
+      .string()
+      .max(2048)
+      .optional()
+      .openapi({
+        description:
+          'Or a link to the badge (used when neither of the above is given): fetched and read as ' +
+          '`POST /api/credentials/verify` reads `url` (decision 0357).',
+      }),
     lang: z.string().max(16).optional().openapi({ description: 'The page’s language (`en` or `hi`).' }),
   })
   .openapi('VerifierForm');
@@ -221,7 +230,9 @@ export const verifierSubmit = defineRoute({
     'a genuine signature by an issuer nobody here vetted (amber: the issuer’s id shown, its name marked as its own ' +
     'claim), or invalid, altered, revoked or expired (red, the state first, no claim of an altered credential ' +
     'restated). A credential of this platform is also compared with the certificate’s current record. Nothing is ' +
-    'stored. Nothing sent is a 400 page with the form again.',
+    'stored. A baked badge’s image is shown beside its claims, from the bytes that were checked (decision 0358). ' +
+    'A `url` is fetched under the verifier’s outside-fetch rules; one that gives no credential is a 422 page with ' +
+    'the form again, the link kept. Nothing sent is a 400 page with the form again.',
   security: [],
   middleware: [htmlProblems('verifier'), ipRateLimit(), verifierBodyLimit] as const,
   request: {
@@ -237,6 +248,12 @@ export const verifierSubmit = defineRoute({
       content: htmlContent('An HTML document on the site’s layout.'),
     },
     ...pageErrors(400, 413, 415, 429),
+    422: {
+      ...pageErrors(422)[422],
+      description:
+        'The `url` was refused or gave no credential (`credential-url-refused`, `credential-url-unreachable`): for a ' +
+        'browser the form again, the link kept, and why; or a field over its limit (`validation-failed`).',
+    },
   },
 });
 

@@ -405,9 +405,11 @@ ${details(c.technicalHeading, technical, 'technical')}`;
 // ---------------------------------------------------------------- /verify (any credential)
 
 export type VerifierForm = {
-  /** The problems with what was sent (nothing, too large). */
-  errors?: { field: 'badge' | 'credential'; text: string }[];
+  /** The problems with what was sent (nothing, too large, a link that gave no credential). */
+  errors?: { field: 'badge' | 'credential' | 'url'; text: string }[];
   credential?: string;
+  /** The link to the badge, as it was given. */
+  url?: string;
 };
 
 /** A comparison with our own record, for a credential that names one of our certificates. */
@@ -418,9 +420,10 @@ export type OwnRecord =
 
 function verifierForm(s: Catalogue, form: VerifierForm): Html {
   const v = s.verifier;
-  const errorFor = (field: 'badge' | 'credential') => form.errors?.find((e) => e.field === field);
+  const errorFor = (field: 'badge' | 'credential' | 'url') => form.errors?.find((e) => e.field === field);
   const fileError = errorFor('badge');
   const textError = errorFor('credential');
+  const urlError = errorFor('url');
   return html`<form method="post" action="/verify" enctype="multipart/form-data" id="verifier" novalidate>
 <div class="form-group${fileError ? ' form-group--error' : ''}">
 <label class="label" for="badge">${v.fileLabel}</label>
@@ -433,6 +436,12 @@ ${fileError ? html`<span class="error-message" id="badge-error"><span class="vis
 <span class="hint" id="credential-hint">${v.textHint}</span>
 ${textError ? html`<span class="error-message" id="credential-error"><span class="visually-hidden">${s.common.error}:</span> ${textError.text}</span>` : ''}
 <textarea class="textarea" id="credential" name="credential" rows="5" spellcheck="false" autocomplete="off" aria-describedby="credential-hint">${form.credential ?? ''}</textarea>
+</div>
+<div class="form-group${urlError ? ' form-group--error' : ''}">
+<label class="label" for="url">${v.urlLabel}</label>
+<span class="hint" id="url-hint">${v.urlHint}</span>
+${urlError ? html`<span class="error-message" id="url-error"><span class="visually-hidden">${s.common.error}:</span> ${urlError.text}</span>` : ''}
+<input class="input" id="url" name="url" type="url" inputmode="url" maxlength="2048" spellcheck="false" autocomplete="off" placeholder="https://" value="${form.url ?? ''}" aria-describedby="url-hint${urlError ? ' url-error' : ''}">
 </div>
 ${button({ text: v.submit, id: 'verifier-submit' })}
 </form>`;
@@ -448,8 +457,17 @@ function lookupForm(s: Catalogue, lang: Lang, value = ''): Html {
 </form>`;
 }
 
-/** The verdict on a presented credential: only what the server's verifier answered. */
-export function reportView(report: VerificationReport, lang: Lang, own?: OwnRecord): Html {
+/**
+ * The verdict on a presented credential: only what the server's verifier answered. `image`: the
+ * baked badge that was checked, as a `data:` URL of its own bytes (decision 0358), shown beside
+ * what it claims when its claims are shown at all.
+ */
+export function reportView(
+  report: VerificationReport,
+  lang: Lang,
+  own?: OwnRecord,
+  image?: string | null,
+): Html {
   const s = t(lang);
   const d = s.verdict;
   let tone = toneOfReport(report);
@@ -512,21 +530,44 @@ export function reportView(report: VerificationReport, lang: Lang, own?: OwnReco
   const extra = html`${failing && tone !== 'verified' && tone !== 'unvetted' ? html`<p><strong>${d.whyFailed}:</strong> <span id="failing">${failing.detail}</span></p>` : ''}
 ${revocation === 'none' && showClaims ? html`<p id="revocation" data-revocation="none">${d.noRevocation}</p>` : revocation === 'checked' && report.verdict === 'valid' ? html`<p id="revocation" data-revocation="checked">${d.revocationChecked}</p>` : ''}`;
   const cred = report.credential;
+  const v = s.verifier;
+  const fetched = report.fetched
+    ? summaryList(
+        [
+          {
+            key: v.fetchedFrom,
+            value: html`<code>${report.fetched.finalUrl}</code>${report.fetched.mediaType ? html` <span class="secondary">(${report.fetched.mediaType})</span>` : ''}`,
+            id: 'fetched-from',
+          },
+        ],
+        'fetched',
+      )
+    : '';
+  const achievementName = cred?.achievement.name || cred?.name || null;
+  const claimList = cred
+    ? summaryList(
+        [
+          achievementName ? { key: d.achievement, value: achievementName } : null,
+          cred.achievement.description ? { key: d.description, value: cred.achievement.description } : null,
+          cred.subjectId ? { key: d.subject, value: html`<code>${cred.subjectId}</code>` } : null,
+          cred.validFrom ? { key: d.validFrom, value: dateInWords(cred.validFrom, lang) } : null,
+          cred.validUntil ? { key: d.validUntil, value: dateInWords(cred.validUntil, lang) } : null,
+        ],
+        'claims',
+      )
+    : '';
   const claims =
     showClaims && cred
       ? html`<h2>${tone === 'verified' ? d.whatItSays : d.whatItClaims}</h2>
-${summaryList(
-  [
-    cred.achievement.name || cred.name
-      ? { key: d.achievement, value: cred.achievement.name ?? cred.name ?? '' }
-      : null,
-    cred.achievement.description ? { key: d.description, value: cred.achievement.description } : null,
-    cred.subjectId ? { key: d.subject, value: html`<code>${cred.subjectId}</code>` } : null,
-    cred.validFrom ? { key: d.validFrom, value: dateInWords(cred.validFrom, lang) } : null,
-    cred.validUntil ? { key: d.validUntil, value: dateInWords(cred.validUntil, lang) } : null,
-  ],
-  'claims',
-)}`
+${
+  image
+    ? html`<div class="certificate" id="badge-image-block">
+<div class="certificate__badge"><img id="badge-image" src="${image}" width="160" height="160" alt="${achievementName ? v.badgeImageAlt(achievementName) : v.badgeImageAltUnnamed}"></div>
+<div>${claimList}</div>
+</div>
+<p class="secondary small" id="badge-image-note">${v.badgeImageNote}</p>`
+    : claimList
+}`
       : '';
   const checks = html`<table class="table" id="checks">
 <caption class="visually-hidden">${d.checksHeading}</caption>
@@ -543,6 +584,7 @@ ${report.checks.map(
   return html`<div id="verifier-result" data-verdict="${report.verdict}" data-tone="${tone}">
 ${verdictBox({ tone, title, body, extra, lang, status: report.verdict })}
 ${summaryList(issuerRows, 'issuer')}
+${fetched}
 ${claims}
 ${details(d.checksHeading, checks, 'checks-details')}
 </div>`;
@@ -561,6 +603,8 @@ export function verifierPage(
   o: {
     report?: VerificationReport;
     own?: OwnRecord;
+    /** The baked badge that was checked, as a `data:` URL of its bytes. */
+    image?: string | null;
     form?: VerifierForm;
     problem?: ProblemBody;
     signedIn?: boolean;
@@ -583,7 +627,7 @@ export function verifierPage(
   const body = html`${form.errors?.length ? errorSummary({ title: s.common.thereIsAProblem, errors: form.errors.map((e) => ({ href: `#${e.field}`, text: e.text })) }) : ''}
 ${other}
 <h1>${v.title}</h1>
-${o.report ? html`<h2>${v.resultHeading}</h2>\n${reportView(o.report, lang, o.own)}\n<h2>${v.checkAnother}</h2>` : html`<p class="lead">${v.lead}</p>`}
+${o.report ? html`<h2>${v.resultHeading}</h2>\n${reportView(o.report, lang, o.own, o.image)}\n<h2>${v.checkAnother}</h2>` : html`<p class="lead">${v.lead}</p>`}
 ${verifierForm(s, form)}
 <p class="secondary small">${v.sentNote}</p>
 <h2>${v.lookupHeading}</h2>

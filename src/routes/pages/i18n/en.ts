@@ -256,10 +256,21 @@ export const en = {
     lookupButton: 'Check number',
     resultHeading: 'Result',
     checkAnother: 'Check another credential',
-    nothingSent: 'Choose a badge image or paste a credential',
+    nothingSent: 'Choose a badge image, paste a credential or give a link to the badge',
     tooLarge: 'The file is larger than 1 MB',
     errorTitle: 'Check the form',
     yourCredential: 'The credential you sent',
+    urlLabel: 'Or a link to the badge',
+    urlHint:
+      'An https address where the badge image (PNG or SVG) or the signed credential is published. This site fetches it once to check it.',
+    urlRefused: (detail: string) => `This link cannot be fetched: ${detail}`,
+    urlUnreachable: (detail: string) => `The link gave no badge: ${detail}`,
+    badgeImage: 'Badge image',
+    badgeImageAlt: (name: string) => `The badge image that was checked: ${name}`,
+    badgeImageAltUnnamed: 'The badge image that was checked',
+    badgeImageNote:
+      'The image that was checked, shown from its own bytes. Images a credential links to elsewhere are never loaded: that would tell their host who is looking.',
+    fetchedFrom: 'Fetched from',
   },
   notFound: {
     typoTitle: 'This certificate number has a typo',

@@ -249,10 +249,21 @@ export const hi: Catalogue = {
     lookupButton: 'नंबर जाँचें',
     resultHeading: 'परिणाम',
     checkAnother: 'दूसरा क्रेडेंशियल जाँचें',
-    nothingSent: 'बैज चित्र चुनें या क्रेडेंशियल चिपकाएँ',
+    nothingSent: 'बैज चित्र चुनें, क्रेडेंशियल चिपकाएँ या बैज का लिंक दें',
     tooLarge: 'फ़ाइल 1 MB से बड़ी है',
     errorTitle: 'फ़ॉर्म जाँचें',
     yourCredential: 'आपका भेजा क्रेडेंशियल',
+    urlLabel: 'या बैज का लिंक',
+    urlHint:
+      'एक https पता जहाँ बैज चित्र (PNG या SVG) या हस्ताक्षरित क्रेडेंशियल प्रकाशित है। यह साइट उसे जाँचने के लिए एक बार लाती है।',
+    urlRefused: (detail: string) => `यह लिंक नहीं लाया जा सकता: ${detail}`,
+    urlUnreachable: (detail: string) => `लिंक से कोई बैज नहीं मिला: ${detail}`,
+    badgeImage: 'बैज चित्र',
+    badgeImageAlt: (name: string) => `जाँचा गया बैज चित्र: ${name}`,
+    badgeImageAltUnnamed: 'जाँचा गया बैज चित्र',
+    badgeImageNote:
+      'जाँचा गया चित्र, उसकी अपनी बाइट्स से दिखाया गया। क्रेडेंशियल जिन चित्रों का कहीं और लिंक देता है, वे कभी लोड नहीं होते: इससे उनके होस्ट को पता चल जाता कि कौन देख रहा है।',
+    fetchedFrom: 'यहाँ से लाया गया',
   },
   notFound: {
     typoTitle: 'इस प्रमाणपत्र नंबर में टाइपिंग की गलती है',

@@ -2,16 +2,18 @@ import type { MiddlewareHandler } from 'hono';
 import type { DeclaredImage } from '../../../domain/open-badges/presented';
 import { ProblemError } from '../../../lib/problem';
 import { verifyPresentedCredential } from '../../../services/credential-verifier';
+import { verifyCredentialAt } from '../../../services/verifier/credential-url';
 
-/** The bytes of `{credential}` (text) or `{badge}` (base64), or a 422. */
-export function presentedBytes(body: {
+type PresentedBody = {
   credential?: string | Record<string, unknown> | undefined;
   badge?: string | undefined;
-}): Uint8Array {
-  if ((body.credential === undefined) === (body.badge === undefined))
-    throw new ProblemError('validation-failed', 'Send exactly one of credential and badge.', {
-      errors: [{ pointer: '#/credential', detail: 'Send exactly one of credential and badge.' }],
-    });
+  url?: string | undefined;
+};
+
+const ONE_OF = 'Send exactly one of credential, badge and url.';
+
+/** The bytes of `{credential}` (text) or `{badge}` (base64), or a 422. */
+function presentedBytes(body: Omit<PresentedBody, 'url'>): Uint8Array {
   if (body.credential !== undefined)
     return new TextEncoder().encode(
       typeof body.credential === 'string' ? body.credential : JSON.stringify(body.credential),
@@ -48,7 +50,7 @@ export const presentedMediaType: MiddlewareHandler = async (c, next) => {
     } else if (!JSON_TYPE.test(essence))
       throw new ProblemError(
         'unsupported-media-type',
-        'Send the credential as JSON ({"credential": …} or {"badge": base64}) with Content-Type: application/json, ' +
+        'Send the credential as JSON ({"credential": …}, {"badge": base64} or {"url": …}) with Content-Type: application/json, ' +
           `or a baked badge's bytes with Content-Type: image/png or image/svg+xml (this one is ${contentType.slice(0, 100)}).`,
       );
   }
@@ -61,10 +63,16 @@ export async function verifyPresented(
   db: Parameters<typeof verifyPresentedCredential>[0],
   req: { header(name: 'content-type'): string | undefined; arrayBuffer(): Promise<ArrayBuffer> },
   /** The validated JSON body; the image entries' (string) type only exists for the type checker. */
-  json: { credential?: string | Record<string, unknown> | undefined; badge?: string | undefined } | string,
+  json: PresentedBody | string,
 ) {
   const declared = IMAGE_TYPES[essenceOf(req.header('content-type') ?? '')];
   if (declared)
     return verifyPresentedCredential(db, env, new Uint8Array(await req.arrayBuffer()), new Date(), declared);
-  return verifyPresentedCredential(db, env, presentedBytes(typeof json === 'string' ? {} : json));
+  const body = typeof json === 'string' ? {} : json;
+  if ([body.credential, body.badge, body.url].filter((v) => v !== undefined).length !== 1)
+    throw new ProblemError('validation-failed', ONE_OF, {
+      errors: [{ pointer: '#/credential', detail: ONE_OF }],
+    });
+  if (body.url !== undefined) return (await verifyCredentialAt(db, env, body.url)).report;
+  return verifyPresentedCredential(db, env, presentedBytes(body));
 }

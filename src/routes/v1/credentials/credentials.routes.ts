@@ -19,7 +19,8 @@ const badgeBytes = (what: string) => ({
 export const VERIFY_REQUEST_BODY = {
   required: true as const,
   description:
-    'The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64), ' +
+    'The credential as JSON (`credential`: a VC-JWT or JSON credential as text; `badge`: a baked badge as base64; ' +
+    '`url`: where to fetch either), ' +
     'or a baked badge as raw bytes with `Content-Type: image/png` or `image/svg+xml`.',
   content: {
     ...json(VerifyCredentialRequestSchema),
@@ -40,6 +41,13 @@ export const VERIFY_BODY_ERRORS = {
     description: 'Malformed JSON, or an empty `image/png` / `image/svg+xml` body (`empty-body`).',
   },
   413: { ...base[413], description: 'Request body over 1 MiB.' },
+  422: {
+    ...errorResponses(422)[422],
+    description:
+      'Not exactly one of `credential`, `badge` and `url`, or a body the schema refuses (`validation-failed`); a ' +
+      '`url` the outside-fetch rules refuse (`credential-url-refused`) or that gave no answer to read: timeout, ' +
+      'over 1 MiB, a redirect to another host, a status other than 200 (`credential-url-unreachable`).',
+  },
   415: {
     ...base[415],
     description: 'A `Content-Type` other than `application/json`, `image/png` or `image/svg+xml`.',
@@ -56,8 +64,9 @@ export const VERIFY_DESCRIPTION =
   'Outside fetches follow the webhook address rules (https, public addresses after DNS), at most 6 per ' +
   'verification, 3 s and 256 KiB each, no redirect to another host; keys and status lists are cached for the ' +
   'lifetime their answers state. Send the credential as JSON, or a baked badge’s bytes as `image/png` or ' +
-  '`image/svg+xml` (bytes that are not the declared image get a failed `parse` check). Always 200 with a verdict: ' +
-  'a credential that fails is an answer, not an error.';
+  '`image/svg+xml` (bytes that are not the declared image get a failed `parse` check), or name it by `url` (fetched ' +
+  'under the same rules, from the same budget; the answer’s `fetched` says what came back). Always 200 with a ' +
+  'verdict: a credential that fails is an answer, not an error (a `url` that cannot be fetched is a 422).';
 
 const auth = apiKeyAuth('credentials:verify');
 

@@ -23,9 +23,24 @@ export const VerifyCredentialRequestSchema = z
           'A baked badge as base64 (standard or URL-safe) of its bytes: a PNG with an `iTXt` chunk ' +
           '`openbadgecredential`, or an SVG with an `<openbadges:credential>` element.',
       }),
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .openapi({
+        format: 'uri',
+        description:
+          'Where to fetch the credential: its answer may be a VC-JWT, a JSON credential (Data Integrity too) or a ' +
+          'baked PNG or SVG badge, read as its `Content-Type` says (a web page or another image is not a credential: ' +
+          'a failed `parse` check). Fetched under the outside-fetch rules (https, public addresses after DNS, ' +
+          'same-origin redirects only, 3 s, 1 MiB) from the verification’s own budget of 6 fetches; a URL refused ' +
+          'by them is a 422 `credential-url-refused`, one that gives no answer a 422 `credential-url-unreachable`.',
+        example: 'https://badges.example.edu/credentials/42.png',
+      }),
   })
   .strict()
-  .openapi('VerifyCredentialRequest', { description: 'Exactly one of `credential` and `badge`.' });
+  .openapi('VerifyCredentialRequest', { description: 'Exactly one of `credential`, `badge` and `url`.' });
 
 const CheckSchema = z
   .object({
@@ -103,5 +118,18 @@ export const VerifyCredentialResultSchema = z
     algorithm: z.string().nullable(),
     kid: z.string().nullable(),
     checkedAt: z.string().datetime(),
+    fetched: z
+      .object({
+        url: z.string().openapi({ description: 'The `url` as it was sent.' }),
+        finalUrl: z.string().openapi({
+          description: 'Where the answer came from (only a redirect on the same origin is followed).',
+        }),
+        mediaType: z.string().nullable().openapi({
+          description: 'The answer’s `Content-Type` (its media type only), null when it named none.',
+        }),
+        size: z.number().int().openapi({ description: 'The answer’s size in bytes.' }),
+      })
+      .nullable()
+      .openapi({ description: 'When the credential was named by `url`: what was fetched; otherwise null.' }),
   })
   .openapi('CredentialVerification');
