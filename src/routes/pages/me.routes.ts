@@ -164,6 +164,7 @@ export const ConsentForm = z.object({
   action: z.enum(['grant', 'revoke']).openapi({ description: 'Grant or withdraw.' }),
   return: z
     .string()
+    .max(30)
     .regex(/^\/verify\/VP-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)
     .optional()
     .openapi({
