@@ -123,7 +123,8 @@ describe('GET /embed/leaderboard with Accept-Encoding (issue 43)', () => {
     const plain = await call('/embed/leaderboard', { headers });
     expect(plain.status).toBe(200);
     expect(plain.headers.get('Content-Encoding')).toBeNull();
-    expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+    // The embed speaks the visitor's language too (issue 52): both negotiations are named.
+    expect(plain.headers.get('Vary')).toBe('Accept-Encoding, Accept-Language');
     const html = await plain.text();
     expect(html).toContain('<table');
 
@@ -135,6 +136,7 @@ describe('GET /embed/leaderboard with Accept-Encoding (issue 43)', () => {
     expect(res.headers.get('Content-Encoding')).toBe('gzip');
     expect(res.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('ETag')).toBe(plain.headers.get('ETag'));
+    expect(res.headers.get('Vary')).toBe('Accept-Encoding, Accept-Language');
     expect(res.headers.get('Content-Security-Policy')).toBe(plain.headers.get('Content-Security-Policy'));
     expect(res.headers.get('RateLimit')).toMatch(/^"ip";r=58;t=60$/);
     const bytes = await res.arrayBuffer();

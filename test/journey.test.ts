@@ -115,14 +115,22 @@ describe('the whole journey', () => {
     expect(JSON.stringify(payload)).not.toContain('Ravi');
 
     // The leaderboard shows the consenting candidate in the brief's domain.
+    // Ravi shows his own name, so his row links his certificate (issue 52).
     const board = await (await call(`/api/leaderboard?domain=${DEMO_BRIEF.domain}`)).json<{
-      entries: { rank: number; alias: string; certificates: number; averageEmployerScore: number }[];
+      entries: {
+        rank: number;
+        alias: string;
+        certificates: number;
+        averageEmployerScore: number;
+        certificateNo?: string;
+      }[];
     }>();
     expect(board.entries).toContainEqual({
       rank: 1,
       alias: 'Ravi Kumar',
       certificates: 1,
       averageEmployerScore: 4,
+      certificateNo,
     });
 
     // The agreement rate now counts the new pairs (refreshed after each rating).
