@@ -74,7 +74,7 @@ export const LAZY_ONLY = [
 export const COLD_PAGE_LAZY_ONLY = [
   ...LAZY_ONLY.filter((pattern) => pattern.source !== '^src\\/routes\\/'),
   /^src\/routes\/(?!pages\/)/,
-  /^src\/routes\/pages\/(?!pages\.cold\.ts$|pages\.viewer\.ts$|verify\.templates\.ts$|layout\.ts$|components\.ts$|i18n\/)/,
+  /^src\/routes\/pages\/(?!pages\.cold\.ts$|viewer-caching\.ts$|verify\.templates\.ts$|layout\.ts$|components\.ts$|i18n\/)/,
 ];
 
 /** Modules still in the entry's static graph, reported (not failed) so the figure is seen. */

@@ -25,6 +25,21 @@ export type QrCode = {
  * it. Returns null when it does not fit in version 40 (2,331 bytes).
  */
 export function encodeQr(text: string): QrCode | null {
+  if (last?.text === text) return last.code;
+  const code = encodeAfresh(text);
+  last = { text, code };
+  return code;
+}
+
+/**
+ * The last text encoded and its code: a page's share link is encoded once per render, and the
+ * cold page path encodes it while the payload's KV read is in flight (`warmShareQr` in
+ * src/routes/pages/pages.cold.ts, decision 0327), so the render then finds it here. The code is
+ * shared: callers do not change it.
+ */
+let last: { text: string; code: QrCode | null } | undefined;
+
+function encodeAfresh(text: string): QrCode | null {
   const bytes = Array.from(new TextEncoder().encode(text));
   if (bytes.length > MAX_BYTES_M) return null;
   // Bytes rather than the string: given a string, uqr picks numeric or alphanumeric mode when the
@@ -38,6 +53,16 @@ export function encodeQr(text: string): QrCode | null {
  * `M x y h n v1 h -n z` rectangle per horizontal run of dark modules. The full side is `size + 8`.
  */
 export function qrSvgPath(code: QrCode): string {
+  if (lastPath?.code === code) return lastPath.path;
+  const path = svgPathAfresh(code);
+  lastPath = { code, path };
+  return path;
+}
+
+/** The last code drawn and its path (as `last` above: the cold page draws its QR code early). */
+let lastPath: { code: QrCode; path: string } | undefined;
+
+function svgPathAfresh(code: QrCode): string {
   const parts: string[] = [];
   code.modules.forEach((row, y) => {
     for (let x = 0; x < code.size; x++) {
