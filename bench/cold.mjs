@@ -214,6 +214,8 @@ export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}
     path,
     state: helloState,
     startup: startup.hello,
+    /** @type {string | undefined} */
+    baseline: undefined,
   });
   const rows = [
     hello('/'),
