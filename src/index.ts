@@ -69,11 +69,7 @@ export default {
         // The certificate page from memory or KV by its own builder and template (decision 0325):
         // the payload is read while that module loads.
         return Promise.all([
-          import('./routes/pages/pages.cold').then((page) => {
-            // The share link's QR code drawn while the KV read is in flight (decision 0327).
-            page.warmShareQr(env, pageNo);
-            return page;
-          }),
+          import('./routes/pages/pages.cold'),
           // (A failed KV read is the app's to handle, as it would be without this path.)
           Promise.resolve(coldPayload(env, pageNo)).catch(() => undefined),
         ]).then(([page, found]) =>

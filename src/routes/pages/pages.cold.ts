@@ -92,13 +92,18 @@ const baseUrl = (env: PageEnv): string => env.PUBLIC_BASE_URL.replace(/\/$/, '')
 
 /**
  * Encodes and draws the QR code of `certificateNo`'s share link (the page's `${base}/verify/{no}`)
- * ahead of the page, for src/domain/pages/qr.ts to keep: the entry calls it once this module has
- * loaded and while the payload's KV read is still in flight, so the encoding (≈ 10 ms on a cold
- * isolate's unoptimised code) overlaps the read instead of following it (decision 0327). The page
- * is the same bytes either way.
+ * ahead of the page, for src/domain/pages/qr.ts to keep, with the mask KV's metadata carries when
+ * it was written for this origin: the mask search is most of the encoding's ≈ 10 ms on a cold
+ * isolate's unoptimised code, a third of that without it (decision 0327). The same symbol, so
+ * the page is the same bytes either way.
  */
-export function warmShareQr(env: PageEnv, certificateNo: string): void {
-  const code = encodeQr(`${baseUrl(env)}/verify/${certificateNo}`);
+function warmShareQr(
+  env: PageEnv,
+  certificateNo: string,
+  qr: { base: string; mask: number } | undefined,
+): void {
+  const base = baseUrl(env);
+  const code = encodeQr(`${base}/verify/${certificateNo}`, qr?.base === base ? qr.mask : undefined);
   if (code) qrSvgPath(code);
 }
 
@@ -126,8 +131,10 @@ export function coldPageResponse(
   request: Request,
   env: Env,
   path: string,
-  found: { json: string; etag: string },
+  found: { json: string; etag: string; qr?: { base: string; mask: number } },
 ): Response {
+  const certificateNo = coldPageNumber(request, path);
+  if (certificateNo !== null) warmShareQr(env, certificateNo, found.qr);
   const page = verificationPage(request, env, found, JWKS_PATH);
   const q = path.indexOf('?');
   // (src/middleware/envelope.ts: request id, security headers, CORS for a public read.)
