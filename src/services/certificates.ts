@@ -300,7 +300,8 @@ export async function loadVerification(
     // when a certificate expires, so an entry never outlives `validUntil` (KV's floor is 60 s).
     // The page's share-link QR mask, so a cold isolate's page skips the mask search (decision 0327).
     const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
-    const mask = encodeQr(`${base}/verify/${certificateNo}`)?.mask; // (as the page builds its link)
+    // (As the page builds its link; not for an origin that would take KV's 1,024-byte metadata.)
+    const mask = base.length <= 512 ? encodeQr(`${base}/verify/${certificateNo}`)?.mask : undefined;
     const metadata: VerificationMeta = {
       etag,
       builtAt,
