@@ -18,6 +18,7 @@
 // take the full path through the app (decision 0324).
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { encode } from 'uqr';
 import { DEV_VARS } from '../scripts/lib/dev-vars.mjs';
 import { runWrangler, spawnWrangler } from '../scripts/lib/wrangler.mjs';
 import { buildWorker, prepareState, ROOT } from './lib/server.mjs';
@@ -69,6 +70,11 @@ async function seedColdPayload(persistTo) {
     jwksUrl: 'https://verify.example.org/.well-known/jwks.json',
   };
   const builtAt = Date.now();
+  // As the app writes it (src/services/certificates.ts): the mask of the page's share-link QR code
+  // on the service's origin (wrangler.toml's PUBLIC_BASE_URL), found as src/domain/pages/qr.ts does.
+  const base = 'http://localhost:8787';
+  const link = Array.from(new TextEncoder().encode(`${base}/verify/${COLD_CERTIFICATE_NO}`));
+  const qr = { base, mask: encode(link, { ecc: 'M', boostEcc: false, border: 0 }).maskPattern };
   await runWrangler(
     [
       'kv',
@@ -82,7 +88,7 @@ async function seedColdPayload(persistTo) {
       '--persist-to',
       persistTo,
       '--metadata',
-      JSON.stringify({ etag: `W/"1-${builtAt.toString(36)}"`, builtAt }),
+      JSON.stringify({ etag: `W/"1-${builtAt.toString(36)}"`, builtAt, qr }),
     ],
     { capture: true },
   );
@@ -214,6 +220,8 @@ export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}
     path,
     state: helloState,
     startup: startup.hello,
+    /** @type {string | undefined} */
+    baseline: undefined,
   });
   const rows = [
     hello('/'),

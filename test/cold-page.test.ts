@@ -61,10 +61,13 @@ async function sameAsApp(path: string, headers: Record<string, string>, workerEn
   return full;
 }
 
+/** The share link's QR mask the app wrote in KV's metadata (decision 0327), once read. */
+let shareQr: { base: string; mask: number } | undefined;
+
 /** Puts `payload` in KV as the app's verification would have left it (a fresh entry). */
 async function putPayload(payload: VerificationPayload, etag: string) {
   await env.CACHE.put(verificationKey(payload.certificateNo), JSON.stringify(payload), {
-    metadata: { etag, builtAt: Date.now() },
+    metadata: { etag, builtAt: Date.now(), ...(shareQr ? { qr: shareQr } : {}) },
   });
 }
 
@@ -78,9 +81,15 @@ describe('the certificate page answered before the app is imported (a cold isola
     ({ certificateNo } = await candidateWithCertificate('Cold Page Reader'));
     // The app's first answer writes the payload to KV, as any verification anywhere would.
     expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
-    const stored = await env.CACHE.get(verificationKey(certificateNo));
-    expect(stored).not.toBeNull();
-    base = JSON.parse(stored as string) as VerificationPayload;
+    const stored = await env.CACHE.getWithMetadata<{ qr?: { base: string; mask: number } }>(
+      verificationKey(certificateNo),
+    );
+    expect(stored.value).not.toBeNull();
+    base = JSON.parse(stored.value as string) as VerificationPayload;
+    // With the mask of the page's share-link QR code, which the cold page then uses (decision 0327).
+    shareQr = stored.metadata?.qr;
+    expect(shareQr?.base).toBe((env as TestEnv).PUBLIC_BASE_URL.replace(/\/$/, ''));
+    expect(shareQr?.mask).toBeGreaterThanOrEqual(0);
   });
 
   /** Each state the payload can hold, as the verification builds it. */

@@ -27,11 +27,13 @@ export async function prepareState(stateDir) {
  * @param {string} outDir relative to the repository root
  * @param {string} [entry] an entry point in place of the config's `main` (the service's bench
  *   entry, bench/worker/index.ts), relative to the repository root
- * @param {{ split?: boolean }} [options] `split`: the production build (scripts/build-worker.mjs),
- *   the entry and its lazily imported modules as separate files, as `npm run deploy` uploads it
+ * @param {{ split?: boolean, assets?: boolean }} [options] `split`: the production build
+ *   (scripts/build-worker.mjs), the entry and its lazily imported modules as separate files, as
+ *   `npm run deploy` uploads it; `assets`: keep `[assets]` (its directory made absolute), as the
+ *   split build's smoke test needs for /docs (scripts/smoke-split.mjs); the bench drops it
  * @returns {Promise<string>} the generated config's path
  */
-export async function buildWorker(config, outDir, entry, { split = false } = {}) {
+export async function buildWorker(config, outDir, entry, { split = false, assets = false } = {}) {
   const dir = join(ROOT, outDir);
   rmSync(dir, { recursive: true, force: true });
   if (split) {
@@ -61,7 +63,11 @@ export async function buildWorker(config, outDir, entry, { split = false } = {})
     // file (docs/performance.md, "Issue 54"). The Worker's ASSETS binding is then absent: /docs and
     // /changelog, which read it, are not benchmarked.
     .replace(/^\[build\]\n(?:(?!\[)[^\n]*\n)*/m, '')
-    .replace(/^\[assets\]\n(?:(?!\[)[^\n]*\n)*/m, '');
+    .replace(/^\[assets\]\n(?:(?!\[)[^\n]*\n)*/m, (block) =>
+      assets
+        ? block.replace(/^directory\s*=\s*"(.*)"$/m, (_, d) => `directory = ${JSON.stringify(join(ROOT, d))}`)
+        : '',
+    );
   // The chunks are ES modules, as [env.production] declares them (wrangler's default: CommonJS).
   if (split) generated += '\n[[rules]]\ntype = "ESModule"\nglobs = ["**/*.js"]\n';
   if (!/^main = "index.js"$/m.test(generated) || !existsSync(join(dir, 'index.js'))) {

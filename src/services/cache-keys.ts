@@ -98,7 +98,14 @@ export async function fillCache(
  * A public payload serialised once; `gzip` is its encoding, added on first use (`gzipBody`);
  * `loadedAt`, when the isolate's memory took it (verification payloads).
  */
-export type CachedPayload = { json: string; etag: string; gzip?: Uint8Array | null; loadedAt?: number };
+export type CachedPayload = {
+  json: string;
+  etag: string;
+  gzip?: Uint8Array | null;
+  loadedAt?: number;
+  /** A verification's share-link QR mask, from KV's metadata (services/verification-reads.ts). */
+  qr?: { base: string; mask: number };
+};
 
 /** How long another isolate may keep serving a payload this isolate has invalidated. */
 export const ISOLATE_CACHE_TTL_MS = 5_000;

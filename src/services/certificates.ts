@@ -4,6 +4,7 @@ import { briefs, type CertificateState, certificates, organisations, users } fro
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
 import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
 import { verifyPageUrl as pageUrlOf } from '../domain/certificates/urls';
+import { encodeQr } from '../domain/pages/qr';
 import { log } from '../lib/log';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
@@ -297,7 +298,15 @@ export async function loadVerification(
     const etag = `W/"${built.version.toString(36)}-${builtAt.toString(36)}"`;
     // The TTL is a safety net only: every change deletes the entry at once. Nothing deletes it
     // when a certificate expires, so an entry never outlives `validUntil` (KV's floor is 60 s).
-    const metadata: VerificationMeta = { etag, builtAt };
+    // The page's share-link QR mask, so a cold isolate's page skips the mask search (decision 0327).
+    const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
+    // (As the page builds its link; not for an origin that would take KV's 1,024-byte metadata.)
+    const mask = base.length <= 512 ? encodeQr(`${base}/verify/${certificateNo}`)?.mask : undefined;
+    const metadata: VerificationMeta = {
+      etag,
+      builtAt,
+      ...(mask === undefined ? {} : { qr: { base, mask } }),
+    };
     await env.CACHE.put(key, json, { metadata, expirationTtl: cacheTtl(built.payload) });
     if ((await currentVersion(db, certificateNo)) === built.version) return { json, etag };
     built = await buildVerification(db, env, certificateNo);

@@ -13,8 +13,15 @@ import {
   verificationMemory,
 } from './verification-memory';
 
-/** KV metadata of a verification entry: its validator, and when it was built (ms). */
-export type VerificationMeta = { etag: string; builtAt?: number };
+/**
+ * KV metadata of a verification entry: its validator, when it was built (ms), and the mask of the
+ * QR code of the certificate page's share link (`base`, the deployment's public origin, then
+ * `/verify/{no}`), so a cold isolate draws that code without searching for it (decision 0327).
+ */
+export type VerificationMeta = { etag: string; builtAt?: number; qr?: ShareQr };
+
+/** The share link's QR code mask, for the link on `base` (src/domain/pages/qr.ts). */
+export type ShareQr = { base: string; mask: number };
 
 /** How long a client or shared cache may keep a verification's answer. */
 export const VERIFICATION_CACHE_CONTROL = 'public, max-age=60';
@@ -44,7 +51,14 @@ export async function kvVerification(
   // An entry this location still holds from before a known change is rebuilt from the primary.
   const stale = hit.metadata ? builtBeforeChange(certificateNo, hit.metadata.builtAt ?? 0) : false;
   return {
-    found: hit.value !== null && hit.metadata && !stale ? { json: hit.value, etag: hit.metadata.etag } : null,
+    found:
+      hit.value !== null && hit.metadata && !stale
+        ? {
+            json: hit.value,
+            etag: hit.metadata.etag,
+            ...(hit.metadata.qr ? { qr: hit.metadata.qr } : {}),
+          }
+        : null,
     stale,
   };
 }

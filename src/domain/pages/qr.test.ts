@@ -203,3 +203,30 @@ describe('encodeQr with uqr', () => {
     expect(decode(encodeQr(text)!)).toBe(text);
   });
 });
+
+describe('encodeQr with a known mask (decision 0327)', () => {
+  it('gives the very symbol the mask search gives, for the mask that search chose', () => {
+    for (const text of [
+      'hello',
+      URL_TEXT,
+      'https://verify.example.org/verify/VP-DEM0-CERT-1FY3',
+      'y'.repeat(300),
+    ]) {
+      const searched = encodeQr(text)!;
+      encodeQr('something else'); // (the last text is kept: make the next encoding a fresh one)
+      const known = encodeQr(text, searched.mask)!;
+      expect(known).not.toBe(searched);
+      expect(known).toEqual(searched);
+      expect(qrSvgPath(known)).toBe(qrSvgPath(searched));
+    }
+  });
+
+  it('searches when the mask is not one of the eight', () => {
+    encodeQr('something else');
+    const searched = encodeQr(URL_TEXT)!;
+    for (const bad of [8, -1, 1.5]) {
+      encodeQr('something else');
+      expect(encodeQr(URL_TEXT, bad)).toEqual(searched);
+    }
+  });
+});

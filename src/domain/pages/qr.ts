@@ -22,14 +22,37 @@ export type QrCode = {
 
 /**
  * Encodes text (UTF-8, byte mode) at error-correction level M in the smallest version that holds
- * it. Returns null when it does not fit in version 40 (2,331 bytes).
+ * it. Returns null when it does not fit in version 40 (2,331 bytes). `knownMask`: the mask this
+ * very text was given before (its `mask`), so the search for the best of the eight (most of the
+ * encoding's time on a cold isolate) is skipped; the symbol is the same (decision 0327).
  */
-export function encodeQr(text: string): QrCode | null {
+export function encodeQr(text: string, knownMask?: number): QrCode | null {
+  if (last?.text === text) return last.code;
+  const code = encodeAfresh(text, knownMask);
+  last = { text, code };
+  return code;
+}
+
+/**
+ * The last text encoded and its code: the cold page encodes its share link with the mask KV's
+ * metadata gives (`warmShareQr` in src/routes/pages/pages.cold.ts, decision 0327) before the
+ * render, which then finds it here; a cache miss that wrote the mask is followed by its page.
+ * The code is shared: callers do not change it.
+ */
+let last: { text: string; code: QrCode | null } | undefined;
+
+function encodeAfresh(text: string, knownMask?: number): QrCode | null {
   const bytes = Array.from(new TextEncoder().encode(text));
   if (bytes.length > MAX_BYTES_M) return null;
   // Bytes rather than the string: given a string, uqr picks numeric or alphanumeric mode when the
   // text allows it; the page has always used byte mode, and a URL needs it anyway.
-  const code = encode(bytes, { ecc: 'M', boostEcc: false, border: 0 });
+  const mask = knownMask !== undefined && Number.isInteger(knownMask) && knownMask >= 0 && knownMask < 8;
+  const code = encode(bytes, {
+    ecc: 'M',
+    boostEcc: false,
+    border: 0,
+    ...(mask ? { maskPattern: knownMask } : {}),
+  });
   return { version: code.version, size: code.size, mask: code.maskPattern, modules: code.data };
 }
 
@@ -38,6 +61,16 @@ export function encodeQr(text: string): QrCode | null {
  * `M x y h n v1 h -n z` rectangle per horizontal run of dark modules. The full side is `size + 8`.
  */
 export function qrSvgPath(code: QrCode): string {
+  if (lastPath?.code === code) return lastPath.path;
+  const path = svgPathAfresh(code);
+  lastPath = { code, path };
+  return path;
+}
+
+/** The last code drawn and its path (as `last` above: the cold page draws its QR code early). */
+let lastPath: { code: QrCode; path: string } | undefined;
+
+function svgPathAfresh(code: QrCode): string {
   const parts: string[] = [];
   code.modules.forEach((row, y) => {
     for (let x = 0; x < code.size; x++) {

@@ -11,6 +11,8 @@
  * on such a request only. `test/cold-page.test.ts` compares the entry's answer with the app's
  * byte for byte, header for header, for each state a payload can hold and in both languages.
  */
+
+import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
 import { coldPageNumber, coldPayload } from '../../http/cold-reads';
 import { envelopedResponse } from '../../http/finished-response';
 import { noneMatch } from '../../lib/etag';
@@ -19,8 +21,8 @@ import type { VerificationPayload } from '../../services/certificates';
 import { digilockerConfig } from '../../services/digilocker/config';
 import { chooseLanguage } from './i18n';
 import { pageHeaders } from './layout';
-import { type Viewer, viewerCaching } from './pages.viewer';
 import { certificatePage } from './verify.templates';
+import { type Viewer, viewerCaching } from './viewer-caching';
 
 /**
  * The version of the pages' markup in their ETags: a deployment that changes the templates or
@@ -71,19 +73,38 @@ export function verificationPage(
     return { status: 304, headers, body: null };
   }
   const payload = JSON.parse(found.json) as VerificationPayload;
-  const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
   return {
     status: 200,
     headers,
     body: certificatePage({
       v: payload,
       lang,
-      base,
+      base: baseUrl(env),
       jwksPath,
       digilockerDocType,
       viewer: { signedIn: viewer.signedIn, isHolder },
     }),
   };
+}
+
+/** The deployment's public origin, as the page's links and share link carry it. */
+const baseUrl = (env: PageEnv): string => env.PUBLIC_BASE_URL.replace(/\/$/, '');
+
+/**
+ * Encodes and draws the QR code of `certificateNo`'s share link (the page's `${base}/verify/{no}`)
+ * ahead of the page, for src/domain/pages/qr.ts to keep, with the mask KV's metadata carries when
+ * it was written for this origin: the mask search is most of the encoding's ≈ 10 ms on a cold
+ * isolate's unoptimised code, a third of that without it (decision 0327). The same symbol, so
+ * the page is the same bytes either way.
+ */
+function warmShareQr(
+  env: PageEnv,
+  certificateNo: string,
+  qr: { base: string; mask: number } | undefined,
+): void {
+  const base = baseUrl(env);
+  const code = encodeQr(`${base}/verify/${certificateNo}`, qr?.base === base ? qr.mask : undefined);
+  if (code) qrSvgPath(code);
 }
 
 /** As `JWKS_PATH` of the certificates' routes (not imported: a route file brings zod). */
@@ -110,8 +131,10 @@ export function coldPageResponse(
   request: Request,
   env: Env,
   path: string,
-  found: { json: string; etag: string },
+  found: { json: string; etag: string; qr?: { base: string; mask: number } },
 ): Response {
+  const certificateNo = coldPageNumber(request, path);
+  if (certificateNo !== null) warmShareQr(env, certificateNo, found.qr);
   const page = verificationPage(request, env, found, JWKS_PATH);
   const q = path.indexOf('?');
   // (src/middleware/envelope.ts: request id, security headers, CORS for a public read.)

@@ -56,17 +56,30 @@ ${o.extra ?? ''}
 </section>`;
 }
 
-/** A date in words in the page's language ("2 December 2026", "2 दिसंबर 2026"), in UTC. */
-export function dateInWords(iso: string, lang: Lang): Html {
+/**
+ * A date in words in the page's language ("2 December 2026", "2 दिसंबर 2026"), in UTC: the words
+ * `Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' })` gives for both languages
+ * (day, month name, year), from the catalogue's month names rather than a formatter, whose first
+ * use in an isolate costs a cold certificate page milliseconds (decision 0327;
+ * test/date-words.test.ts compares the two). A year outside 1000–9999 is left to Intl.
+ */
+const dateText = (iso: string, lang: Lang): string | null => {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return html`${iso}`;
-  const words = new Intl.DateTimeFormat(t(lang).date.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-    date,
-  );
-  return html`<time datetime="${iso}">${words}</time>`;
+  if (Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear();
+  if (year < 1000 || year > 9999)
+    return new Intl.DateTimeFormat(t(lang).date.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return `${date.getUTCDate()} ${t(lang).date.months[date.getUTCMonth()]} ${year}`;
+};
+
+/** `dateText` as a `<time>` element; text that is not a date stays as it is. */
+export function dateInWords(iso: string, lang: Lang): Html {
+  const words = dateText(iso, lang);
+  return words === null ? html`${iso}` : html`<time datetime="${iso}">${words}</time>`;
 }
-const dateText = (iso: string, lang: Lang) =>
-  new Intl.DateTimeFormat(t(lang).date.locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+
+/** The date in words for a sentence; text that is not a date stays as it is (a formatter threw). */
+const dateSentence = (iso: string, lang: Lang): string => dateText(iso, lang) ?? iso;
 
 /** A domain slug as words ("web-development" → "Web development"); the slug stays its title. */
 export function domainInWords(slug: string): string {
@@ -160,12 +173,12 @@ function certificateVerdict(v: VerificationPayload, s: Catalogue, lang: Lang): H
       case 'revoked':
         return [
           s.verdict.revokedTitle,
-          v.revokedAt ? s.verdict.revokedBody(dateText(v.revokedAt, lang)) : s.verdict.revokedBodyUnknown,
+          v.revokedAt ? s.verdict.revokedBody(dateSentence(v.revokedAt, lang)) : s.verdict.revokedBodyUnknown,
         ];
       case 'expired':
         return [
           s.verdict.expiredTitle,
-          s.verdict.expiredBody(v.validUntil ? dateText(v.validUntil, lang) : '—'),
+          s.verdict.expiredBody(v.validUntil ? dateSentence(v.validUntil, lang) : '—'),
         ];
       case 'suspended':
         return rejected

@@ -21,7 +21,25 @@ export const en = {
     languages: 'Languages',
     otherLanguage: 'हिन्दी में देखें',
   },
-  date: { locale: 'en-GB' },
+  date: {
+    locale: 'en-GB',
+    // The month names of `Intl.DateTimeFormat(locale, { dateStyle: 'long' })`, so a date in words
+    // needs no formatter (its first use in an isolate costs milliseconds; decision 0327).
+    months: [
+      'January',
+      'February',
+      'March',
+      'April',
+      'May',
+      'June',
+      'July',
+      'August',
+      'September',
+      'October',
+      'November',
+      'December',
+    ],
+  },
   home: {
     title: 'Certificates of real work, checked by anyone',
     lead: 'Candidates complete work briefs set by verified organisations. When the work passes, they receive a signed certificate that employers, universities and anyone else can check here in seconds.',
