@@ -5,7 +5,7 @@
  * `standardwebhooks` package (`verifyAll`).
  */
 import { env } from 'cloudflare:test';
-import { and, eq, inArray, lte } from 'drizzle-orm';
+import { and, eq, inArray, like, lte } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { expect, vi } from 'vitest';
 import { jobs, webhookDeliveries, webhookEvents } from '../src/db/schema';
@@ -104,7 +104,12 @@ export async function eventAt(employer: Account, now: Date) {
  * Runs every webhook job due at `now` (fan-outs, then the attempts they create), as the queue
  * consumer would, until none is left. Returns how many ran.
  */
-export async function drainWebhookJobs(testEnv: Env = env, now = new Date()): Promise<number> {
+export async function drainWebhookJobs(
+  testEnv: Env = env,
+  now = new Date(),
+  /** Only this delivery's attempts: other test files' events in the same database are not counted. */
+  deliveryId?: string,
+): Promise<number> {
   let ran = 0;
   for (let round = 0; round < 10; round++) {
     const due = await db()
@@ -115,6 +120,7 @@ export async function drainWebhookJobs(testEnv: Env = env, now = new Date()): Pr
           inArray(jobs.kind, ['webhook_fanout', 'webhook_delivery']),
           eq(jobs.state, 'pending'),
           lte(jobs.availableAt, now),
+          deliveryId ? like(jobs.ref, `${deliveryId}#%`) : undefined,
         ),
       );
     if (due.length === 0) break;

@@ -326,7 +326,7 @@ describe('retries', () => {
 
     let now = t0;
     for (const delay of [5, 300, 1800]) {
-      expect(await drainWebhookJobs(testEnv, now)).toBe(1);
+      expect(await drainWebhookJobs(testEnv, now, delivery!.id)).toBe(1);
       const [row] = await db()
         .select()
         .from(schema.webhookDeliveries)
@@ -335,7 +335,7 @@ describe('retries', () => {
       expect(row!.nextAttemptAt!.getTime()).toBe(now.getTime() + delay * 1000);
       // Enqueued with the delay; nothing is due before it, and the sweeper leaves it alone until then.
       expect(sent.at(-1)).toMatchObject({ delaySeconds: delay });
-      expect(await drainWebhookJobs(testEnv, at(now, delay - 1))).toBe(0);
+      expect(await drainWebhookJobs(testEnv, at(now, delay - 1), delivery!.id)).toBe(0);
       // (Only the webhook jobs: the signups' confirmation mails are jobs of their own.)
       const swept = (await sweepJobs(db(), testEnv, at(now, delay - 1))).enqueued;
       const sweptWebhookJobs =
@@ -353,7 +353,7 @@ describe('retries', () => {
       expect(sweptWebhookJobs).toEqual([]);
       now = at(now, delay);
     }
-    expect(await drainWebhookJobs(testEnv, now)).toBe(1);
+    expect(await drainWebhookJobs(testEnv, now, delivery!.id)).toBe(1);
 
     const requests = await received(name);
     expect(requests).toHaveLength(4);
@@ -391,12 +391,12 @@ describe('retries', () => {
     if (!delivery) throw new Error('no delivery');
     let now = t0;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      expect(await drainWebhookJobs(testEnv, now), `attempt ${attempt}`).toBe(1);
+      expect(await drainWebhookJobs(testEnv, now, delivery.id), `attempt ${attempt}`).toBe(1);
       if (attempt < MAX_ATTEMPTS) now = at(now, RETRY_DELAYS_SECONDS[attempt - 1]!);
     }
     expect(now.getTime() - t0.getTime()).toBeGreaterThanOrEqual(24 * 3600 * 1000);
     // Nothing more is scheduled, however late it gets.
-    expect(await drainWebhookJobs(testEnv, at(now, 7 * 24 * 3600))).toBe(0);
+    expect(await drainWebhookJobs(testEnv, at(now, 7 * 24 * 3600), delivery.id)).toBe(0);
 
     const [logged] = await deliveryLog(employer, endpoint.id);
     expect(logged).toMatchObject({
@@ -600,7 +600,7 @@ describe('test pings', () => {
     const t0 = new Date();
     const { delivery, sent, env: testEnv } = await pingAt(employer, endpoint.id, t0);
     expect(sent).toHaveLength(1);
-    expect(await drainWebhookJobs(testEnv, t0)).toBe(1);
+    expect(await drainWebhookJobs(testEnv, t0, delivery.id)).toBe(1);
     const [logged] = await deliveryLog(employer, endpoint.id);
     expect(logged).toMatchObject({
       id: delivery.id,
@@ -615,7 +615,7 @@ describe('test pings', () => {
     expect(logged!.attemptLog).toEqual([expect.objectContaining({ attempt: 1, trigger: 'manual' })]);
     // Nothing more, however late it gets.
     expect(sent).toHaveLength(1);
-    expect(await drainWebhookJobs(testEnv, at(t0, 3 * 86400))).toBe(0);
+    expect(await drainWebhookJobs(testEnv, at(t0, 3 * 86400), delivery.id)).toBe(0);
     expect(await received(name)).toHaveLength(1);
     const view = await (await call(`/api/webhooks/${endpoint.id}`, { headers: as(employer) })).json<
       Record<string, unknown>
