@@ -1,5 +1,4 @@
 import { DurableObject } from 'cloudflare:workers';
-import { getDb } from '../db/client';
 import {
   type CoalesceDecision,
   type CoalesceState,
@@ -16,7 +15,6 @@ import {
 } from '../domain/verification-changes';
 import { isolateEpoch } from '../lib/isolate-state';
 import { VERIFY_CHANGES_KEY } from '../services/cache-keys';
-import { writePublicView } from '../services/public-views-writer';
 
 const STATE_KEY = 'state';
 const CHANGES_KEY = 'changes';
@@ -99,7 +97,16 @@ export class KvCoalescer extends DurableObject<Env> {
     this.state = { ...next, key };
     await this.ctx.storage.put(STATE_KEY, this.state);
     if (key === VERIFY_CHANGES_KEY) await this.publishChanges(now);
-    else await writePublicView(getDb(this.env.DB), this.env, key);
+    else {
+      // Imported here, not at the top: the writers bring D1's schema and the ORM, which the
+      // Worker's entry (exporting this class) would otherwise evaluate at every cold start
+      // (issue 54, decision 0328).
+      const [{ getDb }, { writePublicView }] = await Promise.all([
+        import('../db/client'),
+        import('../services/public-views-writer'),
+      ]);
+      await writePublicView(getDb(this.env.DB), this.env, key);
+    }
     return true;
   }
 

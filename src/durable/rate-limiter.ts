@@ -1,7 +1,4 @@
 import { DurableObject } from 'cloudflare:workers';
-import { sql } from 'drizzle-orm';
-import { getDb } from '../db/client';
-import { apiKeyUsage } from '../db/schema';
 import { isolateEpoch } from '../lib/isolate-state';
 import { log } from '../lib/log';
 
@@ -183,24 +180,10 @@ export class RateLimiter extends DurableObject<Env> {
     }
     this.usage = {};
     this.usageDueAt = null;
-    const db = getDb(this.env.DB);
     try {
-      const statements = rows.map((row) =>
-        db
-          .insert(apiKeyUsage)
-          .values(row)
-          .onConflictDoUpdate({
-            target: [apiKeyUsage.apiKeyId, apiKeyUsage.day],
-            set: {
-              success: sql`${apiKeyUsage.success} + excluded.success`,
-              clientError: sql`${apiKeyUsage.clientError} + excluded.client_error`,
-              rateLimited: sql`${apiKeyUsage.rateLimited} + excluded.rate_limited`,
-              serverError: sql`${apiKeyUsage.serverError} + excluded.server_error`,
-            },
-          }),
-      );
-      const [first, ...rest] = statements;
-      if (first) await db.batch([first, ...rest]);
+      // (Imported here, not at the top: see ./usage-writer.ts.)
+      const { writeUsage } = await import('./usage-writer');
+      await writeUsage(this.env.DB, rows);
     } catch (err) {
       if (/FOREIGN KEY/i.test(String(err))) {
         // The key is gone (its organisation was deleted): nothing to report any more.
