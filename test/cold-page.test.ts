@@ -9,8 +9,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
+import { encodeQr, packModules, type QrCode } from '../src/domain/pages/qr';
 import { answerPageFromKv } from '../src/routes/pages/pages.cold';
-import { VERIFY_CHANGES_KEY, verificationKey } from '../src/services/cache-keys';
+import { type ShareQr, VERIFY_CHANGES_KEY, verificationKey } from '../src/services/cache-keys';
 import type { VerificationPayload } from '../src/services/certificates';
 import { resetVerificationMemory } from '../src/services/verification-memory';
 import { candidateWithCertificate, loginAdmin } from './harness';
@@ -61,8 +62,8 @@ async function sameAsApp(path: string, headers: Record<string, string>, workerEn
   return full;
 }
 
-/** The share link's QR mask the app wrote in KV's metadata (decision 0327), once read. */
-let shareQr: { base: string; mask: number } | undefined;
+/** The share link's QR code the app wrote in KV's metadata (decisions 0327, 0328), once read. */
+let shareQr: ShareQr | undefined;
 
 /** Puts `payload` in KV as the app's verification would have left it (a fresh entry). */
 async function putPayload(payload: VerificationPayload, etag: string) {
@@ -81,15 +82,18 @@ describe('the certificate page answered before the app is imported (a cold isola
     ({ certificateNo } = await candidateWithCertificate('Cold Page Reader'));
     // The app's first answer writes the payload to KV, as any verification anywhere would.
     expect((await call(`/api/verify/${certificateNo}`)).status).toBe(200);
-    const stored = await env.CACHE.getWithMetadata<{ qr?: { base: string; mask: number } }>(
-      verificationKey(certificateNo),
-    );
+    const stored = await env.CACHE.getWithMetadata<{ qr?: ShareQr }>(verificationKey(certificateNo));
     expect(stored.value).not.toBeNull();
     base = JSON.parse(stored.value as string) as VerificationPayload;
-    // With the mask of the page's share-link QR code, which the cold page then uses (decision 0327).
+    // With the page's share-link QR code, which the cold page then draws without encoding it
+    // (decision 0328): the code the page would encode, packed, and its mask.
     shareQr = stored.metadata?.qr;
-    expect(shareQr?.base).toBe((env as TestEnv).PUBLIC_BASE_URL.replace(/\/$/, ''));
-    expect(shareQr?.mask).toBeGreaterThanOrEqual(0);
+    const origin = (env as TestEnv).PUBLIC_BASE_URL.replace(/\/$/, '');
+    expect(shareQr?.base).toBe(origin);
+    encodeQr('something else');
+    const code = encodeQr(`${origin}/verify/${certificateNo}`);
+    expect(code).not.toBeNull();
+    expect(shareQr).toEqual({ base: origin, ...packModules(code as QrCode) });
   });
 
   /** Each state the payload can hold, as the verification builds it. */

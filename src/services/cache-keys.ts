@@ -103,9 +103,17 @@ export type CachedPayload = {
   etag: string;
   gzip?: Uint8Array | null;
   loadedAt?: number;
-  /** A verification's share-link QR mask, from KV's metadata (services/verification-reads.ts). */
-  qr?: { base: string; mask: number };
+  /** A verification's share-link QR code, from KV's metadata (services/verification-reads.ts). */
+  qr?: ShareQr;
 };
+
+/**
+ * The QR code of a certificate page's share link (`base`, the deployment's public origin, then
+ * `/verify/{no}`) as KV's metadata carries it: its mask (decision 0327) and, where the metadata's
+ * 1,024 bytes allow, the code itself (`size`, `modules`: src/domain/pages/qr.ts `PackedQr`,
+ * decision 0328), so a cold isolate draws it without encoding.
+ */
+export type ShareQr = { base: string; mask: number; size?: number; modules?: string };
 
 /** How long another isolate may keep serving a payload this isolate has invalidated. */
 export const ISOLATE_CACHE_TTL_MS = 5_000;

@@ -4,7 +4,7 @@ import { briefs, type CertificateState, certificates, organisations, users } fro
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
 import { linkedInAddToProfileUrl } from '../domain/certificates/linkedin';
 import { verifyPageUrl as pageUrlOf } from '../domain/certificates/urls';
-import { encodeQr } from '../domain/pages/qr';
+import { encodeQr, packModules } from '../domain/pages/qr';
 import { log } from '../lib/log';
 import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
@@ -23,6 +23,7 @@ import {
 } from './verification-memory';
 import {
   kvVerification,
+  type ShareQr,
   VERIFICATION_CACHE_CONTROL,
   type VerificationMeta,
   verificationFromKv,
@@ -298,14 +299,10 @@ export async function loadVerification(
     const etag = `W/"${built.version.toString(36)}-${builtAt.toString(36)}"`;
     // The TTL is a safety net only: every change deletes the entry at once. Nothing deletes it
     // when a certificate expires, so an entry never outlives `validUntil` (KV's floor is 60 s).
-    // The page's share-link QR mask, so a cold isolate's page skips the mask search (decision 0327).
-    const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
-    // (As the page builds its link; not for an origin that would take KV's 1,024-byte metadata.)
-    const mask = base.length <= 512 ? encodeQr(`${base}/verify/${certificateNo}`)?.mask : undefined;
     const metadata: VerificationMeta = {
       etag,
       builtAt,
-      ...(mask === undefined ? {} : { qr: { base, mask } }),
+      ...shareQrMeta(env, certificateNo, { etag, builtAt }),
     };
     await env.CACHE.put(key, json, { metadata, expirationTtl: cacheTtl(built.payload) });
     if ((await currentVersion(db, certificateNo)) === built.version) return { json, etag };
@@ -314,6 +311,32 @@ export async function loadVerification(
   }
   await env.CACHE.delete(key);
   return built ? { json: JSON.stringify(built.payload), etag: `W/"${built.version.toString(36)}-x"` } : null;
+}
+
+/** KV's limit on an entry's metadata, serialised as JSON. */
+const KV_METADATA_BYTES = 1024;
+
+/**
+ * The page's share-link QR code for KV's metadata beside `meta`: the whole code where it fits,
+ * else its mask, so a cold isolate's page skips the encoding or at least the mask search
+ * (decisions 0327 and 0328); nothing for an origin too long for either. As the page builds its
+ * link (`${base}/verify/{no}`).
+ */
+function shareQrMeta(
+  env: Pick<Env, 'PUBLIC_BASE_URL'>,
+  certificateNo: string,
+  meta: Omit<VerificationMeta, 'qr'>,
+): Pick<VerificationMeta, 'qr'> {
+  const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
+  if (base.length > 512) return {};
+  const code = encodeQr(`${base}/verify/${certificateNo}`);
+  if (!code) return {};
+  const fits = (qr: ShareQr) =>
+    new TextEncoder().encode(JSON.stringify({ ...meta, qr })).length <= KV_METADATA_BYTES;
+  const whole: ShareQr = { base, ...packModules(code) };
+  if (fits(whole)) return { qr: whole };
+  const mask: ShareQr = { base, mask: code.mask };
+  return fits(mask) ? { qr: mask } : {};
 }
 
 /** A certificate as its holder sees it (`GET /api/me/certificates`, the revocation answer). */

@@ -5,7 +5,7 @@
  * from ./certificates.ts so the Worker's entry can import them without D1's schema, zod or the
  * rest of the certificates service: a cold isolate evaluates only what its entry imports.
  */
-import { type CachedPayload, verificationKey } from './cache-keys';
+import { type CachedPayload, type ShareQr, verificationKey } from './cache-keys';
 import {
   builtBeforeChange,
   servableWithoutIo,
@@ -14,14 +14,13 @@ import {
 } from './verification-memory';
 
 /**
- * KV metadata of a verification entry: its validator, when it was built (ms), and the mask of the
- * QR code of the certificate page's share link (`base`, the deployment's public origin, then
- * `/verify/{no}`), so a cold isolate draws that code without searching for it (decision 0327).
+ * KV metadata of a verification entry: its validator, when it was built (ms), and the QR code of
+ * the certificate page's share link (its mask, and the code itself where it fits), so a cold
+ * isolate draws that code without encoding it (decisions 0327 and 0328).
  */
 export type VerificationMeta = { etag: string; builtAt?: number; qr?: ShareQr };
 
-/** The share link's QR code mask, for the link on `base` (src/domain/pages/qr.ts). */
-export type ShareQr = { base: string; mask: number };
+export type { ShareQr };
 
 /** How long a client or shared cache may keep a verification's answer. */
 export const VERIFICATION_CACHE_CONTROL = 'public, max-age=60';

@@ -1,6 +1,6 @@
 import jsQR from 'jsqr';
 import { describe, expect, it } from 'vitest';
-import { encodeQr, type QrCode, qrSvgPath } from './qr';
+import { encodeQr, packModules, type QrCode, qrSvgPath } from './qr';
 
 const URL_TEXT = 'https://api.example.com/verify/VP-7K3M-Q9TD-2XWV';
 
@@ -227,6 +227,44 @@ describe('encodeQr with a known mask (decision 0327)', () => {
     for (const bad of [8, -1, 1.5]) {
       encodeQr('something else');
       expect(encodeQr(URL_TEXT, bad)).toEqual(searched);
+    }
+  });
+});
+
+describe('encodeQr with the code packed in KV metadata (decision 0328)', () => {
+  it('gives back the very symbol that was packed, without encoding', () => {
+    for (const text of [
+      'hello',
+      URL_TEXT,
+      'https://verify.example.org/verify/VP-DEM0-CERT-1FY3',
+      'y'.repeat(300),
+    ]) {
+      const searched = encodeQr(text)!;
+      const packed = packModules(searched);
+      expect(packed.modules.length).toBe(Math.ceil(Math.ceil((searched.size * searched.size) / 8) / 3) * 4);
+      encodeQr('something else');
+      const unpacked = encodeQr(text, packed)!;
+      expect(unpacked).not.toBe(searched);
+      expect(unpacked).toEqual(searched);
+      expect(decode(unpacked)).toBe(text);
+    }
+    // A share link on a short origin: version 4, 184 characters in the metadata.
+    expect(packModules(encodeQr(URL_TEXT)!).modules).toHaveLength(184);
+  });
+
+  it('encodes afresh (with the mask when it is one) when the packed code is not one', () => {
+    const searched = encodeQr(URL_TEXT)!;
+    const good = packModules(searched);
+    for (const bad of [
+      { ...good, size: 34 },
+      { ...good, size: 181 },
+      { ...good, modules: good.modules.slice(4) },
+      { ...good, modules: '!!not base64!!' },
+      { ...good, mask: 9 },
+      { ...good, modules: 42 as unknown as string },
+    ]) {
+      encodeQr('something else');
+      expect(encodeQr(URL_TEXT, bad), JSON.stringify(bad).slice(0, 40)).toEqual(searched);
     }
   });
 });

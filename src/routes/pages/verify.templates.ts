@@ -98,14 +98,30 @@ export function decodeJwtPayload(jwt: string): Json | null {
   const part = jwt.split('.')[1];
   if (!part) return null;
   try {
-    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
-    const binary = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
-    const text = new TextDecoder().decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)));
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(new TextDecoder().decode(base64UrlBytes(part)));
     return isRecord(value) ? value : null;
   } catch {
     return null;
   }
+}
+
+/** The runtime's own base64url decoder where it has one (`Uint8Array.fromBase64`, TC39). */
+const fromBase64 = (
+  Uint8Array as unknown as { fromBase64?: (text: string, options: { alphabet: 'base64url' }) => Uint8Array }
+).fromBase64;
+
+/**
+ * A base64url segment's bytes. Natively where the runtime can; else `atob` and a plain loop (a
+ * callback per character, as `Uint8Array.from(binary, fn)` makes, cost a cold isolate's page
+ * about 2 ms on a 10 KB credential: issue 54).
+ */
+function base64UrlBytes(part: string): Uint8Array {
+  if (fromBase64) return fromBase64(part, { alphabet: 'base64url' });
+  const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 export type AssessedCriterion = {
