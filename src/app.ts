@@ -36,6 +36,9 @@ import { playbooksRouter } from './routes/v1/playbooks/playbooks.index';
 import { rubricsV1Router } from './routes/v1/rubrics/rubrics.index';
 import { webhooksRouter } from './routes/v1/webhooks/webhooks.index';
 import { organisationWebhooksRouter } from './routes/webhooks/webhooks.index';
+// The Hindi catalogue registers itself: the app's pages read it at once (a cold isolate's
+// certificate page loads it only for a visitor who asks for Hindi: decision 0328).
+import './routes/pages/i18n/hi';
 // The job kinds register themselves; requests create jobs of them.
 import './services/jobs/kinds';
 

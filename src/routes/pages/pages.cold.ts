@@ -17,9 +17,10 @@ import { coldPageNumber, coldPayload } from '../../http/cold-reads';
 import { envelopedResponse } from '../../http/finished-response';
 import { noneMatch } from '../../lib/etag';
 import { corsCase } from '../../middleware/public-cors';
+import type { ShareQr } from '../../services/cache-keys';
 import type { VerificationPayload } from '../../services/certificates';
 import { digilockerConfig } from '../../services/digilocker/config';
-import { chooseLanguage } from './i18n';
+import { chooseLanguage, loadCatalogue } from './i18n';
 import { pageHeaders } from './layout';
 import { certificatePage } from './verify.templates';
 import { type Viewer, viewerCaching } from './viewer-caching';
@@ -92,18 +93,20 @@ const baseUrl = (env: PageEnv): string => env.PUBLIC_BASE_URL.replace(/\/$/, '')
 
 /**
  * Encodes and draws the QR code of `certificateNo`'s share link (the page's `${base}/verify/{no}`)
- * ahead of the page, for src/domain/pages/qr.ts to keep, with the mask KV's metadata carries when
- * it was written for this origin: the mask search is most of the encoding's ≈ 10 ms on a cold
- * isolate's unoptimised code, a third of that without it (decision 0327). The same symbol, so
- * the page is the same bytes either way.
+ * ahead of the page, for src/domain/pages/qr.ts to keep, from what KV's metadata carries when it
+ * was written for this origin: the code itself (decision 0328: no encoding at all), else its mask
+ * (decision 0327: the mask search is most of the encoding's ≈ 10 ms on a cold isolate's
+ * unoptimised code). The same symbol, so the page is the same bytes either way.
  */
-function warmShareQr(
-  env: PageEnv,
-  certificateNo: string,
-  qr: { base: string; mask: number } | undefined,
-): void {
+function warmShareQr(env: PageEnv, certificateNo: string, qr: ShareQr | undefined): void {
   const base = baseUrl(env);
-  const code = encodeQr(`${base}/verify/${certificateNo}`, qr?.base === base ? qr.mask : undefined);
+  const known =
+    qr?.base !== base
+      ? undefined
+      : qr.modules !== undefined && qr.size !== undefined
+        ? { size: qr.size, mask: qr.mask, modules: qr.modules }
+        : qr.mask;
+  const code = encodeQr(`${base}/verify/${certificateNo}`, known);
   if (code) qrSvgPath(code);
 }
 
@@ -126,12 +129,28 @@ export async function answerPageFromKv(request: Request, env: Env, path: string)
   return found ? coldPageResponse(request, env, path, found) : null;
 }
 
-/** The page of a payload `coldPayload` gave, with the envelope the app's middleware gives a public page. */
+/**
+ * The page of a payload `coldPayload` gave, with the envelope the app's middleware gives a public
+ * page. The page's language is loaded first when it is not yet (Hindi, on a cold isolate: its
+ * catalogue is imported only for a visitor who asks for it, decision 0328).
+ */
 export function coldPageResponse(
   request: Request,
   env: Env,
   path: string,
-  found: { json: string; etag: string; qr?: { base: string; mask: number } },
+  found: { json: string; etag: string; qr?: ShareQr },
+): Response | Promise<Response> {
+  const loading = loadCatalogue(chooseLanguage(request));
+  return loading
+    ? loading.then(() => coldPageAnswer(request, env, path, found))
+    : coldPageAnswer(request, env, path, found);
+}
+
+function coldPageAnswer(
+  request: Request,
+  env: Env,
+  path: string,
+  found: { json: string; etag: string; qr?: ShareQr },
 ): Response {
   const certificateNo = coldPageNumber(request, path);
   if (certificateNo !== null) warmShareQr(env, certificateNo, found.qr);

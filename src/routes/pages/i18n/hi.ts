@@ -1,4 +1,5 @@
 import type { Catalogue } from './en';
+import { registerCatalogue } from './registry';
 
 /** The Hindi strings of the human-facing pages: the same keys as en.ts. */
 export const hi: Catalogue = {
@@ -394,3 +395,5 @@ export const hi: Catalogue = {
     thereIsAProblem: 'कोई समस्या है',
   },
 };
+
+registerCatalogue('hi', hi);

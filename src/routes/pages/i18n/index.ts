@@ -3,19 +3,20 @@
  * `?lang=` first, then the browser's `Accept-Language` (RFC 9110 §12.5.4, with q-values),
  * English otherwise.
  */
-import { type Catalogue, en } from './en';
-import { hi } from './hi';
+import type { Catalogue } from './en';
+import { catalogueLoaded, type Lang } from './registry';
 
-export type { Catalogue };
-export const LANGUAGES = ['en', 'hi'] as const;
-export type Lang = (typeof LANGUAGES)[number];
+export { t } from './registry';
+export type { Catalogue, Lang };
+export const LANGUAGES = ['en', 'hi'] as const satisfies readonly Lang[];
 
-const CATALOGUES: Record<Lang, Catalogue> = { en, hi };
+/** Makes `t(lang)` answer: at once when the catalogue is loaded, else after importing it. */
+export function loadCatalogue(lang: Lang): Promise<void> | undefined {
+  if (catalogueLoaded(lang)) return undefined;
+  return import('./hi').then(() => undefined);
+}
 
 export const isLang = (value: unknown): value is Lang => value === 'en' || value === 'hi';
-
-/** The strings of a language. */
-export const t = (lang: Lang): Catalogue => CATALOGUES[lang];
 
 /** The best language of ours in an `Accept-Language` header, or null when none is acceptable. */
 export function fromAcceptLanguage(header: string | null | undefined): Lang | null {
