@@ -5,7 +5,7 @@
 // A cold request on Cloudflare is the isolate's startup (evaluating the Worker's script) plus the
 // first request through code nothing has run yet. Locally, workerd evaluates the script when the
 // process starts, before any request, so the two are measured apart and added:
-// - startup: the active CPU `wrangler check startup` profiles for each bundle (median of 3), the
+// - startup: the active CPU `wrangler check startup` profiles for each bundle (mean of 9), the
 //   service's as `npm run deploy` uploads it (split into modules, decision 0326);
 // - first request: a fresh `wrangler dev` process per round; once its port accepts connections and
 //   it has had time to settle (nothing has been sent to it), one request to the row's path, timed
@@ -31,7 +31,7 @@ export const COLD_CERTIFICATE_NO = 'VP-DEM0-CERT-1FY3';
  * put in the local KV of the state directory as `verification` would have left it there.
  * @param {string} persistTo
  */
-async function seedColdPayload(persistTo) {
+export async function seedColdPayload(persistTo) {
   const b64 = (/** @type {unknown} */ v) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const issuedAt = new Date(Date.now() - 86_400_000).toISOString();
   const claims = {
@@ -70,11 +70,25 @@ async function seedColdPayload(persistTo) {
     jwksUrl: 'https://verify.example.org/.well-known/jwks.json',
   };
   const builtAt = Date.now();
-  // As the app writes it (src/services/certificates.ts): the mask of the page's share-link QR code
-  // on the service's origin (wrangler.toml's PUBLIC_BASE_URL), found as src/domain/pages/qr.ts does.
+  // As the app writes it (src/services/certificates.ts `shareQrMeta`): the page's share-link QR
+  // code on the service's origin (wrangler.toml's PUBLIC_BASE_URL), encoded as
+  // src/domain/pages/qr.ts does and packed as its `packModules` does (decision 0328).
   const base = 'http://localhost:8787';
   const link = Array.from(new TextEncoder().encode(`${base}/verify/${COLD_CERTIFICATE_NO}`));
-  const qr = { base, mask: encode(link, { ecc: 'M', boostEcc: false, border: 0 }).maskPattern };
+  const code = encode(link, { ecc: 'M', boostEcc: false, border: 0 });
+  const packed = new Uint8Array(Math.ceil((code.size * code.size) / 8));
+  code.data.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      const i = y * code.size + x;
+      if (dark) packed[i >> 3] |= 0x80 >> (i & 7);
+    });
+  });
+  const qr = {
+    base,
+    size: code.size,
+    mask: code.maskPattern,
+    modules: Buffer.from(packed).toString('base64'),
+  };
   await runWrangler(
     [
       'kv',
@@ -104,7 +118,7 @@ const median = (xs) => {
 };
 
 /** @param {number} port */
-async function portOpen(port) {
+export async function portOpen(port) {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => {
@@ -125,32 +139,47 @@ async function timed(url) {
 
 /**
  * One fresh `wrangler dev`: waits for its port, lets it settle, times the first request to `path`.
- * @param {{ config: string, port: number, persistTo: string, path: string, settleMs: number }} o
+ * `via`: `proxy`, wrangler's public port (its dev proxy, a Worker of its own in front of the
+ * Worker, which passes every text/html answer through an HTMLRewriter: decision 0280), or
+ * `runtime`, the Worker's own runtime socket (Miniflare's entry, as wrangler's proxy reaches it:
+ * the URL wrangler logs as `userWorkerUrl` at debug level), which production's edge stands in for.
+ * @param {{ config: string, port: number, persistTo: string, path: string, settleMs: number, via?: 'proxy' | 'runtime' }} o
  */
-async function firstRequest({ config, port, persistTo, path, settleMs }) {
+export async function firstRequest({ config, port, persistTo, path, settleMs, via = 'proxy' }) {
   const args = ['dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo];
   args.push(
     '--log-level',
-    'error',
+    via === 'runtime' ? 'debug' : 'error',
     '--show-interactive-dev-session=false',
     '--inspector-port',
     String(port + 10_000),
   );
   args.push('--config', config, '--env-file', DEV_VARS);
   const child = spawnWrangler(args, {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', via === 'runtime' ? 'pipe' : 'ignore', 'inherit'],
     detached: true,
     env: { ...process.env, CI: 'true' },
   });
+  /** @type {string | null} */
+  let runtimeUrl = null;
+  if (via === 'runtime') {
+    let log = '';
+    child.stdout?.on('data', (/** @type {Buffer} */ chunk) => {
+      if (runtimeUrl !== null) return;
+      log = (log + chunk.toString('utf8')).slice(-20_000);
+      const m = /"userWorkerUrl":\{"protocol":"http:","hostname":"([\d.]+)","port":"(\d+)"\}/.exec(log);
+      if (m) runtimeUrl = `http://${m[1]}:${m[2]}`;
+    });
+  }
   try {
     const deadline = Date.now() + 120_000;
-    while (!(await portOpen(port))) {
+    while (!(await portOpen(port)) || (via === 'runtime' && runtimeUrl === null)) {
       if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
       if (Date.now() > deadline) throw new Error('wrangler dev did not listen within 120 s');
       await sleep(100);
     }
     await sleep(settleMs);
-    const url = `http://127.0.0.1:${port}${path}`;
+    const url = `${runtimeUrl ?? `http://127.0.0.1:${port}`}${path}`;
     const first = await timed(url);
     const warm = [];
     for (let i = 0; i < 5; i++) warm.push((await timed(url)).ms);
@@ -169,11 +198,13 @@ async function firstRequest({ config, port, persistTo, path, settleMs }) {
 }
 
 /**
- * Active startup CPU of a bundle, as `wrangler check startup` profiles it: the median of `runs`
- * (the profile samples every few ms, so a hello-world's startup can sample as 0.0 ms once: the
- * best of three would then be 0).
+ * Active startup CPU of a bundle, as `wrangler check startup` profiles it: the mean of `runs`.
+ * The profile samples about every 10 ms, and a startup of about that length is one sample or
+ * none: each run reports one sample's interval (7–13 ms) or 0.0 ms, whichever way the sampler's
+ * phase fell. The mean of many runs estimates the time without that bias; a median (or a best
+ * of a few) is 0 as soon as most runs missed (docs/performance.md, 2026-12-02 09:00).
  */
-async function startupMs(/** @type {string[]} */ configArgs, runs = 3) {
+async function startupMs(/** @type {string[]} */ configArgs, runs = 9) {
   const all = [];
   for (let i = 0; i < runs; i++) {
     const out = await runWrangler(
@@ -183,7 +214,7 @@ async function startupMs(/** @type {string[]} */ configArgs, runs = 3) {
     const m = /Active: ([\d.]+) ms/.exec(out);
     if (m) all.push(Number(m[1]));
   }
-  return median(all);
+  return { ms: all.reduce((sum, x) => sum + x, 0) / Math.max(1, all.length), samples: all };
 }
 
 /**
@@ -204,11 +235,15 @@ export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}
   // the upload `deploy --dry-run --env production` writes (every module, as it would be sent).
   const upload = join(ROOT, '.wrangler', 'bench-cold-upload.bundle');
   await runWrangler(['deploy', '--dry-run', '--env', 'production', '--outfile', upload], { capture: true });
-  const startup = {
+  const startupRuns = {
     service: await startupMs(['--worker', upload]),
     // (`--config` is not passed on to the build `check startup` runs: point it at the directory.)
     hello: await startupMs(['--cwd', join(ROOT, 'bench', 'hello')]),
   };
+  const startup = { service: startupRuns.service.ms, hello: startupRuns.hello.ms };
+  console.log(
+    `  startup (wrangler check startup, ms): service [${startupRuns.service.samples.join(', ')}], hello-world [${startupRuns.hello.samples.join(', ')}]`,
+  );
   // Each judged row against the hello-world answer of its kind: JSON against `/`, the page against
   // `/page` (wrangler dev passes every text/html answer through its proxy's HTMLRewriter, a step
   // production does not have: a page pays it as the hello-world page does; decision 0280). The
@@ -295,5 +330,12 @@ export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}
       `  ${s.row.padEnd(18)} ${s.startupMs.toFixed(1).padStart(7)} ${s.firstMs.toFixed(1).padStart(6)} ${s.warmMs.toFixed(1).padStart(6)} ${s.coldMs.toFixed(1).padStart(7)}   ${r.firstRatio === undefined ? '     -' : r.firstRatio.toFixed(2).padStart(6)}       ${r.coldRatio === undefined ? '     -' : r.coldRatio.toFixed(2).padStart(6)}     ${s.baseline ?? ''}`,
     );
   }
-  return { goal, startup, rows: judged, hello: helloRoot, met: judged.every((j) => j.met) };
+  return {
+    goal,
+    startup,
+    startupSamples: { service: startupRuns.service.samples, hello: startupRuns.hello.samples },
+    rows: judged,
+    hello: helloRoot,
+    met: judged.every((j) => j.met),
+  };
 }
