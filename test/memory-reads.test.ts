@@ -140,6 +140,37 @@ describe('public reads answered from memory', { timeout: 60_000 }, () => {
     expect(await fromMemory('/api/leaderboard?domain=web-development&limit=0', ip)).toBeNull();
   });
 
+  it('answers an embed page the app has validated, in each language, counted by the per-IP limit like the app', async () => {
+    const path = '/embed/leaderboard?domain=web-development&limit=5&theme=dark';
+    const ip = { 'CF-Connecting-IP': '203.0.113.80' };
+    expect(await fromMemory(path, ip)).toBeNull();
+    const first = await call(path, { headers: ip });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    await sameAsApp(path, ip);
+    await sameAsApp(path, { ...ip, 'Accept-Language': 'hi-IN,hi;q=0.9,en;q=0.5' });
+    const hindi = await fromMemory(path, { ...ip, 'Accept-Language': 'hi' });
+    expect(hindi?.headers.get('Content-Language')).toBe('hi');
+    expect(hindi?.headers.get('Content-Security-Policy')).toContain('frame-ancestors *');
+    expect(await hindi?.text()).toContain('lang="hi"');
+    // Each answer counts, whichever path answers.
+    const remaining = (res: Response | null) =>
+      Number(/;r=(\d+)/.exec(res?.headers.get('RateLimit') ?? '')?.[1]);
+    const a = remaining(await fromMemory(path, ip));
+    const b = remaining(await fullPath(path, ip));
+    const c = remaining(await fromMemory(path, ip));
+    expect([b, c]).toEqual([a - 1, a - 2]);
+    // A visitor who may be signed in, another query string, or one never validated: the app's.
+    expect(await fromMemory(path, { ...ip, Cookie: 'session=abc' })).toBeNull();
+    expect(await fromMemory('/embed/leaderboard?limit=5&domain=web-development&theme=dark', ip)).toBeNull();
+    expect(await fromMemory('/embed/leaderboard?domain=web-development&limit=500', ip)).toBeNull();
+    expect((await call('/embed/leaderboard?domain=web-development&limit=500', { headers: ip })).status).toBe(
+      400,
+    );
+    expect(await fromMemory('/embed/leaderboard?domain=web-development&limit=500', ip)).toBeNull();
+    expect(await fromMemory('/embed/leaderboard.js', ip)).toBeNull();
+  });
+
   it('leaves a visitor at the limit to the app, which refuses the 61st request of a minute', async () => {
     const path = '/api/leaderboard?domain=web-development&limit=3';
     const ip = { 'CF-Connecting-IP': '203.0.113.78' };

@@ -52,6 +52,10 @@ const LANGUAGE_QUERIES = new Set(['lang=en', 'lang=hi']);
 /** A `Cookie` header that carries the session cookie (src/middleware/session-cookie.ts). */
 const SESSION_IN_COOKIES = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
 
+/** Whether `request` carries the session cookie: its visitor may be signed in. */
+export const hasSessionCookie = (request: Request): boolean =>
+  SESSION_IN_COOKIES.test(request.headers.get('Cookie') ?? '');
+
 /**
  * The certificate number of a `GET /verify/{no}` a cold isolate may answer itself (decision 0325):
  * a number in its canonical form, with no query string or exactly `lang=en` / `lang=hi`, from a
@@ -61,7 +65,7 @@ const SESSION_IN_COOKIES = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
 export function coldPageNumber(request: Request, path: string): string | null {
   if (request.method !== 'GET' || !path.startsWith(VERIFY_PAGE_PREFIX)) return null;
   // A signed-in visitor's page is theirs (header, holder's controls, private caching): the app's.
-  if (SESSION_IN_COOKIES.test(request.headers.get('Cookie') ?? '')) return null;
+  if (hasSessionCookie(request)) return null;
   const q = path.indexOf('?');
   if (q !== -1 && !LANGUAGE_QUERIES.has(path.slice(q + 1))) return null;
   const certificateNo = path.slice(VERIFY_PAGE_PREFIX.length, q === -1 ? undefined : q);

@@ -12,14 +12,19 @@
  * a request the isolate admits by itself is answered from memory with the limit's headers; one
  * whose address is near its limit or known full takes the full path, which asks the shard or
  * refuses. Only a query string the app has already validated is recognised (`rememberLeaderboardQuery`).
- * The embed page and everything authenticated always take the full path.
+ * The embed page the same way (decision 0329): a query string its handler validated, the board in
+ * memory, the isolate's admission, and the handler's own builder (`rememberEmbedQuery`); a visitor
+ * with a session cookie takes the full path. Everything authenticated always takes the full path.
  */
+import type { Leaderboard } from '../domain/leaderboard';
+import { corsCase } from '../middleware/public-cors';
 import { admittedWithoutIo, ipLimitKey, limitHeaders } from '../middleware/rate-limit';
 import { PUBLIC_AGREEMENT_CACHE_CONTROL, publicAgreementFromMemory } from '../services/agreement-rate';
 import { LEADERBOARD_CACHE_CONTROL, leaderboardBody, leaderboardFromMemory } from '../services/leaderboard';
 import { JWKS_MAX_AGE, publishedKeysFromMemory } from '../services/signing-key';
 import { VERIFICATION_CACHE_CONTROL, verificationFromMemory } from '../services/verification-reads';
-import { openDocumentResponse } from './finished-response';
+import { hasSessionCookie } from './cold-reads';
+import { type Envelope, envelopedResponse, openDocumentResponse } from './finished-response';
 import { pathOf, publicEnvelope, replayJson, VERIFY_PREFIX } from './replay';
 
 export { pathOf };
@@ -27,6 +32,7 @@ export { pathOf };
 const AGREEMENT_PATH = '/api/public/agreement-rate';
 const JWKS_PATH = '/.well-known/jwks.json';
 const LEADERBOARD_PATH = '/api/leaderboard';
+const EMBED_PATH = '/embed/leaderboard';
 
 /** A leaderboard query as its route validated it. */
 type LeaderboardQuery = { domain: string | null; limit: number };
@@ -48,6 +54,33 @@ export function rememberLeaderboardQuery(url: string, query: LeaderboardQuery): 
 }
 
 /**
+ * The embed page of a board, for a request, as its handler answers it (src/routes/pages/pages.handlers.ts):
+ * status, its own headers and body, before the envelope.
+ */
+export type EmbedAnswer = (request: Request, board: Leaderboard) => EmbedResponse | Promise<EmbedResponse>;
+export type EmbedResponse = {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+  init?: { encodeBody: 'manual' };
+};
+
+/** Embed paths (with their query strings, exactly as sent) the app has validated, and how to answer them. */
+const knownEmbeds = new Map<string, { domain: string | null; answer: EmbedAnswer }>();
+
+/**
+ * Called by the embed page's handler once the app has validated the query of `url`: the same path
+ * and query string, byte for byte, are answered here next time, by `answer` (the handler's own
+ * builder, closed over the validated limit and theme and the page's policy).
+ */
+export function rememberEmbedQuery(url: string, domain: string | null, answer: EmbedAnswer): void {
+  const path = pathOf(url);
+  if (knownEmbeds.has(path)) return;
+  if (knownEmbeds.size >= MAX_KNOWN_QUERIES) knownEmbeds.clear();
+  knownEmbeds.set(path, { domain, answer });
+}
+
+/**
  * The answer to `request` from memory, or null for the full path. `path` is the request's path and
  * query, as `src/index.ts` took it from the URL (a query makes it another request: full path).
  */
@@ -59,6 +92,7 @@ export function answerFromMemory(
 ): Response | Promise<Response> | null {
   if (request.method !== 'GET') return null;
   if (path.startsWith(LEADERBOARD_PATH)) return leaderboard(request, env, ctx, path);
+  if (path.startsWith(EMBED_PATH)) return embed(request, env, ctx, path);
   if (path.startsWith(VERIFY_PREFIX)) {
     // Only a number as memory keys it (normalised) is found: anything else is the route's to judge.
     const found = verificationFromMemory(path.slice(VERIFY_PREFIX.length));
@@ -99,4 +133,36 @@ function leaderboard(
   if (!decision) return null;
   const envelope = publicEnvelope(request, limitHeaders('ip', decision, started));
   return replayJson(request, leaderboardBody(board, query.limit), LEADERBOARD_CACHE_CONTROL, envelope);
+}
+
+/** `GET /embed/leaderboard?…`: a validated query, its board in memory, no session, and the isolate's admission. */
+function embed(
+  request: Request,
+  env: Env,
+  ctx: Pick<ExecutionContext, 'waitUntil'>,
+  path: string,
+): Response | Promise<Response> | null {
+  const known = knownEmbeds.get(path);
+  if (!known) return null;
+  // A signed-in visitor's answer is personal (never stored): the app's.
+  if (hasSessionCookie(request)) return null;
+  const board = leaderboardFromMemory(known.domain);
+  if (!board) return null;
+  // Last: an admitted request is counted, and must then be answered here.
+  const started = performance.now();
+  const decision = admittedWithoutIo(
+    env,
+    ipLimitKey(request.headers.get('CF-Connecting-IP') ?? undefined),
+    Date.now(),
+    (promise) => ctx.waitUntil(promise),
+  );
+  if (!decision) return null;
+  const q = path.indexOf('?');
+  const envelope: Envelope = {
+    ...publicEnvelope(request, limitHeaders('ip', decision, started)),
+    publicRead: corsCase(request.method, q === -1 ? path : path.slice(0, q)) === 'read',
+  };
+  const finish = (a: EmbedResponse) => envelopedResponse(a.body, a.status, a.headers, envelope, a.init);
+  const answer = known.answer(request, board);
+  return answer instanceof Promise ? answer.then(finish) : finish(answer);
 }

@@ -3,6 +3,7 @@ import { parseCertificateNumber } from '../../domain/certificates/certificate-nu
 import type { Declared } from '../../domain/open-badges/presented';
 import { bakedBadgeDataUrl } from '../../domain/pages/badge-image';
 import { finishedResponse, openDocument } from '../../http/finished-response';
+import { type EmbedAnswer, type EmbedResponse, rememberEmbedQuery } from '../../http/memory-reads';
 import type { AppRouteHandler } from '../../http/types';
 import { type CompressiblePayload, gzipBody } from '../../lib/content-coding';
 import { noneMatch } from '../../lib/etag';
@@ -24,14 +25,33 @@ import { type OwnRecord, verifierPage } from './verify.templates';
 
 const HTML = 'text/html; charset=utf-8';
 
-/** Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). */
+/**
+ * Reads the cached board, like `GET /api/leaderboard` (so consent is honoured the same way). Once
+ * the query is valid, the same path and query string may be answered from memory before the
+ * router, by the same builder (`rememberEmbedQuery`, decision 0329).
+ */
 export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) => {
   const { domain, limit, theme } = c.req.valid('query');
-  const lang = chooseLanguage(c.req.raw);
   const board = await cachedLeaderboard(c.get('db'), c.env, domain ?? null);
   // The policy is computed once per isolate: a hit awaits nothing for it.
-  const { csp, tag } = embedPolicy ?? (await loadEmbedPolicy());
-  const page = embedHtml(board, limit, theme, lang, tag);
+  const policy = embedPolicy ?? (await loadEmbedPolicy());
+  const answer: EmbedAnswer = (request, b) => embedAnswer(request, b, limit, theme, policy);
+  rememberEmbedQuery(c.req.url, domain ?? null, answer);
+  const pending = answer(c.req.raw, board);
+  const a = pending instanceof Promise ? await pending : pending;
+  return finishedResponse(c, a.body, a.status, a.headers, a.init);
+};
+
+/** The embed page of `board` for `request` (its language, ETag, gzip), before the envelope. */
+function embedAnswer(
+  request: Request,
+  board: Awaited<ReturnType<typeof cachedLeaderboard>>,
+  limit: number,
+  theme: Theme,
+  policy: { csp: string; tag: string },
+): EmbedResponse | Promise<EmbedResponse> {
+  const lang = chooseLanguage(request);
+  const page = embedHtml(board, limit, theme, lang, policy.tag);
   const headers: Record<string, string> = {
     ETag: page.etag,
     'Content-Language': lang,
@@ -40,17 +60,24 @@ export const embed: AppRouteHandler<typeof routes.embedLeaderboard> = async (c) 
     'Cross-Origin-Resource-Policy': 'cross-origin',
     // On the 304 too: a cache refreshes the stored headers from it, and the default policy
     // (frame-ancestors 'none') would then stop the cached page from being framed.
-    'Content-Security-Policy': csp,
+    'Content-Security-Policy': policy.csp,
   };
-  if (noneMatch(c.req.header('If-None-Match'), page.etag)) return finishedResponse(c, null, 304, headers);
+  if (noneMatch(request.headers.get('If-None-Match') ?? undefined, page.etag))
+    return { status: 304, headers, body: null };
   // Compressed once per rendered page, when the visitor accepts it (like the JSON hot paths).
-  const pending = gzipBody(c.req.raw, page);
-  const gzip = pending instanceof Promise ? await pending : pending;
   headers['Content-Type'] = HTML;
-  if (!gzip) return finishedResponse(c, page.json, 200, headers);
-  headers['Content-Encoding'] = 'gzip';
-  return finishedResponse(c, gzip, 200, headers, { encodeBody: 'manual' });
-};
+  const withGzip = (gzip: Uint8Array | undefined): EmbedResponse =>
+    gzip
+      ? {
+          status: 200,
+          headers: { ...headers, 'Content-Encoding': 'gzip' },
+          body: gzip,
+          init: { encodeBody: 'manual' },
+        }
+      : { status: 200, headers, body: page.json };
+  const pending = gzipBody(request, page);
+  return pending instanceof Promise ? pending.then(withGzip) : withGzip(pending);
+}
 
 /** The embed's CSP (hashes of its inline style and script) and that policy's tag for ETags. */
 let embedPolicy: { csp: string; tag: string } | null = null;
