@@ -111,6 +111,21 @@ const OPTIMIZER = {
   rolldownOptions: { platform: 'browser' as const },
 };
 
+/**
+ * What the tests resolve differently from the Worker. The Durable Objects load their D1 writes
+ * with `import()` (src/durable/d1-writes.load.ts); under the Workers pool a Durable Object's
+ * `import()` fetches the module through the test runner's object from the object's own I/O
+ * context, which failed from an alarm and hung a CI run. The tests load those writes statically.
+ */
+const RESOLVE = {
+  alias: [
+    {
+      find: /^\.\/d1-writes\.load$/,
+      replacement: new URL('./test/doubles/d1-writes.load.ts', import.meta.url).pathname,
+    },
+  ],
+};
+
 /** The Workers pool, on wrangler.toml's bindings plus `bindings`. */
 const workers = (bindings: Record<string, unknown>) =>
   cloudflareTest({
@@ -175,6 +190,7 @@ export default defineConfig({
         // once per file, which was most of the suite's time (docs/testing.md). Every file still
         // starts on empty, migrated storage and a fresh isolate's memory (test/setup.ts).
         plugins: [workers(serviceBindings)],
+        resolve: RESOLVE,
         test: {
           name: 'service',
           testTimeout: TEST_TIMEOUT_MS,
@@ -194,6 +210,7 @@ export default defineConfig({
       {
         // Files that change what test/setup.ts cannot put back (the schema), each in its own workerd.
         plugins: [workers(serviceBindings)],
+        resolve: RESOLVE,
         test: {
           name: 'service-isolated',
           testTimeout: TEST_TIMEOUT_MS,
@@ -206,6 +223,7 @@ export default defineConfig({
         // The domain's pure functions (src/**/*.test.ts), in the same runtime but with nothing set
         // up per file: no migrations and no import of the whole app, which cost each file seconds.
         plugins: [workers({})],
+        resolve: RESOLVE,
         test: {
           name: 'domain',
           include: ['src/**/*.test.ts'],

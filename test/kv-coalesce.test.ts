@@ -40,4 +40,36 @@ describe('KvCoalescer: at most one KV write per key per second', () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await env.CACHE.get(key)).toBeNull();
   });
+
+  it('does not throw from its alarm when the trailing write fails (the cron is the backstop), and writes nothing', async () => {
+    const stub = env.KV_COALESCER.getByName(`kv:test-${crypto.randomUUID()}`);
+    const t0 = Date.now();
+    await env.CACHE.put(PUBLIC_AGREEMENT_KEY, 'stale');
+    const outcome = await runInDurableObject(stub, async (instance: KvCoalescer) => {
+      expect((await instance.request(PUBLIC_AGREEMENT_KEY, t0)).action).toBe('write');
+      expect((await instance.request(PUBLIC_AGREEMENT_KEY, t0 + 5)).action).toBe('schedule');
+      // D1 fails for this object: the recomputation throws inside the trailing write.
+      const broken = {
+        prepare: () => {
+          throw new Error('D1 is down');
+        },
+      } as unknown as D1Database;
+      const withEnv = instance as unknown as { env: Env };
+      const real = withEnv.env;
+      withEnv.env = { ...real, DB: broken };
+      try {
+        await expect(instance.runDue(t0 + 2000)).rejects.toThrow('D1 is down');
+        // The alarm of the same failure resolves (an alarm that rejects is an unhandled error).
+        await instance.request(PUBLIC_AGREEMENT_KEY, t0 + 2005);
+        await instance.request(PUBLIC_AGREEMENT_KEY, t0 + 2010);
+        const alarm = instance.alarm().then(() => 'resolved');
+        return await alarm;
+      } finally {
+        withEnv.env = real;
+      }
+    });
+    expect(outcome).toBe('resolved');
+    // Nothing was written, and nothing is left due: the cron's rewrite is the backstop.
+    expect(await env.CACHE.get(PUBLIC_AGREEMENT_KEY)).toBe('stale');
+  });
 });

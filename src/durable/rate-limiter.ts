@@ -1,6 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { isolateEpoch } from '../lib/isolate-state';
 import { log } from '../lib/log';
+import { loadD1Writes } from './d1-writes.load';
 
 /** What one `hit` answers: whether the request may proceed and the numbers for the headers. */
 export type RateDecision = {
@@ -181,8 +182,8 @@ export class RateLimiter extends DurableObject<Env> {
     this.usage = {};
     this.usageDueAt = null;
     try {
-      // (Imported here, not at the top: see ./usage-writer.ts.)
-      const { writeUsage } = await import('./usage-writer');
+      // (Loaded here, not imported at the top: see ./d1-writes.ts.)
+      const { writeUsage } = await loadD1Writes();
       await writeUsage(this.env.DB, rows);
     } catch (err) {
       if (/FOREIGN KEY/i.test(String(err))) {

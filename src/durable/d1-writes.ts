@@ -1,12 +1,14 @@
 /**
- * The rate limiter's D1 write of API-key usage (`RateLimiter.flushUsage`), kept apart so the
- * Durable Object's class, which the Worker's entry must export, does not bring D1's schema and
- * the ORM into the entry's static graph: a cold isolate would evaluate them at startup for every
- * request, a certificate link included (issue 54, decision 0328). Imported on the first flush.
+ * The Durable Objects' writes to D1: API-key usage (`RateLimiter.flushUsage`) and a public view
+ * (`KvCoalescer`'s trailing write). Kept apart so the objects' classes, which the Worker's entry
+ * must export, do not bring D1's schema and the ORM into the entry's static graph: a cold isolate
+ * would evaluate them at startup for every request, a certificate link included (issue 54,
+ * decision 0328). Loaded on the first write, through `./d1-writes.load.ts`.
  */
 import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { apiKeyUsage } from '../db/schema';
+import { writePublicView } from '../services/public-views-writer';
 
 export type UsageRow = {
   apiKeyId: string;
@@ -36,4 +38,13 @@ export async function writeUsage(d1: D1Database, rows: readonly UsageRow[]): Pro
   );
   const [first, ...rest] = statements;
   if (first) await db.batch([first, ...rest]);
+}
+
+/** Rewrites one public KV key from D1 (`writePublicView`). */
+export async function writePublicViewKey(
+  d1: D1Database,
+  env: Pick<Env, 'CACHE'>,
+  key: string,
+): Promise<void> {
+  await writePublicView(getDb(d1), env, key);
 }
