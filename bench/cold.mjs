@@ -5,8 +5,9 @@
 // A cold request on Cloudflare is the isolate's startup (evaluating the Worker's script) plus the
 // first request through code nothing has run yet. Locally, workerd evaluates the script when the
 // process starts, before any request, so the two are measured apart and added:
-// - startup: the active CPU `wrangler check startup` profiles for each bundle (mean of 9), the
-//   service's as `npm run deploy` uploads it (split into modules, decision 0326);
+// - startup: each bundle's main module evaluated in a fresh workerd, timed from outside (median
+//   of 9; scripts/lib/startup-time.mjs, decision 0337), the service's as `npm run deploy` uploads
+//   it (split into modules, decision 0326);
 // - first request: a fresh `wrangler dev` process per round; once its port accepts connections and
 //   it has had time to settle (nothing has been sent to it), one request to the row's path, timed
 //   to its last byte; then the same request warm (median of 5) for reference.
@@ -20,6 +21,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { encode } from 'uqr';
 import { DEV_VARS } from '../scripts/lib/dev-vars.mjs';
+import { startupMedian, workerOf } from '../scripts/lib/startup-time.mjs';
 import { runWrangler, spawnWrangler } from '../scripts/lib/wrangler.mjs';
 import { buildWorker, prepareState, ROOT } from './lib/server.mjs';
 
@@ -198,26 +200,6 @@ export async function firstRequest({ config, port, persistTo, path, settleMs, vi
 }
 
 /**
- * Active startup CPU of a bundle, as `wrangler check startup` profiles it: the mean of `runs`.
- * The profile samples about every 10 ms, and a startup of about that length is one sample or
- * none: each run reports one sample's interval (7–13 ms) or 0.0 ms, whichever way the sampler's
- * phase fell. The mean of many runs estimates the time without that bias; a median (or a best
- * of a few) is 0 as soon as most runs missed (docs/performance.md, 2026-12-02 09:00).
- */
-async function startupMs(/** @type {string[]} */ configArgs, runs = 9) {
-  const all = [];
-  for (let i = 0; i < runs; i++) {
-    const out = await runWrangler(
-      ['check', 'startup', ...configArgs, '--outfile', join(ROOT, '.wrangler', 'cold.cpuprofile')],
-      { capture: true },
-    );
-    const m = /Active: ([\d.]+) ms/.exec(out);
-    if (m) all.push(Number(m[1]));
-  }
-  return { ms: all.reduce((sum, x) => sum + x, 0) / Math.max(1, all.length), samples: all };
-}
-
-/**
  * @param {{ rounds?: number, settleMs?: number, goal?: number }} [o]
  */
 export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}) {
@@ -231,18 +213,16 @@ export async function benchCold({ rounds = 3, settleMs = 5000, goal = 1.5 } = {}
     buildWorker('bench/hello/wrangler.toml', '.wrangler/bench-cold-build-hello'),
   ]);
   const helloState = join(ROOT, '.wrangler', 'bench-cold-hello');
-  // `check startup` ignores --env and cannot profile [env.production]'s build itself: it profiles
-  // the upload `deploy --dry-run --env production` writes (every module, as it would be sent).
-  const upload = join(ROOT, '.wrangler', 'bench-cold-upload.bundle');
-  await runWrangler(['deploy', '--dry-run', '--env', 'production', '--outfile', upload], { capture: true });
+  // Startup: each bundle's main module evaluated in a fresh workerd, timed from outside
+  // (scripts/lib/startup-time.mjs; `wrangler check startup`'s sampler reads one ~10 ms interval
+  // or nothing, the same on both sides, which hid the first requests' difference: decision 0337).
   const startupRuns = {
-    service: await startupMs(['--worker', upload]),
-    // (`--config` is not passed on to the build `check startup` runs: point it at the directory.)
-    hello: await startupMs(['--cwd', join(ROOT, 'bench', 'hello')]),
+    service: await startupMedian({ ...workerOf(serviceConfig), runs: 9 }),
+    hello: await startupMedian({ ...workerOf(helloConfig), runs: 9 }),
   };
   const startup = { service: startupRuns.service.ms, hello: startupRuns.hello.ms };
   console.log(
-    `  startup (wrangler check startup, ms): service [${startupRuns.service.samples.join(', ')}], hello-world [${startupRuns.hello.samples.join(', ')}]`,
+    `  startup (main module evaluated in a fresh workerd, ms; median of 9): service ${startup.service.toFixed(2)} [${startupRuns.service.samples.join(', ')}], hello-world ${startup.hello.toFixed(2)} [${startupRuns.hello.samples.join(', ')}]`,
   );
   // Each judged row against the hello-world answer of its kind: JSON against `/`, the page against
   // `/page` (wrangler dev passes every text/html answer through its proxy's HTMLRewriter, a step
