@@ -40,7 +40,7 @@ function moduleType(/** @type {string} */ name) {
 }
 
 /** Every module file under `dir` (source maps and configs left out). */
-function modulesOf(/** @type {string} */ dir) {
+export function modulesOf(/** @type {string} */ dir) {
   /** @type {{ type: any; path: string; contents: Uint8Array }[]} */
   const out = [];
   const walk = (/** @type {string} */ at) => {
