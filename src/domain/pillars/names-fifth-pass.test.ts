@@ -311,6 +311,19 @@ describe('theme keywords that stem like ordinary words (issue 53, fifth pass)', 
       'documentation',
     );
   });
+  it('reads role-based access and access control as security, not accessibility ("access" stems like "accessible")', async () => {
+    const { classifyTheme } = await import('./themes');
+    const { stemSet } = await import('./text');
+    for (const text of [
+      'Role-based access for admins, editors and viewers',
+      'Access control on every endpoint',
+      'RBAC for the clinic staff',
+    ])
+      expect(classifyTheme(stemSet(text), 'web-development')?.key, text).toBe('security');
+    expect(
+      classifyTheme(stemSet('Screen reader and keyboard access to every form'), 'web-development')?.key,
+    ).toBe('accessibility');
+  });
 });
 
 describe('work done by others, deferred work, "What we don\'t want:" (issue 53, fifth pass)', () => {

@@ -233,6 +233,11 @@ export const THEMES: readonly Theme[] = [
       'xss',
       'csrf',
       'permission',
+      // "access" alone stems like "accessible" (Accessibility): access control is security's.
+      'access control',
+      'role-based access',
+      'rbac',
+      'access rights',
       'privacy',
       'gdpr',
       'personal data',
