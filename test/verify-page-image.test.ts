@@ -102,6 +102,72 @@ describe('the baked badge’s image on the /verify result', () => {
   });
 });
 
+describe('the image a credential carries in itself (achievement.image as a data: URL)', () => {
+  /** A valid foreign credential whose achievement's image is the `data:` URL `image`. */
+  async function carrying(image: string) {
+    const issuer = await foreignIssuer('ES256', 'Image College');
+    const credential = credentialFrom(issuer);
+    const achievement = (credential.credentialSubject as { achievement: Record<string, unknown> })
+      .achievement;
+    achievement.image = { id: image, type: 'Image' };
+    return signAs(issuer, credential);
+  }
+
+  it('is shown from its own bytes beside the claims, named as the credential’s own image', T, async () => {
+    const png = base64Of(new Uint8Array(BADGE_PNG));
+    const html = await (await submit({ credential: await carrying(`data:image/png;base64,${png}`) })).text();
+    expect(html).toContain('data-verdict="valid"');
+    expect(srcOf(html)).toBe(`data:image/png;base64,${png}`);
+    expect(html).toContain('alt="The badge image the credential carries: Data Structures"');
+    expect(html).toContain('The image the credential carries in itself, shown from its own bytes.');
+    // In Hindi too.
+    const hi = await (
+      await submit(
+        { credential: await carrying(`data:image/png;base64,${png}`) },
+        { 'accept-language': 'hi' },
+      )
+    ).text();
+    expect(hi).toContain('alt="क्रेडेंशियल में रखा बैज चित्र: Data Structures"');
+  });
+
+  it(
+    'is typed by its bytes, not by what the URL declares; what is not an image is not shown',
+    T,
+    async () => {
+      const svg =
+        '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>';
+      const svg64 = base64Of(new TextEncoder().encode(svg));
+      const declaredPng = await (
+        await submit({ credential: await carrying(`data:image/png;base64,${svg64}`) })
+      ).text();
+      expect(srcOf(declaredPng)).toBe(`data:image/svg+xml;base64,${svg64}`);
+
+      const page = base64Of(new TextEncoder().encode('<html><body><script>alert(1)</script></body></html>'));
+      for (const url of [
+        `data:text/html;base64,${page}`,
+        `data:image/png;base64,${page}`,
+        'data:image/png,not-base64',
+      ]) {
+        const html = await (await submit({ credential: await carrying(url) })).text();
+        expect(html, url).toContain('data-verdict="valid"');
+        expect(html, url).not.toContain('id="badge-image"');
+        expect(html, url).not.toContain('alert(1)');
+      }
+    },
+  );
+
+  it('is not shown when the credential’s claims are not (an altered signature)', T, async () => {
+    const png = base64Of(new Uint8Array(BADGE_PNG));
+    const jwt = await carrying(`data:image/png;base64,${png}`);
+    const [head, payload, signature] = jwt.split('.');
+    const flipped = `${head}.${payload}.${signature?.startsWith('A') ? 'B' : 'A'}${signature?.slice(1)}`;
+    const html = await (await submit({ credential: flipped })).text();
+    expect(html).toContain('data-verdict="invalid"');
+    expect(html).not.toContain('id="badge-image"');
+    expect(html).not.toContain(png.slice(0, 200));
+  });
+});
+
 describe('the form’s link to a badge', () => {
   it('the form offers the link field; a badge by link is checked and its image shown', T, async () => {
     const form = await (await call('/verify', { headers: { accept: BROWSER } })).text();

@@ -1,7 +1,7 @@
 import { getReadReplicaDb } from '../../db/client';
 import { parseCertificateNumber } from '../../domain/certificates/certificate-number';
 import type { Declared } from '../../domain/open-badges/presented';
-import { bakedBadgeDataUrl } from '../../domain/pages/badge-image';
+import { bakedBadgeDataUrl, carriedImageDataUrl } from '../../domain/pages/badge-image';
 import { finishedResponse, openDocument } from '../../http/finished-response';
 import { type EmbedAnswer, type EmbedResponse, rememberEmbedQuery } from '../../http/memory-reads';
 import type { AppRouteHandler } from '../../http/types';
@@ -21,7 +21,7 @@ import { PAGE_VERSION, verificationPage } from './pages.cold';
 import type * as routes from './pages.routes';
 import { embedPage } from './pages.templates';
 import { pageViewer, viewerCaching } from './pages.viewer';
-import { type OwnRecord, verifierPage } from './verify.templates';
+import { type OwnRecord, type ShownImage, verifierPage } from './verify.templates';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -255,7 +255,13 @@ export const verifierSubmit: AppRouteHandler<typeof routes.verifierSubmit> = asy
   }
   const { report, bytes, how } = checked;
   const own = await ownRecord(c, report, readPresented(bytes, how));
-  const image = bakedBadgeDataUrl(bytes, report.container);
+  const baked = bakedBadgeDataUrl(bytes, report.container);
+  const carried = baked ? null : carriedImageDataUrl(report.verifiedCredential);
+  const image: ShownImage | null = baked
+    ? { src: baked, from: 'checked' }
+    : carried
+      ? { src: carried, from: 'carried' }
+      : null;
   return c.body(
     verifierPage(lang, {
       report,

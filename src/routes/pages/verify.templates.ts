@@ -487,15 +487,21 @@ function lookupForm(s: Catalogue, lang: Lang, value = ''): Html {
 }
 
 /**
+ * An image shown on the /verify result (decision 0358), as a `data:` URL: the baked badge that was
+ * checked (`checked`), or the image the credential carries in itself (`carried`).
+ */
+export type ShownImage = { src: string; from: 'checked' | 'carried' };
+
+/**
  * The verdict on a presented credential: only what the server's verifier answered. `image`: the
- * baked badge that was checked, as a `data:` URL of its own bytes (decision 0358), shown beside
- * what it claims when its claims are shown at all.
+ * baked badge that was checked, or the credential's own `data:` image, shown beside what it claims
+ * when its claims are shown at all.
  */
 export function reportView(
   report: VerificationReport,
   lang: Lang,
   own?: OwnRecord,
-  image?: string | null,
+  image?: ShownImage | null,
 ): Html {
   const s = t(lang);
   const d = s.verdict;
@@ -591,10 +597,10 @@ ${revocation === 'none' && showClaims ? html`<p id="revocation" data-revocation=
 ${
   image
     ? html`<div class="certificate" id="badge-image-block">
-<div class="certificate__badge"><img id="badge-image" src="${image}" width="160" height="160" alt="${achievementName ? v.badgeImageAlt(achievementName) : v.badgeImageAltUnnamed}"></div>
+<div class="certificate__badge"><img id="badge-image" src="${image.src}" width="160" height="160" alt="${image.from === 'carried' ? (achievementName ? v.carriedImageAlt(achievementName) : v.carriedImageAltUnnamed) : achievementName ? v.badgeImageAlt(achievementName) : v.badgeImageAltUnnamed}"></div>
 <div>${claimList}</div>
 </div>
-<p class="secondary small" id="badge-image-note">${v.badgeImageNote}</p>`
+<p class="secondary small" id="badge-image-note">${image.from === 'carried' ? v.carriedImageNote : v.badgeImageNote}</p>`
     : claimList
 }`
       : '';
@@ -632,8 +638,8 @@ export function verifierPage(
   o: {
     report?: VerificationReport;
     own?: OwnRecord;
-    /** The baked badge that was checked, as a `data:` URL of its bytes. */
-    image?: string | null;
+    /** The baked badge that was checked, or the credential's own `data:` image. */
+    image?: ShownImage | null;
     form?: VerifierForm;
     problem?: ProblemBody;
     signedIn?: boolean;

@@ -288,6 +288,10 @@ export const en = {
     badgeImageAltUnnamed: 'The badge image that was checked',
     badgeImageNote:
       'The image that was checked, shown from its own bytes. Images a credential links to elsewhere are never loaded: that would tell their host who is looking.',
+    carriedImageAlt: (name: string) => `The badge image the credential carries: ${name}`,
+    carriedImageAltUnnamed: 'The badge image the credential carries',
+    carriedImageNote:
+      'The image the credential carries in itself, shown from its own bytes. Images a credential links to elsewhere are never loaded: that would tell their host who is looking.',
     fetchedFrom: 'Fetched from',
   },
   notFound: {
