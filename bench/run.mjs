@@ -49,8 +49,9 @@ const SECONDS = env('BENCH_SECONDS', 2);
 const SLICES = env('BENCH_SLICES', 5);
 const ROUNDS = env('BENCH_ROUNDS', 3);
 // A first request is one sample per fresh isolate, noisier than a hot row's slices (± 5 ms on a
-// 15 ms answer here): the cold rows take the median of at least five (docs/performance.md).
-const COLD_ROUNDS = Math.max(ROUNDS, 5);
+// 15 ms answer through wrangler dev, ± 2 ms in a fresh workerd): the cold rows take the median of
+// at least nine (docs/performance.md, decision 0338).
+const COLD_ROUNDS = Math.max(ROUNDS, 9);
 const EXTRA = process.env.BENCH_EXTRA === '1';
 /**
  * How a slice pairs a row with the hello-world. `interleave` (the default, decision 0292): the row

@@ -69,9 +69,10 @@ export const LAZY_ONLY = [
   /^src\/services\/badge-image\.ts$/,
   /^src\/services\/pdf\//,
   /node_modules\/jsonld\//,
-  // The app and what only the app needs (decision 0324).
+  // The app and what only the app needs (decision 0324); of the routes, only what replays a
+  // certificate page drawn before (decision 0339): no template, no catalogue.
   /^src\/app\.ts$/,
-  /^src\/routes\//,
+  /^src\/routes\/(?!pages\/(?:pages\.drawn|page-version|i18n\/choice)\.ts$)/,
   /^src\/http\/memory-reads\.ts$/,
   /node_modules\/zod\//,
   /node_modules\/@hono\/zod-openapi\//,
@@ -91,9 +92,9 @@ export const LAZY_ONLY = [
  * the app, any route but the page's own templates, zod and what only the app needs.
  */
 export const COLD_PAGE_LAZY_ONLY = [
-  ...LAZY_ONLY.filter((pattern) => pattern.source !== '^src\\/routes\\/'),
+  ...LAZY_ONLY.filter((pattern) => !pattern.source.startsWith('^src\\/routes\\/')),
   /^src\/routes\/(?!pages\/)/,
-  /^src\/routes\/pages\/(?!pages\.cold\.ts$|viewer-caching\.ts$|verify\.templates\.ts$|layout\.ts$|components\.ts$|i18n\/)/,
+  /^src\/routes\/pages\/(?!pages\.cold\.ts$|page-version\.ts$|viewer-caching\.ts$|verify\.templates\.ts$|layout\.ts$|components\.ts$|i18n\/)/,
 ];
 
 /**

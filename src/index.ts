@@ -8,8 +8,9 @@
  * are answered without the app; everything else goes to it. `npm run budget` fails when a static
  * import from here reaches the app again (scripts/bundle-budget.mjs, LAZY_ONLY).
  */
-import { answerFromKv, coldPageNumber, coldPayload, pathOf } from './http/cold-reads';
+import { answerFromKv, coldPageNumber, pathOf } from './http/cold-reads';
 import { useLogLevel } from './lib/log';
+import { answerColdPage } from './routes/pages/pages.drawn';
 // (No imports of its own: a few string maps.)
 import { asImsx } from './services/portability/imsx';
 
@@ -64,16 +65,11 @@ export default {
       if (answerFromMemory) return answerFromMemory(request, env, ctx, path) ?? toApp(request, env, ctx);
       // Before the app is loaded: a verification from memory or KV (then the app reads KV itself,
       // the same way, and one KV miss is never read twice).
-      const pageNo = coldPageNumber(request, path);
-      if (pageNo !== null)
-        // The certificate page from memory or KV by its own builder and template (decision 0325):
-        // the payload is read while that module loads.
-        return Promise.all([
-          import('./routes/pages/pages.cold'),
-          // (A failed KV read is the app's to handle, as it would be without this path.)
-          Promise.resolve(coldPayload(env, pageNo)).catch(() => undefined),
-        ]).then(([page, found]) =>
-          found ? page.coldPageResponse(request, env, path, found) : toApp(request, env, ctx),
+      if (coldPageNumber(request, path) !== null)
+        // The certificate page as drawn before, kept in KV beside its payload (decision 0339), else
+        // drawn by its own builder and template (decision 0325).
+        return answerColdPage(request, env, (p) => ctx.waitUntil(p), path).then(
+          (page) => page ?? toApp(request, env, ctx),
         );
       const early = answerFromKv(request, env, ctx, path);
       if (early === null) return toApp(request, env, ctx);

@@ -10,8 +10,14 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { encodeQr, packModules, type QrCode } from '../src/domain/pages/qr';
-import { answerPageFromKv } from '../src/routes/pages/pages.cold';
-import { type ShareQr, VERIFY_CHANGES_KEY, verificationKey } from '../src/services/cache-keys';
+import { answerFromKv } from '../src/http/cold-reads';
+import { answerColdPage, type DrawnPageMeta } from '../src/routes/pages/pages.drawn';
+import {
+  type ShareQr,
+  VERIFY_CHANGES_KEY,
+  verificationKey,
+  verificationPageKey,
+} from '../src/services/cache-keys';
 import type { VerificationPayload } from '../src/services/certificates';
 import { resetVerificationMemory } from '../src/services/verification-memory';
 import { candidateWithCertificate, loginAdmin } from './harness';
@@ -28,10 +34,21 @@ async function fromApp(path: string, headers: Record<string, string>, workerEnv:
   return res;
 }
 
-/** The cold path's answer as a fresh isolate gives it (nothing in memory), or null (the app's). */
+/**
+ * The cold path's answer as a fresh isolate gives it (nothing in memory), or null (the app's); what
+ * it keeps in KV (a page it drew: decision 0339) is written before this returns.
+ */
 async function fromCold(path: string, headers: Record<string, string> = {}, method = 'GET', workerEnv = env) {
   resetVerificationMemory();
-  return answerPageFromKv(new Request(`${BASE}${path}`, { headers, method }), workerEnv, path);
+  const ctx = createExecutionContext();
+  const answer = await answerColdPage(
+    new Request(`${BASE}${path}`, { headers, method }),
+    workerEnv,
+    (p) => ctx.waitUntil(p),
+    path,
+  );
+  await waitOnExecutionContext(ctx);
+  return answer;
 }
 
 /** Every header but the request id (each response has its own), by lower-case name. */
@@ -65,8 +82,13 @@ async function sameAsApp(path: string, headers: Record<string, string>, workerEn
 /** The share link's QR code the app wrote in KV's metadata (decisions 0327, 0328), once read. */
 let shareQr: ShareQr | undefined;
 
-/** Puts `payload` in KV as the app's verification would have left it (a fresh entry). */
+/**
+ * Puts `payload` in KV as the app's verification would have left it (a fresh entry), after the
+ * pages drawn from the one before it are deleted, as every change deletes them
+ * (`forgetVerifications`).
+ */
 async function putPayload(payload: VerificationPayload, etag: string) {
+  for (const lang of ['en', 'hi']) await env.CACHE.delete(verificationPageKey(payload.certificateNo, lang));
   await env.CACHE.put(verificationKey(payload.certificateNo), JSON.stringify(payload), {
     metadata: { etag, builtAt: Date.now(), ...(shareQr ? { qr: shareQr } : {}) },
   });
@@ -205,17 +227,20 @@ describe('the certificate page answered before the app is imported (a cold isola
     );
     expect(stale.value).not.toBeNull();
     expect((await fromCold(`/verify/${revoked}`))?.status).toBe(200);
+    // The page drawn then is kept (decision 0339), and the revocation deletes it with the payload.
+    expect(await env.CACHE.get(verificationPageKey(revoked, 'en'))).not.toBeNull();
     const admin = await loginAdmin();
     const res = await call(
       `/api/certificates/${revoked}/revoke`,
       jsonInit('POST', { reason: 'Work found to be plagiarised' }, as(admin)),
     );
     expect(res.status).toBe(200);
+    expect(await env.CACHE.get(verificationPageKey(revoked, 'en'))).toBeNull();
     await env.CACHE.put(verificationKey(revoked), stale.value as string, { metadata: stale.metadata });
     // This isolate knows of it at once; a fresh one from the change feed, once the coalescer has
     // published it (at most once per its window).
     expect(
-      await answerPageFromKv(new Request(`${BASE}/verify/${revoked}`), env, `/verify/${revoked}`),
+      await answerColdPage(new Request(`${BASE}/verify/${revoked}`), env, () => {}, `/verify/${revoked}`),
     ).toBeNull();
     await eventually(async () => {
       const feed = await env.CACHE.get<{ changes: [string, number][] }>(VERIFY_CHANGES_KEY, 'json');
@@ -225,5 +250,116 @@ describe('the certificate page answered before the app is imported (a cold isola
     const rebuilt = await fromApp(`/verify/${revoked}`, { 'Accept-Language': 'en' });
     expect(rebuilt.status).toBe(200);
     expect(rebuilt.headers.get('ETag')).not.toContain(stale.metadata?.etag.slice(2, -1) as string);
+  });
+  /** The page kept in KV for `lang`, with its metadata. */
+  const kept = (lang: string) =>
+    env.CACHE.getWithMetadata<DrawnPageMeta>(verificationPageKey(certificateNo, lang));
+
+  it('keeps the page it draws in KV, and a fresh isolate replays it as the app answers', async () => {
+    await putPayload(base, 'W/"drawn-once"');
+    const page = `/verify/${certificateNo}`;
+    await env.CACHE.delete(verificationPageKey(certificateNo, 'en'));
+    await env.CACHE.delete(verificationPageKey(certificateNo, 'hi'));
+    // The first cold answer draws the page and keeps it, for its language only.
+    const drawn = await fromCold(page);
+    const body = await (drawn as Response).text();
+    const first = await kept('en');
+    expect(first.value).toBe(body);
+    expect(first.metadata?.of).toBe('W/"drawn-once"');
+    expect(first.metadata?.headers.ETag).toBe(drawn?.headers.get('ETag'));
+    expect(first.metadata?.headers['Content-Language']).toBe('en');
+    expect((await kept('hi')).value).toBeNull();
+    // The next fresh isolate replays it: what it sends is what KV keeps (a marker proves it is
+    // not drawn again), and the real page it replays is the app's, header for header.
+    await env.CACHE.put(verificationPageKey(certificateNo, 'en'), 'kept page', { metadata: first.metadata });
+    expect(await (await fromCold(page))?.text()).toBe('kept page');
+    await env.CACHE.put(verificationPageKey(certificateNo, 'en'), body, { metadata: first.metadata });
+    await sameAsApp(page, {});
+    await sameAsApp(page, { 'Accept-Language': 'en-GB', 'X-Request-Id': 'client-trace-8' });
+    // Hindi is drawn and kept under its own key, then replayed the same way.
+    await sameAsApp(`${page}?lang=hi`, {});
+    expect((await kept('hi')).metadata?.headers['Content-Language']).toBe('hi');
+    await sameAsApp(`${page}?lang=hi`, {});
+    await sameAsApp(page, { 'Accept-Language': 'hi-IN' });
+  });
+
+  it('replays a kept page only while its payload may be served, under the same settings', async () => {
+    await putPayload(base, 'W/"settings-1"');
+    const page = `/verify/${certificateNo}`;
+    await fromCold(page);
+    const { value, metadata } = await kept('en');
+    expect(metadata?.of).toBe('W/"settings-1"');
+    const marker = (meta: DrawnPageMeta | null) =>
+      env.CACHE.put(verificationPageKey(certificateNo, 'en'), 'kept page', { metadata: meta });
+    // Built before a change the change feed tells of (a revocation, a rename elsewhere): neither
+    // the page nor its payload is served; the app rebuilds both.
+    await marker(metadata as DrawnPageMeta);
+    const changedAt = Date.now() + 1_000;
+    await env.CACHE.put(
+      VERIFY_CHANGES_KEY,
+      JSON.stringify({ writtenAt: changedAt, from: 0, clearedAt: 0, changes: [[certificateNo, changedAt]] }),
+    );
+    expect(await fromCold(page)).toBeNull();
+    await env.CACHE.delete(VERIFY_CHANGES_KEY);
+    // A page of a number memory already holds is drawn from memory's payload.
+    await marker(metadata as DrawnPageMeta);
+    resetVerificationMemory();
+    const ctx = createExecutionContext();
+    const request = (p: string) => new Request(`${BASE}${p}`);
+    expect(
+      (await answerFromKv(request(`/api/verify/${certificateNo}`), env, ctx, `/api/verify/${certificateNo}`))
+        ?.status,
+    ).toBe(200);
+    expect(await (await answerColdPage(request(page), env, (p) => ctx.waitUntil(p), page))?.text()).not.toBe(
+      'kept page',
+    );
+    await waitOnExecutionContext(ctx);
+    // Drawn by another deployment's markup, origin or DigiLocker setting.
+    for (const v of ['p00 http://localhost:8787 ', 'other', '']) {
+      await marker({ ...(metadata as DrawnPageMeta), v });
+      expect(await (await fromCold(page))?.text(), v).not.toBe('kept page');
+    }
+    await marker(metadata as DrawnPageMeta);
+    expect(await (await fromCold(page))?.text()).toBe('kept page');
+    const withDigiLocker = {
+      ...env,
+      DIGILOCKER_ORG_ID: 'org.example',
+      DIGILOCKER_DOC_TYPE: 'VPCRT',
+      DIGILOCKER_API_KEY: 'key-for-tests',
+    } as TestEnv;
+    expect(await (await fromCold(page, {}, 'GET', withDigiLocker))?.text()).not.toBe('kept page');
+    const elsewhere = { ...env, PUBLIC_BASE_URL: 'https://verify.example.org' } as TestEnv;
+    await marker(metadata as DrawnPageMeta);
+    expect(await (await fromCold(page, {}, 'GET', elsewhere))?.text()).not.toBe('kept page');
+    // A revalidation is judged by the page's builder: a 304 for the page the browser holds.
+    await env.CACHE.put(verificationPageKey(certificateNo, 'en'), value as string, { metadata });
+    const revalidated = await sameAsApp(page, { 'If-None-Match': metadata?.headers.ETag as string });
+    expect(revalidated.status).toBe(304);
+    // The page is deleted with its payload (and expires with it): then nothing to serve, the app's.
+    await env.CACHE.delete(verificationKey(certificateNo));
+    await env.CACHE.delete(verificationPageKey(certificateNo, 'en'));
+    expect(await fromCold(page)).toBeNull();
+  });
+
+  it("keeps the app's page for visitors without a session, once per isolate and payload", async () => {
+    const { certificateNo: fresh } = await candidateWithCertificate('Drawn By The App');
+    const key = verificationPageKey(fresh, 'en');
+    expect(await env.CACHE.get(key)).toBeNull();
+    const first = await fromApp(`/verify/${fresh}`, { Accept: 'text/html' });
+    expect(first.status).toBe(200);
+    const stored = await env.CACHE.getWithMetadata<DrawnPageMeta>(key);
+    expect(stored.value).toBe(await first.text());
+    expect(stored.metadata?.headers.ETag).toBe(first.headers.get('ETag'));
+    // Kept no longer than its payload: an hour after the payload was built at most.
+    const [listed] = (await env.CACHE.list({ prefix: key })).keys;
+    expect(listed?.expiration).toBeLessThanOrEqual(Math.floor((stored.metadata?.at ?? 0) / 1000) + 3600);
+    expect(listed?.expiration).toBeGreaterThan(Date.now() / 1000 + 3000);
+    // And a cold isolate replays it.
+    expect((await fromCold(`/verify/${fresh}`))?.headers.get('ETag')).toBe(first.headers.get('ETag'));
+    // Checked once per isolate and payload: a page deleted since is not written again by this
+    // isolate (another isolate, or a new payload, writes it).
+    await env.CACHE.delete(key);
+    expect((await fromApp(`/verify/${fresh}`, { Accept: 'text/html' })).status).toBe(200);
+    expect(await env.CACHE.get(key)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { leaderboardKey, verificationKey } from '../src/services/cache-keys';
+import { leaderboardKey, verificationKey, verificationPageKey } from '../src/services/cache-keys';
 import { openConfirmationLink } from './confirm';
 import { seedBrief, seedCertifiedWork, signup } from './harness';
 import { type Account, as, call, expectProblem, jsonInit } from './helpers';
@@ -155,9 +155,11 @@ describe('PATCH /api/dsr/correction', () => {
     const brief = await seedBrief(employer.id);
     const cert = await seedCertifiedWork(person, { ...brief, employerId: employer.id });
     await env.CACHE.put(verificationKey(cert.certificateNo), '{"holderName":"Old Name"}');
+    await env.CACHE.put(verificationPageKey(cert.certificateNo, 'hi'), '<p>Old Name</p>');
     await env.CACHE.put(leaderboardKey('web'), '{"entries":[{"alias":"Old Name"}]}');
     expect((await correct(person, { name: 'New Name' })).status).toBe(200);
     expect(await env.CACHE.get(verificationKey(cert.certificateNo))).toBeNull();
+    expect(await env.CACHE.get(verificationPageKey(cert.certificateNo, 'hi'))).toBeNull();
     expect(await env.CACHE.get(leaderboardKey('web'))).toBeNull();
   });
 

@@ -4,7 +4,13 @@ import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it, vi } from 'vitest';
 import * as schema from '../src/db/schema';
 import worker from '../src/index';
-import { leaderboardKey, PUBLIC_AGREEMENT_KEY, verificationKey } from '../src/services/cache-keys';
+import {
+  leaderboardKey,
+  PAGE_LANGUAGES,
+  PUBLIC_AGREEMENT_KEY,
+  verificationKey,
+  verificationPageKey,
+} from '../src/services/cache-keys';
 import { shardOf } from '../src/services/corpus';
 import { tombstoneEmail } from '../src/services/dsr/erasure';
 import { openConfirmationLink } from './confirm';
@@ -126,7 +132,12 @@ async function candidateWithEverything() {
     createdBy: person.id,
   });
   // Cached public views that show them.
-  for (const w of works) await env.CACHE.put(verificationKey(w.certificateNo), '{"holderName":"Erasable"}');
+  for (const w of works) {
+    await env.CACHE.put(verificationKey(w.certificateNo), '{"holderName":"Erasable"}');
+    // The certificate's pages drawn from that payload for cold isolates (decision 0339).
+    for (const lang of PAGE_LANGUAGES)
+      await env.CACHE.put(verificationPageKey(w.certificateNo, lang), '<p>Erasable</p>');
+  }
   await env.CACHE.put(leaderboardKey('web'), `{"entries":[{"alias":"Erasable ${unique}"}]}`);
 
   const needles = [
@@ -223,7 +234,11 @@ describe('erasure', { timeout: 30_000 }, () => {
     expect(receipt.deletedCounts.audit_log_pseudonymised).toBeGreaterThanOrEqual(9);
 
     // Caches built from their rows are gone; the public rate was recomputed.
-    for (const w of works) expect(await env.CACHE.get(verificationKey(w.certificateNo))).toBeNull();
+    for (const w of works) {
+      expect(await env.CACHE.get(verificationKey(w.certificateNo))).toBeNull();
+      for (const lang of PAGE_LANGUAGES)
+        expect(await env.CACHE.get(verificationPageKey(w.certificateNo, lang)), lang).toBeNull();
+    }
     expect((await env.CACHE.list({ prefix: 'leaderboard:v1:' })).keys).toEqual([]);
     expect(await env.CACHE.get(PUBLIC_AGREEMENT_KEY)).not.toBeNull();
 

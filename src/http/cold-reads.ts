@@ -10,6 +10,7 @@
  * of every other answer (a 404, a 400 for a typo, a payload built from D1).
  */
 import { parseCertificateNumber } from '../domain/certificates/certificate-number';
+import { corsCase } from '../middleware/public-cors';
 import { SESSION_COOKIE } from '../middleware/session-cookie';
 import type { CachedPayload } from '../services/cache-keys';
 import {
@@ -17,6 +18,7 @@ import {
   verificationFromKv,
   verificationFromMemory,
 } from '../services/verification-reads';
+import type { Envelope } from './finished-response';
 import { pathOf, replayJson, VERIFY_PREFIX } from './replay';
 
 export { pathOf };
@@ -83,4 +85,19 @@ export function coldPayload(
   certificateNo: string,
 ): CachedPayload | Promise<CachedPayload | undefined> {
   return verificationFromMemory(certificateNo) ?? verificationFromKv(env, certificateNo);
+}
+
+/**
+ * The envelope the app's middleware gives a public page answered to a visitor without a session
+ * (src/middleware/envelope.ts: a request id, the client's own id, CORS for a public read, the
+ * security headers), for the certificate pages a cold isolate answers itself.
+ */
+export function publicPageEnvelope(request: Request, path: string): Envelope {
+  const q = path.indexOf('?');
+  return {
+    requestId: crypto.randomUUID(),
+    clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
+    publicRead: corsCase(request.method, q === -1 ? path : path.slice(0, q)) === 'read',
+    personal: false,
+  };
 }

@@ -32,6 +32,17 @@ export const badgeImageKey = async (shown: string) => `badge-image:v1:${await sh
 export const verificationKey = (certificateNo: string) => `verify:v1:${certificateNo}`;
 
 /**
+ * A certificate's page as a visitor without a session gets it, drawn once from its verification
+ * payload, per language (src/routes/pages/pages.drawn.ts, decision 0339): it holds what the
+ * payload holds (the holder's name), so whatever deletes the payload's key deletes these too.
+ */
+export const verificationPageKey = (certificateNo: string, lang: string) =>
+  `verify-page:v1:${certificateNo}:${lang}`;
+
+/** The languages a certificate page is drawn in (src/routes/pages/i18n: `LANGUAGES`). */
+export const PAGE_LANGUAGES = ['en', 'hi'] as const;
+
+/**
  * The membership filter of every certificate number ever issued (binary, `BloomFilter.toBytes`,
  * built by the cron) and the numbers issued since (JSON, rewritten through `KvCoalescer`).
  * See `src/services/verification-filter.ts`.
@@ -103,9 +114,28 @@ export type CachedPayload = {
   etag: string;
   gzip?: Uint8Array | null;
   loadedAt?: number;
+  /** When the payload was built (ms; KV's metadata `builtAt`): what a change feed entry is compared with. */
+  builtAt?: number;
   /** A verification's share-link QR code, from KV's metadata (services/verification-reads.ts). */
   qr?: ShareQr;
 };
+
+/** How long KV keeps a verification payload at most: every change deletes it at once. */
+export const VERIFICATION_TTL_SECONDS = 60 * 60;
+
+/**
+ * How long KV may keep a verification payload (or a page drawn from it) written now: an hour, and
+ * never past an active certificate's `validUntil` (nothing deletes it when the certificate expires;
+ * KV's floor is 60 s).
+ */
+export function verificationTtlSeconds(
+  payload: { validUntil: string | null; status: string },
+  now = Date.now(),
+): number {
+  if (payload.validUntil === null || payload.status !== 'active') return VERIFICATION_TTL_SECONDS;
+  const left = Math.ceil((Date.parse(payload.validUntil) - now) / 1000);
+  return Math.max(60, Math.min(VERIFICATION_TTL_SECONDS, left));
+}
 
 /**
  * The QR code of a certificate page's share link (`base`, the deployment's public origin, then

@@ -10,7 +10,7 @@ import { olderThan, type Position } from '../lib/paging';
 import { ProblemError } from '../lib/problem';
 import { afterCommit, type EffectsEnv } from './after-commit';
 import { auditInsert } from './audit';
-import { type CachedPayload, verificationKey } from './cache-keys';
+import { type CachedPayload, verificationKey, verificationTtlSeconds } from './cache-keys';
 import { hasConsent } from './consent';
 import { briefCredentialFacts } from './credentials';
 import { mayBeIssued } from './verification-filter';
@@ -32,9 +32,6 @@ import {
 import { certificateEvent } from './webhooks/events';
 
 export { VERIFICATION_CACHE_CONTROL, verificationFromKv, verificationFromMemory };
-
-/** How long a cached verification may live without being invalidated. */
-const VERIFICATION_TTL_SECONDS = 60 * 60;
 
 /** How an erased (or erasure-pending) employer is named: the tombstone account's name. */
 export const FORMER_EMPLOYER = 'Former employer';
@@ -186,13 +183,6 @@ export async function buildVerification(
   };
 }
 
-/** Seconds a verification may stay in KV: at most an hour, and not past the certificate's expiry. */
-function cacheTtl(payload: VerificationPayload, now = Date.now()): number {
-  if (payload.validUntil === null || payload.status !== 'active') return VERIFICATION_TTL_SECONDS;
-  const left = Math.ceil((Date.parse(payload.validUntil) - now) / 1000);
-  return Math.max(60, Math.min(VERIFICATION_TTL_SECONDS, left));
-}
-
 /** The certificate's current version, read from the primary database (never a lagging replica). */
 async function currentVersion(db: Database, certificateNo: string): Promise<number | null> {
   const [row] = await db
@@ -304,8 +294,8 @@ export async function loadVerification(
       builtAt,
       ...shareQrMeta(env, certificateNo, { etag, builtAt }),
     };
-    await env.CACHE.put(key, json, { metadata, expirationTtl: cacheTtl(built.payload) });
-    if ((await currentVersion(db, certificateNo)) === built.version) return { json, etag };
+    await env.CACHE.put(key, json, { metadata, expirationTtl: verificationTtlSeconds(built.payload) });
+    if ((await currentVersion(db, certificateNo)) === built.version) return { json, etag, builtAt };
     built = await buildVerification(db, env, certificateNo);
     hooks.afterRead = undefined;
   }

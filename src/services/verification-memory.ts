@@ -39,9 +39,11 @@ import { log } from '../lib/log';
 import {
   type CachedPayload,
   forgetStatusListMemory,
+  PAGE_LANGUAGES,
   STATUS_LIST_GENERATION_KEY,
   VERIFY_CHANGES_KEY,
   verificationKey,
+  verificationPageKey,
 } from './cache-keys';
 
 /**
@@ -228,6 +230,11 @@ export async function forgetVerifications(
   rememberChanges(certificateNos.map((no) => [no, now] as const));
   await Promise.all([
     ...certificateNos.map((no) => env.CACHE.delete(verificationKey(no))),
+    // The pages drawn from those payloads (decision 0339): never served once the payload changed
+    // (each names the payload it was drawn from), and deleted with it.
+    ...certificateNos.flatMap((no) =>
+      PAGE_LANGUAGES.map((lang) => env.CACHE.delete(verificationPageKey(no, lang))),
+    ),
     // A revocation, an erasure or a suspension can change a status list bit: rebuild them all.
     env.CACHE.put(STATUS_LIST_GENERATION_KEY, crypto.randomUUID()).finally(forgetStatusListMemory),
     env.KV_COALESCER?.getByName(`kv:${VERIFY_CHANGES_KEY}`).verificationsChanged([...certificateNos], now),

@@ -55,6 +55,7 @@ export async function kvVerification(
         ? {
             json: hit.value,
             etag: hit.metadata.etag,
+            ...(hit.metadata.builtAt !== undefined ? { builtAt: hit.metadata.builtAt } : {}),
             ...(hit.metadata.qr ? { qr: hit.metadata.qr } : {}),
           }
         : null,

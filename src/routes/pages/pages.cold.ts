@@ -13,23 +13,19 @@
  */
 
 import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
-import { coldPageNumber, coldPayload } from '../../http/cold-reads';
+import { coldPageNumber, publicPageEnvelope } from '../../http/cold-reads';
 import { envelopedResponse } from '../../http/finished-response';
 import { noneMatch } from '../../lib/etag';
-import { corsCase } from '../../middleware/public-cors';
 import type { ShareQr } from '../../services/cache-keys';
 import type { VerificationPayload } from '../../services/certificates';
 import { digilockerConfig } from '../../services/digilocker/config';
 import { chooseLanguage, loadCatalogue } from './i18n';
 import { pageHeaders } from './layout';
+import { PAGE_VERSION } from './page-version';
 import { certificatePage } from './verify.templates';
 import { type Viewer, viewerCaching } from './viewer-caching';
 
-/**
- * The version of the pages' markup in their ETags: a deployment that changes the templates or
- * the catalogues changes it, so a revalidation is not a 304 for an old page.
- */
-export const PAGE_VERSION = 'p52b';
+export { PAGE_VERSION };
 
 /** A visitor without a session (every request the cold path answers). */
 const SIGNED_OUT_VIEWER: Viewer = { signedIn: false, userId: null };
@@ -114,22 +110,6 @@ function warmShareQr(env: PageEnv, certificateNo: string, qr: ShareQr | undefine
 const JWKS_PATH = '/.well-known/jwks.json';
 
 /**
- * `GET /verify/{no}` answered from memory or KV as the app answers it, or null (then the app's):
- * only a number in its canonical form (what links and QR codes carry) with no query string but a
- * language (`coldPageNumber`), whose payload memory or KV holds and may serve (`coldPayload`: the
- * change feed first, an entry older than a known change never). A typo, an unknown number, a KV
- * miss or another query are the route's to judge. `path` is the request's path and query, as the
- * entry took it. (The entry itself calls the same three steps, the payload's read started while
- * this module loads.)
- */
-export async function answerPageFromKv(request: Request, env: Env, path: string): Promise<Response | null> {
-  const certificateNo = coldPageNumber(request, path);
-  if (certificateNo === null) return null;
-  const found = await coldPayload(env, certificateNo);
-  return found ? coldPageResponse(request, env, path, found) : null;
-}
-
-/**
  * The page of a payload `coldPayload` gave, with the envelope the app's middleware gives a public
  * page. The page's language is loaded first when it is not yet (Hindi, on a cold isolate: its
  * catalogue is imported only for a visitor who asks for it, decision 0328).
@@ -139,28 +119,25 @@ export function coldPageResponse(
   env: Env,
   path: string,
   found: { json: string; etag: string; qr?: ShareQr },
+  drawn?: (page: { headers: Record<string, string>; body: string }) => void,
 ): Response | Promise<Response> {
   const loading = loadCatalogue(chooseLanguage(request));
   return loading
-    ? loading.then(() => coldPageAnswer(request, env, path, found))
-    : coldPageAnswer(request, env, path, found);
+    ? loading.then(() => coldPageAnswer(request, env, path, found, drawn))
+    : coldPageAnswer(request, env, path, found, drawn);
 }
 
+/** The page drawn (`drawn` is given it when it is a 200, to keep), in the envelope of a public page. */
 function coldPageAnswer(
   request: Request,
   env: Env,
   path: string,
   found: { json: string; etag: string; qr?: ShareQr },
+  drawn?: (page: { headers: Record<string, string>; body: string }) => void,
 ): Response {
   const certificateNo = coldPageNumber(request, path);
   if (certificateNo !== null) warmShareQr(env, certificateNo, found.qr);
   const page = verificationPage(request, env, found, JWKS_PATH);
-  const q = path.indexOf('?');
-  // (src/middleware/envelope.ts: request id, security headers, CORS for a public read.)
-  return envelopedResponse(page.body, page.status, page.headers, {
-    requestId: crypto.randomUUID(),
-    clientRequestId: request.headers.get('X-Request-Id') ?? undefined,
-    publicRead: corsCase(request.method, q === -1 ? path : path.slice(0, q)) === 'read',
-    personal: false,
-  });
+  if (page.status === 200 && drawn) drawn({ headers: page.headers, body: page.body });
+  return envelopedResponse(page.body, page.status, page.headers, publicPageEnvelope(request, path));
 }

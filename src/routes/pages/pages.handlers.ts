@@ -18,6 +18,7 @@ import { chooseLanguage, type Lang, t } from './i18n';
 import { pageHeaders } from './layout';
 import { embedCsp, LOADER_SCRIPT } from './pages.assets';
 import { PAGE_VERSION, verificationPage } from './pages.cold';
+import { keepDrawnPage } from './pages.drawn';
 import type * as routes from './pages.routes';
 import { embedPage } from './pages.templates';
 import { pageViewer, viewerCaching } from './pages.viewer';
@@ -145,7 +146,11 @@ export const verify: AppRouteHandler<typeof routes.verifyPage> = async (c) => {
   // The holder, signed in, gets their controls: show a hidden name, the PDF, add to a wallet.
   const isHolder = viewer.signedIn && (await certs.isHolderOf(c.get('db'), viewer.userId, number));
   const page = verificationPage(c.req.raw, c.env, found, JWKS_PATH, viewer, isHolder);
-  return page.status === 304 ? c.body(null, 304, page.headers) : c.body(page.body, 200, page.headers);
+  if (page.status === 304) return c.body(null, 304, page.headers);
+  // The page everyone without a session gets, kept in KV for cold isolates (decision 0339).
+  if (!viewer.signedIn)
+    keepDrawnPage(c.env, number, chooseLanguage(c.req.raw), found, page, (p) => c.executionCtx.waitUntil(p));
+  return c.body(page.body, 200, page.headers);
 };
 
 /** The page is the same for everyone in a language; `?no=` is a look-up (303 to its page). */
