@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { encodeQr, packModules, type QrCode } from '../src/domain/pages/qr';
 import { answerFromKv } from '../src/http/cold-reads';
-import { answerColdPage, type DrawnPageMeta } from '../src/routes/pages/pages.drawn';
+import { answerColdPage, type DrawnPageMeta, storeDrawnPage } from '../src/routes/pages/pages.drawn';
 import {
   type ShareQr,
   VERIFY_CHANGES_KEY,
@@ -360,6 +360,21 @@ describe('the certificate page answered before the app is imported (a cold isola
     // isolate (another isolate, or a new payload, writes it).
     await env.CACHE.delete(key);
     expect((await fromApp(`/verify/${fresh}`, { Accept: 'text/html' })).status).toBe(200);
+    expect(await env.CACHE.get(key)).toBeNull();
+  });
+  it('takes back a page it kept when its payload changed while it was drawn (a revocation meanwhile)', async () => {
+    await putPayload(base, 'W/"before-change"');
+    const drawnFrom = { json: JSON.stringify(base), etag: 'W/"before-change"', builtAt: Date.now() };
+    const page = { headers: { 'Content-Language': 'en' }, body: '<p>drawn</p>' };
+    const key = verificationPageKey(certificateNo, 'en');
+    await storeDrawnPage(env, certificateNo, 'en', drawnFrom, page);
+    expect(await env.CACHE.get(key)).toBe('<p>drawn</p>');
+    // The payload was rebuilt (or deleted) by a change before the page's write landed.
+    await putPayload(base, 'W/"after-change"');
+    await storeDrawnPage(env, certificateNo, 'en', drawnFrom, page);
+    expect(await env.CACHE.get(key)).toBeNull();
+    await env.CACHE.delete(verificationKey(certificateNo));
+    await storeDrawnPage(env, certificateNo, 'en', drawnFrom, page);
     expect(await env.CACHE.get(key)).toBeNull();
   });
 });

@@ -65,7 +65,7 @@ export function pageVariant(env: PageEnv): string {
  * entry would expire (an hour after it was built, never past the certificate's end): a page never
  * outlives the payload it shows. A payload without its build time (none is, since decision 0339),
  * or with less than KV's minimum of a minute left, is not drawn ahead. A failed write is logged:
- * the page is drawn again next time.
+ * the page is drawn again next time. Written, then taken back if its payload is no longer KV's.
  */
 export function storeDrawnPage(
   env: PageEnv,
@@ -85,11 +85,18 @@ export function storeDrawnPage(
     v: pageVariant(env),
     headers: page.headers,
   };
-  return env.CACHE.put(verificationPageKey(certificateNo, lang), page.body, { metadata, expiration }).catch(
-    (err: unknown) => {
+  const key = verificationPageKey(certificateNo, lang);
+  return env.CACHE.put(key, page.body, { metadata, expiration })
+    .then(async () => {
+      // A change may have deleted the payload and its pages while this page was being drawn (a
+      // revocation): then this write came after that delete, and goes too. As the payload's own
+      // write, a page cannot outlive a change in KV by more than this round trip.
+      const current = await env.CACHE.getWithMetadata<{ etag?: string }>(verificationKey(certificateNo));
+      if (current.value === null || current.metadata?.etag !== found.etag) await env.CACHE.delete(key);
+    })
+    .catch((err: unknown) => {
       log('warn', 'drawn certificate page: write failed', { error: String(err) });
-    },
-  );
+    });
 }
 
 /**
