@@ -8,8 +8,10 @@
  *
  * Kept light on purpose: it imports the page's template, layout and catalogues, never a route
  * file, zod or the certificates service (types aside). The entry imports it with `await import()`
- * on such a request only. `test/cold-page.test.ts` compares the entry's answer with the app's
- * byte for byte, header for header, for each state a payload can hold and in both languages.
+ * on such a request only, and only when KV keeps no page drawn before from the same payload
+ * (./pages.drawn.ts, decision 0339), to which it hands what it draws. `test/cold-page.test.ts`
+ * compares the entry's answer with the app's byte for byte, header for header, for each state a
+ * payload can hold and in both languages.
  */
 
 import { encodeQr, qrSvgPath } from '../../domain/pages/qr';
