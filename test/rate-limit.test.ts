@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RateDecision, RateLimiter } from '../src/durable/rate-limiter';
+import { type RateDecision, type RateLimiter, SWEEP_PER_CALL } from '../src/durable/rate-limiter';
 import { ADMIT_AHEAD } from '../src/middleware/ip-admission';
 import { consumeRateLimit, ipLimitKey, ipShard } from '../src/middleware/rate-limit';
 import { issueKey, loginAdmin, signup } from './harness';
@@ -228,6 +228,29 @@ describe('per-IP limit: 60/min, sharded', () => {
       expect(await instance.keyCount()).toBe(4);
       expect((await instance.hitKey('d', 3, 60, t0 + 200_003, 4)).remaining).toBe(0);
     });
+  });
+  it('a shard forgets a key about a window after its last hit, without waiting to fill up', async () => {
+    const limiter = env.RATE_LIMITER.getByName(`ip-shard:test-${crypto.randomUUID()}`);
+    await runInDurableObject(limiter, async (instance: RateLimiter) => {
+      // On use: the idle keys at the least recently used end go first, a bounded number per call.
+      const t0 = Date.now() - 10 * 60_000;
+      for (let i = 0; i < SWEEP_PER_CALL + 10; i++) await instance.hitKey(`old-${i}`, 3, 60, t0 + i);
+      await instance.hitKey('live', 3, 60, t0 + 30_000);
+      expect(await instance.keyCount()).toBe(SWEEP_PER_CALL + 11);
+      await instance.hitKey('new', 3, 60, t0 + 61_000);
+      expect(await instance.keyCount()).toBe(10 + 2);
+      await instance.hitKey('newer', 3, 60, t0 + 61_001);
+      expect(await instance.keyCount()).toBe(3); // 'live' (still in its window), 'new', 'newer'
+      expect((await instance.hitKey('live', 3, 60, t0 + 61_002)).remaining).toBe(1);
+    });
+    // When idle: a sweep a window after the last use (a one-second window here).
+    const idle = env.RATE_LIMITER.getByName(`ip-shard:test-${crypto.randomUUID()}`);
+    await runInDurableObject(idle, async (instance: RateLimiter) => {
+      for (let i = 0; i < 5; i++) await instance.hitKey(`visitor-${i}`, 3, 1);
+      expect(await instance.keyCount()).toBe(5);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await runInDurableObject(idle, (instance: RateLimiter) => instance.keyCount())).toBe(0);
   });
 });
 

@@ -79,6 +79,9 @@ export const USAGE_FLUSH_MS = 60_000;
  */
 export const MAX_KEYS_PER_SHARD = 50_000;
 
+/** Most idle keys a shard drops on one call (the rest by its sweep, or on the next calls). */
+export const SWEEP_PER_CALL = 64;
+
 /** A shard key's log keeps at most this many times its limit (the newest hits). */
 export const MAX_LOG_FACTOR = 4;
 
@@ -111,6 +114,15 @@ export class RateLimiter extends DurableObject<Env> {
    * only, in least-recently-used order (a Map iterates in insertion order; a hit re-inserts).
    */
   private logs = new Map<string, number[]>();
+  /**
+   * Shard mode: the idle keys' sweep, one window after the last one (null: none scheduled, the
+   * shard holds no key). A first-time visitor's log is forgotten about a window after its last
+   * hit, not when the shard fills up: an isolate shares its heap with the Worker it counts for,
+   * and 50,000 idle logs per shard made every collection of that heap slower (issue 54).
+   */
+  private sweepTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Shard mode: the window of the keys' last use (all of a shard's keys share the IP limit's). */
+  private shardWindowMs = 60_000;
   private windowMs = 60_000;
   /** When the pending cleanup alarm fires (null: none armed by this instance). */
   private alarmAt: number | null = null;
@@ -143,6 +155,9 @@ export class RateLimiter extends DurableObject<Env> {
     this.alarmAt = null;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.sweepTimer = null;
+    this.shardWindowMs = 60_000;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
   }
@@ -244,6 +259,7 @@ export class RateLimiter extends DurableObject<Env> {
   ): Promise<RateDecision> {
     if (this.epoch !== isolateEpoch()) await this.forget();
     const windowMs = windowSeconds * 1000;
+    this.shardWindowMs = windowMs;
     const log = this.logOf(key, now - windowMs, maxKeys);
     const allowed = log.length < limit;
     if (allowed) log.push(now);
@@ -255,6 +271,7 @@ export class RateLimiter extends DurableObject<Env> {
    * (created, and room made for it, when new).
    */
   private logOf(key: string, cutoff: number, maxKeys: number): number[] {
+    this.sweepIdle(cutoff, SWEEP_PER_CALL);
     let log = this.logs.get(key);
     if (log !== undefined) {
       this.logs.delete(key); // re-inserted below: most recently used last
@@ -266,7 +283,34 @@ export class RateLimiter extends DurableObject<Env> {
       if (this.logs.size >= maxKeys) this.evict(cutoff, maxKeys);
     }
     this.logs.set(key, log);
+    this.scheduleSweep();
     return log;
+  }
+
+  /**
+   * Drops up to `most` idle keys (newest hit at or before `cutoff`) from the least recently used
+   * end, stopping at the first live one: the rest were used after it. Keys used out of order
+   * (a report's older hits) go in a later sweep.
+   */
+  private sweepIdle(cutoff: number, most: number): void {
+    let dropped = 0;
+    for (const [key, log] of this.logs) {
+      if (dropped >= most) return;
+      const newest = log[log.length - 1];
+      if (newest !== undefined && newest > cutoff) return;
+      this.logs.delete(key);
+      dropped++;
+    }
+  }
+
+  /** Sweeps the idle keys a window from now, and again while any key is held. */
+  private scheduleSweep(): void {
+    if (this.sweepTimer !== null) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = null;
+      this.sweepIdle(Date.now() - this.shardWindowMs, Number.POSITIVE_INFINITY);
+      if (this.logs.size > 0) this.scheduleSweep();
+    }, this.shardWindowMs + 1_000);
   }
 
   /**
@@ -301,6 +345,7 @@ export class RateLimiter extends DurableObject<Env> {
   ): Promise<{ decision: RateDecision; log: number[] }> {
     if (this.epoch !== isolateEpoch()) await this.forget();
     const windowMs = windowSeconds * 1000;
+    this.shardWindowMs = windowMs;
     const cutoff = now - windowMs;
     const log = this.logOf(key, cutoff, maxKeys);
     this.addHits(log, earlier, cutoff, limit);
@@ -322,7 +367,8 @@ export class RateLimiter extends DurableObject<Env> {
     maxKeys: number = MAX_KEYS_PER_SHARD,
   ): Promise<number[][]> {
     if (this.epoch !== isolateEpoch()) await this.forget();
-    const cutoff = now - windowSeconds * 1000;
+    this.shardWindowMs = windowSeconds * 1000;
+    const cutoff = now - this.shardWindowMs;
     return entries.map(([key, hits]) => {
       const log = this.logOf(key, cutoff, maxKeys);
       this.addHits(log, hits, cutoff, limit);
